@@ -1,0 +1,65 @@
+"""Input checks shared by every statistical function (one place, one wording)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import RankwiseError
+
+CONVENTIONS = ("default", "paper")
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def score_matrix(x, min_rows: int = 2, min_cols: int = 2) -> np.ndarray:
+    """An n × k float matrix of finite scores (n data sets, k learners)."""
+    try:
+        x = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise RankwiseError(f"scores must be numbers: {exc}") from None
+    if x.ndim != 2:
+        raise RankwiseError(f"scores must be a 2-D table (data sets × learners), got {x.ndim}-D")
+    n, k = x.shape
+    if n < min_rows:
+        raise RankwiseError(f"need at least {min_rows} data sets, got {n}")
+    if k < min_cols:
+        raise RankwiseError(f"need at least {min_cols} learners, got {k}")
+    bad = ~np.isfinite(x)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise RankwiseError(f"scores must be finite: {x[i, j]} at row {i + 1}, column {j + 1}"
+                            f" ({int(bad.sum())} such cells)")
+    return x
+
+
+def score_pair(a, b, min_rows: int = 2):
+    """Two equally long vectors of finite scores, as one n × 2 matrix."""
+    a = np.asarray(a, dtype=float).ravel()
+    b = np.asarray(b, dtype=float).ravel()
+    if a.shape != b.shape:
+        raise RankwiseError(f"the two learners need one score per data set each; got {a.size}"
+                            f" and {b.size}")
+    return score_matrix(np.column_stack([a, b]), min_rows=min_rows)
+
+
+def choice(name: str, value, options) -> str:
+    if value not in options:
+        raise RankwiseError(f"{name} must be one of {', '.join(map(str, options))}; got {value!r}")
+    return value
+
+
+def convention(value) -> str:
+    return choice("convention", value, CONVENTIONS)
+
+
+def alternative(value) -> str:
+    return choice("alternative", value, ALTERNATIVES)
+
+
+def alpha(value) -> float:
+    try:
+        a = float(value)
+    except (TypeError, ValueError):
+        raise RankwiseError(f"alpha must be a number between 0 and 1; got {value!r}") from None
+    if not 0.0 < a < 1.0:
+        raise RankwiseError(f"alpha must be between 0 and 1 (exclusive); got {value!r}")
+    return a

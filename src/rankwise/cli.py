@@ -1,0 +1,112 @@
+"""The ``rankwise`` command line. User mistakes print one line and exit with 2."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .errors import RankwiseError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Compare learners over many data sets, with the statistics done right.",
+                  pretty_exceptions_enable=False)
+
+FORMATS = ("text", "json")
+
+
+def fail(message: str) -> None:
+    typer.echo(f"rankwise: error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _version(value: bool):
+    if value:
+        from . import __version__
+        typer.echo(f"rankwise {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                      help="Print the version and exit.")):
+    """rankwise: which learners are really better, and how sure can you be?"""
+
+
+@app.command()
+def compare(
+    input: Optional[Path] = typer.Argument(None, help="CSV/TSV table (wide or long).",
+                                           show_default=False),
+    example: Optional[str] = typer.Option(None, "--example",
+                                          help="Use a bundled table instead (see `rankwise examples`)."),
+    criterion: Optional[str] = typer.Option(None, "--criterion", "-c",
+                                            help="Criterion to analyse in a long table."),
+    higher_is_better: Optional[bool] = typer.Option(
+        None, "--higher-is-better/--lower-is-better",
+        help="Direction of the scores. Default: from the criterion name if known, else higher."),
+    aggregate: str = typer.Option("median", "--aggregate", help="median or mean of repeats x folds."),
+    alpha: float = typer.Option(0.05, "--alpha", help="Significance level."),
+    convention: str = typer.Option("default", "--convention",
+                                   help="default (exact formulas) or paper (as published)."),
+    fmt: str = typer.Option("text", "--format", "-f", help="text or json."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
+    shape: str = typer.Option("auto", "--shape", help="auto, wide or long."),
+    missing: str = typer.Option("refuse", "--missing",
+                                help="refuse, drop-datasets or drop-learners."),
+    decimals: int = typer.Option(12, "--decimals",
+                                 help="Round scores to this many decimals before comparing."),
+    pair: Optional[tuple[str, str]] = typer.Option(
+        None, "--pair", show_default=False,
+        help="With 3+ learners, also run the two-learner tests on A B."),
+    zero_method: str = typer.Option("demsar", "--zero-method",
+                                    help="Wilcoxon zeros: demsar, zsplit, pratt or wilcox."),
+    wilcoxon_method: str = typer.Option("auto", "--wilcoxon-method",
+                                        help="Wilcoxon p-value: auto, exact or normal."),
+    sign_ties: str = typer.Option("split", "--sign-ties", help="Sign-test ties: split or drop."),
+):
+    """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
+    from .compare import compare as run_compare
+    from .examples import load_example
+    from .data import load_table
+
+    try:
+        if fmt not in FORMATS:
+            raise RankwiseError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+        if (input is None) == (example is None):
+            raise RankwiseError("give either an INPUT file or --example NAME (not both)")
+        options = dict(shape=shape, criterion=criterion, higher_is_better=higher_is_better,
+                       aggregate=aggregate, missing=missing)
+        table = load_example(example, **options) if example else load_table(input, **options)
+        chosen = tuple(pair) if pair else None
+        result = run_compare(table, alpha=alpha, convention=convention, decimals=decimals,
+                             pair=chosen, zero_method=zero_method,
+                             wilcoxon_method=wilcoxon_method, sign_ties=sign_ties)
+        text = result.to_json() + "\n" if fmt == "json" else result.to_text()
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            try:
+                output.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise RankwiseError(f"cannot write {output}: {exc.strerror}") from None
+    except RankwiseError as exc:
+        fail(str(exc))
+
+
+@app.command()
+def examples():
+    """List the bundled example tables."""
+    from .examples import EXAMPLES
+
+    for name, (_, description, conv) in EXAMPLES.items():
+        typer.echo(f"{name:28s} {description} (published numbers: --convention {conv})")
+
+
+def run():  # console-script entry point
+    app()
+
+
+if __name__ == "__main__":
+    run()

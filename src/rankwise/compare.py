@@ -1,0 +1,175 @@
+"""One call that runs every applicable test on a table and keeps the choices it made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _validate as check
+from .data import ScoreTable, load_table
+from .errors import RankwiseError
+from .omnibus import (_aligned_from_ranks, _friedman_from_ranks, _iman_davenport_from_friedman,
+                      _quade_from_ranks, rm_anova)
+from .ranking import DEFAULT_DECIMALS, midranks, round_scores
+from .results import TestResult, jsonable
+from .two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
+
+OMNIBUS_TESTS = ("friedman", "iman_davenport", "friedman_aligned", "quade", "anova")
+TWO_LEARNER_TESTS = ("wilcoxon", "sign", "ttest", "ttest_relative")
+SCHEMA = "rankwise.compare/1"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Everything :func:`compare` found, with the settings that produced it."""
+
+    table: ScoreTable
+    alpha: float
+    convention: str
+    decimals: int | None
+    ranks: np.ndarray
+    mean_ranks: np.ndarray
+    tests: dict
+    pair: tuple | None = None
+    settings: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        from . import __version__
+
+        t = self.table
+        tests = {}
+        for name, res in self.tests.items():
+            entry = res.to_dict(self.alpha)
+            if name in TWO_LEARNER_TESTS:
+                entry = {"a": self.pair[0], "b": self.pair[1], **entry}
+            tests[name] = entry
+        return jsonable({
+            "schema": SCHEMA,
+            "rankwise_version": __version__,
+            "source": t.source,
+            "criterion": t.criterion,
+            "learners": list(t.learners),
+            "datasets": list(t.datasets),
+            "n_datasets": t.n_datasets,
+            "n_learners": t.n_learners,
+            "higher_is_better": t.higher_is_better,
+            "direction_source": t.direction_source,
+            "aggregate": t.aggregate,
+            "decimals": self.decimals,
+            "alpha": self.alpha,
+            "convention": self.convention,
+            "settings": self.settings,
+            "mean_ranks": dict(zip(t.learners, self.mean_ranks)),
+            "values": self.table.values,
+            "ranks": self.ranks,
+            "missing": {"policy": t.missing_policy, "cells": [list(c) for c in t.missing_cells],
+                        "dropped_datasets": list(t.dropped_datasets),
+                        "dropped_learners": list(t.dropped_learners)},
+            "warnings": list(t.warnings),
+            "pair": list(self.pair) if self.pair else None,
+            "tests": tests,
+        })
+
+    def to_json(self, indent: int | None = 2) -> str:
+        import json
+
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, allow_nan=False)
+
+    def to_text(self) -> str:
+        from .render import comparison_text
+
+        return comparison_text(self)
+
+
+def compare(data, *, alpha: float = 0.05, convention: str = "default",
+            decimals: int | None = DEFAULT_DECIMALS, tests=None, pair=None,
+            zero_method: str = "demsar", wilcoxon_method: str = "auto", sign_ties: str = "split",
+            **load_options) -> Comparison:
+    """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
+
+    Parameters
+    ----------
+    data : ScoreTable, path or DataFrame
+        Anything :func:`rankwise.load_table` reads; ``load_options`` are passed to it.
+    alpha : float
+        Significance level used for the ``reject`` flags and the ANOVA assumption checks.
+    convention : {"default", "paper"}
+        ``default``: exact formulas (tie corrections, correct aligned-ranks and Quade statistics).
+        ``paper``: the formulas behind the published numbers.
+    decimals : int or None
+        Scores and their differences are rounded to this many places before any comparison.
+    tests : sequence of str, optional
+        Which tests to run; default: all omnibus tests for k ≥ 3, all two-learner tests for k = 2.
+    pair : (str, str), optional
+        With k ≥ 3, also run the two-learner tests on these two learners (b is compared with a).
+    zero_method, wilcoxon_method : str
+        Wilcoxon's zero rule (``demsar``, ``zsplit``, ``pratt``, ``wilcox``) and p-value method
+        (``auto``, ``exact``, ``normal``).
+    sign_ties : {"split", "drop"}
+        Tie rule of the sign test.
+    """
+    table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
+    if load_options and isinstance(data, ScoreTable):
+        raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
+    alpha = check.alpha(alpha)
+    convention = check.convention(convention)
+    check.choice("zero_method", zero_method, ZERO_METHODS)
+    check.choice("wilcoxon_method", wilcoxon_method, ("auto", "exact", "normal"))
+    check.choice("sign_ties", sign_ties, SIGN_TIES)
+    k = table.n_learners
+    if pair is not None:
+        pair = tuple(pair)
+        if len(pair) != 2 or pair[0] == pair[1]:
+            raise RankwiseError("pair must name two different learners")
+        for name in pair:
+            table.column(name)
+    elif k == 2:
+        pair = tuple(table.learners)
+    if tests is None:
+        tests = OMNIBUS_TESTS if k >= 3 else ()
+        tests = tests + (TWO_LEARNER_TESTS if pair else ())
+    tests = tuple(tests)
+    for name in tests:
+        check.choice("test", name, OMNIBUS_TESTS + TWO_LEARNER_TESTS)
+        if name in TWO_LEARNER_TESTS and not pair:
+            raise RankwiseError(f"the {name} test compares two learners; name them with pair=")
+    x = round_scores(table.values, decimals)
+    hib = table.higher_is_better
+    ranks = midranks(-x if hib else x)
+    results: dict[str, TestResult] = {}
+    if "friedman" in tests or "iman_davenport" in tests:
+        fried = _friedman_from_ranks(ranks, convention)
+        if "friedman" in tests:
+            results["friedman"] = fried
+        if "iman_davenport" in tests:
+            results["iman_davenport"] = _iman_davenport_from_friedman(fried)
+    if "friedman_aligned" in tests:
+        aligned = round_scores(x - x.mean(axis=1, keepdims=True), decimals)
+        r_al = midranks((-aligned if hib else aligned).ravel()).reshape(x.shape)
+        results["friedman_aligned"] = _aligned_from_ranks(r_al, convention)
+    if "quade" in tests:
+        q = midranks(round_scores(x.max(axis=1) - x.min(axis=1), decimals))
+        results["quade"] = _quade_from_ranks(ranks, q, convention)
+    if "anova" in tests:
+        results["anova"] = rm_anova(x, convention=convention, alpha=alpha, decimals=None)
+    if pair:
+        a, b = (x[:, table.learners.index(name)] for name in pair)
+        common = dict(higher_is_better=hib, convention=convention, decimals=decimals)
+        runners = {
+            "wilcoxon": lambda: wilcoxon(a, b, zero_method=zero_method, method=wilcoxon_method,
+                                         **common),
+            "sign": lambda: sign_test(a, b, ties=sign_ties, **common),
+            "ttest": lambda: paired_ttest(a, b, **common),
+            "ttest_relative": lambda: paired_ttest(a, b, relative=True, **common),
+        }
+        for name in TWO_LEARNER_TESTS:
+            if name in tests:
+                results[name] = runners[name]()
+    settings = {"wilcoxon_zero_method": zero_method, "wilcoxon_method": wilcoxon_method,
+                "sign_ties": sign_ties,
+                "friedman": "tie-corrected" if convention == "default" else "uncorrected",
+                "ranks": "mid-ranks, 1 = best"}
+    return Comparison(table=table, alpha=alpha, convention=convention, decimals=decimals,
+                      ranks=ranks, mean_ranks=ranks.mean(axis=0), tests=results, pair=pair,
+                      settings=settings)

@@ -1,0 +1,367 @@
+"""Reading result tables: wide or long CSV/TSV files and pandas DataFrames.
+
+Everything a user can get wrong in a table is checked here, with a one-line message that names
+the place and the fix. The statistical modules receive a clean :class:`ScoreTable`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .errors import RankwiseError
+
+LONG_REQUIRED = ("dataset", "learner", "value")
+LONG_OPTIONAL = ("criterion", "repeat", "fold")
+AGGREGATES = ("median", "mean")
+MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners")
+SHAPES = ("auto", "wide", "long")
+MISSING_TOKENS = {"", "na", "n/a", "nan", "null", "none", "?"}
+
+#: Criteria whose smaller values are better. Anything else defaults to higher-is-better.
+LOWER_IS_BETTER = frozenset({
+    "error", "error_rate", "err", "pf", "false_alarm", "false_alarm_rate", "fpr", "fnr",
+    "runtime", "time", "fit_time", "predict_time", "train_time", "test_time", "loss", "log_loss",
+    "logloss", "brier", "mse", "rmse", "mae", "mape",
+})
+HIGHER_IS_BETTER = frozenset({
+    "accuracy", "acc", "auc", "roc_auc", "pd", "recall", "tpr", "sensitivity", "specificity",
+    "precision", "f1", "f_measure", "balanced_accuracy", "kappa", "mcc", "g_mean", "r2",
+})
+
+
+def criterion_direction(criterion: str | None) -> bool | None:
+    """True/False when ``criterion`` is a known higher/lower-is-better name, else None."""
+    if criterion is None:
+        return None
+    key = criterion.strip().lower().replace("-", "_").replace(" ", "_")
+    if key in LOWER_IS_BETTER:
+        return False
+    if key in HIGHER_IS_BETTER:
+        return True
+    return None
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """A clean table of scores: one value per (data set, learner).
+
+    Attributes
+    ----------
+    values : ndarray, shape (n, k)
+        Rows are data sets, columns are learners.
+    datasets, learners : tuple of str
+        Labels in input order.
+    higher_is_better : bool
+    direction_source : str
+        ``"default"``, ``"option"`` or ``"criterion"``: where the direction came from.
+    criterion : str or None
+    aggregate : str or None
+        How several values per cell (repeats × folds) were combined, or None if there was one.
+    counts : ndarray of int, shape (n, k)
+        Number of values behind each cell.
+    dropped_datasets, dropped_learners : tuple of str
+        What the missing-value policy removed.
+    missing_cells : tuple of (dataset, learner)
+        Cells that had no value before anything was dropped.
+    warnings : tuple of str
+    source : str
+    """
+
+    values: np.ndarray
+    datasets: tuple
+    learners: tuple
+    higher_is_better: bool = True
+    direction_source: str = "default"
+    criterion: str | None = None
+    aggregate: str | None = None
+    counts: np.ndarray | None = None
+    dropped_datasets: tuple = ()
+    dropped_learners: tuple = ()
+    missing_cells: tuple = ()
+    warnings: tuple = ()
+    source: str = "table"
+    missing_policy: str = "refuse"
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def n_datasets(self) -> int:
+        return self.values.shape[0]
+
+    @property
+    def n_learners(self) -> int:
+        return self.values.shape[1]
+
+    def column(self, learner: str) -> np.ndarray:
+        try:
+            return self.values[:, self.learners.index(learner)]
+        except ValueError:
+            raise RankwiseError(f"no learner named {learner!r}; the learners are "
+                                f"{', '.join(self.learners)}") from None
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.values, index=list(self.datasets), columns=list(self.learners))
+
+
+def _check_choice(name: str, value, options):
+    if value not in options:
+        raise RankwiseError(f"{name} must be one of {', '.join(options)}; got {value!r}")
+
+
+def load_table(source, *, shape: str = "auto", criterion: str | None = None,
+               higher_is_better: bool | None = None, aggregate: str = "median",
+               missing: str = "refuse", sep: str | None = None) -> ScoreTable:
+    """Read a table of results into a :class:`ScoreTable`.
+
+    Parameters
+    ----------
+    source : path or pandas.DataFrame
+        A CSV/TSV file or a DataFrame. *Wide*: the first column names the data set, every other
+        column is a learner. *Long*: columns ``dataset``, ``learner``, ``value`` and optionally
+        ``criterion``, ``repeat``, ``fold`` (names are case-insensitive).
+    shape : {"auto", "wide", "long"}
+        ``auto`` reads a table as long when it has ``learner`` and ``value`` columns.
+    criterion : str, optional
+        Which criterion to analyse when a long table has a ``criterion`` column; also sets the
+        direction for known names (``error``, ``pf``, ``runtime``... are lower-is-better).
+    higher_is_better : bool, optional
+        Overrides the direction. Default: from the criterion if known, else True.
+    aggregate : {"median", "mean"}
+        How repeats × folds of one (data set, learner) are combined. Folds are never data sets.
+    missing : {"refuse", "drop-datasets", "drop-learners"}
+        What to do with cells that have no value. Dropped names are recorded in the result.
+    sep : str, optional
+        Field separator; by default a tab for ``.tsv``/``.tab`` files or a first line with tabs
+        and no commas, else a comma.
+    """
+    _check_choice("shape", shape, SHAPES)
+    _check_choice("aggregate", aggregate, AGGREGATES)
+    _check_choice("missing", missing, MISSING_POLICIES)
+    if isinstance(source, pd.DataFrame):
+        frame, label = _frame_from_dataframe(source), "DataFrame"
+    else:
+        frame, label = _read_file(source, sep), str(source)
+    lower = {c.strip().lower(): c for c in frame.columns}
+    is_long = {"learner", "value"} <= set(lower) if shape == "auto" else shape == "long"
+    if is_long:
+        table = _from_long(frame, lower, criterion, aggregate, label)
+    else:
+        table = _from_wide(frame, label)
+    return _finish(table, criterion, higher_is_better, missing)
+
+
+def _read_file(path, sep: str | None) -> pd.DataFrame:
+    path = Path(os.fspath(path))
+    if not path.exists():
+        raise RankwiseError(f"{path}: no such file")
+    if path.is_dir():
+        raise RankwiseError(f"{path}: is a folder, expected a CSV or TSV file")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise RankwiseError(f"{path}: not a UTF-8 text file (expected CSV or TSV)") from None
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        raise RankwiseError(f"{path}: the file is empty")
+    if sep is None:
+        first = lines[0]
+        tabbed = path.suffix.lower() in (".tsv", ".tab") or ("\t" in first and "," not in first)
+        sep = "\t" if tabbed else ","
+    header = next(csv.reader([lines[0]], delimiter=sep))
+    header = [h.strip() for h in header]
+    _check_header(header, str(path))
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False,
+                            skip_blank_lines=True, skipinitialspace=True)
+    except pd.errors.ParserError as exc:
+        msg = str(exc).strip().splitlines()[-1]
+        raise RankwiseError(f"{path}: cannot parse the table ({msg}); check the separator and"
+                            " that every row has as many fields as the header") from None
+    frame.columns = header
+    return frame
+
+
+def _check_header(header, where: str):
+    seen = set()
+    for i, h in enumerate(header):
+        if not h:
+            raise RankwiseError(f"{where}: column {i + 1} has no name in the header row")
+        if h in seen:
+            raise RankwiseError(f"{where}: column name {h!r} appears twice in the header; give"
+                                " every learner a unique name")
+        seen.add(h)
+
+
+def _frame_from_dataframe(df: pd.DataFrame) -> pd.DataFrame:
+    df = df.copy()
+    names = [str(c) for c in df.columns]
+    lowered = [n.strip().lower() for n in names]
+    if "dataset" not in lowered and not ({"learner", "value"} <= set(lowered)):
+        first_is_label = len(df.columns) > 0 and not pd.api.types.is_numeric_dtype(df.iloc[:, 0])
+        if not first_is_label:
+            # Wide frame with data sets in the index.
+            df = df.reset_index()
+            names = ["dataset"] + names
+    df.columns = [str(c) for c in (names if len(names) == df.shape[1] else df.columns)]
+    _check_header([c.strip() for c in df.columns], "DataFrame")
+    return df.astype(object).where(pd.notna(df), "").astype(str)
+
+
+def _parse_numbers(cells: pd.Series, where) -> np.ndarray:
+    """Numbers from text cells; empty/NA tokens become NaN; anything else is an error."""
+    text = cells.astype(str).str.strip()
+    is_missing = text.str.lower().isin(MISSING_TOKENS)
+    numbers = pd.to_numeric(text.where(~is_missing, None), errors="coerce")
+    bad = numbers.isna() & ~is_missing
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        raise RankwiseError(f"{where(i)}: {text.iloc[i]!r} is not a number ({int(bad.sum())}"
+                            " non-numeric cells); use a number, or leave the cell empty if missing")
+    values = numbers.to_numpy(dtype=float)
+    inf = np.isinf(values)
+    if inf.any():
+        i = int(np.flatnonzero(inf)[0])
+        raise RankwiseError(f"{where(i)}: the value {text.iloc[i]!r} is infinite; scores must be"
+                            " finite numbers")
+    return values
+
+
+def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:
+    cols = list(frame.columns)
+    if len(cols) < 2:
+        raise RankwiseError(f"{label}: a wide table needs a data-set column and at least two"
+                            " learner columns; found only one column")
+    datasets = frame.iloc[:, 0].astype(str).str.strip()
+    if (datasets == "").any():
+        row = int(np.flatnonzero((datasets == "").to_numpy())[0]) + 2
+        raise RankwiseError(f"{label}: row {row} has no data-set name in the first column")
+    dup = datasets[datasets.duplicated()]
+    if len(dup):
+        raise RankwiseError(f"{label}: data set {dup.iloc[0]!r} appears in more than one row;"
+                            " each data set needs exactly one row in a wide table (use a long"
+                            " table with repeat/fold columns for several values)")
+    learners = cols[1:]
+    values = np.column_stack([
+        _parse_numbers(frame[c], lambda i, c=c: f"{label}: row {i + 2}, column {c!r}")
+        for c in learners])
+    return ScoreTable(values=values, datasets=tuple(datasets), learners=tuple(learners),
+                      counts=(~np.isnan(values)).astype(int), source=label)
+
+
+def _from_long(frame, lower, criterion, aggregate, label) -> ScoreTable:
+    missing_cols = [c for c in LONG_REQUIRED if c not in lower]
+    if missing_cols:
+        raise RankwiseError(f"{label}: a long table needs the columns dataset, learner, value;"
+                            f" missing {', '.join(missing_cols)}")
+    col = {name: lower[name] for name in LONG_REQUIRED + LONG_OPTIONAL if name in lower}
+    df = pd.DataFrame({name: frame[src].astype(str).str.strip() for name, src in col.items()})
+    for name in ("dataset", "learner"):
+        empty = (df[name] == "").to_numpy()
+        if empty.any():
+            raise RankwiseError(f"{label}: row {int(np.flatnonzero(empty)[0]) + 2} has an empty"
+                                f" {name}")
+    df["row"] = np.arange(len(df)) + 2
+    if "criterion" in df:
+        found = list(dict.fromkeys(df["criterion"]))
+        if criterion is None:
+            if len(found) > 1:
+                raise RankwiseError(f"{label}: the table has several criteria ({', '.join(found)});"
+                                    " choose one with --criterion")
+            criterion = found[0] if found else None
+        elif criterion not in found:
+            raise RankwiseError(f"{label}: no rows for criterion {criterion!r}; the table has"
+                                f" {', '.join(found)}")
+        df = df[df["criterion"] == criterion]
+    if df.empty:
+        raise RankwiseError(f"{label}: the table has no rows")
+    key = ["dataset", "learner"] + [c for c in ("repeat", "fold") if c in df]
+    dup = df.duplicated(key, keep=False).to_numpy()
+    if dup.any():
+        rows = df["row"].to_numpy()[dup][:2]
+        hint = ("" if len(key) > 2 else "; if these are repeated measurements, add repeat/fold"
+                " columns to tell them apart")
+        raise RankwiseError(f"{label}: rows {rows[0]} and {rows[1]} repeat the same"
+                            f" ({', '.join(key)}){hint}")
+    rows = df["row"].to_numpy()
+    df["value"] = _parse_numbers(df["value"], lambda i: f"{label}: row {rows[i]}, column 'value'")
+    datasets = list(dict.fromkeys(df["dataset"]))
+    learners = list(dict.fromkeys(df["learner"]))
+    warnings = []
+    n_nan = int(df["value"].isna().sum())
+    if n_nan:
+        warnings.append(f"{n_nan} value(s) in the long table are missing and were left out of"
+                        " their cell's aggregate")
+    grouped = df.groupby(["dataset", "learner"], sort=False)["value"]
+    agg = grouped.agg(aggregate).unstack("learner").reindex(index=datasets, columns=learners)
+    counts = grouped.count().unstack("learner").reindex(index=datasets, columns=learners)
+    counts = counts.fillna(0).to_numpy(dtype=int)
+    present = counts[counts > 0]
+    if present.size and present.min() != present.max():
+        warnings.append(f"cells are aggregated from unequal numbers of values ({present.min()} to"
+                        f" {present.max()})")
+    several = bool(present.size and present.max() > 1)
+    return ScoreTable(values=agg.to_numpy(dtype=float), datasets=tuple(datasets),
+                      learners=tuple(learners), criterion=criterion,
+                      aggregate=aggregate if several else None, counts=counts,
+                      warnings=tuple(warnings), source=label)
+
+
+def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTable:
+    criterion = table.criterion if table.criterion is not None else criterion
+    warnings = list(table.warnings)
+    known = criterion_direction(criterion)
+    if higher_is_better is not None:
+        hib, source = bool(higher_is_better), "option"
+        if known is not None and known != hib:
+            warnings.append(f"criterion {criterion!r} is usually "
+                            f"{'higher' if known else 'lower'}-is-better; using "
+                            f"{'higher' if hib else 'lower'}-is-better as requested")
+    elif known is not None:
+        hib, source = known, "criterion"
+    else:
+        hib, source = True, "default"
+    values, datasets, learners = table.values, list(table.datasets), list(table.learners)
+    counts = table.counts
+    holes = np.isnan(values)
+    missing_cells = tuple((datasets[i], learners[j]) for i, j in np.argwhere(holes))
+    dropped_d, dropped_l = [], []
+    if missing_cells:
+        if missing == "refuse":
+            shown = "; ".join(f"{d} / {l}" for d, l in missing_cells[:5])
+            more = f" and {len(missing_cells) - 5} more" if len(missing_cells) > 5 else ""
+            raise RankwiseError(f"{table.source}: {len(missing_cells)} missing cell(s) (data set /"
+                                f" learner): {shown}{more}; fill them, or pass --missing"
+                                " drop-datasets or --missing drop-learners")
+        if missing == "drop-datasets":
+            keep = ~holes.any(axis=1)
+            dropped_d = [d for d, k in zip(datasets, keep) if not k]
+            values, counts = values[keep], counts[keep]
+            datasets = [d for d, k in zip(datasets, keep) if k]
+        else:
+            keep = ~holes.any(axis=0)
+            dropped_l = [l for l, k in zip(learners, keep) if not k]
+            values, counts = values[:, keep], counts[:, keep]
+            learners = [l for l, k in zip(learners, keep) if k]
+        warnings.append(f"{len(missing_cells)} missing cell(s); dropped "
+                        + (f"{len(dropped_d)} data set(s): {', '.join(dropped_d)}" if dropped_d
+                           else f"{len(dropped_l)} learner(s): {', '.join(dropped_l)}"))
+    n, k = values.shape
+    if k < 2:
+        raise RankwiseError(f"{table.source}: only {k} learner(s) "
+                            f"{'left after dropping missing cells' if dropped_l else 'in the table'};"
+                            " a comparison needs at least two")
+    if n < 2:
+        raise RankwiseError(f"{table.source}: only {n} data set(s) "
+                            f"{'left after dropping missing cells' if dropped_d else 'in the table'};"
+                            " a comparison over data sets needs at least two")
+    return replace(table, values=values, datasets=tuple(datasets), learners=tuple(learners),
+                   counts=counts, higher_is_better=hib, direction_source=source,
+                   criterion=criterion, dropped_datasets=tuple(dropped_d),
+                   dropped_learners=tuple(dropped_l), missing_cells=missing_cells,
+                   warnings=tuple(warnings), missing_policy=missing)

@@ -1,0 +1,13 @@
+"""Errors that rankwise raises for bad input.
+
+A :class:`RankwiseError` is a user mistake, not a bug: its message is one line that says what is
+wrong, where, and how to fix it. The command line prints it without a traceback and exits with 2.
+"""
+
+
+class RankwiseError(ValueError):
+    """Bad input or an impossible request, explained in one line."""
+
+    def __init__(self, message: str):
+        # One line by contract: callers print it as is.
+        super().__init__(" ".join(str(message).split()))

@@ -1,0 +1,42 @@
+"""Tables from the source papers, bundled so that every worked example can be rerun by name."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from ..errors import RankwiseError
+
+#: name -> (file, description, convention that reproduces the paper's printed numbers)
+EXAMPLES = {
+    "demsar2006_table2": ("demsar2006_table2_auc.csv",
+                          "Demšar (2006) Table 2: AUC of C4.5 and C4.5+m on 14 data sets", "paper"),
+    "demsar2006_table6": ("demsar2006_table6_auc.csv",
+                          "Demšar (2006) Table 6 as printed: AUC of 4 C4.5 variants, 14 data sets",
+                          "paper"),
+    "demsar2006_table6_tiebreak": ("demsar2006_table6_auc_paper_tiebreak.csv",
+                                   "Demšar (2006) Table 6 with the 'voting' tie broken as the paper"
+                                   " ranked it (reproduces chi2_F = 9.28, F_F = 3.69)", "paper"),
+    "garcia2008": ("garcia2008_table2_accuracy.csv",
+                   "García & Herrera (2008) Table 2: accuracy of 5 classifiers on 30 data sets",
+                   "paper"),
+    "garcia2010": ("garcia2010_table3_accuracy.csv",
+                   "García et al. (2010) Table 3: accuracy of 4 algorithms on 24 data sets", "paper"),
+}
+
+
+def example_path(name: str):
+    """Path of a bundled example table (a context-free ``Traversable``)."""
+    if name not in EXAMPLES:
+        raise RankwiseError(f"no bundled example named {name!r}; choose one of "
+                            f"{', '.join(EXAMPLES)}")
+    return resources.files(__name__).joinpath(EXAMPLES[name][0])
+
+
+def load_example(name: str, **options):
+    """Load a bundled example as a :class:`~rankwise.data.ScoreTable` (options as load_table)."""
+    from ..data import load_table
+
+    with resources.as_file(example_path(name)) as path:
+        table = load_table(path, **options)
+    from dataclasses import replace
+    return replace(table, source=f"example:{name}")

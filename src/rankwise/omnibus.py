@@ -1,0 +1,346 @@
+"""Omnibus tests for k learners over n data sets.
+
+Each public function takes an n × k score matrix (rows = data sets, columns = learners) and returns
+a :class:`~rankwise.results.TestResult`. The ``_from_*`` helpers take ranks already computed, so
+that a full analysis ranks the table once; they are pure and are tested through the public API.
+
+``convention="default"`` uses the exact formulas (tie corrections, the correct aligned-ranks and
+Quade statistics); ``convention="paper"`` uses the formulas that produced the published numbers
+(see ``shared/reference/FORMULAS.md`` and ``ERRATA.md``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from . import _validate as check
+from .ranking import (DEFAULT_DECIMALS, aligned_ranks, midranks, rank_within_datasets,
+                      round_scores)
+from .results import TestResult
+
+_NO_SPREAD = "no learner differs from another on any data set: the statistic is undefined (p = 1)"
+
+
+def friedman(x, *, higher_is_better: bool = True, convention: str = "default",
+             decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
+    r"""Friedman's test on within-data-set ranks.
+
+    Without tie correction (Friedman 1937; the form all three papers print, ``convention="paper"``):
+
+    .. math:: \chi^2_F = \frac{12n}{k(k+1)}\Big[\sum_j R_j^2 - \frac{k(k+1)^2}{4}\Big]
+
+    With tie correction (Conover 1999; the default; equal to the above when there are no ties):
+
+    .. math:: \chi^2_F = \frac{(k-1)\,[\sum_j S_j^2 - nC_1]}{A_1 - C_1},\quad
+              A_1 = \sum_{ij} r_{ij}^2,\ C_1 = nk(k+1)^2/4,\ S_j = nR_j
+
+    Referred to χ² with k − 1 degrees of freedom.
+
+    Examples
+    --------
+    García et al. (2010), Table 3 (4 algorithms, 24 data sets): χ²_F = 16.225, p = 1.02e-3.
+
+    >>> from rankwise.examples import load_example
+    >>> t = load_example("garcia2010")
+    >>> round(friedman(t.values, convention="paper").statistic, 3)
+    16.225
+    """
+    convention = check.convention(convention)
+    x = check.score_matrix(x)
+    return _friedman_from_ranks(rank_within_datasets(x, higher_is_better, decimals), convention)
+
+
+def _friedman_from_ranks(r: np.ndarray, convention: str) -> TestResult:
+    n, k = r.shape
+    mean_r = r.mean(axis=0)
+    uncorrected = 12.0 * n / (k * (k + 1)) * (float((mean_r ** 2).sum()) - k * (k + 1) ** 2 / 4.0)
+    c1 = n * k * (k + 1) ** 2 / 4.0
+    a1 = float((r ** 2).sum())
+    notes = []
+    if a1 - c1 <= 1e-9 * c1:
+        corrected = 0.0
+        notes.append(_NO_SPREAD)
+    else:
+        corrected = (k - 1) * (float(((n * mean_r) ** 2).sum()) - n * c1) / (a1 - c1)
+    stat = corrected if convention == "default" else uncorrected
+    stat = max(stat, 0.0)
+    p = 1.0 if notes else float(stats.chi2.sf(stat, k - 1))
+    return TestResult(
+        test="friedman", statistic=stat, pvalue=p, method="chi2", convention=convention,
+        df=(k - 1,),
+        details={"variant": "tie-corrected" if convention == "default" else "uncorrected",
+                 "statistic_uncorrected": uncorrected, "statistic_tie_corrected": corrected,
+                 "mean_ranks": mean_r, "n": n, "k": k},
+        notes=tuple(notes))
+
+
+def iman_davenport(x, *, higher_is_better: bool = True, convention: str = "default",
+                   decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
+    r"""Iman-Davenport's F correction of Friedman's χ² (Iman & Davenport 1980).
+
+    .. math:: F_F = \frac{(n-1)\chi^2_F}{n(k-1) - \chi^2_F}
+
+    referred to F(k − 1, (k − 1)(n − 1)). χ²_F is Friedman's statistic in the same convention
+    (tie-corrected by default, which makes F_F the two-way ANOVA F on the ranks; García et al.
+    2010, eq. (2), lost the minus sign in print, ERRATA G1).
+
+    Examples
+    --------
+    >>> from rankwise.examples import load_example
+    >>> t = load_example("garcia2010")
+    >>> r = iman_davenport(t.values, convention="paper")
+    >>> round(r.statistic, 3), f"{r.pvalue:.2e}", r.df
+    (6.691, '4.97e-04', (3, 69))
+    """
+    convention = check.convention(convention)
+    x = check.score_matrix(x)
+    fried = _friedman_from_ranks(rank_within_datasets(x, higher_is_better, decimals), convention)
+    return _iman_davenport_from_friedman(fried)
+
+
+def _iman_davenport_from_friedman(fried: TestResult) -> TestResult:
+    n, k = fried.details["n"], fried.details["k"]
+    chi2 = fried.statistic
+    df = (k - 1, (k - 1) * (n - 1))
+    denom = n * (k - 1) - chi2
+    notes = list(fried.notes)
+    if notes:
+        f, p = 0.0, 1.0
+    elif denom <= 1e-12 * n * (k - 1):
+        f, p = math.inf, 0.0
+        notes.append("every data set ranks the learners identically: F is infinite")
+    else:
+        f = (n - 1) * chi2 / denom
+        p = float(stats.f.sf(f, *df))
+    return TestResult(test="iman_davenport", statistic=f, pvalue=p, method="F",
+                      convention=fried.convention, df=df,
+                      details={"friedman_statistic": chi2, "variant": fried.details["variant"],
+                               "mean_ranks": fried.details["mean_ranks"], "n": n, "k": k},
+                      notes=tuple(notes))
+
+
+def friedman_aligned(x, *, higher_is_better: bool = True, convention: str = "default",
+                     decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
+    r"""Friedman aligned-ranks test (Hodges & Lehmann 1962; García et al. 2010, §4.1).
+
+    Each data set's mean is subtracted, the kn aligned values are ranked together (1 = best), and
+    with algorithm totals R̂_j and data-set totals R̂_i:
+
+    .. math:: T = \frac{(k-1)\,[\sum_j \hat R_j^2 - (kn^2/4)(kn+1)^2]}
+                      {\sum_{ij}\hat r_{ij}^2 - \frac1k \sum_i \hat R_i^2}
+
+    referred to χ²_{k−1}. The default uses the actual Σr̂² (exact with ties). García et al. (2010)
+    print T = 18.837, which comes from KEEL's misplaced 1/k (ERRATA G2):
+    ``convention="paper"`` reproduces it,
+    (k−1)[ΣR̂_j²/k − (kn²/4)(kn+1)²] / (kn(kn+1)(2kn+1)/6 − ΣR̂_i²).
+
+    ``details["mean_ranks"]`` are the mean aligned ranks R̂_j/n.
+    """
+    convention = check.convention(convention)
+    x = check.score_matrix(x)
+    return _aligned_from_ranks(aligned_ranks(x, higher_is_better, decimals), convention)
+
+
+def _aligned_from_ranks(r: np.ndarray, convention: str) -> TestResult:
+    n, k = r.shape
+    col = r.sum(axis=0)
+    row = r.sum(axis=1)
+    stat, denom = _aligned_statistic(col, row, float((r ** 2).sum()), n, k, convention)
+    notes = []
+    if denom <= 0 and convention == "default":
+        stat, p = 0.0, 1.0
+        notes.append(_NO_SPREAD)
+    else:
+        p = float(stats.chi2.sf(stat, k - 1))
+    return TestResult(test="friedman_aligned", statistic=stat, pvalue=p, method="chi2",
+                      convention=convention, df=(k - 1,),
+                      details={"variant": "exact" if convention == "default" else "keel",
+                               "mean_ranks": col / n, "rank_totals": col, "denominator": denom,
+                               "n": n, "k": k},
+                      notes=tuple(notes))
+
+
+def _aligned_statistic(col_totals, row_totals, sum_sq: float, n: int, k: int, convention: str):
+    """T and its denominator from the algorithm totals, block totals and Σ r̂² (pure formula)."""
+    col_totals = np.asarray(col_totals, dtype=float)
+    row_totals = np.asarray(row_totals, dtype=float)
+    kn = k * n
+    centre = (k * n ** 2 / 4.0) * (kn + 1) ** 2
+    if convention == "paper":
+        num = (k - 1) * (float((col_totals ** 2).sum()) / k - centre)
+        denom = kn * (kn + 1) * (2 * kn + 1) / 6.0 - float((row_totals ** 2).sum())
+    else:
+        num = (k - 1) * (float((col_totals ** 2).sum()) - centre)
+        denom = sum_sq - float((row_totals ** 2).sum()) / k
+    if abs(denom) <= 1e-12 * max(1.0, sum_sq):
+        return 0.0, 0.0
+    return num / denom, denom
+
+
+def quade(x, *, higher_is_better: bool = True, convention: str = "default",
+          decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
+    r"""Quade's test (Quade 1979; Conover 1999; García et al. 2010, §4.2).
+
+    Within-data-set ranks r_ij (1 = best) are weighted by Q_i, the rank of data set i's sample
+    range: S_ij = Q_i (r_ij − (k+1)/2), S_j = Σ_i S_ij, A₂ = Σ S_ij², B = Σ_j S_j² / n and
+
+    .. math:: T_3 = \frac{(n-1)B}{A_2 - B} \sim F(k-1, (k-1)(n-1)).
+
+    ``details["mean_ranks"]`` are Quade's T_j = W_j / (n(n+1)/2), W_j = Σ_i Q_i r_ij.
+
+    The default uses A₂ = ΣS_ij² (exact with ties). ``convention="paper"`` reproduces García et
+    al.'s printed 21.967: the no-ties A₂ = n(n+1)(2n+1)k(k+1)(k−1)/72 and KEEL's integer centring
+    ⌊(k+1)/2⌋ (ERRATA G6, G8), which inflates T₃ for even k.
+    """
+    convention = check.convention(convention)
+    x = check.score_matrix(x)
+    xr = round_scores(x, decimals)
+    r = rank_within_datasets(xr, higher_is_better, None)
+    q = midranks(round_scores(xr.max(axis=1) - xr.min(axis=1), decimals))
+    return _quade_from_ranks(r, q, convention)
+
+
+def _quade_from_ranks(r: np.ndarray, q: np.ndarray, convention: str) -> TestResult:
+    n, k = r.shape
+    centre = (k + 1) // 2 if convention == "paper" else (k + 1) / 2.0
+    s = q[:, None] * (r - centre)
+    s_j = s.sum(axis=0)
+    w_j = (q[:, None] * r).sum(axis=0)
+    if convention == "paper":
+        a2 = n * (n + 1) * (2 * n + 1) * k * (k + 1) * (k - 1) / 72.0
+    else:
+        a2 = float((s ** 2).sum())
+    b = float((s_j ** 2).sum()) / n
+    df = (k - 1, (k - 1) * (n - 1))
+    notes = []
+    if a2 <= 1e-12:
+        stat, p = 0.0, 1.0
+        notes.append(_NO_SPREAD)
+    elif a2 - b <= 1e-12 * a2:
+        # Perfect agreement between data sets: Conover's exact p for this extreme.
+        stat, p = math.inf, float(math.factorial(k) ** -(n - 1)) if k < 170 else 0.0
+        notes.append("every data set ranks the learners identically: p = (1/k!)^(n-1)")
+    else:
+        stat = (n - 1) * b / (a2 - b)
+        p = float(stats.f.sf(stat, *df))
+    return TestResult(test="quade", statistic=stat, pvalue=p, method="F", convention=convention,
+                      df=df,
+                      details={"variant": "exact" if convention == "default" else "keel",
+                               "mean_ranks": w_j / (n * (n + 1) / 2.0), "s": s_j, "a2": a2, "b": b,
+                               "n": n, "k": k},
+                      notes=tuple(notes))
+
+
+def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
+             decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
+    r"""One-way repeated-measures ANOVA (data sets are the subjects, learners the treatment).
+
+    F = MS_learners / MS_error with (k − 1, (k − 1)(n − 1)) degrees of freedom. Sphericity is
+    checked with Mauchly's test, and the degrees of freedom are corrected with the
+    Greenhouse-Geisser ε (Huynh-Feldt ε is reported as well).
+
+    ``convention="default"`` reports the Greenhouse-Geisser corrected p-value (valid whether or not
+    sphericity holds); ``"paper"`` reports the uncorrected p (Fisher's classic test, as in Demšar
+    2006 §3.2.1). Both are in ``details``. Notes warn when Mauchly's test rejects sphericity at
+    ``alpha`` or when the residuals look non-normal (Shapiro-Wilk, for n·k ≤ 5000). The direction
+    of the scores does not matter.
+    """
+    convention = check.convention(convention)
+    alpha = check.alpha(alpha)
+    x = round_scores(check.score_matrix(x), decimals)
+    n, k = x.shape
+    grand = x.mean()
+    col_means = x.mean(axis=0)
+    row_means = x.mean(axis=1)
+    ss_learners = n * float(((col_means - grand) ** 2).sum())
+    resid = x - row_means[:, None] - col_means[None, :] + grand
+    ss_error = float((resid ** 2).sum())
+    df1, df2 = k - 1, (k - 1) * (n - 1)
+    notes = []
+    if ss_error <= 1e-24 * max(1.0, float((x ** 2).sum())):
+        if ss_learners <= 0:
+            f, p_raw = 0.0, 1.0
+            notes.append(_NO_SPREAD)
+        else:
+            f, p_raw = math.inf, 0.0
+            notes.append("no residual variance: F is infinite")
+        eps_gg = eps_hf = 1.0
+    else:
+        f = (ss_learners / df1) / (ss_error / df2)
+        p_raw = float(stats.f.sf(f, df1, df2))
+        eps_gg, eps_hf = _sphericity_epsilons(x)
+    p_gg = float(stats.f.sf(f, df1 * eps_gg, df2 * eps_gg)) if math.isfinite(f) else p_raw
+    p_hf = float(stats.f.sf(f, df1 * eps_hf, df2 * eps_hf)) if math.isfinite(f) else p_raw
+    mauchly_w, mauchly_p = _mauchly(x)
+    if mauchly_p is not None and mauchly_p <= alpha:
+        notes.append(f"sphericity is doubtful (Mauchly's W = {mauchly_w:.4g}, p = {mauchly_p:.3g});"
+                     " the Greenhouse-Geisser correction applies")
+    if mauchly_p is None and k > 2:
+        notes.append("Mauchly's test needs more data sets than learners; sphericity not checked")
+    normal_p = None
+    if n * k <= 5000 and n * k >= 3 and ss_error > 0:
+        normal_p = float(stats.shapiro(resid.ravel()).pvalue)
+        if normal_p <= alpha:
+            notes.append(f"residuals depart from normality (Shapiro-Wilk p = {normal_p:.3g});"
+                         " prefer the Friedman test")
+    p = p_gg if convention == "default" else p_raw
+    return TestResult(
+        test="anova", statistic=f, pvalue=p, method="F", convention=convention, df=(df1, df2),
+        details={"variant": "greenhouse-geisser" if convention == "default" else "uncorrected",
+                 "pvalue_uncorrected": p_raw, "pvalue_greenhouse_geisser": p_gg,
+                 "pvalue_huynh_feldt": p_hf, "epsilon_greenhouse_geisser": eps_gg,
+                 "epsilon_huynh_feldt": eps_hf, "mauchly_w": mauchly_w, "mauchly_pvalue": mauchly_p,
+                 "shapiro_pvalue": normal_p, "means": col_means, "ss_learners": ss_learners,
+                 "ss_error": ss_error, "n": n, "k": k},
+        notes=tuple(notes))
+
+
+def _double_centred_cov(x: np.ndarray) -> np.ndarray:
+    s = np.cov(x, rowvar=False, ddof=1)
+    return s - s.mean(axis=0)[None, :] - s.mean(axis=1)[:, None] + s.mean()
+
+
+def _sphericity_epsilons(x: np.ndarray):
+    """Greenhouse-Geisser and Huynh-Feldt ε (one within-subject factor)."""
+    n, k = x.shape
+    if k == 2:
+        return 1.0, 1.0
+    s = _double_centred_cov(x)
+    denom = (k - 1) * float((s ** 2).sum())
+    gg = float(np.trace(s) ** 2 / denom) if denom > 0 else 1.0
+    gg = min(max(gg, 1.0 / (k - 1)), 1.0)
+    hf_den = (k - 1) * (n - 1 - (k - 1) * gg)
+    hf = (n * (k - 1) * gg - 2) / hf_den if hf_den > 0 else 1.0
+    return gg, float(min(max(hf, gg), 1.0))
+
+
+def _mauchly(x: np.ndarray):
+    """Mauchly's W and p-value; (1, 1) for k = 2, (None, None) when it cannot be computed."""
+    n, k = x.shape
+    p = k - 1
+    if k == 2:
+        return 1.0, 1.0
+    if n - 1 < p:
+        return None, None
+    # Orthonormal contrasts (Helmert); W does not depend on which orthonormal basis is used.
+    helm = np.zeros((k, p))
+    for j in range(1, k):
+        helm[:j, j - 1] = 1.0
+        helm[j, j - 1] = -j
+        helm[:, j - 1] /= math.sqrt(j * (j + 1))
+    sc = helm.T @ np.cov(x, rowvar=False, ddof=1) @ helm
+    tr = float(np.trace(sc))
+    if tr <= 0:
+        return None, None
+    sign, logdet = np.linalg.slogdet(sc)
+    if sign <= 0:
+        return 0.0, 0.0
+    log_w = logdet - p * math.log(tr / p)
+    w = math.exp(log_w)
+    f = 1.0 - (2 * p * p + p + 2) / (6.0 * p * (n - 1))
+    chi2 = -f * (n - 1) * log_w
+    dof = p * (p + 1) / 2 - 1
+    return w, float(stats.chi2.sf(chi2, dof))
