@@ -176,6 +176,11 @@ def _read_file(path, sep: str | None) -> pd.DataFrame:
     header = next(csv.reader([lines[0]], delimiter=sep))
     header = [h.strip() for h in header]
     _check_header(header, str(path))
+    for number, line in enumerate(text.splitlines(), start=1):
+        fields = next(csv.reader([line], delimiter=sep)) if line.strip() else header
+        if len(fields) != len(header):
+            raise RankwiseError(f"{path}: line {number} has {len(fields)} fields but the header"
+                                f" has {len(header)}; check the separator and the quoting")
     try:
         frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False,
                             skip_blank_lines=True, skipinitialspace=True)

@@ -23,32 +23,31 @@ def round_scores(x, decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
 def midranks(x) -> np.ndarray:
     """Ascending mid-ranks (1 = smallest) along the last axis of a 1-D or 2-D array.
 
-    Vectorised over rows: one sort per row, then tie groups are found by comparing neighbours in
-    the flattened sorted array, so the cost is a sort plus a few linear passes.
+    Vectorised over rows: one sort per row, then the tie groups of the flattened sorted array
+    (which never span two rows) get the mean of the positions they occupy.
     """
     x = np.asarray(x, dtype=float)
-    if x.ndim == 1:
-        return midranks(x[None, :])[0]
-    n, k = x.shape
+    flat = x.ndim == 1
+    n, k = (1, x.size) if flat else x.shape
     if x.size == 0:
         return np.empty_like(x)
     # The sort need not be stable: tied values receive the same rank whatever their order.
-    order = np.argsort(x, axis=1)
-    s = np.take_along_axis(x, order, axis=1).ravel()
-    size = s.size
-    starts = np.empty(size, dtype=bool)
+    order = np.argsort(x, axis=-1)
+    s = x[order] if flat else np.take_along_axis(x, order, axis=1).ravel()
+    starts = np.empty(s.size, dtype=bool)
     starts[0] = True
     np.not_equal(s[1:], s[:-1], out=starts[1:])
-    starts[::k] = True  # a tie group never spans two rows
-    idx = np.arange(size)
-    first = np.maximum.accumulate(np.where(starts, idx, 0))
-    ends = np.empty(size, dtype=bool)
-    ends[:-1] = starts[1:]
-    ends[-1] = True
-    last = np.minimum.accumulate(np.where(ends, idx, size - 1)[::-1])[::-1]
-    within = (first + last) / 2.0 - (idx - idx % k) + 1.0
-    ranked = np.empty((n, k), dtype=float)
-    np.put_along_axis(ranked, order, within.reshape(n, k), axis=1)
+    starts[::k] = True
+    first = np.flatnonzero(starts)
+    sizes = np.diff(first, append=s.size)
+    # Positions within the row are first % k; a group of size m starting there has mean rank
+    # first % k + (m + 1) / 2.
+    group_rank = (first % k) + (sizes + 1) / 2.0
+    ranked = np.empty(x.shape, dtype=float)
+    if flat:
+        ranked[order] = np.repeat(group_rank, sizes)
+    else:
+        np.put_along_axis(ranked, order, np.repeat(group_rank, sizes).reshape(n, k), axis=1)
     return ranked
 
 

@@ -1,0 +1,133 @@
+"""The command line: the JSON contract, text output, and one-line errors with exit code 2."""
+
+import json
+import os
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+from typer.testing import CliRunner
+
+from rankwise.cli import app
+from rankwise.compare import OMNIBUS_TESTS, TWO_LEARNER_TESTS
+
+
+def run(*args, cwd=None):
+    """Run the CLI in-process (fast); the subprocess tests below check the real entry point."""
+    old = os.getcwd()
+    try:
+        if cwd:
+            os.chdir(cwd)
+        res = CliRunner().invoke(app, [str(a) for a in args])
+    finally:
+        os.chdir(old)
+    if res.exception and not isinstance(res.exception, SystemExit):
+        raise res.exception
+    return SimpleNamespace(returncode=res.exit_code, stdout=res.stdout, stderr=res.stderr)
+
+
+def run_process(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "rankwise.cli", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+def run_json(*args):
+    out = run(*args, "--format", "json")
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_json_contract_k_at_least_3():
+    doc = run_json("compare", "--example", "garcia2010", "--convention", "paper")
+    for key in ("learners", "datasets", "n_datasets", "higher_is_better", "alpha", "convention",
+                "mean_ranks", "tests"):
+        assert key in doc
+    assert doc["learners"] == ["PDFC", "NNEP", "IS-CHC+1NN", "FH-GBML"]
+    assert doc["n_datasets"] == 24 == len(doc["datasets"])
+    assert doc["higher_is_better"] is True and doc["alpha"] == 0.05
+    assert doc["convention"] == "paper" and doc["schema"] == "rankwise.compare/1"
+    assert doc["mean_ranks"]["PDFC"] == pytest.approx(1.770833, abs=1e-6)
+    assert set(doc["tests"]) == set(OMNIBUS_TESTS)
+    fr = doc["tests"]["friedman"]
+    assert fr["statistic"] == pytest.approx(16.225) and fr["df"] == [3]
+    assert fr["method"] == "chi2" and fr["convention"] == "paper" and fr["reject"] is True
+    assert doc["tests"]["iman_davenport"]["pvalue"] == pytest.approx(4.97e-4, abs=5e-7)
+    assert doc["tests"]["iman_davenport"]["df"] == [3, 69]
+    for entry in doc["tests"].values():
+        assert {"statistic", "pvalue", "method", "convention", "notes"} <= set(entry)
+        assert "mean_ranks" in entry or entry["test"] == "anova"
+
+
+def test_json_contract_two_learners():
+    doc = run_json("compare", "--example", "demsar2006_table2")
+    assert set(doc["tests"]) == set(TWO_LEARNER_TESTS)
+    w = doc["tests"]["wilcoxon"]
+    assert (w["a"], w["b"]) == ("C4.5", "C4.5+m")
+    assert (w["r_plus"], w["r_minus"], w["statistic"]) == (93, 12, 12)
+    assert w["method"] == "exact" and w["zero_method"] == "demsar"
+    assert doc["tests"]["sign"]["pvalue"] == pytest.approx(0.057373, abs=1e-6)
+    assert doc["tests"]["sign"]["reject"] is False
+
+
+def test_pair_option_adds_two_learner_tests():
+    doc = run_json("compare", "--example", "garcia2010", "--pair", "FH-GBML", "PDFC")
+    assert set(doc["tests"]) == set(OMNIBUS_TESTS) | set(TWO_LEARNER_TESTS)
+    assert doc["tests"]["sign"]["b_wins"] == 20  # PDFC beats FH-GBML on 20 of 24
+
+
+def test_text_output_and_output_file(tmp_path):
+    out = run("compare", "--example", "demsar2006_table6_tiebreak", "--convention", "paper")
+    assert out.returncode == 0
+    assert "Friedman chi-square [uncorrected]" in out.stdout and "9.2786" in out.stdout
+    assert "Iman-Davenport F [uncorrected]" in out.stdout and "3.6863" in out.stdout
+    target = tmp_path / "r.json"
+    out = run("compare", "--example", "garcia2008", "-f", "json", "-o", target)
+    assert out.returncode == 0 and out.stdout == ""
+    assert json.loads(target.read_text())["n_datasets"] == 30
+
+
+def test_lower_is_better_flag(tmp_path):
+    p = tmp_path / "t.csv"
+    p.write_text("dataset,A,B,C\nd1,1,2,3\nd2,1,3,2\nd3,2,1,3\n")
+    doc = run_json("compare", p, "--lower-is-better")
+    assert doc["higher_is_better"] is False and doc["direction_source"] == "option"
+    assert doc["mean_ranks"] == {"A": pytest.approx(4 / 3), "B": 2.0, "C": pytest.approx(8 / 3)}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["compare", "missing.csv"], "missing.csv: no such file"),
+    (["compare"], "give either an INPUT file or --example NAME"),
+    (["compare", "--example", "nope"], "no bundled example named 'nope'"),
+    (["compare", "--example", "garcia2010", "--alpha", "2"], "alpha must be between 0 and 1"),
+    (["compare", "--example", "garcia2010", "--format", "xml"], "--format must be one of"),
+    (["compare", "--example", "garcia2010", "--convention", "x"], "convention must be one of"),
+    (["compare", "--example", "garcia2010", "--pair", "PDFC", "X"], "no learner named 'X'"),
+    (["compare", "--example", "garcia2010", "--zero-method", "x"], "zero_method must be one of"),
+    (["compare", "bad.csv"], "row 2, column 'B': 'x' is not a number"),
+    (["compare", "holes.csv"], "1 missing cell(s) (data set / learner): d2 / A"),
+])
+def test_user_errors_are_one_line_exit_2(tmp_path, args, message):
+    (tmp_path / "bad.csv").write_text("dataset,A,B\nd1,1,x\nd2,2,1\n")
+    (tmp_path / "holes.csv").write_text("dataset,A,B\nd1,1,2\nd2,,1\n")
+    out = run(*args, cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert out.stderr.count("\n") == 1 and out.stderr.startswith("rankwise: error: ")
+    assert message in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_examples_and_version():
+    out = run("examples")
+    assert out.returncode == 0 and "garcia2010" in out.stdout
+    out = run("--version")
+    assert out.returncode == 0 and out.stdout.startswith("rankwise ")
+
+
+def test_real_process_success_and_error(tmp_path):
+    out = run_process("compare", "--example", "demsar2006_table2", "-f", "json")
+    assert out.returncode == 0 and json.loads(out.stdout)["tests"]["wilcoxon"]["r_plus"] == 93
+    out = run_process("compare", "nothing.csv", cwd=tmp_path)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == "rankwise: error: nothing.csv: no such file\n"
