@@ -131,3 +131,11 @@ def test_real_process_success_and_error(tmp_path):
     out = run_process("compare", "nothing.csv", cwd=tmp_path)
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr == "rankwise: error: nothing.csv: no such file\n"
+
+
+def test_readme_shows_the_real_output():
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("$ rankwise compare --example garcia2010\n")[1].split("```")[0]
+    assert run("compare", "--example", "garcia2010").stdout == shown
