@@ -106,10 +106,18 @@ def test_lower_is_better_flag(tmp_path):
     (["compare", "--example", "garcia2010", "--zero-method", "x"], "zero_method must be one of"),
     (["compare", "bad.csv"], "row 2, column 'B': 'x' is not a number"),
     (["compare", "holes.csv"], "1 missing cell(s) (data set / learner): d2 / A"),
+    (["compare", "dup.csv"], "data set 'd1' appears in more than one row"),
+    (["compare", "inf.csv"], "is infinite"),
+    (["compare", "one_dataset.csv"], "only 1 data set(s) in the table"),
+    (["compare", "one_learner.csv", "--shape", "long"], "only 1 learner(s) in the table"),
 ])
 def test_user_errors_are_one_line_exit_2(tmp_path, args, message):
     (tmp_path / "bad.csv").write_text("dataset,A,B\nd1,1,x\nd2,2,1\n")
     (tmp_path / "holes.csv").write_text("dataset,A,B\nd1,1,2\nd2,,1\n")
+    (tmp_path / "dup.csv").write_text("dataset,A,B\nd1,1,2\nd1,2,1\n")
+    (tmp_path / "inf.csv").write_text("dataset,A,B\nd1,1,2\nd2,-inf,1\n")
+    (tmp_path / "one_dataset.csv").write_text("dataset,A,B\nd1,1,2\n")
+    (tmp_path / "one_learner.csv").write_text("dataset,learner,value\nd1,A,1\nd2,A,2\n")
     out = run(*args, cwd=tmp_path)
     assert out.returncode == 2
     assert out.stdout == ""

@@ -186,6 +186,8 @@ def test_dataframes():
     assert t.datasets == ("d1", "d2", "d3") and t.learners == ("A", "B")
     labelled = wide.reset_index().rename(columns={"index": "name"})
     assert load_table(labelled).values.tolist() == t.values.tolist()
+    named = wide.reset_index(names="dataset")[["A", "dataset", "B"]]
+    assert load_table(named).values.tolist() == t.values.tolist()
     long = wide.reset_index(names="dataset").melt("dataset", var_name="learner")
     assert load_table(long).values.tolist() == t.values.tolist()
     with pytest.raises(RankwiseError, match="missing cell"):

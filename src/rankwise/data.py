@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -88,7 +88,6 @@ class ScoreTable:
     warnings: tuple = ()
     source: str = "table"
     missing_policy: str = "refuse"
-    extra: dict = field(default_factory=dict)
 
     @property
     def n_datasets(self) -> int:
@@ -205,17 +204,19 @@ def _check_header(header, where: str):
 
 def _frame_from_dataframe(df: pd.DataFrame) -> pd.DataFrame:
     df = df.copy()
-    names = [str(c) for c in df.columns]
-    lowered = [n.strip().lower() for n in names]
-    if "dataset" not in lowered and not ({"learner", "value"} <= set(lowered)):
-        first_is_label = len(df.columns) > 0 and not pd.api.types.is_numeric_dtype(df.iloc[:, 0])
-        if not first_is_label:
-            # Wide frame with data sets in the index.
-            df = df.reset_index()
-            names = ["dataset"] + names
-    df.columns = [str(c) for c in (names if len(names) == df.shape[1] else df.columns)]
-    _check_header([c.strip() for c in df.columns], "DataFrame")
-    return df.astype(object).where(pd.notna(df), "").astype(str)
+    df.columns = [str(c).strip() for c in df.columns]
+    lowered = [c.lower() for c in df.columns]
+    if {"learner", "value"} <= set(lowered):
+        pass  # long
+    elif "dataset" in lowered:
+        # Wide with a named data-set column: put it first, where wide tables keep it.
+        name = df.columns[lowered.index("dataset")]
+        df = df[[name] + [c for c in df.columns if c != name]]
+    elif len(df.columns) == 0 or pd.api.types.is_numeric_dtype(df.iloc[:, 0]):
+        # Wide with the data sets in the index.
+        df.insert(0, "dataset", [str(i) for i in df.index])
+    _check_header(list(df.columns), "DataFrame")
+    return df.astype(object).where(pd.notna(df), "").astype(str).reset_index(drop=True)
 
 
 def _parse_numbers(cells: pd.Series, where) -> np.ndarray:
