@@ -1,0 +1,226 @@
+"""Adjusted p-values (APVs) for families of hypotheses: one entry point, procedures by name.
+
+Every procedure takes the unadjusted p-values in the caller's order and returns APVs in that
+order, capped at 1; a hypothesis is rejected at level α exactly when its APV ≤ α. Sorting is
+stable, so tied p-values keep their input order. Formulas: ``shared/reference/FORMULAS.md`` §7.
+
+Against a control (m = k − 1 hypotheses): ``bonferroni_dunn``, ``holm``, ``hochberg``,
+``hommel``, ``holland``, ``rom``, ``finner``, ``li``.
+All pairs (m = k(k − 1)/2): ``bonferroni``, ``holm``, ``shaffer`` (needs k), and the procedures
+that need more than p-values — ``nemenyi`` (the studentized range) and ``bergmann_hommel`` (the
+pairs) — live in :mod:`rankwise.posthoc` and :mod:`rankwise.bergmann_hommel`.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+from scipy import optimize
+
+from .errors import RankwiseError
+
+
+def _prepare(p):
+    p = np.asarray(p, dtype=float).ravel()
+    if p.size == 0:
+        return p, np.empty(0, dtype=int)
+    if np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
+        raise RankwiseError("p-values must be numbers between 0 and 1")
+    return p, np.argsort(p, kind="stable")
+
+
+def _unsort(sorted_apv, order):
+    out = np.empty_like(sorted_apv)
+    out[order] = np.minimum(sorted_apv, 1.0)
+    return out
+
+
+def bonferroni(p, m: int | None = None):
+    """Bonferroni (Bonferroni-Dunn against a control): APV = min(1, m·p)."""
+    p, _ = _prepare(p)
+    m = p.size if m is None else m
+    return np.minimum(p * m, 1.0)
+
+
+def holm(p):
+    """Holm (1979), step-down: APV_(i) = max_{j≤i} (m − j + 1)·p_(j)."""
+    p, order = _prepare(p)
+    m = p.size
+    ps = p[order]
+    return _unsort(np.maximum.accumulate((m - np.arange(m)) * ps), order)
+
+
+def holland(p):
+    """Holland & Copenhaver (1987), step-down Šidák: max_{j≤i} 1 − (1 − p_(j))^(m−j+1)."""
+    p, order = _prepare(p)
+    m = p.size
+    ps = p[order]
+    return _unsort(np.maximum.accumulate(-np.expm1((m - np.arange(m)) * np.log1p(-ps))), order)
+
+
+def finner(p):
+    """Finner (1993), step-down: max_{j≤i} 1 − (1 − p_(j))^(m/j)."""
+    p, order = _prepare(p)
+    m = p.size
+    ps = p[order]
+    return _unsort(np.maximum.accumulate(-np.expm1(m / np.arange(1, m + 1) * np.log1p(-ps))), order)
+
+
+def hochberg(p):
+    """Hochberg (1988), step-up: APV_(i) = min_{j≥i} (m − j + 1)·p_(j) (a min: ERRATA GH4)."""
+    p, order = _prepare(p)
+    m = p.size
+    ps = p[order]
+    vals = np.minimum((m - np.arange(m)) * ps, 1.0)
+    return _unsort(np.minimum.accumulate(vals[::-1])[::-1], order)
+
+
+def hommel(p):
+    """Hommel (1988) APVs by Wright's (1992) algorithm with exact indices (FORMULAS §7.6)."""
+    p, order = _prepare(p)
+    m = p.size
+    ps = p[order]
+    a = ps.copy()
+    idx = np.arange(1, m + 1)
+    for j in range(m, 1, -1):
+        tail = np.arange(m - j + 1, m + 1)  # 1-based i = m-j+1 .. m
+        cmin = float(np.min(j * ps[tail - 1] / (tail - m + j)))
+        a[tail - 1] = np.maximum(a[tail - 1], cmin)
+        head = idx[: m - j]
+        a[head - 1] = np.maximum(a[head - 1], np.minimum(cmin, j * ps[head - 1]))
+    return _unsort(a, order)
+
+
+def li(p):
+    """Li (2008), two-step: APV_(i) = p_(i) / (p_(i) + 1 − p_(m))."""
+    p, order = _prepare(p)
+    if p.size == 0:
+        return p
+    ps = p[order]
+    last = ps[-1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        vals = np.where(ps + 1 - last > 0, ps / (ps + 1 - last), 1.0)
+    return _unsort(vals, order)
+
+
+def rom_constants(m: int, alpha: float, convention: str = "default") -> np.ndarray:
+    """Rom's critical values c_1..c_m at level α (c_i is compared with the i-th largest p).
+
+    ``default``: Rom (1990), c_i = [Σ_{j<i} α^j − Σ_{j≤i−2} C(i,j) c_{j+1}^{i−j}] / i.
+    ``paper``: KEEL's loops, which stop one term early (ERRATA G14) and give the ratios
+    1, 2, 3, 3.814, ... that García et al. (2010) print.
+    """
+    c = np.zeros(m + 1)
+    c[1] = alpha
+    if m >= 2:
+        c[2] = alpha / 2
+    short = 1 if convention == "paper" else 0
+    for i in range(3, m + 1):
+        s1 = sum(alpha ** j for j in range(1, i - short))
+        s2 = sum(math.comb(i, j) * c[j + 1] ** (i - j) for j in range(1, i - 1 - short))
+        c[i] = (s1 - s2) / i
+    return c[1:]
+
+
+def rom(p, convention: str = "default"):
+    """Rom (1990), step-up with exact critical values.
+
+    ``default``: the exact APV, α*_(j) = the α at which c_{m−j+1}(α) = p_(j) (root search;
+    1 if none), APV_(i) = min_{j≥i} α*_(j) (FORMULAS §7.7). ``paper``: the shortcut that García
+    et al. (2010) print, min_{j≥i} r_{m−j+1}·p_(j) with KEEL's ratios r frozen at α = 0.05.
+    """
+    p, order = _prepare(p)
+    m = p.size
+    ps = p[order]
+    if convention == "paper":
+        r = 0.05 / rom_constants(m, 0.05, "paper")
+        vals = np.minimum(r[m - 1 - np.arange(m)] * ps, 1.0)
+    else:
+        vals = np.array([_rom_alpha_star(m - j, pj) for j, pj in enumerate(ps)])
+    return _unsort(np.minimum.accumulate(vals[::-1])[::-1], order)
+
+
+def _rom_alpha_star(i: int, p: float) -> float:
+    """The α at which Rom's c_i(α) equals p (c_i increases with α); 1 if c_i(1) < p."""
+    if p <= 0:
+        return 0.0
+    f = lambda a: rom_constants(i, a)[-1] - p  # noqa: E731
+    if f(1.0) < 0:
+        return 1.0
+    return float(optimize.brentq(f, 1e-300 if p < 1e-12 else p / (i + 1) * 0.5, 1.0,
+                                 xtol=1e-15, rtol=1e-13, maxiter=500))
+
+
+@lru_cache(maxsize=None)
+def shaffer_counts(k: int) -> tuple:
+    """S(k): the possible numbers of true pairwise hypotheses among k learners (Shaffer 1986).
+
+    S(0) = S(1) = {0}; S(k) = ∪_{j=1..k} {C(j,2) + x : x ∈ S(k − j)}. Computed as boolean
+    vectors, so k = 100 takes milliseconds.
+    """
+    sets = [np.array([True])]  # S(0)
+    for n in range(1, k + 1):
+        out = np.zeros(n * (n - 1) // 2 + 1, dtype=bool)
+        for j in range(1, n + 1):
+            prev = sets[n - j]
+            shift = j * (j - 1) // 2
+            out[shift:shift + prev.size] |= prev
+        sets.append(out)
+    return tuple(int(v) for v in np.flatnonzero(sets[k]))
+
+
+def shaffer_multipliers(k: int) -> np.ndarray:
+    """t_i = max{s ∈ S(k) : s ≤ m − i + 1}, i = 1..m (for k = 5: 10, 6, 6, 6, 6, 4, 4, 3, 2, 1)."""
+    m = k * (k - 1) // 2
+    s = np.array(shaffer_counts(k))
+    need = m - np.arange(m)  # m - i + 1 for i = 1..m
+    return s[np.searchsorted(s, need, side="right") - 1].astype(float)
+
+
+def shaffer(p, k: int):
+    """Shaffer's static procedure for all k(k−1)/2 pairs: max_{j≤i} t_j·p_(j)."""
+    p, order = _prepare(p)
+    m = k * (k - 1) // 2
+    if p.size != m:
+        raise RankwiseError(f"Shaffer's procedure needs all {m} pairwise p-values of {k} learners;"
+                            f" got {p.size}")
+    ps = p[order]
+    return _unsort(np.maximum.accumulate(shaffer_multipliers(k) * ps), order)
+
+
+CONTROL_PROCEDURES = ("bonferroni_dunn", "holm", "hochberg", "hommel", "holland", "rom",
+                      "finner", "li")
+ALL_PAIRS_PROCEDURES = ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann_hommel")
+
+_SIMPLE = {
+    "bonferroni_dunn": lambda p, **_: bonferroni(p),
+    "bonferroni": lambda p, **_: bonferroni(p),
+    "holm": lambda p, **_: holm(p),
+    "hochberg": lambda p, **_: hochberg(p),
+    "hommel": lambda p, **_: hommel(p),
+    "holland": lambda p, **_: holland(p),
+    "finner": lambda p, **_: finner(p),
+    "li": lambda p, **_: li(p),
+    "rom": lambda p, convention="default", **_: rom(p, convention),
+    "shaffer": lambda p, k=None, **_: shaffer(p, k),
+}
+
+
+def adjust(p, method: str, *, k: int | None = None, convention: str = "default"):
+    """APVs of ``p`` by the procedure ``method`` (one of the names above, except ``nemenyi`` and
+    ``bergmann_hommel``, which need the comparisons themselves: see :mod:`rankwise.posthoc`).
+
+    Examples
+    --------
+    Demšar (2006) §3.2.2: three comparisons with a control, p = 0.0157, 0.0192, 0.6084.
+
+    >>> [round(v, 4) for v in adjust([0.01572, 0.01917, 0.60841], "holm")]
+    [0.0472, 0.0472, 0.6084]
+    """
+    if method not in _SIMPLE:
+        raise RankwiseError(f"unknown procedure {method!r}; choose from {', '.join(_SIMPLE)}")
+    if method == "shaffer" and k is None:
+        raise RankwiseError("Shaffer's procedure needs the number of learners k")
+    return _SIMPLE[method](p, k=k, convention=convention)
