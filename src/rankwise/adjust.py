@@ -216,7 +216,7 @@ def adjust(p, method: str, *, k: int | None = None, convention: str = "default")
     --------
     Demšar (2006) §3.2.2: three comparisons with a control, p = 0.0157, 0.0192, 0.6084.
 
-    >>> [round(v, 4) for v in adjust([0.01572, 0.01917, 0.60841], "holm")]
+    >>> adjust([0.01572, 0.01917, 0.60841], "holm").round(4).tolist()
     [0.0472, 0.0472, 0.6084]
     """
     if method not in _SIMPLE:

@@ -65,6 +65,19 @@ def compare(
     wilcoxon_method: str = typer.Option("auto", "--wilcoxon-method",
                                         help="Wilcoxon p-value: auto, exact or normal."),
     sign_ties: str = typer.Option("split", "--sign-ties", help="Sign-test ties: split or drop."),
+    posthoc: Optional[str] = typer.Option(
+        None, "--posthoc", help="Post-hoc family: all (pairs), control, or both."),
+    control: Optional[str] = typer.Option(
+        None, "--control", help="Control learner for --posthoc control ('best': best mean rank)."),
+    procedures: Optional[str] = typer.Option(
+        None, "--procedures", help="Comma-separated adjustment procedures (default: all)."),
+    ranking: Optional[str] = typer.Option(
+        None, "--ranking",
+        help="Comma-separated: friedman, aligned, quade, wilcoxon, sign, anova (default friedman)."),
+    force_posthoc: bool = typer.Option(
+        False, "--force-posthoc", help="Run post-hoc tests even if the omnibus test does not reject."),
+    bh_time_budget: float = typer.Option(
+        10.0, "--bh-time-budget", help="Seconds for the exact Bergmann-Hommel search."),
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .compare import compare as run_compare
@@ -82,7 +95,10 @@ def compare(
         chosen = tuple(pair) if pair else None
         result = run_compare(table, alpha=alpha, convention=convention, decimals=decimals,
                              pair=chosen, zero_method=zero_method,
-                             wilcoxon_method=wilcoxon_method, sign_ties=sign_ties)
+                             wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
+                             posthoc=posthoc, control=control, procedures=procedures,
+                             rankings=ranking, force_posthoc=force_posthoc,
+                             bh_time_budget=bh_time_budget)
         text = result.to_json() + "\n" if fmt == "json" else result.to_text()
         if output is None:
             sys.stdout.write(text)

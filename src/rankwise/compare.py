@@ -36,6 +36,7 @@ class Comparison:
     tests: dict
     pair: tuple | None = None
     settings: dict = field(default_factory=dict)
+    posthoc: dict | None = None
 
     def to_dict(self) -> dict:
         from . import __version__
@@ -72,6 +73,7 @@ class Comparison:
             "warnings": list(t.warnings),
             "pair": list(self.pair) if self.pair else None,
             "tests": tests,
+            "posthoc": self.posthoc,
         })
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -93,6 +95,8 @@ def _aligned_ranks_of_rounded(x, higher_is_better, decimals):
 def compare(data, *, alpha: float = 0.05, convention: str = "default",
             decimals: int | None = DEFAULT_DECIMALS, tests=None, pair=None,
             zero_method: str = "demsar", wilcoxon_method: str = "auto", sign_ties: str = "split",
+            posthoc: str | None = None, control: str | None = None, procedures=None,
+            rankings=None, force_posthoc: bool = False, bh_time_budget: float = 10.0,
             **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
@@ -116,6 +120,21 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         (``auto``, ``exact``, ``normal``).
     sign_ties : {"split", "drop"}
         Tie rule of the sign test.
+    posthoc : {None, "all", "control", "both"}
+        Post-hoc family: all pairs, against a control, or both (k ≥ 3). Giving ``control``
+        alone implies ``"control"``.
+    control : str, optional
+        Control learner; ``None`` or ``"best"`` picks the best Friedman mean rank.
+    procedures : sequence of str, optional
+        Adjustment procedures (default: every procedure of the family).
+    rankings : sequence of str, optional
+        Where the pairwise statistics come from: ``friedman`` (default), ``friedman_aligned``
+        (or ``aligned``), ``quade``, ``wilcoxon``, ``sign``, ``anova`` (Tukey and Dunnett).
+    force_posthoc : bool
+        Compute post-hoc tests even when the gating omnibus test does not reject (the result is
+        marked). By default the papers' gate is followed.
+    bh_time_budget : float
+        Seconds for the exact Bergmann-Hommel search on matrices that are not Robinson.
     """
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
@@ -186,6 +205,17 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                 "sign_ties": sign_ties,
                 "friedman": "tie-corrected" if convention == "default" else "uncorrected",
                 "ranks": "mid-ranks, 1 = best"}
+    if control is not None and posthoc is None:
+        posthoc = "control"
+    report = None
+    if posthoc is not None:
+        from .posthoc_report import posthoc_report
+
+        report = posthoc_report(
+            table, x, ranks.mean(axis=0), results, family=posthoc, control=control,
+            procedures=procedures, rankings=rankings, alpha=alpha, convention=convention,
+            decimals=decimals, force=force_posthoc, time_budget=bh_time_budget,
+            zero_method=zero_method, wilcoxon_method=wilcoxon_method, sign_ties=sign_ties)
     return Comparison(table=table, alpha=alpha, convention=convention, decimals=decimals,
                       ranks=ranks, mean_ranks=ranks.mean(axis=0), tests=results, pair=pair,
-                      settings=settings)
+                      settings=settings, posthoc=report)

@@ -277,7 +277,10 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
     mauchly_w, mauchly_p = _mauchly(x)
     if mauchly_p is not None and mauchly_p <= alpha:
         notes.append(f"sphericity is doubtful (Mauchly's W = {mauchly_w:.4g}, p = {mauchly_p:.3g});"
-                     " the Greenhouse-Geisser correction applies")
+                     + (" the reported p-value is Greenhouse-Geisser corrected"
+                        if convention == "default" else
+                        " the reported p-value is uncorrected (convention 'paper'); see"
+                        " pvalue_greenhouse_geisser"))
     if mauchly_p is None and k > 2:
         notes.append("Mauchly's test needs more data sets than learners; sphericity not checked")
     normal_p = None

@@ -91,4 +91,66 @@ def comparison_text(cmp) -> str:
     if notes:
         out.append("")
         out.extend(f"note: {n}" for n in notes)
+    if cmp.posthoc:
+        out.extend(posthoc_text(cmp.posthoc, cmp.alpha))
     return "\n".join(out) + "\n"
+
+
+RANKING_TITLES = {"friedman": "Friedman mean ranks", "friedman_aligned": "Friedman aligned ranks",
+                  "quade": "Quade", "wilcoxon": "pairwise Wilcoxon signed-ranks tests",
+                  "sign": "pairwise sign tests", "anova": "repeated-measures ANOVA"}
+
+
+def posthoc_text(ph: dict, alpha: float) -> list:
+    out = []
+    for ranking in ph["rankings"]:
+        entry = ph[ranking]
+        gate = entry["gate"]
+        out.append("")
+        out.append(f"Post-hoc: {RANKING_TITLES[ranking]} (gate: {gate['test']} p ="
+                   f" {fmt_p(gate['pvalue'])}{'' if gate['passed'] else ', not significant'})")
+        if entry.get("skipped"):
+            out.extend(f"  {n}" for n in entry["notes"])
+            continue
+        if "se" in entry:
+            out.append(f"  z = (M_a - M_b) / SE, SE = {entry['se']:.6g} ({entry['se_formula']})")
+        for fam in ("control", "all_pairs"):
+            if fam not in entry:
+                continue
+            rows = entry[fam]
+            procs = list(rows[0]["apv"]) if rows else []
+            title = (f"against the control {ph['control']}" if fam == "control" else "all pairs")
+            out.append(f"  {title}; adjusted p-values, * = rejected at alpha = {alpha}")
+            table = []
+            for r in rows:
+                table.append([f"{r['a']} vs {r['b']}", fmt_num(r["statistic"]), fmt_p(r["pvalue"])]
+                             + [fmt_p(r["apv"][pr]) + ("*" if r["apv"][pr] is not None
+                                                      and r["apv"][pr] <= alpha else " ")
+                                for pr in procs])
+            out.extend("  " + line for line in _table(
+                table, ["comparison", "statistic", "p"] + procs, "<>>" + ">" * len(procs)))
+        if entry.get("methods"):
+            out.append("  computed by: " + ", ".join(f"{k} = {v}" for k, v in
+                                                      entry["methods"].items()))
+        out.extend(f"  note: {n}" for n in entry.get("notes", []))
+    cd = ph["critical_difference"]
+    out.append("")
+    out.append(f"Critical differences of mean ranks at alpha = {cd['alpha']}: Nemenyi"
+               f" {cd['nemenyi']:.4f} (q = {cd['q_nemenyi']:.4f}), Bonferroni-Dunn"
+               f" {cd['bonferroni_dunn']:.4f} (q = {cd['q_bonferroni_dunn']:.4f})")
+    if "multiple_sign_test" in ph:
+        mst = ph["multiple_sign_test"]
+        out.append(f"Multiple sign test against {mst['control']} (critical value r* ="
+                   f" {mst['critical_value']}, one-sided, alpha = {mst['alpha']}):")
+        for r in mst["comparisons"]:
+            verdict = ("control better" if r["control_better"] else
+                       "control worse" if r["control_worse"] else "no difference")
+            out.append(f"  {r['learner']}: {r['pluses']} better, {r['minuses']} worse,"
+                       f" {r['ties']} tied -> {verdict}")
+        out.extend(f"  note: {n}" for n in mst["notes"])
+    ce = ph["contrast_estimation"]
+    names = ce["learners"]
+    rows = [[u] + [f"{ce['estimates'][u][v]:.5f}" for v in names] for u in names]
+    out.append("Contrast estimation based on medians (row minus column):")
+    out.extend("  " + line for line in _table(rows, [""] + names, "<" + ">" * len(names)))
+    return out
