@@ -57,7 +57,9 @@ def holland(p):
     p, order = _prepare(p)
     m = p.size
     ps = p[order]
-    return _unsort(np.maximum.accumulate(-np.expm1((m - np.arange(m)) * np.log1p(-ps))), order)
+    with np.errstate(divide="ignore"):  # p = 1 gives log(0) = -inf and an APV of 1, as it should
+        vals = -np.expm1((m - np.arange(m)) * np.log1p(-ps))
+    return _unsort(np.maximum.accumulate(vals), order)
 
 
 def finner(p):
@@ -65,7 +67,9 @@ def finner(p):
     p, order = _prepare(p)
     m = p.size
     ps = p[order]
-    return _unsort(np.maximum.accumulate(-np.expm1(m / np.arange(1, m + 1) * np.log1p(-ps))), order)
+    with np.errstate(divide="ignore"):
+        vals = -np.expm1(m / np.arange(1, m + 1) * np.log1p(-ps))
+    return _unsort(np.maximum.accumulate(vals), order)
 
 
 def hochberg(p):

@@ -1,0 +1,327 @@
+"""Post-hoc procedures against independent computations, brute force and null simulations."""
+
+import itertools
+import time
+
+import numpy as np
+import pytest
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from rankwise import RankwiseError, compare, load_example, rank_within_datasets
+from rankwise.adjust import (CONTROL_PROCEDURES, adjust, finner, hochberg, hommel, li,
+                             rom_constants, shaffer_counts)
+from rankwise.bergmann_hommel import (bergmann_hommel, branch_and_bound, brute_force, fast,
+                                      set_partitions)
+from rankwise.posthoc import dunnett_pvalue, pairwise_statistics, tukey_dunnett
+
+
+def random_pvalues(rng, m):
+    kind = rng.integers(3)
+    if kind == 0:
+        return rng.uniform(size=m)
+    if kind == 1:
+        return rng.uniform(size=m) ** 4
+    return np.round(rng.uniform(size=m) ** 2, 2)  # ties
+
+
+@pytest.mark.parametrize("ours, theirs", [
+    ("holm", "holm"), ("hochberg", "simes-hochberg"), ("hommel", "hommel"),
+    ("holland", "holm-sidak"), ("bonferroni_dunn", "bonferroni")])
+def test_against_statsmodels(ours, theirs):
+    rng = np.random.default_rng(11)
+    for _ in range(60):  # statsmodels' Holm takes ~50 ms a call
+        p = random_pvalues(rng, rng.integers(1, 12))
+        assert adjust(p, ours) == pytest.approx(multipletests(p, method=theirs)[1], abs=1e-12)
+
+
+def hommel_rule(p, alpha):
+    m = len(p)
+    ps = np.sort(p)
+    js = [j for j in range(1, m + 1)
+          if all(ps[m - j + l - 1] > l * alpha / j for l in range(1, j + 1))]
+    if not js:
+        return np.ones(m, dtype=bool)
+    return p <= alpha / max(js)
+
+
+def hochberg_rule(p, alpha):
+    m = len(p)
+    ps = np.sort(p)
+    ok = [i for i in range(1, m + 1) if ps[i - 1] <= alpha / (m - i + 1)]
+    return p <= ps[max(ok) - 1] if ok else np.zeros(m, dtype=bool)
+
+
+def rom_rule(p, alpha):
+    m = len(p)
+    ps = np.sort(p)
+    c = rom_constants(m, alpha)
+    ok = [i for i in range(1, m + 1) if ps[i - 1] <= c[m - i]]
+    return p <= ps[max(ok) - 1] if ok else np.zeros(m, dtype=bool)
+
+
+def finner_rule(p, alpha):
+    m = len(p)
+    ps = np.sort(p)
+    out = np.zeros(m, dtype=bool)
+    for i in range(1, m + 1):
+        if ps[i - 1] > 1 - (1 - alpha) ** (i / m):
+            break
+        out |= p == ps[i - 1]
+    return out
+
+
+def li_rule(p, alpha):
+    last = p.max()
+    if last <= alpha:
+        return np.ones(len(p), dtype=bool)
+    return p <= alpha * (1 - last) / (1 - alpha)
+
+
+@pytest.mark.parametrize("name, rule", [("hommel", hommel_rule), ("hochberg", hochberg_rule),
+                                        ("rom", rom_rule), ("finner", finner_rule),
+                                        ("li", li_rule)])
+def test_apv_below_alpha_iff_rule_rejects(name, rule):
+    """An APV ≤ α exactly when the procedure's own rejection rule rejects (FORMULAS §7)."""
+    rng = np.random.default_rng(12)
+    for _ in range(300):
+        p = rng.uniform(size=rng.integers(1, 9)) ** 3
+        apv = adjust(p, name)
+        for alpha in (0.01, 0.05, 0.1, 0.2):
+            if np.any(np.isclose(apv, alpha, rtol=1e-9)):
+                continue  # boundary: decided by rounding, not by the procedure
+            assert np.array_equal(apv <= alpha, rule(p, alpha)), (name, p, alpha)
+
+
+def test_apvs_capped_ordered_and_in_input_order():
+    rng = np.random.default_rng(13)
+    for _ in range(100):
+        p = random_pvalues(rng, rng.integers(2, 10))
+        perm = rng.permutation(p.size)
+        for proc in CONTROL_PROCEDURES:
+            apv = adjust(p, proc)
+            assert np.all((apv >= p - 1e-15) & (apv <= 1))
+            assert adjust(p[perm], proc) == pytest.approx(apv[perm], abs=1e-12)
+            order = np.argsort(p, kind="stable")
+            assert np.all(np.diff(apv[order]) >= -1e-12)  # monotone in p
+
+
+def test_shaffer_counts_are_partition_pair_counts():
+    for k in range(1, 9):
+        labels = set_partitions(k)
+        counts = {int(sum(math_comb(int((lab == b).sum())) for b in set(lab))) for lab in labels}
+        assert set(shaffer_counts(k)) == counts
+    assert [len(set_partitions(k)) - 1 for k in range(4, 10)] == [14, 51, 202, 876, 4139, 21146]
+
+
+def math_comb(n):
+    return n * (n - 1) // 2
+
+
+def brute_force_shaffer(p, k):
+    """Shaffer's rule from the counts of true hypotheses, by enumeration of partitions."""
+    labels = set_partitions(k)
+    iu = np.triu_indices(k, 1)
+    same = labels[:, iu[0]] == labels[:, iu[1]]
+    possible = sorted(set(same.sum(axis=1).tolist()))
+    m = len(p)
+    t = [max(s for s in possible if s <= m - i) for i in range(m)]
+    order = np.argsort(p, kind="stable")
+    apv = np.maximum.accumulate(np.array(t) * p[order])
+    out = np.empty(m)
+    out[order] = np.minimum(apv, 1)
+    return out
+
+
+def test_shaffer_against_enumeration():
+    rng = np.random.default_rng(14)
+    for _ in range(100):
+        k = int(rng.integers(3, 8))
+        p = random_pvalues(rng, k * (k - 1) // 2)
+        assert adjust(p, "shaffer", k=k) == pytest.approx(brute_force_shaffer(p, k), abs=1e-15)
+
+
+def robinson_instance(rng, k):
+    n = int(rng.integers(3, 40))
+    x = np.round(rng.normal(size=(n, k)) + rng.normal(0, 1, size=k) * rng.uniform(0, 1.5), 1)
+    ranking = ["friedman", "friedman_aligned", "quade"][rng.integers(3)]
+    st = pairwise_statistics(x, ranking, convention=["default", "paper"][rng.integers(2)])
+    return st.pvalues, st.scores
+
+
+def test_bergmann_hommel_fast_equals_brute_force():
+    rng = np.random.default_rng(15)
+    for trial in range(1000):
+        k = int(rng.integers(3, 10)) if trial % 4 else 9
+        p, scores = robinson_instance(rng, k)
+        assert np.array_equal(fast(p, scores), brute_force(p)), trial
+
+
+def arbitrary_instance(rng, k):
+    a = rng.uniform(size=(k, k)) ** rng.uniform(0.5, 5)
+    if rng.integers(2):
+        a = np.round(a, 2)  # ties
+    a = np.triu(a, 1)
+    a = a + a.T
+    np.fill_diagonal(a, 1)
+    return a
+
+
+def test_bergmann_hommel_branch_and_bound_equals_brute_force():
+    rng = np.random.default_rng(16)
+    for trial in range(1000):
+        k = int(rng.integers(3, 10)) if trial % 5 else 9
+        p = arbitrary_instance(rng, k)
+        assert np.array_equal(branch_and_bound(p), brute_force(p)), trial
+
+
+def test_bergmann_hommel_on_pairwise_wilcoxon_matrices():
+    rng = np.random.default_rng(17)
+    for _ in range(20):
+        k = int(rng.integers(4, 10))
+        x = rng.normal(size=(int(rng.integers(5, 25)), k)) + np.linspace(0, 1, k)
+        p = pairwise_statistics(np.round(x, 1), "wilcoxon").pvalues
+        assert np.array_equal(branch_and_bound(p), brute_force(p))
+
+
+def test_bergmann_hommel_counterexamples_of_the_contiguity_shortcut():
+    """BH.md §4: the true APV is 7·p(a, b); contiguous blocks alone would give 6·p(a, b)."""
+    x = np.array([0, 0.5, 1, 1.40, 1.45, 1.49])
+    p = 2 * stats.norm.sf(np.abs(x[:, None] - x[None, :]) / 0.2)
+    np.fill_diagonal(p, 1)
+    assert fast(p, x)[0, 2] == pytest.approx(7 * p[0, 2], rel=1e-12)
+    assert fast(p, x)[0, 2] == pytest.approx(4.013e-6, rel=1e-3)
+    sums = np.array([188, 138, 195, 121, 117, 39]) / 38
+    se = np.sqrt(6 * 7 / (6 * 38))
+    p = 2 * stats.norm.sf(np.abs(sums[:, None] - sums[None, :]) / se)
+    np.fill_diagonal(p, 1)
+    assert np.array_equal(fast(p, sums), brute_force(p))
+    # Learners 4 (121) and 6 (39): 7·p = 3.474e-6, where contiguous blocks would give 6·p.
+    assert fast(p, sums)[3, 5] == pytest.approx(7 * p[3, 5], rel=1e-12)
+    assert fast(p, sums)[3, 5] == pytest.approx(3.474e-6, rel=1e-3)
+
+
+def test_bergmann_hommel_time_budget_falls_back_to_shaffer():
+    rng = np.random.default_rng(18)
+    p = arbitrary_instance(rng, 14)
+    res = bergmann_hommel(p, time_budget=0.0)
+    assert res.method == "shaffer_fallback"
+    assert "Shaffer" in res.notes[0] and "did not finish" in res.notes[0]
+    iu = np.triu_indices(14, 1)
+    assert res.apv[iu] == pytest.approx(adjust(p[iu], "shaffer", k=14))
+
+
+def test_bergmann_hommel_never_above_shaffer_and_never_below_p():
+    rng = np.random.default_rng(19)
+    for _ in range(200):
+        k = int(rng.integers(3, 9))
+        p, scores = robinson_instance(rng, k)
+        iu = np.triu_indices(k, 1)
+        bh = bergmann_hommel(p, scores).apv[iu]
+        assert np.all(bh <= adjust(p[iu], "shaffer", k=k) + 1e-15)
+        assert np.all(bh >= p[iu] - 1e-15)
+
+
+def test_dunnett_against_scipy():
+    rng = np.random.default_rng(20)
+    for _ in range(10):
+        k, n = int(rng.integers(3, 6)), int(rng.integers(4, 15))
+        samples = [rng.normal(size=n) for _ in range(k)]
+        res = stats.dunnett(*samples[1:], control=samples[0])
+        df = k * n - k
+        for t, p in zip(res.statistic, res.pvalue):
+            assert dunnett_pvalue(t, k - 1, df) == pytest.approx(p, abs=2e-4)
+
+
+def test_tukey_matches_studentized_range_of_anova_residuals():
+    from statsmodels.stats.anova import AnovaRM
+    import pandas as pd
+
+    rng = np.random.default_rng(21)
+    x = rng.normal(size=(12, 4)) + np.arange(4) * 0.3 + rng.normal(size=(12, 1))
+    res = tukey_dunnett(x, 0)
+    frame = pd.DataFrame({"s": np.repeat(np.arange(12), 4), "t": np.tile(np.arange(4), 12),
+                          "y": x.ravel()})
+    table = AnovaRM(frame, "y", "s", within=["t"]).fit().anova_table.iloc[0]
+    ms_treat = 12 * ((x.mean(0) - x.mean()) ** 2).sum() / 3
+    assert res["mse"] == pytest.approx(ms_treat / table["F Value"], rel=1e-9)
+    first = res["tukey"][0]
+    q = abs(x[:, 0].mean() - x[:, 1].mean()) / np.sqrt(res["mse"] / 12)
+    assert first["pvalue"] == pytest.approx(stats.studentized_range.sf(q, 4, 33), rel=1e-9)
+
+
+# --- null simulations -----------------------------------------------------------------------
+
+def null_tables(rng, reps, n, k):
+    for _ in range(reps):
+        yield rng.normal(size=(n, 1)) * 2 + rng.normal(size=(n, k))
+
+
+@pytest.mark.parametrize("ranking", ["friedman", "friedman_aligned", "quade"])
+def test_familywise_error_at_most_alpha(ranking):
+    """Under H0 the probability of any false rejection stays at or below α for every procedure."""
+    rng = np.random.default_rng(22)
+    reps, alpha, k = 600, 0.05, 5
+    any_control = {p: 0 for p in CONTROL_PROCEDURES}
+    any_pairs = {p: 0 for p in ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann_hommel")}
+    from rankwise.posthoc import adjusted_pvalues
+    for x in null_tables(rng, reps, 20, k):
+        st = pairwise_statistics(x, ranking)
+        _, _, apv, _, _ = adjusted_pvalues(st, "control", CONTROL_PROCEDURES, control=0)
+        for proc, v in apv.items():
+            any_control[proc] += bool((v <= alpha).any())
+        _, _, apv, _, _ = adjusted_pvalues(st, "all_pairs", tuple(any_pairs))
+        for proc, v in apv.items():
+            any_pairs[proc] += bool((v <= alpha).any())
+    # 600 replicates: a true FWER of 0.05 exceeds 0.075 with probability < 0.2%.
+    for proc, count in {**any_control, **any_pairs}.items():
+        assert count / reps <= 0.075, (ranking, proc, count / reps)
+
+
+@pytest.mark.parametrize("ranking, convention, lo, hi", [
+    ("friedman", "default", 0.035, 0.065),
+    ("friedman_aligned", "default", 0.035, 0.065),
+    ("quade", "default", 0.035, 0.065),
+    # The published SEs: aligned ranks too small (anti-conservative, ERRATA G4), Quade too large
+    # for k > 3 (conservative, ERRATA G9).
+    ("friedman_aligned", "paper", 0.065, 1.0),
+    ("quade", "paper", 0.0, 0.03),
+])
+def test_single_pair_calibration(ranking, convention, lo, hi):
+    rng = np.random.default_rng(23)
+    reps = 2000
+    hits = sum(pairwise_statistics(x, ranking, convention=convention).pvalues[0, 1] <= 0.05
+               for x in null_tables(rng, reps, 24, 4))
+    assert lo <= hits / reps <= hi, hits / reps
+
+
+def test_compare_posthoc_gate_and_force():
+    rng = np.random.default_rng(24)
+    x = rng.normal(size=(10, 4))
+    from rankwise import ScoreTable
+    table = ScoreTable(values=x, datasets=tuple("abcdefghij"), learners=("A", "B", "C", "D"))
+    doc = compare(table, posthoc="both").to_dict()["posthoc"]
+    assert doc["friedman"]["gate"]["passed"] is False and doc["friedman"]["skipped"] is True
+    assert "control" not in doc["friedman"]
+    forced = compare(table, posthoc="both", force_posthoc=True).to_dict()["posthoc"]
+    assert forced["forced"] and len(forced["friedman"]["all_pairs"]) == 6
+    assert "does not reject" in forced["friedman"]["notes"][0]
+
+
+def test_compare_posthoc_options_and_errors():
+    t = load_example("garcia2010")
+    doc = compare(t, control="FH-GBML", procedures="holm,li",
+                  rankings="aligned,quade,wilcoxon,sign,anova").to_dict()["posthoc"]
+    assert doc["control"] == "FH-GBML" and doc["control_source"] == "option"
+    assert doc["families"] == ["control"]
+    for r in ("friedman_aligned", "quade", "wilcoxon", "sign"):
+        assert [set(c["apv"]) for c in doc[r]["control"]] == [{"holm", "li"}] * 3
+    assert set(doc["anova"]["control"][0]["apv"]) == {"dunnett"}
+    with pytest.raises(RankwiseError, match="unknown procedure 'bogus'"):
+        compare(t, posthoc="all", procedures="bogus")
+    with pytest.raises(RankwiseError, match="no learner named 'X' to use as control"):
+        compare(t, control="X")
+    with pytest.raises(RankwiseError, match="at least 3 learners"):
+        compare(load_example("demsar2006_table2"), posthoc="all")
+    with pytest.raises(RankwiseError, match="ranking must be one of"):
+        compare(t, posthoc="all", rankings="median")
