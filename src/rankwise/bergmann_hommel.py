@@ -135,21 +135,26 @@ def _fast_sorted(q: np.ndarray) -> np.ndarray:
     # tpos[j, i]: index of q[j, i] among the thresholds; block j..i is τ_t-feasible iff t ≥ tpos.
     tpos = np.zeros((k, k), dtype=np.int64)
     tpos[iu] = n_t - 1 - np.searchsorted(taus[::-1], q[iu])
-    t_idx = np.arange(n_t)[:, None]
+    # Block j..i−1 is feasible exactly for the thresholds t ≥ tpos[j, i−1]: update those rows.
     f = np.full((n_t, k + 1), -np.inf)
     f[:, 0] = 0.0
     ptr = np.zeros((n_t, k + 1), dtype=np.int64)
     for i in range(1, k + 1):
-        j = np.arange(i)
-        cand = np.where(t_idx >= tpos[j, i - 1][None, :], f[:, :i] + _c2(i - j)[None, :], -np.inf)
-        ptr[:, i] = np.argmax(cand, axis=1)
-        f[:, i] = cand[np.arange(n_t), ptr[:, i]]
+        col = f[:, i]
+        arg = ptr[:, i]
+        for j in range(i - 1, -1, -1):
+            lo = tpos[j, i - 1]
+            cand = f[lo:, j] + (i - j) * (i - j - 1) / 2.0
+            better = cand > col[lo:]
+            col[lo:][better] = cand[better]
+            arg[lo:][better] = j
     g = np.full((n_t, k + 1), -np.inf)
     g[:, k] = 0.0
     for i in range(k - 1, -1, -1):
-        l = np.arange(i, k)
-        g[:, i] = np.where(t_idx >= tpos[i, l][None, :], _c2(l - i + 1)[None, :] + g[:, l + 1],
-                           -np.inf).max(axis=1)
+        col = g[:, i]
+        for l in range(i, k):
+            lo = tpos[i, l]
+            np.maximum(col[lo:], g[lo:, l + 1] + (l - i + 1) * (l - i) / 2.0, out=col[lo:])
     total = f[:, k]  # M(τ): the unconstrained optimum
     upper = taus * total
     # Lower bounds: in the optimal contiguous partition at τ, every pair inside a block attains
@@ -170,15 +175,17 @@ def _fast_sorted(q: np.ndarray) -> np.ndarray:
         same = block[lo:lo + 256, a_idx] == block[lo:lo + 256, b_idx]
         best = np.maximum(best, np.where(same, upper[lo:lo + 256, None], 0.0).max(axis=0))
     by_upper = np.argsort(-upper, kind="stable")
+    upper_sorted = upper[by_upper]
     for e in np.argsort(-pv, kind="stable"):
         if best[e] >= 1.0:
             continue
         a, b = int(a_idx[e]), int(b_idx[e])
-        for t in by_upper:
+        # Thresholds τ ≤ p_ab (t ≥ tpos[a, b]) whose bound τ·M(τ) beats the best so far, in
+        # decreasing order of that bound.
+        candidates = by_upper[(by_upper >= tpos[a, b]) & (upper_sorted > best[e])]
+        for t in candidates:
             if upper[t] <= best[e]:
                 break
-            if taus[t] > pv[e]:
-                continue
             m_ab = _forced_pair_max(a, b, f[t], g[t], tpos <= t)
             best[e] = max(best[e], taus[t] * m_ab)
             if best[e] >= 1.0:
@@ -189,41 +196,44 @@ def _fast_sorted(q: np.ndarray) -> np.ndarray:
 def _forced_pair_max(a: int, b: int, ft, gt, feas) -> float:
     """Max number of within-block pairs over τ-feasible partitions with a and b in one block.
 
-    Positions are in the Robinson order, a < b. BH.md Lemma 5: the block B0 of a and b is
-    {a, b} ∪ V[α..β]; elements strictly between a and α share one block that reaches left of a
-    (likewise on the right of β), and everything else is an unconstrained contiguous partition
-    (prefix ft, suffix gt).
+    Positions are in the Robinson order, a < b; ``feas[x, y]`` says whether the block spanning
+    x..y is τ-feasible. BH.md Lemma 5: the block of a and b is B0 = {a, b} ∪ V[α..β];
+    the elements strictly between a and α share one block C_a = V[j..α−1] ∖ {a} reaching left
+    of a (likewise C_b right of β), and the rest is an unconstrained contiguous partition
+    (prefix optimum ft, suffix optimum gt). Only α ≥ L (B0 must stay feasible with b) and β ≤ R
+    are examined.
     """
     k = feas.shape[0]
-    kk = k - 1
-
-    def ok(lo, hi, size):
-        return (size <= 1) | feas[np.clip(lo, 0, kk), np.clip(hi, 0, kk)]
-
-    # Pre[α] for α = 0..b
-    pre = np.empty(b + 1)
-    pre[: a + 1] = ft[: a + 1]
-    if b > a:
-        alpha = np.arange(a + 1, b + 1)[:, None]
-        j = np.arange(a + 1)[None, :]
-        size = alpha - j - 1
-        lo = np.where(j < a, j, a + 1)
-        hi = np.where(alpha - 1 > a, alpha - 1, a - 1)
-        val = np.where(ok(lo, hi, size), ft[: a + 1][None, :] + _c2(size), -np.inf)
-        pre[a + 1:] = val.max(axis=1)
-    # Suf[β] for β = a..k-1
-    suf = np.empty(k - a)
-    suf[b - a:] = gt[b + 1:]
-    if b > a:
-        beta = np.arange(a, b)[:, None]
-        l = np.arange(b, k)[None, :]
-        size = l - beta - 1
-        lo = np.where(beta + 1 < b, beta + 1, b + 1)
-        hi = np.where(l > b, l, b - 1)
-        val = np.where(ok(lo, hi, size), _c2(size) + gt[b + 1:][None, :], -np.inf)
-        suf[: b - a] = val.max(axis=1)
-    alpha = np.arange(b + 1)[:, None]
-    beta = np.arange(a, k)[None, :]
+    col = feas[: a + 1, b]
+    lo_alpha = int(np.argmax(col))  # feas[a, b] holds, so a True exists
+    row = feas[a, b:]
+    hi_beta = b + row.size - 1 - int(np.argmax(row[::-1]))
+    # Pre[α], α = lo_alpha..b
+    pre = np.empty(b - lo_alpha + 1)
+    pre[: a - lo_alpha + 1] = ft[lo_alpha: a + 1]
+    pre[a + 1 - lo_alpha] = ft[a]  # α = a + 1: nothing between a and α; F[a] dominates
+    if b >= a + 2:
+        first_j = int(np.argmax(feas[: a + 1, a + 1]))
+        alpha = np.arange(a + 2, b + 1)[:, None]
+        j = np.arange(first_j, a + 1)[None, :]
+        start = np.where(j < a, j, a + 1)  # j = a: C_a = V[a+1..α−1]
+        val = np.where(feas[start, alpha - 1], ft[first_j: a + 1][None, :] + _c2(alpha - j - 1),
+                       -np.inf)
+        pre[a + 2 - lo_alpha:] = val.max(axis=1)
+    # Suf[β], β = a..hi_beta
+    suf = np.empty(hi_beta - a + 1)
+    suf[b - a:] = gt[b + 1: hi_beta + 2]
+    suf[b - 1 - a] = gt[b + 1]  # β = b − 1: nothing between β and b; G[b+1] dominates
+    if b >= a + 2:
+        last_l = b + int(np.flatnonzero(feas[b - 1, b:])[-1])
+        beta = np.arange(a, b - 1)[:, None]
+        l = np.arange(b, last_l + 1)[None, :]
+        end = np.where(l > b, l, b - 1)  # l = b: C_b = V[β+1..b−1]
+        val = np.where(feas[beta + 1, end], _c2(l - beta - 1) + gt[b + 1: last_l + 2][None, :],
+                       -np.inf)
+        suf[: b - 1 - a] = val.max(axis=1)
+    alpha = np.arange(lo_alpha, b + 1)[:, None]
+    beta = np.arange(a, hi_beta + 1)[None, :]
     size0 = (beta - alpha + 1) + (a < alpha) + (beta < b)
     valid = (beta >= alpha - 1) & feas[np.minimum(alpha, a), np.maximum(beta, b)]
     total = np.where(valid, pre[:, None] + _c2(size0) + suf[None, :], -np.inf)
