@@ -147,3 +147,42 @@ def test_readme_shows_the_real_output():
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     shown = readme.split("$ rankwise compare --example garcia2010\n")[1].split("```")[0]
     assert run("compare", "--example", "garcia2010").stdout == shown
+
+
+def test_posthoc_json_contract():
+    doc = run_json("compare", "--example", "garcia2010", "--posthoc", "both", "--ranking",
+                   "friedman,aligned,quade,wilcoxon,sign,anova", "--convention", "paper")
+    ph = doc["posthoc"]
+    assert ph["families"] == ["control", "all_pairs"] and ph["control"] == "PDFC"
+    assert ph["control_source"] == "best Friedman mean rank"
+    assert ph["rankings"] == ["friedman", "friedman_aligned", "quade", "wilcoxon", "sign", "anova"]
+    control_procs = {"bonferroni_dunn", "holm", "hochberg", "hommel", "holland", "rom", "finner",
+                     "li"}
+    pair_procs = {"nemenyi", "bonferroni", "holm", "shaffer", "bergmann_hommel"}
+    for ranking in ("friedman", "friedman_aligned", "quade", "wilcoxon", "sign"):
+        entry = ph[ranking]
+        assert entry["gate"]["passed"] is True
+        assert len(entry["control"]) == 3 and len(entry["all_pairs"]) == 6
+        for row in entry["control"]:
+            assert {"a", "b", "statistic", "pvalue", "apv"} <= set(row)
+            assert set(row["apv"]) == control_procs
+        expected = pair_procs if ranking in ("friedman", "friedman_aligned", "quade") else (
+            pair_procs - {"nemenyi"})
+        assert set(entry["all_pairs"][0]["apv"]) == expected
+    assert ph["friedman"]["control"][2]["apv"]["li"] == pytest.approx(6.04577e-5, rel=1e-5)
+    assert ph["critical_difference"]["nemenyi"] == pytest.approx(0.9574, abs=1e-4)
+    assert ph["multiple_sign_test"]["critical_value"] == 6
+    assert ph["contrast_estimation"]["estimates"]["PDFC"]["NNEP"] == pytest.approx(0.0225)
+    assert set(ph["anova"]["all_pairs"][0]["apv"]) == {"tukey"}
+
+
+def test_posthoc_text_and_errors():
+    out = run("compare", "--example", "garcia2008", "--posthoc", "all", "--procedures",
+              "holm,bergmann_hommel")
+    assert out.returncode == 0
+    assert "Post-hoc: Friedman mean ranks" in out.stdout and "bergmann_hommel" in out.stdout
+    assert "Critical differences of mean ranks" in out.stdout
+    out = run("compare", "--example", "garcia2008", "--posthoc", "sideways")
+    assert out.returncode == 2 and "posthoc must be one of" in out.stderr
+    out = run("compare", "--example", "garcia2008", "--control", "Nobody")
+    assert out.returncode == 2 and "no learner named 'Nobody'" in out.stderr
