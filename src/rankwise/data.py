@@ -88,6 +88,7 @@ class ScoreTable:
     warnings: tuple = ()
     source: str = "table"
     missing_policy: str = "refuse"
+    raw: pd.DataFrame | None = None  # long input: every (dataset, learner, value) behind a cell
 
     @property
     def n_datasets(self) -> int:
@@ -312,10 +313,11 @@ def _from_long(frame, lower, criterion, aggregate, label) -> ScoreTable:
         warnings.append(f"cells are aggregated from unequal numbers of values ({present.min()} to"
                         f" {present.max()})")
     several = bool(present.size and present.max() > 1)
+    raw = df.loc[df["value"].notna(), ["dataset", "learner", "value"]].reset_index(drop=True)
     return ScoreTable(values=agg.to_numpy(dtype=float), datasets=tuple(datasets),
                       learners=tuple(learners), criterion=criterion,
                       aggregate=aggregate if several else None, counts=counts,
-                      warnings=tuple(warnings), source=label)
+                      warnings=tuple(warnings), source=label, raw=raw if several else None)
 
 
 def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTable:
@@ -366,7 +368,10 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
         raise RankwiseError(f"{table.source}: only {n} data set(s) "
                             f"{'left after dropping missing cells' if dropped_d else 'in the table'};"
                             " a comparison over data sets needs at least two")
-    return replace(table, values=values, datasets=tuple(datasets), learners=tuple(learners),
+    raw = table.raw
+    if raw is not None:
+        raw = raw[raw["dataset"].isin(datasets) & raw["learner"].isin(learners)]
+    return replace(table, values=values, datasets=tuple(datasets), learners=tuple(learners), raw=raw,
                    counts=counts, higher_is_better=hib, direction_source=source,
                    criterion=criterion, dropped_datasets=tuple(dropped_d),
                    dropped_learners=tuple(dropped_l), missing_cells=missing_cells,

@@ -1,0 +1,277 @@
+"""Critical-difference diagrams (Demšar 2006, §3.2.4), a control diagram and a p-value heat map.
+
+Figures are built on ``matplotlib.figure.Figure`` directly (no pyplot, no global backend
+change), so they work headless and in any program. Rank 1 (the best) is on the left.
+
+- :func:`cd_diagram`: all pairs. Learners hang from the mean-rank axis; a thick bar joins each
+  *clique*, a maximal group of learners no two of which the chosen all-pairs procedure finds
+  significantly different. Bars sit on separate levels so that they never overlap. When one
+  critical difference exists (Nemenyi), it is drawn above the axis.
+- :func:`control_diagram`: one learner against the others. The control is marked, the
+  Bonferroni-Dunn interval (control ± CD) is shaded when given, and each learner is drawn filled
+  (significantly different from the control) or hollow (not). It has no clique bars, so it
+  cannot be read as an all-pairs diagram.
+- :func:`pvalue_heatmap`: the pairwise (adjusted) p-values, for when cliques mislead.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+ROW = 0.24  # inches per label row
+
+
+def cliques(mean_ranks, significant) -> list:
+    """Maximal groups (≥ 2 learners) of mutually non-significant learners.
+
+    ``significant[a, b]`` is True when a and b differ significantly. Groups are returned as tuples
+    of indices sorted by mean rank, ordered by their leftmost member (Bron-Kerbosch with pivoting
+    on the non-significance graph).
+    """
+    sig = np.asarray(significant, dtype=bool)
+    k = sig.shape[0]
+    adj = [set(j for j in range(k) if j != i and not sig[i, j]) for i in range(k)]
+    found = []
+
+    def expand(r, p, x):
+        if not p and not x:
+            if len(r) >= 2:
+                found.append(r)
+            return
+        pivot = max(p | x, key=lambda u: len(adj[u] & p))
+        for v in sorted(p - adj[pivot]):
+            expand(r | {v}, p & adj[v], x & adj[v])
+            p = p - {v}
+            x = x | {v}
+
+    expand(set(), set(range(k)), set())
+    ranks = np.asarray(mean_ranks, dtype=float)
+    groups = [tuple(sorted(g, key=lambda i: (ranks[i], i))) for g in found]
+    return sorted(groups, key=lambda g: (ranks[g[0]], ranks[g[-1]], g))
+
+
+def assign_levels(spans, gap: float = 0.0) -> list:
+    """Level of each (lo, hi) span so that spans on one level never touch (greedy, left first)."""
+    order = sorted(range(len(spans)), key=lambda i: (spans[i][0], spans[i][1]))
+    ends = []
+    levels = [0] * len(spans)
+    for i in order:
+        lo, hi = spans[i]
+        for lev, end in enumerate(ends):
+            if lo > end + gap:
+                ends[lev] = hi
+                levels[i] = lev
+                break
+        else:
+            ends.append(hi)
+            levels[i] = len(ends) - 1
+    return levels
+
+
+def _layout(k):
+    font = 10 if k <= 20 else 8 if k <= 35 else 7
+    return font
+
+
+def _axis_frame(mean_ranks, names, title, n_levels):
+    k = len(names)
+    font = _layout(k)
+    half = (k + 1) // 2
+    rows = max(half, k - half)
+    height = 1.2 + 0.22 * n_levels + ROW * rows + (0.35 if title else 0)
+    fig = Figure(figsize=(8.0, height))
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, 1)
+    ax.set_ylim(height, 0)  # y in inches, downwards
+    ax.axis("off")
+    lo, hi = 1.0, float(max(k, 2))
+    left, right = 0.2, 0.8
+
+    def x_of(r):
+        return left + (r - lo) / (hi - lo) * (right - left)
+
+    top = 0.75 + (0.35 if title else 0)
+    if title:
+        ax.text(0.5, 0.25, title, ha="center", va="center", fontsize=font + 1)
+    ax.plot([x_of(lo), x_of(hi)], [top, top], color="black", lw=1)
+    step = 1 if k <= 20 else 5
+    for r in range(1, k + 1):
+        major = r == 1 or r == k or r % step == 0
+        ax.plot([x_of(r), x_of(r)], [top - (0.08 if major else 0.04), top], color="black", lw=0.8)
+        if major:
+            ax.text(x_of(r), top - 0.12, str(r), ha="center", va="bottom", fontsize=font)
+    return fig, ax, x_of, top, font, height
+
+
+def _hang_labels(ax, mean_ranks, names, x_of, top, start, font, style=None):
+    """Learners with the better half of the mean ranks hang to the left, the rest to the right."""
+    k = len(names)
+    order = np.argsort(mean_ranks, kind="stable")
+    half = (k + 1) // 2
+    texts = []
+    for pos, idx in enumerate(order):
+        r = mean_ranks[idx]
+        if pos < half:
+            y = start + ROW * pos
+            xe, ha = 0.18, "right"
+        else:
+            y = start + ROW * (k - 1 - pos)
+            xe, ha = 0.82, "left"
+        ax.plot([x_of(r), x_of(r), xe], [top, y, y], color="black", lw=0.7)
+        label = f"{names[idx]} ({r:.2f})" if ha == "left" else f"({r:.2f}) {names[idx]}"
+        extra = (style or {}).get(idx, {})
+        texts.append(ax.text(xe + (-0.005 if ha == "right" else 0.005), y, label, ha=ha,
+                             va="center", fontsize=font, **extra))
+    return texts
+
+
+def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
+               title: str | None = None, alpha: float | None = None,
+               procedure: str | None = None) -> Figure:
+    """All-pairs critical-difference diagram.
+
+    Parameters
+    ----------
+    mean_ranks : (k,) mean ranks (1 = best).
+    names : learner names.
+    significant : (k, k) bool, optional
+        Decisions of the chosen all-pairs procedure. Without it, the Nemenyi rule
+        |R_a − R_b| ≥ ``cd`` is used.
+    cd : float, optional
+        The critical difference, drawn above the axis when given.
+    """
+    mean_ranks = np.asarray(mean_ranks, dtype=float)
+    k = len(names)
+    if significant is None:
+        if cd is None:
+            raise ValueError("give the decisions (significant) or a critical difference (cd)")
+        significant = np.abs(mean_ranks[:, None] - mean_ranks[None, :]) >= cd
+    groups = cliques(mean_ranks, significant)
+    spans = [(mean_ranks[g[0]], mean_ranks[g[-1]]) for g in groups]
+    levels = assign_levels(spans, gap=0.1 * (max(k, 2) - 1) / 10)
+    n_levels = max(levels) + 1 if levels else 0
+    if title is None and procedure:
+        title = f"{procedure}" + (f", alpha = {alpha}" if alpha is not None else "")
+    fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, n_levels)
+    if cd is not None:
+        ax.plot([x_of(1), x_of(1 + cd)], [top - 0.45, top - 0.45], color="black", lw=1.2)
+        for r in (1, 1 + cd):
+            ax.plot([x_of(r), x_of(r)], [top - 0.5, top - 0.4], color="black", lw=1.2)
+        ax.text(x_of(1 + cd / 2), top - 0.5, f"CD = {cd:.3f}", ha="center", va="bottom",
+                fontsize=font)
+    bar_top = top + 0.2
+    for g, lev in zip(groups, levels):
+        y = bar_top + 0.22 * lev
+        xs = [x_of(mean_ranks[i]) for i in g]
+        ax.plot([xs[0] - 0.006, xs[-1] + 0.006], [y, y], color="black", lw=3.0,
+                solid_capstyle="butt")
+        contiguous = list(g) == [int(i) for i in np.argsort(mean_ranks, kind="stable")
+                                 if mean_ranks[g[0]] <= mean_ranks[i] <= mean_ranks[g[-1]]]
+        if not contiguous:  # mark the members so that a skipped learner is not read as one
+            ax.plot(xs, [y] * len(xs), "o", color="black", ms=4)
+    start = bar_top + 0.22 * n_levels + 0.15
+    texts = _hang_labels(ax, mean_ranks, names, x_of, top, start, font)
+    fig.rankwise_labels = texts
+    fig.rankwise_cliques = groups
+    return fig
+
+
+def control_diagram(mean_ranks, names, control: int, significant=None, cd: float | None = None,
+                    title: str | None = None) -> Figure:
+    """Comparison with a control: interval control ± ``cd`` (Bonferroni-Dunn) and/or per-learner
+    decisions ``significant[j]`` of any control procedure (filled = significantly different)."""
+    mean_ranks = np.asarray(mean_ranks, dtype=float)
+    k = len(names)
+    if title is None:
+        title = f"Comparison with the control {names[control]}"
+    fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, 1)
+    rc = mean_ranks[control]
+    if cd is not None:
+        lo, hi = max(1.0, rc - cd), min(float(k), rc + cd)
+        ax.fill_between([x_of(lo), x_of(hi)], top - 0.06, top + 0.06, color="0.75", lw=0)
+        ax.text(0.02, top, f"shaded: control ± CD = {cd:.3f}", ha="left", va="center",
+                fontsize=font - 1)
+    for j in range(k):
+        if j == control:
+            ax.plot([x_of(rc)], [top], marker="D", color="black", ms=7)
+            continue
+        filled = bool(significant[j]) if significant is not None else (
+            cd is not None and abs(mean_ranks[j] - rc) >= cd)
+        ax.plot([x_of(mean_ranks[j])], [top], marker="o", ms=6, color="black",
+                markerfacecolor="black" if filled else "white")
+    style = {control: {"fontweight": "bold"}}
+    names = [f"{n} [control]" if j == control else n for j, n in enumerate(names)]
+    texts = _hang_labels(ax, mean_ranks, names, x_of, top, top + 0.55, font, style)
+    ax.text(0.5, height - 0.12, "filled: significantly different from the control;"
+            " hollow: not", ha="center", va="bottom", fontsize=font - 1)
+    fig.rankwise_labels = texts
+    return fig
+
+
+def pvalue_heatmap(pvalues, names, mean_ranks=None, alpha: float = 0.05,
+                   title: str | None = None) -> Figure:
+    """Heat map of a k × k p-value matrix, learners in mean-rank order; cells ≤ α outlined."""
+    p = np.asarray(pvalues, dtype=float)
+    k = len(names)
+    order = np.argsort(mean_ranks, kind="stable") if mean_ranks is not None else np.arange(k)
+    q = p[np.ix_(order, order)]
+    size = min(12.0, 2.0 + 0.35 * k)
+    fig = Figure(figsize=(size + 1.2, size))
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.22, 0.22, 0.62, 0.7))
+    shown = np.log10(np.clip(q, 1e-12, 1.0))
+    im = ax.imshow(shown, cmap="viridis", vmin=-6, vmax=0)
+    font = 9 if k <= 15 else 6 if k <= 30 else 4
+    labels = [names[i] for i in order]
+    ax.set_xticks(range(k), labels, rotation=90, fontsize=font)
+    ax.set_yticks(range(k), labels, fontsize=font)
+    if k <= 15:
+        for i in range(k):
+            for j in range(k):
+                if i != j:
+                    ax.text(j, i, f"{q[i, j]:.2g}", ha="center", va="center", fontsize=font - 2,
+                            color="white" if shown[i, j] < -3 else "black")
+    for i in range(k):
+        for j in range(k):
+            if i != j and q[i, j] <= alpha:
+                ax.add_patch(_square(j, i))
+    cax = fig.add_axes((0.87, 0.22, 0.03, 0.7))
+    bar = fig.colorbar(im, cax=cax)
+    bar.set_label("log10 p", fontsize=9)
+    ax.set_title(title or f"pairwise p-values (outlined: p <= {alpha})", fontsize=10)
+    return fig
+
+
+def _square(x, y):
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor="red", lw=1.2)
+
+
+def figure_bytes(fig: Figure, fmt: str) -> bytes:
+    """Render to ``svg``, ``pdf`` or ``png`` bytes, without dates, so output is reproducible."""
+    import matplotlib
+
+    buf = io.BytesIO()
+    meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None},
+            "png": {}}[fmt]
+    with matplotlib.rc_context({"svg.hashsalt": "rankwise", "svg.fonttype": "none"}):
+        fig.savefig(buf, format=fmt, metadata=meta, dpi=150 if fmt == "png" else None,
+                    bbox_inches="tight")
+    return buf.getvalue()
+
+
+def save_figure(fig: Figure, path) -> None:
+    """Write a figure; the format comes from the file's suffix (.svg, .pdf or .png)."""
+    from pathlib import Path
+
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in ("svg", "pdf", "png"):
+        raise ValueError(f"figures are written as .svg, .pdf or .png, not {path.suffix!r}")
+    path.write_bytes(figure_bytes(fig, fmt))

@@ -1,0 +1,150 @@
+"""Descriptive summaries: rank table, win/tie/loss matrix, quartile charts.
+
+Quartile charts follow the system notes (``shared/seeds/003_*``): per learner
+``name, min, q1, median, q3, max, [bar]``, the bar drawn on one scale shared by every learner of
+the chart, ``-`` from the lower quartile to the median, ``|`` at the median, ``+`` from the median
+to the upper quartile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .ranking import DEFAULT_DECIMALS, round_scores
+
+BAR_WIDTH = 40
+#: Kendall's τ between a data set's order of learners (by median) and the overall order, at or
+#: above which that data set is "not strikingly different" from the overall chart.
+AGREEMENT_TAU = 0.6
+
+
+def win_tie_loss_matrix(values, higher_is_better: bool = True,
+                        decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
+    """W[a, b, :] = (wins, ties, losses) of learner a against learner b over the data sets."""
+    x = round_scores(values, decimals)
+    d = round_scores(x[:, :, None] - x[:, None, :], decimals)
+    if not higher_is_better:
+        d = -d
+    return np.stack([(d > 0).sum(axis=0), (d == 0).sum(axis=0), (d < 0).sum(axis=0)], axis=-1)
+
+
+def best_in_row(values, higher_is_better: bool = True,
+                decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
+    """Boolean mask of the best cell(s) of every data set (ties all marked)."""
+    x = round_scores(values, decimals)
+    best = x.max(axis=1, keepdims=True) if higher_is_better else x.min(axis=1, keepdims=True)
+    return x == best
+
+
+@dataclass(frozen=True)
+class QuartileRow:
+    learner: str
+    minimum: float
+    q1: float
+    median: float
+    q3: float
+    maximum: float
+    n: int
+
+
+def quartiles(samples: dict) -> list:
+    """Five-number summary per learner (``numpy.percentile``, linear interpolation)."""
+    rows = []
+    for name, vals in samples.items():
+        v = np.asarray(vals, dtype=float)
+        q = np.percentile(v, [0, 25, 50, 75, 100])
+        rows.append(QuartileRow(name, *map(float, q), n=v.size))
+    return rows
+
+
+def quartile_bar(row: QuartileRow, lo: float, hi: float, width: int = BAR_WIDTH) -> str:
+    """The notes' bar: '-' from q1 to the median, '|' at the median, '+' to q3, on [lo, hi]."""
+    span = hi - lo
+
+    def pos(v):
+        return 0 if span <= 0 else min(width - 1, int(round((v - lo) / span * (width - 1))))
+
+    cells = [" "] * width
+    p1, pm, p3 = pos(row.q1), pos(row.median), pos(row.q3)
+    for i in range(p1, pm):
+        cells[i] = "-"
+    for i in range(pm + 1, p3 + 1):
+        cells[i] = "+"
+    cells[pm] = "|"
+    return "[" + "".join(cells) + "]"
+
+
+def format_quartile_chart(title: str, rows: list, lo: float, hi: float, digits: int = 3,
+                          width: int = BAR_WIDTH) -> list:
+    """Lines of one chart, in the notes' layout."""
+    name_w = max(len(r.learner) for r in rows)
+    out = [f"----| {title} |-----"]
+    for r in rows:
+        nums = ", ".join(f"{v:.{digits}f}" for v in (r.minimum, r.q1, r.median, r.q3, r.maximum))
+        out.append(f"{r.learner.ljust(name_w)}, {nums}, {quartile_bar(r, lo, hi, width)}")
+    return out
+
+
+def _kendall_tau(a, b) -> float:
+    a, b = np.asarray(a), np.asarray(b)
+    n = a.size
+    if n < 2:
+        return 1.0
+    i, j = np.triu_indices(n, 1)
+    s = np.sign(a[i] - a[j]) * np.sign(b[i] - b[j])
+    return float(s.sum() / len(s))
+
+
+def quartile_charts(table, width: int = BAR_WIDTH, tau: float = AGREEMENT_TAU) -> dict:
+    """The overall chart and, when fold-level values exist, one chart per data set.
+
+    ``overall_enough`` applies the notes' rule "only show overall if the individuals are not
+    strikingly different to the overall", made precise: every data set orders the learners by
+    median with Kendall's τ ≥ ``tau`` (default 0.6) against the overall order of medians.
+    Without fold-level values the overall chart summarises the per-data-set cells.
+    """
+    learners = list(table.learners)
+    raw = table.raw
+    if raw is not None:
+        overall = {l: raw.loc[raw["learner"] == l, "value"].to_numpy() for l in learners}
+    else:
+        overall = {l: table.values[:, j] for j, l in enumerate(learners)}
+    rows = quartiles(overall)
+    lo = min(r.minimum for r in rows)
+    hi = max(r.maximum for r in rows)
+    per_dataset = {}
+    agreements = {}
+    sign = 1 if table.higher_is_better else -1
+    if raw is not None:
+        med_all = np.array([r.median for r in rows]) * sign
+        for d in table.datasets:
+            sub = raw[raw["dataset"] == d]
+            drows = quartiles({l: sub.loc[sub["learner"] == l, "value"].to_numpy()
+                               for l in learners})
+            per_dataset[d] = drows
+            agreements[d] = _kendall_tau(np.array([r.median for r in drows]) * sign, med_all)
+    enough = all(t >= tau for t in agreements.values())
+    return {"overall": rows, "lo": lo, "hi": hi, "per_dataset": per_dataset,
+            "agreement": agreements, "overall_enough": enough, "tau": tau, "width": width,
+            "fold_level": raw is not None}
+
+
+def quartile_chart_lines(table, criterion_label: str | None = None, digits: int = 3,
+                         show_all: bool = False) -> list:
+    """The charts as text: overall, then per data set unless the overall chart is enough."""
+    charts = quartile_charts(table)
+    label = criterion_label or table.criterion or "score"
+    out = ["=====", f"Criteria {label}"]
+    out.extend(format_quartile_chart("Overall", charts["overall"], charts["lo"], charts["hi"],
+                                     digits, charts["width"]))
+    if charts["per_dataset"]:
+        if charts["overall_enough"] and not show_all:
+            out.append(f"(every data set orders the learners like the overall chart, Kendall tau"
+                       f" >= {charts['tau']}: per-data-set charts omitted)")
+        else:
+            for d, rows in charts["per_dataset"].items():
+                out.extend(format_quartile_chart(d, rows, charts["lo"], charts["hi"], digits,
+                                                 charts["width"]))
+    return out
