@@ -146,7 +146,8 @@ def test_readme_shows_the_real_output():
 
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     shown = readme.split("$ rankwise compare --example garcia2010\n")[1].split("```")[0]
-    assert run("compare", "--example", "garcia2010").stdout == shown
+    assert shown.endswith("...\n")
+    assert run("compare", "--example", "garcia2010").stdout.startswith(shown[:-4])
 
 
 def test_posthoc_json_contract():

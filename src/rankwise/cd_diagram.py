@@ -25,6 +25,11 @@ from matplotlib.figure import Figure
 ROW = 0.24  # inches per label row
 
 
+def literal(name) -> str:
+    """A learner name as matplotlib should print it: '$' would otherwise start mathtext."""
+    return str(name).replace("$", r"\$")
+
+
 def cliques(mean_ranks, significant) -> list:
     """Maximal groups (≥ 2 learners) of mutually non-significant learners.
 
@@ -83,14 +88,18 @@ def _axis_frame(mean_ranks, names, title, n_levels):
     half = (k + 1) // 2
     rows = max(half, k - half)
     height = 1.2 + 0.22 * n_levels + ROW * rows + (0.35 if title else 0)
-    fig = Figure(figsize=(8.0, height))
+    # Room for the longest label on each side (about 0.62 em per character, plus the rank).
+    label_in = 0.62 * font / 72.0 * (max(len(str(n)) for n in names) + 12) + 0.25
+    width = max(8.0, 4.8 + 2 * label_in)
+    fig = Figure(figsize=(width, height))
     FigureCanvasAgg(fig)
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, 1)
     ax.set_ylim(height, 0)  # y in inches, downwards
     ax.axis("off")
     lo, hi = 1.0, float(max(k, 2))
-    left, right = 0.2, 0.8
+    left, right = label_in / width + 0.02, 1 - label_in / width - 0.02
+    fig.rankwise_margin = (left - 0.02, right + 0.02)
 
     def x_of(r):
         return left + (r - lo) / (hi - lo) * (right - left)
@@ -108,6 +117,10 @@ def _axis_frame(mean_ranks, names, title, n_levels):
     return fig, ax, x_of, top, font, height
 
 
+def _label_x(ax):
+    return ax.figure.rankwise_margin
+
+
 def _hang_labels(ax, mean_ranks, names, x_of, top, start, font, style=None):
     """Learners with the better half of the mean ranks hang to the left, the rest to the right."""
     k = len(names)
@@ -116,14 +129,16 @@ def _hang_labels(ax, mean_ranks, names, x_of, top, start, font, style=None):
     texts = []
     for pos, idx in enumerate(order):
         r = mean_ranks[idx]
+        left_x, right_x = _label_x(ax)
         if pos < half:
             y = start + ROW * pos
-            xe, ha = 0.18, "right"
+            xe, ha = left_x, "right"
         else:
             y = start + ROW * (k - 1 - pos)
-            xe, ha = 0.82, "left"
+            xe, ha = right_x, "left"
         ax.plot([x_of(r), x_of(r), xe], [top, y, y], color="black", lw=0.7)
-        label = f"{names[idx]} ({r:.2f})" if ha == "left" else f"({r:.2f}) {names[idx]}"
+        label = (f"{literal(names[idx])} ({r:.2f})" if ha == "left"
+                 else f"({r:.2f}) {literal(names[idx])}")
         extra = (style or {}).get(idx, {})
         texts.append(ax.text(xe + (-0.005 if ha == "right" else 0.005), y, label, ha=ha,
                              va="center", fontsize=font, **extra))
@@ -188,13 +203,13 @@ def control_diagram(mean_ranks, names, control: int, significant=None, cd: float
     mean_ranks = np.asarray(mean_ranks, dtype=float)
     k = len(names)
     if title is None:
-        title = f"Comparison with the control {names[control]}"
+        title = f"Comparison with the control {literal(names[control])}"
     fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, 1)
     rc = mean_ranks[control]
     if cd is not None:
         lo, hi = max(1.0, rc - cd), min(float(k), rc + cd)
         ax.fill_between([x_of(lo), x_of(hi)], top - 0.06, top + 0.06, color="0.75", lw=0)
-        ax.text(0.02, top, f"shaded: control ± CD = {cd:.3f}", ha="left", va="center",
+        ax.text(0.5, top - 0.4, f"shaded: control ± CD = {cd:.3f}", ha="center", va="center",
                 fontsize=font - 1)
     for j in range(k):
         if j == control:
@@ -227,7 +242,7 @@ def pvalue_heatmap(pvalues, names, mean_ranks=None, alpha: float = 0.05,
     shown = np.log10(np.clip(q, 1e-12, 1.0))
     im = ax.imshow(shown, cmap="viridis", vmin=-6, vmax=0)
     font = 9 if k <= 15 else 6 if k <= 30 else 4
-    labels = [names[i] for i in order]
+    labels = [literal(names[i]) for i in order]
     ax.set_xticks(range(k), labels, rotation=90, fontsize=font)
     ax.set_yticks(range(k), labels, fontsize=font)
     if k <= 15:

@@ -14,7 +14,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Compare learners over many data sets, with the statistics done right.",
                   pretty_exceptions_enable=False)
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "markdown", "latex", "html")
 
 
 def fail(message: str) -> None:
@@ -50,7 +50,10 @@ def compare(
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level."),
     convention: str = typer.Option("default", "--convention",
                                    help="default (exact formulas) or paper (as published)."),
-    fmt: str = typer.Option("text", "--format", "-f", help="text or json."),
+    fmt: str = typer.Option("text", "--format", "-f",
+                            help="text, json, markdown, latex or html."),
+    report: Optional[Path] = typer.Option(
+        None, "--report", help="Write every format and figure (SVG, PDF, PNG) into this folder."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
     shape: str = typer.Option("auto", "--shape", help="auto, wide or long."),
     missing: str = typer.Option("refuse", "--missing",
@@ -99,7 +102,15 @@ def compare(
                              posthoc=posthoc, control=control, procedures=procedures,
                              rankings=ranking, force_posthoc=force_posthoc,
                              bh_time_budget=bh_time_budget)
-        text = result.to_json() + "\n" if fmt == "json" else result.to_text()
+        from .report import render
+
+        if report is not None:
+            try:
+                paths = result.write_report(report)
+            except OSError as exc:
+                raise RankwiseError(f"cannot write the report to {report}: {exc.strerror}") from None
+            typer.echo(f"rankwise: wrote {len(paths)} files to {report}", err=True)
+        text = render(result, fmt)
         if output is None:
             sys.stdout.write(text)
         else:

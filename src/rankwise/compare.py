@@ -77,14 +77,41 @@ class Comparison:
         })
 
     def to_json(self, indent: int | None = 2) -> str:
+        """The JSON contract, with the ``report`` section (verdict, tables, quartiles)."""
         import json
 
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, allow_nan=False)
+        from .report import full_json
+
+        return json.dumps(full_json(self), indent=indent, ensure_ascii=False, allow_nan=False)
 
     def to_text(self) -> str:
-        from .render import comparison_text
+        from .report import text_report
 
-        return comparison_text(self)
+        return text_report(self)
+
+    def to_markdown(self) -> str:
+        from .report import markdown_report
+
+        return markdown_report(self)
+
+    def to_latex(self) -> str:
+        from .report import latex_report
+
+        return latex_report(self)
+
+    def to_html(self) -> str:
+        from .report import html_report
+
+        return html_report(self)
+
+    def _repr_html_(self) -> str:  # Jupyter shows the comparison as its HTML report
+        return self.to_html()
+
+    def write_report(self, folder):
+        """Every format and figure into ``folder`` (see :func:`rankwise.report.write_report`)."""
+        from .report import write_report
+
+        return write_report(self, folder)
 
 
 def _aligned_ranks_of_rounded(x, higher_is_better, decimals):

@@ -110,8 +110,12 @@ def _iman_davenport_from_friedman(fried: TestResult) -> TestResult:
     if notes:
         f, p = 0.0, 1.0
     elif denom <= 1e-12 * n * (k - 1):
-        f, p = math.inf, 0.0
-        notes.append("every data set ranks the learners identically: F is infinite")
+        # F is infinite; the exact permutation probability of this extreme (every data set
+        # ranking the learners identically, no ties) is (1/k!)^(n−1), never 0.
+        f = math.inf
+        p = float(math.factorial(k) ** -(n - 1)) if k < 170 else 0.0
+        notes.append("every data set ranks the learners identically: F is infinite and p is"
+                     " the exact probability (1/k!)^(n-1) of that agreement")
     else:
         f = (n - 1) * chi2 / denom
         p = float(stats.f.sf(f, *df))

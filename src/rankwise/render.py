@@ -46,7 +46,7 @@ def _table(rows, header, align):
     return [line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
 
 
-def comparison_text(cmp) -> str:
+def comparison_text(cmp, verdict: str | None = None) -> str:
     t = cmp.table
     direction = "higher is better" if t.higher_is_better else "lower is better"
     out = [f"rankwise compare: {t.source}"]
@@ -60,6 +60,8 @@ def comparison_text(cmp) -> str:
                " ties get mid-ranks")
     for w in t.warnings:
         out.append(f"warning: {w}")
+    if verdict:
+        out += ["", "Verdict", verdict]
     out.append("")
     order = sorted(range(t.n_learners), key=lambda j: (cmp.mean_ranks[j], j))
     rows = [[i + 1, t.learners[j], f"{cmp.mean_ranks[j]:.3f}"] for i, j in enumerate(order)]

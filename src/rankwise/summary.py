@@ -78,12 +78,14 @@ def quartile_bar(row: QuartileRow, lo: float, hi: float, width: int = BAR_WIDTH)
 
 def format_quartile_chart(title: str, rows: list, lo: float, hi: float, digits: int = 3,
                           width: int = BAR_WIDTH) -> list:
-    """Lines of one chart, in the notes' layout."""
-    name_w = max(len(r.learner) for r in rows)
+    """Lines of one chart, in the notes' layout (columns padded so that the bars line up)."""
+    cells = [[r.learner] + [f"{v:.{digits}f}" for v in (r.minimum, r.q1, r.median, r.q3,
+                                                       r.maximum)] for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(6)]
     out = [f"----| {title} |-----"]
-    for r in rows:
-        nums = ", ".join(f"{v:.{digits}f}" for v in (r.minimum, r.q1, r.median, r.q3, r.maximum))
-        out.append(f"{r.learner.ljust(name_w)}, {nums}, {quartile_bar(r, lo, hi, width)}")
+    for r, c in zip(rows, cells):
+        parts = [c[0].ljust(widths[0])] + [c[i].rjust(widths[i]) for i in range(1, 6)]
+        out.append(", ".join(parts) + ", " + quartile_bar(r, lo, hi, width))
     return out
 
 

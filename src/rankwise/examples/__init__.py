@@ -21,6 +21,9 @@ EXAMPLES = {
                    "paper"),
     "garcia2010": ("garcia2010_table3_accuracy.csv",
                    "García et al. (2010) Table 3: accuracy of 4 algorithms on 24 data sets", "paper"),
+    "folds_demo": ("folds_demo.csv",
+                   "made-up long table: 4 learners, 5 data sets, 5 repeats x 2 folds, criteria"
+                   " accuracy and runtime (use --criterion)", "default"),
 }
 
 

@@ -1,0 +1,288 @@
+"""Reports: golden files, quartile charts, verdict, CD diagrams, HTML in a browser, LaTeX."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from rankwise import ScoreTable, compare, load_example
+from rankwise.cd_diagram import (assign_levels, cd_diagram, cliques, control_diagram,
+                                 figure_bytes, pvalue_heatmap)
+from rankwise.report import figures, html_report, latex_report, markdown_report, text_report
+from rankwise.summary import (QuartileRow, format_quartile_chart, quartile_bar, quartile_charts,
+                              win_tie_loss_matrix)
+from rankwise.verdict import verdict
+
+GOLDEN = Path(__file__).parent / "golden"
+REGENERATE = os.environ.get("RANKWISE_REGENERATE_GOLDEN") == "1"
+
+CASES = {
+    "garcia2010": lambda: compare(load_example("garcia2010"), posthoc="both"),
+    "garcia2008_paper": lambda: compare(load_example("garcia2008"), posthoc="all",
+                                        convention="paper"),
+    "demsar2006_table2": lambda: compare(load_example("demsar2006_table2")),
+    "folds_demo_runtime": lambda: compare(load_example("folds_demo", criterion="runtime")),
+}
+RENDERERS = {"txt": text_report, "md": markdown_report, "tex": latex_report}
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("ext", RENDERERS)
+def test_golden_files(case, ext):
+    """Regenerate with RANKWISE_REGENERATE_GOLDEN=1 after a deliberate change, and review the diff."""
+    text = RENDERERS[ext](CASES[case]())
+    path = GOLDEN / f"{case}.{ext}"
+    if REGENERATE:
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+def test_quartile_bar_layout():
+    row = QuartileRow("bc", 0.0, 2.0, 5.0, 8.0, 10.0, 10)
+    assert quartile_bar(row, 0.0, 10.0, width=11) == "[  ---|+++  ]"
+    lines = format_quartile_chart("Overall", [row, QuartileRow("fc", 1, 1, 1, 1, 1, 1)], 0, 10,
+                                  digits=1, width=11)
+    assert lines == ["----| Overall |-----",
+                     "bc, 0.0, 2.0, 5.0, 8.0, 10.0, [  ---|+++  ]",
+                     "fc, 1.0, 1.0, 1.0, 1.0,  1.0, [ |         ]"]
+
+
+def test_quartile_charts_use_fold_values_and_the_overall_rule():
+    t = load_example("folds_demo", criterion="accuracy")
+    charts = quartile_charts(t)
+    assert charts["fold_level"] and [r.n for r in charts["overall"]] == [50] * 4
+    assert set(charts["per_dataset"]) == set(t.datasets)
+    assert all(r.n == 10 for rows in charts["per_dataset"].values() for r in rows)
+    assert charts["overall_enough"] == all(v >= 0.6 for v in charts["agreement"].values())
+    # A data set that reverses the order is "strikingly different": its chart must be shown.
+    raw = t.raw.copy()
+    flip = raw["dataset"] == "iris"
+    raw.loc[flip, "value"] = 2 - raw.loc[flip, "value"]
+    from dataclasses import replace
+    flipped = quartile_charts(replace(t, raw=raw))
+    assert flipped["agreement"]["iris"] < 0 and not flipped["overall_enough"]
+
+
+def test_win_tie_loss_matrix():
+    x = np.array([[1, 2, 2], [3, 1, 3], [0.3 - 0.2, 0.2 - 0.1, 0]])
+    w = win_tie_loss_matrix(x)
+    assert w[0, 1].tolist() == [1, 1, 1]  # the third row is a tie after rounding
+    assert w[1, 0].tolist() == [1, 1, 1]
+    assert (w[:, :, 0] == w.transpose(1, 0, 2)[:, :, 2]).all()
+    assert win_tie_loss_matrix(x, higher_is_better=False)[0, 1].tolist() == [1, 1, 1]
+
+
+def test_verdict_winners_losers_and_tie():
+    v = verdict(compare(load_example("garcia2010")))
+    assert v["best"] == "PDFC" and not v["tie"]
+    assert v["winners"] == ["PDFC", "NNEP", "IS-CHC+1NN"] and v["losers"] == ["FH-GBML"]
+    assert "Holm's procedure" in v["text"] and "alpha = 0.05" in v["text"]
+    rng = np.random.default_rng(0)
+    null = ScoreTable(values=rng.normal(size=(8, 3)), datasets=tuple("abcdefgh"),
+                      learners=("A", "B", "C"))
+    tie = verdict(compare(null))
+    assert tie["tie"] and tie["text"].startswith("The learners tie")
+    two = verdict(compare(load_example("demsar2006_table2")))
+    assert two["winners"] == ["C4.5+m"] and "Wilcoxon" in two["text"]
+
+
+def test_methods_paragraph_reports_choices_and_drops(tmp_path):
+    p = tmp_path / "t.csv"
+    p.write_text("dataset,A,B,C\nd1,1,2,\nd2,2,3,1\nd3,3,1,2\nd4,1,3,2\n")
+    text = compare(p, missing="drop-datasets").to_text()
+    assert "1 result(s) were missing; 1 data set(s) (d1) were dropped." in text
+    assert "tie-corrected" in text and "rounded to 12 decimals" in text
+
+
+# --- critical-difference diagrams -------------------------------------------------------------
+
+def decisions(cmp, procedure):
+    names = list(cmp.table.learners)
+    k = len(names)
+    sig = np.zeros((k, k), dtype=bool)
+    for row in cmp.posthoc["friedman"]["all_pairs"]:
+        a, b = names.index(row["a"]), names.index(row["b"])
+        sig[a, b] = sig[b, a] = row["apv"][procedure] <= cmp.alpha
+    return sig
+
+
+def test_cliques_garcia2008_bergmann_hommel_groups():
+    """García & Herrera (2008): Bergmann-Hommel separates {C4.5, NaiveBayes}, {1-NN, CN2} and
+    Kernel."""
+    cmp = compare(load_example("garcia2008"), posthoc="all", convention="paper")
+    names = list(cmp.table.learners)
+    groups = cliques(cmp.mean_ranks, decisions(cmp, "bergmann_hommel"))
+    assert [{names[i] for i in g} for g in groups] == [{"C4.5", "NaiveBayes"}, {"1-NN", "CN2"}]
+    fig = cd_diagram(cmp.mean_ranks, names, decisions(cmp, "bergmann_hommel"))
+    assert fig.rankwise_cliques == groups
+
+
+def test_cliques_demsar_nemenyi():
+    """Demšar (2006) Fig. 1: with CD(0.10) = 1.12, C4.5 differs from C4.5+m and C4.5+m+cf."""
+    t = load_example("demsar2006_table6_tiebreak")
+    cmp = compare(t, convention="paper")
+    names = list(t.learners)
+    r = cmp.mean_ranks
+    for alpha, expected in [(0.10, [{"C4.5+m+cf", "C4.5+m", "C4.5+cf"}, {"C4.5+cf", "C4.5"}]),
+                            (0.05, [set(names)])]:
+        from rankwise import critical_difference
+        cd = critical_difference(4, 14, alpha)[0]
+        groups = cliques(r, np.abs(r[:, None] - r[None, :]) >= cd)
+        assert [{names[i] for i in g} for g in groups] == expected
+
+
+def test_clique_bars_never_overlap_on_a_level():
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        k = int(rng.integers(3, 15))
+        r = np.sort(rng.uniform(1, k, size=k))
+        sig = np.abs(r[:, None] - r[None, :]) >= rng.uniform(0.5, 3)
+        groups = cliques(r, sig)
+        spans = [(r[g[0]], r[g[-1]]) for g in groups]
+        levels = assign_levels(spans)
+        for i in range(len(spans)):
+            for j in range(i + 1, len(spans)):
+                if levels[i] == levels[j]:
+                    assert spans[i][1] < spans[j][0] or spans[j][1] < spans[i][0]
+        for g in groups:  # cliques are mutually non-significant and maximal
+            assert not sig[np.ix_(g, g)].any()
+            others = [u for u in range(k) if u not in g]
+            assert all(sig[u, list(g)].any() for u in others)
+
+
+def ink(png: bytes) -> float:
+    from matplotlib.image import imread
+    import io
+    img = imread(io.BytesIO(png))
+    return float((img[:, :, :3].mean(axis=2) < 0.9).mean())
+
+
+def test_every_figure_renders_to_a_nontrivial_png():
+    cmp = compare(load_example("garcia2010"), posthoc="both")
+    figs = figures(cmp)
+    assert set(figs) == {"cd_diagram", "control_diagram", "pvalue_heatmap"}
+    for name, fig in figs.items():
+        png = figure_bytes(fig, "png")
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        assert 0.005 < ink(png) < 0.6, name
+        assert figure_bytes(fig, "svg") == figure_bytes(fig, "svg")  # reproducible
+        assert figure_bytes(fig, "pdf")[:5] == b"%PDF-"
+
+
+def test_fifty_learners_labels_do_not_overlap():
+    rng = np.random.default_rng(2)
+    k = 50
+    r = np.sort(rng.uniform(1, k, size=k))
+    names = [f"a-rather-long-learner-name-{i:02d}" for i in range(k)]
+    for fig in (cd_diagram(r, names, cd=6.0), control_diagram(r, names, 0, cd=6.0)):
+        renderer = fig.canvas.get_renderer()
+        boxes = [t.get_window_extent(renderer) for t in fig.rankwise_labels]
+        fw, fh = fig.canvas.get_width_height()
+        for i, a in enumerate(boxes):
+            assert a.x0 >= 0 and a.x1 <= fw and a.y0 >= 0 and a.y1 <= fh  # inside the figure
+            for b in boxes[i + 1:]:
+                assert not a.overlaps(b)
+
+
+def test_heatmap_and_control_diagram_show_names_literally():
+    names = ["50% & $x_1$", "<b>", "c"]
+    fig = pvalue_heatmap(np.array([[1, .01, .5], [.01, 1, .2], [.5, .2, 1]]), names, [1, 2, 3])
+    svg = figure_bytes(fig, "svg").decode()
+    assert "50% &amp; $x_1$" in svg and "&lt;b&gt;" in svg
+
+
+# --- HTML, LaTeX, Jupyter, --report ----------------------------------------------------------
+
+EVIL = ("<script>alert(1)</script>", "50% & $x_1$", "plain")
+
+
+def evil_comparison():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(12, 3)) + [0, 0.6, 1.5]
+    return compare(ScoreTable(values=x, datasets=tuple(f"d{i}" for i in range(12)),
+                              learners=EVIL), posthoc="both")
+
+
+def test_html_escapes_names_and_is_self_contained():
+    page = evil_comparison().to_html()
+    assert "<script" not in page.lower()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "50% &amp; $x_1$" in page
+    assert not re.search(r'(src|href)="(https?:)?//', page)  # no external resources
+    assert page.count("<svg") == 3
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.mark.skipif(chromium() is None, reason="no Chromium here: install Debian's 'chromium'"
+                    " (.ci/run does) to check the HTML report in a real browser")
+def test_html_report_in_headless_chromium(tmp_path):
+    page = tmp_path / "report.html"
+    page.write_text(evil_comparison().to_html(), encoding="utf-8")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}"]
+    dom = subprocess.run([chromium(), *flags, "--dump-dom", page.as_uri()], capture_output=True,
+                         text=True, timeout=120).stdout
+    assert "Verdict" in dom and 'id="cd_diagram"' in dom and "<svg" in dom
+    assert "<script" not in dom  # the learner named <script> stayed text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom and "50% &amp; $x_1$" in dom
+    shot = tmp_path / "shot.png"
+    subprocess.run([chromium(), *flags, f"--screenshot={shot}", "--window-size=1200,1600",
+                    page.as_uri()], capture_output=True, timeout=120)
+    assert shot.exists() and 0.01 < ink(shot.read_bytes()) < 0.6
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no TeX here: install Debian's"
+                    " texlive-latex-base and texlive-latex-recommended (.ci/run does)")
+def test_latex_report_compiles(tmp_path):
+    for cmp in (evil_comparison(), compare(load_example("garcia2008"), posthoc="all")):
+        tex = tmp_path / "report.tex"
+        tex.write_text(cmp.to_latex(), encoding="utf-8")
+        out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                              tex.name], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stdout[-2000:]
+        assert (tmp_path / "report.pdf").stat().st_size > 1000
+
+
+def test_latex_escapes_names():
+    tex = evil_comparison().to_latex()
+    assert r"50\% \& \$x\_1\$" in tex and r"\textless{}script\textgreater{}" in tex
+
+
+def test_jupyter_displays_html():
+    cmp = compare(load_example("garcia2010"))
+    assert cmp._repr_html_().startswith("<!DOCTYPE html>")
+
+
+def test_report_folder(tmp_path):
+    from typer.testing import CliRunner
+    from rankwise.cli import app
+
+    res = CliRunner().invoke(app, ["compare", "--example", "garcia2010", "--posthoc", "all",
+                                   "--report", str(tmp_path / "out"), "-f", "markdown"])
+    assert res.exit_code == 0, res.output
+    files = {p.name for p in (tmp_path / "out").iterdir()}
+    assert files == {f"{n}.{e}" for n in ("cd_diagram", "control_diagram", "pvalue_heatmap")
+                     for e in ("svg", "pdf", "png")} | {
+        "report.txt", "report.md", "report.tex", "report.html", "report.json"}
+    doc = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert doc["report"]["verdict"]["losers"] == ["FH-GBML"]
+    assert res.stdout.startswith("# rankwise report")
+
+
+def test_markdown_shows_names_literally():
+    md = evil_comparison().to_markdown()
+    outside_code = re.sub(r"```.*?```", "", md, flags=re.S)  # code blocks are literal already
+    assert "<script>" not in outside_code and "&lt;script&gt;alert(1)&lt;/script&gt;" in md
+    assert r"50% &amp; \$x\_1\$" in md
