@@ -286,3 +286,13 @@ def test_markdown_shows_names_literally():
     outside_code = re.sub(r"```.*?```", "", md, flags=re.S)  # code blocks are literal already
     assert "<script>" not in outside_code and "&lt;script&gt;alert(1)&lt;/script&gt;" in md
     assert r"50% &amp; \$x\_1\$" in md
+
+
+def test_report_diagram_procedure(tmp_path):
+    cmp = compare(load_example("garcia2008"), convention="paper")
+    cmp.write_report(tmp_path, "bergmann_hommel")
+    svg = (tmp_path / "cd_diagram.svg").read_text()
+    assert "Bergmann-Hommel" in svg and "CD =" not in svg
+    from rankwise import RankwiseError
+    with pytest.raises(RankwiseError, match="diagram procedure must be one of"):
+        cmp.write_report(tmp_path, "li")

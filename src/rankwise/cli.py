@@ -54,6 +54,10 @@ def compare(
                             help="text, json, markdown, latex or html."),
     report: Optional[Path] = typer.Option(
         None, "--report", help="Write every format and figure (SVG, PDF, PNG) into this folder."),
+    diagram_procedure: str = typer.Option(
+        "nemenyi", "--diagram-procedure",
+        help="All-pairs procedure behind the CD diagram's cliques (nemenyi, bonferroni, holm,"
+             " shaffer, bergmann_hommel)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
     shape: str = typer.Option("auto", "--shape", help="auto, wide or long."),
     missing: str = typer.Option("refuse", "--missing",
@@ -106,11 +110,11 @@ def compare(
 
         if report is not None:
             try:
-                paths = result.write_report(report)
+                paths = result.write_report(report, diagram_procedure)
             except OSError as exc:
                 raise RankwiseError(f"cannot write the report to {report}: {exc.strerror}") from None
             typer.echo(f"rankwise: wrote {len(paths)} files to {report}", err=True)
-        text = render(result, fmt)
+        text = render(result, fmt, diagram_procedure)
         if output is None:
             sys.stdout.write(text)
         else:

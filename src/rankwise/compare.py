@@ -107,11 +107,11 @@ class Comparison:
     def _repr_html_(self) -> str:  # Jupyter shows the comparison as its HTML report
         return self.to_html()
 
-    def write_report(self, folder):
+    def write_report(self, folder, procedure: str = "nemenyi"):
         """Every format and figure into ``folder`` (see :func:`rankwise.report.write_report`)."""
         from .report import write_report
 
-        return write_report(self, folder)
+        return write_report(self, folder, procedure)
 
 
 def _aligned_ranks_of_rounded(x, higher_is_better, decimals):

@@ -362,7 +362,7 @@ def _html_table(header, rows, cls=None) -> str:
             f"</tr></thead><tbody>{''.join(body)}</tbody></table>")
 
 
-def html_report(cmp, figures_svg: dict | None = None) -> str:
+def html_report(cmp, figures_svg: dict | None = None, procedure: str = "nemenyi") -> str:
     """One self-contained page: no external resources, diagrams embedded as inline SVG."""
     t = cmp.table
     data = report_data(cmp)
@@ -370,7 +370,7 @@ def html_report(cmp, figures_svg: dict | None = None) -> str:
     learners = list(t.learners)
     if figures_svg is None:
         figures_svg = {name: figure_bytes(fig, "svg").decode("utf-8")
-                       for name, fig in figures(cmp).items()}
+                       for name, fig in figures(cmp, procedure).items()}
     best = best_in_row(t.values, t.higher_is_better, cmp.decimals)
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>rankwise report: {_h(t.source)}</title><style>{_CSS}</style></head><body>",
@@ -428,12 +428,21 @@ def html_report(cmp, figures_svg: dict | None = None) -> str:
 
 # ---------------------------------------------------------------------------------- folder
 
-def write_report(cmp, folder) -> list:
-    """Write every format and every figure (SVG, PDF, PNG) into ``folder``; return the paths."""
+def write_report(cmp, folder, procedure: str = "nemenyi") -> list:
+    """Write every format and every figure (SVG, PDF, PNG) into ``folder``; return the paths.
+
+    ``procedure`` is the all-pairs procedure whose decisions form the CD diagram's cliques.
+    """
+    from .adjust import ALL_PAIRS_PROCEDURES
+    from .errors import RankwiseError
+
+    if procedure not in ALL_PAIRS_PROCEDURES:
+        raise RankwiseError(f"the diagram procedure must be one of {', '.join(ALL_PAIRS_PROCEDURES)};"
+                            f" got {procedure!r}")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    figs = figures(cmp)
+    figs = figures(cmp, procedure)
     svgs = {}
     for name, fig in figs.items():
         for fmt in ("svg", "pdf", "png"):
@@ -460,8 +469,9 @@ def full_json(cmp) -> dict:
     return doc
 
 
-def render(cmp, fmt: str) -> str:
+def render(cmp, fmt: str, procedure: str = "nemenyi") -> str:
     if fmt == "json":
         return json.dumps(full_json(cmp), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    return {"text": text_report, "markdown": markdown_report, "latex": latex_report,
-            "html": html_report}[fmt](cmp)
+    if fmt == "html":
+        return html_report(cmp, procedure=procedure)
+    return {"text": text_report, "markdown": markdown_report, "latex": latex_report}[fmt](cmp)
