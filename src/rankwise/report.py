@@ -109,6 +109,22 @@ def figures(cmp, procedure: str = "nemenyi", control_procedure: str = "holm") ->
     return out
 
 
+def posthoc_sections(cmp):
+    """``(ranking, entry, tables)`` per post-hoc ranking; ``tables`` lists
+    ``(family, title, procedures, rows)`` and is empty when the gate stopped the ranking."""
+    ph = cmp.posthoc or {}
+    for ranking in ph.get("rankings", []):
+        entry = ph[ranking]
+        tables = []
+        if not entry.get("skipped"):
+            for fam in ph["families"]:
+                rows = entry.get(fam) or []
+                if rows:
+                    title = f"Against {ph['control']}" if fam == "control" else "All pairs"
+                    tables.append((fam, title, list(rows[0]["apv"]), rows))
+        yield ranking, entry, tables
+
+
 # ------------------------------------------------------------------------------------ text
 
 def _rank_cells(cmp, digits=3):
@@ -212,23 +228,14 @@ def markdown_report(cmp) -> str:
 
 
 def _md_posthoc(cmp) -> list:
-    ph = cmp.posthoc
-    if not ph:
-        return []
     out = []
-    for ranking in ph["rankings"]:
-        entry = ph[ranking]
+    for ranking, entry, tables in posthoc_sections(cmp):
         out += ["", f"## Post-hoc: {_md(ranking)}", ""]
         if entry.get("skipped"):
             out.append(_md(entry["notes"][0]))
             continue
-        for fam in ph["families"]:
-            rows = entry.get(fam, [])
-            if not rows:
-                continue
-            procs = list(rows[0]["apv"])
-            out += ["", f"### {'Against ' + _md(ph['control']) if fam == 'control' else 'All pairs'}",
-                    ""]
+        for _, title, procs, rows in tables:
+            out += ["", f"### {_md(title)}", ""]
             out += _md_table(["comparison", "statistic", "p"] + [_md(p) for p in procs], [
                 [f"{_md(r['a'])} vs {_md(r['b'])}", fmt_num(r["statistic"]), fmt_p(r["pvalue"])]
                 + [fmt_p(r["apv"][p]) + (" *" if r["apv"][p] <= cmp.alpha else "")
@@ -299,19 +306,11 @@ def latex_report(cmp) -> str:
 
 def _latex_apv_tables(cmp) -> list:
     """APV tables in the style of García & Herrera (2008), Table 5: hypotheses by p."""
-    ph = cmp.posthoc
-    if not ph:
-        return []
     out = []
-    for ranking in ph["rankings"]:
-        entry = ph[ranking]
-        if entry.get("skipped"):
-            continue
-        for fam in ph["families"]:
-            rows = entry.get(fam, [])
-            if not rows:
-                continue
-            procs = list(rows[0]["apv"])
+    for ranking, _, tables in posthoc_sections(cmp):
+        for fam, _, procs, rows in tables:
+            what = (f"against the control {cmp.posthoc['control']}" if fam == "control"
+                    else "all pairs")
             rows = sorted(rows, key=lambda r: r["pvalue"])
             out += [r"\begin{table}[ht]", r"\centering", r"\resizebox{\ifdim\width>\linewidth"
                     r"\linewidth\else\width\fi}{!}{%",
@@ -324,9 +323,8 @@ def _latex_apv_tables(cmp) -> list:
                 cells = [_num_tex(r["apv"][p]) for p in procs]
                 out.append(f"{i} & {latex_escape(r['a'])} vs {latex_escape(r['b'])} & "
                            f"{_num_tex(r['pvalue'])} & " + " & ".join(cells) + r" \\")
-            title = (f"against the control {ph['control']}" if fam == "control" else "all pairs")
             out += [r"\bottomrule", r"\end{tabular}}",
-                    r"\caption{" + latex_escape(f"Adjusted p-values, {ranking} ranking, {title}"
+                    r"\caption{" + latex_escape(f"Adjusted p-values, {ranking} ranking, {what}"
                                                 f" (alpha = {cmp.alpha}).") + "}",
                     r"\end{table}", ""]
     return out
@@ -396,25 +394,16 @@ def html_report(cmp, figures_svg: dict | None = None, procedure: str = "nemenyi"
     rows = [[TEST_TITLES[n], fmt_num(r.statistic), ", ".join(fmt_num(v) for v in r.df or ()),
              fmt_p(r.pvalue), r.method] for n, r in cmp.tests.items()]
     parts += ["<h2>Tests</h2>", _html_table(["test", "statistic", "df", "p-value", "method"], rows)]
-    ph = cmp.posthoc
-    if ph:
-        for ranking in ph["rankings"]:
-            entry = ph[ranking]
-            parts.append(f"<h2>Post-hoc: {_h(ranking)}</h2>")
-            if entry.get("skipped"):
-                parts.append(f"<p>{_h(entry['notes'][0])}</p>")
-                continue
-            for fam in ph["families"]:
-                rows_f = entry.get(fam, [])
-                if not rows_f:
-                    continue
-                procs = list(rows_f[0]["apv"])
-                title = f"Against {ph['control']}" if fam == "control" else "All pairs"
-                parts.append(f"<h3>{_h(title)}</h3>")
-                parts.append(_html_table(["comparison", "statistic", "p"] + procs, [
-                    [f"{r['a']} vs {r['b']}", fmt_num(r["statistic"]), fmt_p(r["pvalue"])]
-                    + [(fmt_p(r["apv"][p]), "sig" if r["apv"][p] <= cmp.alpha else "")
-                       for p in procs] for r in rows_f]))
+    for ranking, entry, tables in posthoc_sections(cmp):
+        parts.append(f"<h2>Post-hoc: {_h(ranking)}</h2>")
+        if entry.get("skipped"):
+            parts.append(f"<p>{_h(entry['notes'][0])}</p>")
+        for _, title, procs, rows_f in tables:
+            parts.append(f"<h3>{_h(title)}</h3>")
+            parts.append(_html_table(["comparison", "statistic", "p"] + procs, [
+                [f"{r['a']} vs {r['b']}", fmt_num(r["statistic"]), fmt_p(r["pvalue"])]
+                + [(fmt_p(r["apv"][p]), "sig" if r["apv"][p] <= cmp.alpha else "")
+                   for p in procs] for r in rows_f]))
     wtl = win_tie_loss_matrix(t.values, t.higher_is_better, cmp.decimals)
     rows = [[a] + ["–" if i == j else "/".join(str(int(v)) for v in wtl[i, j])
                    for j in range(t.n_learners)] for i, a in enumerate(learners)]
