@@ -127,6 +127,75 @@ def compare(
 
 
 @app.command()
+def run(
+    experiment: Optional[Path] = typer.Argument(None, help="Experiment TOML file (it runs code).",
+                                                show_default=False),
+    results: Path = typer.Option(..., "--results", "-r", help="Results database (SQLite)."),
+    example: Optional[str] = typer.Option(None, "--example",
+                                          help="Run a bundled experiment instead: demo."),
+    jobs: int = typer.Option(1, "--jobs", "-j",
+                             help="Worker processes (0: in the driver process, no isolation)."),
+    dask_scheduler: Optional[str] = typer.Option(
+        None, "--dask-scheduler", help="Dask scheduler address, scheduler file, or 'local'."),
+    retry_failed: bool = typer.Option(False, "--retry-failed", help="Run failed tasks again."),
+    force: bool = typer.Option(False, "--force",
+                               help="Continue although the design or library versions changed."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+):
+    """Run R repeats x N-fold cross-validation of learners over data sets; running it again on
+    the same results file continues where it stopped."""
+    from .experiment import load_experiment
+    from .runner import ProgressBar, run_experiment
+
+    try:
+        if (experiment is None) == (example is None):
+            raise RankwiseError("give either an EXPERIMENT file or --example NAME (not both)")
+        if example is not None:
+            from .examples import experiment_path
+
+            with experiment_path(example) as path:
+                exp = load_experiment(path)
+        else:
+            exp = load_experiment(experiment)
+        summary = run_experiment(exp, results, jobs=jobs, dask_scheduler=dask_scheduler,
+                                 retry_failed=retry_failed, force=force,
+                                 progress=ProgressBar(quiet=quiet))
+        typer.echo(f"rankwise: {summary['total']} tasks: {summary['already']} were already done,"
+                   f" {summary['run']} ran now ({summary['failed']} failed);"
+                   f" {summary['failures_total']} failed in all; results in {results}", err=True)
+    except RankwiseError as exc:
+        fail(str(exc))
+
+
+@app.command()
+def export(
+    results: Path = typer.Argument(..., help="Results database written by `rankwise run`."),
+    fmt: str = typer.Option("csv", "--format", "-f", help="csv or parquet."),
+    output: Path = typer.Option(..., "--output", "-o", help="File to write."),
+):
+    """Write the long table (dataset, repeat, fold, learner, criterion, value)."""
+    from .store import read_results
+
+    try:
+        if fmt not in ("csv", "parquet"):
+            raise RankwiseError(f"--format must be csv or parquet; got {fmt!r}")
+        if not results.exists():
+            raise RankwiseError(f"{results}: no such file")
+        table, _, _ = read_results(results)
+        if fmt == "csv":
+            table.to_csv(output, index=False)
+        else:
+            try:
+                table.to_parquet(output, index=False)
+            except ImportError:
+                raise RankwiseError("Parquet needs pyarrow: pip install 'rankwise[parquet]'"
+                                    ) from None
+        typer.echo(f"rankwise: wrote {len(table)} rows to {output}", err=True)
+    except RankwiseError as exc:
+        fail(str(exc))
+
+
+@app.command()
 def examples():
     """List the bundled example tables."""
     from .examples import EXAMPLES

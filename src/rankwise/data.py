@@ -143,8 +143,12 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     _check_choice("shape", shape, SHAPES)
     _check_choice("aggregate", aggregate, AGGREGATES)
     _check_choice("missing", missing, MISSING_POLICIES)
+    run_status = None
     if isinstance(source, pd.DataFrame):
         frame, label = _frame_from_dataframe(source), "DataFrame"
+    elif _is_results_db(source):
+        frame, run_status = _read_results_db(source)
+        label, shape = str(source), "long"
     else:
         frame, label = _read_file(source, sep), str(source)
     lower = {c.strip().lower(): c for c in frame.columns}
@@ -153,7 +157,31 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         table = _from_long(frame, lower, criterion, aggregate, label)
     else:
         table = _from_wide(frame, label)
+    if run_status is not None and not run_status["complete"]:
+        table = replace(table, warnings=table.warnings + (
+            f"the run is unfinished: {run_status['finished_tasks']} of"
+            f" {run_status['total_tasks']} tasks are done ({run_status['failed_tasks']} failed);"
+            " results may change when it completes",))
+    elif run_status is not None and run_status["failed_tasks"]:
+        table = replace(table, warnings=table.warnings + (
+            f"{run_status['failed_tasks']} task(s) failed; their values are missing",))
     return _finish(table, criterion, higher_is_better, missing)
+
+
+def _is_results_db(source) -> bool:
+    from .store import is_sqlite
+
+    return isinstance(source, (str, os.PathLike)) and is_sqlite(source)
+
+
+def _read_results_db(path):
+    """A results database as a long table (values of undefined criteria are empty)."""
+    from .store import read_results
+
+    table, _, status = read_results(path)
+    frame = table.astype({"repeat": str, "fold": str})
+    frame["value"] = frame["value"].map(lambda v: "" if pd.isna(v) else repr(float(v)))
+    return frame.astype(str), status
 
 
 def _read_file(path, sep: str | None) -> pd.DataFrame:

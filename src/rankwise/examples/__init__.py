@@ -43,3 +43,14 @@ def load_example(name: str, **options):
         table = load_table(path, **options)
     from dataclasses import replace
     return replace(table, source=f"example:{name}")
+
+
+EXPERIMENTS = {"demo": "demo_experiment.toml"}
+
+
+def experiment_path(name: str):
+    """Context manager giving the path of a bundled experiment file."""
+    if name not in EXPERIMENTS:
+        raise RankwiseError(f"no bundled experiment named {name!r}; choose one of"
+                            f" {', '.join(EXPERIMENTS)}")
+    return resources.as_file(resources.files(__name__).joinpath(EXPERIMENTS[name]))
