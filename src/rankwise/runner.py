@@ -102,7 +102,7 @@ def build_pipeline(learner: Learner, data, random_state: int):
         parts.append(("num", SimpleImputer(strategy="median", keep_empty_features=True), numeric))
     if data.nominal:
         parts.append(("cat", Pipeline([
-            ("impute", SimpleImputer(strategy="most_frequent", missing_values=None)),
+            ("impute", SimpleImputer(strategy="most_frequent", missing_values=np.nan)),
             ("onehot", OneHotEncoder(handle_unknown="ignore"))]), list(data.nominal)))
     return Pipeline([("prepare", ColumnTransformer(parts)), ("learner", est)]), True
 
@@ -160,9 +160,10 @@ def run_task(task: Task) -> dict:
             signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-def _worker_init():
-    # A worker must not outlive a driver that was killed (even with SIGKILL): ask Linux to
-    # kill it when its parent dies.
+def _worker_init(driver: int | None = None):
+    # A worker must not outlive a driver that was killed, even with SIGKILL. Linux's parent-death
+    # signal covers direct children; under the forkserver the parent is the server (kept alive
+    # by its children), so every worker also watches the driver's PID and leaves when it is gone.
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -170,12 +171,25 @@ def _worker_init():
             ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except OSError:
             pass
+    if driver is not None:
+        threading.Thread(target=_watch_driver, args=(driver,), daemon=True).start()
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")
 
 
-def _isolated_entry(task, conn):
-    _worker_init()
+def _watch_driver(driver: int):
+    while True:
+        try:
+            os.kill(driver, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except PermissionError:  # the PID was reused by another user's process: driver gone
+            os._exit(1)
+        time.sleep(0.2)
+
+
+def _isolated_entry(task, conn, driver):
+    _worker_init(driver)
     conn.send(run_task(task))
     conn.close()
 
@@ -183,7 +197,7 @@ def _isolated_entry(task, conn):
 def _run_isolated(task: Task, ctx) -> dict:
     """Run one task alone in a fresh process; a dead process is a failed task."""
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_isolated_entry, args=(task, child), daemon=True)
+    proc = ctx.Process(target=_isolated_entry, args=(task, child, os.getpid()), daemon=True)
     proc.start()
     child.close()
     result = None
@@ -216,8 +230,8 @@ def execute_pool(tasks, jobs: int, commit):
     pending = deque(tasks)
     while pending:
         suspects = []
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx,
-                                 initializer=_worker_init) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+                                 initargs=(os.getpid(),)) as pool:
             inflight = {}
             broken = False
             while (pending or inflight) and not broken:

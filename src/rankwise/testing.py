@@ -1,0 +1,68 @@
+"""Deliberately misbehaving learners, for testing the runner (and for trying its failure
+handling). They live in the package so that worker processes can import them by path."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+
+class _Majority(ClassifierMixin, BaseEstimator):
+    def fit(self, X, y):
+        values, counts = np.unique(np.asarray(y), return_counts=True)
+        self.classes_ = values
+        self.majority_ = values[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_, dtype=object)
+
+
+class ScorelessClassifier(_Majority):
+    """Predicts the majority class and gives no scores: AUC is undefined, precision of the
+    (minority) positive class too."""
+
+
+class FailingClassifier(_Majority):
+    """Raises in fit."""
+
+    def fit(self, X, y):
+        raise ValueError("this learner always fails")
+
+
+class DyingClassifier(_Majority):
+    """Kills its own process in fit (as a segfaulting extension would)."""
+
+    def fit(self, X, y):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+class SlowClassifier(_Majority):
+    """Sleeps ``delay`` seconds in fit."""
+
+    def __init__(self, delay: float = 0.2):
+        self.delay = delay
+
+    def fit(self, X, y):
+        time.sleep(self.delay)
+        return super().fit(X, y)
+
+
+class RecordingClassifier(_Majority):
+    """Appends a fingerprint of its training data to the file ``log`` (one line per fit)."""
+
+    def __init__(self, log: str = "", random_state=None):
+        self.log = log
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        import hashlib
+
+        digest = hashlib.sha256(np.ascontiguousarray(np.asarray(X, dtype=float)).tobytes())
+        with open(self.log, "a") as fh:
+            fh.write(f"{digest.hexdigest()[:16]} {len(y)} {self.random_state}\n")
+        return super().fit(X, y)
