@@ -57,6 +57,18 @@ class TaskTimeout(Exception):
 
 
 _DATASETS: dict = {}
+_SPLITS: dict = {}
+_LIMITED = [False]  # this process's thread pools are already limited to one thread
+
+
+def _one_thread():
+    """Limit BLAS/OpenMP pools to one thread for the rest of this (worker) process: doing it once
+    costs nothing per task, where a per-task context manager costs milliseconds."""
+    if not _LIMITED[0]:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=1)
+        _LIMITED[0] = True
 
 
 def _dataset(spec: DatasetSpec):
@@ -111,10 +123,23 @@ def _alarm(signum, frame):
     raise TaskTimeout
 
 
-def run_task(task: Task) -> dict:
-    """Fit on N−1 parts, test on the last; never raises (a failure is a result)."""
-    from threadpoolctl import threadpool_limits
+def _split(data, task: Task):
+    key = (data.name, data.content_hash, task.seed, task.repeat, task.folds)
+    if key not in _SPLITS:
+        if len(_SPLITS) > 256:
+            _SPLITS.clear()
+        _SPLITS[key] = fold_indices(data.y, task.seed, data.name, task.repeat, task.folds)
+    return _SPLITS[key][task.fold]
 
+
+def run_task(task: Task, limit_threads: bool = True) -> dict:
+    """Fit on N−1 parts, test on the last; never raises (a failure is a result).
+
+    ``limit_threads``: limit this process's thread pools to one thread first (workers); the
+    in-process mode limits them around the whole run instead.
+    """
+    if limit_threads:
+        _one_thread()
     key = task.key
     use_alarm = (task.time_limit is not None and hasattr(signal, "SIGALRM")
                  and threading.current_thread() is threading.main_thread())
@@ -123,7 +148,7 @@ def run_task(task: Task) -> dict:
         if data.content_hash != task.dataset_hash:
             raise RankwiseError(f"data set {data.name!r} differs from the one the run started"
                                 " with (content hash)")
-        train, test = fold_indices(data.y, task.seed, data.name, task.repeat, task.folds)[task.fold]
+        train, test = _split(data, task)
         model, frame = build_pipeline(task.learner, data, derive_seed(
             task.seed, "learner", data.name, task.repeat, task.fold, task.learner.name))
         X = data.X if frame else data.X.to_numpy(dtype=float)
@@ -132,14 +157,13 @@ def run_task(task: Task) -> dict:
         if use_alarm:
             signal.signal(signal.SIGALRM, _alarm)
             signal.setitimer(signal.ITIMER_REAL, float(task.time_limit))
-        with threadpool_limits(limits=1):
-            start = time.perf_counter()
-            model.fit(X_train, data.y[train])
-            fitted = time.perf_counter()
-            pred = model.predict(X_test)
-            predicted = time.perf_counter()
-            classes = [str(c) for c in getattr(model, "classes_", data.classes)]
-            scores = class_scores(model, X_test, classes)
+        start = time.perf_counter()
+        model.fit(X_train, data.y[train])
+        fitted = time.perf_counter()
+        pred = model.predict(X_test)
+        predicted = time.perf_counter()
+        classes = [str(c) for c in getattr(model, "classes_", data.classes)]
+        scores = class_scores(model, X_test, classes)
         if use_alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
         values = evaluate(task.criteria, data.y[test], np.asarray(pred).astype(str).astype(object),
@@ -361,8 +385,11 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
         if dask_scheduler:
             execute_dask(todo, dask_scheduler, jobs, commit)
         elif jobs == 0:
-            for task in todo:
-                commit(run_task(task))
+            from threadpoolctl import threadpool_limits
+
+            with threadpool_limits(limits=1):
+                for task in todo:
+                    commit(run_task(task, limit_threads=False))
         else:
             execute_pool(todo, jobs, commit)
         summary["failures_total"] = sum(1 for s in store.finished().values() if s == "failed")
