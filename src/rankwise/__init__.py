@@ -8,7 +8,9 @@ from .adjust import ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, adjust
 from .bergmann_hommel import bergmann_hommel
 from .compare import OMNIBUS_TESTS, TWO_LEARNER_TESTS, Comparison, compare
 from .data import ScoreTable, load_table
+from .datasets import DatasetSpec
 from .errors import RankwiseError
+from .experiment import Experiment, Learner, load_experiment
 from .examples import EXAMPLES, load_example
 from .omnibus import friedman, friedman_aligned, iman_davenport, quade, rm_anova
 from .posthoc import (RANKINGS, contrast_estimation, critical_difference, multiple_sign_test,
@@ -20,7 +22,10 @@ from .two_learners import (paired_ttest, sign_test, wilcoxon, wilcoxon_critical_
 
 __version__ = "0.1.0"
 
+from .runner import run_experiment  # noqa: E402
+
 __all__ = [
+    "DatasetSpec", "Experiment", "Learner", "load_experiment", "run_experiment",
     "ALL_PAIRS_PROCEDURES", "CONTROL_PROCEDURES", "RANKINGS", "adjust", "bergmann_hommel",
     "contrast_estimation", "critical_difference", "multiple_sign_test", "nemenyi_pvalues",
     "pairwise_statistics", "tukey_dunnett",
