@@ -296,3 +296,16 @@ def test_report_diagram_procedure(tmp_path):
     from rankwise import RankwiseError
     with pytest.raises(RankwiseError, match="diagram procedure must be one of"):
         cmp.write_report(tmp_path, "li")
+
+
+def test_reports_of_large_tables_and_restricted_comparisons():
+    rng = np.random.default_rng(5)
+    n, k = 300, 12
+    t = ScoreTable(values=np.round(rng.normal(size=(n, k)), 2),
+                   datasets=tuple(f"d{i}" for i in range(n)),
+                   learners=tuple(f"L{j}" for j in range(k)))
+    cmp = compare(t, tests=["friedman"])  # the verdict computes its own gate test
+    assert verdict(cmp)["gate"]["test"] == "iman_davenport"
+    assert "100 more data sets" in cmp.to_markdown() and "100 more data sets" in cmp.to_text()
+    w = win_tie_loss_matrix(t.values)
+    assert w.shape == (k, k, 3) and (w.sum(axis=2)[~np.eye(k, dtype=bool)] == n).all()

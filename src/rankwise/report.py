@@ -210,6 +210,9 @@ def markdown_report(cmp) -> str:
     rows.append(["*average rank*"] + [f"{r:.3f}" for r in cmp.mean_ranks])
     out += _md_table(["dataset"] + [_md(l) for l in learners], rows,
                      ["---"] + ["---:"] * t.n_learners)
+    if t.n_datasets > MAX_TABLE_ROWS:
+        out += ["", f"… {t.n_datasets - MAX_TABLE_ROWS} more data sets (the average ranks use"
+                " all of them; see the JSON output)."]
     out += ["", "Bold: the best value of the data set; ranks in parentheses (1 = best).", ""]
     out += ["## Tests", ""]
     rows = [[TEST_TITLES[n], fmt_num(r.statistic), ", ".join(fmt_num(v) for v in r.df or ()),
@@ -390,6 +393,8 @@ def html_report(cmp, figures_svg: dict | None = None, procedure: str = "nemenyi"
                             "best" if best[i, j] else "") for j in range(t.n_learners)])
     rows.append(["average rank"] + [f"{r:.3f}" for r in cmp.mean_ranks])
     parts += ["<h2>Rank table</h2>", _html_table(["dataset"] + learners, rows, "ranktable"),
+              (f"<p>… {t.n_datasets - MAX_TABLE_ROWS} more data sets (the average ranks use all of"
+               " them; see the JSON output).</p>" if t.n_datasets > MAX_TABLE_ROWS else ""),
               "<p>Bold: the best value of the data set; ranks in parentheses (1 = best).</p>"]
     rows = [[TEST_TITLES[n], fmt_num(r.statistic), ", ".join(fmt_num(v) for v in r.df or ()),
              fmt_p(r.pvalue), r.method] for n, r in cmp.tests.items()]

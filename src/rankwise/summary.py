@@ -22,12 +22,21 @@ AGREEMENT_TAU = 0.6
 
 def win_tie_loss_matrix(values, higher_is_better: bool = True,
                         decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
-    """W[a, b, :] = (wins, ties, losses) of learner a against learner b over the data sets."""
+    """W[a, b, :] = (wins, ties, losses) of learner a against learner b over the data sets.
+
+    One learner at a time, so memory stays n × k whatever the number of learners.
+    """
     x = round_scores(values, decimals)
-    d = round_scores(x[:, :, None] - x[:, None, :], decimals)
-    if not higher_is_better:
-        d = -d
-    return np.stack([(d > 0).sum(axis=0), (d == 0).sum(axis=0), (d < 0).sum(axis=0)], axis=-1)
+    k = x.shape[1]
+    out = np.zeros((k, k, 3), dtype=np.int64)
+    for a in range(k):
+        d = round_scores(x[:, [a]] - x, decimals)
+        if not higher_is_better:
+            d = -d
+        out[a, :, 0] = (d > 0).sum(axis=0)
+        out[a, :, 1] = (d == 0).sum(axis=0)
+        out[a, :, 2] = (d < 0).sum(axis=0)
+    return out
 
 
 def best_in_row(values, higher_is_better: bool = True,

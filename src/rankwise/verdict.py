@@ -37,14 +37,19 @@ def verdict(cmp, procedure: str = "holm", ranking: str = "friedman") -> dict:
     t = cmp.table
     alpha = cmp.alpha
     learners = list(t.learners)
-    if t.n_learners == 2 or "friedman" not in cmp.tests and "wilcoxon" in cmp.tests:
+    if t.n_learners == 2:
         return _two_learner_verdict(cmp)
     if procedure not in CONTROL_PROCEDURES + ALL_PAIRS_PROCEDURES:
         raise RankwiseError(f"unknown verdict procedure {procedure!r}")
     gate_name = GATES.get(ranking, "iman_davenport")
     gate = cmp.tests.get(gate_name)
-    if gate is None:
-        raise RankwiseError(f"the verdict needs the {gate_name} test in the comparison")
+    if gate is None:  # the comparison ran other tests: compute the gate here
+        from .omnibus import friedman_aligned, iman_davenport, quade
+
+        runner = {"iman_davenport": iman_davenport, "friedman_aligned": friedman_aligned,
+                  "quade": quade}[gate_name]
+        gate = runner(t.values, higher_is_better=t.higher_is_better, convention=cmp.convention,
+                      decimals=cmp.decimals)
     best = int(np.argmin(cmp.mean_ranks))
     out = {"procedure": procedure, "ranking": ranking, "best": learners[best],
            "gate": {"test": gate_name, "pvalue": gate.pvalue, "alpha": alpha}}
@@ -88,7 +93,15 @@ def verdict(cmp, procedure: str = "holm", ranking: str = "friedman") -> dict:
 
 def _two_learner_verdict(cmp) -> dict:
     a, b = cmp.pair
-    w = cmp.tests["wilcoxon"]
+    w = cmp.tests.get("wilcoxon")
+    if w is None:
+        from .two_learners import wilcoxon
+
+        t = cmp.table
+        w = wilcoxon(t.column(a), t.column(b), higher_is_better=t.higher_is_better,
+                     zero_method=cmp.settings.get("wilcoxon_zero_method", "demsar"),
+                     method=cmp.settings.get("wilcoxon_method", "auto"),
+                     convention=cmp.convention, decimals=cmp.decimals)
     out = {"procedure": None, "ranking": "wilcoxon", "gate": None, "best": None}
     if w.reject(cmp.alpha):
         better, worse = (b, a) if w.r_plus > w.r_minus else (a, b)
