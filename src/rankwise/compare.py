@@ -13,7 +13,7 @@ from .data import ScoreTable, load_table
 from .errors import RankwiseError
 from .omnibus import (_aligned_from_ranks, _friedman_from_ranks, _iman_davenport_from_friedman,
                       _quade_from_ranks, rm_anova)
-from .ranking import DEFAULT_DECIMALS, midranks, round_scores
+from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
 from .results import TestResult, jsonable
 from .two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
 
@@ -114,11 +114,6 @@ class Comparison:
         return write_report(self, folder, procedure)
 
 
-def _aligned_ranks_of_rounded(x, higher_is_better, decimals):
-    aligned = round_scores(x - x.mean(axis=1, keepdims=True), decimals)
-    return midranks((-aligned if higher_is_better else aligned).ravel()).reshape(x.shape)
-
-
 def compare(data, *, alpha: float = 0.05, convention: str = "default",
             decimals: int | None = DEFAULT_DECIMALS, tests=None, pair=None,
             zero_method: str = "demsar", wilcoxon_method: str = "auto", sign_ties: str = "split",
@@ -195,7 +190,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         # The global sort of n·k aligned values dominates on large tables; numpy releases the
         # GIL while sorting, so it runs beside the rest. The result does not depend on timing.
         pool = ThreadPoolExecutor(max_workers=1) if x.size >= PARALLEL_MIN_CELLS else None
-        job = partial(_aligned_ranks_of_rounded, x, hib, decimals)
+        job = partial(aligned_ranks, x, hib, decimals)
         aligned_job = pool.submit(job) if pool else job
         if pool:
             pool.shutdown(wait=False)
@@ -211,8 +206,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         r_al = aligned_job() if callable(aligned_job) else aligned_job.result()
         results["friedman_aligned"] = _aligned_from_ranks(r_al, convention)
     if "quade" in tests:
-        q = midranks(round_scores(x.max(axis=1) - x.min(axis=1), decimals))
-        results["quade"] = _quade_from_ranks(ranks, q, convention)
+        results["quade"] = _quade_from_ranks(ranks, quade_weights(x, decimals), convention)
     if "anova" in tests:
         results["anova"] = rm_anova(x, convention=convention, alpha=alpha, decimals=None)
     if pair:

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import _validate as check
 from .errors import RankwiseError
 
 LONG_REQUIRED = ("dataset", "learner", "value")
@@ -109,11 +110,6 @@ class ScoreTable:
         return pd.DataFrame(self.values, index=list(self.datasets), columns=list(self.learners))
 
 
-def _check_choice(name: str, value, options):
-    if value not in options:
-        raise RankwiseError(f"{name} must be one of {', '.join(options)}; got {value!r}")
-
-
 def load_table(source, *, shape: str = "auto", criterion: str | None = None,
                higher_is_better: bool | None = None, aggregate: str = "median",
                missing: str = "refuse", sep: str | None = None) -> ScoreTable:
@@ -140,9 +136,9 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         Field separator; by default a tab for ``.tsv``/``.tab`` files or a first line with tabs
         and no commas, else a comma.
     """
-    _check_choice("shape", shape, SHAPES)
-    _check_choice("aggregate", aggregate, AGGREGATES)
-    _check_choice("missing", missing, MISSING_POLICIES)
+    check.choice("shape", shape, SHAPES)
+    check.choice("aggregate", aggregate, AGGREGATES)
+    check.choice("missing", missing, MISSING_POLICIES)
     run_status = None
     if isinstance(source, pd.DataFrame):
         frame, label = _frame_from_dataframe(source), "DataFrame"

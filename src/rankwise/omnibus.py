@@ -351,3 +351,8 @@ def _mauchly(x: np.ndarray):
     chi2 = -f * (n - 1) * log_w
     dof = p * (p + 1) / 2 - 1
     return w, float(stats.chi2.sf(chi2, dof))
+
+
+#: Omnibus tests by name (the names of the JSON contract), for callers that pick one by name.
+OMNIBUS = {"friedman": friedman, "iman_davenport": iman_davenport,
+           "friedman_aligned": friedman_aligned, "quade": quade, "anova": rm_anova}

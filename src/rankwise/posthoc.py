@@ -28,7 +28,7 @@ from . import _validate as check
 from .adjust import ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, adjust
 from .bergmann_hommel import bergmann_hommel
 from .errors import RankwiseError
-from .ranking import DEFAULT_DECIMALS, midranks, round_scores
+from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
 from .results import jsonable
 from .two_learners import sign_test, wilcoxon
 
@@ -106,8 +106,7 @@ def _rank_scores(x, ranking, higher_is_better, convention, decimals):
         return scores, se, {"se_formula": "sqrt(k(k+1)/(6n))" if convention == "paper"
                             else "permutation (tie-corrected)"}
     if ranking == "friedman_aligned":
-        aligned = round_scores(signed - signed.mean(axis=1, keepdims=True), decimals)
-        r = midranks(aligned.ravel()).reshape(n, k)
+        r = aligned_ranks(x, higher_is_better, decimals)
         scores = r.mean(axis=0)
         if convention == "paper":
             se = math.sqrt(k * (k * n + 1) / 6.0)
@@ -117,7 +116,7 @@ def _rank_scores(x, ranking, higher_is_better, convention, decimals):
         return scores, se, {"se_formula": "sqrt(k(kn+1)/6)" if convention == "paper"
                             else "permutation: sqrt(2D/(n^2(k-1)))"}
     r = midranks(signed)
-    q = midranks(round_scores(x.max(axis=1) - x.min(axis=1), decimals))
+    q = quade_weights(x, decimals)
     scores = (q[:, None] * r).sum(axis=0) / (n * (n + 1) / 2.0)
     if convention == "paper":
         se = math.sqrt(k * (k + 1) * (2 * n + 1) * (k - 1) / (18.0 * n * (n + 1)))

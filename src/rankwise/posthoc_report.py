@@ -9,15 +9,13 @@ from scipy import stats
 
 from . import _validate as check
 from .errors import RankwiseError
-from .omnibus import friedman_aligned, iman_davenport, quade, rm_anova
+from .omnibus import OMNIBUS
 from .posthoc import (GATES, RANK_BASED, RANKING_ALIASES, RANKINGS, adjusted_pvalues,
                       check_procedures, comparisons_json, contrast_estimation, critical_difference,
                       multiple_sign_test, pairwise_statistics, resolve_control, tukey_dunnett)
 from .results import jsonable
 
 FAMILY_OPTIONS = {"all": ("all_pairs",), "control": ("control",), "both": ("control", "all_pairs")}
-_GATE_RUNNERS = {"iman_davenport": iman_davenport, "friedman_aligned": friedman_aligned,
-                 "quade": quade, "anova": rm_anova}
 
 
 def posthoc_report(table, x, mean_ranks, omnibus, *, family, control, procedures, rankings,
@@ -58,7 +56,7 @@ def posthoc_report(table, x, mean_ranks, omnibus, *, family, control, procedures
         gate_name = "anova" if ranking == "anova" else GATES[ranking]
         gate_res = omnibus.get(gate_name)
         if gate_res is None:
-            runner = _GATE_RUNNERS[gate_name]
+            runner = OMNIBUS[gate_name]
             kwargs = {"decimals": None, "convention": convention}
             if gate_name != "anova":
                 kwargs["higher_is_better"] = hib

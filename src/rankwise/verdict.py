@@ -44,11 +44,9 @@ def verdict(cmp, procedure: str = "holm", ranking: str = "friedman") -> dict:
     gate_name = GATES.get(ranking, "iman_davenport")
     gate = cmp.tests.get(gate_name)
     if gate is None:  # the comparison ran other tests: compute the gate here
-        from .omnibus import friedman_aligned, iman_davenport, quade
+        from .omnibus import OMNIBUS
 
-        runner = {"iman_davenport": iman_davenport, "friedman_aligned": friedman_aligned,
-                  "quade": quade}[gate_name]
-        gate = runner(t.values, higher_is_better=t.higher_is_better, convention=cmp.convention,
+        gate = OMNIBUS[gate_name](t.values, higher_is_better=t.higher_is_better, convention=cmp.convention,
                       decimals=cmp.decimals)
     best = int(np.argmin(cmp.mean_ranks))
     out = {"procedure": procedure, "ranking": ranking, "best": learners[best],
