@@ -99,8 +99,10 @@ def test_dask_scheduler_and_two_workers_on_localhost(reference, tmp_path):
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    scheduler_file = tmp_path / "scheduler.json"
     procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
-                               "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                               "127.0.0.1", "--port", str(port), "--no-dashboard",
+                               "--scheduler-file", str(scheduler_file)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)]
     try:
         for _ in range(2):
@@ -111,8 +113,9 @@ def test_dask_scheduler_and_two_workers_on_localhost(reference, tmp_path):
         from distributed import Client
         with Client(address, timeout="30s") as client:
             client.wait_for_workers(2, timeout=60)
+        # Connect through the scheduler file (the address works the same way).
         run_experiment(experiment_from_dict(small()), tmp_path / "remote.sqlite",
-                       dask_scheduler=address)
+                       dask_scheduler=str(scheduler_file))
         pd.testing.assert_frame_equal(results_table(tmp_path / "remote.sqlite"), reference)
     finally:
         for p in procs[::-1]:
@@ -376,6 +379,24 @@ def test_experiment_errors(change, message):
     change(doc)
     with pytest.raises(RankwiseError, match=message):
         experiment_from_dict(doc)
+
+
+def test_run_cli_time_limit_and_resume_message(tmp_path):
+    from typer.testing import CliRunner
+
+    from rankwise.cli import app
+
+    doc = small([{"name": "slow", "estimator": "rankwise.testing.SlowClassifier",
+                  "params": {"delay": 2.0}}], repeats=1)
+    doc["datasets"] = doc["datasets"][:1]
+    exp = tmp_path / "e.toml"
+    exp.write_text(to_toml(doc))
+    args = ["run", str(exp), "-r", str(tmp_path / "t.sqlite"), "--jobs", "0", "-q"]
+    res = CliRunner().invoke(app, args + ["--time-limit", "0.3"])
+    assert res.exit_code == 0, res.output
+    assert "8 tasks: 0 were already done, 8 ran now (2 failed)" in res.stderr
+    res = CliRunner().invoke(app, args)
+    assert "8 were already done, 0 ran now" in res.stderr
 
 
 def test_run_cli_errors(tmp_path):

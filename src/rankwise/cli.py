@@ -141,6 +141,8 @@ def run(
     force: bool = typer.Option(False, "--force",
                                help="Continue although the design or library versions changed."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    time_limit: Optional[float] = typer.Option(
+        None, "--time-limit", help="Seconds per task (overrides the file's time_limit)."),
 ):
     """Run R repeats x N-fold cross-validation of learners over data sets; running it again on
     the same results file continues where it stopped."""
@@ -157,6 +159,10 @@ def run(
                 exp = load_experiment(path)
         else:
             exp = load_experiment(experiment)
+        if time_limit is not None:
+            from dataclasses import replace
+
+            exp = replace(exp, time_limit=time_limit)
         summary = run_experiment(exp, results, jobs=jobs, dask_scheduler=dask_scheduler,
                                  retry_failed=retry_failed, force=force,
                                  progress=ProgressBar(quiet=quiet))
