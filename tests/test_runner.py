@@ -219,7 +219,8 @@ def test_failures_are_recorded_and_retried(tmp_path):
     doc["datasets"] = doc["datasets"][:1]
     db = tmp_path / "f.sqlite"
     summary = run_experiment(experiment_from_dict(doc), db, jobs=2)
-    assert summary == {"total": 12, "already": 0, "run": 12, "failed": 6, "failures_total": 6}
+    assert summary == {"total": 12, "already": 0, "run": 12, "failed": 6, "failures_total": 6,
+                       "warned": 0}
     with sqlite3.connect(db) as con:
         errors = dict(con.execute("SELECT learner, error FROM tasks WHERE status='failed'"))
     assert errors["dies"] == "the worker process died (killed by signal 9)"
@@ -409,3 +410,15 @@ def test_run_cli_errors(tmp_path):
     (tmp_path / "bad.toml").write_text("[experiment\n")
     res = CliRunner().invoke(app, ["run", str(tmp_path / "bad.toml"), "-r", "r.sqlite"])
     assert res.exit_code == 2 and "not valid TOML" in res.stderr
+
+
+def test_learner_warnings_are_stored_with_the_task(tmp_path):
+    doc = small([{"name": "LR", "estimator": "sklearn.linear_model.LogisticRegression",
+                  "params": {"max_iter": 2}}], repeats=1)
+    doc["datasets"] = doc["datasets"][1:]
+    db = tmp_path / "w.sqlite"
+    summary = run_experiment(experiment_from_dict(doc), db, jobs=0)
+    assert summary["warned"] == 2
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT warnings FROM tasks WHERE learner='LR'").fetchall()
+    assert all(json.loads(w)[0].startswith("ConvergenceWarning:") for (w,) in rows)

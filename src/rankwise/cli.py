@@ -169,6 +169,9 @@ def run(
         typer.echo(f"rankwise: {summary['total']} tasks: {summary['already']} were already done,"
                    f" {summary['run']} ran now ({summary['failed']} failed);"
                    f" {summary['failures_total']} failed in all; results in {results}", err=True)
+        if summary["warned"]:
+            typer.echo(f"rankwise: {summary['warned']} task(s) raised learner warnings; they are"
+                       f" stored with the tasks (table 'tasks', column 'warnings')", err=True)
     except RankwiseError as exc:
         fail(str(exc))
 

@@ -21,6 +21,7 @@ import sys
 import threading
 import time
 import traceback
+import warnings
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -157,20 +158,26 @@ def run_task(task: Task, limit_threads: bool = True) -> dict:
         if use_alarm:
             signal.signal(signal.SIGALRM, _alarm)
             signal.setitimer(signal.ITIMER_REAL, float(task.time_limit))
-        start = time.perf_counter()
-        model.fit(X_train, data.y[train])
-        fitted = time.perf_counter()
-        pred = model.predict(X_test)
-        predicted = time.perf_counter()
-        classes = [str(c) for c in getattr(model, "classes_", data.classes)]
-        scores = class_scores(model, X_test, classes)
+        with warnings.catch_warnings(record=True) as caught:
+            # The learner's warnings belong to the task's record, not to the terminal.
+            warnings.simplefilter("always")
+            start = time.perf_counter()
+            model.fit(X_train, data.y[train])
+            fitted = time.perf_counter()
+            pred = model.predict(X_test)
+            predicted = time.perf_counter()
+            classes = [str(c) for c in getattr(model, "classes_", data.classes)]
+            scores = class_scores(model, X_test, classes)
+        noted = list(dict.fromkeys(f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
+                                   for w in caught))
         if use_alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
         values = evaluate(task.criteria, data.y[test], np.asarray(pred).astype(str).astype(object),
                           scores, classes, data.positive)
         values["fit_time"] = (fitted - start, None)
         values["predict_time"] = (predicted - fitted, None)
-        return {"key": key, "status": "done", "values": values, "error": None}
+        return {"key": key, "status": "done", "values": values, "error": None,
+                "warnings": noted[:20]}
     except TaskTimeout:
         return {"key": key, "status": "failed", "values": {},
                 "error": f"time limit of {task.time_limit:g} s exceeded"}
@@ -370,14 +377,17 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
         finished = store.finished()
         todo = [t for t in tasks if finished.get(t.key) is None
                 or (retry_failed and finished[t.key] == "failed")]
-        summary = {"total": len(tasks), "already": len(tasks) - len(todo), "run": 0, "failed": 0}
+        summary = {"total": len(tasks), "already": len(tasks) - len(todo), "run": 0, "failed": 0,
+                   "warned": 0}
         if progress:
             progress.start(len(tasks), len(tasks) - len(todo),
                            sum(1 for s in finished.values() if s == "failed" and not retry_failed))
 
         def commit(result):
-            store.record(result["key"], result["status"], result["values"], result["error"])
+            store.record(result["key"], result["status"], result["values"], result["error"],
+                         result.get("warnings"))
             summary["run"] += 1
+            summary["warned"] += bool(result.get("warnings"))
             summary["failed"] += result["status"] == "failed"
             if progress:
                 progress.advance(result["status"] == "failed")

@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tasks (
     dataset TEXT NOT NULL, repeat INTEGER NOT NULL, fold INTEGER NOT NULL, learner TEXT NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('done', 'failed')), error TEXT,
-    finished REAL NOT NULL,
+    finished REAL NOT NULL, warnings TEXT,
     PRIMARY KEY (dataset, repeat, fold, learner));
 CREATE TABLE IF NOT EXISTS results (
     dataset TEXT NOT NULL, repeat INTEGER NOT NULL, fold INTEGER NOT NULL, learner TEXT NOT NULL,
@@ -80,10 +80,12 @@ class Store:
         return {tuple(r[:4]): r[4] for r in self.db.execute(
             "SELECT dataset, repeat, fold, learner, status FROM tasks")}
 
-    def record(self, key, status: str, values: dict, error: str | None = None):
+    def record(self, key, status: str, values: dict, error: str | None = None,
+               warnings: list | None = None):
         """Commit one finished task and its criteria in a single transaction.
 
-        ``values`` maps criterion -> (value or None, reason or None). A retried failure replaces
+        ``values`` maps criterion -> (value or None, reason or None); ``warnings`` are the
+        learner's warnings (kept as a JSON list). A retried failure replaces
         its earlier record; a done task is never written twice (primary keys forbid it).
         """
         dataset, repeat, fold, learner = key
@@ -91,8 +93,9 @@ class Store:
         try:
             self.db.execute("DELETE FROM results WHERE dataset=? AND repeat=? AND fold=? AND"
                             " learner=?", key)
-            self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (dataset, repeat, fold, learner, status, error, time.time()))
+            self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            (dataset, repeat, fold, learner, status, error, time.time(),
+                             json.dumps(warnings) if warnings else None))
             self.db.executemany(
                 "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(dataset, repeat, fold, learner, c, v, r) for c, (v, r) in values.items()])
