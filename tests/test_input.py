@@ -184,6 +184,7 @@ def test_dataframes():
     wide = pd.DataFrame({"A": [0.9, 0.6, 0.5], "B": [0.8, 0.7, 0.5]}, index=["d1", "d2", "d3"])
     t = load_table(wide)
     assert t.datasets == ("d1", "d2", "d3") and t.learners == ("A", "B")
+    pd.testing.assert_frame_equal(t.to_frame(), wide)
     labelled = wide.reset_index().rename(columns={"index": "name"})
     assert load_table(labelled).values.tolist() == t.values.tolist()
     named = wide.reset_index(names="dataset")[["A", "dataset", "B"]]

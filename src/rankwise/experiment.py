@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,9 +132,6 @@ class Experiment:
                 "criteria": list(self.all_criteria),
                 "datasets": [d.to_dict() for d in self.datasets],
                 "learners": [l.describe() for l in self.learners]}
-
-    def design_json(self) -> str:
-        return json.dumps(self.design(), sort_keys=True, separators=(",", ":"), default=str)
 
 
 def load_experiment(path) -> Experiment:

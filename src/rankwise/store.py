@@ -115,10 +115,6 @@ class Store:
         return pd.read_sql_query("SELECT dataset, repeat, fold, learner, error FROM tasks"
                                  " WHERE status = 'failed' ORDER BY rowid", self.db)
 
-    def undefined(self) -> pd.DataFrame:
-        return pd.read_sql_query("SELECT dataset, repeat, fold, learner, criterion, reason FROM"
-                                 " results WHERE value IS NULL ORDER BY rowid", self.db)
-
 
 def read_results(path) -> tuple:
     """(long table, meta, status) of a results database, for ``rankwise compare``."""
