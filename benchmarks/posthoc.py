@@ -32,6 +32,20 @@ def table(rng, n, k):
     return np.round(rng.normal(size=(n, k)) + np.linspace(0, 1.5, k), 3)
 
 
+def row(k, st, width, **options):
+    """Time Shaffer, Bergmann-Hommel and (k ≤ 10) brute force on one p-value matrix; print."""
+    iu = np.triu_indices(k, 1)
+    shaffer_counts.cache_clear()
+    _, t_sh = timed(lambda: shaffer(st.pvalues[iu], k))
+    res, t_bh = timed(lambda: bergmann_hommel(st.pvalues, **options))
+    brute = ""
+    if k <= 10:
+        ref, t_bf = timed(lambda: brute_force(st.pvalues))
+        assert np.array_equal(ref, res.apv)
+        brute = f"{t_bf:.4f}"
+    print(f"{k:>4} {t_sh:>9.4f} {t_bh:>16.4f} {res.method:>{width}} {brute:>12}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=30, help="data sets")
@@ -43,29 +57,12 @@ def main():
     print(f"{'k':>4} {'shaffer':>9} {'bergmann_hommel':>16} {'method':>12} {'brute force':>12}")
     for k in (5, 9, 10, 20, 50, 100):
         st = pairwise_statistics(table(rng, args.n, k), "friedman")
-        iu = np.triu_indices(k, 1)
-        shaffer_counts.cache_clear()
-        _, t_sh = timed(lambda: shaffer(st.pvalues[iu], k))
-        res, t_bh = timed(lambda: bergmann_hommel(st.pvalues, st.scores))
-        brute = ""
-        if k <= 10:
-            ref, t_bf = timed(lambda: brute_force(st.pvalues))
-            assert np.array_equal(ref, res.apv)
-            brute = f"{t_bf:.4f}"
-        print(f"{k:>4} {t_sh:>9.4f} {t_bh:>16.4f} {res.method:>12} {brute:>12}")
+        row(k, st, 12, scores=st.scores)
     print("arbitrary matrices (pairwise Wilcoxon signed-ranks p-values):")
     print(f"{'k':>4} {'shaffer':>9} {'bergmann_hommel':>16} {'method':>16} {'brute force':>12}")
     for k in (8, 10, 12, 15, 20):
         st = pairwise_statistics(table(rng, args.n, k), "wilcoxon", zero_method="pratt")
-        iu = np.triu_indices(k, 1)
-        _, t_sh = timed(lambda: shaffer(st.pvalues[iu], k))
-        res, t_bh = timed(lambda: bergmann_hommel(st.pvalues, time_budget=args.budget))
-        brute = ""
-        if k <= 10:
-            ref, t_bf = timed(lambda: brute_force(st.pvalues))
-            assert np.array_equal(ref, res.apv)
-            brute = f"{t_bf:.4f}"
-        print(f"{k:>4} {t_sh:>9.4f} {t_bh:>16.4f} {res.method:>16} {brute:>12}")
+        row(k, st, 16, time_budget=args.budget)
 
 
 if __name__ == "__main__":

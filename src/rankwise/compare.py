@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 
 import numpy as np
 
@@ -75,6 +75,13 @@ class Comparison:
             "tests": tests,
             "posthoc": self.posthoc,
         })
+
+    @cached_property
+    def report(self) -> dict:
+        """Verdict, methods paragraph, rank-table marks, win/tie/loss, quartiles (computed once)."""
+        from .report import report_data
+
+        return report_data(self)
 
     def to_json(self, indent: int | None = 2) -> str:
         """The JSON contract, with the ``report`` section (verdict, tables, quartiles)."""

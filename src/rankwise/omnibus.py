@@ -262,6 +262,7 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
     ss_learners = n * float(((col_means - grand) ** 2).sum())
     resid = x - row_means[:, None] - col_means[None, :] + grand
     ss_error = float((resid ** 2).sum())
+    cov = np.cov(x, rowvar=False, ddof=1) if k > 2 else None  # for the sphericity checks
     df1, df2 = k - 1, (k - 1) * (n - 1)
     notes = []
     if ss_error <= 1e-24 * max(1.0, float((x ** 2).sum())):
@@ -275,10 +276,10 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
     else:
         f = (ss_learners / df1) / (ss_error / df2)
         p_raw = float(stats.f.sf(f, df1, df2))
-        eps_gg, eps_hf = _sphericity_epsilons(x)
+        eps_gg, eps_hf = _sphericity_epsilons(x, cov)
     p_gg = float(stats.f.sf(f, df1 * eps_gg, df2 * eps_gg)) if math.isfinite(f) else p_raw
     p_hf = float(stats.f.sf(f, df1 * eps_hf, df2 * eps_hf)) if math.isfinite(f) else p_raw
-    mauchly_w, mauchly_p = _mauchly(x)
+    mauchly_w, mauchly_p = _mauchly(x, cov)
     if mauchly_p is not None and mauchly_p <= alpha:
         notes.append(f"sphericity is doubtful (Mauchly's W = {mauchly_w:.4g}, p = {mauchly_p:.3g});"
                      + (" the reported p-value is Greenhouse-Geisser corrected"
@@ -305,17 +306,16 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
         notes=tuple(notes))
 
 
-def _double_centred_cov(x: np.ndarray) -> np.ndarray:
-    s = np.cov(x, rowvar=False, ddof=1)
+def _double_centred(s: np.ndarray) -> np.ndarray:
     return s - s.mean(axis=0)[None, :] - s.mean(axis=1)[:, None] + s.mean()
 
 
-def _sphericity_epsilons(x: np.ndarray):
+def _sphericity_epsilons(x: np.ndarray, cov: np.ndarray):
     """Greenhouse-Geisser and Huynh-Feldt ε (one within-subject factor)."""
     n, k = x.shape
     if k == 2:
         return 1.0, 1.0
-    s = _double_centred_cov(x)
+    s = _double_centred(cov)
     denom = (k - 1) * float((s ** 2).sum())
     gg = float(np.trace(s) ** 2 / denom) if denom > 0 else 1.0
     gg = min(max(gg, 1.0 / (k - 1)), 1.0)
@@ -324,7 +324,7 @@ def _sphericity_epsilons(x: np.ndarray):
     return gg, float(min(max(hf, gg), 1.0))
 
 
-def _mauchly(x: np.ndarray):
+def _mauchly(x: np.ndarray, cov: np.ndarray):
     """Mauchly's W and p-value; (1, 1) for k = 2, (None, None) when it cannot be computed."""
     n, k = x.shape
     p = k - 1
@@ -338,7 +338,7 @@ def _mauchly(x: np.ndarray):
         helm[:j, j - 1] = 1.0
         helm[j, j - 1] = -j
         helm[:, j - 1] /= math.sqrt(j * (j + 1))
-    sc = helm.T @ np.cov(x, rowvar=False, ddof=1) @ helm
+    sc = helm.T @ cov @ helm
     tr = float(np.trace(sc))
     if tr <= 0:
         return None, None

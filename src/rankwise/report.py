@@ -149,7 +149,7 @@ def text_report(cmp) -> str:
     from .render import _table, comparison_text
 
     t = cmp.table
-    data = report_data(cmp)
+    data = cmp.report
     digits = _digits(t.values)
     out = [comparison_text(cmp, verdict=data["verdict"]["text"]).rstrip("\n"), ""]
     out.append("Rank table (cell: value (rank); * = best of the data set)")
@@ -192,7 +192,7 @@ def _md_table(header, rows, align=None) -> list:
 
 def markdown_report(cmp) -> str:
     t = cmp.table
-    data = report_data(cmp)
+    data = cmp.report
     digits = _digits(t.values)
     learners = list(t.learners)
     out = [f"# rankwise report: {_md(t.source)}", ""]
@@ -270,7 +270,7 @@ def _num_tex(p) -> str:
 def latex_report(cmp) -> str:
     """A compilable LaTeX document (booktabs tables); copy the tables you need."""
     t = cmp.table
-    data = report_data(cmp)
+    data = cmp.report
     digits = _digits(t.values)
     learners = [latex_escape(l) for l in t.learners]
     k = t.n_learners
@@ -366,7 +366,7 @@ def _html_table(header, rows, cls=None) -> str:
 def html_report(cmp, figures_svg: dict | None = None, procedure: str = "nemenyi") -> str:
     """One self-contained page: no external resources, diagrams embedded as inline SVG."""
     t = cmp.table
-    data = report_data(cmp)
+    data = cmp.report
     digits = _digits(t.values)
     learners = list(t.learners)
     if figures_svg is None:
@@ -459,7 +459,7 @@ def write_report(cmp, folder, procedure: str = "nemenyi") -> list:
 
 def full_json(cmp) -> dict:
     doc = cmp.to_dict()
-    doc["report"] = report_data(cmp)
+    doc["report"] = cmp.report
     return doc
 
 

@@ -337,7 +337,7 @@ def plan(experiment: Experiment):
     """Load every data set once (validating them) and list the tasks in a fixed order."""
     hashes, tasks = {}, []
     for spec in experiment.datasets:
-        data = load_dataset(spec)
+        data = _dataset(spec)  # cached: in-process tasks reuse it
         hashes[spec.name] = data.content_hash
         for repeat in range(experiment.repeats):
             for fold in range(experiment.folds):
