@@ -13,8 +13,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 from rankwise.criteria import class_scores, evaluate
 from rankwise.datasets import load_dataset
 from rankwise.experiment import derive_seed, experiment_from_dict

@@ -1,16 +1,12 @@
 """Post-hoc procedures against independent computations, brute force and null simulations."""
 
-import itertools
-import time
-
 import numpy as np
 import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from rankwise import RankwiseError, compare, load_example, rank_within_datasets
-from rankwise.adjust import (CONTROL_PROCEDURES, adjust, finner, hochberg, hommel, li,
-                             rom_constants, shaffer_counts)
+from rankwise import RankwiseError, compare, load_example
+from rankwise.adjust import CONTROL_PROCEDURES, adjust, rom_constants, shaffer_counts
 from rankwise.bergmann_hommel import (bergmann_hommel, branch_and_bound, brute_force, fast,
                                       set_partitions)
 from rankwise.posthoc import dunnett_pvalue, pairwise_statistics, tukey_dunnett

@@ -13,7 +13,7 @@ import pytest
 from rankwise import ScoreTable, compare, load_example
 from rankwise.cd_diagram import (assign_levels, cd_diagram, cliques, control_diagram,
                                  figure_bytes, pvalue_heatmap)
-from rankwise.report import figures, html_report, latex_report, markdown_report, text_report
+from rankwise.report import figures, latex_report, markdown_report, text_report
 from rankwise.summary import (QuartileRow, format_quartile_chart, quartile_bar, quartile_charts,
                               win_tie_loss_matrix)
 from rankwise.verdict import verdict

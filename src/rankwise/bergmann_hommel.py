@@ -203,7 +203,6 @@ def _forced_pair_max(a: int, b: int, ft, gt, feas) -> float:
     (prefix optimum ft, suffix optimum gt). Only α ≥ L (B0 must stay feasible with b) and β ≤ R
     are examined.
     """
-    k = feas.shape[0]
     col = feas[: a + 1, b]
     lo_alpha = int(np.argmax(col))  # feas[a, b] holds, so a True exists
     row = feas[a, b:]

@@ -126,8 +126,8 @@ def compare(
         fail(str(exc))
 
 
-@app.command()
-def run(
+@app.command("run")
+def run_command(
     experiment: Optional[Path] = typer.Argument(None, help="Experiment TOML file (it runs code).",
                                                 show_default=False),
     results: Path = typer.Option(..., "--results", "-r", help="Results database (SQLite)."),

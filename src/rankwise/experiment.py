@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .criteria import CRITERIA, TIMES
-from .datasets import DatasetSpec, spec_from_dict
+from .datasets import spec_from_dict
 from .errors import RankwiseError
 
 try:  # Python 3.11+

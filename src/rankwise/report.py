@@ -6,7 +6,6 @@ format (LaTeX specials; HTML entities), never trusted.
 
 from __future__ import annotations
 
-import base64
 import html
 import json
 import math
