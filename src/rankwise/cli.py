@@ -24,7 +24,7 @@ def fail(message: str) -> None:
 
 def _version(value: bool):
     if value:
-        from . import __version__
+        from ._version import __version__
         typer.echo(f"rankwise {__version__}")
         raise typer.Exit()
 
@@ -87,9 +87,9 @@ def compare(
         10.0, "--bh-time-budget", help="Seconds for the exact Bergmann-Hommel search."),
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
-    from .compare import compare as run_compare
+    from .analysis import compare as run_compare
     from .examples import load_example
-    from .data import load_table
+    from .tables import load_table
 
     try:
         if fmt not in FORMATS:
@@ -146,8 +146,8 @@ def run_command(
 ):
     """Run R repeats x N-fold cross-validation of learners over data sets; running it again on
     the same results file continues where it stopped."""
-    from .experiment import load_experiment
-    from .runner import ProgressBar, run_experiment
+    from .experiment import load_experiment, run_experiment
+    from .experiment.progress import ProgressBar
 
     try:
         if (experiment is None) == (example is None):
@@ -183,7 +183,7 @@ def export(
     output: Path = typer.Option(..., "--output", "-o", help="File to write."),
 ):
     """Write the long table (dataset, repeat, fold, learner, criterion, value)."""
-    from .store import read_results
+    from .experiment.store import read_results
 
     try:
         if fmt not in ("csv", "parquet"):

@@ -36,8 +36,8 @@ def example_path(name: str):
 
 
 def load_example(name: str, **options):
-    """Load a bundled example as a :class:`~rankwise.data.ScoreTable` (options as load_table)."""
-    from ..data import load_table
+    """Load a bundled example as a :class:`~rankwise.tables.ScoreTable` (options as load_table)."""
+    from ..tables import load_table
 
     with resources.as_file(example_path(name)) as path:
         table = load_table(path, **options)

@@ -19,7 +19,8 @@ from functools import lru_cache
 import numpy as np
 from scipy import optimize
 
-from .errors import RankwiseError
+from ..errors import RankwiseError
+from ..names import ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES  # noqa: F401  (re-exported)
 
 
 def _prepare(p):
@@ -194,9 +195,6 @@ def shaffer(p, k: int):
     return _unsort(np.maximum.accumulate(shaffer_multipliers(k) * ps), order)
 
 
-CONTROL_PROCEDURES = ("bonferroni_dunn", "holm", "hochberg", "hommel", "holland", "rom",
-                      "finner", "li")
-ALL_PAIRS_PROCEDURES = ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann_hommel")
 
 _SIMPLE = {
     "bonferroni_dunn": lambda p, **_: bonferroni(p),

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .errors import RankwiseError
+from ..errors import RankwiseError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -8,17 +8,33 @@ from functools import cached_property, partial
 
 import numpy as np
 
-from . import _validate as check
-from .data import ScoreTable, load_table
-from .errors import RankwiseError
-from .omnibus import (_aligned_from_ranks, _friedman_from_ranks, _iman_davenport_from_friedman,
-                      _quade_from_ranks, rm_anova)
-from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
-from .results import TestResult, jsonable
-from .two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
+from .. import _validate as check
+from ..errors import RankwiseError
+from ..names import OMNIBUS_TESTS, TWO_LEARNER_TESTS
+from ..stats.anova import rm_anova
+from ..stats.omnibus import (
+    _aligned_from_ranks,
+    _friedman_from_ranks,
+    _iman_davenport_from_friedman,
+    _quade_from_ranks,
+)
+from ..stats.ranking import (
+    DEFAULT_DECIMALS,
+    aligned_ranks,
+    midranks,
+    quade_weights,
+    round_scores,
+)
+from ..stats.results import TestResult, jsonable
+from ..stats.two_learners import (
+    SIGN_TIES,
+    ZERO_METHODS,
+    paired_ttest,
+    sign_test,
+    wilcoxon,
+)
+from ..tables import ScoreTable, load_table
 
-OMNIBUS_TESTS = ("friedman", "iman_davenport", "friedman_aligned", "quade", "anova")
-TWO_LEARNER_TESTS = ("wilcoxon", "sign", "ttest", "ttest_relative")
 SCHEMA = "rankwise.compare/1"
 PARALLEL_MIN_CELLS = 1_000_000
 
@@ -39,7 +55,7 @@ class Comparison:
     posthoc: dict | None = None
 
     def to_dict(self) -> dict:
-        from . import __version__
+        from .._version import __version__
 
         t = self.table
         tests = {}
@@ -79,7 +95,7 @@ class Comparison:
     @cached_property
     def report(self) -> dict:
         """Verdict, methods paragraph, rank-table marks, win/tie/loss, quartiles (computed once)."""
-        from .report import report_data
+        from ..report.formats import report_data
 
         return report_data(self)
 
@@ -87,27 +103,27 @@ class Comparison:
         """The JSON contract, with the ``report`` section (verdict, tables, quartiles)."""
         import json
 
-        from .report import full_json
+        from ..report.formats import full_json
 
         return json.dumps(full_json(self), indent=indent, ensure_ascii=False, allow_nan=False)
 
     def to_text(self) -> str:
-        from .report import text_report
+        from ..report.formats import text_report
 
         return text_report(self)
 
     def to_markdown(self) -> str:
-        from .report import markdown_report
+        from ..report.formats import markdown_report
 
         return markdown_report(self)
 
     def to_latex(self) -> str:
-        from .report import latex_report
+        from ..report.formats import latex_report
 
         return latex_report(self)
 
     def to_html(self) -> str:
-        from .report import html_report
+        from ..report.formats import html_report
 
         return html_report(self)
 
@@ -116,7 +132,7 @@ class Comparison:
 
     def write_report(self, folder, procedure: str = "nemenyi"):
         """Every format and figure into ``folder`` (see :func:`rankwise.report.write_report`)."""
-        from .report import write_report
+        from ..report.formats import write_report
 
         return write_report(self, folder, procedure)
 
@@ -237,7 +253,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         posthoc = "control"
     report = None
     if posthoc is not None:
-        from .posthoc_report import posthoc_report
+        from .posthoc import posthoc_report
 
         report = posthoc_report(
             table, x, ranks.mean(axis=0), results, family=posthoc, control=control,

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import RankwiseError
+from ..errors import RankwiseError
 
 MISSING = {"?", "<null>"}
 

@@ -9,14 +9,16 @@ from __future__ import annotations
 import csv
 import io
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from . import _validate as check
-from .errors import RankwiseError
+from .. import _validate as check
+from ..errors import RankwiseError
+from .direction import criterion_direction
+from .table import ScoreTable
 
 LONG_REQUIRED = ("dataset", "learner", "value")
 LONG_OPTIONAL = ("criterion", "repeat", "fold")
@@ -24,90 +26,6 @@ AGGREGATES = ("median", "mean")
 MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners")
 SHAPES = ("auto", "wide", "long")
 MISSING_TOKENS = {"", "na", "n/a", "nan", "null", "none", "?"}
-
-#: Criteria whose smaller values are better. Anything else defaults to higher-is-better.
-LOWER_IS_BETTER = frozenset({
-    "error", "error_rate", "err", "pf", "false_alarm", "false_alarm_rate", "fpr", "fnr",
-    "runtime", "time", "fit_time", "predict_time", "train_time", "test_time", "loss", "log_loss",
-    "logloss", "brier", "mse", "rmse", "mae", "mape",
-})
-HIGHER_IS_BETTER = frozenset({
-    "accuracy", "acc", "auc", "roc_auc", "pd", "recall", "tpr", "sensitivity", "specificity",
-    "precision", "f1", "f_measure", "balanced_accuracy", "kappa", "mcc", "g_mean", "r2",
-})
-
-
-def criterion_direction(criterion: str | None) -> bool | None:
-    """True/False when ``criterion`` is a known higher/lower-is-better name, else None."""
-    if criterion is None:
-        return None
-    key = criterion.strip().lower().replace("-", "_").replace(" ", "_")
-    if key in LOWER_IS_BETTER:
-        return False
-    if key in HIGHER_IS_BETTER:
-        return True
-    return None
-
-
-@dataclass(frozen=True)
-class ScoreTable:
-    """A clean table of scores: one value per (data set, learner).
-
-    Attributes
-    ----------
-    values : ndarray, shape (n, k)
-        Rows are data sets, columns are learners.
-    datasets, learners : tuple of str
-        Labels in input order.
-    higher_is_better : bool
-    direction_source : str
-        ``"default"``, ``"option"`` or ``"criterion"``: where the direction came from.
-    criterion : str or None
-    aggregate : str or None
-        How several values per cell (repeats × folds) were combined, or None if there was one.
-    counts : ndarray of int, shape (n, k)
-        Number of values behind each cell.
-    dropped_datasets, dropped_learners : tuple of str
-        What the missing-value policy removed.
-    missing_cells : tuple of (dataset, learner)
-        Cells that had no value before anything was dropped.
-    warnings : tuple of str
-    source : str
-    """
-
-    values: np.ndarray
-    datasets: tuple
-    learners: tuple
-    higher_is_better: bool = True
-    direction_source: str = "default"
-    criterion: str | None = None
-    aggregate: str | None = None
-    counts: np.ndarray | None = None
-    dropped_datasets: tuple = ()
-    dropped_learners: tuple = ()
-    missing_cells: tuple = ()
-    warnings: tuple = ()
-    source: str = "table"
-    missing_policy: str = "refuse"
-    raw: pd.DataFrame | None = None  # long input: every (dataset, learner, value) behind a cell
-
-    @property
-    def n_datasets(self) -> int:
-        return self.values.shape[0]
-
-    @property
-    def n_learners(self) -> int:
-        return self.values.shape[1]
-
-    def column(self, learner: str) -> np.ndarray:
-        try:
-            return self.values[:, self.learners.index(learner)]
-        except ValueError:
-            raise RankwiseError(f"no learner named {learner!r}; the learners are "
-                                f"{', '.join(self.learners)}") from None
-
-    def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(self.values, index=list(self.datasets), columns=list(self.learners))
 
 
 def load_table(source, *, shape: str = "auto", criterion: str | None = None,
@@ -165,14 +83,14 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
 
 
 def _is_results_db(source) -> bool:
-    from .store import is_sqlite
+    from ..experiment.store import is_sqlite
 
     return isinstance(source, (str, os.PathLike)) and is_sqlite(source)
 
 
 def _read_results_db(path):
     """A results database as a long table (values of undefined criteria are empty)."""
-    from .store import read_results
+    from ..experiment.store import read_results
 
     table, _, status = read_results(path)
     frame = table.astype({"repeat": str, "fold": str})

@@ -13,12 +13,17 @@ from pathlib import Path
 
 import numpy as np
 
-from .cd_diagram import cd_diagram, control_diagram, figure_bytes, literal, pvalue_heatmap
-from .posthoc import adjusted_pvalues, critical_difference, pairwise_statistics
-from .render import TEST_TITLES, fmt_num, fmt_p
-from .results import jsonable
-from .summary import best_in_row, quartile_chart_lines, quartile_charts, win_tie_loss_matrix
-from .verdict import PROCEDURE_NAMES, methods_paragraph, verdict
+from ..analysis.verdict import PROCEDURE_NAMES, methods_paragraph, verdict
+from ..stats.pairwise import adjusted_pvalues, critical_difference, pairwise_statistics
+from ..stats.results import jsonable
+from ..stats.summary import (
+    best_in_row,
+    quartile_chart_lines,
+    quartile_charts,
+    win_tie_loss_matrix,
+)
+from .diagrams import cd_diagram, control_diagram, figure_bytes, literal, pvalue_heatmap
+from .render_text import TEST_TITLES, fmt_num, fmt_p
 
 FORMATS = ("text", "json", "markdown", "latex", "html")
 
@@ -145,7 +150,7 @@ def _digits(values) -> int:
 
 
 def text_report(cmp) -> str:
-    from .render import _table, comparison_text
+    from .render_text import _table, comparison_text
 
     t = cmp.table
     data = cmp.report
@@ -426,8 +431,8 @@ def write_report(cmp, folder, procedure: str = "nemenyi") -> list:
 
     ``procedure`` is the all-pairs procedure whose decisions form the CD diagram's cliques.
     """
-    from .adjust import ALL_PAIRS_PROCEDURES
-    from .errors import RankwiseError
+    from ..errors import RankwiseError
+    from ..names import ALL_PAIRS_PROCEDURES
 
     if procedure not in ALL_PAIRS_PROCEDURES:
         raise RankwiseError(f"the diagram procedure must be one of {', '.join(ALL_PAIRS_PROCEDURES)};"

@@ -31,9 +31,9 @@ import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import RankwiseError
 from .criteria import CRITERIA, TIMES
 from .datasets import spec_from_dict
-from .errors import RankwiseError
 
 try:  # Python 3.11+
     import tomllib

@@ -12,7 +12,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from . import _validate as check
+from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, midranks, round_scores
 from .results import TestResult
 

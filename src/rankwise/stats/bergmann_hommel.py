@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import RankwiseError
 from .adjust import shaffer
-from .errors import RankwiseError
 
 BRUTE_FORCE_MAX_K = 8
 

@@ -6,13 +6,22 @@ import math
 
 from scipy import stats
 
-from . import _validate as check
-from .errors import RankwiseError
-from .omnibus import OMNIBUS
-from .posthoc import (GATES, RANK_BASED, RANKING_ALIASES, RANKINGS, adjusted_pvalues,
-                      check_procedures, comparisons_json, contrast_estimation, critical_difference,
-                      multiple_sign_test, pairwise_statistics, resolve_control, tukey_dunnett)
-from .results import jsonable
+from .. import _validate as check
+from ..errors import RankwiseError
+from ..names import GATES, RANK_BASED, RANKING_ALIASES, RANKINGS
+from ..stats import OMNIBUS
+from ..stats.anova import tukey_dunnett
+from ..stats.contrast import contrast_estimation
+from ..stats.multiple_sign import multiple_sign_test
+from ..stats.pairwise import (
+    adjusted_pvalues,
+    check_procedures,
+    comparisons_json,
+    critical_difference,
+    pairwise_statistics,
+    resolve_control,
+)
+from ..stats.results import jsonable
 
 FAMILY_OPTIONS = {"all": ("all_pairs",), "control": ("control",), "both": ("control", "all_pairs")}
 

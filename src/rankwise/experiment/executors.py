@@ -1,0 +1,150 @@
+"""Where tasks run: a local process pool with crash isolation, or a Dask cluster.
+
+Each executor takes the tasks to do and a ``commit`` callback; only the driver commits. A worker
+runs one task at a time with one BLAS/OpenMP thread and never outlives a killed driver.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+
+from ..errors import RankwiseError
+from .tasks import Task, run_task
+
+
+def _worker_init(driver: int | None = None):
+    # A worker must not outlive a driver that was killed, even with SIGKILL. Linux's parent-death
+    # signal covers direct children; under the forkserver the parent is the server (kept alive
+    # by its children), so every worker also watches the driver's PID and leaves when it is gone.
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except OSError:
+            pass
+    if driver is not None:
+        threading.Thread(target=_watch_driver, args=(driver,), daemon=True).start()
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
+
+
+def _watch_driver(driver: int):
+    while True:
+        try:
+            os.kill(driver, 0)
+        except ProcessLookupError:
+            os._exit(1)
+        except PermissionError:  # the PID was reused by another user's process: driver gone
+            os._exit(1)
+        time.sleep(0.2)
+
+
+def _isolated_entry(task, conn, driver):
+    _worker_init(driver)
+    conn.send(run_task(task))
+    conn.close()
+
+
+def _run_isolated(task: Task, ctx) -> dict:
+    """Run one task alone in a fresh process; a dead process is a failed task."""
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_isolated_entry, args=(task, child, os.getpid()), daemon=True)
+    proc.start()
+    child.close()
+    result = None
+    try:
+        if parent.poll(None):
+            result = parent.recv()
+    except EOFError:
+        result = None
+    proc.join()
+    if result is not None:
+        return result
+    code = proc.exitcode
+    how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+    return {"key": task.key, "status": "failed", "values": {},
+            "error": f"the worker process died ({how})"}
+
+
+def _context():
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload(["rankwise.experiment.tasks"])
+    return ctx
+
+
+def execute_pool(tasks, jobs: int, commit):
+    """A process pool with at most ``jobs`` tasks in flight, so that when a learner kills its
+    worker only those few are suspects; each suspect is then re-run alone."""
+    ctx = _context()
+    pending = deque(tasks)
+    while pending:
+        suspects = []
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+                                 initargs=(os.getpid(),)) as pool:
+            inflight = {}
+            broken = False
+            while (pending or inflight) and not broken:
+                while pending and len(inflight) < jobs:
+                    task = pending.popleft()
+                    inflight[pool.submit(run_task, task)] = task
+                done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+                for fut in done:
+                    task = inflight.pop(fut)
+                    try:
+                        commit(fut.result())
+                    except BrokenProcessPool:
+                        broken = True
+                        suspects.append(task)
+            if broken:
+                suspects.extend(inflight.values())
+                pool.shutdown(wait=True, cancel_futures=True)
+        for task in suspects:
+            commit(_run_isolated(task, ctx))
+
+
+def execute_dask(tasks, address: str, jobs: int, commit):
+    try:
+        from distributed import Client, LocalCluster, as_completed
+        from distributed.scheduler import KilledWorker
+    except ImportError:
+        raise RankwiseError("Dask execution needs the dask extra: pip install 'rankwise[dask]'"
+                            ) from None
+    cluster = None
+    try:
+        if address == "local":
+            cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        elif os.path.exists(address):
+            client = Client(scheduler_file=address, timeout="20s")
+        else:
+            client = Client(address, timeout="20s")
+    except OSError as exc:
+        raise RankwiseError(f"cannot reach the Dask scheduler {address}: {exc}") from None
+    try:
+        futures = {client.submit(run_task, t, pure=False, retries=0): t for t in tasks}
+        for fut in as_completed(list(futures)):
+            task = futures[fut]
+            try:
+                commit(fut.result())
+            except KilledWorker:
+                commit({"key": task.key, "status": "failed", "values": {},
+                        "error": "the worker process died (Dask KilledWorker)"})
+            except Exception as exc:
+                commit({"key": task.key, "status": "failed", "values": {},
+                        "error": f"{type(exc).__name__}: {exc}"})
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

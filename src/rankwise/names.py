@@ -1,0 +1,134 @@
+"""The one registry of names a user can choose, and the words reports print for them.
+
+Every test, ranking, post-hoc family, adjustment procedure and figure has one entry here: its
+name (the key used by the API, the command line and the JSON contract) and its display titles.
+Nothing else in the package spells a title or keeps its own list of names. This module imports
+nothing from the package, so every wing can read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Test:
+    name: str
+    kind: str        # "omnibus" or "two_learners"
+    title: str       # in prose: "the Iman-Davenport test"
+    label: str       # in a table: "Iman-Davenport F"
+
+
+@dataclass(frozen=True)
+class Ranking:
+    name: str
+    title: str       # "Friedman mean ranks"
+    gate: str        # the omnibus test that must reject before its post-hoc tests are run
+    rank_based: bool  # z-tests on mean scores with one standard error (Nemenyi and CDs apply)
+
+
+@dataclass(frozen=True)
+class Procedure:
+    name: str
+    families: tuple  # "control", "all_pairs"
+    title: str       # in prose: "Holm's procedure"
+    label: str       # as a column heading: "Holm"
+    anova_only: bool = False  # Tukey and Dunnett belong to the ANOVA ranking only
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    title: str       # "against a control", "all pairs"
+
+
+@dataclass(frozen=True)
+class FigureKind:
+    name: str
+    title: str
+
+
+TESTS = {t.name: t for t in (
+    Test("friedman", "omnibus", "the Friedman test", "Friedman chi-square"),
+    Test("iman_davenport", "omnibus", "the Iman-Davenport test", "Iman-Davenport F"),
+    Test("friedman_aligned", "omnibus", "the Friedman aligned-ranks test",
+         "Friedman aligned ranks"),
+    Test("quade", "omnibus", "the Quade test", "Quade F"),
+    Test("anova", "omnibus", "the repeated-measures ANOVA", "Repeated-measures ANOVA"),
+    Test("wilcoxon", "two_learners", "the Wilcoxon signed-ranks test", "Wilcoxon signed-ranks"),
+    Test("sign", "two_learners", "the sign test", "Sign test"),
+    Test("ttest", "two_learners", "the paired t-test", "Paired t-test"),
+    Test("ttest_relative", "two_learners", "the paired t-test on relative differences",
+         "Paired t-test (relative)"),
+)}
+OMNIBUS_TESTS = tuple(n for n, t in TESTS.items() if t.kind == "omnibus")
+TWO_LEARNER_TESTS = tuple(n for n, t in TESTS.items() if t.kind == "two_learners")
+
+RANKINGS_ALL = {r.name: r for r in (
+    Ranking("friedman", "Friedman mean ranks", "iman_davenport", True),
+    Ranking("friedman_aligned", "mean aligned ranks", "friedman_aligned", True),
+    Ranking("quade", "Quade's weighted ranks", "quade", True),
+    Ranking("wilcoxon", "pairwise Wilcoxon signed-ranks tests", "iman_davenport", False),
+    Ranking("sign", "pairwise sign tests", "iman_davenport", False),
+    Ranking("anova", "the repeated-measures ANOVA (Tukey and Dunnett)", "anova", False),
+)}
+#: Rankings whose pairwise statistics come from :func:`rankwise.stats.pairwise.pairwise_statistics`.
+RANKINGS = tuple(n for n in RANKINGS_ALL if n != "anova")
+RANK_BASED = tuple(n for n, r in RANKINGS_ALL.items() if r.rank_based)
+RANKING_ALIASES = {"aligned": "friedman_aligned"}
+#: The omnibus test that gates each ranking (the papers compute post-hoc tests only after it
+#: rejects).
+GATES = {n: r.gate for n, r in RANKINGS_ALL.items()}
+
+FAMILIES_ALL = {f.name: f for f in (Family("control", "against a control"),
+                                    Family("all_pairs", "all pairs"))}
+FAMILIES = tuple(FAMILIES_ALL)
+#: What ``--posthoc`` accepts, and the families each choice runs.
+POSTHOC_CHOICES = {"all": ("all_pairs",), "control": ("control",), "both": ("control", "all_pairs")}
+
+PROCEDURES = {p.name: p for p in (
+    Procedure("bonferroni_dunn", ("control",), "the Bonferroni-Dunn procedure", "Bonferroni-Dunn"),
+    Procedure("holm", ("control", "all_pairs"), "Holm's procedure", "Holm"),
+    Procedure("hochberg", ("control",), "Hochberg's procedure", "Hochberg"),
+    Procedure("hommel", ("control",), "Hommel's procedure", "Hommel"),
+    Procedure("holland", ("control",), "Holland's procedure", "Holland"),
+    Procedure("rom", ("control",), "Rom's procedure", "Rom"),
+    Procedure("finner", ("control",), "Finner's procedure", "Finner"),
+    Procedure("li", ("control",), "Li's procedure", "Li"),
+    Procedure("nemenyi", ("all_pairs",), "the Nemenyi test", "Nemenyi"),
+    Procedure("bonferroni", ("all_pairs",), "the Bonferroni correction", "Bonferroni"),
+    Procedure("shaffer", ("all_pairs",), "Shaffer's static procedure", "Shaffer"),
+    Procedure("bergmann_hommel", ("all_pairs",), "the Bergmann-Hommel procedure",
+              "Bergmann-Hommel"),
+    Procedure("tukey", ("all_pairs",), "Tukey's test", "Tukey", anova_only=True),
+    Procedure("dunnett", ("control",), "Dunnett's test", "Dunnett", anova_only=True),
+)}
+#: The procedures of each family, in the order reports list them.
+CONTROL_PROCEDURES = ("bonferroni_dunn", "holm", "hochberg", "hommel", "holland", "rom", "finner",
+                      "li")
+ALL_PAIRS_PROCEDURES = ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann_hommel")
+assert all("control" in PROCEDURES[n].families for n in CONTROL_PROCEDURES)
+assert all("all_pairs" in PROCEDURES[n].families for n in ALL_PAIRS_PROCEDURES)
+
+FIGURES = {f.name: f for f in (
+    FigureKind("control_diagram", "Comparison with a control"),
+    FigureKind("cd_diagram", "Critical-difference diagram"),
+    FigureKind("pvalue_heatmap", "Pairwise adjusted p-values"),
+)}
+
+
+def title(name: str) -> str:
+    """The prose title of any registered name (a test, ranking, procedure or family); the name
+    itself when it is not registered."""
+    for table in (TESTS, PROCEDURES, RANKINGS_ALL, FAMILIES_ALL, FIGURES):
+        if name in table:
+            return table[name].title
+    return name
+
+
+def label(name: str) -> str:
+    """The short label of a test or procedure, as a table shows it."""
+    for table in (TESTS, PROCEDURES):
+        if name in table:
+            return table[name].label
+    return name

@@ -1,0 +1,36 @@
+"""The statistical core: numbers in, result objects out.
+
+Pure functions on score matrices (rows = data sets, columns = learners): ranking, omnibus tests,
+two-learner tests, pairwise statistics and adjusted p-values, Bergmann-Hommel, the ANOVA family,
+the multiple sign test, contrast estimation and descriptive summaries. Nothing here reads a file,
+formats text or knows about reports. Imports go only to :mod:`rankwise.names`,
+:mod:`rankwise.errors` and :mod:`rankwise._validate`.
+"""
+
+from .adjust import adjust
+from .anova import rm_anova, tukey_dunnett
+from .bergmann_hommel import bergmann_hommel
+from .contrast import contrast_estimation
+from .multiple_sign import multiple_sign_test
+from .omnibus import friedman, friedman_aligned, iman_davenport, quade
+from .pairwise import critical_difference, nemenyi_pvalues, pairwise_statistics
+from .ranking import aligned_ranks, mean_ranks, quade_weights, rank_within_datasets
+from .results import TestResult
+from .two_learners import (
+           paired_ttest,
+           sign_test,
+           wilcoxon,
+           wilcoxon_critical_value,
+           win_tie_loss,
+)
+
+#: Omnibus test functions by name (the names of the JSON contract).
+OMNIBUS = {"friedman": friedman, "iman_davenport": iman_davenport,
+           "friedman_aligned": friedman_aligned, "quade": quade, "anova": rm_anova}
+
+__all__ = ["OMNIBUS", "TestResult", "adjust", "aligned_ranks", "bergmann_hommel",
+           "contrast_estimation", "critical_difference", "friedman", "friedman_aligned",
+           "iman_davenport", "mean_ranks", "multiple_sign_test", "nemenyi_pvalues",
+           "paired_ttest", "pairwise_statistics", "quade", "quade_weights",
+           "rank_within_datasets", "rm_anova", "sign_test", "tukey_dunnett", "wilcoxon",
+           "wilcoxon_critical_value", "win_tie_loss"]

@@ -1,0 +1,71 @@
+"""The clean table every analysis starts from: one score per (data set, learner)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..errors import RankwiseError
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """A clean table of scores: one value per (data set, learner).
+
+    Attributes
+    ----------
+    values : ndarray, shape (n, k)
+        Rows are data sets, columns are learners.
+    datasets, learners : tuple of str
+        Labels in input order.
+    higher_is_better : bool
+    direction_source : str
+        ``"default"``, ``"option"`` or ``"criterion"``: where the direction came from.
+    criterion : str or None
+    aggregate : str or None
+        How several values per cell (repeats × folds) were combined, or None if there was one.
+    counts : ndarray of int, shape (n, k)
+        Number of values behind each cell.
+    dropped_datasets, dropped_learners : tuple of str
+        What the missing-value policy removed.
+    missing_cells : tuple of (dataset, learner)
+        Cells that had no value before anything was dropped.
+    warnings : tuple of str
+    source : str
+    """
+
+    values: np.ndarray
+    datasets: tuple
+    learners: tuple
+    higher_is_better: bool = True
+    direction_source: str = "default"
+    criterion: str | None = None
+    aggregate: str | None = None
+    counts: np.ndarray | None = None
+    dropped_datasets: tuple = ()
+    dropped_learners: tuple = ()
+    missing_cells: tuple = ()
+    warnings: tuple = ()
+    source: str = "table"
+    missing_policy: str = "refuse"
+    raw: pd.DataFrame | None = None  # long input: every (dataset, learner, value) behind a cell
+
+    @property
+    def n_datasets(self) -> int:
+        return self.values.shape[0]
+
+    @property
+    def n_learners(self) -> int:
+        return self.values.shape[1]
+
+    def column(self, learner: str) -> np.ndarray:
+        try:
+            return self.values[:, self.learners.index(learner)]
+        except ValueError:
+            raise RankwiseError(f"no learner named {learner!r}; the learners are "
+                                f"{', '.join(self.learners)}") from None
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.values, index=list(self.datasets), columns=list(self.learners))
