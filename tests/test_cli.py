@@ -181,7 +181,7 @@ def test_posthoc_text_and_errors():
     out = run("compare", "--example", "garcia2008", "--posthoc", "all", "--procedures",
               "holm,bergmann_hommel")
     assert out.returncode == 0
-    assert "Post-hoc: Friedman mean ranks" in out.stdout and "bergmann_hommel" in out.stdout
+    assert "Post-hoc: Friedman mean ranks" in out.stdout and "Bergmann-Hommel" in out.stdout
     assert "Critical differences of mean ranks" in out.stdout
     out = run("compare", "--example", "garcia2008", "--posthoc", "sideways")
     assert out.returncode == 2 and "posthoc must be one of" in out.stderr

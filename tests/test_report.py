@@ -77,16 +77,18 @@ def test_win_tie_loss_matrix():
     assert win_tie_loss_matrix(x, higher_is_better=False)[0, 1].tolist() == [1, 1, 1]
 
 
-def test_verdict_winners_losers_and_tie():
+def test_verdict_winners_losers_and_not_detected():
     v = verdict(compare(load_example("garcia2010")))
-    assert v["best"] == "PDFC" and not v["tie"]
+    assert v["best"] == "PDFC" and not v["tie"] and v["difference_detected"]
     assert v["winners"] == ["PDFC", "NNEP", "IS-CHC+1NN"] and v["losers"] == ["FH-GBML"]
     assert "Holm's procedure" in v["text"] and "alpha = 0.05" in v["text"]
     rng = np.random.default_rng(0)
     null = ScoreTable(values=rng.normal(size=(8, 3)), datasets=tuple("abcdefgh"),
                       learners=("A", "B", "C"))
-    tie = verdict(compare(null))
-    assert tie["tie"] and tie["text"].startswith("The learners tie")
+    none = compare(null)
+    assert not none.verdict.detected and none.verdict.tie  # "tie" is the 0.1 name, kept in JSON
+    assert none.verdict.text.startswith("No significant difference detected at alpha = 0.05")
+    assert "tie" not in none.verdict.text and "equivalent" not in none.verdict.text
     two = verdict(compare(load_example("demsar2006_table2")))
     assert two["winners"] == ["C4.5+m"] and "Wilcoxon" in two["text"]
 
@@ -105,9 +107,13 @@ def decisions(cmp, procedure):
     names = list(cmp.table.learners)
     k = len(names)
     sig = np.zeros((k, k), dtype=bool)
-    for row in cmp.posthoc["friedman"]["all_pairs"]:
-        a, b = names.index(row["a"]), names.index(row["b"])
-        sig[a, b] = sig[b, a] = row["apv"][procedure] <= cmp.alpha
+    for row in cmp.posthoc.rankings["friedman"].families["all_pairs"].comparisons:
+        a, b = names.index(row.a), names.index(row.b)
+        sig[a, b] = sig[b, a] = row.apv[procedure] <= cmp.alpha
+    # The typed family says the same, and so does the 0.1 dict interface.
+    fam = cmp.posthoc.rankings["friedman"].families["all_pairs"]
+    assert (fam.significant(procedure, cmp.alpha, names) == sig).all()
+    assert len(cmp.posthoc["friedman"]["all_pairs"]) == len(fam.comparisons)
     return sig
 
 
@@ -260,9 +266,25 @@ def test_latex_escapes_names():
     assert r"50\% \& \$x\_1\$" in tex and r"\textless{}script\textgreater{}" in tex
 
 
-def test_jupyter_displays_html():
+def test_jupyter_displays_a_scoped_fragment_with_cached_figures(monkeypatch):
+    from rankwise.report import diagrams
+
     cmp = compare(load_example("garcia2010"))
-    assert cmp._repr_html_().startswith("<!DOCTYPE html>")
+    calls = []
+    real = diagrams.draw_all
+    monkeypatch.setattr(diagrams, "draw_all", lambda c: calls.append(1) or real(c))
+    first = cmp._repr_html_()
+    assert cmp._repr_html_() == first and len(calls) == 1  # figures rendered once
+    assert first.startswith('<div class="rankwise-report">') and "<!DOCTYPE" not in first
+    css = re.search(r"<style>(.*?)</style>", first, re.S).group(1)
+    selectors = [rule.split("{")[0] for rule in css.replace("\n", "").split("}") if "{" in rule]
+    assert selectors and all(part.strip().startswith(".rankwise-report")
+                             for sel in selectors for part in sel.split(","))
+    assert first.count("<svg") == 3
+    text = repr(cmp)
+    assert len(text) < 400 and len(text.splitlines()) <= 4
+    assert "k = 4" in text and "N = 24" in text and "FH-GBML" in text
+    assert cmp.verdict.losers == ("FH-GBML",)
 
 
 def test_report_folder(tmp_path):

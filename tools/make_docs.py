@@ -1,7 +1,7 @@
 """Regenerate the figures the README shows (docs/*.png): python tools/make_docs.py"""
 
 from rankwise import compare, load_example
-from rankwise.cd_diagram import save_figure
+from rankwise.report.diagrams import save_figure
 from rankwise.report import figures
 
 cmp = compare(load_example("garcia2008"), posthoc="all", convention="paper")

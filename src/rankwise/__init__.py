@@ -18,45 +18,14 @@ from ._version import __version__
 from .analysis import Comparison, compare
 from .errors import RankwiseError
 from .examples import EXAMPLES, load_example
-from .experiment import (
-    DatasetSpec,
-    Experiment,
-    Learner,
-    load_experiment,
-    run_experiment,
-)
-from .names import (
-    ALL_PAIRS_PROCEDURES,
-    CONTROL_PROCEDURES,
-    OMNIBUS_TESTS,
-    RANKINGS,
-    TWO_LEARNER_TESTS,
-)
-from .stats import (
-    TestResult,
-    adjust,
-    aligned_ranks,
-    bergmann_hommel,
-    contrast_estimation,
-    critical_difference,
-    friedman,
-    friedman_aligned,
-    iman_davenport,
-    mean_ranks,
-    multiple_sign_test,
-    nemenyi_pvalues,
-    paired_ttest,
-    pairwise_statistics,
-    quade,
-    quade_weights,
-    rank_within_datasets,
-    rm_anova,
-    sign_test,
-    tukey_dunnett,
-    wilcoxon,
-    wilcoxon_critical_value,
-    win_tie_loss,
-)
+from .experiment import DatasetSpec, Experiment, Learner, load_experiment, run_experiment
+from .names import (ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, OMNIBUS_TESTS, RANKINGS,
+                    TWO_LEARNER_TESTS)
+from .stats import (TestResult, adjust, aligned_ranks, bergmann_hommel, contrast_estimation,
+                    critical_difference, friedman, friedman_aligned, iman_davenport, mean_ranks,
+                    multiple_sign_test, nemenyi_pvalues, paired_ttest, pairwise_statistics, quade,
+                    quade_weights, rank_within_datasets, rm_anova, sign_test, tukey_dunnett,
+                    wilcoxon, wilcoxon_critical_value, win_tie_loss)
 from .tables import ScoreTable, load_table
 
 __all__ = [

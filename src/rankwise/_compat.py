@@ -18,7 +18,7 @@ import types
 MOVED = {
     "adjust": ("stats.adjust",),
     "bergmann_hommel": ("stats.bergmann_hommel",),
-    "cd_diagram": ("report.diagrams",),
+    "cd_diagram": ("report.diagrams", "analysis.figures"),
     "compare": ("analysis.compare",),
     "criteria": ("experiment.criteria",),
     "data": ("tables.read", "tables.table", "tables.direction"),
@@ -28,7 +28,7 @@ MOVED = {
     "posthoc": ("stats.pairwise", "stats.multiple_sign", "stats.contrast", "stats.anova", "names"),
     "posthoc_report": ("analysis.posthoc",),
     "ranking": ("stats.ranking",),
-    "render": ("report.render_text",),
+    "render": ("report.text", "report.format", "names"),
     "results": ("stats.results",),
     "runner": ("experiment.tasks", "experiment.executors", "experiment.driver",
                "experiment.progress"),
@@ -36,7 +36,7 @@ MOVED = {
     "summary": ("stats.summary",),
     "testing": ("experiment.testing",),
     "two_learners": ("stats.two_learners",),
-    "verdict": ("analysis.verdict", "names"),
+    "verdict": ("analysis.verdict", "report.methods", "names"),
 }
 
 

@@ -105,16 +105,16 @@ def compare(
                              wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
                              posthoc=posthoc, control=control, procedures=procedures,
                              rankings=ranking, force_posthoc=force_posthoc,
-                             bh_time_budget=bh_time_budget)
+                             bh_time_budget=bh_time_budget, diagram_procedure=diagram_procedure)
         from .report import render
 
         if report is not None:
             try:
-                paths = result.write_report(report, diagram_procedure)
+                paths = result.write_report(report)
             except OSError as exc:
                 raise RankwiseError(f"cannot write the report to {report}: {exc.strerror}") from None
             typer.echo(f"rankwise: wrote {len(paths)} files to {report}", err=True)
-        text = render(result, fmt, diagram_procedure)
+        text = render(result, fmt)
         if output is None:
             sys.stdout.write(text)
         else:

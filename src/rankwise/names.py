@@ -117,13 +117,19 @@ FIGURES = {f.name: f for f in (
 )}
 
 
-def title(name: str) -> str:
-    """The prose title of any registered name (a test, ranking, procedure or family); the name
-    itself when it is not registered."""
-    for table in (TESTS, PROCEDURES, RANKINGS_ALL, FAMILIES_ALL, FIGURES):
-        if name in table:
-            return table[name].title
-    return name
+def test_title(name: str) -> str:
+    """``"the Iman-Davenport test"``: a test's name in prose."""
+    return TESTS[name].title if name in TESTS else name
+
+
+def ranking_title(name: str) -> str:
+    """``"Friedman mean ranks"``: where a post-hoc ranking's pairwise statistics come from."""
+    return RANKINGS_ALL[name].title if name in RANKINGS_ALL else name
+
+
+def procedure_title(name: str) -> str:
+    """``"Holm's procedure"``: an adjustment procedure in prose."""
+    return PROCEDURES[name].title if name in PROCEDURES else name
 
 
 def label(name: str) -> str:

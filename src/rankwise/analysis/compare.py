@@ -1,4 +1,6 @@
-"""One call that runs every applicable test on a table and keeps the choices it made."""
+"""One call that analyses a table: every test, gate, post-hoc family, figure decision and the
+verdict, computed once and kept, with the settings that produced them, on a :class:`Comparison`.
+"""
 
 from __future__ import annotations
 
@@ -10,38 +12,53 @@ import numpy as np
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import OMNIBUS_TESTS, TWO_LEARNER_TESTS
+from ..names import (ALL_PAIRS_PROCEDURES, OMNIBUS_TESTS, TWO_LEARNER_TESTS,
+                     label, ranking_title)
 from ..stats.anova import rm_anova
-from ..stats.omnibus import (
-    _aligned_from_ranks,
-    _friedman_from_ranks,
-    _iman_davenport_from_friedman,
-    _quade_from_ranks,
-)
-from ..stats.ranking import (
-    DEFAULT_DECIMALS,
-    aligned_ranks,
-    midranks,
-    quade_weights,
-    round_scores,
-)
-from ..stats.results import TestResult, jsonable
-from ..stats.two_learners import (
-    SIGN_TIES,
-    ZERO_METHODS,
-    paired_ttest,
-    sign_test,
-    wilcoxon,
-)
+from ..stats.omnibus import (_aligned_from_ranks, _friedman_from_ranks,
+                             _iman_davenport_from_friedman, _quade_from_ranks)
+from ..stats.ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
+from ..stats.results import TestResult
+from ..stats.summary import best_in_row, quartile_charts, win_tie_loss_matrix
+from ..stats.two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
 from ..tables import ScoreTable, load_table
+from .figures import plan_figures
+from .posthoc import Pairwise, build_posthoc
+from .results import CriticalDifference, PosthocResult, Verdict
+from .verdict import check_procedure, decide
 
-SCHEMA = "rankwise.compare/1"
 PARALLEL_MIN_CELLS = 1_000_000
 
 
 @dataclass(frozen=True)
+class Summary:
+    """Descriptive summaries of the table (no tests): the best cell of each data set, the
+    win/tie/loss matrix and the quartile charts."""
+
+    best: np.ndarray            # n × k booleans
+    win_tie_loss: np.ndarray    # k × k × (wins, ties, losses), row against column
+    quartiles: dict
+
+
+@dataclass(frozen=True, repr=False)
 class Comparison:
-    """Everything :func:`compare` found, with the settings that produced it."""
+    """Everything :func:`compare` decided, with the settings that produced it.
+
+    Attributes
+    ----------
+    tests : dict of TestResult
+        The omnibus tests (k ≥ 3) and/or the two-learner tests, by name.
+    posthoc : PosthocResult or None
+        The requested post-hoc families (``posthoc=``), typed.
+    verdict : Verdict
+        The plain answer, with the procedure, gate, direction and caveats it rests on.
+    figures : dict of FigurePlan
+        What each figure shows (cliques, decisions, the CD drawn), or why it is not drawn.
+    critical_difference : CriticalDifference or None
+        The one CD of mean ranks every output prints and draws (k ≥ 3).
+    notes : tuple of str
+        Every warning and note, as every report format prints them.
+    """
 
     table: ScoreTable
     alpha: float
@@ -52,87 +69,99 @@ class Comparison:
     tests: dict
     pair: tuple | None = None
     settings: dict = field(default_factory=dict)
-    posthoc: dict | None = None
+    posthoc: PosthocResult | None = None
+    verdict: Verdict | None = None
+    figures: dict = field(default_factory=dict)
+    critical_difference: CriticalDifference | None = None
+    notes: tuple = ()
+    options: dict = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        t = self.table
+        v = self.verdict
+        head = (f"<Comparison: k = {t.n_learners} learners x N = {t.n_datasets} data sets"
+                f" ({t.source}); alpha = {self.alpha}; convention = {self.convention}>")
+        if v is None:
+            return head
+        if v.detected:
+            line = (f"verdict: difference detected; best {v.best}; losers:"
+                    f" {', '.join(v.losers) or 'none'}")
+        else:
+            line = "verdict: no significant difference detected"
+        return "\n".join([head, "  " + line, "  (print(cmp.to_text()) for the full report)"])
 
     def to_dict(self) -> dict:
-        from .._version import __version__
+        """The analysis as plain JSON data (the contract without the ``report`` section)."""
+        from .schema import comparison_dict
 
+        return comparison_dict(self)
+
+    def with_options(self, **changes) -> "Comparison":
+        """The same analysis of the same table with some settings of :func:`compare` changed."""
+        return compare(self.table, **{**self.options, **changes})
+
+    @cached_property
+    def summary(self) -> Summary:
+        """Best cells, win/tie/loss and quartile charts (computed once, on first use)."""
         t = self.table
-        tests = {}
-        for name, res in self.tests.items():
-            entry = res.to_dict(self.alpha)
-            if name in TWO_LEARNER_TESTS:
-                entry = {"a": self.pair[0], "b": self.pair[1], **entry}
-            tests[name] = entry
-        return jsonable({
-            "schema": SCHEMA,
-            "rankwise_version": __version__,
-            "source": t.source,
-            "criterion": t.criterion,
-            "learners": list(t.learners),
-            "datasets": list(t.datasets),
-            "n_datasets": t.n_datasets,
-            "n_learners": t.n_learners,
-            "higher_is_better": t.higher_is_better,
-            "direction_source": t.direction_source,
-            "aggregate": t.aggregate,
-            "decimals": self.decimals,
-            "alpha": self.alpha,
-            "convention": self.convention,
-            "settings": self.settings,
-            "mean_ranks": dict(zip(t.learners, self.mean_ranks)),
-            "values": self.table.values,
-            "ranks": self.ranks,
-            "missing": {"policy": t.missing_policy, "cells": [list(c) for c in t.missing_cells],
-                        "dropped_datasets": list(t.dropped_datasets),
-                        "dropped_learners": list(t.dropped_learners)},
-            "warnings": list(t.warnings),
-            "pair": list(self.pair) if self.pair else None,
-            "tests": tests,
-            "posthoc": self.posthoc,
-        })
+        return Summary(best=best_in_row(t.values, t.higher_is_better, self.decimals),
+                       win_tie_loss=win_tie_loss_matrix(t.values, t.higher_is_better,
+                                                        self.decimals),
+                       quartiles=quartile_charts(t))
+
+    # The convenience methods below hand the comparison to the report wing, which only reads it.
+
+    @cached_property
+    def figure_svgs(self) -> dict:
+        """The drawn figures as SVG text, rendered once (the HTML report and Jupyter reuse it)."""
+        from ..report.diagrams import draw_all, figure_bytes
+
+        return {name: figure_bytes(fig, "svg").decode("utf-8")
+                for name, fig in draw_all(self).items()}
 
     @cached_property
     def report(self) -> dict:
-        """Verdict, methods paragraph, rank-table marks, win/tie/loss, quartiles (computed once)."""
-        from ..report.formats import report_data
+        """The ``report`` section of the JSON contract (verdict, methods, tables, figures)."""
+        from ..report.json_report import report_section
 
-        return report_data(self)
+        return report_section(self)
 
     def to_json(self, indent: int | None = 2) -> str:
-        """The JSON contract, with the ``report`` section (verdict, tables, quartiles)."""
-        import json
+        """The JSON contract, with the ``report`` section."""
+        from ..report import render
 
-        from ..report.formats import full_json
-
-        return json.dumps(full_json(self), indent=indent, ensure_ascii=False, allow_nan=False)
+        return render(self, "json", indent=indent)
 
     def to_text(self) -> str:
-        from ..report.formats import text_report
+        from ..report import render
 
-        return text_report(self)
+        return render(self, "text")
 
     def to_markdown(self) -> str:
-        from ..report.formats import markdown_report
+        from ..report import render
 
-        return markdown_report(self)
+        return render(self, "markdown")
 
     def to_latex(self) -> str:
-        from ..report.formats import latex_report
+        from ..report import render
 
-        return latex_report(self)
+        return render(self, "latex")
 
     def to_html(self) -> str:
-        from ..report.formats import html_report
+        """A whole, self-contained HTML page."""
+        from ..report import render
 
-        return html_report(self)
+        return render(self, "html")
 
-    def _repr_html_(self) -> str:  # Jupyter shows the comparison as its HTML report
-        return self.to_html()
+    def _repr_html_(self) -> str:
+        """Jupyter: an HTML fragment with scoped styles; its figures are rendered once."""
+        from ..report.html import notebook_fragment
 
-    def write_report(self, folder, procedure: str = "nemenyi"):
+        return notebook_fragment(self)
+
+    def write_report(self, folder, procedure: str | None = None):
         """Every format and figure into ``folder`` (see :func:`rankwise.report.write_report`)."""
-        from ..report.formats import write_report
+        from ..report import write_report
 
         return write_report(self, folder, procedure)
 
@@ -142,6 +171,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             zero_method: str = "demsar", wilcoxon_method: str = "auto", sign_ties: str = "split",
             posthoc: str | None = None, control: str | None = None, procedures=None,
             rankings=None, force_posthoc: bool = False, bh_time_budget: float = 10.0,
+            verdict_procedure: str = "holm", diagram_procedure: str = "nemenyi",
             **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
@@ -180,7 +210,18 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         marked). By default the papers' gate is followed.
     bh_time_budget : float
         Seconds for the exact Bergmann-Hommel search on matrices that are not Robinson.
+    verdict_procedure : str
+        The control procedure by which the verdict compares every learner with the best one
+        (default ``holm``). The headline figure (the control diagram) shows these decisions.
+    diagram_procedure : str
+        The all-pairs procedure behind the CD diagram's cliques and the heat map (default
+        ``nemenyi``, which also draws the critical difference).
     """
+    options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
+                   zero_method=zero_method, wilcoxon_method=wilcoxon_method,
+                   sign_ties=sign_ties, posthoc=posthoc, control=control, procedures=procedures,
+                   rankings=rankings, force_posthoc=force_posthoc, bh_time_budget=bh_time_budget,
+                   verdict_procedure=verdict_procedure, diagram_procedure=diagram_procedure)
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
@@ -189,6 +230,10 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     check.choice("zero_method", zero_method, ZERO_METHODS)
     check.choice("wilcoxon_method", wilcoxon_method, ("auto", "exact", "normal"))
     check.choice("sign_ties", sign_ties, SIGN_TIES)
+    check_procedure(verdict_procedure)
+    if diagram_procedure not in ALL_PAIRS_PROCEDURES:
+        raise RankwiseError(f"the diagram procedure must be one of"
+                            f" {', '.join(ALL_PAIRS_PROCEDURES)}; got {diagram_procedure!r}")
     k = table.n_learners
     if pair is not None:
         pair = tuple(pair)
@@ -248,18 +293,55 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     settings = {"wilcoxon_zero_method": zero_method, "wilcoxon_method": wilcoxon_method,
                 "sign_ties": sign_ties,
                 "friedman": "tie-corrected" if convention == "default" else "uncorrected",
-                "ranks": "mid-ranks, 1 = best"}
+                "ranks": "mid-ranks, 1 = best", "verdict_procedure": verdict_procedure,
+                "diagram_procedure": diagram_procedure}
+    mean_r = ranks.mean(axis=0)
     if control is not None and posthoc is None:
         posthoc = "control"
-    report = None
-    if posthoc is not None:
-        from .posthoc import posthoc_report
-
-        report = posthoc_report(
-            table, x, ranks.mean(axis=0), results, family=posthoc, control=control,
-            procedures=procedures, rankings=rankings, alpha=alpha, convention=convention,
-            decimals=decimals, force=force_posthoc, time_budget=bh_time_budget,
-            zero_method=zero_method, wilcoxon_method=wilcoxon_method, sign_ties=sign_ties)
+    engine = report = figures = cd = None
+    if k >= 3:
+        engine = Pairwise(x, table.learners, higher_is_better=hib, alpha=alpha,
+                          convention=convention, tests=results, zero_method=zero_method,
+                          wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
+                          time_budget=bh_time_budget)
+        cd = engine.critical_difference()
+        if posthoc is not None:
+            report = build_posthoc(engine, mean_r, family=posthoc, control=control,
+                                   procedures=procedures, rankings=rankings, force=force_posthoc)
+        verdict = decide(table, mean_r, results, pair, engine, alpha=alpha,
+                         procedure=verdict_procedure)
+        figures = plan_figures(engine, table.learners, mean_r, verdict, alpha=alpha,
+                               diagram_procedure=diagram_procedure, force=force_posthoc)
+    else:
+        if posthoc is not None:
+            raise RankwiseError("post-hoc comparisons need at least 3 learners; with 2, the"
+                                " two-learner tests already answer the question")
+        verdict_tests = results
+        if "wilcoxon" not in results:
+            a, b = (x[:, table.learners.index(name)] for name in pair)
+            verdict_tests = {**results, "wilcoxon": wilcoxon(
+                a, b, zero_method=zero_method, method=wilcoxon_method, higher_is_better=hib,
+                convention=convention, decimals=decimals)}
+        verdict = decide(table, mean_r, verdict_tests, pair, None, alpha=alpha)
+    notes = collect_notes(table, results, report, figures or {})
     return Comparison(table=table, alpha=alpha, convention=convention, decimals=decimals,
-                      ranks=ranks, mean_ranks=ranks.mean(axis=0), tests=results, pair=pair,
-                      settings=settings, posthoc=report)
+                      ranks=ranks, mean_ranks=mean_r, tests=results, pair=pair,
+                      settings=settings, posthoc=report, verdict=verdict,
+                      figures=figures or {}, critical_difference=cd, notes=notes,
+                      options=options)
+
+
+def collect_notes(table, tests, posthoc, figures) -> tuple:
+    """Every warning and note of an analysis, each prefixed with where it comes from, in the
+    order every report prints them."""
+    out = [f"Warning: {w}" for w in table.warnings]
+    out += [f"{label(name)}: {note}" for name, res in tests.items() for note in res.notes]
+    if posthoc is not None:
+        for ranking, entry in posthoc.rankings.items():
+            out += [f"Post-hoc on {ranking_title(ranking)}: {note}" for note in entry.notes]
+        if posthoc.multiple_sign_test:
+            out += [f"Multiple sign test: {note}" for note in posthoc.multiple_sign_test["notes"]]
+    reasons = {plan.reason for plan in figures.values() if plan.reason}
+    out += [f"Figures: {reason}" for reason in sorted(reasons)]
+    out += [plan.note for plan in figures.values() if plan.note]
+    return tuple(dict.fromkeys(out))

@@ -1,162 +1,256 @@
-"""Assemble the post-hoc section of a comparison (plain data, ready for JSON and text)."""
+"""Post-hoc comparisons of one analysis, each computed once.
+
+:class:`Pairwise` holds a table's pairwise statistics, gates and adjusted p-values, computing each
+the first time it is asked for; the requested post-hoc section, the verdict and the figures all
+read it, so a decision that two outputs share is the same number in both.
+:func:`build_posthoc` assembles the requested families into a :class:`PosthocResult`.
+"""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 from scipy import stats
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import GATES, RANK_BASED, RANKING_ALIASES, RANKINGS
+from ..names import (POSTHOC_CHOICES, RANK_BASED, RANKING_ALIASES, RANKINGS_ALL, ranking_title,
+                     test_title)
 from ..stats import OMNIBUS
 from ..stats.anova import tukey_dunnett
 from ..stats.contrast import contrast_estimation
 from ..stats.multiple_sign import multiple_sign_test
-from ..stats.pairwise import (
-    adjusted_pvalues,
-    check_procedures,
-    comparisons_json,
-    critical_difference,
-    pairwise_statistics,
-    resolve_control,
-)
+from ..stats.pairwise import (adjusted_pvalues, check_procedures, critical_difference,
+                              pairwise_statistics, resolve_control)
 from ..stats.results import jsonable
+from .results import (CriticalDifference, FamilyResult, Gate, PairComparison, PosthocResult,
+                      RankingResult)
 
-FAMILY_OPTIONS = {"all": ("all_pairs",), "control": ("control",), "both": ("control", "all_pairs")}
+
+class Pairwise:
+    """Lazily computed, cached pairwise results of one rounded score matrix ``x``."""
+
+    def __init__(self, x, learners, *, higher_is_better, alpha, convention, tests,
+                 zero_method, wilcoxon_method, sign_ties, time_budget):
+        self.x = x
+        self.learners = tuple(learners)
+        self.hib = higher_is_better
+        self.alpha = alpha
+        self.convention = convention
+        self.tests = tests  # omnibus results already computed by compare()
+        self.options = dict(zero_method=zero_method, wilcoxon_method=wilcoxon_method,
+                            sign_ties=sign_ties)
+        self.time_budget = time_budget
+        self._stats = {}
+        self._gates = {}
+        self._apv = {}
+        self._notes = {}
+        self._methods = {}
+        self._anova = {}
+        self.extra_tests = {}  # gate tests the caller did not ask for, computed here
+
+    # ------------------------------------------------------------------ gates and statistics
+
+    def gate(self, ranking: str) -> Gate:
+        gate_name = RANKINGS_ALL[ranking].gate
+        if gate_name not in self._gates:
+            res = self.tests.get(gate_name) or self.extra_tests.get(gate_name)
+            if res is None:
+                kwargs = {"decimals": None, "convention": self.convention}
+                if gate_name == "anova":
+                    kwargs["alpha"] = self.alpha
+                else:
+                    kwargs["higher_is_better"] = self.hib
+                res = OMNIBUS[gate_name](self.x, **kwargs)
+                self.extra_tests[gate_name] = res
+            self._gates[gate_name] = Gate(gate_name, res.statistic, res.pvalue, self.alpha,
+                                          res.reject(self.alpha))
+        return self._gates[gate_name]
+
+    def statistics(self, ranking: str):
+        if ranking not in self._stats:
+            self._stats[ranking] = pairwise_statistics(
+                self.x, ranking, higher_is_better=self.hib, convention=self.convention,
+                decimals=None, **self.options)
+        return self._stats[ranking]
+
+    def critical_difference(self, ranking: str = "friedman") -> CriticalDifference:
+        """The CDs of a rank-based ranking's mean scores, with the SE its z-tests use (for
+        ``friedman`` this is the one CD every output prints and draws)."""
+        st = self.statistics(ranking)
+        n, k = self.x.shape
+        nem, q_nem = critical_difference(k, n, self.alpha, "nemenyi", se=st.se)
+        bd, q_bd = critical_difference(k, n, self.alpha, "bonferroni_dunn", se=st.se)
+        return CriticalDifference(self.alpha, st.se, st.details["se_formula"], nem, q_nem, bd,
+                                  q_bd)
+
+    def anova(self, control: int | None) -> dict:
+        """Tukey and Dunnett comparisons (computed once per control)."""
+        if control not in self._anova:
+            self._anova[control] = tukey_dunnett(self.x, control, alpha=self.alpha,
+                                                 decimals=None)
+        return self._anova[control]
+
+    # -------------------------------------------------------------------------- families
+
+    def family(self, ranking: str, family: str, procedures, control: int | None):
+        """A :class:`FamilyResult` with the APVs of ``procedures`` (each computed once), plus
+        the notes and methods of the procedures that ran."""
+        if ranking == "anova":
+            return self._anova_family(family, control)
+        st = self.statistics(ranking)
+        key = (ranking, family, control)
+        cache = self._apv.setdefault(key, {})
+        missing = [p for p in procedures if p not in cache]
+        if missing:
+            pairs, p, apvs, notes, used = adjusted_pvalues(
+                st, family, tuple(missing), control=control, convention=self.convention,
+                time_budget=self.time_budget)
+            self._apv[key + ("pairs",)] = (pairs, p)
+            cache.update(apvs)
+            self._notes.setdefault(key, []).extend(notes)
+            self._methods.setdefault(key, {}).update(used)
+        pairs, p = self._apv[key + ("pairs",)] if key + ("pairs",) in self._apv else \
+            _pairs_only(st, family, control)
+        ran = tuple(proc for proc in procedures if proc in cache)
+        rows = tuple(PairComparison(self.learners[a], self.learners[b],
+                                    float(st.statistics[a, b]), float(p[i]),
+                                    {proc: float(cache[proc][i]) for proc in ran})
+                     for i, (a, b) in enumerate(pairs))
+        return (FamilyResult(family, ran, rows), tuple(self._notes.get(key, ())),
+                dict(self._methods.get(key, {})))
+
+    def _anova_family(self, family, control):
+        res = self.anova(control)
+        n = self.x.shape[0]
+
+        def unadjusted(diff):
+            if res["mse"] <= 0:
+                return 0.0
+            t = abs(diff) / math.sqrt(2 * res["mse"] / n)
+            return float(2 * stats.t.sf(t, res["df"]))
+
+        proc, rows = ("tukey", res["tukey"]) if family == "all_pairs" else ("dunnett",
+                                                                            res["dunnett"])
+        out = tuple(PairComparison(self.learners[r["a"]], self.learners[r["b"]],
+                                   float(r["statistic"]), unadjusted(r["difference"]),
+                                   {proc: float(r["pvalue"])}) for r in rows)
+        return FamilyResult(family, (proc,), out), (), {}
 
 
-def posthoc_report(table, x, mean_ranks, omnibus, *, family, control, procedures, rankings,
-                   alpha, convention, decimals, force, time_budget, zero_method,
-                   wilcoxon_method, sign_ties) -> dict:
-    """The ``posthoc`` section of the JSON contract (see README)."""
-    check.choice("posthoc", family, tuple(FAMILY_OPTIONS))
-    families = FAMILY_OPTIONS[family]
+def _pairs_only(st, family, control):
+    from ..stats.pairwise import family_pairs
+
+    pairs = family_pairs(st.pvalues.shape[0], family, control)
+    return pairs, np.array([st.pvalues[a, b] for a, b in pairs])
+
+
+def parse_list(value) -> list | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return list(value)
+
+
+def resolve_rankings(rankings) -> list:
+    chosen = parse_list(rankings)
+    if chosen is not None and not chosen:
+        raise RankwiseError("--ranking is empty; name at least one of "
+                            f"{', '.join(RANKINGS_ALL)}")
+    chosen = [RANKING_ALIASES.get(r, r) for r in (chosen or ["friedman"])]
+    for r in chosen:
+        check.choice("ranking", r, tuple(RANKINGS_ALL))
+    return list(dict.fromkeys(chosen))
+
+
+def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, rankings,
+                  force) -> PosthocResult:
+    """The requested post-hoc families on the requested rankings (the ``posthoc`` section)."""
+    check.choice("posthoc", family, tuple(POSTHOC_CHOICES))
+    families = POSTHOC_CHOICES[family]
+    x, learners = engine.x, list(engine.learners)
     n, k = x.shape
     if k < 3:
         raise RankwiseError("post-hoc comparisons need at least 3 learners; with 2, the"
                             " two-learner tests already answer the question")
-    if isinstance(rankings, str):
-        rankings = [r.strip() for r in rankings.split(",") if r.strip()]
-    rankings = [RANKING_ALIASES.get(r, r) for r in (rankings or ["friedman"])]
-    for r in rankings:
-        check.choice("ranking", r, RANKINGS + ("anova",))
-    if isinstance(procedures, str):
-        procedures = [p.strip() for p in procedures.split(",") if p.strip()]
+    rankings = resolve_rankings(rankings)
+    procedures = parse_list(procedures)
     chosen = {fam: check_procedures(procedures, fam) for fam in families}
     for fam in families:
         if procedures is not None and not chosen[fam] and "anova" not in rankings:
             raise RankwiseError(f"none of the procedures {', '.join(procedures)} applies to the"
                                 f" {fam.replace('_', ' ')} family")
-    hib = table.higher_is_better
-    learners = list(table.learners)
     c_idx = resolve_control(control, learners, mean_ranks) if "control" in families else None
-    report = {
-        "families": list(families),
-        "rankings": rankings,
-        "control": learners[c_idx] if c_idx is not None else None,
-        "control_source": (None if c_idx is None else
-                           "option" if control not in (None, "best") else "best Friedman mean rank"),
-        "procedures": {fam: list(chosen[fam]) for fam in families},
-        "forced": bool(force),
-    }
+    alpha = engine.alpha
+    entries = {}
     for ranking in rankings:
-        gate_name = "anova" if ranking == "anova" else GATES[ranking]
-        gate_res = omnibus.get(gate_name)
-        if gate_res is None:
-            runner = OMNIBUS[gate_name]
-            kwargs = {"decimals": None, "convention": convention}
-            if gate_name != "anova":
-                kwargs["higher_is_better"] = hib
-            gate_res = runner(x, **kwargs)
-        passed = gate_res.reject(alpha)
-        entry = {"gate": {"test": gate_name, "statistic": gate_res.statistic,
-                          "pvalue": gate_res.pvalue, "alpha": alpha, "passed": passed}}
-        notes = []
-        if not passed:
-            if not force:
-                entry["skipped"] = True
-                entry["notes"] = [f"the {gate_name} test does not reject at alpha = {alpha}: no"
-                                  " post-hoc comparisons (force them with --force-posthoc)"]
-                report[ranking] = jsonable(entry)
-                continue
-            notes.append(f"computed although the {gate_name} test does not reject at alpha ="
-                         f" {alpha}: read these comparisons with care")
+        gate = engine.gate(ranking)
+        if not gate.passed and not force:
+            entries[ranking] = RankingResult(
+                ranking, gate, skipped=True, forced=False,
+                notes=(f"{test_title(gate.test)} does not reject at alpha = {alpha}"
+                       f" (p = {gate.pvalue:.3g}): no post-hoc comparisons on"
+                       f" {ranking_title(ranking)} (force them with --force-posthoc)",))
+            continue
+        notes = [] if gate.passed else [
+            f"computed although {test_title(gate.test)} does not reject at alpha = {alpha}: read"
+            " these comparisons with care"]
+        fams, methods = {}, {}
+        for fam in families:
+            procs = ("tukey",) if ranking == "anova" and fam == "all_pairs" else (
+                ("dunnett",) if ranking == "anova" else chosen[fam])
+            result, fam_notes, used = engine.family(ranking, fam, procs,
+                                                    c_idx if fam == "control" else None)
+            fams[fam] = result
+            notes.extend(n_ for n_ in fam_notes if n_ not in notes)
+            methods.update(used)
         if ranking == "anova":
-            entry.update(_anova_entry(x, c_idx, families, learners, alpha, decimals))
+            res = engine.anova(c_idx)
+            entries[ranking] = RankingResult(
+                ranking, gate, skipped=False, forced=not gate.passed,
+                statistic="q (Tukey) / t (Dunnett)", families=fams, notes=tuple(notes),
+                details={"mse": res["mse"], "df": res["df"],
+                         "means": dict(zip(learners, x.mean(axis=0))),
+                         "notes_assumptions": "Tukey and Dunnett assume sphericity; see the"
+                                              " ANOVA's notes"})
+            continue
+        st = engine.statistics(ranking)
+        common = dict(skipped=False, forced=not gate.passed, families=fams, methods=methods,
+                      notes=tuple(notes))
+        if ranking in RANK_BASED:
+            cd = engine.critical_difference(ranking)
+            entries[ranking] = RankingResult(
+                ranking, gate, statistic="z", se=st.se, se_formula=st.details["se_formula"],
+                mean_scores=dict(zip(learners, st.scores)), critical_difference=cd, **common)
         else:
-            stat = pairwise_statistics(x, ranking, higher_is_better=hib, convention=convention,
-                                       decimals=None, zero_method=zero_method,
-                                       wilcoxon_method=wilcoxon_method, sign_ties=sign_ties)
-            entry["statistic"] = "z" if ranking in RANK_BASED else (
-                "T" if ranking == "wilcoxon" else "wins of b (ties split)"
-                if sign_ties == "split" else "wins of b")
-            if stat.scores is not None:
-                entry["se"] = stat.se
-                entry["se_formula"] = stat.details["se_formula"]
-                entry["mean_scores"] = dict(zip(learners, stat.scores))
-                entry["critical_difference"] = _cd_entry(k, n, alpha, stat.se)
-            else:
-                entry.update(stat.details)
-            methods = {}
-            for fam in families:
-                pairs, p, apvs, fam_notes, used = adjusted_pvalues(
-                    stat, fam, chosen[fam], control=c_idx, convention=convention,
-                    time_budget=time_budget)
-                entry[fam] = comparisons_json(pairs, p, apvs, stat, learners)
-                notes.extend(fam_notes)
-                methods.update(used)
-            if methods:
-                entry["methods"] = methods
-        entry["notes"] = notes
-        report[ranking] = jsonable(entry)
-    fr = next((report[r] for r in rankings if r == "friedman" and "se" in report[r]), None)
-    se_f = fr["se"] if fr else None
-    report["critical_difference"] = jsonable(_cd_entry(k, n, alpha, se_f, convention == "paper"))
+            label = "T" if ranking == "wilcoxon" else (
+                "wins of b (ties split)" if engine.options["sign_ties"] == "split" else
+                "wins of b")
+            entries[ranking] = RankingResult(ranking, gate, statistic=label,
+                                             details=dict(st.details), **common)
+    mst = None
     if c_idx is not None:
-        mst = multiple_sign_test(x, c_idx, alpha=alpha, higher_is_better=hib, decimals=None)
+        mst = multiple_sign_test(x, c_idx, alpha=alpha, higher_is_better=engine.hib,
+                                 decimals=None)
         for row in mst["comparisons"]:
             row["learner"] = learners[row["learner"]]
         mst["control"] = learners[c_idx]
-        report["multiple_sign_test"] = jsonable(mst)
+        mst = jsonable(mst)
     ce = contrast_estimation(x, decimals=None)
-    report["contrast_estimation"] = jsonable({
+    contrast = jsonable({
         "learners": learners,
         "m": dict(zip(learners, ce["m"])),
         "estimates": {learners[u]: dict(zip(learners, ce["estimates"][u])) for u in range(k)},
         "medians": {learners[u]: dict(zip(learners, ce["medians"][u])) for u in range(k)},
         "orientation": "estimate[u][v] = m_u - m_v; positive means u scores higher",
     })
-    return report
-
-
-def _cd_entry(k, n, alpha, se=None, demsar=False):
-    nem, q_nem = critical_difference(k, n, alpha, "nemenyi", se=None if demsar else se)
-    bd, q_bd = critical_difference(k, n, alpha, "bonferroni_dunn", se=None if demsar else se)
-    used = math.sqrt(k * (k + 1) / (6.0 * n)) if (demsar or se is None) else se
-    return {"alpha": alpha, "nemenyi": nem, "q_nemenyi": q_nem, "bonferroni_dunn": bd,
-            "q_bonferroni_dunn": q_bd, "se": used}
-
-
-def _anova_entry(x, c_idx, families, learners, alpha, decimals):
-    res = tukey_dunnett(x, c_idx, alpha=alpha, decimals=None)
-    n = x.shape[0]
-    out = {"statistic": "q (Tukey) / t (Dunnett)", "mse": res["mse"], "df": res["df"],
-           "means": dict(zip(learners, x.mean(axis=0)))}
-
-    def unadjusted(diff):
-        if res["mse"] <= 0:
-            return 0.0
-        t = abs(diff) / math.sqrt(2 * res["mse"] / n)
-        return float(2 * stats.t.sf(t, res["df"]))
-
-    if "all_pairs" in families:
-        out["all_pairs"] = [{"a": learners[r["a"]], "b": learners[r["b"]],
-                             "statistic": r["statistic"], "pvalue": unadjusted(r["difference"]),
-                             "apv": {"tukey": r["pvalue"]}} for r in res["tukey"]]
-    if "control" in families:
-        out["control"] = [{"a": learners[r["a"]], "b": learners[r["b"]],
-                           "statistic": r["statistic"], "pvalue": unadjusted(r["difference"]),
-                           "apv": {"dunnett": r["pvalue"]}} for r in res["dunnett"]]
-    out["notes_assumptions"] = "Tukey and Dunnett assume sphericity; see the ANOVA's notes"
-    return out
+    return PosthocResult(
+        families=families, rankings=entries,
+        control=learners[c_idx] if c_idx is not None else None,
+        control_source=(None if c_idx is None else
+                        "option" if control not in (None, "best") else "best Friedman mean rank"),
+        procedures={fam: tuple(chosen[fam]) for fam in families}, forced=bool(force),
+        critical_difference=engine.critical_difference(), multiple_sign_test=mst,
+        contrast_estimation=contrast)

@@ -7,14 +7,8 @@ resumes and commits (``driver``), the SQLite results store (``store``) and the p
 """
 
 from .datasets import DatasetSpec
-from .design import (
-                     Experiment,
-                     Learner,
-                     derive_seed,
-                     experiment_from_dict,
-                     import_estimator,
-                     load_experiment,
-)
+from .design import (Experiment, Learner, derive_seed, experiment_from_dict, import_estimator,
+                     load_experiment)
 from .driver import run_experiment
 
 __all__ = ["DatasetSpec", "Experiment", "Learner", "derive_seed", "experiment_from_dict",

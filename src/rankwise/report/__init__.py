@@ -1,18 +1,64 @@
 """Reports: text, Markdown, LaTeX, HTML and JSON, the figures, and a folder with everything.
 
 Report writers read a :class:`~rankwise.analysis.Comparison`; they never compute a statistic.
-Imports go down to :mod:`rankwise.analysis` (and the formatting helpers).
+:mod:`document` decides the content once; :mod:`text`, :mod:`markdown`, :mod:`latex` and
+:mod:`html` lay it out; :mod:`diagrams` draws the figures the analysis planned; :mod:`methods`
+writes the methods paragraph; :mod:`json_report` adds the ``report`` section to the JSON.
+Imports go down to :mod:`rankwise.analysis`, :mod:`rankwise.stats` (descriptive helpers) and
+:mod:`rankwise.names`.
 """
 
-from .formats import (
-                      figures,
-                      html_report,
-                      latex_report,
-                      markdown_report,
-                      render,
-                      text_report,
-                      write_report,
-)
+from __future__ import annotations
 
-__all__ = ["figures", "html_report", "latex_report", "markdown_report", "render", "text_report",
-           "write_report"]
+from ..names import ALL_PAIRS_PROCEDURES
+from .html import html_report
+from .latex import latex_report
+from .markdown import markdown_report
+from .text import text_report
+
+FORMATS = ("text", "json", "markdown", "latex", "html")
+
+
+def _with_diagram(cmp, procedure):
+    """The comparison whose CD diagram uses ``procedure`` (the same one if it does already)."""
+    if procedure is None or procedure == cmp.settings.get("diagram_procedure"):
+        return cmp
+    return cmp.with_options(diagram_procedure=procedure)
+
+
+def render(cmp, fmt: str, procedure: str | None = None, indent: int | None = 2) -> str:
+    """The report of ``cmp`` in ``fmt`` (one of ``FORMATS``)."""
+    from ..errors import RankwiseError
+
+    if fmt not in FORMATS:
+        raise RankwiseError(f"the format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+    cmp = _with_diagram(cmp, procedure)
+    if fmt == "json":
+        from .json_report import json_report
+
+        return json_report(cmp, indent)
+    return {"text": text_report, "markdown": markdown_report, "latex": latex_report,
+            "html": html_report}[fmt](cmp)
+
+
+def figures(cmp, procedure: str | None = None) -> dict:
+    """The drawn figures of ``cmp`` as matplotlib Figures, ``{name: Figure}``; ``procedure``
+    redoes the analysis with another all-pairs procedure for the CD diagram."""
+    from .diagrams import draw_all
+
+    return draw_all(_with_diagram(cmp, procedure))
+
+
+def write_report(cmp, folder, procedure: str | None = None) -> list:
+    """Every format and figure into ``folder`` (see :func:`rankwise.report.folder.write_report`)."""
+    from ..errors import RankwiseError
+    from .folder import write_report as write
+
+    if procedure is not None and procedure not in ALL_PAIRS_PROCEDURES:
+        raise RankwiseError(f"the diagram procedure must be one of"
+                            f" {', '.join(ALL_PAIRS_PROCEDURES)}; got {procedure!r}")
+    return write(_with_diagram(cmp, procedure), folder)
+
+
+__all__ = ["FORMATS", "figures", "html_report", "latex_report", "markdown_report", "render",
+           "text_report", "write_report"]

@@ -22,41 +22,16 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ..analysis.figures import cliques
+from ..names import label
+from .format import fmt_cd
+
 ROW = 0.24  # inches per label row
 
 
 def literal(name) -> str:
     """A learner name as matplotlib should print it: '$' would otherwise start mathtext."""
     return str(name).replace("$", r"\$")
-
-
-def cliques(mean_ranks, significant) -> list:
-    """Maximal groups (≥ 2 learners) of mutually non-significant learners.
-
-    ``significant[a, b]`` is True when a and b differ significantly. Groups are returned as tuples
-    of indices sorted by mean rank, ordered by their leftmost member (Bron-Kerbosch with pivoting
-    on the non-significance graph).
-    """
-    sig = np.asarray(significant, dtype=bool)
-    k = sig.shape[0]
-    adj = [set(j for j in range(k) if j != i and not sig[i, j]) for i in range(k)]
-    found = []
-
-    def expand(r, p, x):
-        if not p and not x:
-            if len(r) >= 2:
-                found.append(r)
-            return
-        pivot = max(p | x, key=lambda u: len(adj[u] & p))
-        for v in sorted(p - adj[pivot]):
-            expand(r | {v}, p & adj[v], x & adj[v])
-            p = p - {v}
-            x = x | {v}
-
-    expand(set(), set(range(k)), set())
-    ranks = np.asarray(mean_ranks, dtype=float)
-    groups = [tuple(sorted(g, key=lambda i: (ranks[i], i))) for g in found]
-    return sorted(groups, key=lambda g: (ranks[g[0]], ranks[g[-1]], g))
 
 
 def assign_levels(spans, gap: float = 0.0) -> list:
@@ -147,7 +122,7 @@ def _hang_labels(ax, mean_ranks, names, x_of, top, start, font, style=None):
 
 def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
                title: str | None = None, alpha: float | None = None,
-               procedure: str | None = None) -> Figure:
+               procedure: str | None = None, groups=None) -> Figure:
     """All-pairs critical-difference diagram.
 
     Parameters
@@ -159,14 +134,19 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
         |R_a − R_b| ≥ ``cd`` is used.
     cd : float, optional
         The critical difference, drawn above the axis when given.
+    groups : sequence of tuples of indices, optional
+        The cliques, when the analysis has decided them already.
     """
     mean_ranks = np.asarray(mean_ranks, dtype=float)
     k = len(names)
-    if significant is None:
-        if cd is None:
-            raise ValueError("give the decisions (significant) or a critical difference (cd)")
-        significant = np.abs(mean_ranks[:, None] - mean_ranks[None, :]) >= cd
-    groups = cliques(mean_ranks, significant)
+    if groups is None:
+        if significant is None:
+            if cd is None:
+                raise ValueError("give the decisions (significant), the cliques (groups) or a"
+                                 " critical difference (cd)")
+            significant = np.abs(mean_ranks[:, None] - mean_ranks[None, :]) >= cd
+        groups = cliques(mean_ranks, significant)
+    groups = [tuple(g) for g in groups]
     spans = [(mean_ranks[g[0]], mean_ranks[g[-1]]) for g in groups]
     levels = assign_levels(spans, gap=0.1 * (max(k, 2) - 1) / 10)
     n_levels = max(levels) + 1 if levels else 0
@@ -177,7 +157,7 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
         ax.plot([x_of(1), x_of(1 + cd)], [top - 0.45, top - 0.45], color="black", lw=1.2)
         for r in (1, 1 + cd):
             ax.plot([x_of(r), x_of(r)], [top - 0.5, top - 0.4], color="black", lw=1.2)
-        ax.text(x_of(1 + cd / 2), top - 0.5, f"CD = {cd:.3f}", ha="center", va="bottom",
+        ax.text(x_of(1 + cd / 2), top - 0.5, f"CD = {fmt_cd(cd)}", ha="center", va="bottom",
                 fontsize=font)
     bar_top = top + 0.2
     for g, lev in zip(groups, levels):
@@ -209,7 +189,7 @@ def control_diagram(mean_ranks, names, control: int, significant=None, cd: float
     if cd is not None:
         lo, hi = max(1.0, rc - cd), min(float(k), rc + cd)
         ax.fill_between([x_of(lo), x_of(hi)], top - 0.06, top + 0.06, color="0.75", lw=0)
-        ax.text(0.5, top - 0.4, f"shaded: control ± CD = {cd:.3f}", ha="center", va="center",
+        ax.text(0.5, top - 0.4, f"shaded: control ± CD = {fmt_cd(cd)}", ha="center", va="center",
                 fontsize=font - 1)
     for j in range(k):
         if j == control:
@@ -226,6 +206,38 @@ def control_diagram(mean_ranks, names, control: int, significant=None, cd: float
             " hollow: not", ha="center", va="bottom", fontsize=font - 1)
     fig.rankwise_labels = texts
     return fig
+
+
+def draw(plan, mean_ranks, names) -> Figure | None:
+    """The matplotlib figure of a :class:`~rankwise.analysis.results.FigurePlan` (None when the
+    plan says it is not drawn). Everything it shows comes from the plan."""
+    if not plan.drawn:
+        return None
+    names = list(names)
+    forced = " [forced: the omnibus test did not reject]" if plan.forced else ""
+    head = f"{label(plan.procedure)}, alpha = {plan.alpha}{forced}"
+    if plan.name == "cd_diagram":
+        index = {n: j for j, n in enumerate(names)}
+        groups = [tuple(index[n] for n in g) for g in plan.cliques]
+        return cd_diagram(mean_ranks, names, cd=plan.critical_difference, groups=groups,
+                          title=f"All pairs: {head}")
+    if plan.name == "control_diagram":
+        control = names.index(plan.control)
+        marks = np.array([bool(plan.decisions.get(n, False)) for n in names])
+        return control_diagram(mean_ranks, names, control, marks, cd=plan.critical_difference,
+                               title=f"Against {literal(plan.control)}: {head}")
+    return pvalue_heatmap(plan.pvalues, names, mean_ranks, plan.alpha,
+                          title=f"Adjusted p-values: {head}")
+
+
+def draw_all(cmp) -> dict:
+    """``{name: Figure}`` for every figure the analysis decided to draw."""
+    out = {}
+    for name, plan in cmp.figures.items():
+        fig = draw(plan, cmp.mean_ranks, cmp.table.learners)
+        if fig is not None:
+            out[name] = fig
+    return out
 
 
 def pvalue_heatmap(pvalues, names, mean_ranks=None, alpha: float = 0.05,

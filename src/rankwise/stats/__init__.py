@@ -16,13 +16,7 @@ from .omnibus import friedman, friedman_aligned, iman_davenport, quade
 from .pairwise import critical_difference, nemenyi_pvalues, pairwise_statistics
 from .ranking import aligned_ranks, mean_ranks, quade_weights, rank_within_datasets
 from .results import TestResult
-from .two_learners import (
-           paired_ttest,
-           sign_test,
-           wilcoxon,
-           wilcoxon_critical_value,
-           win_tie_loss,
-)
+from .two_learners import paired_ttest, sign_test, wilcoxon, wilcoxon_critical_value, win_tie_loss
 
 #: Omnibus test functions by name (the names of the JSON contract).
 OMNIBUS = {"friedman": friedman, "iman_davenport": iman_davenport,

@@ -26,22 +26,10 @@ from scipy import stats
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import (
-    ALL_PAIRS_PROCEDURES,
-    CONTROL_PROCEDURES,
-    RANK_BASED,
-    RANKING_ALIASES,
-    RANKINGS,
-)
+from ..names import ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, RANK_BASED, RANKING_ALIASES, RANKINGS
 from .adjust import adjust
 from .bergmann_hommel import bergmann_hommel
-from .ranking import (
-    DEFAULT_DECIMALS,
-    aligned_ranks,
-    midranks,
-    quade_weights,
-    round_scores,
-)
+from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
 from .results import jsonable
 from .two_learners import sign_test, wilcoxon
 

@@ -143,9 +143,10 @@ def quartile_charts(table, width: int = BAR_WIDTH, tau: float = AGREEMENT_TAU) -
 
 
 def quartile_chart_lines(table, criterion_label: str | None = None, digits: int = 3,
-                         show_all: bool = False) -> list:
-    """The charts as text: overall, then per data set unless the overall chart is enough."""
-    charts = quartile_charts(table)
+                         show_all: bool = False, charts: dict | None = None) -> list:
+    """The charts as text: overall, then per data set unless the overall chart is enough.
+    ``charts``: the result of :func:`quartile_charts`, when it is at hand already."""
+    charts = quartile_charts(table) if charts is None else charts
     label = criterion_label or table.criterion or "score"
     out = ["=====", f"Criteria {label}"]
     out.extend(format_quartile_chart("Overall", charts["overall"], charts["lo"], charts["hi"],

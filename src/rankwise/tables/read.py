@@ -17,7 +17,7 @@ import pandas as pd
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from .direction import criterion_direction
+from .direction import direction_of
 from .table import ScoreTable
 
 LONG_REQUIRED = ("dataset", "learner", "value")
@@ -265,7 +265,8 @@ def _from_long(frame, lower, criterion, aggregate, label) -> ScoreTable:
 def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTable:
     criterion = table.criterion if table.criterion is not None else criterion
     warnings = list(table.warnings)
-    known = criterion_direction(criterion)
+    said = direction_of(criterion)
+    known, word = said.higher_is_better, said.word
     if higher_is_better is not None:
         hib, source = bool(higher_is_better), "option"
         if known is not None and known != hib:
@@ -275,7 +276,11 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
     elif known is not None:
         hib, source = known, "criterion"
     else:
-        hib, source = True, "default"
+        hib, source, word = True, "default", None
+        if criterion:
+            warnings.append(f"the criterion name {criterion!r} does not say whether higher or"
+                            " lower is better; higher-is-better was assumed (pass"
+                            " --lower-is-better if smaller values are better)")
     values, datasets, learners = table.values, list(table.datasets), list(table.learners)
     counts = table.counts
     holes = np.isnan(values)
@@ -315,6 +320,7 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
         raw = raw[raw["dataset"].isin(datasets) & raw["learner"].isin(learners)]
     return replace(table, values=values, datasets=tuple(datasets), learners=tuple(learners), raw=raw,
                    counts=counts, higher_is_better=hib, direction_source=source,
+                   direction_word=word,
                    criterion=criterion, dropped_datasets=tuple(dropped_d),
                    dropped_learners=tuple(dropped_l), missing_cells=missing_cells,
                    warnings=tuple(warnings), missing_policy=missing)

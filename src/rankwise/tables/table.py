@@ -23,6 +23,8 @@ class ScoreTable:
     higher_is_better : bool
     direction_source : str
         ``"default"``, ``"option"`` or ``"criterion"``: where the direction came from.
+    direction_word : str or None
+        The word of the criterion name that set the direction (``"error"`` in ``test_error``).
     criterion : str or None
     aggregate : str or None
         How several values per cell (repeats × folds) were combined, or None if there was one.
@@ -41,6 +43,7 @@ class ScoreTable:
     learners: tuple
     higher_is_better: bool = True
     direction_source: str = "default"
+    direction_word: str | None = None
     criterion: str | None = None
     aggregate: str | None = None
     counts: np.ndarray | None = None

@@ -1,0 +1,129 @@
+"""What each figure of a report shows, decided once by the analysis.
+
+- ``control_diagram`` (the headline figure): every learner against the verdict's best learner,
+  filled where the verdict's procedure finds it significantly worse, so the figure *is* the
+  verdict. The Bonferroni-Dunn band (control ± CD) is drawn only when that procedure is
+  Bonferroni-Dunn, because only then does the band decide exactly what the marks say.
+- ``cd_diagram``: all pairs, by the diagram procedure (Nemenyi by default), with bars joining
+  each clique; the CD is drawn when the procedure is Nemenyi, whose decisions it reproduces.
+  When a verdict loser shares a bar with the best learner (or a winner shares none), the plan
+  carries the sentence that explains why.
+- ``pvalue_heatmap``: the adjusted p-values of the diagram procedure.
+
+When the gate does not reject, no figure of post-hoc decisions is drawn unless forced, and then
+every caption says so.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..names import FIGURES, procedure_title, ranking_title, test_title
+from .results import FigurePlan
+
+
+def cliques(mean_ranks, significant) -> list:
+    """Maximal groups (≥ 2 learners) of mutually non-significant learners.
+
+    ``significant[a, b]`` is True when a and b differ significantly. Groups are returned as tuples
+    of indices sorted by mean rank, ordered by their leftmost member (Bron-Kerbosch with pivoting
+    on the non-significance graph).
+    """
+    sig = np.asarray(significant, dtype=bool)
+    k = sig.shape[0]
+    adj = [set(j for j in range(k) if j != i and not sig[i, j]) for i in range(k)]
+    found = []
+
+    def expand(r, p, x):
+        if not p and not x:
+            if len(r) >= 2:
+                found.append(r)
+            return
+        pivot = max(p | x, key=lambda u: len(adj[u] & p))
+        for v in sorted(p - adj[pivot]):
+            expand(r | {v}, p & adj[v], x & adj[v])
+            p = p - {v}
+            x = x | {v}
+
+    expand(set(), set(range(k)), set())
+    ranks = np.asarray(mean_ranks, dtype=float)
+    groups = [tuple(sorted(g, key=lambda i: (ranks[i], i))) for g in found]
+    return sorted(groups, key=lambda g: (ranks[g[0]], ranks[g[-1]], g))
+
+
+def plan_figures(engine, learners, mean_ranks, verdict, *, alpha, diagram_procedure: str,
+                 force: bool, ranking: str = "friedman") -> dict:
+    """``{name: FigurePlan}`` for the three figures (empty with fewer than three learners)."""
+    learners = list(learners)
+    k = len(learners)
+    if k < 3:
+        return {}
+    gate = engine.gate(ranking)
+    best = int(np.argmin(mean_ranks))
+    if not gate.passed and not force:
+        reason = (f"not drawn: {test_title(gate.test)} does not reject at alpha = {alpha}"
+                  f" (p = {gate.pvalue:.3g}), so there are no post-hoc decisions to show"
+                  " (--force-posthoc draws them, labelled)")
+        return {name: FigurePlan(name, drawn=False, headline=name == "control_diagram",
+                                 procedure=None, family=None, ranking=ranking, alpha=alpha,
+                                 caption=FIGURES[name].title, reason=reason)
+                for name in FIGURES}
+    forced = not gate.passed
+    label = (f" Computed although {test_title(gate.test)} does not reject at alpha = {alpha}: read"
+             " with care." if forced else "")
+    cd = engine.critical_difference(ranking)
+    vproc = verdict.procedure or "holm"
+    control_fam, _, _ = engine.family(ranking, "control", (vproc,), best)
+    decisions = {c.b: c.rejected(vproc, alpha) for c in control_fam.comparisons}
+    band = cd.value(vproc)
+    out = {"control_diagram": FigurePlan(
+        "control_diagram", drawn=True, headline=True, procedure=vproc, family="control",
+        ranking=ranking, alpha=alpha, forced=forced, critical_difference=band,
+        cd_procedure=vproc if band is not None else None, control=learners[best],
+        decisions=decisions,
+        caption=(f"Every learner against the best-ranked one, {learners[best]} (the verdict's"
+                 f" comparisons): filled = significantly different by {procedure_title(vproc)} at"
+                 f" alpha = {alpha}" + (f"; shaded: {learners[best]} ± CD = {band:.4f}"
+                                        if band is not None else "") + "." + label))}
+    all_fam, _, _ = engine.family(ranking, "all_pairs", (diagram_procedure,), None)
+    sig = all_fam.significant(diagram_procedure, alpha, learners)
+    groups = tuple(tuple(learners[i] for i in g) for g in cliques(mean_ranks, sig))
+    nem = cd.value(diagram_procedure) if diagram_procedure == "nemenyi" else None
+    note = _disagreement(groups, verdict, learners[best], diagram_procedure, vproc, k) \
+        if verdict.detected else None
+    out["cd_diagram"] = FigurePlan(
+        "cd_diagram", drawn=True, headline=False, procedure=diagram_procedure,
+        family="all_pairs", ranking=ranking, alpha=alpha, forced=forced,
+        critical_difference=nem, cd_procedure="nemenyi" if nem is not None else None,
+        cliques=groups, note=note,
+        caption=(f"All pairs by {procedure_title(diagram_procedure)} at alpha = {alpha} on"
+                 f" {ranking_title(ranking)}: bars join learners that are not significantly different"
+                 + (f"; CD = {nem:.4f}" if nem is not None else "") + "." + label))
+    out["pvalue_heatmap"] = FigurePlan(
+        "pvalue_heatmap", drawn=True, headline=False, procedure=diagram_procedure,
+        family="all_pairs", ranking=ranking, alpha=alpha, forced=forced,
+        pvalues=all_fam.apv_matrix(diagram_procedure, learners), learners=tuple(learners),
+        caption=(f"Adjusted p-values of all pairs by {procedure_title(diagram_procedure)}; outlined:"
+                 f" p <= {alpha}." + label))
+    return out
+
+
+def _disagreement(groups, verdict, best, procedure, vproc, k) -> str | None:
+    """The sentence that explains an all-pairs diagram that looks at odds with the verdict."""
+    with_best = {name for g in groups if best in g for name in g}
+    joined = [name for name in verdict.losers if name in with_best]
+    apart = [name for name in verdict.winners if name != best and name not in with_best]
+    if not joined and not apart:
+        return None
+    m_all, m_control = k * (k - 1) // 2, k - 1
+    parts = []
+    if joined:
+        parts.append(f"the critical-difference diagram joins {best} with {', '.join(joined)},"
+                     f" which the verdict finds significantly worse")
+    if apart:
+        parts.append(f"it separates {', '.join(apart)} from {best}, which the verdict does not")
+    return ("Why the figures differ: " + "; ".join(parts) + f". The diagram tests all {m_all}"
+            f" pairs with {procedure_title(procedure)}, while the verdict tests only the {m_control}"
+            f" comparisons with {best} with {procedure_title(vproc)}; fewer hypotheses (and a different"
+            " procedure) change what is significant, and the verdict's comparisons are the ones"
+            " to report for 'which learners are worse than the best'.")

@@ -1,0 +1,270 @@
+"""Typed results of an analysis: what :func:`~rankwise.analysis.compare` decided, kept as data.
+
+Every report, figure and the JSON contract read these objects; none of them computes a p-value.
+Each class has ``to_dict()``, its part of the JSON contract (see the README).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..stats.results import jsonable
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The omnibus test that must reject before a ranking's post-hoc tests are computed."""
+
+    test: str
+    statistic: float
+    pvalue: float
+    alpha: float
+    passed: bool
+
+    def to_dict(self) -> dict:
+        return jsonable({"test": self.test, "statistic": self.statistic, "pvalue": self.pvalue,
+                         "alpha": self.alpha, "passed": self.passed})
+
+
+@dataclass(frozen=True)
+class PairComparison:
+    """One hypothesis of a family: learner ``a`` against learner ``b``."""
+
+    a: str
+    b: str
+    statistic: float
+    pvalue: float
+    apv: dict  # procedure -> adjusted p-value
+
+    def rejected(self, procedure: str, alpha: float) -> bool:
+        value = self.apv.get(procedure)
+        return value is not None and math.isfinite(value) and value <= alpha
+
+    def to_dict(self) -> dict:
+        return jsonable({"a": self.a, "b": self.b, "statistic": self.statistic,
+                         "pvalue": self.pvalue, "apv": dict(self.apv)})
+
+
+@dataclass(frozen=True)
+class FamilyResult:
+    """A family of comparisons (``control`` or ``all_pairs``) with the APVs of its procedures."""
+
+    family: str
+    procedures: tuple
+    comparisons: tuple
+
+    def significant(self, procedure: str, alpha: float, learners) -> np.ndarray:
+        """k × k booleans: True where ``procedure`` rejects the pair at ``alpha``."""
+        index = {name: j for j, name in enumerate(learners)}
+        sig = np.zeros((len(learners), len(learners)), dtype=bool)
+        for c in self.comparisons:
+            sig[index[c.a], index[c.b]] = sig[index[c.b], index[c.a]] = c.rejected(procedure, alpha)
+        return sig
+
+    def apv_matrix(self, procedure: str, learners) -> np.ndarray:
+        """k × k adjusted p-values of ``procedure`` (1 on the diagonal and for absent pairs)."""
+        index = {name: j for j, name in enumerate(learners)}
+        out = np.ones((len(learners), len(learners)))
+        for c in self.comparisons:
+            out[index[c.a], index[c.b]] = out[index[c.b], index[c.a]] = c.apv[procedure]
+        return out
+
+    def to_list(self) -> list:
+        return [c.to_dict() for c in self.comparisons]
+
+
+@dataclass(frozen=True)
+class CriticalDifference:
+    """Critical differences of mean Friedman ranks at ``alpha`` (Demšar 2006, §3.2.2).
+
+    ``se`` is the standard error of a difference of two mean ranks that every rank-based
+    decision of the analysis uses (tie-aware under the default convention, Demšar's
+    √(k(k+1)/(6n)) under ``paper``), so the value printed is the value drawn.
+    """
+
+    alpha: float
+    se: float
+    se_formula: str
+    nemenyi: float
+    q_nemenyi: float
+    bonferroni_dunn: float
+    q_bonferroni_dunn: float
+
+    def value(self, procedure: str) -> float | None:
+        """The CD of a procedure that has one (``nemenyi``, ``bonferroni_dunn``), else None."""
+        return {"nemenyi": self.nemenyi, "bonferroni_dunn": self.bonferroni_dunn}.get(procedure)
+
+    def to_dict(self) -> dict:
+        return jsonable({"alpha": self.alpha, "nemenyi": self.nemenyi,
+                         "q_nemenyi": self.q_nemenyi, "bonferroni_dunn": self.bonferroni_dunn,
+                         "q_bonferroni_dunn": self.q_bonferroni_dunn, "se": self.se,
+                         "se_formula": self.se_formula})
+
+
+@dataclass(frozen=True)
+class RankingResult:
+    """The post-hoc comparisons of one ranking (``friedman``, ``wilcoxon``, ``anova``, …)."""
+
+    ranking: str
+    gate: Gate
+    skipped: bool                  # the gate stopped it
+    forced: bool                   # computed although the gate did not pass
+    statistic: str | None = None   # what the comparisons' statistic is
+    se: float | None = None
+    se_formula: str | None = None
+    mean_scores: dict | None = None
+    critical_difference: CriticalDifference | None = None
+    families: dict = field(default_factory=dict)   # family -> FamilyResult
+    methods: dict = field(default_factory=dict)    # how a procedure was computed
+    notes: tuple = ()
+    details: dict = field(default_factory=dict)    # ranking-specific extras
+
+    def to_dict(self) -> dict:
+        out = {"gate": self.gate.to_dict()}
+        if self.skipped:
+            out["skipped"] = True
+            out["notes"] = list(self.notes)
+            return jsonable(out)
+        out["statistic"] = self.statistic
+        if self.se is not None:
+            out["se"] = self.se
+            out["se_formula"] = self.se_formula
+            out["mean_scores"] = self.mean_scores
+            out["critical_difference"] = self.critical_difference.to_dict()
+        out.update(self.details)
+        for name, fam in self.families.items():
+            out[name] = fam.to_list()
+        if self.methods:
+            out["methods"] = dict(self.methods)
+        out["notes"] = list(self.notes)
+        return jsonable(out)
+
+
+@dataclass(frozen=True)
+class PosthocResult:
+    """Every requested post-hoc family on every requested ranking, plus the multiple sign test
+    and contrast estimation."""
+
+    families: tuple
+    rankings: dict                 # ranking -> RankingResult, in the requested order
+    control: str | None
+    control_source: str | None
+    procedures: dict               # family -> tuple of procedures
+    forced: bool
+    critical_difference: CriticalDifference
+    multiple_sign_test: dict | None
+    contrast_estimation: dict
+
+    def to_dict(self) -> dict:
+        out = {"families": list(self.families), "rankings": list(self.rankings),
+               "control": self.control, "control_source": self.control_source,
+               "procedures": {f: list(p) for f, p in self.procedures.items()},
+               "forced": self.forced}
+        for name, entry in self.rankings.items():
+            out[name] = entry.to_dict()
+        out["critical_difference"] = self.critical_difference.to_dict()
+        if self.multiple_sign_test is not None:
+            out["multiple_sign_test"] = self.multiple_sign_test
+        out["contrast_estimation"] = self.contrast_estimation
+        return jsonable(out)
+
+    def __getitem__(self, key):
+        """The dict interface of rankwise 0.1 (``cmp.posthoc["friedman"]["all_pairs"]``): reads
+        the JSON form."""
+        return self.to_dict()[key]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The plain answer: which learners are detectably worse than the best, and on what basis.
+
+    ``detected`` is False when no significant difference was detected (which is not evidence
+    that the learners are equivalent). ``caveats`` are the sentences that qualify the answer
+    (small samples, approximations); ``direction`` says which way the scores were read.
+    """
+
+    text: str
+    detected: bool
+    winners: tuple
+    losers: tuple
+    best: str | None
+    procedure: str | None
+    ranking: str
+    family: str | None
+    alpha: float
+    gate: Gate | None
+    direction: str
+    caveats: tuple = ()
+    apv: dict = field(default_factory=dict)  # learner -> APV against the best
+
+    @property
+    def tie(self) -> bool:
+        """Deprecated name of ``not detected`` (kept in the JSON contract)."""
+        return not self.detected
+
+    def to_dict(self) -> dict:
+        return jsonable({"text": self.text, "tie": self.tie, "difference_detected": self.detected,
+                         "winners": list(self.winners), "losers": list(self.losers),
+                         "best": self.best, "procedure": self.procedure, "ranking": self.ranking,
+                         "family": self.family,
+                         "gate": None if self.gate is None else
+                         {"test": self.gate.test, "pvalue": self.gate.pvalue,
+                          "alpha": self.gate.alpha},
+                         "direction": self.direction, "caveats": list(self.caveats),
+                         "apv_against_best": dict(self.apv)})
+
+
+@dataclass(frozen=True)
+class FigurePlan:
+    """What one figure shows, decided by the analysis; the drawing code only draws it.
+
+    ``cliques`` (all-pairs diagrams) are groups of learners no two of which the procedure
+    separates; ``decisions`` (the control diagram) say which learners differ from the control;
+    ``pvalues`` (the heat map) are the adjusted p-values. ``note`` is the sentence a report
+    prints beside the figure when it may be read against the verdict.
+    """
+
+    name: str
+    drawn: bool
+    headline: bool
+    procedure: str | None
+    family: str | None
+    ranking: str
+    alpha: float
+    caption: str
+    reason: str | None = None                 # why it is not drawn
+    forced: bool = False                      # drawn although the gate did not pass
+    critical_difference: float | None = None  # drawn on the figure when set
+    cd_procedure: str | None = None
+    control: str | None = None
+    cliques: tuple | None = None              # tuples of learner names
+    decisions: dict | None = None             # learner -> differs from the control
+    pvalues: np.ndarray | None = None
+    learners: tuple = ()                      # the order of the rows of ``pvalues``
+    note: str | None = None
+
+    def to_dict(self) -> dict:
+        out = {"drawn": self.drawn, "headline": self.headline, "procedure": self.procedure,
+               "family": self.family, "ranking": self.ranking, "alpha": self.alpha,
+               "caption": self.caption, "forced": self.forced}
+        if self.reason:
+            out["reason"] = self.reason
+        if self.drawn:
+            out["critical_difference"] = self.critical_difference
+            out["cd_procedure"] = self.cd_procedure
+            if self.control is not None:
+                out["control"] = self.control
+            if self.cliques is not None:
+                out["cliques"] = [list(g) for g in self.cliques]
+            if self.decisions is not None:
+                out["decisions"] = dict(self.decisions)
+            if self.pvalues is not None and self.learners:
+                out["outlined"] = [[a, b] for i, a in enumerate(self.learners)
+                                   for j, b in enumerate(self.learners)
+                                   if i < j and self.pvalues[i, j] <= self.alpha]
+        if self.note:
+            out["note"] = self.note
+        return jsonable(out)

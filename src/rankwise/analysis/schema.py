@@ -1,0 +1,54 @@
+"""The JSON contract of an analysis: the serialisation of a :class:`Comparison`'s results.
+
+Schema ``rankwise.compare/1`` (README, "JSON contract"): keys are only ever added within a
+schema version. The ``report`` section (prose, tables, figures) is added by the report wing.
+"""
+
+from __future__ import annotations
+
+from .._version import __version__
+from ..names import TWO_LEARNER_TESTS
+from ..stats.results import jsonable
+
+SCHEMA = "rankwise.compare/1"
+
+
+def comparison_dict(cmp) -> dict:
+    t = cmp.table
+    tests = {}
+    for name, res in cmp.tests.items():
+        entry = res.to_dict(cmp.alpha)
+        if name in TWO_LEARNER_TESTS:
+            entry = {"a": cmp.pair[0], "b": cmp.pair[1], **entry}
+        tests[name] = entry
+    return jsonable({
+        "schema": SCHEMA,
+        "rankwise_version": __version__,
+        "source": t.source,
+        "criterion": t.criterion,
+        "learners": list(t.learners),
+        "datasets": list(t.datasets),
+        "n_datasets": t.n_datasets,
+        "n_learners": t.n_learners,
+        "higher_is_better": t.higher_is_better,
+        "direction_source": t.direction_source,
+        "direction_word": t.direction_word,
+        "aggregate": t.aggregate,
+        "decimals": cmp.decimals,
+        "alpha": cmp.alpha,
+        "convention": cmp.convention,
+        "settings": cmp.settings,
+        "mean_ranks": dict(zip(t.learners, cmp.mean_ranks)),
+        "values": t.values,
+        "ranks": cmp.ranks,
+        "missing": {"policy": t.missing_policy, "cells": [list(c) for c in t.missing_cells],
+                    "dropped_datasets": list(t.dropped_datasets),
+                    "dropped_learners": list(t.dropped_learners)},
+        "warnings": list(t.warnings),
+        "pair": list(cmp.pair) if cmp.pair else None,
+        "tests": tests,
+        "critical_difference": (cmp.critical_difference.to_dict()
+                                if cmp.critical_difference is not None else None),
+        "posthoc": cmp.posthoc.to_dict() if cmp.posthoc is not None else None,
+        "notes": list(cmp.notes),
+    })

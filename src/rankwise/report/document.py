@@ -1,0 +1,252 @@
+"""The content of a report, once, as format-neutral blocks.
+
+:func:`build` reads a :class:`~rankwise.analysis.Comparison` and returns the sections every format
+shows, in one order: the verdict, the notes, the figures, the tests, the post-hoc comparisons,
+the critical differences, the rank table, wins/ties/losses, the quartile charts and the methods.
+The text, Markdown, LaTeX and HTML writers only lay these blocks out, so every format says the
+same thing with the same numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..names import FIGURES, TESTS, label, ranking_title, test_title
+from .format import digits, fmt_cd, fmt_num, fmt_p, fmt_rank
+from .methods import methods_paragraph
+
+MAX_TABLE_ROWS = 200
+
+
+@dataclass
+class Heading:
+    text: str
+    level: int = 2
+
+
+@dataclass
+class Paragraph:
+    text: str
+    role: str = ""  # "lead", "verdict", "methods" or ""
+
+
+@dataclass
+class Cell:
+    text: str
+    best: bool = False  # the best value of its data set (bold)
+    mark: bool = False  # significant at alpha (starred)
+
+
+@dataclass
+class Table:
+    header: list
+    rows: list           # lists of str or Cell
+    align: str           # one of "<" or ">" per column
+    caption: str = ""
+    key: str = ""
+
+
+@dataclass
+class Bullets:
+    items: list
+    role: str = ""
+
+
+@dataclass
+class Preformatted:
+    lines: list
+
+
+@dataclass
+class Figure:
+    name: str
+    plan: object  # FigurePlan
+
+
+@dataclass
+class Document:
+    title: str
+    blocks: list = field(default_factory=list)
+
+    def add(self, *blocks):
+        self.blocks.extend(blocks)
+
+
+def lead_sentence(cmp) -> str:
+    t = cmp.table
+    way = "higher is better" if t.higher_is_better else "lower is better"
+    parts = [f"{t.n_learners} learners x {t.n_datasets} data sets"]
+    if t.criterion:
+        parts.append(f"criterion: {t.criterion}")
+    parts.append(f"{way} ({t.direction_source})")
+    parts.append(f"alpha = {cmp.alpha}")
+    parts.append(f"convention = {cmp.convention}")
+    if t.aggregate:
+        parts.append(f"cells: {t.aggregate} of repeats x folds")
+    parts.append(f"scores rounded to {cmp.decimals} decimals before comparing")
+    parts.append("ranks: 1 = best, ties get mid-ranks")
+    return "; ".join(parts) + "."
+
+
+def build(cmp, figure_files: bool = False) -> Document:
+    """The report of ``cmp`` as blocks. ``figure_files``: the figures sit next to the report
+    (``--report DIR``), so formats that link images may link them."""
+    t = cmp.table
+    doc = Document(f"rankwise report: {t.source}")
+    doc.add(Paragraph(lead_sentence(cmp), "lead"))
+    doc.add(Heading("Verdict"), Paragraph(cmp.verdict.text, "verdict"))
+    if cmp.notes:
+        doc.add(Heading("Notes"), Bullets(list(cmp.notes), "notes"))
+    if cmp.figures:
+        doc.add(Heading("Figures"))
+        for name, plan in cmp.figures.items():
+            doc.add(Figure(name, plan))
+    doc.add(Heading("Mean ranks"), _mean_rank_table(cmp))
+    if cmp.pair and any(TESTS[n].kind == "two_learners" for n in cmp.tests):
+        doc.add(Paragraph(_pair_sentence(cmp)))
+    doc.add(Heading("Tests"), _tests_table(cmp))
+    if cmp.posthoc is not None:
+        _posthoc(doc, cmp)
+    if cmp.critical_difference is not None:
+        doc.add(Heading("Critical differences"), Paragraph(cd_sentence(cmp)))
+    if cmp.posthoc is not None:
+        _sign_and_contrasts(doc, cmp)
+    doc.add(Heading("Rank table"), *_rank_table(cmp))
+    doc.add(Heading("Wins / ties / losses"), _wtl_table(cmp))
+    doc.add(Heading("Quartile charts"), Preformatted(_quartile_lines(cmp)))
+    doc.add(Heading("Methods"), Paragraph(methods_paragraph(cmp), "methods"))
+    return doc
+
+
+def cd_sentence(cmp) -> str:
+    cd = cmp.critical_difference
+    return (f"Critical differences of mean ranks at alpha = {cd.alpha} (SE = {cd.se:.6g},"
+            f" {cd.se_formula}): Nemenyi {fmt_cd(cd.nemenyi)} (q = {cd.q_nemenyi:.4f}),"
+            f" Bonferroni-Dunn {fmt_cd(cd.bonferroni_dunn)} (q = {cd.q_bonferroni_dunn:.4f}).")
+
+
+def figure_caption(plan) -> str:
+    if not plan.drawn:
+        return f"{FIGURES[plan.name].title}: {plan.reason}."
+    return f"{FIGURES[plan.name].title}. {plan.caption}"
+
+
+def _mean_rank_table(cmp) -> Table:
+    t = cmp.table
+    order = sorted(range(t.n_learners), key=lambda j: (cmp.mean_ranks[j], j))
+    rows = [[str(i + 1), t.learners[j], f"{cmp.mean_ranks[j]:.3f}"] for i, j in enumerate(order)]
+    return Table(["#", "learner", "mean rank"], rows, "<<>", key="mean_ranks")
+
+
+def _pair_sentence(cmp) -> str:
+    a, b = cmp.pair
+    first = next(r for r in cmp.tests.values() if "b_wins" in r.details)
+    text = (f"Two learners: {b} vs {a}: {b} better on {first.b_wins}, {a} better on"
+            f" {first.a_wins}, ties {first.ties}.")
+    if "wilcoxon" in cmp.tests:
+        w = cmp.tests["wilcoxon"]
+        text += (f" Wilcoxon: R+ = {fmt_num(w.r_plus)} ({b} better), R- = {fmt_num(w.r_minus)},"
+                 f" zeros: {w.zero_method}.")
+    return text
+
+
+def _tests_table(cmp) -> Table:
+    rows = []
+    for name, res in cmp.tests.items():
+        name_label = label(name)
+        if res.details.get("variant"):
+            name_label += f" [{res.details['variant']}]"
+        rejected = res.reject(cmp.alpha)
+        rows.append([name_label, fmt_num(res.statistic),
+                     ", ".join(fmt_num(v) for v in res.df) if res.df else "",
+                     Cell(fmt_p(res.pvalue), mark=rejected), res.method,
+                     "yes" if rejected else "no"])
+    return Table(["test", "statistic", "df", "p-value", "method", f"p <= {cmp.alpha}"], rows,
+                 "<>>><<", caption=f"Omnibus and two-learner tests (convention:"
+                                   f" {cmp.convention}); * = p <= {cmp.alpha}.", key="tests")
+
+
+def _posthoc(doc, cmp):
+    ph = cmp.posthoc
+    for ranking, entry in ph.rankings.items():
+        gate = entry.gate
+        doc.add(Heading(f"Post-hoc: {ranking_title(ranking)}"))
+        doc.add(Paragraph(f"Gate: {test_title(gate.test)}, p = {fmt_p(gate.pvalue)}"
+                          + ("" if gate.passed else ", not significant") + "."))
+        if entry.skipped:
+            doc.add(Paragraph("Not computed: " + entry.notes[0] + "."))
+            continue
+        if entry.se is not None:
+            doc.add(Paragraph(f"z = (M_a - M_b) / SE, SE = {entry.se:.6g} ({entry.se_formula})."))
+        for fam, result in entry.families.items():
+            what = f"against the control {ph.control}" if fam == "control" else "all pairs"
+            procs = list(result.procedures)
+            rows = []
+            for c in result.comparisons:
+                rows.append([f"{c.a} vs {c.b}", fmt_num(c.statistic), fmt_p(c.pvalue)]
+                            + [Cell(fmt_p(c.apv[p]), mark=c.rejected(p, cmp.alpha))
+                               for p in procs])
+            doc.add(Heading(what[0].upper() + what[1:], 3),
+                    Table(["comparison", "statistic", "p"] + [label(p) for p in procs], rows,
+                          "<>>" + ">" * len(procs), key=f"posthoc_{ranking}_{fam}",
+                          caption=f"Adjusted p-values, {ranking_title(ranking)}, {what}; * = adjusted"
+                                  f" p <= {cmp.alpha}."))
+        if entry.methods:
+            doc.add(Paragraph("Computed by: " + ", ".join(f"{label(k)} = {v}" for k, v in
+                                                           entry.methods.items()) + "."))
+
+
+def _sign_and_contrasts(doc, cmp):
+    ph = cmp.posthoc
+    mst = ph.multiple_sign_test
+    if mst:
+        rows = [[r["learner"], str(r["pluses"]), str(r["minuses"]), str(r["ties"]),
+                 "control better" if r["control_better"] else
+                 "control worse" if r["control_worse"] else "no difference detected"]
+                for r in mst["comparisons"]]
+        doc.add(Heading("Multiple sign test"),
+                Paragraph(f"Against {mst['control']}: critical value r* = {mst['critical_value']}"
+                          f" (one-sided, alpha = {mst['alpha']})."),
+                Table(["learner", "better", "worse", "tied", "decision"], rows, "<>>><",
+                      key="multiple_sign_test"))
+    ce = ph.contrast_estimation
+    names = ce["learners"]
+    rows = [[u] + [f"{ce['estimates'][u][v]:.5f}" for v in names] for u in names]
+    doc.add(Heading("Contrast estimation based on medians"),
+            Table([""] + names, rows, "<" + ">" * len(names), key="contrast_estimation",
+                  caption="Row minus column; positive means the row learner scores higher."))
+
+
+def _rank_table(cmp) -> list:
+    t = cmp.table
+    best = cmp.summary.best
+    d = digits(t.values)
+    rows = []
+    for i, name in enumerate(t.datasets[:MAX_TABLE_ROWS]):
+        rows.append([name] + [Cell(f"{t.values[i, j]:.{d}f} ({fmt_rank(cmp.ranks[i, j])})",
+                                   best=bool(best[i, j])) for j in range(t.n_learners)])
+    rows.append(["average rank"] + [f"{r:.3f}" for r in cmp.mean_ranks])
+    blocks = [Table(["dataset"] + list(t.learners), rows, "<" + ">" * t.n_learners,
+                    caption=f"{t.criterion or 'Scores'} per data set (rank in parentheses,"
+                            " 1 = best; bold or * = best of the data set).", key="rank_table")]
+    if t.n_datasets > MAX_TABLE_ROWS:
+        blocks.append(Paragraph(f"... {t.n_datasets - MAX_TABLE_ROWS} more data sets (the average"
+                                " ranks use all of them; see the JSON output)."))
+    return blocks
+
+
+def _wtl_table(cmp) -> Table:
+    t = cmp.table
+    wtl = cmp.summary.win_tie_loss
+    rows = [[a] + ["-" if i == j else "/".join(str(int(v)) for v in wtl[i, j])
+                   for j in range(t.n_learners)] for i, a in enumerate(t.learners)]
+    return Table([""] + list(t.learners), rows, "<" + ">" * t.n_learners,
+                 caption="Wins/ties/losses of the row learner against the column learner.",
+                 key="win_tie_loss")
+
+
+def _quartile_lines(cmp) -> list:
+    from ..stats.summary import quartile_chart_lines
+
+    return quartile_chart_lines(cmp.table, digits=digits(cmp.table.values),
+                                charts=cmp.summary.quartiles)

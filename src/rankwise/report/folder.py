@@ -1,0 +1,39 @@
+"""``--report DIR``: every format and every figure of one analysis, written together."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .diagrams import draw_all, figure_bytes
+from .html import html_report
+from .json_report import json_report
+from .latex import latex_report
+from .markdown import markdown_report
+from .text import text_report
+
+
+def write_report(cmp, folder) -> list:
+    """Write report.{txt,md,tex,html,json} and each drawn figure as SVG, PDF and PNG into
+    ``folder``; return the paths written."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    svgs = {}
+    for name, fig in draw_all(cmp).items():
+        for fmt in ("svg", "pdf", "png"):
+            data = figure_bytes(fig, fmt)
+            if fmt == "svg":
+                svgs[name] = data.decode("utf-8")
+            path = folder / f"{name}.{fmt}"
+            path.write_bytes(data)
+            written.append(path)
+    texts = {"report.txt": text_report(cmp),
+             "report.md": markdown_report(cmp, figure_files=True),
+             "report.tex": latex_report(cmp, figure_files=True),
+             "report.html": html_report(cmp, svgs),
+             "report.json": json_report(cmp)}
+    for name, text in texts.items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written

@@ -1,0 +1,43 @@
+"""How numbers are printed, in one place, so that every format prints the same digits."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def fmt_p(p) -> str:
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "n/a"
+    if p == 0:
+        return "0"
+    return f"{p:.4f}" if p >= 1e-4 else f"{p:.3e}"
+
+
+def fmt_num(v) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    if isinstance(v, float) and math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if float(v).is_integer() and abs(v) < 1e12:
+        return str(int(v))
+    return f"{v:.4f}" if abs(v) >= 1e-3 else f"{v:.4g}"
+
+
+def fmt_cd(v) -> str:
+    """A critical difference, as every report prints it and every figure draws it."""
+    return f"{v:.4f}"
+
+
+def fmt_rank(r) -> str:
+    """Mid-ranks are whole or halves: 1, 2.5."""
+    return f"{r:g}"
+
+
+def digits(values) -> int:
+    """Decimals needed to print the table as it was given (at most 6)."""
+    for d in range(0, 7):
+        if np.allclose(values, np.round(values, d), atol=1e-12, rtol=0):
+            return max(d, 1)
+    return 6

@@ -1,0 +1,49 @@
+"""The JSON contract with its ``report`` section: the analysis (``Comparison.to_dict()``) plus
+what the reports show — verdict, methods paragraph, rank-table marks, wins/ties/losses,
+quartiles, the figures' decisions and the notes."""
+
+from __future__ import annotations
+
+import json
+
+from ..stats.results import jsonable
+from .methods import methods_paragraph
+
+
+def report_section(cmp) -> dict:
+    t = cmp.table
+    learners = list(t.learners)
+    summary = cmp.summary
+    wtl = summary.win_tie_loss
+    charts = summary.quartiles
+
+    def qrows(rows):
+        return [{"learner": r.learner, "min": r.minimum, "q1": r.q1, "median": r.median,
+                 "q3": r.q3, "max": r.maximum, "n": r.n} for r in rows]
+
+    return jsonable({
+        "verdict": cmp.verdict.to_dict(),
+        "methods": methods_paragraph(cmp),
+        "rank_table": {"best": summary.best, "average_ranks": dict(zip(learners, cmp.mean_ranks))},
+        "win_tie_loss": {a: {b: {"wins": int(wtl[i, j, 0]), "ties": int(wtl[i, j, 1]),
+                                 "losses": int(wtl[i, j, 2])}
+                             for j, b in enumerate(learners) if j != i}
+                         for i, a in enumerate(learners)},
+        "quartiles": {"fold_level": charts["fold_level"], "scale": [charts["lo"], charts["hi"]],
+                      "overall": qrows(charts["overall"]),
+                      "per_dataset": {d: qrows(r) for d, r in charts["per_dataset"].items()},
+                      "agreement_tau": charts["agreement"],
+                      "overall_enough": charts["overall_enough"], "tau_threshold": charts["tau"]},
+        "figures": {name: plan.to_dict() for name, plan in cmp.figures.items()},
+        "notes": list(cmp.notes),
+    })
+
+
+def full_json(cmp) -> dict:
+    doc = cmp.to_dict()
+    doc["report"] = cmp.report
+    return doc
+
+
+def json_report(cmp, indent: int | None = 2) -> str:
+    return json.dumps(full_json(cmp), indent=indent, ensure_ascii=False, allow_nan=False) + "\n"

@@ -1,0 +1,54 @@
+"""The report as Markdown (lays out :mod:`rankwise.report.document`). Every name and note is
+escaped, so a learner called ``<script>`` or ``a|b`` is shown literally."""
+
+from __future__ import annotations
+
+import re
+
+from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
+                       figure_caption)
+
+_MD = {"\\": "\\\\", "|": "\\|", "*": "\\*", "_": "\\_", "`": "\\`", "[": "\\[",
+       "]": "\\]", "$": "\\$", "<": "&lt;", ">": "&gt;", "&": "&amp;", "#": "\\#"}
+
+
+def md(text) -> str:
+    """Text shown literally in Markdown (names, notes): no emphasis, HTML, math or cell breaks."""
+    return "".join(_MD.get(c, c) for c in str(text)).replace("\n", " ")
+
+
+def _cell(c) -> str:
+    if isinstance(c, Cell):
+        text = md(c.text)
+        if c.best:
+            text = f"**{text}**"
+        return text + (" \\*" if c.mark else "")
+    return md(c)
+
+
+def markdown_report(cmp, figure_files: bool = False) -> str:
+    doc = build(cmp, figure_files)
+    out = [f"# {md(doc.title)}"]
+    for block in doc.blocks:
+        if isinstance(block, Heading):
+            out += ([""] if out[-1] else []) + ["#" * block.level + " " + md(block.text), ""]
+        elif isinstance(block, Paragraph):
+            out += [md(block.text), ""]
+        elif isinstance(block, Bullets):
+            out += [f"- {md(item)}" for item in block.items] + [""]
+        elif isinstance(block, Figure):
+            if figure_files and block.plan.drawn:
+                out += [f"![{md(block.plan.caption)}]({block.name}.svg)", ""]
+            out += [md(figure_caption(block.plan)), ""]
+        elif isinstance(block, Table):
+            align = ["---:" if a == ">" else "---" for a in block.align]
+            out += ["| " + " | ".join(md(h) for h in block.header) + " |",
+                    "| " + " | ".join(align) + " |"]
+            out += ["| " + " | ".join(_cell(c) for c in r) + " |" for r in block.rows]
+            out += [""] + ([md(block.caption), ""] if block.caption else [])
+        elif isinstance(block, Preformatted):
+            # A fence longer than any run of backticks inside keeps the block closed.
+            runs = re.findall(r"`+", "\n".join(block.lines))
+            fence = "`" * max(3, 1 + max(map(len, runs), default=0))
+            out += [fence + "text", *block.lines, fence, ""]
+    return "\n".join(out).rstrip("\n") + "\n"

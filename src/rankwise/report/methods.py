@@ -1,0 +1,61 @@
+"""The methods paragraph: what was done, in words a researcher can paste into a paper."""
+
+from __future__ import annotations
+
+from ..names import TESTS, procedure_title, ranking_title
+
+
+def methods_paragraph(cmp, verdict_info=None) -> str:
+    """``verdict_info`` is accepted for the API of rankwise 0.1 and not used: the verdict is
+    ``cmp.verdict``."""
+    t = cmp.table
+    crit = f"{t.criterion}, " if t.criterion else ""
+    direction = "higher is better" if t.higher_is_better else "lower is better"
+    parts = [f"We compared k = {t.n_learners} learners on N = {t.n_datasets} data sets"
+             f" ({crit}{direction})."]
+    if t.aggregate:
+        parts.append(f"Each cell is the {t.aggregate} of the values over repeats and folds.")
+    parts.append(f"Scores were rounded to {cmp.decimals} decimals before comparison; learners were"
+                 " ranked within each data set (rank 1 = best, tied scores share the mean of"
+                 " their ranks).")
+    conv = ("the exact formulas (tie corrections; permutation standard errors)"
+            if cmp.convention == "default" else
+            "the formulas as published (no tie correction; published standard errors)")
+    omnibus = [TESTS[n].title for n in cmp.tests if TESTS[n].kind == "omnibus"]
+    if t.n_learners >= 3 and omnibus:
+        parts.append(f"Omnibus tests: {', '.join(omnibus)}, using {conv}, at alpha = {cmp.alpha}"
+                     f" (Friedman's statistic {cmp.settings.get('friedman', '')}).")
+    if cmp.pair and "wilcoxon" in cmp.tests:
+        w = cmp.tests["wilcoxon"]
+        ties = cmp.tests["sign"].ties_rule if "sign" in cmp.tests else cmp.settings["sign_ties"]
+        parts.append(f"Two-learner tests: Wilcoxon signed-ranks test ({w.method} p-value; zero"
+                     f" differences: '{w.zero_method}' rule), sign test (ties {ties}),"
+                     " and paired t-tests on absolute and relative differences; all two-sided.")
+    ph = cmp.posthoc
+    if ph is not None:
+        for ranking, entry in ph.rankings.items():
+            if entry.skipped:
+                parts.append(f"Post-hoc comparisons on {ranking_title(ranking)} were not performed"
+                             " because the omnibus test did not reject.")
+                continue
+            fams = []
+            for fam, result in entry.families.items():
+                procs = ", ".join(procedure_title(p) for p in result.procedures)
+                target = f"against {ph.control}" if fam == "control" else "for all pairs"
+                fams.append(f"{target} with {procs}")
+            se = f" (standard error: {entry.se_formula})" if entry.se_formula else ""
+            gate = " although the omnibus test did not reject" if entry.forced else ""
+            parts.append(f"Post-hoc comparisons on {ranking_title(ranking)}{se}{gate}:"
+                         f" {'; '.join(fams)}; adjusted p-values are reported.")
+    v = cmp.verdict
+    if v is not None and v.procedure:
+        parts.append(f"The verdict compares every learner with the best-ranked one by"
+                     f" {procedure_title(v.procedure)} at alpha = {cmp.alpha}.")
+    if t.dropped_datasets or t.dropped_learners:
+        dropped = (f"{len(t.dropped_datasets)} data set(s) ({', '.join(t.dropped_datasets)})"
+                   if t.dropped_datasets else
+                   f"{len(t.dropped_learners)} learner(s) ({', '.join(t.dropped_learners)})")
+        parts.append(f"{len(t.missing_cells)} result(s) were missing; {dropped} were dropped.")
+    else:
+        parts.append("No results were missing.")
+    return " ".join(parts)
