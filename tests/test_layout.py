@@ -1,0 +1,159 @@
+"""The package layout: imports point downwards between the wings, the flat API and the module
+paths of rankwise 0.1 keep working."""
+
+import ast
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).parents[1] / "src" / "rankwise"
+LEAVES = {"names", "errors", "_validate", "_version"}
+#: What each wing may import at module level (besides itself and the shared leaves).
+ALLOWED = {
+    "stats": set(),
+    "tables": set(),
+    "experiment": set(),
+    "analysis": {"stats", "tables"},
+    "report": {"analysis", "stats"},
+}
+#: Imports inside functions may also reach these (for a reason given in the module).
+LAZY_ALLOWED = {"tables": {"experiment"}, "analysis": {"report"}}
+
+
+def imports(path: Path):
+    """(target wing, at module level?) for every import of the package in ``path``."""
+    rel = path.relative_to(PACKAGE).with_suffix("")
+    package = ["rankwise", *rel.parts[:-1]] if rel.name != "__init__" else ["rankwise",
+                                                                           *rel.parts[:-1]]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top = set(map(id, tree.body))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+                parts = base + (node.module.split(".") if node.module else [])
+            else:
+                parts = node.module.split(".")
+            if parts[0] != "rankwise":
+                continue
+            names = [a.name for a in node.names]
+            if len(parts) == 1:  # from rankwise import x / from .. import x
+                for name in names:
+                    yield name, id(node) in top
+            else:
+                yield parts[1], id(node) in top
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "rankwise":
+                    yield (parts[1] if len(parts) > 1 else "<root>"), id(node) in top
+
+
+@pytest.mark.parametrize("wing", sorted(ALLOWED))
+def test_imports_point_downwards(wing):
+    for path in sorted((PACKAGE / wing).rglob("*.py")):
+        for target, top_level in imports(path):
+            target = target.removesuffix(".py")
+            if target == wing or target in LEAVES:
+                continue
+            allowed = ALLOWED[wing] | (set() if top_level else LAZY_ALLOWED.get(wing, set()))
+            assert target in allowed, f"{path.relative_to(PACKAGE)} imports rankwise.{target}"
+
+
+def test_no_module_imports_the_package_root():
+    for path in PACKAGE.rglob("*.py"):
+        if path.name == "__init__.py" and path.parent == PACKAGE:
+            continue
+        for target, _ in imports(path):
+            assert target not in ("<root>", "__version__"), path
+
+
+def strings_outside_docstrings(path: Path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body and \
+                isinstance(node.body[0], ast.Expr):
+            docstrings.add(id(node.body[0].value))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                id(node) not in docstrings:
+            yield node.value
+
+
+def test_names_registry_is_the_only_place_that_spells_titles():
+    from rankwise.names import PROCEDURES, RANKINGS_ALL, TESTS
+
+    titles = {e.title for table in (TESTS, PROCEDURES, RANKINGS_ALL) for e in table.values()}
+    spelled = [(path.name, text) for path in PACKAGE.rglob("*.py") if path.name != "names.py"
+               for text in strings_outside_docstrings(path) if text in titles]
+    assert spelled == []
+
+
+FLAT_API_0_1 = [
+    "DatasetSpec", "Experiment", "Learner", "load_experiment", "run_experiment",
+    "ALL_PAIRS_PROCEDURES", "CONTROL_PROCEDURES", "RANKINGS", "adjust", "bergmann_hommel",
+    "contrast_estimation", "critical_difference", "multiple_sign_test", "nemenyi_pvalues",
+    "pairwise_statistics", "tukey_dunnett", "Comparison", "EXAMPLES", "OMNIBUS_TESTS",
+    "RankwiseError", "ScoreTable", "TWO_LEARNER_TESTS", "TestResult", "aligned_ranks", "compare",
+    "friedman", "friedman_aligned", "iman_davenport", "load_example", "load_table",
+    "mean_ranks", "paired_ttest", "quade", "quade_weights", "rank_within_datasets", "rm_anova",
+    "sign_test", "wilcoxon", "wilcoxon_critical_value", "win_tie_loss", "__version__",
+]
+
+OLD_PATHS = {
+    "adjust": ["adjust", "holm", "shaffer_counts", "CONTROL_PROCEDURES"],
+    "bergmann_hommel": ["bergmann_hommel", "brute_force", "branch_and_bound"],
+    "cd_diagram": ["cd_diagram", "control_diagram", "pvalue_heatmap", "cliques", "figure_bytes"],
+    "compare": ["compare", "Comparison", "OMNIBUS_TESTS"],
+    "criteria": ["evaluate", "CRITERIA"],
+    "data": ["load_table", "ScoreTable", "criterion_direction", "LOWER_IS_BETTER"],
+    "datasets": ["DatasetSpec", "load_dataset"],
+    "experiment": ["Experiment", "Learner", "load_experiment", "derive_seed"],
+    "keel": ["parse_keel"],
+    "omnibus": ["friedman", "rm_anova", "OMNIBUS", "_quade_from_ranks"],
+    "posthoc": ["pairwise_statistics", "multiple_sign_test", "contrast_estimation",
+                "tukey_dunnett", "dunnett_pvalue", "GATES", "RANKINGS", "critical_difference"],
+    "posthoc_report": ["build_posthoc"],
+    "ranking": ["midranks", "aligned_ranks"],
+    "render": ["fmt_p", "fmt_num"],
+    "report": ["text_report", "markdown_report", "latex_report", "html_report", "figures",
+               "render", "write_report"],
+    "results": ["TestResult", "jsonable"],
+    "runner": ["run_experiment", "fold_indices", "build_pipeline", "plan", "ProgressBar"],
+    "store": ["read_results", "Store"],
+    "summary": ["win_tie_loss_matrix", "quartile_charts"],
+    "testing": ["SlowClassifier", "FailingClassifier"],
+    "two_learners": ["wilcoxon", "differences", "ZERO_METHODS"],
+    "verdict": ["verdict", "methods_paragraph"],
+}
+
+
+def test_flat_api_of_0_1():
+    import rankwise
+
+    missing = [name for name in FLAT_API_0_1 if not hasattr(rankwise, name)]
+    assert missing == []
+
+
+@pytest.mark.parametrize("old", sorted(OLD_PATHS))
+def test_module_paths_of_0_1(old):
+    module = importlib.import_module(f"rankwise.{old}")
+    missing = [name for name in OLD_PATHS[old] if not hasattr(module, name)]
+    assert missing == []
+
+
+def test_old_module_paths_do_not_hide_flat_functions():
+    # A fresh interpreter: importing the old module first must leave the functions in place.
+    code = ("import rankwise.compare, rankwise.adjust, rankwise.bergmann_hommel, rankwise;"
+            "from rankwise.compare import Comparison;"
+            "assert callable(rankwise.compare) and rankwise.compare.__name__ == 'compare';"
+            "assert rankwise.adjust.__name__ == 'adjust';"
+            "assert rankwise.bergmann_hommel.__name__ == 'bergmann_hommel';"
+            "from rankwise import compare, load_example;"
+            "assert compare(load_example('garcia2010')).verdict.best == 'PDFC'")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
