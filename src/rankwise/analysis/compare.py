@@ -303,7 +303,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         engine = Pairwise(x, table.learners, higher_is_better=hib, alpha=alpha,
                           convention=convention, tests=results, zero_method=zero_method,
                           wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
-                          time_budget=bh_time_budget)
+                          time_budget=bh_time_budget, ranks=ranks)
         cd = engine.critical_difference()
         if posthoc is not None:
             report = build_posthoc(engine, mean_r, family=posthoc, control=control,

@@ -32,7 +32,7 @@ class Pairwise:
     """Lazily computed, cached pairwise results of one rounded score matrix ``x``."""
 
     def __init__(self, x, learners, *, higher_is_better, alpha, convention, tests,
-                 zero_method, wilcoxon_method, sign_ties, time_budget):
+                 zero_method, wilcoxon_method, sign_ties, time_budget, ranks=None):
         self.x = x
         self.learners = tuple(learners)
         self.hib = higher_is_better
@@ -42,6 +42,7 @@ class Pairwise:
         self.options = dict(zero_method=zero_method, wilcoxon_method=wilcoxon_method,
                             sign_ties=sign_ties)
         self.time_budget = time_budget
+        self.ranks = ranks  # within-data-set ranks of x (1 = best), when the caller has them
         self._stats = {}
         self._gates = {}
         self._apv = {}
@@ -72,7 +73,7 @@ class Pairwise:
         if ranking not in self._stats:
             self._stats[ranking] = pairwise_statistics(
                 self.x, ranking, higher_is_better=self.hib, convention=self.convention,
-                decimals=None, **self.options)
+                decimals=None, ranks=self.ranks, **self.options)
         return self._stats[ranking]
 
     def critical_difference(self, ranking: str = "friedman") -> CriticalDifference:

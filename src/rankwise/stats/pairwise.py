@@ -50,15 +50,20 @@ class PairwiseStatistics:
 def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool = True,
                         convention: str = "default", decimals: int | None = DEFAULT_DECIMALS,
                         zero_method: str = "demsar", wilcoxon_method: str = "auto",
-                        sign_ties: str = "split") -> PairwiseStatistics:
-    """Pairwise statistics and two-sided p-values for every pair of learners."""
+                        sign_ties: str = "split", ranks=None) -> PairwiseStatistics:
+    """Pairwise statistics and two-sided p-values for every pair of learners.
+
+    ``ranks``: the within-data-set ranks of ``x`` (rank 1 = best) when the caller has them
+    already (for ``friedman`` and ``quade``); they are not computed again.
+    """
     ranking = RANKING_ALIASES.get(ranking, ranking)
     check.choice("ranking", ranking, RANKINGS)
     convention = check.convention(convention)
     x = round_scores(check.score_matrix(x), decimals)
     n, k = x.shape
     if ranking in RANK_BASED:
-        scores, se, details = _rank_scores(x, ranking, higher_is_better, convention, decimals)
+        scores, se, details = _rank_scores(x, ranking, higher_is_better, convention, decimals,
+                                           ranks)
         z = (scores[:, None] - scores[None, :]) / se if se > 0 else np.zeros((k, k))
         p = np.minimum(1.0, 2 * stats.norm.sf(np.abs(z)))
         np.fill_diagonal(p, 1.0)
@@ -81,12 +86,13 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
     return PairwiseStatistics(ranking, convention, p, stat, None, None, details)
 
 
-def _rank_scores(x, ranking, higher_is_better, convention, decimals):
+def _rank_scores(x, ranking, higher_is_better, convention, decimals, ranks=None):
     """M_j and the standard error of M_a − M_b under H0 for a rank-based ranking."""
     n, k = x.shape
-    signed = -x if higher_is_better else x
+    if ranks is None and ranking != "friedman_aligned":
+        ranks = midranks(-x if higher_is_better else x)
     if ranking == "friedman":
-        r = midranks(signed)
+        r = ranks
         scores = r.mean(axis=0)
         if convention == "paper":
             se = math.sqrt(k * (k + 1) / (6.0 * n))
@@ -107,7 +113,7 @@ def _rank_scores(x, ranking, higher_is_better, convention, decimals):
             se = math.sqrt(2.0 * d / (n * n * (k - 1)))
         return scores, se, {"se_formula": "sqrt(k(kn+1)/6)" if convention == "paper"
                             else "permutation: sqrt(2D/(n^2(k-1)))"}
-    r = midranks(signed)
+    r = ranks
     q = quade_weights(x, decimals)
     scores = (q[:, None] * r).sum(axis=0) / (n * (n + 1) / 2.0)
     if convention == "paper":
