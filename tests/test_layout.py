@@ -157,3 +157,38 @@ def test_old_module_paths_do_not_hide_flat_functions():
             "assert compare(load_example('garcia2010')).verdict.best == 'PDFC'")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+REFERENCE = Path(__file__).parents[1] / "docs" / "reference"
+
+
+def cited_texts():
+    root = Path(__file__).parents[1]
+    for path in [*PACKAGE.rglob("*.py"), *root.joinpath("tests").glob("*.py"),
+                 root / "README.md", *REFERENCE.glob("*.md"),
+                 *root.joinpath("benchmarks").glob("*.py")]:
+        yield path, path.read_text(encoding="utf-8")
+
+
+def test_every_citation_resolves_inside_the_repository():
+    import re
+
+    errata = set(re.findall(r"^### (\w+)$", (REFERENCE / "errata.md").read_text(), re.M))
+    bh = (REFERENCE / "bergmann-hommel.md").read_text()
+    bh_sections = set(re.findall(r"^## §(\d+)", bh, re.M))
+    unresolved = []
+    for path, text in cited_texts():
+        for group in re.findall(r"ERRATA ((?:(?:D|GH|G)\d+(?:, )?)+)", text):
+            for ident in re.findall(r"(?:D|GH|G)\d+", group):
+                if ident not in errata:
+                    unresolved.append((path.name, f"ERRATA {ident}"))
+        for section in re.findall(r"BH §(\d+)", text):
+            if section not in bh_sections:
+                unresolved.append((path.name, f"BH §{section}"))
+        for name in re.findall(r"docs/reference/([\w-]+\.md)", text):
+            if not (REFERENCE / name).exists():
+                unresolved.append((path.name, name))
+        for outside in ("FORMULAS", "BH.md", "shared/reference"):
+            if outside in text and path.name != "test_layout.py":
+                unresolved.append((path.name, outside))
+    assert "Lemma 5" in bh and unresolved == []

@@ -1,4 +1,4 @@
-"""The worked numbers of the three papers, as FORMULAS.md §9 lists them.
+"""The worked numbers of the three papers (docs/reference/; ERRATA ids: docs/reference/errata.md).
 
 Each expectation names the convention that produces it. Where the printed number is wrong, the
 test says so (ERRATA ids) and asserts the correct value beside the paper-compatible one.
@@ -140,7 +140,7 @@ def test_garcia2010_aligned_ranks_from_csv():
     assert res.rank_totals.tolist() == [704.5, 1122.5, 1127.0, 1702.0]
     # Default: the exact denominator with the actual Σ r̂² (the CSV has tied aligned values).
     assert res.statistic == pytest.approx(22.268421, abs=1e-6)
-    # FORMULAS §9.3 lists 22.267109: eq. (7) with the no-ties Σ r̂² = kn(kn+1)(2kn+1)/6.
+    # 22.267109 is eq. (7) with the no-ties Σ r̂² = kn(kn+1)(2kn+1)/6.
     n, k = 24, 4
     ar = aligned_ranks(t.values)
     eq7, _ = _aligned_statistic(ar.sum(0), ar.sum(1), k * n * (k * n + 1) * (2 * k * n + 1) / 6,

@@ -78,7 +78,7 @@ def li_rule(p, alpha):
                                         ("rom", rom_rule), ("finner", finner_rule),
                                         ("li", li_rule)])
 def test_apv_below_alpha_iff_rule_rejects(name, rule):
-    """An APV ≤ α exactly when the procedure's own rejection rule rejects (FORMULAS §7)."""
+    """An APV ≤ α exactly when the procedure's own rejection rule rejects (docs/reference/adjustments.md)."""
     rng = np.random.default_rng(12)
     for _ in range(300):
         p = rng.uniform(size=rng.integers(1, 9)) ** 3
@@ -181,7 +181,7 @@ def test_bergmann_hommel_on_pairwise_wilcoxon_matrices():
 
 
 def test_bergmann_hommel_counterexamples_of_the_contiguity_shortcut():
-    """BH.md §4: the true APV is 7·p(a, b); contiguous blocks alone would give 6·p(a, b)."""
+    """BH §4: the true APV is 7·p(a, b); contiguous blocks alone would give 6·p(a, b)."""
     x = np.array([0, 0.5, 1, 1.40, 1.45, 1.49])
     p = 2 * stats.norm.sf(np.abs(x[:, None] - x[None, :]) / 0.2)
     np.fill_diagonal(p, 1)

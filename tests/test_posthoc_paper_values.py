@@ -40,7 +40,7 @@ def test_demsar_critical_differences():
     cd05, q05 = critical_difference(4, 14, 0.05)
     cd10, q10 = critical_difference(4, 14, 0.10)
     assert (q05, q10) == pytest.approx((2.569, 2.291), abs=5e-4)
-    # Printed 1.25 (N1); FORMULAS lists 1.2535 / 1.1179 from q rounded to 3 decimals.
+    # Printed 1.25; q rounded to 3 decimals gives 1.2535 / 1.1179, the exact q 1.2536 / 1.1181.
     assert (cd05, cd10) == pytest.approx((1.2535, 1.1179), abs=3e-4)
     bd, q = critical_difference(4, 14, 0.05, "bonferroni_dunn")
     assert q == pytest.approx(2.394, abs=5e-4)
@@ -55,7 +55,7 @@ def test_demsar_critical_differences():
     (8, 3.0309, 2.7799, 2.6901, 2.4500), (9, 3.1017, 2.8546, 2.7344, 2.4977),
     (10, 3.1637, 2.9199, 2.7729, 2.5392)])
 def test_critical_value_table(k, q05, q10, bd05, bd10):
-    """FORMULAS §5, which replaces Demšar's Table 5 (D2: B-D q0.05 for k = 9 is 2.734)."""
+    """docs/reference/pairwise.md (critical differences), which replaces Demšar's Table 5 (D2: B-D q0.05 for k = 9 is 2.734)."""
     assert critical_difference(k, 10, 0.05)[1] == pytest.approx(q05, abs=5e-5)
     assert critical_difference(k, 10, 0.10)[1] == pytest.approx(q10, abs=5e-5)
     assert critical_difference(k, 10, 0.05, "bonferroni_dunn")[1] == pytest.approx(bd05, abs=5e-5)

@@ -5,6 +5,9 @@ two-learner tests, pairwise statistics and adjusted p-values, Bergmann-Hommel, t
 the multiple sign test, contrast estimation and descriptive summaries. Nothing here reads a file,
 formats text or knows about reports. Imports go only to :mod:`rankwise.names`,
 :mod:`rankwise.errors` and :mod:`rankwise._validate`.
+
+Each procedure's formula, references, paper example and cross-checking tests are in one file of
+``docs/reference/``; ``ERRATA <id>`` in a docstring is an entry of ``docs/reference/errata.md``.
 """
 
 from .adjust import adjust

@@ -2,7 +2,7 @@
 
 Every procedure takes the unadjusted p-values in the caller's order and returns APVs in that
 order, capped at 1; a hypothesis is rejected at level α exactly when its APV ≤ α. Sorting is
-stable, so tied p-values keep their input order. Formulas: ``shared/reference/FORMULAS.md`` §7.
+stable, so tied p-values keep their input order. Formulas: ``docs/reference/adjustments.md``.
 
 Against a control (m = k − 1 hypotheses): ``bonferroni_dunn``, ``holm``, ``hochberg``,
 ``hommel``, ``holland``, ``rom``, ``finner``, ``li``.
@@ -83,7 +83,7 @@ def hochberg(p):
 
 
 def hommel(p):
-    """Hommel (1988) APVs by Wright's (1992) algorithm with exact indices (FORMULAS §7.6)."""
+    """Hommel (1988) APVs by Wright's (1992) algorithm with exact indices (docs/reference/adjustments.md)."""
     p, order = _prepare(p)
     m = p.size
     ps = p[order]
@@ -133,7 +133,7 @@ def rom(p, convention: str = "default"):
     """Rom (1990), step-up with exact critical values.
 
     ``default``: the exact APV, α*_(j) = the α at which c_{m−j+1}(α) = p_(j) (root search;
-    1 if none), APV_(i) = min_{j≥i} α*_(j) (FORMULAS §7.7). ``paper``: the shortcut that García
+    1 if none), APV_(i) = min_{j≥i} α*_(j) (docs/reference/adjustments.md). ``paper``: the shortcut that García
     et al. (2010) print, min_{j≥i} r_{m−j+1}·p_(j) with KEEL's ratios r frozen at α = 0.05.
     """
     p, order = _prepare(p)

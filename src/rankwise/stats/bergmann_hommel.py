@@ -2,7 +2,7 @@
 
 The closed-test APV of pair e is V_e = max{|I|·min_{f∈I} p_f : I exhaustive, e ∈ I}, capped
 at 1, where the exhaustive sets are the within-block pairs of the set partitions of the k
-learners (``shared/reference/BH.md``). Three exact methods compute it:
+learners (``docs/reference/bergmann-hommel.md``, cited as BH §n). Three exact methods compute it:
 
 - ``fast``: polynomial, for p-value matrices that are *Robinson* in a known order (p never
   increases when moving away from the diagonal). The rank-based post-hoc z-tests (Friedman,
@@ -107,7 +107,7 @@ def fast(pmatrix, scores) -> np.ndarray:
     """Raw Bergmann-Hommel APVs for a matrix that is Robinson when learners are sorted by
     ``scores`` (ties by index); raises RankwiseError if it is not.
 
-    Implements BH.md: thresholds τ over the distinct p-values (Lemma 1), prefix/suffix dynamic
+    Implements BH §1-§5: thresholds τ over the distinct p-values (Lemma 1), prefix/suffix dynamic
     programmes over contiguous blocks (Theorem 1), and the closed form of Lemma 5 for the best
     partition with a given pair in one block (Theorem 2), evaluated only where an upper bound
     τ·M(τ) can still beat the best value found.
@@ -197,7 +197,7 @@ def _forced_pair_max(a: int, b: int, ft, gt, feas) -> float:
     """Max number of within-block pairs over τ-feasible partitions with a and b in one block.
 
     Positions are in the Robinson order, a < b; ``feas[x, y]`` says whether the block spanning
-    x..y is τ-feasible. BH.md Lemma 5: the block of a and b is B0 = {a, b} ∪ V[α..β];
+    x..y is τ-feasible. BH Lemma 5: the block of a and b is B0 = {a, b} ∪ V[α..β];
     the elements strictly between a and α share one block C_a = V[j..α−1] ∖ {a} reaching left
     of a (likewise C_b right of β), and the rest is an unconstrained contiguous partition
     (prefix optimum ft, suffix optimum gt). Only α ≥ L (B0 must stay feasible with b) and β ≤ R
@@ -245,7 +245,7 @@ def branch_and_bound(pmatrix, lower=None, deadline: float | None = None) -> np.n
     For each pair e = (a, b) a depth-first search assigns the other learners to blocks (a and b
     start together). A node with c within-block pairs and current minimum μ0 cannot lead to a
     value above max_{μ ≤ μ0} μ·(c + A(μ)), where A(μ) bounds the pairs still to come whose
-    p-values are ≥ μ (BH.md §7); such nodes are pruned against the best value known for e. Every
+    p-values are ≥ μ (BH §7); such nodes are pruned against the best value known for e. Every
     complete partition improves the values of all pairs it contains. Returns None if
     ``deadline`` (a ``time.perf_counter()`` value) passes first.
     """

@@ -1,4 +1,5 @@
-"""Contrast estimation based on medians (Doksum 1967; García et al. 2010 §3.3)."""
+"""Contrast estimation based on medians (Doksum 1967; García et al. 2010 §3.3); see
+``docs/reference/contrast-estimation.md``."""
 
 from __future__ import annotations
 

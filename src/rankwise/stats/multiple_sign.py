@@ -1,5 +1,5 @@
 """The multiple comparison sign test against a control (Steel 1959; García et al. 2010 §3.2), with
-its exact experimentwise critical values. See ``docs/reference/posthoc.md``.
+its exact experimentwise critical values. See ``docs/reference/multiple-sign-test.md``.
 """
 
 from __future__ import annotations

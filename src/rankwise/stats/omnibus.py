@@ -6,7 +6,7 @@ that a full analysis ranks the table once; they are pure and are tested through 
 
 ``convention="default"`` uses the exact formulas (tie corrections, the correct aligned-ranks and
 Quade statistics); ``convention="paper"`` uses the formulas that produced the published numbers
-(see ``shared/reference/FORMULAS.md`` and ``ERRATA.md``).
+(see ``docs/reference/friedman.md``, ``aligned-ranks.md``, ``quade.md`` and ``errata.md``).
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ Pairwise statistics come from a *ranking*:
 
 Families: ``control`` (k − 1 comparisons with one learner) and ``all_pairs``. The procedures are
 those of :mod:`rankwise.adjust`, plus ``nemenyi`` (studentized range; rank-based rankings only)
-and ``bergmann_hommel`` (:mod:`rankwise.bergmann_hommel`).
+and ``bergmann_hommel`` (:mod:`rankwise.bergmann_hommel`). The standard errors are derived in
+``docs/reference/pairwise.md``.
 """
 
 from __future__ import annotations

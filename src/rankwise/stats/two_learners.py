@@ -3,6 +3,7 @@
 Orientation: every function compares learner ``b`` with learner ``a``; a positive difference means
 ``b`` scored better (after the direction is applied), as in Demšar (2006), where R+ is the rank sum
 of the data sets on which the second algorithm won. ``alternative="greater"`` means "b is better".
+Formulas, examples and cross-checks: ``docs/reference/two-learners.md``.
 """
 
 from __future__ import annotations
