@@ -168,7 +168,8 @@ def test_a_blocked_gate_draws_no_decisions_and_says_so():
     assert "tie" not in cmp.verdict.text.lower().split() and "equivalent" not in cmp.verdict.text
     assert draw_figures(cmp) == {}
     assert all(not p.drawn and "does not reject" in p.reason for p in cmp.figures.values())
-    assert any(n.startswith("Figures: not drawn") for n in cmp.notes)
+    for text in (cmp.to_text(), cmp.to_markdown(), cmp.to_html(), cmp.to_latex()):
+        assert text.count("No figures: the Iman-Davenport test does not reject") == 1
     forced = CASES["gate_forced"]()
     assert set(draw_figures(forced)) == {"control_diagram", "cd_diagram", "pvalue_heatmap"}
     assert all(p.forced and "Computed although" in p.caption for p in forced.figures.values())

@@ -58,6 +58,10 @@ def compare(
         "nemenyi", "--diagram-procedure",
         help="All-pairs procedure behind the CD diagram's cliques (nemenyi, bonferroni, holm,"
              " shaffer, bergmann_hommel)."),
+    verdict_procedure: str = typer.Option(
+        "holm", "--verdict-procedure",
+        help="Control procedure by which the verdict compares every learner with the best one"
+             " (holm, bonferroni_dunn, hochberg, hommel, holland, rom, finner, li)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
     shape: str = typer.Option("auto", "--shape", help="auto, wide or long."),
     missing: str = typer.Option("refuse", "--missing",
@@ -105,7 +109,8 @@ def compare(
                              wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
                              posthoc=posthoc, control=control, procedures=procedures,
                              rankings=ranking, force_posthoc=force_posthoc,
-                             bh_time_budget=bh_time_budget, diagram_procedure=diagram_procedure)
+                             bh_time_budget=bh_time_budget, diagram_procedure=diagram_procedure,
+                             verdict_procedure=verdict_procedure)
         from .report import render
 
         if report is not None:

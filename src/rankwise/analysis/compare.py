@@ -338,10 +338,9 @@ def collect_notes(table, tests, posthoc, figures) -> tuple:
     out += [f"{label(name)}: {note}" for name, res in tests.items() for note in res.notes]
     if posthoc is not None:
         for ranking, entry in posthoc.rankings.items():
-            out += [f"Post-hoc on {ranking_title(ranking)}: {note}" for note in entry.notes]
+            if not entry.skipped:  # a skipped section says why in its own place
+                out += [f"Post-hoc on {ranking_title(ranking)}: {note}" for note in entry.notes]
         if posthoc.multiple_sign_test:
             out += [f"Multiple sign test: {note}" for note in posthoc.multiple_sign_test["notes"]]
-    reasons = {plan.reason for plan in figures.values() if plan.reason}
-    out += [f"Figures: {reason}" for reason in sorted(reasons)]
     out += [plan.note for plan in figures.values() if plan.note]
     return tuple(dict.fromkeys(out))

@@ -61,7 +61,7 @@ def plan_figures(engine, learners, mean_ranks, verdict, *, alpha, diagram_proced
     gate = engine.gate(ranking)
     best = int(np.argmin(mean_ranks))
     if not gate.passed and not force:
-        reason = (f"not drawn: {test_title(gate.test)} does not reject at alpha = {alpha}"
+        reason = (f"{test_title(gate.test)} does not reject at alpha = {alpha}"
                   f" (p = {gate.pvalue:.3g}), so there are no post-hoc decisions to show"
                   " (--force-posthoc draws them, labelled)")
         return {name: FigurePlan(name, drawn=False, headline=name == "control_diagram",

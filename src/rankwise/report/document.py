@@ -99,8 +99,12 @@ def build(cmp, figure_files: bool = False) -> Document:
         doc.add(Heading("Notes"), Bullets(list(cmp.notes), "notes"))
     if cmp.figures:
         doc.add(Heading("Figures"))
-        for name, plan in cmp.figures.items():
-            doc.add(Figure(name, plan))
+        reasons = {plan.reason for plan in cmp.figures.values() if not plan.drawn}
+        if len(reasons) == 1 and not any(plan.drawn for plan in cmp.figures.values()):
+            doc.add(Paragraph(f"No figures: {reasons.pop()}."))
+        else:
+            for name, plan in cmp.figures.items():
+                doc.add(Figure(name, plan))
     doc.add(Heading("Mean ranks"), _mean_rank_table(cmp))
     if cmp.pair and any(TESTS[n].kind == "two_learners" for n in cmp.tests):
         doc.add(Paragraph(_pair_sentence(cmp)))
@@ -127,7 +131,7 @@ def cd_sentence(cmp) -> str:
 
 def figure_caption(plan) -> str:
     if not plan.drawn:
-        return f"{FIGURES[plan.name].title}: {plan.reason}."
+        return f"{FIGURES[plan.name].title}: not drawn, because {plan.reason}."
     return f"{FIGURES[plan.name].title}. {plan.caption}"
 
 
