@@ -110,60 +110,48 @@ class Comparison:
                        quartiles=quartile_charts(t))
 
     # The convenience methods below hand the comparison to the report wing, which only reads it.
+    # This is the one place where the analysis reaches up to the reports, and only when called.
+
+    @staticmethod
+    def _report():
+        from .. import report
+
+        return report
 
     @cached_property
     def figure_svgs(self) -> dict:
         """The drawn figures as SVG text, rendered once (the HTML report and Jupyter reuse it)."""
-        from ..report.diagrams import draw_all, figure_bytes
-
-        return {name: figure_bytes(fig, "svg").decode("utf-8")
-                for name, fig in draw_all(self).items()}
+        return self._report().figure_svgs(self)
 
     @cached_property
     def report(self) -> dict:
         """The ``report`` section of the JSON contract (verdict, methods, tables, figures)."""
-        from ..report.json_report import report_section
-
-        return report_section(self)
+        return self._report().report_section(self)
 
     def to_json(self, indent: int | None = 2) -> str:
         """The JSON contract, with the ``report`` section."""
-        from ..report import render
-
-        return render(self, "json", indent=indent)
+        return self._report().render(self, "json", indent=indent)
 
     def to_text(self) -> str:
-        from ..report import render
-
-        return render(self, "text")
+        return self._report().render(self, "text")
 
     def to_markdown(self) -> str:
-        from ..report import render
-
-        return render(self, "markdown")
+        return self._report().render(self, "markdown")
 
     def to_latex(self) -> str:
-        from ..report import render
-
-        return render(self, "latex")
+        return self._report().render(self, "latex")
 
     def to_html(self) -> str:
         """A whole, self-contained HTML page."""
-        from ..report import render
-
-        return render(self, "html")
+        return self._report().render(self, "html")
 
     def _repr_html_(self) -> str:
         """Jupyter: an HTML fragment with scoped styles; its figures are rendered once."""
-        from ..report.html import notebook_fragment
-
-        return notebook_fragment(self)
+        return self._report().notebook_fragment(self)
 
     def write_report(self, folder, procedure: str | None = None):
         """Every format and figure into ``folder`` (see :func:`rankwise.report.write_report`)."""
-        from ..report import write_report
-
-        return write_report(self, folder, procedure)
+        return self._report().write_report(self, folder, procedure)
 
 
 def compare(data, *, alpha: float = 0.05, convention: str = "default",

@@ -11,7 +11,8 @@ Imports go down to :mod:`rankwise.analysis`, :mod:`rankwise.stats` (descriptive 
 from __future__ import annotations
 
 from ..names import ALL_PAIRS_PROCEDURES
-from .html import html_report
+from .html import html_report, notebook_fragment
+from .json_report import report_section
 from .latex import latex_report
 from .markdown import markdown_report
 from .text import text_report
@@ -49,6 +50,13 @@ def figures(cmp, procedure: str | None = None) -> dict:
     return draw_all(_with_diagram(cmp, procedure))
 
 
+def figure_svgs(cmp) -> dict:
+    """``{name: SVG text}`` of the drawn figures (``Comparison.figure_svgs`` caches it)."""
+    from .diagrams import draw_all, figure_bytes
+
+    return {name: figure_bytes(fig, "svg").decode("utf-8") for name, fig in draw_all(cmp).items()}
+
+
 def write_report(cmp, folder, procedure: str | None = None) -> list:
     """Every format and figure into ``folder`` (see :func:`rankwise.report.folder.write_report`)."""
     from ..errors import RankwiseError
@@ -60,5 +68,5 @@ def write_report(cmp, folder, procedure: str | None = None) -> list:
     return write(_with_diagram(cmp, procedure), folder)
 
 
-__all__ = ["FORMATS", "figures", "html_report", "latex_report", "markdown_report", "render",
-           "text_report", "write_report"]
+__all__ = ["FORMATS", "figure_svgs", "figures", "html_report", "latex_report", "markdown_report",
+           "notebook_fragment", "render", "report_section", "text_report", "write_report"]
