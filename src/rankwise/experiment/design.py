@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import RankwiseError
+from . import validate
 from .criteria import CRITERIA, TIMES
 from .datasets import spec_from_dict
 
@@ -49,25 +51,33 @@ def derive_seed(*parts) -> int:
 
 @dataclass(frozen=True)
 class Learner:
-    """A learner: a scikit-learn estimator class by import path with parameters, or an object."""
+    """A learner: a scikit-learn estimator class by import path with parameters, an estimator
+    object, or a pipeline of steps (``steps``: ``(import path, params)`` pairs, fitted in order).
+    """
 
     name: str
-    estimator: str | object
+    estimator: str | object | None = None
     params: dict = field(default_factory=dict)
+    steps: tuple = ()
 
     def build(self):
         from sklearn.base import clone
 
+        if self.steps:
+            from sklearn.pipeline import make_pipeline
+
+            parts = [_construct(path, params, self.name) for path, params in self.steps]
+            return make_pipeline(*parts)
         if isinstance(self.estimator, str):
-            cls = import_estimator(self.estimator, self.name)
-            try:
-                return cls(**self.params)
-            except TypeError as exc:
-                raise RankwiseError(f"learner {self.name!r}: {exc}") from None
+            return _construct(self.estimator, self.params, self.name)
         est = clone(self.estimator)
         return est.set_params(**self.params) if self.params else est
 
     def describe(self) -> dict:
+        """What defines the learner's results (its identity is a hash of this)."""
+        if self.steps:
+            return {"name": self.name, "steps": [{"estimator": path, "params": dict(params)}
+                                                 for path, params in self.steps]}
         if isinstance(self.estimator, str):
             return {"name": self.name, "estimator": self.estimator, "params": self.params}
         est = self.estimator
@@ -76,18 +86,48 @@ class Learner:
                 "params": {k: repr(v) for k, v in sorted(est.get_params(deep=True).items())}
                 | {k: repr(v) for k, v in self.params.items()}}
 
+    @property
+    def identity(self) -> str:
+        return learner_identity(self.describe())
+
+
+def learner_identity(description: dict) -> str:
+    """``name#hash``: the learner's name and a canonical hash of its estimator path(s) and
+    parameters, so that a same-named learner with other settings is another learner."""
+    body = {k: v for k, v in description.items() if k != "name"}
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=repr).encode()).hexdigest()
+    return f"{description['name']}#{digest[:16]}"
+
+
+def _construct(path: str, params: dict, learner: str):
+    cls = import_estimator(path, learner)
+    try:
+        est = cls(**params)
+    except TypeError as exc:
+        raise RankwiseError(f"learner {learner!r}: {path}: {exc}") from None
+    # scikit-learn's own parameter constraints, where the class declares them.
+    check = getattr(est, "_validate_params", None)
+    if callable(check) and hasattr(est, "_parameter_constraints"):
+        try:
+            check()
+        except (TypeError, ValueError) as exc:
+            message = " ".join(str(exc).split())
+            raise RankwiseError(f"learner {learner!r}: {message}") from None
+    return est
+
 
 def import_estimator(path: str, learner: str):
     module, _, attr = path.rpartition(".")
-    if not module:
+    if not module or not all(part.isidentifier() for part in path.split(".")):
         raise RankwiseError(f"learner {learner!r}: estimator must be an import path such as"
                             f" sklearn.tree.DecisionTreeClassifier; got {path!r}")
     try:
         cls = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError):
+    except (ImportError, AttributeError, TypeError, ValueError):
         raise RankwiseError(f"learner {learner!r}: cannot import {path!r}") from None
-    if not (hasattr(cls, "fit") and hasattr(cls, "predict")):
-        raise RankwiseError(f"learner {learner!r}: {path} is not an estimator (no fit/predict)")
+    if not (hasattr(cls, "fit") and (hasattr(cls, "predict") or hasattr(cls, "transform"))):
+        raise RankwiseError(f"learner {learner!r}: {path} is not an estimator (no fit and"
+                            " predict or transform)")
     return cls
 
 
@@ -103,9 +143,9 @@ class Experiment:
     source: str = "experiment"
 
     def __post_init__(self):
-        if int(self.repeats) < 1 or int(self.folds) < 2:
-            raise RankwiseError(f"repeats must be ≥ 1 and folds ≥ 2; got repeats = {self.repeats},"
-                                f" folds = {self.folds}")
+        validate.whole("repeats", self.repeats, 1)
+        validate.whole("folds", self.folds, 2)
+        validate.whole("seed", self.seed, 0)
         unknown = [c for c in self.criteria if c not in CRITERIA]
         if unknown:
             raise RankwiseError(f"unknown criterion {unknown[0]!r}; choose from"
@@ -118,8 +158,8 @@ class Experiment:
                                     " unique")
             if not items:
                 raise RankwiseError(f"the experiment has no {kind}s")
-        if self.time_limit is not None and float(self.time_limit) <= 0:
-            raise RankwiseError("time_limit must be a positive number of seconds")
+        if self.time_limit is not None:
+            validate.positive_number("time_limit", self.time_limit)
 
     @property
     def all_criteria(self) -> tuple:
@@ -136,34 +176,51 @@ class Experiment:
 
 def load_experiment(path) -> Experiment:
     """Read an experiment TOML file (relative data paths are relative to the file)."""
+    from .store import is_sqlite
+
     path = Path(path)
     if not path.exists():
         raise RankwiseError(f"{path}: no such experiment file")
+    if path.is_dir():
+        raise RankwiseError(f"{path}: is a folder; give the experiment's .toml file")
+    if is_sqlite(path):
+        raise RankwiseError(f"{path}: is a results database, not an experiment file; give the"
+                            f" experiment's .toml file (to look at the results: rankwise status"
+                            f" {path} or rankwise compare {path})")
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        content = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise RankwiseError(f"{path}: not UTF-8 text (byte {exc.start}); save the experiment"
+                            " file as UTF-8") from None
+    except OSError as exc:
+        raise RankwiseError(f"{path}: cannot read it ({exc.strerror})") from None
+    try:
+        doc = tomllib.loads(content)
     except tomllib.TOMLDecodeError as exc:
         raise RankwiseError(f"{path}: not valid TOML ({exc})") from None
     return experiment_from_dict(doc, base=path.parent, source=str(path))
 
 
 def experiment_from_dict(doc: dict, base: Path | None = None, source: str = "experiment"):
-    head = doc.get("experiment", {})
-    known = {"repeats", "folds", "seed", "criteria", "time_limit"}
-    extra = set(head) - known
-    if extra:
-        raise RankwiseError(f"unknown key {sorted(extra)[0]!r} in [experiment]; known keys:"
-                            f" {', '.join(sorted(known))}")
-    datasets = tuple(spec_from_dict(d, base) for d in doc.get("datasets", []))
+    """An :class:`Experiment` from a parsed experiment file; every mistake is one line."""
+    head = validate.experiment_head(doc)
+    datasets = validate.array_of_tables("datasets", doc.get("datasets", []),
+                                        '[[datasets]] source = "sklearn", name = "iris"')
+    datasets = tuple(spec_from_dict(validate.dataset_entry(i, d), base)
+                     for i, d in enumerate(datasets))
+    entries = validate.array_of_tables("learners", doc.get("learners", []),
+                                       '[[learners]] name = "CART", estimator ='
+                                       ' "sklearn.tree.DecisionTreeClassifier"')
     learners = []
-    for entry in doc.get("learners", []):
-        if "name" not in entry or "estimator" not in entry:
-            raise RankwiseError("every [[learners]] entry needs name and estimator")
-        learner = Learner(str(entry["name"]), str(entry["estimator"]),
-                          dict(entry.get("params", {})))
-        learner.build()  # fail now, with the learner's name, rather than in a worker
+    for i, entry in enumerate(entries):
+        checked = validate.learner_entry(i, entry)
+        if checked["pipeline"]:
+            learner = Learner(checked["name"], steps=checked["steps"])
+        else:
+            (path, params), = checked["steps"]
+            learner = Learner(checked["name"], path, params)
+        learner.build()  # fail now, with the learner's name, rather than in every task
         learners.append(learner)
-    return Experiment(datasets=datasets, learners=tuple(learners),
-                      repeats=int(head.get("repeats", 10)), folds=int(head.get("folds", 10)),
-                      seed=int(head.get("seed", 1)),
-                      criteria=tuple(head.get("criteria", ["accuracy"])),
-                      time_limit=head.get("time_limit"), source=source)
+    return Experiment(datasets=datasets, learners=tuple(learners), repeats=head["repeats"],
+                      folds=head["folds"], seed=head["seed"], criteria=head["criteria"],
+                      time_limit=head["time_limit"], source=source)
