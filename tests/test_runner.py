@@ -220,7 +220,7 @@ def test_failures_are_recorded_and_retried(tmp_path):
     db = tmp_path / "f.sqlite"
     summary = run_experiment(experiment_from_dict(doc), db, jobs=2)
     assert summary == {"total": 12, "already": 0, "run": 12, "failed": 6, "failures_total": 6,
-                       "warned": 0}
+                       "warned": 0, "removed": 0, "notes": []}
     with sqlite3.connect(db) as con:
         errors = dict(con.execute("SELECT learner, error FROM tasks WHERE status='failed'"))
     assert errors["dies"] == "the worker process died (killed by signal 9)"
@@ -272,12 +272,12 @@ def test_changed_design_or_versions_are_refused(tmp_path):
     doc["datasets"] = doc["datasets"][:1]
     run_experiment(experiment_from_dict(doc), db, jobs=0)
     doc["experiment"]["seed"] = 12
-    with pytest.raises(RankwiseError, match="the experiment design changed since"):
+    with pytest.raises(RankwiseError, match=r"the experiment changed since .*\(seed 11 -> 12\)"):
         run_experiment(experiment_from_dict(doc), db, jobs=0)
     run_experiment(experiment_from_dict(doc), db, jobs=0, force=True)
     with sqlite3.connect(db) as con:
         con.execute("UPDATE meta SET value = '{\"scikit-learn\": \"0.1\"}' WHERE key='versions'")
-    with pytest.raises(RankwiseError, match="the library versions changed"):
+    with pytest.raises(RankwiseError, match="library versions changed .*scikit-learn 0.1 ->"):
         run_experiment(experiment_from_dict(doc), db, jobs=0)
 
 

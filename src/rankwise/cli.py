@@ -149,9 +149,9 @@ def run_command(
     time_limit: Optional[float] = typer.Option(
         None, "--time-limit", help="Seconds per task (overrides the file's time_limit)."),
 ):
-    """Run R repeats x N-fold cross-validation of learners over data sets; running it again on
-    the same results file continues where it stopped."""
+    """Run R repeats x N-fold cross-validation of learners over data sets; running it again on the same results file continues where it stopped."""
     from .experiment import load_experiment, run_experiment
+    from .experiment.driver import RunInterrupted
     from .experiment.progress import ProgressBar
 
     try:
@@ -171,14 +171,22 @@ def run_command(
         summary = run_experiment(exp, results, jobs=jobs, dask_scheduler=dask_scheduler,
                                  retry_failed=retry_failed, force=force,
                                  progress=ProgressBar(quiet=quiet))
+        for note in summary["notes"]:
+            typer.echo(f"rankwise: note: {note}", err=True)
+        if summary["removed"]:
+            typer.echo(f"rankwise: removed {summary['removed']} stored task(s) that belong to no"
+                       " task of this experiment (--force)", err=True)
         typer.echo(f"rankwise: {summary['total']} tasks: {summary['already']} were already done,"
                    f" {summary['run']} ran now ({summary['failed']} failed);"
                    f" {summary['failures_total']} failed in all; results in {results}", err=True)
         if summary["warned"]:
             typer.echo(f"rankwise: {summary['warned']} task(s) raised learner warnings; they are"
-                       f" stored with the tasks (table 'tasks', column 'warnings')", err=True)
+                       f" stored with the tasks (rankwise status {results} lists them)", err=True)
     except RankwiseError as exc:
         fail(str(exc))
+    except RunInterrupted as exc:
+        typer.echo(f"rankwise: {exc}", err=True)
+        raise typer.Exit(130)
 
 
 @app.command()

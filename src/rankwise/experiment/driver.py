@@ -1,16 +1,38 @@
-"""The driver of a run: plan the tasks, check the results file against the design, hand the
-missing tasks to an executor and commit each result as it arrives."""
+"""The driver of a run: plan the tasks, check the results file against the experiment, hand the
+missing tasks to an executor and commit each result as it arrives.
+
+A stored result is reused only when its task's identity (data set content, seed, folds, repeat,
+fold, learner estimator and parameters, criteria) equals the planned task's. A changed experiment
+is refused with a message that names what changed; ``force`` keeps the results that still match
+and runs the rest again, and removes results that belong to no task of the experiment, so that
+after any sequence of runs the file holds what one uninterrupted run of the final experiment
+would hold.
+"""
 
 from __future__ import annotations
 
 import platform
+import signal
+import threading
+from contextlib import contextmanager
 
 from .._version import __version__
 from ..errors import RankwiseError
-from .design import Experiment
+from .design import Experiment, learner_identity
 from .executors import execute_dask, execute_pool
 from .store import Store
-from .tasks import Task, _dataset, run_task
+from .tasks import Task, _dataset, run_task, task_identity
+
+FORMAT = 2
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped by SIGINT or SIGTERM after committing what had finished."""
+
+    def __init__(self, done: int, total: int):
+        super().__init__(f"interrupted: {done} of {total} tasks done; run the same command to"
+                         " continue")
+        self.done, self.total = done, total
 
 
 def versions() -> dict:
@@ -25,18 +47,106 @@ def versions() -> dict:
 
 
 def plan(experiment: Experiment):
-    """Load every data set once (validating them) and list the tasks in a fixed order."""
-    hashes, tasks = {}, []
+    """Load every data set once (validating it against the folds) and list the tasks in a fixed
+    order. Returns ``(hashes, tasks, notes)``."""
+    hashes, tasks, notes = {}, [], []
     for spec in experiment.datasets:
         data = _dataset(spec)  # cached: in-process tasks reuse it
         hashes[spec.name] = data.content_hash
+        notes.extend(_check_folds(data, experiment.folds))
         for repeat in range(experiment.repeats):
             for fold in range(experiment.folds):
                 for learner in experiment.learners:
                     tasks.append(Task(spec, data.content_hash, repeat, fold, learner,
                                       experiment.all_criteria, experiment.seed, experiment.folds,
                                       experiment.time_limit))
-    return hashes, tasks
+    return hashes, tasks, notes
+
+
+def _check_folds(data, folds: int) -> list:
+    """Stratified splits need folds ≤ the size of the largest class; a class smaller than the
+    number of folds is kept in the proportions it can have and is absent from some test parts."""
+    counts = {c: int((data.y == c).sum()) for c in data.classes}
+    largest = max(counts.values())
+    if folds > largest:
+        raise RankwiseError(f"data set {data.name!r}: folds = {folds} but its largest class has"
+                            f" only {largest} examples; use folds ≤ {largest}")
+    small = {c: n for c, n in counts.items() if n < folds}
+    if not small:
+        return []
+    shown = ", ".join(f"{c!r} ({n})" for c, n in sorted(small.items()))
+    return [f"data set {data.name!r}: class(es) {shown} have fewer examples than folds = {folds};"
+            " they are absent from the test part of some folds, and criteria that need them there"
+            " are recorded as missing with their reason"]
+
+
+def describe_changes(old: dict, new: dict) -> list:
+    """The differences between two run descriptions (meta), in words."""
+    out = []
+    od, nd = old.get("design", {}), new["design"]
+    for key in ("repeats", "folds", "seed", "criteria"):
+        if od.get(key) != nd.get(key):
+            out.append(f"{key} {od.get(key)} -> {nd.get(key)}")
+    for kind in ("datasets", "learners"):
+        before = {d["name"]: d for d in od.get(kind, [])}
+        after = {d["name"]: d for d in nd.get(kind, [])}
+        label = "data set" if kind == "datasets" else "learner"
+        for name in after.keys() - before.keys():
+            out.append(f"{label} {name!r} added")
+        for name in before.keys() - after.keys():
+            out.append(f"{label} {name!r} removed")
+        for name in before.keys() & after.keys():
+            if before[name] != after[name]:
+                what = "source" if kind == "datasets" else "estimator or parameters"
+                out.append(f"{label} {name!r}: {what} changed")
+    old_hashes, new_hashes = old.get("dataset_hashes", {}), new["dataset_hashes"]
+    for name in sorted(old_hashes.keys() & new_hashes.keys()):
+        if old_hashes[name] != new_hashes[name]:
+            out.append(f"data set {name!r}: content changed")
+    return sorted(out)
+
+
+def version_changes(old: dict, new: dict) -> list:
+    ov, nv = old.get("versions", {}), new["versions"]
+    return [f"{lib} {ov.get(lib)} -> {nv[lib]}" for lib in nv if ov.get(lib) != nv[lib]]
+
+
+def stored_identities(meta: dict) -> dict:
+    """Identities of the tasks a 0.1 results file holds, from the design it recorded."""
+    design = meta.get("design", {})
+    hashes = meta.get("dataset_hashes", {})
+    learners = {d["name"]: learner_identity(d) for d in design.get("learners", [])}
+    out = {}
+    for name, digest in hashes.items():
+        for learner, ident in learners.items():
+            for repeat in range(design.get("repeats", 0)):
+                for fold in range(design.get("folds", 0)):
+                    out[(name, repeat, fold, learner)] = task_identity(
+                        digest, design.get("seed", 0), design.get("folds", 0), repeat, fold,
+                        ident, design.get("criteria", []))
+    return out
+
+
+@contextmanager
+def _interruptible():
+    """SIGINT/SIGTERM raise KeyboardInterrupt, but never inside a commit: one arriving there is
+    held until the commit is done."""
+    state = {"pending": False, "critical": False}
+    if threading.current_thread() is not threading.main_thread():
+        yield state
+        return
+
+    def handler(signum, frame):
+        state["pending"] = True
+        if not state["critical"]:
+            raise KeyboardInterrupt
+
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield state
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
 
 
 def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
@@ -44,58 +154,95 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
                    force: bool = False, progress=None) -> dict:
     """Run (or continue) an experiment into the results database ``results``.
 
-    Returns a summary: total, already done, run now, failed now, failures overall.
+    Returns a summary: total, already done, run now, failed now, failures overall, removed
+    (stale results dropped under ``force``) and notes. Raises :class:`RunInterrupted` on SIGINT
+    or SIGTERM, after committing every finished task.
     """
-    if jobs < 0:
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         raise RankwiseError("--jobs must be 0 (in-process), 1 or more")
-    hashes, tasks = plan(experiment)
-    store = Store(results)
+    store = Store(results)  # checks the path and takes the lock before any work
     try:
+        hashes, tasks, notes = plan(experiment)
+        if dask_scheduler and experiment.time_limit is not None:
+            notes.append(f"the time limit of {experiment.time_limit:g} s is not enforced on Dask"
+                         " workers; a stuck task holds its worker until it ends")
         meta = store.meta()
         now = {"design": experiment.design(), "dataset_hashes": hashes, "versions": versions(),
-               "total_tasks": len(tasks), "seed": experiment.seed, "format": 1}
-        if meta:
-            changed = [k for k in ("design", "dataset_hashes", "versions") if meta.get(k) != now[k]]
-            if changed and not force:
-                what = {"design": "the experiment design", "dataset_hashes": "the data sets",
-                        "versions": "the library versions"}
-                raise RankwiseError(f"{results}: {', '.join(what[c] for c in changed)} changed"
-                                    " since this results file was started; use a new results"
-                                    " file, or --force to continue anyway")
-            if changed:
-                now["forced_changes"] = meta.get("forced_changes", []) + [changed]
+               "total_tasks": len(tasks), "seed": experiment.seed, "format": FORMAT,
+               "forced_changes": meta.get("forced_changes", [])}
+        stored = store.tasks()
+        missing = {k: i for k, i in stored_identities(meta).items()
+                   if k in stored and stored[k][1] is None}
+        if missing:
+            store.set_identities(missing)
+            stored = store.tasks()
+        planned = {t.key: t.identity for t in tasks}
+        stale = [k for k, (_, ident) in stored.items() if planned.get(k) != ident]
+        changes = describe_changes(meta, now) if meta else []
+        libraries = version_changes(meta, now) if meta else []
+        if (changes or libraries or stale) and not force:
+            keep = len(stored) - len(stale)
+            if changes or stale:
+                what = "; ".join(changes) or f"{len(stale)} stored task(s) no longer match"
+                raise RankwiseError(
+                    f"{results}: the experiment changed since this results file was started"
+                    f" ({what}); use a new results file, or --force to keep the {keep} stored"
+                    f" task(s) that still match and run the other {len(tasks) - keep} again")
+            raise RankwiseError(
+                f"{results}: library versions changed since this results file was started"
+                f" ({'; '.join(libraries)}); use a new results file, or --force to keep the"
+                " stored results (the change is recorded in the file)")
+        if changes or libraries or stale:
+            now["forced_changes"] = now["forced_changes"] + [changes + libraries]
+        store.delete(stale)
         store.set_meta(now)
         finished = store.finished()
         todo = [t for t in tasks if finished.get(t.key) is None
                 or (retry_failed and finished[t.key] == "failed")]
-        summary = {"total": len(tasks), "already": len(tasks) - len(todo), "run": 0, "failed": 0,
-                   "warned": 0}
-        if progress:
-            progress.start(len(tasks), len(tasks) - len(todo),
-                           sum(1 for s in finished.values() if s == "failed" and not retry_failed))
+        summary = {"total": len(tasks), "already": len(tasks) - len(todo), "run": 0,
+                   "failed": 0, "warned": 0, "removed": len(stale), "notes": notes}
+        with _interruptible() as state:
+            def commit(result):
+                state["critical"] = True
+                try:
+                    store.record(result["key"], result["status"], result["values"],
+                                 result["error"], result.get("warnings"),
+                                 planned[result["key"]])
+                finally:
+                    state["critical"] = False
+                summary["run"] += 1
+                summary["warned"] += bool(result.get("warnings"))
+                summary["failed"] += result["status"] == "failed"
+                if progress:
+                    progress.advance(result["status"] == "failed")
+                if state["pending"]:
+                    raise KeyboardInterrupt
 
-        def commit(result):
-            store.record(result["key"], result["status"], result["values"], result["error"],
-                         result.get("warnings"))
-            summary["run"] += 1
-            summary["warned"] += bool(result.get("warnings"))
-            summary["failed"] += result["status"] == "failed"
-            if progress:
-                progress.advance(result["status"] == "failed")
-
-        if dask_scheduler:
-            execute_dask(todo, dask_scheduler, jobs, commit)
-        elif jobs == 0:
-            from threadpoolctl import threadpool_limits
-
-            with threadpool_limits(limits=1):
-                for task in todo:
-                    commit(run_task(task, limit_threads=False))
-        else:
-            execute_pool(todo, jobs, commit)
+            try:
+                if progress:
+                    progress.start(len(tasks), len(tasks) - len(todo),
+                                   sum(1 for s in finished.values()
+                                       if s == "failed" and not retry_failed))
+                _execute(todo, jobs, dask_scheduler, commit)
+            except KeyboardInterrupt:
+                done = sum(1 for k in store.finished() if k in planned)
+                raise RunInterrupted(done, len(tasks)) from None
         summary["failures_total"] = sum(1 for s in store.finished().values() if s == "failed")
         return summary
     finally:
         if progress:
             progress.stop()
         store.close()
+
+
+def _execute(todo, jobs, dask_scheduler, commit):
+    if dask_scheduler:
+        execute_dask(todo, dask_scheduler, jobs, commit)
+    elif jobs == 0:
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=1):
+            for task in todo:
+                commit(run_task(task, limit_threads=False))
+    else:
+        execute_pool(todo, jobs, commit)

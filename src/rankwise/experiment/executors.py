@@ -33,6 +33,8 @@ def _worker_init(driver: int | None = None):
             pass
     if driver is not None:
         threading.Thread(target=_watch_driver, args=(driver,), daemon=True).start()
+    # Ctrl-C reaches the whole process group; the driver decides what stops, and ends workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")
 
@@ -66,6 +68,10 @@ def _run_isolated(task: Task, ctx) -> dict:
             result = parent.recv()
     except EOFError:
         result = None
+    except BaseException:  # interrupted: the task is abandoned, its process ended
+        proc.kill()
+        proc.join()
+        raise
     proc.join()
     if result is not None:
         return result
@@ -85,13 +91,15 @@ def _context():
 
 def execute_pool(tasks, jobs: int, commit):
     """A process pool with at most ``jobs`` tasks in flight, so that when a learner kills its
-    worker only those few are suspects; each suspect is then re-run alone."""
+    worker only those few are suspects; each suspect is then re-run alone. On an interruption
+    (KeyboardInterrupt in the driver) the tasks in flight are abandoned and the workers ended."""
     ctx = _context()
     pending = deque(tasks)
     while pending:
         suspects = []
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
-                                 initargs=(os.getpid(),)) as pool:
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+                                   initargs=(os.getpid(),))
+        try:
             inflight = {}
             broken = False
             while (pending or inflight) and not broken:
@@ -102,15 +110,30 @@ def execute_pool(tasks, jobs: int, commit):
                 for fut in done:
                     task = inflight.pop(fut)
                     try:
-                        commit(fut.result())
+                        result = fut.result()
                     except BrokenProcessPool:
                         broken = True
                         suspects.append(task)
+                        continue
+                    commit(result)
             if broken:
                 suspects.extend(inflight.values())
                 pool.shutdown(wait=True, cancel_futures=True)
+        except BaseException:
+            _end_pool(pool)
+            raise
+        pool.shutdown(wait=True)
         for task in suspects:
             commit(_run_isolated(task, ctx))
+
+
+def _end_pool(pool):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        proc.kill()
+    for proc in processes:
+        proc.join(timeout=5)
 
 
 def execute_dask(tasks, address: str, jobs: int, commit):

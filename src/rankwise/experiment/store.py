@@ -1,10 +1,14 @@
 """Results of an experiment in an embedded SQLite database (WAL mode).
 
 One row per (data set, repeat, fold, learner, criterion) in ``results``, one per task in
-``tasks``, and the run's design, seeds, data-set hashes and library versions in ``meta``. Only
-the driver writes, one transaction per finished task, so a killed run (even ``kill -9``) keeps
-every task it committed and nothing of the one it was writing; readers (a report) can open the
-file while the run goes on.
+``tasks`` (with the task's *identity*: a hash of the data set's content, the seed, the folds, the
+learner's estimator and parameters and the criteria, so that a result is reused only for the
+very task that produced it), and the run's design, seeds, data-set hashes and library versions
+in ``meta``. Only the driver writes, one transaction per finished task, so a killed run (even
+``kill -9``) keeps every task it committed and nothing of the one it was writing; readers (a
+report) can open the file while the run goes on. One driver at a time: a writer holds an
+exclusive lock on the file (``flock``), which the kernel releases when the process ends, however
+it ends.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tasks (
     dataset TEXT NOT NULL, repeat INTEGER NOT NULL, fold INTEGER NOT NULL, learner TEXT NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('done', 'failed')), error TEXT,
-    finished REAL NOT NULL, warnings TEXT,
+    finished REAL NOT NULL, warnings TEXT, identity TEXT,
     PRIMARY KEY (dataset, repeat, fold, learner));
 CREATE TABLE IF NOT EXISTS results (
     dataset TEXT NOT NULL, repeat INTEGER NOT NULL, fold INTEGER NOT NULL, learner TEXT NOT NULL,
@@ -45,20 +49,38 @@ class Store:
 
     def __init__(self, path, readonly: bool = False):
         self.path = Path(path)
+        self._lock = None
         if readonly:
+            if not self.path.exists():
+                raise RankwiseError(f"{self.path}: no such file")
             if not is_sqlite(self.path):
                 raise RankwiseError(f"{self.path}: not a rankwise results database")
             self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
-        else:
+            return
+        check_writable(self.path)
+        try:
             self.db = sqlite3.connect(self.path, isolation_level=None)
+            self._lock = _lock(self.path)
             self.db.execute("PRAGMA journal_mode=WAL")
             # NORMAL in WAL mode: a commit survives the death of the process (not of the OS),
             # without an fsync per task.
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            columns = {r[1] for r in self.db.execute("PRAGMA table_info(tasks)")}
+            if "identity" not in columns:  # a file of rankwise 0.1
+                self.db.execute("ALTER TABLE tasks ADD COLUMN identity TEXT")
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise RankwiseError(f"{self.path}: not a rankwise results database ({exc}); choose"
+                                " another --results file") from None
 
     def close(self):
-        self.db.close()
+        if getattr(self, "db", None) is not None:
+            self.db.close()
+            self.db = None
+        if self._lock is not None:
+            self._lock.close()  # releases the lock
+            self._lock = None
 
     # -- meta
     def meta(self) -> dict:
@@ -66,7 +88,14 @@ class Store:
             rows = self.db.execute("SELECT key, value FROM meta").fetchall()
         except sqlite3.DatabaseError as exc:
             raise RankwiseError(f"{self.path}: not a rankwise results database ({exc})") from None
-        return {k: json.loads(v) for k, v in rows}
+        out = {}
+        for key, value in rows:
+            try:
+                out[key] = json.loads(value)
+            except (TypeError, ValueError):
+                raise RankwiseError(f"{self.path}: the results database is damaged (meta value"
+                                    f" {key!r} is not JSON); start a new results file") from None
+        return out
 
     def set_meta(self, values: dict):
         with self.db:
@@ -77,11 +106,37 @@ class Store:
     # -- tasks
     def finished(self) -> dict:
         """{(dataset, repeat, fold, learner): status} of every committed task."""
-        return {tuple(r[:4]): r[4] for r in self.db.execute(
-            "SELECT dataset, repeat, fold, learner, status FROM tasks")}
+        return {key: status for key, (status, _) in self.tasks().items()}
+
+    def tasks(self) -> dict:
+        """{(dataset, repeat, fold, learner): (status, identity)} of every committed task."""
+        try:
+            return {tuple(r[:4]): (r[4], r[5]) for r in self.db.execute(
+                "SELECT dataset, repeat, fold, learner, status, identity FROM tasks")}
+        except sqlite3.DatabaseError as exc:
+            raise RankwiseError(f"{self.path}: not a rankwise results database ({exc})") from None
+
+    def set_identities(self, identities: dict):
+        """Fill in the identity of tasks stored without one (files of rankwise 0.1)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany("UPDATE tasks SET identity=? WHERE dataset=? AND repeat=? AND"
+                                " fold=? AND learner=? AND identity IS NULL",
+                                [(ident, *key) for key, ident in identities.items()])
+
+    def delete(self, keys):
+        """Remove tasks and their results (one transaction)."""
+        keys = list(keys)
+        if not keys:
+            return
+        with self.db:
+            self.db.execute("BEGIN")
+            for table in ("results", "tasks"):
+                self.db.executemany(f"DELETE FROM {table} WHERE dataset=? AND repeat=? AND"
+                                    " fold=? AND learner=?", keys)
 
     def record(self, key, status: str, values: dict, error: str | None = None,
-               warnings: list | None = None):
+               warnings: list | None = None, identity: str | None = None):
         """Commit one finished task and its criteria in a single transaction.
 
         ``values`` maps criterion -> (value or None, reason or None); ``warnings`` are the
@@ -93,9 +148,11 @@ class Store:
         try:
             self.db.execute("DELETE FROM results WHERE dataset=? AND repeat=? AND fold=? AND"
                             " learner=?", key)
-            self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            self.db.execute("INSERT OR REPLACE INTO tasks (dataset, repeat, fold, learner, status,"
+                            " error, finished, warnings, identity) VALUES (?, ?, ?, ?, ?, ?, ?,"
+                            " ?, ?)",
                             (dataset, repeat, fold, learner, status, error, time.time(),
-                             json.dumps(warnings) if warnings else None))
+                             json.dumps(warnings) if warnings else None, identity))
             self.db.executemany(
                 "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(dataset, repeat, fold, learner, c, v, r) for c, (v, r) in values.items()])
@@ -115,15 +172,71 @@ class Store:
         return pd.read_sql_query("SELECT dataset, repeat, fold, learner, error FROM tasks"
                                  " WHERE status = 'failed' ORDER BY rowid", self.db)
 
+    def task_table(self) -> pd.DataFrame:
+        """Every committed task: key, status, error and warnings (a JSON list or null)."""
+        return pd.read_sql_query("SELECT dataset, repeat, fold, learner, status, error, warnings"
+                                 " FROM tasks ORDER BY rowid", self.db)
+
+
+def check_writable(path: Path) -> None:
+    """A results path a run can write: a SQLite file, or a new file in an existing folder."""
+    if path.is_dir():
+        raise RankwiseError(f"{path}: is a folder; give a results file such as {path}/results.sqlite")
+    if not path.parent.exists():
+        raise RankwiseError(f"{path}: the folder {path.parent} does not exist; create it first")
+    if path.exists() and path.stat().st_size > 0 and not is_sqlite(path):
+        raise RankwiseError(f"{path}: exists and is not a results database (not SQLite); choose"
+                            " another --results file, or remove this one if it is yours to lose")
+
+
+def _lock(path: Path):
+    """An exclusive lock on the file, held while the returned handle is open. The kernel drops it
+    when the process ends, so a killed run leaves no stale lock."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - no flock on this platform: no protection
+        return None
+    handle = open(path, "rb")
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise RankwiseError(f"{path}: another rankwise run is writing to this results file; wait"
+                            " for it to finish (rankwise status shows it), or use another"
+                            " --results file") from None
+    except OSError:  # a file system without flock: run unprotected rather than not at all
+        return handle
+    return handle
+
+
+def is_locked(path) -> bool:
+    """True when a run holds the results file now."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover
+        return False
+    try:
+        with open(path, "rb") as handle:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    return False
+
 
 def read_results(path) -> tuple:
     """(long table, meta, status) of a results database, for ``rankwise compare``."""
     store = Store(path, readonly=True)
     try:
         meta = store.meta()
-        table = store.long_table()
+        try:
+            table = store.long_table()
+            failed = store.failures()
+        except (sqlite3.DatabaseError, pd.errors.DatabaseError) as exc:
+            raise RankwiseError(f"{path}: not a rankwise results database ({exc})") from None
         done = store.finished()
-        failed = store.failures()
     finally:
         store.close()
     design = meta.get("design", {})

@@ -44,6 +44,22 @@ class Task:
     def key(self) -> tuple:
         return (self.dataset.name, self.repeat, self.fold, self.learner.name)
 
+    @property
+    def identity(self) -> str:
+        return task_identity(self.dataset_hash, self.seed, self.folds, self.repeat, self.fold,
+                             self.learner.identity, self.criteria)
+
+
+def task_identity(dataset_hash, seed, folds, repeat, fold, learner_identity, criteria) -> str:
+    """What a stored result belongs to: the data set's content, the split (seed, folds, repeat,
+    fold), the learner's identity and the criteria. A result is reused only for this task."""
+    import hashlib
+    import json
+
+    body = json.dumps([dataset_hash, int(seed), int(folds), int(repeat), int(fold),
+                       learner_identity, sorted(criteria)])
+    return hashlib.sha256(body.encode()).hexdigest()[:24]
+
 
 class TaskTimeout(Exception):
     pass
