@@ -190,6 +190,28 @@ def run_command(
 
 
 @app.command()
+def status(
+    results: Path = typer.Argument(..., help="Results database written by `rankwise run`."),
+    fmt: str = typer.Option("text", "--format", "-f", help="text or json."),
+):
+    """Show a results file: the experiment, tasks done / failed / to do per data set and learner,
+    failures, learner warnings, library versions, and whether a run is writing to it."""
+    import json
+
+    from .experiment.status import status as read_status
+    from .experiment.status import status_text
+
+    try:
+        if fmt not in ("text", "json"):
+            raise RankwiseError(f"--format must be text or json; got {fmt!r}")
+        info = read_status(results)
+        sys.stdout.write(json.dumps(info, indent=2) + "\n" if fmt == "json" else
+                         status_text(info))
+    except RankwiseError as exc:
+        fail(str(exc))
+
+
+@app.command()
 def export(
     results: Path = typer.Argument(..., help="Results database written by `rankwise run`."),
     fmt: str = typer.Option("csv", "--format", "-f", help="csv or parquet."),
@@ -204,14 +226,21 @@ def export(
         if not results.exists():
             raise RankwiseError(f"{results}: no such file")
         table, _, _ = read_results(results)
-        if fmt == "csv":
-            table.to_csv(output, index=False)
-        else:
-            try:
+        if output.is_dir():
+            raise RankwiseError(f"{output}: is a folder; give a file name such as"
+                                f" {output}/results.{fmt}")
+        if not output.parent.exists():
+            raise RankwiseError(f"{output}: the folder {output.parent} does not exist; create it"
+                                " first")
+        try:
+            if fmt == "csv":
+                table.to_csv(output, index=False)
+            else:
                 table.to_parquet(output, index=False)
-            except ImportError:
-                raise RankwiseError("Parquet needs pyarrow: pip install 'rankwise[parquet]'"
-                                    ) from None
+        except ImportError:
+            raise RankwiseError("Parquet needs pyarrow: pip install 'rankwise[parquet]'") from None
+        except OSError as exc:
+            raise RankwiseError(f"cannot write {output}: {exc.strerror or exc}") from None
         typer.echo(f"rankwise: wrote {len(table)} rows to {output}", err=True)
     except RankwiseError as exc:
         fail(str(exc))

@@ -23,7 +23,7 @@ from ..stats.summary import best_in_row, quartile_charts, win_tie_loss_matrix
 from ..stats.two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
 from ..tables import ScoreTable, load_table
 from .figures import plan_figures
-from .posthoc import Pairwise, build_posthoc
+from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .results import CriticalDifference, PosthocResult, Verdict
 from .verdict import check_procedure, decide
 
@@ -215,6 +215,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
     alpha = check.alpha(alpha)
     convention = check.convention(convention)
+    decimals = check.decimals(decimals)
     check.choice("zero_method", zero_method, ZERO_METHODS)
     check.choice("wilcoxon_method", wilcoxon_method, ("auto", "exact", "normal"))
     check.choice("sign_ties", sign_ties, SIGN_TIES)
@@ -286,6 +287,12 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     mean_r = ranks.mean(axis=0)
     if control is not None and posthoc is None:
         posthoc = "control"
+    if rankings is not None:
+        resolve_rankings(rankings)  # an empty or unknown ranking is an error, not ignored
+    for given, flag in ((rankings, "--ranking (rankings=)"), (procedures, "--procedures")):
+        if given is not None and posthoc is None:
+            raise RankwiseError(f"{flag} chooses what the post-hoc comparisons use; add --posthoc"
+                                " all, control or both (posthoc= in Python)")
     engine = report = figures = cd = None
     if k >= 3:
         engine = Pairwise(x, table.learners, higher_is_better=hib, alpha=alpha,

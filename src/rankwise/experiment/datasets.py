@@ -7,6 +7,7 @@ by :mod:`rankwise.keel`), ``arff``, ``csv`` (target column named), and the optio
 
 from __future__ import annotations
 
+import csv
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -163,7 +164,20 @@ def _csv(spec):
     path = Path(spec.path)
     if not path.exists():
         raise RankwiseError(f"{path}: no such CSV file")
-    frame = pd.read_csv(path, sep=None, engine="python", na_values=["?"])
+    if path.is_dir():
+        raise RankwiseError(f"{path}: is a folder; give the data set's CSV file")
+    if not path.read_bytes().strip():
+        raise RankwiseError(f"data set {spec.name!r}: {path} is empty")
+    try:
+        frame = pd.read_csv(path, sep=None, engine="python", na_values=["?"])
+    except pd.errors.EmptyDataError:
+        raise RankwiseError(f"data set {spec.name!r}: {path} is empty") from None
+    except (pd.errors.ParserError, UnicodeDecodeError, csv.Error) as exc:
+        message = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        raise RankwiseError(f"data set {spec.name!r}: cannot read {path} as CSV ({message})"
+                            ) from None
+    if frame.empty:
+        raise RankwiseError(f"data set {spec.name!r}: {path} has a header but no rows")
     if not spec.target:
         raise RankwiseError(f"data set {spec.name!r}: a csv source needs target = \"column\"")
     if spec.target not in frame:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -98,6 +99,12 @@ def _read_results_db(path):
     return frame.astype(str), status
 
 
+_BAD_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029]")
+_CHARACTER_NAMES = {"\x0c": "a form feed", "\x0b": "a vertical tab", "\x00": "a NUL byte",
+                    "\x85": "a next-line character (U+0085)",
+                    "\u2028": "a line separator (U+2028)", "\u2029": "a paragraph separator (U+2029)"}
+
+
 def _read_file(path, sep: str | None) -> pd.DataFrame:
     path = Path(os.fspath(path))
     if not path.exists():
@@ -108,30 +115,44 @@ def _read_file(path, sep: str | None) -> pd.DataFrame:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise RankwiseError(f"{path}: not a UTF-8 text file (expected CSV or TSV)") from None
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if not lines:
+    except OSError as exc:
+        raise RankwiseError(f"{path}: cannot read it ({exc.strerror})") from None
+    first = next((ln for ln in text.split("\n") if ln.strip()), None)
+    if first is None:
         raise RankwiseError(f"{path}: the file is empty")
+    if path.suffix.lower() == ".toml" or first.strip() in ("[experiment]", "[[datasets]]",
+                                                             "[[learners]]"):
+        raise RankwiseError(f"{path}: is an experiment file, not a table of results; run it with"
+                            f" rankwise run {path} --results RESULTS.sqlite, then compare"
+                            " RESULTS.sqlite")
+    bad = _BAD_CHARACTERS.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        what = _CHARACTER_NAMES.get(bad.group(), f"the control character U+{ord(bad.group()):04X}")
+        raise RankwiseError(f"{path}: line {line} contains {what}; a table holds plain text and"
+                            " numbers, so remove it")
     if sep is None:
-        first = lines[0]
         tabbed = path.suffix.lower() in (".tsv", ".tab") or ("\t" in first and "," not in first)
         sep = "\t" if tabbed else ","
-    header = next(csv.reader([lines[0]], delimiter=sep))
-    header = [h.strip() for h in header]
-    _check_header(header, str(path))
-    for number, line in enumerate(text.splitlines(), start=1):
-        fields = next(csv.reader([line], delimiter=sep)) if line.strip() else header
-        if len(fields) != len(header):
-            raise RankwiseError(f"{path}: line {number} has {len(fields)} fields but the header"
-                                f" has {len(header)}; check the separator and the quoting")
+    reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True)
+    rows = []
     try:
-        frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False,
-                            skip_blank_lines=True, skipinitialspace=True)
-    except pd.errors.ParserError as exc:
-        msg = str(exc).strip().splitlines()[-1]
-        raise RankwiseError(f"{path}: cannot parse the table ({msg}); check the separator and"
-                            " that every row has as many fields as the header") from None
-    frame.columns = header
-    return frame
+        for fields in reader:
+            if not any(f.strip() for f in fields):
+                continue  # a blank line
+            if rows and len(fields) != len(rows[0]):
+                raise RankwiseError(f"{path}: line {reader.line_num} has {len(fields)} fields but"
+                                    f" the header has {len(rows[0])}; check the separator and the"
+                                    " quoting")
+            rows.append(fields)
+    except csv.Error as exc:
+        raise RankwiseError(f"{path}: line {reader.line_num}: {exc}; a table of results has short"
+                            " cells, so check that this is the right file") from None
+    header = [h.strip() for h in rows[0]]
+    _check_header(header, str(path))
+    frame = pd.DataFrame(rows[1:], columns=header, dtype=object) if len(rows) > 1 else \
+        pd.DataFrame(columns=header, dtype=object)
+    return frame.apply(lambda col: col.str.strip()) if len(frame) else frame
 
 
 def _check_header(header, where: str):
