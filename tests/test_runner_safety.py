@@ -84,6 +84,15 @@ def test_a_0_1_results_file_resumes_by_identity(tmp_path):
     summary = run_experiment(experiment_from_dict(doc), db, jobs=0)
     assert (summary["already"], summary["run"]) == (15, 1)
     pd.testing.assert_frame_equal(results_table(db), fresh(tmp_path, doc, "f.sqlite"))
+    # A 0.1 file that was continued with --force cannot say which experiment made each result.
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE tasks SET identity = NULL")
+        con.execute("""INSERT OR REPLACE INTO meta VALUES ('forced_changes', '[["design"]]')""")
+        con.execute("""INSERT OR REPLACE INTO meta VALUES ('format', '1')""")
+    with pytest.raises(RankwiseError, match="continued with --force by rankwise 0.1"):
+        run_experiment(experiment_from_dict(doc), db, jobs=0)
+    summary = run_experiment(experiment_from_dict(doc), db, jobs=0, force=True)
+    assert summary["removed"] == 16 and summary["run"] == 16
 
 
 # --- one writer -----------------------------------------------------------------------------
@@ -368,13 +377,24 @@ def test_wrong_files_and_places(wrong_files, case):
 @pytest.mark.parametrize("content, expected", [
     ("dataset,A,B\nd1,0.5,0.6\nd2\u2028x,0.7,0.6\nd3,0.1,0.2\n", "line separator (U+2028)"),
     ("dataset,A,B\nd1,0.5,0.6\nd2,0.7\f,0.6\nd3,0.1,0.2\n", "line 3 contains a form feed"),
-    ("dataset,A,B\nd1," + "9" * 200_000 + ",0.6\nd2,0.7,0.6\n", "field larger than field limit"),
-    ("dataset,A,B\n" + "x" * 200_000 + ",0.5,0.6\nd2,0.7,0.6\n", "field larger than field limit"),
+    ("dataset,A,B\nd1," + "9" * 200_000 + ",0.6\nd2,0.7,0.6\n",
+     "line 2 has a cell of 200,000 characters"),
+    ("dataset,A,B\n" + "x" * 200_000 + ",0.5,0.6\nd2,0.7,0.6\n",
+     "line 2 has a cell of 200,000 characters"),
+    ("dataset,A,B\nd1,0.5," + "7" * 50_000_000 + "\nd2,0.7,0.6\n",
+     "line 2 has a cell of 50,000,000 characters"),
 ])
 def test_hostile_tables_are_one_line_errors(tmp_path, content, expected):
-    path = tmp_path / "t.csv"
-    path.write_text(content, encoding="utf-8")
-    one_line_error(CliRunner().invoke(app, ["compare", str(path)]), expected)
+    import csv
+    import scipy.io.arff  # noqa: F401  (it raises the csv module's global field limit)
+
+    previous = csv.field_size_limit(2 ** 20)  # whatever another library set, the same outcome
+    try:
+        path = tmp_path / "t.csv"
+        path.write_text(content, encoding="utf-8")
+        one_line_error(CliRunner().invoke(app, ["compare", str(path)]), expected)
+    finally:
+        csv.field_size_limit(previous)
 
 
 def test_a_quoted_newline_is_valid_csv(tmp_path):

@@ -171,8 +171,11 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
                "total_tasks": len(tasks), "seed": experiment.seed, "format": FORMAT,
                "forced_changes": meta.get("forced_changes", [])}
         stored = store.tasks()
+        # A 0.1 file continued with --force may hold results of several experiments, and its
+        # meta describes only the last one: its tasks' identities are unknown, never guessed.
+        trusted = meta.get("format", 1) >= 2 or not meta.get("forced_changes")
         missing = {k: i for k, i in stored_identities(meta).items()
-                   if k in stored and stored[k][1] is None}
+                   if trusted and k in stored and stored[k][1] is None}
         if missing:
             store.set_identities(missing)
             stored = store.tasks()
@@ -183,7 +186,10 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
         if (changes or libraries or stale) and not force:
             keep = len(stored) - len(stale)
             if changes or stale:
-                what = "; ".join(changes) or f"{len(stale)} stored task(s) no longer match"
+                what = "; ".join(changes) or (
+                    f"{len(stale)} stored task(s) no longer match" if trusted else
+                    "it was continued with --force by rankwise 0.1, which could mix results of"
+                    " different experiments")
                 raise RankwiseError(
                     f"{results}: the experiment changed since this results file was started"
                     f" ({what}); use a new results file, or --force to keep the {keep} stored"

@@ -99,6 +99,8 @@ def _read_results_db(path):
     return frame.astype(str), status
 
 
+#: The longest cell a table may have (a learner or data-set name, a number).
+MAX_CELL = 1000
 _BAD_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029]")
 _CHARACTER_NAMES = {"\x0c": "a form feed", "\x0b": "a vertical tab", "\x00": "a NUL byte",
                     "\x85": "a next-line character (U+0085)",
@@ -136,6 +138,9 @@ def _read_file(path, sep: str | None) -> pd.DataFrame:
         sep = "\t" if tabbed else ","
     reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True)
     rows = []
+    # The csv module's field limit is global and other libraries change it: parse with a high
+    # limit, restore it, and apply this reader's own rule on cell length.
+    limit = csv.field_size_limit(2 ** 31 - 1)
     try:
         for fields in reader:
             if not any(f.strip() for f in fields):
@@ -144,10 +149,16 @@ def _read_file(path, sep: str | None) -> pd.DataFrame:
                 raise RankwiseError(f"{path}: line {reader.line_num} has {len(fields)} fields but"
                                     f" the header has {len(rows[0])}; check the separator and the"
                                     " quoting")
+            longest = max(map(len, fields))
+            if longest > MAX_CELL:
+                raise RankwiseError(f"{path}: line {reader.line_num} has a cell of {longest:,}"
+                                    f" characters; names and numbers are at most {MAX_CELL:,},"
+                                    " so check that this is the right file")
             rows.append(fields)
     except csv.Error as exc:
-        raise RankwiseError(f"{path}: line {reader.line_num}: {exc}; a table of results has short"
-                            " cells, so check that this is the right file") from None
+        raise RankwiseError(f"{path}: line {reader.line_num}: {exc}; check the quoting") from None
+    finally:
+        csv.field_size_limit(limit)
     header = [h.strip() for h in rows[0]]
     _check_header(header, str(path))
     frame = pd.DataFrame(rows[1:], columns=header, dtype=object) if len(rows) > 1 else \
