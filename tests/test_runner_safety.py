@@ -357,6 +357,9 @@ CLI_CASES = {
     "status of a text file": (["status", "{t}/notes.txt"], "not a rankwise results database"),
     "experiment given to compare": (["compare", "{t}/good.toml"],
                                     "is an experiment file, not a table of results"),
+    "experiment given to status": (["status", "{t}/good.toml"],
+                                   "it looks like an experiment file: rankwise run"),
+    "folder given to export": (["export", "{t}/folder", "-o", "{t}/o.csv"], "is a folder"),
     "negative jobs": (["run", "{t}/good.toml", "-r", "{t}/y.sqlite", "--jobs", "-1"],
                       "--jobs must be 0"),
 }

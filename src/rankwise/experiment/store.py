@@ -53,8 +53,12 @@ class Store:
         if readonly:
             if not self.path.exists():
                 raise RankwiseError(f"{self.path}: no such file")
+            if self.path.is_dir():
+                raise RankwiseError(f"{self.path}: is a folder, not a results database")
             if not is_sqlite(self.path):
-                raise RankwiseError(f"{self.path}: not a rankwise results database")
+                hint = (f"; it looks like an experiment file: rankwise run {self.path} --results"
+                        " RESULTS.sqlite" if self.path.suffix.lower() == ".toml" else "")
+                raise RankwiseError(f"{self.path}: not a rankwise results database{hint}")
             self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
             return
         check_writable(self.path)
