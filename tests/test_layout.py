@@ -192,3 +192,11 @@ def test_every_citation_resolves_inside_the_repository():
             if outside in text and path.name != "test_layout.py":
                 unresolved.append((path.name, outside))
     assert "Lemma 5" in bh and unresolved == []
+
+
+def test_import_and_cli_start_without_heavy_libraries():
+    out = subprocess.run([sys.executable, "-c", "import sys, rankwise, rankwise.cli;"
+                          " print(sorted({'numpy', 'scipy', 'pandas', 'matplotlib', 'sklearn'}"
+                          " & {m.split('.')[0] for m in sys.modules}))"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "[]", (out.stdout, out.stderr)

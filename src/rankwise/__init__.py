@@ -7,48 +7,61 @@ runs everything at once and returns a :class:`Comparison`.
 The package is organised in wings (see the README's "Architecture"): ``stats`` (numbers in,
 result objects out), ``tables`` (reading score tables), ``analysis`` (one call that decides
 everything), ``report`` (writers that only read an analysis), ``experiment`` (running
-cross-validation experiments) and ``cli``.
+cross-validation experiments) and ``cli``. The names below are imported on first use (PEP 562),
+so that ``import rankwise`` and the command line start without loading numpy, scipy, pandas,
+matplotlib or scikit-learn.
 """
 
+import importlib as _importlib
 import sys as _sys
 import types as _types
 
 from . import _compat
 from ._version import __version__
-from .analysis import Comparison, compare
 from .errors import RankwiseError
-from .examples import EXAMPLES, load_example
-from .experiment import DatasetSpec, Experiment, Learner, load_experiment, run_experiment
-from .names import (ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, OMNIBUS_TESTS, RANKINGS,
-                    TWO_LEARNER_TESTS)
-from .stats import (TestResult, adjust, aligned_ranks, bergmann_hommel, contrast_estimation,
-                    critical_difference, friedman, friedman_aligned, iman_davenport, mean_ranks,
-                    multiple_sign_test, nemenyi_pvalues, paired_ttest, pairwise_statistics, quade,
-                    quade_weights, rank_within_datasets, rm_anova, sign_test, tukey_dunnett,
-                    wilcoxon, wilcoxon_critical_value, win_tie_loss)
-from .tables import ScoreTable, load_table
 
-__all__ = [
-    "DatasetSpec", "Experiment", "Learner", "load_experiment", "run_experiment",
-    "ALL_PAIRS_PROCEDURES", "CONTROL_PROCEDURES", "RANKINGS", "adjust", "bergmann_hommel",
-    "contrast_estimation", "critical_difference", "multiple_sign_test", "nemenyi_pvalues",
-    "pairwise_statistics", "tukey_dunnett",
-    "Comparison", "EXAMPLES", "OMNIBUS_TESTS", "RankwiseError", "ScoreTable", "TWO_LEARNER_TESTS",
-    "TestResult", "aligned_ranks", "compare", "friedman", "friedman_aligned", "iman_davenport",
-    "load_example", "load_table", "mean_ranks", "paired_ttest", "quade", "quade_weights",
-    "rank_within_datasets", "rm_anova", "sign_test", "wilcoxon", "wilcoxon_critical_value",
-    "win_tie_loss", "__version__",
-]
+#: flat name -> the module that defines it
+_LAZY = {
+    **dict.fromkeys(("Comparison", "compare"), "rankwise.analysis"),
+    **dict.fromkeys(("EXAMPLES", "load_example"), "rankwise.examples"),
+    **dict.fromkeys(("DatasetSpec", "Experiment", "Learner", "load_experiment",
+                     "run_experiment"), "rankwise.experiment"),
+    **dict.fromkeys(("ALL_PAIRS_PROCEDURES", "CONTROL_PROCEDURES", "OMNIBUS_TESTS", "RANKINGS",
+                     "TWO_LEARNER_TESTS"), "rankwise.names"),
+    **dict.fromkeys(("TestResult", "adjust", "aligned_ranks", "bergmann_hommel",
+                     "contrast_estimation", "critical_difference", "friedman",
+                     "friedman_aligned", "iman_davenport", "mean_ranks", "multiple_sign_test",
+                     "nemenyi_pvalues", "paired_ttest", "pairwise_statistics", "quade",
+                     "quade_weights", "rank_within_datasets", "rm_anova", "sign_test",
+                     "tukey_dunnett", "wilcoxon", "wilcoxon_critical_value", "win_tie_loss"),
+                    "rankwise.stats"),
+    **dict.fromkeys(("ScoreTable", "load_table"), "rankwise.tables"),
+}
+
+__all__ = sorted(_LAZY) + ["RankwiseError", "__version__"]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        value = getattr(_importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'rankwise' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 _compat.install()
 
 
 class _Package(_types.ModuleType):
     """Importing an old module path (``import rankwise.compare``) makes Python set the module as
-    an attribute of the package; a flat-API function of the same name must keep its place."""
+    an attribute of the package; a flat-API name of the same spelling must keep its meaning."""
 
     def __setattr__(self, name, value):
-        if isinstance(value, _types.ModuleType) and callable(self.__dict__.get(name)):
+        if isinstance(value, _types.ModuleType) and name in _LAZY:
             return
         super().__setattr__(name, value)
 

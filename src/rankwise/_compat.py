@@ -9,8 +9,6 @@ until an old path is asked for.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.util
 import sys
 import types
 
@@ -40,11 +38,16 @@ MOVED = {
 }
 
 
-class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _Finder:
+    """A meta path finder and loader (the protocol needs no base class; importlib.abc would
+    cost start-up time)."""
+
     def find_spec(self, fullname, path=None, target=None):
         package, _, name = fullname.rpartition(".")
         if package == "rankwise" and name in MOVED:
-            return importlib.util.spec_from_loader(fullname, self)
+            from importlib.machinery import ModuleSpec
+
+            return ModuleSpec(fullname, self)
         return None
 
     def create_module(self, spec):

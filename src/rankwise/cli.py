@@ -150,10 +150,16 @@ def run_command(
         None, "--time-limit", help="Seconds per task (overrides the file's time_limit)."),
 ):
     """Run R repeats x N-fold cross-validation of learners over data sets; running it again on the same results file continues where it stopped."""
+    import signal
+
     from .experiment import load_experiment, run_experiment
     from .experiment.driver import RunInterrupted
     from .experiment.progress import ProgressBar
 
+    def stop(signum, frame):  # SIGTERM means what Ctrl-C means, from the first moment
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
     try:
         if (experiment is None) == (example is None):
             raise RankwiseError("give either an EXPERIMENT file or --example NAME (not both)")
@@ -186,6 +192,10 @@ def run_command(
         fail(str(exc))
     except RunInterrupted as exc:
         typer.echo(f"rankwise: {exc}", err=True)
+        raise typer.Exit(130)
+    except KeyboardInterrupt:
+        typer.echo(f"rankwise: interrupted; nothing is lost: run the same command to continue"
+                   f" (rankwise status {results} shows what is done)", err=True)
         raise typer.Exit(130)
 
 

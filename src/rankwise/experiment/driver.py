@@ -208,28 +208,34 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
         summary = {"total": len(tasks), "already": len(tasks) - len(todo), "run": 0,
                    "failed": 0, "warned": 0, "removed": len(stale), "notes": notes}
         with _interruptible() as state:
-            def commit(result):
+            @contextmanager
+            def guard():
+                """An interruption arriving inside is raised when the block is done."""
                 state["critical"] = True
                 try:
+                    yield
+                finally:
+                    state["critical"] = False
+                if state["pending"]:
+                    raise KeyboardInterrupt
+
+            def commit(result):
+                with guard():
                     store.record(result["key"], result["status"], result["values"],
                                  result["error"], result.get("warnings"),
                                  planned[result["key"]])
-                finally:
-                    state["critical"] = False
                 summary["run"] += 1
                 summary["warned"] += bool(result.get("warnings"))
                 summary["failed"] += result["status"] == "failed"
                 if progress:
                     progress.advance(result["status"] == "failed")
-                if state["pending"]:
-                    raise KeyboardInterrupt
 
             try:
                 if progress:
                     progress.start(len(tasks), len(tasks) - len(todo),
                                    sum(1 for s in finished.values()
                                        if s == "failed" and not retry_failed))
-                _execute(todo, jobs, dask_scheduler, commit)
+                _execute(todo, jobs, dask_scheduler, commit, guard)
             except KeyboardInterrupt:
                 done = sum(1 for k in store.finished() if k in planned)
                 raise RunInterrupted(done, len(tasks)) from None
@@ -241,7 +247,7 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
         store.close()
 
 
-def _execute(todo, jobs, dask_scheduler, commit):
+def _execute(todo, jobs, dask_scheduler, commit, guard):
     if dask_scheduler:
         execute_dask(todo, dask_scheduler, jobs, commit)
     elif jobs == 0:
@@ -251,4 +257,4 @@ def _execute(todo, jobs, dask_scheduler, commit):
             for task in todo:
                 commit(run_task(task, limit_threads=False))
     else:
-        execute_pool(todo, jobs, commit)
+        execute_pool(todo, jobs, commit, guard)

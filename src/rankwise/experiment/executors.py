@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from collections import deque
+from contextlib import nullcontext
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
@@ -56,11 +57,12 @@ def _isolated_entry(task, conn, driver):
     conn.close()
 
 
-def _run_isolated(task: Task, ctx) -> dict:
+def _run_isolated(task: Task, ctx, guard=nullcontext) -> dict:
     """Run one task alone in a fresh process; a dead process is a failed task."""
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_isolated_entry, args=(task, child, os.getpid()), daemon=True)
-    proc.start()
+    with guard():
+        proc.start()
     child.close()
     result = None
     try:
@@ -89,10 +91,12 @@ def _context():
     return ctx
 
 
-def execute_pool(tasks, jobs: int, commit):
+def execute_pool(tasks, jobs: int, commit, guard=nullcontext):
     """A process pool with at most ``jobs`` tasks in flight, so that when a learner kills its
     worker only those few are suspects; each suspect is then re-run alone. On an interruption
-    (KeyboardInterrupt in the driver) the tasks in flight are abandoned and the workers ended."""
+    (KeyboardInterrupt in the driver) the tasks in flight are abandoned and the workers ended.
+    ``guard()`` holds an interruption back while a worker is being started, so that every
+    started worker is known and can be ended."""
     ctx = _context()
     pending = deque(tasks)
     while pending:
@@ -105,7 +109,8 @@ def execute_pool(tasks, jobs: int, commit):
             while (pending or inflight) and not broken:
                 while pending and len(inflight) < jobs:
                     task = pending.popleft()
-                    inflight[pool.submit(run_task, task)] = task
+                    with guard():
+                        inflight[pool.submit(run_task, task)] = task
                 done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
                 for fut in done:
                     task = inflight.pop(fut)
@@ -124,16 +129,18 @@ def execute_pool(tasks, jobs: int, commit):
             raise
         pool.shutdown(wait=True)
         for task in suspects:
-            commit(_run_isolated(task, ctx))
+            commit(_run_isolated(task, ctx, guard))
 
 
 def _end_pool(pool):
+    # Kill the workers first, then shut down and join: the pool's own thread then sees a broken
+    # pool and ends quietly, instead of reading from pipes that a hasty shutdown closed.
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
         proc.kill()
     for proc in processes:
         proc.join(timeout=5)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def execute_dask(tasks, address: str, jobs: int, commit):
