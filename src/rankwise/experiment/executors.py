@@ -87,7 +87,10 @@ def _context():
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
     if ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload(["rankwise.experiment.tasks"])
+        # Imported once in the fork server, so that every worker starts with them loaded.
+        ctx.set_forkserver_preload(["rankwise.experiment.tasks", "sklearn.model_selection",
+                                    "sklearn.pipeline", "sklearn.compose", "sklearn.impute",
+                                    "sklearn.preprocessing", "sklearn.metrics"])
     return ctx
 
 
