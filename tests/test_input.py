@@ -200,3 +200,48 @@ def test_dataframes():
 def test_numeric_dataset_names_are_kept_as_text(tmp_path):
     t = load_table(write(tmp_path, "dataset,A,B\n001,1,2\n002,2,1\n"))
     assert t.datasets == ("001", "002")
+
+
+def test_fast_and_text_readers_give_identical_tables(tmp_path):
+    """A plain file takes pandas' C parser; a file with a quoted field takes the record-by-record
+    text path. Both must give the same table, bit for bit: NA spellings, spaces, CRLF, blank
+    lines, many digits, wide and long."""
+    rng = np.random.default_rng(11)
+    for trial in range(12):
+        n, k = int(rng.integers(3, 30)), int(rng.integers(2, 6))
+        values = rng.normal(size=(n, k)) * 10 ** float(rng.integers(-3, 3))
+        cells = [[repr(float(v)) if rng.random() > 0.1 else str(rng.choice(
+            ["", "NA", "nan", "?", "N/A", "null", "None", " 1.5", "2e-3", "7"])) for v in row]
+            for row in values]
+        lines = ["dataset," + ",".join(f"L{j}" for j in range(k))]
+        lines += [f"d{i}," + ",".join(row) for i, row in enumerate(cells)]
+        eol = "\r\n" if trial % 2 else "\n"
+        plain = eol.join(lines[:2] + [""] + lines[2:]) + eol  # a blank line too
+        quoted = plain.replace("d0,", '"d0",', 1)
+        (tmp_path / "plain.csv").write_text(plain, newline="")
+        (tmp_path / "quoted.csv").write_text(quoted, newline="")
+        a = load_table(tmp_path / "plain.csv", missing="drop-datasets")
+        b = load_table(tmp_path / "quoted.csv", missing="drop-datasets")
+        assert a.datasets == b.datasets and a.learners == b.learners
+        assert a.values.tobytes() == b.values.tobytes()
+        assert a.missing_cells == b.missing_cells
+        # Long form of the same numbers.
+        long = ["dataset,learner,value"] + [f"d{i},L{j},{cells[i][j]}" for i in range(n)
+                                            for j in range(k)]
+        (tmp_path / "long.csv").write_text("\n".join(long) + "\n")
+        (tmp_path / "long_q.csv").write_text("\n".join(long).replace("d0,", '"d0",') + "\n")
+        c = load_table(tmp_path / "long.csv", missing="drop-datasets")
+        d = load_table(tmp_path / "long_q.csv", missing="drop-datasets")
+        assert c.values.tobytes() == d.values.tobytes() == a.values.tobytes()
+
+
+def test_dataframes_keep_numbers_and_find_bad_cells():
+    frame = pd.DataFrame({"A": [0.5, 0.25, 1.0], "B": [0.1, 0.2, 0.3]}, index=["x", "y", "z"])
+    t = load_table(frame)
+    assert t.values.tolist() == [[0.5, 0.1], [0.25, 0.2], [1.0, 0.3]]
+    frame["B"] = frame["B"].astype(object)
+    frame.loc["y", "B"] = "oops"
+    with pytest.raises(RankwiseError, match=r"row 3, column 'B': 'oops' is not a number"):
+        load_table(frame)
+    with pytest.raises(RankwiseError, match="is infinite"):
+        load_table(pd.DataFrame({"A": [1.0, np.inf], "B": [0.0, 1.0]}, index=["p", "q"]))

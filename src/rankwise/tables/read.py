@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import os
-import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,6 +26,8 @@ AGGREGATES = ("median", "mean")
 MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners")
 SHAPES = ("auto", "wide", "long")
 MISSING_TOKENS = {"", "na", "n/a", "nan", "null", "none", "?"}
+#: The usual spellings of those tokens, for pandas' parser (any other spelling takes the text path).
+NA_SPELLINGS = sorted({v for t in MISSING_TOKENS for v in (t, t.upper(), t.capitalize())})
 
 
 def load_table(source, *, shape: str = "auto", criterion: str | None = None,
@@ -94,14 +95,11 @@ def _read_results_db(path):
     from ..experiment.store import read_results
 
     table, _, status = read_results(path)
-    frame = table.astype({"repeat": str, "fold": str})
-    frame["value"] = frame["value"].map(lambda v: "" if pd.isna(v) else repr(float(v)))
-    return frame.astype(str), status
+    return table.astype({"repeat": str, "fold": str}), status
 
 
 #: The longest cell a table may have (a learner or data-set name, a number).
 MAX_CELL = 1000
-_BAD_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029]")
 _CHARACTER_NAMES = {"\x0c": "a form feed", "\x0b": "a vertical tab", "\x00": "a NUL byte",
                     "\x85": "a next-line character (U+0085)",
                     "\u2028": "a line separator (U+2028)", "\u2029": "a paragraph separator (U+2029)"}
@@ -114,28 +112,112 @@ def _read_file(path, sep: str | None) -> pd.DataFrame:
     if path.is_dir():
         raise RankwiseError(f"{path}: is a folder, expected a CSV or TSV file")
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RankwiseError(f"{path}: not a UTF-8 text file (expected CSV or TSV)") from None
     except OSError as exc:
         raise RankwiseError(f"{path}: cannot read it ({exc.strerror})") from None
-    first = next((ln for ln in text.split("\n") if ln.strip()), None)
-    if first is None:
+    first = next((ln for ln in io.StringIO(text) if ln.strip()), "").strip()
+    if not first:
         raise RankwiseError(f"{path}: the file is empty")
-    if path.suffix.lower() == ".toml" or first.strip() in ("[experiment]", "[[datasets]]",
-                                                             "[[learners]]"):
+    if path.suffix.lower() == ".toml" or first in ("[experiment]", "[[datasets]]",
+                                                     "[[learners]]"):
         raise RankwiseError(f"{path}: is an experiment file, not a table of results; run it with"
                             f" rankwise run {path} --results RESULTS.sqlite, then compare"
                             " RESULTS.sqlite")
-    bad = _BAD_CHARACTERS.search(text)
-    if bad:
-        line = text.count("\n", 0, bad.start()) + 1
-        what = _CHARACTER_NAMES.get(bad.group(), f"the control character U+{ord(bad.group()):04X}")
-        raise RankwiseError(f"{path}: line {line} contains {what}; a table holds plain text and"
-                            " numbers, so remove it")
+    lines = _Lines(data)
+    _check_characters(data, lines, path)
     if sep is None:
         tabbed = path.suffix.lower() in (".tsv", ".tab") or ("\t" in first and "," not in first)
         sep = "\t" if tabbed else ","
+    if b'"' not in data and lines.longest() <= MAX_CELL:
+        return _read_plain(text, lines, sep, path)
+    return _read_quoted(text, sep, path)
+
+
+class _Lines:
+    """Where each physical line of a file starts and ends, found at once on the raw bytes."""
+
+    def __init__(self, data: bytes):
+        self.raw = np.frombuffer(data, dtype=np.uint8)
+        ends = np.flatnonzero(self.raw == 10)
+        if self.raw.size and self.raw[-1] != 10:
+            ends = np.append(ends, self.raw.size)
+        self.ends = ends
+        self.starts = np.concatenate([[0], ends[:-1] + 1]).astype(ends.dtype)
+
+    def line_of(self, offset: int) -> int:
+        """The 1-based line number of a byte offset."""
+        return int(np.searchsorted(self.ends, offset, side="left")) + 1
+
+    def longest(self) -> int:
+        return int((self.ends - self.starts).max()) if self.ends.size else 0
+
+    def count(self, byte: int) -> np.ndarray:
+        """How often ``byte`` occurs on each line."""
+        where = np.flatnonzero(self.raw == byte)
+        return np.searchsorted(where, self.ends) - np.searchsorted(where, self.starts)
+
+
+def _check_characters(data: bytes, lines: _Lines, path) -> None:
+    """Control characters and Unicode line breaks have no place in a table (tab, LF and CR
+    excepted): they break the reports that print the names."""
+    raw = lines.raw
+    control = np.flatnonzero(((raw < 32) & (raw != 9) & (raw != 10) & (raw != 13)) | (raw == 127))
+    found = []
+    if control.size:
+        found.append((int(control[0]), chr(raw[control[0]])))
+    for char, encoded in (("\x85", b"\xc2\x85"), ("\u2028", b"\xe2\x80\xa8"),
+                          ("\u2029", b"\xe2\x80\xa9")):
+        at = data.find(encoded)
+        if at >= 0:
+            found.append((at, char))
+    if found:
+        offset, char = min(found)
+        what = _CHARACTER_NAMES.get(char, f"the control character U+{ord(char):04X}")
+        raise RankwiseError(f"{path}: line {lines.line_of(offset)} contains {what}; a table holds"
+                            " plain text and numbers, so remove it")
+
+
+def _read_plain(text: str, lines: _Lines, sep: str, path) -> pd.DataFrame:
+    """No quotes and no long lines: one record per line. The field counts are checked on the
+    raw bytes at once (separators per line), and pandas' C parser reads the file, numbers
+    without a string round trip."""
+    raw, starts, ends = lines.raw, lines.starts, lines.ends
+    counts = lines.count(ord(sep)) + 1
+    last = raw[np.maximum(ends - 1, 0)]
+    lengths = ends - starts - ((last == 13) & (ends > starts))  # without the CR of a CRLF
+    records = np.flatnonzero(lengths > 0)
+    first = records[0]
+    head = raw[starts[first]:starts[first] + lengths[first]].tobytes().decode("utf-8-sig")
+    header = [h.strip() for h in head.split(sep)]
+    _check_header(header, str(path))
+    width = len(header)
+    wrong = records[counts[records] != width]
+    for line in wrong:  # a line of spaces is blank, anything else is an error
+        if raw[starts[line]:ends[line]].tobytes().strip():
+            raise RankwiseError(f"{path}: line {line + 1} has {counts[line]} fields but the"
+                                f" header has {width}; check the separator and the quoting")
+    lowered = [h.lower() for h in header]
+    if {"learner", "value"} <= set(lowered):  # long: every column but the values is text
+        text_columns = [i for i, h in enumerate(lowered) if h != "value"]
+    else:  # wide: the data-set names
+        text_columns = [0]
+    numeric = [i for i in range(width) if i not in text_columns]
+    source = path if not wrong.size else io.StringIO(
+        "\n".join(line for line in text.split("\n") if line.strip()))
+    frame = pd.read_csv(source, sep=sep, header=0, names=list(range(width)),
+                        encoding="utf-8-sig", skipinitialspace=True, skip_blank_lines=True,
+                        keep_default_na=False, dtype={i: str for i in text_columns},
+                        na_values={i: NA_SPELLINGS for i in numeric})
+    frame.columns = header
+    return frame
+
+
+def _read_quoted(text: str, sep: str, path) -> pd.DataFrame:
+    """Quoted fields (which may hold separators and newlines) or long lines: a record at a
+    time, every cell checked."""
     reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True)
     rows = []
     # The csv module's field limit is global and other libraries change it: parse with a high
@@ -178,7 +260,8 @@ def _check_header(header, where: str):
 
 
 def _frame_from_dataframe(df: pd.DataFrame) -> pd.DataFrame:
-    df = df.copy()
+    """The user's DataFrame, columns named and ordered; numeric columns stay numeric."""
+    df = df.copy(deep=False)
     df.columns = [str(c).strip() for c in df.columns]
     lowered = [c.lower() for c in df.columns]
     if {"learner", "value"} <= set(lowered):
@@ -191,12 +274,28 @@ def _frame_from_dataframe(df: pd.DataFrame) -> pd.DataFrame:
         # Wide with the data sets in the index.
         df.insert(0, "dataset", [str(i) for i in df.index])
     _check_header(list(df.columns), "DataFrame")
-    return df.astype(object).where(pd.notna(df), "").astype(str).reset_index(drop=True)
+    return df.reset_index(drop=True)
+
+
+def _text(cells: pd.Series) -> pd.Series:
+    """Names as stripped text; a missing name is an empty string."""
+    if pd.api.types.is_string_dtype(cells.dtype) and cells.dtype != object:
+        return cells.fillna("").str.strip()
+    return cells.where(cells.notna(), "").astype(str).str.strip()
 
 
 def _parse_numbers(cells: pd.Series, where) -> np.ndarray:
-    """Numbers from text cells; empty/NA tokens become NaN; anything else is an error."""
-    text = cells.astype(str).str.strip()
+    """Numbers from a column: a numeric column as it is; text cells parsed, with empty/NA tokens
+    as NaN and anything else an error that names the first bad cell."""
+    if pd.api.types.is_numeric_dtype(cells.dtype) and not pd.api.types.is_bool_dtype(cells.dtype):
+        values = cells.to_numpy(dtype=float)
+        inf = np.isinf(values)
+        if inf.any():
+            i = int(np.flatnonzero(inf)[0])
+            raise RankwiseError(f"{where(i)}: the value {values[i]!r} is infinite; scores must be"
+                                " finite numbers")
+        return values
+    text = _text(cells) if cells.dtype != object else cells.astype(str).str.strip()
     is_missing = text.str.lower().isin(MISSING_TOKENS)
     numbers = pd.to_numeric(text.where(~is_missing, None), errors="coerce")
     bad = numbers.isna() & ~is_missing
@@ -218,7 +317,7 @@ def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:
     if len(cols) < 2:
         raise RankwiseError(f"{label}: a wide table needs a data-set column and at least two"
                             " learner columns; found only one column")
-    datasets = frame.iloc[:, 0].astype(str).str.strip()
+    datasets = _text(frame.iloc[:, 0])
     if (datasets == "").any():
         row = int(np.flatnonzero((datasets == "").to_numpy())[0]) + 2
         raise RankwiseError(f"{label}: row {row} has no data-set name in the first column")
@@ -228,10 +327,19 @@ def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:
                             " each data set needs exactly one row in a wide table (use a long"
                             " table with repeat/fold columns for several values)")
     learners = cols[1:]
-    values = np.column_stack([
-        _parse_numbers(frame[c], lambda i, c=c: f"{label}: row {i + 2}, column {c!r}")
-        for c in learners])
-    return ScoreTable(values=values, datasets=tuple(datasets), learners=tuple(learners),
+    block = frame.iloc[:, 1:]
+    if all(pd.api.types.is_float_dtype(t) or pd.api.types.is_integer_dtype(t)
+           for t in block.dtypes):
+        values = block.to_numpy(dtype=float)
+        if np.isinf(values).any():
+            i, j = np.argwhere(np.isinf(values))[0]
+            raise RankwiseError(f"{label}: row {i + 2}, column {learners[j]!r}: the value"
+                                f" {values[i, j]!r} is infinite; scores must be finite numbers")
+    else:
+        values = np.column_stack([
+            _parse_numbers(frame[c], lambda i, c=c: f"{label}: row {i + 2}, column {c!r}")
+            for c in learners])
+    return ScoreTable(values=values, datasets=tuple(datasets.tolist()), learners=tuple(learners),
                       counts=(~np.isnan(values)).astype(int), source=label)
 
 
@@ -241,7 +349,8 @@ def _from_long(frame, lower, criterion, aggregate, label) -> ScoreTable:
         raise RankwiseError(f"{label}: a long table needs the columns dataset, learner, value;"
                             f" missing {', '.join(missing_cols)}")
     col = {name: lower[name] for name in LONG_REQUIRED + LONG_OPTIONAL if name in lower}
-    df = pd.DataFrame({name: frame[src].astype(str).str.strip() for name, src in col.items()})
+    df = pd.DataFrame({name: frame[src] if name == "value" else _text(frame[src])
+                       for name, src in col.items()})
     for name in ("dataset", "learner"):
         empty = (df[name] == "").to_numpy()
         if empty.any():
