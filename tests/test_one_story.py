@@ -283,3 +283,20 @@ def test_load_table_long_criterion_direction_is_recorded(tmp_path):
         f"d{i},{l},pf,{v}\n" for i in range(3) for l, v in (("A", 0.1), ("B", 0.2))))
     t = load_table(path)
     assert t.direction_word == "pf" and not t.higher_is_better
+
+
+def test_json_carries_the_table_only_up_to_10000_cells_unless_asked():
+    rng = np.random.default_rng(4)
+    big = ScoreTable(values=np.round(rng.normal(size=(2_001, 5)), 2),
+                     datasets=tuple(f"d{i}" for i in range(2_001)),
+                     learners=tuple("ABCDE"))
+    cmp = compare(big)
+    doc = json.loads(cmp.to_json())
+    assert doc["table_included"] is False and doc["values"] is None and doc["ranks"] is None
+    assert doc["report"]["rank_table"]["best"] is None
+    assert doc["mean_ranks"] and doc["report"]["verdict"]["text"] == cmp.verdict.text
+    full = json.loads(cmp.to_json(include_table=True))
+    assert full["table_included"] and len(full["values"]) == 2_001
+    assert len(full["report"]["rank_table"]["best"]) == 2_001
+    small = json.loads(compare(load_example("garcia2010")).to_json())
+    assert small["table_included"] and len(small["values"]) == 24

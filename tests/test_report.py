@@ -331,3 +331,23 @@ def test_reports_of_large_tables_and_restricted_comparisons():
     assert "100 more data sets" in cmp.to_markdown() and "100 more data sets" in cmp.to_text()
     w = win_tie_loss_matrix(t.values)
     assert w.shape == (k, k, 3) and (w.sum(axis=2)[~np.eye(k, dtype=bool)] == n).all()
+
+
+def test_win_tie_loss_matrix_against_rounded_differences():
+    """Comparing rounded scores gives the signs of the rounded differences (0.3 − 0.2 and
+    0.2 − 0.1 included), for either direction and several roundings."""
+    from rankwise.stats.ranking import round_scores
+
+    rng = np.random.default_rng(9)
+    for _ in range(100):
+        n, k = int(rng.integers(1, 25)), int(rng.integers(2, 6))
+        x = np.round(rng.normal(size=(n, k)), int(rng.integers(0, 3))) + rng.choice(
+            [0.0, 0.1, 0.2, 0.3], size=(n, k))
+        for hib in (True, False):
+            for dec in (12, 1, None):
+                w = win_tie_loss_matrix(x, hib, dec)
+                r = round_scores(x, dec)
+                for a in range(k):
+                    for b in range(k):
+                        d = round_scores(r[:, a] - r[:, b], dec) * (1 if hib else -1)
+                        assert w[a, b].tolist() == [(d > 0).sum(), (d == 0).sum(), (d < 0).sum()]

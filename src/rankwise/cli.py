@@ -62,6 +62,10 @@ def compare(
         "holm", "--verdict-procedure",
         help="Control procedure by which the verdict compares every learner with the best one"
              " (holm, bonferroni_dunn, hochberg, hommel, holland, rom, finner, li)."),
+    include_table: Optional[bool] = typer.Option(
+        None, "--include-table/--no-include-table",
+        help="JSON: include the per-cell values, ranks and best-cell flags (default: only for"
+             " tables up to 10,000 cells)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
     shape: str = typer.Option("auto", "--shape", help="auto, wide or long."),
     missing: str = typer.Option("refuse", "--missing",
@@ -119,7 +123,7 @@ def compare(
             except OSError as exc:
                 raise RankwiseError(f"cannot write the report to {report}: {exc.strerror}") from None
             typer.echo(f"rankwise: wrote {len(paths)} files to {report}", err=True)
-        text = render(result, fmt)
+        text = render(result, fmt, include_table=include_table)
         if output is None:
             sys.stdout.write(text)
         else:

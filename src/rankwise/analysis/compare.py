@@ -90,11 +90,12 @@ class Comparison:
             line = "verdict: no significant difference detected"
         return "\n".join([head, "  " + line, "  (print(cmp.to_text()) for the full report)"])
 
-    def to_dict(self) -> dict:
-        """The analysis as plain JSON data (the contract without the ``report`` section)."""
+    def to_dict(self, include_table: bool | None = None) -> dict:
+        """The analysis as plain JSON data (the contract without the ``report`` section).
+        ``include_table``: the per-cell matrices (default: only for tables up to 10,000 cells)."""
         from .schema import comparison_dict
 
-        return comparison_dict(self)
+        return comparison_dict(self, include_table)
 
     def with_options(self, **changes) -> "Comparison":
         """The same analysis of the same table with some settings of :func:`compare` changed."""
@@ -128,9 +129,9 @@ class Comparison:
         """The ``report`` section of the JSON contract (verdict, methods, tables, figures)."""
         return self._report().report_section(self)
 
-    def to_json(self, indent: int | None = 2) -> str:
+    def to_json(self, indent: int | None = 2, include_table: bool | None = None) -> str:
         """The JSON contract, with the ``report`` section."""
-        return self._report().render(self, "json", indent=indent)
+        return self._report().render(self, "json", indent=indent, include_table=include_table)
 
     def to_text(self) -> str:
         return self._report().render(self, "text")

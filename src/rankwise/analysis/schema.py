@@ -11,10 +11,20 @@ from ..names import TWO_LEARNER_TESTS
 from ..stats.results import jsonable
 
 SCHEMA = "rankwise.compare/1"
+#: Up to this many cells the JSON carries the table itself (values, ranks, best-cell flags), so
+#: that small reports stay self-contained; above it only on request.
+TABLE_CELLS = 10_000
 
 
-def comparison_dict(cmp) -> dict:
+def include_table(cmp, include: bool | None) -> bool:
+    return include if include is not None else cmp.table.values.size <= TABLE_CELLS
+
+
+def comparison_dict(cmp, include: bool | None = None) -> dict:
+    """The analysis as JSON data; ``include``: the per-cell matrices (default: only up to
+    ``TABLE_CELLS`` cells)."""
     t = cmp.table
+    table = include_table(cmp, include)
     tests = {}
     for name, res in cmp.tests.items():
         entry = res.to_dict(cmp.alpha)
@@ -39,8 +49,9 @@ def comparison_dict(cmp) -> dict:
         "convention": cmp.convention,
         "settings": cmp.settings,
         "mean_ranks": dict(zip(t.learners, cmp.mean_ranks)),
-        "values": t.values,
-        "ranks": cmp.ranks,
+        "table_included": table,
+        "values": t.values if table else None,
+        "ranks": cmp.ranks if table else None,
         "missing": {"policy": t.missing_policy, "cells": [list(c) for c in t.missing_cells],
                     "dropped_datasets": list(t.dropped_datasets),
                     "dropped_learners": list(t.dropped_learners)},

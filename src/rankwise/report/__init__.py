@@ -27,8 +27,10 @@ def _with_diagram(cmp, procedure):
     return cmp.with_options(diagram_procedure=procedure)
 
 
-def render(cmp, fmt: str, procedure: str | None = None, indent: int | None = 2) -> str:
-    """The report of ``cmp`` in ``fmt`` (one of ``FORMATS``)."""
+def render(cmp, fmt: str, procedure: str | None = None, indent: int | None = 2,
+           include_table: bool | None = None) -> str:
+    """The report of ``cmp`` in ``fmt`` (one of ``FORMATS``); ``include_table``: the JSON's
+    per-cell matrices (default: only for tables up to 10,000 cells)."""
     from ..errors import RankwiseError
 
     if fmt not in FORMATS:
@@ -37,7 +39,7 @@ def render(cmp, fmt: str, procedure: str | None = None, indent: int | None = 2) 
     if fmt == "json":
         from .json_report import json_report
 
-        return json_report(cmp, indent)
+        return json_report(cmp, indent, include_table)
     return {"text": text_report, "markdown": markdown_report, "latex": latex_report,
             "html": html_report}[fmt](cmp)
 

@@ -10,7 +10,9 @@ from ..stats.results import jsonable
 from .methods import methods_paragraph
 
 
-def report_section(cmp) -> dict:
+def report_section(cmp, include_table: bool | None = None) -> dict:
+    from ..analysis.schema import include_table as included
+
     t = cmp.table
     learners = list(t.learners)
     summary = cmp.summary
@@ -24,7 +26,8 @@ def report_section(cmp) -> dict:
     return jsonable({
         "verdict": cmp.verdict.to_dict(),
         "methods": methods_paragraph(cmp),
-        "rank_table": {"best": summary.best, "average_ranks": dict(zip(learners, cmp.mean_ranks))},
+        "rank_table": {"best": summary.best if included(cmp, include_table) else None,
+                       "average_ranks": dict(zip(learners, cmp.mean_ranks))},
         "win_tie_loss": {a: {b: {"wins": int(wtl[i, j, 0]), "ties": int(wtl[i, j, 1]),
                                  "losses": int(wtl[i, j, 2])}
                              for j, b in enumerate(learners) if j != i}
@@ -39,11 +42,12 @@ def report_section(cmp) -> dict:
     })
 
 
-def full_json(cmp) -> dict:
-    doc = cmp.to_dict()
-    doc["report"] = cmp.report
+def full_json(cmp, include_table: bool | None = None) -> dict:
+    doc = cmp.to_dict(include_table)
+    doc["report"] = cmp.report if include_table is None else report_section(cmp, include_table)
     return doc
 
 
-def json_report(cmp, indent: int | None = 2) -> str:
-    return json.dumps(full_json(cmp), indent=indent, ensure_ascii=False, allow_nan=False) + "\n"
+def json_report(cmp, indent: int | None = 2, include_table: bool | None = None) -> str:
+    return json.dumps(full_json(cmp, include_table), indent=indent, ensure_ascii=False,
+                      allow_nan=False) + "\n"

@@ -24,18 +24,18 @@ def win_tie_loss_matrix(values, higher_is_better: bool = True,
                         decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
     """W[a, b, :] = (wins, ties, losses) of learner a against learner b over the data sets.
 
-    One learner at a time, so memory stays n × k whatever the number of learners.
+    The scores are rounded once and compared directly: two scores rounded to the same number of
+    decimals are equal exactly when their rounded difference is 0, so no difference needs
+    rounding. One learner at a time, learners as rows, so memory stays n × k.
     """
     x = round_scores(values, decimals)
-    k = x.shape[1]
+    xt = np.ascontiguousarray((x if higher_is_better else -x).T)
+    k, n = xt.shape
     out = np.zeros((k, k, 3), dtype=np.int64)
     for a in range(k):
-        d = round_scores(x[:, [a]] - x, decimals)
-        if not higher_is_better:
-            d = -d
-        out[a, :, 0] = (d > 0).sum(axis=0)
-        out[a, :, 1] = (d == 0).sum(axis=0)
-        out[a, :, 2] = (d < 0).sum(axis=0)
+        wins = np.count_nonzero(xt[a] > xt, axis=1)
+        ties = np.count_nonzero(xt[a] == xt, axis=1)
+        out[a, :, 0], out[a, :, 1], out[a, :, 2] = wins, ties, n - wins - ties
     return out
 
 
