@@ -99,7 +99,9 @@ def test_a_0_1_results_file_resumes_by_identity(tmp_path):
 
 def test_a_second_driver_is_refused_and_the_first_is_unharmed(tmp_path):
     exp = tmp_path / "e.toml"
-    exp.write_text(to_toml(design(slow=0.15)))
+    # Eight slow tasks of 0.6 s: the first driver is still running when the second has started,
+    # even on a loaded machine.
+    exp.write_text(to_toml(design(slow=0.6)))
     db = tmp_path / "r.sqlite"
     first = subprocess.Popen([sys.executable, "-m", "rankwise.cli", "run", str(exp), "-r",
                               str(db), "--jobs", "0", "-q"], stderr=subprocess.PIPE, text=True)

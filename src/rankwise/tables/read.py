@@ -284,18 +284,28 @@ def _text(cells: pd.Series) -> pd.Series:
     return cells.where(cells.notna(), "").astype(str).str.strip()
 
 
+def _is_number_column(cells: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(cells.dtype) and not pd.api.types.is_bool_dtype(
+        cells.dtype)
+
+
+def _finite(values: np.ndarray, where, shown) -> np.ndarray:
+    """``values`` when none is infinite; otherwise an error that names the first."""
+    inf = np.flatnonzero(np.isinf(values))
+    if inf.size:
+        i = int(inf[0])
+        raise RankwiseError(f"{where(i)}: the value {shown(i)!r} is infinite; scores must be"
+                            " finite numbers")
+    return values
+
+
 def _parse_numbers(cells: pd.Series, where) -> np.ndarray:
     """Numbers from a column: a numeric column as it is; text cells parsed, with empty/NA tokens
     as NaN and anything else an error that names the first bad cell."""
-    if pd.api.types.is_numeric_dtype(cells.dtype) and not pd.api.types.is_bool_dtype(cells.dtype):
+    if _is_number_column(cells):
         values = cells.to_numpy(dtype=float)
-        inf = np.isinf(values)
-        if inf.any():
-            i = int(np.flatnonzero(inf)[0])
-            raise RankwiseError(f"{where(i)}: the value {values[i]!r} is infinite; scores must be"
-                                " finite numbers")
-        return values
-    text = _text(cells) if cells.dtype != object else cells.astype(str).str.strip()
+        return _finite(values, where, lambda i: values[i])
+    text = _text(cells)
     is_missing = text.str.lower().isin(MISSING_TOKENS)
     numbers = pd.to_numeric(text.where(~is_missing, None), errors="coerce")
     bad = numbers.isna() & ~is_missing
@@ -303,13 +313,7 @@ def _parse_numbers(cells: pd.Series, where) -> np.ndarray:
         i = int(np.flatnonzero(bad.to_numpy())[0])
         raise RankwiseError(f"{where(i)}: {text.iloc[i]!r} is not a number ({int(bad.sum())}"
                             " non-numeric cells); use a number, or leave the cell empty if missing")
-    values = numbers.to_numpy(dtype=float)
-    inf = np.isinf(values)
-    if inf.any():
-        i = int(np.flatnonzero(inf)[0])
-        raise RankwiseError(f"{where(i)}: the value {text.iloc[i]!r} is infinite; scores must be"
-                            " finite numbers")
-    return values
+    return _finite(numbers.to_numpy(dtype=float), where, lambda i: text.iloc[i])
 
 
 def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:
@@ -328,14 +332,12 @@ def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:
                             " table with repeat/fold columns for several values)")
     learners = cols[1:]
     block = frame.iloc[:, 1:]
-    if all(pd.api.types.is_float_dtype(t) or pd.api.types.is_integer_dtype(t)
-           for t in block.dtypes):
+    values = None
+    if all(_is_number_column(block[c]) for c in block.columns):  # one conversion for all
         values = block.to_numpy(dtype=float)
         if np.isinf(values).any():
-            i, j = np.argwhere(np.isinf(values))[0]
-            raise RankwiseError(f"{label}: row {i + 2}, column {learners[j]!r}: the value"
-                                f" {values[i, j]!r} is infinite; scores must be finite numbers")
-    else:
+            values = None  # the column by column path names the cell
+    if values is None:
         values = np.column_stack([
             _parse_numbers(frame[c], lambda i, c=c: f"{label}: row {i + 2}, column {c!r}")
             for c in learners])
