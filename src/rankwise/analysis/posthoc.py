@@ -19,6 +19,7 @@ from ..names import (POSTHOC_CHOICES, RANK_BASED, RANKING_ALIASES, RANKINGS_ALL,
                      test_title)
 from ..stats import OMNIBUS
 from ..stats.anova import tukey_dunnett
+from ..stats.omnibus import _friedman_from_ranks, _iman_davenport_from_friedman
 from ..stats.contrast import contrast_estimation
 from ..stats.multiple_sign import multiple_sign_test
 from ..stats.pairwise import (adjusted_pvalues, check_procedures, critical_difference,
@@ -57,6 +58,10 @@ class Pairwise:
         gate_name = RANKINGS_ALL[ranking].gate
         if gate_name not in self._gates:
             res = self.tests.get(gate_name) or self.extra_tests.get(gate_name)
+            if res is None and gate_name == "iman_davenport" and self.ranks is not None:
+                res = _iman_davenport_from_friedman(_friedman_from_ranks(self.ranks,
+                                                                         self.convention))
+                self.extra_tests[gate_name] = res
             if res is None:
                 kwargs = {"decimals": None, "convention": self.convention}
                 if gate_name == "anova":
@@ -239,14 +244,18 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
             row["learner"] = learners[row["learner"]]
         mst["control"] = learners[c_idx]
         mst = jsonable(mst)
-    ce = contrast_estimation(x, decimals=None)
-    contrast = jsonable({
-        "learners": learners,
-        "m": dict(zip(learners, ce["m"])),
-        "estimates": {learners[u]: dict(zip(learners, ce["estimates"][u])) for u in range(k)},
-        "medians": {learners[u]: dict(zip(learners, ce["medians"][u])) for u in range(k)},
-        "orientation": "estimate[u][v] = m_u - m_v; positive means u scores higher",
-    })
+
+    def contrast():
+        ce = contrast_estimation(x, decimals=None)
+        return jsonable({
+            "learners": learners,
+            "m": dict(zip(learners, ce["m"])),
+            "estimates": {learners[u]: dict(zip(learners, ce["estimates"][u]))
+                          for u in range(k)},
+            "medians": {learners[u]: dict(zip(learners, ce["medians"][u])) for u in range(k)},
+            "orientation": "estimate[u][v] = m_u - m_v; positive means u scores higher",
+        })
+
     return PosthocResult(
         families=families, rankings=entries,
         control=learners[c_idx] if c_idx is not None else None,
@@ -254,4 +263,4 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
                         "option" if control not in (None, "best") else "best Friedman mean rank"),
         procedures={fam: tuple(chosen[fam]) for fam in families}, forced=bool(force),
         critical_difference=engine.critical_difference(), multiple_sign_test=mst,
-        contrast_estimation=contrast)
+        contrast=contrast)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -156,7 +157,13 @@ class PosthocResult:
     forced: bool
     critical_difference: CriticalDifference
     multiple_sign_test: dict | None
-    contrast_estimation: dict
+    contrast: object = field(default=None, repr=False)  # computes the contrast estimation
+
+    @cached_property
+    def contrast_estimation(self) -> dict:
+        """Contrast estimation based on medians, computed the first time it is read (it is the
+        costliest part of a large analysis, and only reports print it)."""
+        return self.contrast() if callable(self.contrast) else self.contrast
 
     def to_dict(self) -> dict:
         out = {"families": list(self.families), "rankings": list(self.rankings),
