@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from scipy import stats
 
 from .. import _validate as check
@@ -19,11 +18,11 @@ from ..names import (POSTHOC_CHOICES, RANK_BASED, RANKING_ALIASES, RANKINGS_ALL,
                      test_title)
 from ..stats import OMNIBUS
 from ..stats.anova import tukey_dunnett
-from ..stats.omnibus import _friedman_from_ranks, _iman_davenport_from_friedman
 from ..stats.contrast import contrast_estimation
 from ..stats.multiple_sign import multiple_sign_test
+from ..stats.omnibus import _friedman_from_ranks, _iman_davenport_from_friedman
 from ..stats.pairwise import (adjusted_pvalues, check_procedures, critical_difference,
-                              pairwise_statistics, resolve_control)
+                              family_pairs, pairwise_statistics, resolve_control)
 from ..stats.results import jsonable
 from .results import (CriticalDifference, FamilyResult, Gate, PairComparison, PosthocResult,
                       RankingResult)
@@ -50,6 +49,7 @@ class Pairwise:
         self._notes = {}
         self._methods = {}
         self._anova = {}
+        self._cds = {}
         self.extra_tests = {}  # gate tests the caller did not ask for, computed here
 
     # ------------------------------------------------------------------ gates and statistics
@@ -84,12 +84,14 @@ class Pairwise:
     def critical_difference(self, ranking: str = "friedman") -> CriticalDifference:
         """The CDs of a rank-based ranking's mean scores, with the SE its z-tests use (for
         ``friedman`` this is the one CD every output prints and draws)."""
-        st = self.statistics(ranking)
-        n, k = self.x.shape
-        nem, q_nem = critical_difference(k, n, self.alpha, "nemenyi", se=st.se)
-        bd, q_bd = critical_difference(k, n, self.alpha, "bonferroni_dunn", se=st.se)
-        return CriticalDifference(self.alpha, st.se, st.details["se_formula"], nem, q_nem, bd,
-                                  q_bd)
+        if ranking not in self._cds:
+            st = self.statistics(ranking)
+            n, k = self.x.shape
+            nem, q_nem = critical_difference(k, n, self.alpha, "nemenyi", se=st.se)
+            bd, q_bd = critical_difference(k, n, self.alpha, "bonferroni_dunn", se=st.se)
+            self._cds[ranking] = CriticalDifference(self.alpha, st.se, st.details["se_formula"],
+                                                    nem, q_nem, bd, q_bd)
+        return self._cds[ranking]
 
     def anova(self, control: int | None) -> dict:
         """Tukey and Dunnett comparisons (computed once per control)."""
@@ -110,15 +112,14 @@ class Pairwise:
         cache = self._apv.setdefault(key, {})
         missing = [p for p in procedures if p not in cache]
         if missing:
-            pairs, p, apvs, notes, used = adjusted_pvalues(
+            _, _, apvs, notes, used = adjusted_pvalues(
                 st, family, tuple(missing), control=control, convention=self.convention,
                 time_budget=self.time_budget)
-            self._apv[key + ("pairs",)] = (pairs, p)
             cache.update(apvs)
             self._notes.setdefault(key, []).extend(notes)
             self._methods.setdefault(key, {}).update(used)
-        pairs, p = self._apv[key + ("pairs",)] if key + ("pairs",) in self._apv else \
-            _pairs_only(st, family, control)
+        pairs = family_pairs(len(self.learners), family, control)
+        p = [st.pvalues[a, b] for a, b in pairs]
         ran = tuple(proc for proc in procedures if proc in cache)
         rows = tuple(PairComparison(self.learners[a], self.learners[b],
                                     float(st.statistics[a, b]), float(p[i]),
@@ -143,13 +144,6 @@ class Pairwise:
                                    float(r["statistic"]), unadjusted(r["difference"]),
                                    {proc: float(r["pvalue"])}) for r in rows)
         return FamilyResult(family, (proc,), out), (), {}
-
-
-def _pairs_only(st, family, control):
-    from ..stats.pairwise import family_pairs
-
-    pairs = family_pairs(st.pvalues.shape[0], family, control)
-    return pairs, np.array([st.pvalues[a, b] for a, b in pairs])
 
 
 def parse_list(value) -> list | None:
