@@ -10,7 +10,6 @@ Imports go down to :mod:`rankwise.analysis`, :mod:`rankwise.stats` (descriptive 
 
 from __future__ import annotations
 
-from ..names import ALL_PAIRS_PROCEDURES
 from .html import html_report, notebook_fragment
 from .json_report import report_section
 from .latex import latex_report
@@ -61,12 +60,9 @@ def figure_svgs(cmp) -> dict:
 
 def write_report(cmp, folder, procedure: str | None = None) -> list:
     """Every format and figure into ``folder`` (see :func:`rankwise.report.folder.write_report`)."""
-    from ..errors import RankwiseError
     from .folder import write_report as write
 
-    if procedure is not None and procedure not in ALL_PAIRS_PROCEDURES:
-        raise RankwiseError(f"the diagram procedure must be one of"
-                            f" {', '.join(ALL_PAIRS_PROCEDURES)}; got {procedure!r}")
+    # An unknown procedure is refused by compare(), which _with_diagram reruns with it.
     return write(_with_diagram(cmp, procedure), folder)
 
 

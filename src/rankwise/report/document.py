@@ -88,9 +88,8 @@ def lead_sentence(cmp) -> str:
     return "; ".join(parts) + "."
 
 
-def build(cmp, figure_files: bool = False) -> Document:
-    """The report of ``cmp`` as blocks. ``figure_files``: the figures sit next to the report
-    (``--report DIR``), so formats that link images may link them."""
+def build(cmp) -> Document:
+    """The report of ``cmp`` as blocks."""
     t = cmp.table
     doc = Document(f"rankwise report: {t.source}")
     doc.add(Paragraph(lead_sentence(cmp), "lead"))

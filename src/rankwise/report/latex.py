@@ -38,7 +38,7 @@ def _cell(c) -> str:
 def latex_report(cmp, figure_files: bool = False) -> str:
     """A compilable document; copy the tables you need. With ``figure_files`` the figures'
     PDFs (written beside it by ``--report``) are included."""
-    doc = build(cmp, figure_files)
+    doc = build(cmp)
     out = [r"\documentclass{article}", r"\usepackage[T1]{fontenc}", r"\usepackage{booktabs}",
            r"\usepackage{graphicx}", r"\begin{document}", "",
            r"\section*{" + latex_escape(doc.title) + "}"]

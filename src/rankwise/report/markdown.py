@@ -27,7 +27,7 @@ def _cell(c) -> str:
 
 
 def markdown_report(cmp, figure_files: bool = False) -> str:
-    doc = build(cmp, figure_files)
+    doc = build(cmp)
     out = [f"# {md(doc.title)}"]
     for block in doc.blocks:
         if isinstance(block, Heading):
