@@ -68,7 +68,7 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     else:
         frame, label = _read_file(source, sep), str(source)
     lower = {c.strip().lower(): c for c in frame.columns}
-    is_long = {"learner", "value"} <= set(lower) if shape == "auto" else shape == "long"
+    is_long = _looks_long(frame.columns) if shape == "auto" else shape == "long"
     if is_long:
         table = _from_long(frame, lower, criterion, aggregate, label)
     else:
@@ -82,6 +82,11 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         table = replace(table, warnings=table.warnings + (
             f"{run_status['failed_tasks']} task(s) failed; their values are missing",))
     return _finish(table, criterion, higher_is_better, missing)
+
+
+def _looks_long(columns) -> bool:
+    """A table with ``learner`` and ``value`` columns (any case) is long."""
+    return {"learner", "value"} <= {str(c).strip().lower() for c in columns}
 
 
 def _is_results_db(source) -> bool:
@@ -200,7 +205,7 @@ def _read_plain(text: str, lines: _Lines, sep: str, path) -> pd.DataFrame:
             raise RankwiseError(f"{path}: line {line + 1} has {counts[line]} fields but the"
                                 f" header has {width}; check the separator and the quoting")
     lowered = [h.lower() for h in header]
-    if {"learner", "value"} <= set(lowered):  # long: every column but the values is text
+    if _looks_long(header):  # long: every column but the values is text
         text_columns = [i for i, h in enumerate(lowered) if h != "value"]
     else:  # wide: the data-set names
         text_columns = [0]
@@ -264,7 +269,7 @@ def _frame_from_dataframe(df: pd.DataFrame) -> pd.DataFrame:
     df = df.copy(deep=False)
     df.columns = [str(c).strip() for c in df.columns]
     lowered = [c.lower() for c in df.columns]
-    if {"learner", "value"} <= set(lowered):
+    if _looks_long(df.columns):
         pass  # long
     elif "dataset" in lowered:
         # Wide with a named data-set column: put it first, where wide tables keep it.
