@@ -174,10 +174,9 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
         # A 0.1 file continued with --force may hold results of several experiments, and its
         # meta describes only the last one: its tasks' identities are unknown, never guessed.
         trusted = meta.get("format", 1) >= 2 or not meta.get("forced_changes")
-        missing = {k: i for k, i in stored_identities(meta).items()
-                   if trusted and k in stored and stored[k][1] is None}
-        if missing:
-            store.set_identities(missing)
+        if trusted and any(ident is None for _, ident in stored.values()):
+            store.set_identities({k: i for k, i in stored_identities(meta).items()
+                                  if k in stored and stored[k][1] is None})
             stored = store.tasks()
         planned = {t.key: t.identity for t in tasks}
         stale = [k for k, (_, ident) in stored.items() if planned.get(k) != ident]
