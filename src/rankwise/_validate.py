@@ -60,11 +60,8 @@ def decimals(value):
     (a float64 carries about 15 significant digits, so more places round nothing away)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int,)) and not (
-            hasattr(value, "is_integer") and float(value).is_integer()):
-        raise RankwiseError(f"decimals must be a whole number from 0 to 15, or None for no"
-                            f" rounding; got {value!r}")
-    if not 0 <= int(value) <= 15:
+    whole = isinstance(value, int) or (hasattr(value, "is_integer") and value.is_integer())
+    if isinstance(value, bool) or not whole or not 0 <= int(value) <= 15:
         raise RankwiseError(f"decimals must be a whole number from 0 to 15, or None for no"
                             f" rounding; got {value!r}")
     return int(value)
