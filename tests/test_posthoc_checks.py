@@ -354,4 +354,12 @@ def test_contrast_medians_equal_the_pairwise_medians_of_rounded_differences(monk
     monkeypatch.setattr(contrast, "PARALLEL_MIN_CELLS", 1)
     threaded = contrast_estimation(x)["medians"]
     monkeypatch.setattr(contrast, "PARALLEL_MIN_CELLS", 10 ** 12)
-    assert np.array_equal(threaded, contrast_estimation(x)["medians"])
+    sequential = contrast_estimation(x)["medians"]
+    assert np.array_equal(threaded, sequential)
+    for cells in (1, 3 * 4_000, 10 ** 9):  # one row, three rows, every row per block
+        monkeypatch.setattr(contrast, "BLOCK_CELLS", cells)
+        assert np.array_equal(contrast_estimation(x)["medians"], sequential)
+        odd = x[:3_999]
+        assert np.array_equal(contrast_estimation(odd)["medians"], np.array(
+            [[np.median(round_scores(odd[:, u] - odd[:, v], 12)) for v in range(8)]
+             for u in range(8)]))
