@@ -351,3 +351,9 @@ def test_win_tie_loss_matrix_against_rounded_differences():
                     for b in range(k):
                         d = round_scores(r[:, a] - r[:, b], dec) * (1 if hib else -1)
                         assert w[a, b].tolist() == [(d > 0).sum(), (d == 0).sum(), (d < 0).sum()]
+    # compare() hands its own ranks over: the same matrix as from the scores
+    x = np.round(rng.uniform(size=(40, 6)), 2)
+    for hib in (True, False):
+        cmp = compare(ScoreTable(values=x, datasets=tuple(map(str, range(40))),
+                                 learners=tuple("ABCDEF"), higher_is_better=hib), decimals=2)
+        assert np.array_equal(cmp.summary.win_tie_loss, win_tie_loss_matrix(x, hib, 2))

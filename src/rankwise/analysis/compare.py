@@ -107,7 +107,7 @@ class Comparison:
         t = self.table
         return Summary(best=best_in_row(t.values, t.higher_is_better, self.decimals),
                        win_tie_loss=win_tie_loss_matrix(t.values, t.higher_is_better,
-                                                        self.decimals),
+                                                        self.decimals, ranks=self.ranks),
                        quartiles=quartile_charts(t))
 
     # The convenience methods below hand the comparison to the report wing, which only reads it.

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .ranking import DEFAULT_DECIMALS, round_scores
+from .ranking import DEFAULT_DECIMALS, rank_within_datasets, round_scores
 
 BAR_WIDTH = 40
 #: Kendall's τ between a data set's order of learners (by median) and the overall order, at or
@@ -21,21 +21,30 @@ AGREEMENT_TAU = 0.6
 
 
 def win_tie_loss_matrix(values, higher_is_better: bool = True,
-                        decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
+                        decimals: int | None = DEFAULT_DECIMALS, *, ranks=None) -> np.ndarray:
     """W[a, b, :] = (wins, ties, losses) of learner a against learner b over the data sets.
 
-    The scores are rounded once and compared directly: two scores rounded to the same number of
-    decimals are equal exactly when their rounded difference is 0, so no difference needs
-    rounding. One learner at a time, learners as rows, so memory stays n × k.
+    A learner wins a data set when its score, rounded to ``decimals``, is better. Within a data
+    set the mid-ranks keep exactly that order (equal scores share a rank, a better score has a
+    smaller rank), so the comparisons are made on twice the ranks as small integers: a quarter
+    of the memory traffic of the scores. ``ranks``: the mid-ranks (1 = best) when the caller
+    has them already; they must come from the same scores, direction and rounding.
     """
-    x = round_scores(values, decimals)
-    xt = np.ascontiguousarray((x if higher_is_better else -x).T)
-    k, n = xt.shape
+    if ranks is None:
+        ranks = rank_within_datasets(values, higher_is_better, decimals)
+    ranks = np.asarray(ranks, dtype=float)
+    n, k = ranks.shape
+    kind = np.int16 if 2 * k < np.iinfo(np.int16).max else np.int32
+    rt = np.ascontiguousarray((2 * ranks).T).astype(kind)
     out = np.zeros((k, k, 3), dtype=np.int64)
-    for a in range(k):
-        wins = np.count_nonzero(xt[a] > xt, axis=1)
-        ties = np.count_nonzero(xt[a] == xt, axis=1)
-        out[a, :, 0], out[a, :, 1], out[a, :, 2] = wins, ties, n - wins - ties
+    for a in range(k - 1):
+        later = rt[a + 1:]
+        wins = np.count_nonzero(rt[a] < later, axis=1)
+        losses = np.count_nonzero(rt[a] > later, axis=1)
+        ties = n - wins - losses
+        out[a, a + 1:] = np.column_stack([wins, ties, losses])
+        out[a + 1:, a] = np.column_stack([losses, ties, wins])
+    out[np.arange(k), np.arange(k)] = (0, n, 0)
     return out
 
 
