@@ -4,9 +4,8 @@ quartiles, the figures' decisions and the notes."""
 
 from __future__ import annotations
 
-import json
-
 from ..stats.results import jsonable
+from .json_text import dumps
 from .methods import methods_paragraph
 
 
@@ -49,5 +48,4 @@ def full_json(cmp, include_table: bool | None = None) -> dict:
 
 
 def json_report(cmp, indent: int | None = 2, include_table: bool | None = None) -> str:
-    return json.dumps(full_json(cmp, include_table), indent=indent, ensure_ascii=False,
-                      allow_nan=False) + "\n"
+    return dumps(full_json(cmp, include_table), indent=indent) + "\n"

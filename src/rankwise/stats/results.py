@@ -6,18 +6,37 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+_SCALARS = frozenset({str, int, bool, type(None)})
+
 
 def jsonable(value: Any) -> Any:
-    """Plain JSON types: numpy scalars become Python numbers, NaN and ±inf become ``None``."""
+    """Plain JSON types: numpy scalars become Python numbers, NaN and ±inf become ``None``.
+
+    Reports nest results that are already plain, so the common types are recognised by their
+    exact type first and a finite float array becomes nested lists without a second walk.
+    """
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is float:
+        return value if math.isfinite(value) else None
+    if kind is dict:
+        return {k if type(k) is str else str(k): jsonable(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [jsonable(v) for v in value]
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fiub":
+        if value.dtype.kind != "f" or np.isfinite(value).all():
+            return value.tolist()
+        return jsonable(value.tolist())
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
-    if hasattr(value, "tolist"):  # numpy scalars and arrays
+    if hasattr(value, "tolist"):  # numpy scalars and other arrays
         return jsonable(value.tolist())
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, int):
+    if isinstance(value, (bool, str, int)):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else None

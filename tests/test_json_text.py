@@ -1,0 +1,62 @@
+"""The report's JSON writer gives exactly the bytes of the standard library's indented JSON."""
+
+import json
+
+import numpy as np
+import pytest
+
+from rankwise import compare, load_example
+from rankwise.report.json_text import dumps
+from rankwise.stats.results import jsonable
+
+
+def _random_doc(rng, depth=0):
+    roll = rng.integers(0, 10 if depth < 4 else 5)
+    if roll == 0:
+        return str(rng.choice(["", "a", "ü \"q\" \\ \n\t", "𝛼β", "x" * 30, "\x7f", "</script>"]))
+    if roll == 1:
+        return int(rng.integers(-10 ** 6, 10 ** 6)) * int(rng.choice([1, 10 ** 15]))
+    if roll == 2:
+        return float(rng.choice([0.1, -0.0, 1e-300, 1.7976931348623157e308, 2.5, 1 / 3,
+                                 float(rng.normal())]))
+    if roll == 3:
+        return [True, False, None][int(rng.integers(0, 3))]
+    if roll == 4:
+        return [float(v) for v in rng.normal(size=int(rng.integers(0, 6)))]
+    if roll in (5, 6):
+        return {str(rng.integers(0, 100)) + "é": _random_doc(rng, depth + 1)
+                for _ in range(int(rng.integers(0, 5)))}
+    if roll == 7:
+        return tuple(_random_doc(rng, depth + 1) for _ in range(int(rng.integers(0, 4))))
+    return [_random_doc(rng, depth + 1) for _ in range(int(rng.integers(0, 5)))]
+
+
+@pytest.mark.parametrize("indent", [None, 0, 1, 2, 4])
+def test_same_bytes_as_the_standard_library_on_random_documents(indent):
+    rng = np.random.default_rng(indent or 11)
+    for _ in range(400):
+        doc = _random_doc(rng)
+        assert dumps(doc, indent) == json.dumps(doc, indent=indent, ensure_ascii=False,
+                                                allow_nan=False)
+    keys = {1: "int", 2.5: "float", True: "bool", None: "none"}
+    assert dumps(keys, 2) == json.dumps(keys, indent=2, ensure_ascii=False)
+
+
+def test_same_bytes_on_real_reports():
+    for posthoc in (None, "all", "both"):
+        cmp = compare(load_example("garcia2008"), posthoc=posthoc)
+        doc = json.loads(cmp.to_json())
+        assert cmp.to_json() == json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def test_non_finite_numbers_are_refused_as_by_the_standard_library():
+    for bad in (float("nan"), [1.0, float("inf")], {"a": -float("inf")}):
+        with pytest.raises(ValueError):
+            dumps(bad, 2)
+
+
+def test_jsonable_makes_plain_data():
+    x = np.array([[1.0, np.nan], [np.inf, 2.0]])
+    assert jsonable({"m": x, 1: np.float64(0.5), "t": (np.int64(3), np.bool_(True))}) == {
+        "m": [[1.0, None], [None, 2.0]], "1": 0.5, "t": [3, True]}
+    assert jsonable(np.arange(3)) == [0, 1, 2] and jsonable(float("nan")) is None
