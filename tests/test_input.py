@@ -152,11 +152,31 @@ def test_long_nan_fold_values_are_reported(tmp_path):
     ("dataset,A,B\n,1,2\nd2,2,1\n", "row 2 has no data-set name"),
     ("", "the file is empty"),
     ("dataset,A,B\nd1,1,2,3,4\nd2,2,1\n", "line 2 has 5 fields but the header has 3"),
+    # one field too many in the first row, the second row or the last row
+    ("dataset,A,B\nd1,1,2,3\nd2,2,1\nd3,1,1\n", "line 2 has 4 fields but the header has 3"),
+    ("dataset,A,B\nd1,1,2\nd2,2,1,3\nd3,1,1\n", "line 3 has 4 fields but the header has 3"),
+    ("dataset,A,B\nd1,1,2\nd2,2,1\nd3,1,1,\n", "line 4 has 4 fields but the header has 3"),
+    # one too few and one too many: the file holds the right number of separators in total
+    ("dataset,A,B\nd1,1\nd2,2,1,3\nd3,1,1\n", "line 2 has 2 fields but the header has 3"),
+    ("dataset,A,B\nd1,1,2,0\nd2,2\nd3,1,1\n", "line 2 has 4 fields but the header has 3"),
+    ("dataset,A,B\nd1,1,2\n   \nd3,1,1,4\n", "line 4 has 4 fields but the header has 3"),
 ])
 def test_bad_input_messages(tmp_path, text, pattern):
     with pytest.raises(RankwiseError, match=pattern) as err:
         load_table(write(tmp_path, text))
     assert "\n" not in str(err.value)
+
+
+def test_spaces_after_separators_and_blank_lines(tmp_path):
+    """Padding after a separator and lines of spaces read as in a tidy file, missing tokens
+    included; a file without padding takes the same path without the option."""
+    tidy = load_table(write(tmp_path, "dataset,A,B\nd1,0.5,NA\nd2,0.4,0.3\nd3,0.2,0.1\n"),
+                      missing="drop-datasets")
+    for text in ("dataset, A, B\nd1, 0.5, NA\nd2, 0.4, 0.3\n   \nd3,\t0.2, 0.1\n",
+                 "dataset,A,B\r\nd1,0.5,NA\r\n\r\nd2,0.4,0.3\r\nd3,0.2,0.1\r\n"):
+        t = load_table(write(tmp_path, text), missing="drop-datasets")
+        assert (t.datasets, t.learners) == (tidy.datasets, tidy.learners)
+        assert t.values.tolist() == tidy.values.tolist() and t.dropped_datasets == ("d1",)
 
 
 def test_bad_paths_and_options(tmp_path):

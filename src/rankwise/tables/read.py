@@ -123,7 +123,7 @@ def _read_file(path, sep: str | None) -> pd.DataFrame:
         raise RankwiseError(f"{path}: not a UTF-8 text file (expected CSV or TSV)") from None
     except OSError as exc:
         raise RankwiseError(f"{path}: cannot read it ({exc.strerror})") from None
-    first = next((ln for ln in io.StringIO(text) if ln.strip()), "").strip()
+    first = _first_line(text)
     if not first:
         raise RankwiseError(f"{path}: the file is empty")
     if path.suffix.lower() == ".toml" or first in ("[experiment]", "[[datasets]]",
@@ -139,6 +139,19 @@ def _read_file(path, sep: str | None) -> pd.DataFrame:
     if b'"' not in data and lines.longest() <= MAX_CELL:
         return _read_plain(text, lines, sep, path)
     return _read_quoted(text, sep, path)
+
+
+def _first_line(text: str) -> str:
+    """The first line that is not blank, stripped ("" if there is none)."""
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end].strip()
+        if line:
+            return line
+        start = end + 1
+    return ""
 
 
 class _Lines:
@@ -169,6 +182,11 @@ def _check_characters(data: bytes, lines: _Lines, path) -> None:
     """Control characters and Unicode line breaks have no place in a table (tab, LF and CR
     excepted): they break the reports that print the names."""
     raw = lines.raw
+    # The usual case, proved at once: every byte below 32 is a tab, LF or CR, there is no DEL,
+    # and the text is ASCII (so it has none of the multi-byte line breaks).
+    low = raw[raw < 32]
+    if b"\x7f" not in data and data.isascii() and np.isin(low, (9, 10, 13)).all():
+        return
     control = np.flatnonzero(((raw < 32) & (raw != 9) & (raw != 10) & (raw != 13)) | (raw == 127))
     found = []
     if control.size:
@@ -186,11 +204,9 @@ def _check_characters(data: bytes, lines: _Lines, path) -> None:
 
 
 def _read_plain(text: str, lines: _Lines, sep: str, path) -> pd.DataFrame:
-    """No quotes and no long lines: one record per line. The field counts are checked on the
-    raw bytes at once (separators per line), and pandas' C parser reads the file, numbers
-    without a string round trip."""
+    """No quotes and no long lines: one record per line, read by pandas' C parser (numbers
+    without a string round trip). Every record must have the header's number of fields."""
     raw, starts, ends = lines.raw, lines.starts, lines.ends
-    counts = lines.count(ord(sep)) + 1
     last = raw[np.maximum(ends - 1, 0)]
     lengths = ends - starts - ((last == 13) & (ends > starts))  # without the CR of a CRLF
     records = np.flatnonzero(lengths > 0)
@@ -199,25 +215,63 @@ def _read_plain(text: str, lines: _Lines, sep: str, path) -> pd.DataFrame:
     header = [h.strip() for h in head.split(sep)]
     _check_header(header, str(path))
     width = len(header)
-    wrong = records[counts[records] != width]
-    for line in wrong:  # a line of spaces is blank, anything else is an error
-        if raw[starts[line]:ends[line]].tobytes().strip():
-            raise RankwiseError(f"{path}: line {line + 1} has {counts[line]} fields but the"
-                                f" header has {width}; check the separator and the quoting")
+    # The field counts are proved at once when the file holds exactly width − 1 separators per
+    # record: the parser refuses a record with too many fields (or, if it is the first, makes an
+    # index of it, which is checked below), and no record can have too few without another
+    # having too many. Otherwise the records are counted one by one.
+    blanks = None
+    at_sep = raw == ord(sep)
+    if np.count_nonzero(at_sep) != (width - 1) * records.size:
+        blanks = _wrong_field_counts(lines, records, lengths, sep, width, path)
     lowered = [h.lower() for h in header]
     if _looks_long(header):  # long: every column but the values is text
         text_columns = [i for i, h in enumerate(lowered) if h != "value"]
     else:  # wide: the data-set names
         text_columns = [0]
     numeric = [i for i in range(width) if i not in text_columns]
-    source = path if not wrong.size else io.StringIO(
+    source = path if blanks is None or not blanks.size else io.StringIO(
         "\n".join(line for line in text.split("\n") if line.strip()))
-    frame = pd.read_csv(source, sep=sep, header=0, names=list(range(width)),
-                        encoding="utf-8-sig", skipinitialspace=True, skip_blank_lines=True,
-                        keep_default_na=False, dtype={i: str for i in text_columns},
-                        na_values={i: NA_SPELLINGS for i in numeric})
+    options = dict(sep=sep, header=0, names=list(range(width)), encoding="utf-8-sig",
+                   skip_blank_lines=True, keep_default_na=False,
+                   skipinitialspace=_padded(raw, at_sep))
+    # Text columns are read as text. The data-set names of a wide table are left to the
+    # parser, which keeps a column of names as the very strings of the file; only a column
+    # it turned into numbers or booleans ("007" → 7) is read again as text.
+    given = [i for i in text_columns if i != 0 or len(text_columns) > 1]
+    try:
+        frame = pd.read_csv(source, dtype={i: str for i in given},
+                            na_values={i: NA_SPELLINGS for i in numeric}, **options)
+        if 0 in text_columns and 0 not in given and frame[0].dtype.kind in "biufcmM":
+            if hasattr(source, "seek"):
+                source.seek(0)
+            frame[0] = pd.read_csv(source, usecols=[0], dtype={0: str}, **options)[0]
+    except (pd.errors.ParserError, ValueError) as exc:  # wrong field counts, named below
+        _wrong_field_counts(lines, records, lengths, sep, width, path)
+        raise RankwiseError(f"{path}: {str(exc).strip().splitlines()[-1]}; check the separator"
+                            " and the quoting") from None
+    if not isinstance(frame.index, pd.RangeIndex):
+        _wrong_field_counts(lines, records, lengths, sep, width, path)
     frame.columns = header
     return frame
+
+
+def _padded(raw: np.ndarray, at_sep: np.ndarray) -> bool:
+    """Whether a space or a tab follows some separator (the parser then skips such padding)."""
+    after = raw[1:]
+    return bool(np.count_nonzero(at_sep[:-1] & ((after == 32) | (after == 9))))
+
+
+def _wrong_field_counts(lines: _Lines, records, lengths, sep: str, width: int, path):
+    """Count the fields of every record: an error names the first line whose count differs
+    from the header's; lines of spaces (returned) are blank."""
+    raw, starts = lines.raw, lines.starts
+    counts = lines.count(ord(sep)) + 1
+    wrong = records[counts[records] != width]
+    for line in wrong:
+        if raw[starts[line]:starts[line] + lengths[line]].tobytes().strip():
+            raise RankwiseError(f"{path}: line {line + 1} has {counts[line]} fields but the"
+                                f" header has {width}; check the separator and the quoting")
+    return wrong
 
 
 def _read_quoted(text: str, sep: str, path) -> pd.DataFrame:
@@ -347,7 +401,7 @@ def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:
             _parse_numbers(frame[c], lambda i, c=c: f"{label}: row {i + 2}, column {c!r}")
             for c in learners])
     return ScoreTable(values=values, datasets=tuple(datasets.tolist()), learners=tuple(learners),
-                      counts=(~np.isnan(values)).astype(int), source=label)
+                      counts=(~np.isnan(values)).astype(np.int8), source=label)
 
 
 def _from_long(frame, lower, criterion, aggregate, label) -> ScoreTable:
@@ -432,7 +486,8 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
     values, datasets, learners = table.values, list(table.datasets), list(table.learners)
     counts = table.counts
     holes = np.isnan(values)
-    missing_cells = tuple((datasets[i], learners[j]) for i, j in np.argwhere(holes))
+    missing_cells = tuple((datasets[i], learners[j]) for i, j in np.argwhere(holes)) \
+        if holes.any() else ()
     dropped_d, dropped_l = [], []
     if missing_cells:
         if missing == "refuse":

@@ -29,7 +29,8 @@ class ScoreTable:
     aggregate : str or None
         How several values per cell (repeats × folds) were combined, or None if there was one.
     counts : ndarray of int, shape (n, k)
-        Number of values behind each cell.
+        Number of values behind each cell (int8 for a wide table, whose cells hold one value at
+        most).
     dropped_datasets, dropped_learners : tuple of str
         What the missing-value policy removed.
     missing_cells : tuple of (dataset, learner)
