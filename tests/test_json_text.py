@@ -38,7 +38,7 @@ def test_same_bytes_as_the_standard_library_on_random_documents(indent):
         doc = _random_doc(rng)
         assert dumps(doc, indent) == json.dumps(doc, indent=indent, ensure_ascii=False,
                                                 allow_nan=False)
-    keys = {1: "int", 2.5: "float", True: "bool", None: "none"}
+    keys = {3: "int", 2.5: "float", True: "bool", None: "none"}
     assert dumps(keys, 2) == json.dumps(keys, indent=2, ensure_ascii=False)
 
 
