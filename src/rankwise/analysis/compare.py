@@ -252,7 +252,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         aligned_job = pool.submit(job) if pool else job
         if pool:
             pool.shutdown(wait=False)
-    ranks = midranks(-x if hib else x)
+    ranks = midranks(x, descending=hib)
     results: dict[str, TestResult] = {}
     if "friedman" in tests or "iman_davenport" in tests:
         fried = _friedman_from_ranks(ranks, convention)

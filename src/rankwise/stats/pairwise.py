@@ -91,7 +91,7 @@ def _rank_scores(x, ranking, higher_is_better, convention, decimals, ranks=None)
     """M_j and the standard error of M_a − M_b under H0 for a rank-based ranking."""
     n, k = x.shape
     if ranks is None and ranking != "friedman_aligned":
-        ranks = midranks(-x if higher_is_better else x)
+        ranks = midranks(x, descending=higher_is_better)
     if ranking == "friedman":
         r = ranks
         scores = r.mean(axis=0)

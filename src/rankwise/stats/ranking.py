@@ -15,39 +15,63 @@ DEFAULT_DECIMALS = 12
 def round_scores(x, decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
     """Round to ``decimals`` places (``None``: leave as is); -0.0 becomes 0.0."""
     x = np.asarray(x, dtype=float)
-    if decimals is None:
-        return x + 0.0
-    return np.round(x, decimals) + 0.0
+    out = x + 0.0 if decimals is None else np.round(x, decimals)
+    out += 0.0  # in place: one array, not two, on large tables
+    return out
 
 
-def midranks(x) -> np.ndarray:
-    """Ascending mid-ranks (1 = smallest) along the last axis of a 1-D or 2-D array.
+#: Rows of a matrix ranked at once: the sort's temporaries stay a few MB on large tables.
+BLOCK_CELLS = 1 << 20
 
-    Vectorised over rows: one sort per row, then the tie groups of the flattened sorted array
-    (which never span two rows) get the mean of the positions they occupy.
+
+def midranks(x, *, descending: bool = False) -> np.ndarray:
+    """Ascending mid-ranks (1 = smallest; with ``descending``, 1 = largest) along the last axis
+    of a 1-D or 2-D array.
+
+    Matrices are ranked a block of rows at a time (the result does not depend on the blocks).
     """
     x = np.asarray(x, dtype=float)
-    flat = x.ndim == 1
-    n, k = (1, x.size) if flat else x.shape
+    sign = -1.0 if descending else 1.0
     if x.size == 0:
         return np.empty_like(x)
+    if x.ndim == 1:
+        return _ranks_of_rows(sign * x[None, :])[0]
+    n, k = x.shape
+    out = np.empty((n, k))
+    step = max(1, BLOCK_CELLS // k)
+    for start in range(0, n, step):
+        block = x[start:start + step]
+        out[start:start + step] = _ranks_of_rows(-block if descending else block)
+    return out
+
+
+def _ranks_of_rows(x: np.ndarray) -> np.ndarray:
+    """Mid-ranks of every row: one sort per row; in the sorted row, a tie group spanning the
+    1-based positions first..last gets (first + last) / 2, both ends found by running
+    maximum/minimum over the positions where a group starts."""
+    n, k = x.shape
+    index = np.int32 if k < np.iinfo(np.int32).max else np.int64
     # The sort need not be stable: tied values receive the same rank whatever their order.
-    order = np.argsort(x, axis=-1)
-    s = x[order] if flat else np.take_along_axis(x, order, axis=1).ravel()
-    starts = np.empty(s.size, dtype=bool)
-    starts[0] = True
-    np.not_equal(s[1:], s[:-1], out=starts[1:])
-    starts[::k] = True
-    first = np.flatnonzero(starts)
-    sizes = np.diff(first, append=s.size)
-    # Positions within the row are first % k; a group of size m starting there has mean rank
-    # first % k + (m + 1) / 2.
-    group_rank = (first % k) + (sizes + 1) / 2.0
-    ranked = np.empty(x.shape, dtype=float)
-    if flat:
-        ranked[order] = np.repeat(group_rank, sizes)
-    else:
-        np.put_along_axis(ranked, order, np.repeat(group_rank, sizes).reshape(n, k), axis=1)
+    order = np.argsort(x, axis=1).astype(index, copy=False)
+    s = np.take_along_axis(x, order, axis=1)
+    starts = np.empty((n, k), dtype=bool)
+    starts[:, 0] = True
+    np.not_equal(s[:, 1:], s[:, :-1], out=starts[:, 1:])
+    del s
+    pos = np.arange(1, k + 1, dtype=index)
+    ranked = np.empty((n, k))
+    if starts.all():  # no ties: the ranks are the positions
+        np.put_along_axis(ranked, order, np.broadcast_to(pos, (n, k)), axis=1)
+        return ranked
+    first = np.where(starts, pos, index(0))
+    np.maximum.accumulate(first, axis=1, out=first)
+    last = np.full((n, k), k, dtype=index)
+    np.copyto(last[:, :-1], pos[:-1], where=starts[:, 1:])
+    del starts
+    last = np.minimum.accumulate(last[:, ::-1], axis=1)[:, ::-1]
+    mid = first + last  # exact in integers; halved once, in floating point
+    del first, last
+    np.put_along_axis(ranked, order, mid * 0.5, axis=1)
     return ranked
 
 
@@ -61,8 +85,7 @@ def rank_within_datasets(x, higher_is_better: bool = True, decimals: int | None 
     >>> rank_within_datasets([[0.9, 0.8, 0.8], [1, 1, 1]]).tolist()
     [[1.0, 2.5, 2.5], [2.0, 2.0, 2.0]]
     """
-    x = round_scores(x, decimals)
-    return midranks(-x if higher_is_better else x)
+    return midranks(round_scores(x, decimals), descending=higher_is_better)
 
 
 def mean_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_DECIMALS):
@@ -77,9 +100,12 @@ def aligned_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAU
     subtraction, because the row mean brings its own floating-point noise.
     """
     x = round_scores(x, decimals)
-    aligned = round_scores(x - x.mean(axis=1, keepdims=True), decimals)
-    flat = (-aligned if higher_is_better else aligned).ravel()
-    return midranks(flat).reshape(x.shape)
+    aligned = x - x.mean(axis=1, keepdims=True)
+    del x
+    aligned = round_scores(aligned, decimals)
+    if higher_is_better:
+        np.negative(aligned, out=aligned)
+    return midranks(aligned.ravel()).reshape(aligned.shape)
 
 
 def quade_weights(x, decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
