@@ -227,3 +227,23 @@ def test_paired_ttests_match_scipy():
 def test_relative_ttest_undefined_is_reported():
     res = paired_ttest([0.0, 0.5, 0.4], [0.0, 0.6, 0.3], relative=True)
     assert np.isnan(res.pvalue) and "rows 1" in res.notes[0]
+
+
+def test_long_vectors_with_repeated_values_rank_as_scipy():
+    """The hashing path for long vectors with few distinct values (the aligned ranks of a large
+    table) gives scipy's ranks, zeros of either sign included; midranks() takes it for long
+    vectors of rounded scores and sorts long vectors of distinct values."""
+    import rankwise.stats.ranking as ranking
+
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        x = np.round(rng.normal(size=int(rng.integers(1, 3_000))), int(rng.integers(0, 3)))
+        x[rng.integers(0, x.size, size=3)] = -0.0
+        assert np.array_equal(ranking._ranks_of_repeated(x + 0.0), stats.rankdata(x))
+    x = np.round(rng.normal(size=300_000), 2)
+    x[::7] = -0.0
+    assert ranking._mostly_repeated(x)
+    assert np.array_equal(midranks(x), stats.rankdata(x))
+    assert np.array_equal(midranks(x, descending=True), stats.rankdata(-x))
+    y = rng.normal(size=300_000)
+    assert not ranking._mostly_repeated(y) and np.array_equal(midranks(y), stats.rankdata(y))
