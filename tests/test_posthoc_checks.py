@@ -363,3 +363,35 @@ def test_contrast_medians_equal_the_pairwise_medians_of_rounded_differences(monk
         assert np.array_equal(contrast_estimation(odd)["medians"], np.array(
             [[np.median(round_scores(odd[:, u] - odd[:, v], 12)) for v in range(8)]
              for u in range(8)]))
+
+
+def test_multiple_sign_critical_value_normal_approximation():
+    """Beyond the exact programme and the Monte Carlo (many data sets), r* comes from the
+    normal approximation with equicorrelated counts (ρ = 1/3). It gives the exact r* where the
+    programme can still run with many data sets, the Monte Carlo's where that can, and under
+    H0 its experimentwise error stays at the nominal level."""
+    from rankwise.stats import multiple_sign as ms
+
+    for m, n in [(2, 60), (2, 200), (3, 60), (3, 100), (4, 30)]:
+        assert ms._critical_value(m, n, 0.05) == (ms._critical_value_normal(m, n, 0.05), "exact")
+    assert ms._critical_value(5, 60, 0.05) == (ms._critical_value_normal(5, 60, 0.05),
+                                                "monte carlo")
+    # 50 learners over 100,000 data sets: answered at once, labelled, and sensible
+    r_star, method = ms._critical_value(49, 100_000, 0.05)
+    assert method == "normal" and 49_000 < r_star < 50_000
+    rng = np.random.default_rng(12)
+    m, n, reps = 6, 400, 4_000
+    r_star = ms._critical_value_normal(m, n, 0.05)
+    vals = rng.random((reps, n, m + 1))
+    pluses = (vals[:, :, 1:] > vals[:, :, :1]).sum(axis=1)
+    rate = float((pluses.min(axis=1) <= r_star).mean())
+    assert 0.035 <= rate <= 0.058, rate
+
+
+def test_multiple_sign_test_on_many_data_sets_says_how_r_was_found():
+    x = np.random.default_rng(1).random((3_000, 12))
+    from rankwise.stats.multiple_sign import multiple_sign_test
+
+    res = multiple_sign_test(x, 0)
+    assert res["critical_value_method"] == "normal" and not res["exact"]
+    assert any("normal approximation" in note for note in res["notes"])

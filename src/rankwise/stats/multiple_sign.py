@@ -28,7 +28,8 @@ def multiple_sign_test(x, control: int, *, alpha: float = 0.05, higher_is_better
     d = round_scores(x - x[:, [control]], decimals)
     if not higher_is_better:
         d = -d
-    r_star, exact = sign_critical_value(k - 1, n, alpha)
+    r_star, method = _critical_value(k - 1, n, alpha)
+    exact = method == "exact"
     rows = []
     for j in range(k):
         if j == control:
@@ -41,11 +42,15 @@ def multiple_sign_test(x, control: int, *, alpha: float = 0.05, higher_is_better
     if any(r["ties"] for r in rows):
         notes.append("ties are dropped per comparison; with ties the critical value (for n data"
                      " sets) is only approximately valid")
-    if not exact:
+    if method == "monte carlo":
         notes.append("critical value by Monte Carlo (200,000 seeded replicates): m is too large"
                      " for the exact dynamic programme")
+    elif method == "normal":
+        notes.append("critical value from the normal approximation (equicorrelated counts, ρ ="
+                     " 1/3, continuity-corrected): too many data sets for the exact programme or"
+                     " a Monte Carlo")
     return {"critical_value": r_star, "n": n, "m": k - 1, "alpha": alpha, "exact": exact,
-            "comparisons": rows, "notes": notes}
+            "critical_value_method": method, "comparisons": rows, "notes": notes}
 
 
 
@@ -88,23 +93,73 @@ def sign_critical_value(m: int, n: int, alpha: float):
     """``(r*, exact)``: the largest r with P(min_j N⁺_j ≤ r) ≤ α (None if even r = 0 fails).
 
     r* lies below n/2, so one dynamic programme with counts capped at ⌈n/2⌉ + 1 gives every
-    candidate r; when that state space is too large a seeded Monte Carlo is used instead.
+    candidate r; when that state space is too large a seeded Monte Carlo is used instead, and
+    when that too is out of reach (many data sets), the normal approximation.
     """
+    r_star, method = _critical_value(m, n, alpha)
+    return r_star, method == "exact"
+
+
+#: Uniform draws a Monte Carlo of the critical value may make (replicates × n × (m + 1)).
+MC_MAX_DRAWS = 400_000_000
+
+
+def _critical_value(m: int, n: int, alpha: float):
+    """``(r*, method)`` with method ``exact``, ``monte carlo`` or ``normal``."""
     cap = n // 2 + 2
     if (cap + 1) ** m * 2 ** m * n <= 3e8:
-        probs, exact = _min_count_cdf(m, n, cap), True
+        probs, method = _min_count_cdf(m, n, cap), "exact"
+    elif 200_000 * n * (m + 1) <= MC_MAX_DRAWS:
+        probs, method = _min_count_cdf_mc(m, n, cap), "monte carlo"
     else:
-        probs, exact = _min_count_cdf_mc(m, n, cap), False
+        return _critical_value_normal(m, n, alpha), "normal"
     ok = np.flatnonzero(probs <= alpha * (1 + 1e-12))
-    return (int(ok[-1]) if ok.size else None), exact
+    return (int(ok[-1]) if ok.size else None), method
 
+
+def _min_count_cdf_normal(m: int, n: int, r: int) -> float:
+    """P(min_j N⁺_j ≤ r) when the counts are taken as normal: each N⁺_j has mean n/2 and
+    variance n/4, and two of them correlate with ρ = 1/3 (a pair of learners both beat the
+    control when the control is the lowest of the three: P = 1/3, so Cov = n(1/3 − 1/4)).
+    With Z_j = √ρ·U + √(1−ρ)·E_j, P(min Z ≤ z) = 1 − ∫ φ(u) Φ̄((z − √ρ·u)/√(1−ρ))^m du."""
+    from scipy import integrate, special
+
+    rho = 1.0 / 3.0
+    z = (r + 0.5 - n / 2.0) / (math.sqrt(n) / 2.0)  # continuity-corrected
+
+    def integrand(u):
+        return math.exp(-u * u / 2.0) / math.sqrt(2.0 * math.pi) * special.ndtr(
+            -(z - math.sqrt(rho) * u) / math.sqrt(1.0 - rho)) ** m
+
+    inside, _ = integrate.quad(integrand, -40.0, 40.0, points=[0.0], limit=200,
+                               epsabs=1e-13, epsrel=1e-12)
+    return 1.0 - inside
+
+
+def _critical_value_normal(m: int, n: int, alpha: float):
+    """The largest r with the approximate P(min_j N⁺_j ≤ r) ≤ α, by bisection (the probability
+    grows with r)."""
+    level = alpha * (1 + 1e-12)
+    if _min_count_cdf_normal(m, n, 0) > level:
+        return None
+    lo, hi = 0, n // 2 + 1  # P(lo) ≤ α < P(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _min_count_cdf_normal(m, n, mid) <= level:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 def _min_count_cdf_mc(m: int, n: int, cap: int, reps: int = 200_000) -> np.ndarray:
     rng = np.random.default_rng(20100101 + 7919 * m + n)
     lowest = []
-    for start in range(0, reps, 10_000):
-        size = min(10_000, reps - start)
+    # Blocks of at most 4 million draws; the generator fills them in order, so the draws (and
+    # the result) do not depend on the block size.
+    block = max(1, min(10_000, 4_000_000 // (n * (m + 1))))
+    for start in range(0, reps, block):
+        size = min(block, reps - start)
         vals = rng.random((size, n, m + 1))
         lowest.append((vals[:, :, 1:] > vals[:, :, :1]).sum(axis=1).min(axis=1))
     lowest = np.concatenate(lowest)
