@@ -395,3 +395,15 @@ def test_multiple_sign_test_on_many_data_sets_says_how_r_was_found():
     res = multiple_sign_test(x, 0)
     assert res["critical_value_method"] == "normal" and not res["exact"]
     assert any("normal approximation" in note for note in res["notes"])
+
+
+def test_sign_critical_value_methods_by_name():
+    from rankwise import sign_critical_value
+
+    assert sign_critical_value(3, 24, 0.05) == (6, True)
+    assert sign_critical_value(3, 24, 0.05, method="exact") == (6, True)
+    assert sign_critical_value(3, 24, 0.05, method="normal")[1] is False
+    assert sign_critical_value(5, 60, 0.05, method="monte carlo") == \
+        sign_critical_value(5, 60, 0.05, method="normal")
+    with pytest.raises(RankwiseError, match="method must be one of"):
+        sign_critical_value(3, 24, 0.05, method="mc")

@@ -89,14 +89,27 @@ def _min_count_cdf(m: int, n: int, cap: int) -> np.ndarray:
 
 
 
-def sign_critical_value(m: int, n: int, alpha: float):
+CRITICAL_VALUE_METHODS = ("auto", "exact", "monte carlo", "normal")
+
+
+def sign_critical_value(m: int, n: int, alpha: float, method: str = "auto"):
     """``(r*, exact)``: the largest r with P(min_j N⁺_j ≤ r) ≤ α (None if even r = 0 fails).
 
     r* lies below n/2, so one dynamic programme with counts capped at ⌈n/2⌉ + 1 gives every
     candidate r; when that state space is too large a seeded Monte Carlo is used instead, and
-    when that too is out of reach (many data sets), the normal approximation.
+    when that too is out of reach (many data sets), the normal approximation. ``method``
+    forces one of ``exact``, ``monte carlo`` or ``normal`` (the first two can be slow).
     """
-    r_star, method = _critical_value(m, n, alpha)
+    check.choice("method", method, CRITICAL_VALUE_METHODS)
+    if method == "auto":
+        r_star, method = _critical_value(m, n, alpha)
+    elif method == "normal":
+        r_star = _critical_value_normal(m, n, alpha)
+    else:
+        cap = n // 2 + 2
+        probs = _min_count_cdf(m, n, cap) if method == "exact" else _min_count_cdf_mc(m, n, cap)
+        ok = np.flatnonzero(probs <= alpha * (1 + 1e-12))
+        r_star = int(ok[-1]) if ok.size else None
     return r_star, method == "exact"
 
 
