@@ -398,7 +398,7 @@ def test_multiple_sign_test_on_many_data_sets_says_how_r_was_found():
 
 
 def test_sign_critical_value_methods_by_name():
-    from rankwise import sign_critical_value
+    from rankwise.stats.multiple_sign import sign_critical_value
 
     assert sign_critical_value(3, 24, 0.05) == (6, True)
     assert sign_critical_value(3, 24, 0.05, method="exact") == (6, True)
