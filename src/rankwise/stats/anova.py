@@ -40,12 +40,21 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
     col_means = x.mean(axis=0)
     row_means = x.mean(axis=1)
     ss_learners = n * float(((col_means - grand) ** 2).sum())
-    resid = x - row_means[:, None] - col_means[None, :] + grand
-    ss_error = float((resid ** 2).sum())
+    # The same operations as (x − row − col + grand)², done in one buffer.
+    resid = x - row_means[:, None]
+    resid -= col_means[None, :]
+    resid += grand
+    small = n * k <= 5000  # the residuals are kept for the normality check
+    squares = np.square(resid, out=None if small else resid)
+    ss_error = float(squares.sum())
+    del squares
     cov = np.cov(x, rowvar=False, ddof=1) if k > 2 else None  # for the sphericity checks
     df1, df2 = k - 1, (k - 1) * (n - 1)
     notes = []
-    if ss_error <= 1e-24 * max(1.0, float((x ** 2).sum())):
+    # Σx² ≤ n·k·max x², so the sum is needed only when the residual is that small
+    biggest = float(np.abs(x).max()) if x.size else 0.0
+    if ss_error <= 1e-24 * max(1.0, n * k * biggest ** 2) and \
+            ss_error <= 1e-24 * max(1.0, float((x ** 2).sum())):
         if ss_learners <= 0:
             f, p_raw = 0.0, 1.0
             notes.append(_NO_SPREAD)
@@ -69,7 +78,7 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
     if mauchly_p is None and k > 2:
         notes.append("Mauchly's test needs more data sets than learners; sphericity not checked")
     normal_p = None
-    if n * k <= 5000 and n * k >= 3 and ss_error > 0:
+    if small and n * k >= 3 and ss_error > 0:
         normal_p = float(stats.shapiro(resid.ravel()).pvalue)
         if normal_p <= alpha:
             notes.append(f"residuals depart from normality (Shapiro-Wilk p = {normal_p:.3g});"

@@ -209,13 +209,16 @@ def quade(x, *, higher_is_better: bool = True, convention: str = "default",
 def _quade_from_ranks(r: np.ndarray, q: np.ndarray, convention: str) -> TestResult:
     n, k = r.shape
     centre = (k + 1) // 2 if convention == "paper" else (k + 1) / 2.0
-    s = q[:, None] * (r - centre)
+    # The products q·(r − centre), their squares and q·r, one buffer in turn.
+    s = r - centre
+    np.multiply(q[:, None], s, out=s)
     s_j = s.sum(axis=0)
-    w_j = (q[:, None] * r).sum(axis=0)
     if convention == "paper":
         a2 = n * (n + 1) * (2 * n + 1) * k * (k + 1) * (k - 1) / 72.0
     else:
-        a2 = float((s ** 2).sum())
+        a2 = float(np.square(s, out=s).sum())
+    w_j = np.multiply(q[:, None], r, out=s).sum(axis=0)
+    del s
     b = float((s_j ** 2).sum()) / n
     df = (k - 1, (k - 1) * (n - 1))
     notes = []
