@@ -34,7 +34,9 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
     """
     convention = check.convention(convention)
     alpha = check.alpha(alpha)
-    x = round_scores(check.score_matrix(x), decimals)
+    x = check.score_matrix(x)
+    if decimals is not None:  # x is only read below, so unrounded scores need no copy
+        x = round_scores(x, decimals)
     n, k = x.shape
     grand = x.mean()
     col_means = x.mean(axis=0)
@@ -48,6 +50,8 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
     squares = np.square(resid, out=None if small else resid)
     ss_error = float(squares.sum())
     del squares
+    if not small:
+        del resid
     cov = np.cov(x, rowvar=False, ddof=1) if k > 2 else None  # for the sphericity checks
     df1, df2 = k - 1, (k - 1) * (n - 1)
     notes = []

@@ -100,7 +100,9 @@ def _rank_scores(x, ranking, higher_is_better, convention, decimals, ranks=None)
         else:
             # Exact permutation variance: within a data set the k mid-ranks are permuted at
             # random, so Var(R_a − R_b) = 2/(n²(k−1)) · Σ_i Σ_j (r_ij − r̄_i)² (no ties: k(k+1)/6n).
-            d = float(((r - r.mean(axis=1, keepdims=True)) ** 2).sum())
+            centred = r - r.mean(axis=1, keepdims=True)
+            d = float(np.square(centred, out=centred).sum())
+            del centred
             se = math.sqrt(2.0 * d / (n * n * (k - 1)))
         return scores, se, {"se_formula": "sqrt(k(k+1)/(6n))" if convention == "paper"
                             else "permutation (tie-corrected)"}

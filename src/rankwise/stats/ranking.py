@@ -38,7 +38,10 @@ def midranks(x, *, descending: bool = False) -> np.ndarray:
         return np.empty_like(x)
     if x.ndim == 1:
         if x.size >= FEW_VALUES_MIN_SIZE and _mostly_repeated(x):
-            return _ranks_of_repeated(sign * x + 0.0)
+            if descending:
+                x = -x
+                x += 0.0  # -0.0 and 0.0 are one value
+            return _ranks_of_repeated(x)
         return _ranks_of_rows(sign * x[None, :])[0]
     n, k = x.shape
     out = np.empty((n, k))
@@ -127,13 +130,12 @@ def aligned_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAU
     Rank 1 is the best aligned observation. The aligned values are rounded again after the
     subtraction, because the row mean brings its own floating-point noise.
     """
-    x = round_scores(x, decimals)
-    aligned = x - x.mean(axis=1, keepdims=True)
-    del x
-    aligned = round_scores(aligned, decimals)
-    if higher_is_better:
-        np.negative(aligned, out=aligned)
-    return midranks(aligned.ravel()).reshape(aligned.shape)
+    aligned = round_scores(x, decimals)  # a copy, worked on in place from here
+    aligned -= aligned.mean(axis=1, keepdims=True)
+    if decimals is not None:
+        np.round(aligned, decimals, out=aligned)
+    aligned += 0.0
+    return midranks(aligned.ravel(), descending=higher_is_better).reshape(aligned.shape)
 
 
 def quade_weights(x, decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
