@@ -80,14 +80,23 @@ def main():
                              "--posthoc", "all", "--format", "json", "-o",
                              str(Path(tmp) / "out.json")], args.repeats)
         rows.append(("CLI end to end (CSV in, JSON out)", cli))
+        # What the interpreter holds before any data: the modules the same command imports.
+        _, baseline = process([sys.executable, "-c", "import rankwise.cli, rankwise.analysis."
+                               "compare, rankwise.report.json_report, pandas, scipy.stats"], 1)
+        _, parser_peak = process([sys.executable, "-c", "import pandas, scipy.stats;"
+                                  f" pandas.read_csv({str(csv)!r})"], 1)
+        _, parser_base = process([sys.executable, "-c", "import pandas, scipy.stats"], 1)
         help_time, _ = process([sys.executable, "-m", "rankwise.cli", "--help"], 5)
         typer_time, _ = process([sys.executable, "-c", "import typer"], 5)
     print(f"table: k = {args.k} learners x N = {args.n:,} data sets; best of {args.repeats}")
     for label, seconds in rows:
         print(f"{label:36s} {seconds:7.3f} s   x{seconds / floor:6.1f} of the floor")
     if peak is not None:
-        print(f"CLI peak memory: {peak:,.0f} MB ({peak / (x.nbytes / 2**20):.1f} x the float64"
-              f" matrix of {x.nbytes / 2**20:,.0f} MB)")
+        matrix = x.nbytes / 2**20
+        print(f"CLI peak memory: {peak:,.0f} MB, of which {baseline:,.0f} MB are the imported"
+              f" modules; the work took {peak - baseline:,.0f} MB = {(peak - baseline) / matrix:.1f}"
+              f" x the float64 matrix of {matrix:,.0f} MB (pandas.read_csv alone:"
+              f" {(parser_peak - parser_base) / matrix:.1f} x)")
     print(f"rankwise --help {help_time:.3f} s; python -c 'import typer' {typer_time:.3f} s;"
           f" ratio {help_time / typer_time:.2f}")
 

@@ -19,6 +19,7 @@ and ``bergmann_hommel`` (:mod:`rankwise.bergmann_hommel`). The standard errors a
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -151,12 +152,18 @@ def critical_difference(k: int, n: int, alpha: float = 0.05, method: str = "neme
     """
     alpha = check.alpha(alpha)
     check.choice("method", method, ("nemenyi", "bonferroni_dunn"))
-    if method == "nemenyi":
-        q = float(stats.studentized_range.isf(alpha, k, np.inf) / math.sqrt(2.0))
-    else:
-        q = float(stats.norm.isf(alpha / (2 * (k - 1))))
+    q = _q_alpha(k, alpha, method)
     se = math.sqrt(k * (k + 1) / (6.0 * n)) if se is None else se
     return q * se, q
+
+
+@functools.lru_cache(maxsize=256)
+def _q_alpha(k: int, alpha: float, method: str) -> float:
+    # The studentized range's quantile is a root search over a numerical integral (milliseconds,
+    # the largest fixed cost of a small analysis); a session asks for the same few again.
+    if method == "nemenyi":
+        return float(stats.studentized_range.isf(alpha, k, np.inf) / math.sqrt(2.0))
+    return float(stats.norm.isf(alpha / (2 * (k - 1))))
 
 
 def family_pairs(k: int, family: str, control: int | None):

@@ -118,12 +118,18 @@ def _read_file(path, sep: str | None) -> pd.DataFrame:
         raise RankwiseError(f"{path}: is a folder, expected a CSV or TSV file")
     try:
         data = path.read_bytes()
-        text = data.decode("utf-8-sig")
+        # ASCII is valid UTF-8: only other files are decoded now (the plain path never needs
+        # the whole text, which would be another copy of the file).
+        text = None if data.isascii() else data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RankwiseError(f"{path}: not a UTF-8 text file (expected CSV or TSV)") from None
     except OSError as exc:
         raise RankwiseError(f"{path}: cannot read it ({exc.strerror})") from None
-    first = _first_line(text)
+    head = data.rfind(b"\n", 0, 1 << 16) if text is None else -1
+    first = _first_line(data[:head].decode("ascii")) if head > 0 else ""
+    if not first:
+        text = data.decode("utf-8-sig") if text is None else text
+        first = _first_line(text)
     if not first:
         raise RankwiseError(f"{path}: the file is empty")
     if path.suffix.lower() == ".toml" or first in ("[experiment]", "[[datasets]]",
@@ -137,8 +143,8 @@ def _read_file(path, sep: str | None) -> pd.DataFrame:
         tabbed = path.suffix.lower() in (".tsv", ".tab") or ("\t" in first and "," not in first)
         sep = "\t" if tabbed else ","
     if b'"' not in data and lines.longest() <= MAX_CELL:
-        return _read_plain(text, lines, sep, path)
-    return _read_quoted(text, sep, path)
+        return _read_plain(data, lines, sep, path)
+    return _read_quoted(data.decode("utf-8-sig") if text is None else text, sep, path)
 
 
 def _first_line(text: str) -> str:
@@ -203,7 +209,7 @@ def _check_characters(data: bytes, lines: _Lines, path) -> None:
                             " plain text and numbers, so remove it")
 
 
-def _read_plain(text: str, lines: _Lines, sep: str, path) -> pd.DataFrame:
+def _read_plain(data: bytes, lines: _Lines, sep: str, path) -> pd.DataFrame:
     """No quotes and no long lines: one record per line, read by pandas' C parser (numbers
     without a string round trip). Every record must have the header's number of fields."""
     raw, starts, ends = lines.raw, lines.starts, lines.ends
@@ -230,7 +236,7 @@ def _read_plain(text: str, lines: _Lines, sep: str, path) -> pd.DataFrame:
         text_columns = [0]
     numeric = [i for i in range(width) if i not in text_columns]
     source = path if blanks is None or not blanks.size else io.StringIO(
-        "\n".join(line for line in text.split("\n") if line.strip()))
+        "\n".join(line for line in data.decode("utf-8-sig").split("\n") if line.strip()))
     options = dict(sep=sep, header=0, names=list(range(width)), encoding="utf-8-sig",
                    skip_blank_lines=True, keep_default_na=False,
                    skipinitialspace=_padded(raw, at_sep))
