@@ -60,3 +60,24 @@ def test_jsonable_makes_plain_data():
     assert jsonable({"m": x, 1: np.float64(0.5), "t": (np.int64(3), np.bool_(True))}) == {
         "m": [[1.0, None], [None, 2.0]], "1": 0.5, "t": [3, True]}
     assert jsonable(np.arange(3)) == [0, 1, 2] and jsonable(float("nan")) is None
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+def test_included_table_written_from_the_arrays_as_from_lists(indent):
+    """With the per-cell matrices included, the JSON text is the standard library's text of the
+    same document made of plain lists (the arrays are written a row at a time)."""
+    cmp = compare(load_example("garcia2008"), posthoc="all")
+    text = cmp.to_json(indent=indent, include_table=True)
+    doc = json.loads(text)
+    assert doc["table_included"] and len(doc["values"]) == cmp.table.n_datasets
+    plain = cmp.to_dict(include_table=True)
+    plain["report"] = json.loads(cmp.to_json(include_table=True))["report"]
+    assert text == json.dumps(plain, indent=indent, ensure_ascii=False) + "\n"
+    assert doc["values"] == cmp.table.values.tolist() and doc["ranks"] == cmp.ranks.tolist()
+    assert doc["report"]["rank_table"]["best"] == cmp.summary.best.tolist()
+
+
+def test_arrays_with_non_finite_numbers_become_null():
+    x = np.array([[1.0, np.nan], [np.inf, 2.5]])
+    assert json.loads(dumps({"m": x, "b": np.array([True, False]), "s": np.float64(0.5)}, 2)) \
+        == {"m": [[1.0, None], [None, 2.5]], "b": [True, False], "s": 0.5}

@@ -20,9 +20,10 @@ def include_table(cmp, include: bool | None) -> bool:
     return include if include is not None else cmp.table.values.size <= TABLE_CELLS
 
 
-def comparison_dict(cmp, include: bool | None = None) -> dict:
+def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> dict:
     """The analysis as JSON data; ``include``: the per-cell matrices (default: only up to
-    ``TABLE_CELLS`` cells)."""
+    ``TABLE_CELLS`` cells). ``arrays``: leave those matrices as numpy arrays, for a writer that
+    formats them a row at a time instead of making a Python object of every number."""
     t = cmp.table
     table = include_table(cmp, include)
     tests = {}
@@ -31,7 +32,7 @@ def comparison_dict(cmp, include: bool | None = None) -> dict:
         if name in TWO_LEARNER_TESTS:
             entry = {"a": cmp.pair[0], "b": cmp.pair[1], **entry}
         tests[name] = entry
-    return jsonable({
+    doc = jsonable({
         "schema": SCHEMA,
         "rankwise_version": __version__,
         "source": t.source,
@@ -50,8 +51,8 @@ def comparison_dict(cmp, include: bool | None = None) -> dict:
         "settings": cmp.settings,
         "mean_ranks": dict(zip(t.learners, cmp.mean_ranks)),
         "table_included": table,
-        "values": t.values if table else None,
-        "ranks": cmp.ranks if table else None,
+        "values": t.values if table and not arrays else None,
+        "ranks": cmp.ranks if table and not arrays else None,
         "missing": {"policy": t.missing_policy, "cells": [list(c) for c in t.missing_cells],
                     "dropped_datasets": list(t.dropped_datasets),
                     "dropped_learners": list(t.dropped_learners)},
@@ -63,3 +64,6 @@ def comparison_dict(cmp, include: bool | None = None) -> dict:
         "posthoc": cmp.posthoc.to_dict() if cmp.posthoc is not None else None,
         "notes": list(cmp.notes),
     })
+    if table and arrays:  # the keys exist already, so the order of the document is kept
+        doc["values"], doc["ranks"] = t.values, cmp.ranks
+    return doc

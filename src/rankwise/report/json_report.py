@@ -9,7 +9,7 @@ from .json_text import dumps
 from .methods import methods_paragraph
 
 
-def report_section(cmp, include_table: bool | None = None) -> dict:
+def report_section(cmp, include_table: bool | None = None, arrays: bool = False) -> dict:
     from ..analysis.schema import include_table as included
 
     t = cmp.table
@@ -22,10 +22,11 @@ def report_section(cmp, include_table: bool | None = None) -> dict:
         return [{"learner": r.learner, "min": r.minimum, "q1": r.q1, "median": r.median,
                  "q3": r.q3, "max": r.maximum, "n": r.n} for r in rows]
 
-    return jsonable({
+    section = jsonable({
         "verdict": cmp.verdict.to_dict(),
         "methods": methods_paragraph(cmp),
-        "rank_table": {"best": summary.best if included(cmp, include_table) else None,
+        "rank_table": {"best": summary.best if included(cmp, include_table) and not arrays
+                       else None,
                        "average_ranks": dict(zip(learners, cmp.mean_ranks))},
         "win_tie_loss": {a: {b: {"wins": int(wtl[i, j, 0]), "ties": int(wtl[i, j, 1]),
                                  "losses": int(wtl[i, j, 2])}
@@ -39,6 +40,9 @@ def report_section(cmp, include_table: bool | None = None) -> dict:
         "figures": {name: plan.to_dict() for name, plan in cmp.figures.items()},
         "notes": list(cmp.notes),
     })
+    if arrays and included(cmp, include_table):
+        section["rank_table"]["best"] = summary.best
+    return section
 
 
 def full_json(cmp, include_table: bool | None = None) -> dict:
@@ -48,4 +52,11 @@ def full_json(cmp, include_table: bool | None = None) -> dict:
 
 
 def json_report(cmp, indent: int | None = 2, include_table: bool | None = None) -> str:
-    return dumps(full_json(cmp, include_table), indent=indent) + "\n"
+    from ..analysis.schema import comparison_dict, include_table as included
+
+    if not included(cmp, include_table):
+        return dumps(full_json(cmp, include_table), indent=indent) + "\n"
+    # The per-cell matrices stay numpy arrays; the writer formats them a row at a time.
+    doc = comparison_dict(cmp, include_table, arrays=True)
+    doc["report"] = report_section(cmp, include_table, arrays=True)
+    return dumps(doc, indent=indent) + "\n"

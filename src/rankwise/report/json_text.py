@@ -10,15 +10,18 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
+
 _encode_string = json.encoder.encode_basestring  # the C version when available
 _float_repr = float.__repr__
 _int_repr = int.__repr__
 
 
 def dumps(value, indent: int | None = 2) -> str:
-    """``value`` (plain JSON data: dict, list, str, int, float, bool, None) as JSON text."""
+    """``value`` (plain JSON data: dict, list, str, int, float, bool, None; numpy arrays are
+    written as nested lists, non-finite numbers as null) as JSON text."""
     if indent is None:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, default=_plain)
     out: list = []
     _write(value, 0, " " * indent, out)
     return "".join(out)
@@ -78,8 +81,26 @@ def _write(value, level: int, step: str, out: list) -> None:
             first = False
             _write(item, level + 1, step, out)
         out.append("\n" + step * level + "]")
+    elif isinstance(value, np.ndarray):
+        if value.ndim == 0:
+            _write(value.item(), level, step, out)
+        elif value.ndim == 1:
+            row = value.tolist()
+            if value.dtype.kind == "f" and not np.isfinite(value).all():
+                row = [v if math.isfinite(v) else None for v in row]
+            _write(row, level, step, out)
+        else:  # one row (one Python list) at a time
+            _write(list(value), level, step, out)
     else:
         out.append(_scalar(value))
 
 
 _FLAT = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain(value):
+    if isinstance(value, np.ndarray):
+        from ..stats.results import jsonable
+
+        return jsonable(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
