@@ -187,3 +187,25 @@ def test_posthoc_text_and_errors():
     assert out.returncode == 2 and "posthoc must be one of" in out.stderr
     out = run("compare", "--example", "garcia2008", "--control", "Nobody")
     assert out.returncode == 2 and "no learner named 'Nobody'" in out.stderr
+
+
+def test_one_sided_two_learner_tests_from_the_command_line():
+    """--alternative reads in the table's direction: 'greater' is "the second learner is
+    better"; the verdict, the methods paragraph and the tests table all say which side."""
+    doc = run_json("compare", "--example", "demsar2006_table2", "--alternative", "greater")
+    w = doc["tests"]["wilcoxon"]
+    assert w["alternative"] == "greater" and w["pvalue"] == pytest.approx(0.0078 / 2, abs=1e-4)
+    assert doc["settings"]["alternative"] == "greater"
+    assert doc["report"]["verdict"]["text"].startswith("C4.5+m is significantly better than C4.5")
+    assert "one-sided" in doc["report"]["methods"]
+    text = run("compare", "--example", "demsar2006_table2", "--alternative", "less").stdout
+    assert "No significant evidence that C4.5 is better than C4.5+m" in text
+    assert "one-sided, H1: C4.5 is better than C4.5+m" in text
+    corrected = run_json("compare", "--example", "demsar2006_table2", "--wilcoxon-method",
+                         "normal", "--continuity-correction")
+    plain = run_json("compare", "--example", "demsar2006_table2", "--wilcoxon-method", "normal")
+    assert corrected["tests"]["wilcoxon"]["continuity_correction"] is True
+    assert corrected["tests"]["wilcoxon"]["pvalue"] > plain["tests"]["wilcoxon"]["pvalue"]
+    bad = run("compare", "--example", "demsar2006_table2", "--alternative", "sideways")
+    assert bad.returncode == 2 and "alternative must be one of two-sided, greater, less" in \
+        bad.stderr and "Traceback" not in bad.stderr

@@ -175,9 +175,12 @@ def test_wilcoxon_matches_scipy():
         ours = wilcoxon(a2, b2, method="normal", zero_method="wilcox")
         ref = stats.wilcoxon(d, method="approx", zero_method="wilcox", correction=False)
         assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
-        ours = wilcoxon(a2, b2, method="normal", zero_method="wilcox", correction=True)
-        ref = stats.wilcoxon(d, method="approx", zero_method="wilcox", correction=True)
-        assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+        for alt in ("two-sided", "greater", "less"):
+            ours = wilcoxon(a2, b2, method="normal", zero_method="wilcox", correction=True,
+                            alternative=alt)
+            ref = stats.wilcoxon(d, method="approx", zero_method="wilcox", correction=True,
+                                 alternative=alt)
+            assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
         # Pratt: zeros ranked, then dropped; scipy adjusts the mean and variance the same way.
         # (For zsplit scipy counts the split zeros' ranks as random in the variance; rankwise
         # uses the exact conditional variance, in which split zeros are fixed.)
@@ -247,3 +250,33 @@ def test_long_vectors_with_repeated_values_rank_as_scipy():
     assert np.array_equal(midranks(x, descending=True), stats.rankdata(-x))
     y = rng.normal(size=300_000)
     assert not ranking._mostly_repeated(y) and np.array_equal(midranks(y), stats.rankdata(y))
+
+
+def test_one_sided_wilcoxon_continuity_correction_matches_r():
+    """R 4.0.3, wilcox.test(x, y, paired = TRUE, exact = FALSE, alternative, correct) — the
+    values of scipy's test_onesided. The correction moves R+ towards the null on the side being
+    tested, so the two one-sided p-values add up to more than 1 (0.1 also shrank |R+ − mean|
+    for one-sided tests, which made the p-value opposite to the data too small)."""
+    x = np.array([125, 115, 130, 140, 140, 115, 140, 125, 140, 135], dtype=float)
+    y = np.array([110, 122, 125, 120, 140, 124, 123, 137, 135, 145], dtype=float)
+    expected = {("less", False): 0.7031847042787, ("less", True): 0.72336564289,
+                ("greater", False): 0.2968152957213, ("greater", True): 0.3176446594176}
+    for (alt, corr), p in expected.items():
+        # rankwise compares b with a: b = x, a = y, so "greater" means x > y, as in R
+        res = wilcoxon(y, x, alternative=alt, correction=corr, method="normal",
+                       zero_method="wilcox")
+        assert res.r_plus == 27.0 and res.pvalue == pytest.approx(p, rel=1e-9)
+    both = sum(wilcoxon(y, x, alternative=alt, correction=True, method="normal",
+                        zero_method="wilcox").pvalue for alt in ("greater", "less"))
+    assert both > 1.0
+
+
+def test_one_sided_normal_wilcoxon_holds_its_level():
+    """Null simulation: the continuity-corrected one-sided normal approximation rejects at
+    most about alpha of the time on either side."""
+    rng = np.random.default_rng(21)
+    d = rng.normal(size=(4_000, 25))
+    for alt in ("greater", "less"):
+        p = np.array([wilcoxon(np.zeros(25), row, alternative=alt, correction=True,
+                               method="normal", zero_method="wilcox").pvalue for row in d])
+        assert (p <= 0.05).mean() <= 0.055

@@ -80,6 +80,13 @@ def compare(
     wilcoxon_method: str = typer.Option("auto", "--wilcoxon-method",
                                         help="Wilcoxon p-value: auto, exact or normal."),
     sign_ties: str = typer.Option("split", "--sign-ties", help="Sign-test ties: split or drop."),
+    alternative: str = typer.Option(
+        "two-sided", "--alternative",
+        help="Two-learner tests: two-sided, greater (the second learner of --pair, or of the"
+             " table, is better) or less; in the table's direction."),
+    continuity_correction: bool = typer.Option(
+        False, "--continuity-correction/--no-continuity-correction",
+        help="Continuity correction of the Wilcoxon normal approximation (as R's default)."),
     posthoc: Optional[str] = typer.Option(
         None, "--posthoc", help="Post-hoc family: all (pairs), control, or both."),
     control: Optional[str] = typer.Option(
@@ -111,7 +118,8 @@ def compare(
         result = run_compare(table, alpha=alpha, convention=convention, decimals=decimals,
                              pair=chosen, zero_method=zero_method,
                              wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
-                             posthoc=posthoc, control=control, procedures=procedures,
+                             alternative=alternative,
+                             continuity_correction=continuity_correction, posthoc=posthoc, control=control, procedures=procedures,
                              rankings=ranking, force_posthoc=force_posthoc,
                              bh_time_budget=bh_time_budget, diagram_procedure=diagram_procedure,
                              verdict_procedure=verdict_procedure)

@@ -158,6 +158,7 @@ class Comparison:
 def compare(data, *, alpha: float = 0.05, convention: str = "default",
             decimals: int | None = DEFAULT_DECIMALS, tests=None, pair=None,
             zero_method: str = "demsar", wilcoxon_method: str = "auto", sign_ties: str = "split",
+            alternative: str = "two-sided", continuity_correction: bool = False,
             posthoc: str | None = None, control: str | None = None, procedures=None,
             rankings=None, force_posthoc: bool = False, bh_time_budget: float = 10.0,
             verdict_procedure: str = "holm", diagram_procedure: str = "nemenyi",
@@ -184,6 +185,13 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         (``auto``, ``exact``, ``normal``).
     sign_ties : {"split", "drop"}
         Tie rule of the sign test.
+    alternative : {"two-sided", "greater", "less"}
+        Of the two-learner tests: ``greater`` means "b (the second of ``pair``) is better than
+        a", in the table's direction (higher- or lower-is-better); ``less`` the opposite.
+    continuity_correction : bool
+        Continuity correction of ½ in the Wilcoxon normal approximation (the two-learner test
+        and the pairwise Wilcoxon ranking), towards the null on the side tested, as in R and
+        scipy. Off by default (R's default is on); it does not touch exact p-values.
     posthoc : {None, "all", "control", "both"}
         Post-hoc family: all pairs, against a control, or both (k ≥ 3). Giving ``control``
         alone implies ``"control"``.
@@ -208,8 +216,9 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     """
     options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
                    zero_method=zero_method, wilcoxon_method=wilcoxon_method,
-                   sign_ties=sign_ties, posthoc=posthoc, control=control, procedures=procedures,
-                   rankings=rankings, force_posthoc=force_posthoc, bh_time_budget=bh_time_budget,
+                   sign_ties=sign_ties, alternative=alternative,
+                   continuity_correction=continuity_correction, posthoc=posthoc,
+                   control=control, procedures=procedures, rankings=rankings, force_posthoc=force_posthoc, bh_time_budget=bh_time_budget,
                    verdict_procedure=verdict_procedure, diagram_procedure=diagram_procedure)
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
@@ -220,6 +229,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     check.choice("zero_method", zero_method, ZERO_METHODS)
     check.choice("wilcoxon_method", wilcoxon_method, ("auto", "exact", "normal"))
     check.choice("sign_ties", sign_ties, SIGN_TIES)
+    alternative = check.alternative(alternative)
+    continuity_correction = bool(continuity_correction)
     check_procedure(verdict_procedure)
     if diagram_procedure not in ALL_PAIRS_PROCEDURES:
         raise RankwiseError(f"the diagram procedure must be one of"
@@ -269,10 +280,11 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         results["anova"] = rm_anova(x, convention=convention, alpha=alpha, decimals=None)
     if pair:
         a, b = (x[:, table.learners.index(name)] for name in pair)
-        common = dict(higher_is_better=hib, convention=convention, decimals=decimals)
+        common = dict(higher_is_better=hib, convention=convention, decimals=decimals,
+                      alternative=alternative)
         runners = {
             "wilcoxon": lambda: wilcoxon(a, b, zero_method=zero_method, method=wilcoxon_method,
-                                         **common),
+                                         correction=continuity_correction, **common),
             "sign": lambda: sign_test(a, b, ties=sign_ties, **common),
             "ttest": lambda: paired_ttest(a, b, **common),
             "ttest_relative": lambda: paired_ttest(a, b, relative=True, **common),
@@ -281,7 +293,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             if name in tests:
                 results[name] = runners[name]()
     settings = {"wilcoxon_zero_method": zero_method, "wilcoxon_method": wilcoxon_method,
-                "sign_ties": sign_ties,
+                "sign_ties": sign_ties, "alternative": alternative,
+                "continuity_correction": continuity_correction,
                 "friedman": "tie-corrected" if convention == "default" else "uncorrected",
                 "ranks": "mid-ranks, 1 = best", "verdict_procedure": verdict_procedure,
                 "diagram_procedure": diagram_procedure}
@@ -299,7 +312,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         engine = Pairwise(x, table.learners, higher_is_better=hib, alpha=alpha,
                           convention=convention, tests=results, zero_method=zero_method,
                           wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
-                          time_budget=bh_time_budget, ranks=ranks)
+                          time_budget=bh_time_budget, ranks=ranks,
+                          correction=continuity_correction)
         cd = engine.critical_difference()
         if posthoc is not None:
             report = build_posthoc(engine, mean_r, family=posthoc, control=control,
@@ -317,7 +331,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             a, b = (x[:, table.learners.index(name)] for name in pair)
             verdict_tests = {**results, "wilcoxon": wilcoxon(
                 a, b, zero_method=zero_method, method=wilcoxon_method, higher_is_better=hib,
-                convention=convention, decimals=decimals)}
+                convention=convention, decimals=decimals, alternative=alternative,
+                correction=continuity_correction)}
         verdict = decide(table, mean_r, verdict_tests, pair, None, alpha=alpha)
     notes = collect_notes(table, results, report, figures or {})
     return Comparison(table=table, alpha=alpha, convention=convention, decimals=decimals,

@@ -32,7 +32,8 @@ class Pairwise:
     """Lazily computed, cached pairwise results of one rounded score matrix ``x``."""
 
     def __init__(self, x, learners, *, higher_is_better, alpha, convention, tests,
-                 zero_method, wilcoxon_method, sign_ties, time_budget, ranks=None):
+                 zero_method, wilcoxon_method, sign_ties, time_budget, ranks=None,
+                 correction: bool = False):
         self.x = x
         self.learners = tuple(learners)
         self.hib = higher_is_better
@@ -40,6 +41,7 @@ class Pairwise:
         self.convention = convention
         self.tests = tests  # omnibus results already computed by compare()
         self.options = dict(zero_method=zero_method, wilcoxon_method=wilcoxon_method,
+                            correction=correction,
                             sign_ties=sign_ties)
         self.time_budget = time_budget
         self.ranks = ranks  # within-data-set ranks of x (1 = best), when the caller has them

@@ -117,19 +117,32 @@ def _two_learners(table, tests, pair, alpha, direction) -> Verdict:
         raise RankwiseError("the verdict for two learners reads the Wilcoxon signed-ranks test;"
                             " include 'wilcoxon' in tests=")
     caveats = tuple(w.notes) if w.method == "normal" else ()
-    p = f"{w.method} p = {w.pvalue:.3g}"
+    alternative = w.details.get("alternative", "two-sided")
+    corrected = "continuity-corrected " if w.method == "normal" and w.details.get(
+        "continuity_correction") else ""
+    sided = "" if alternative == "two-sided" else ", one-sided"
+    p = f"{corrected}{w.method} p = {w.pvalue:.3g}{sided}"
     common = dict(procedure=None, ranking="wilcoxon", family=None, alpha=alpha, gate=None,
                   direction=direction, caveats=caveats)
     if w.reject(alpha):
-        better, worse = (b, a) if w.r_plus > w.r_minus else (a, b)
+        if alternative == "two-sided":
+            better, worse = (b, a) if w.r_plus > w.r_minus else (a, b)
+        else:  # a one-sided test rejects only on its own side
+            better, worse = (b, a) if alternative == "greater" else (a, b)
         text = (f"{better} is significantly better than {worse} (Wilcoxon signed-ranks test,"
                 f" {p}, alpha = {alpha}).")
         return Verdict(text=" ".join([text, *caveats, direction]), detected=True,
                        winners=(better,), losers=(worse,), best=better,
                        apv={worse: w.pvalue}, **common)
-    text = (f"No significant difference detected between {a} and {b} at alpha = {alpha}"
-            f" (Wilcoxon signed-ranks test, {p}). This does not show that they perform the"
-            " same.")
+    if alternative == "two-sided":
+        text = (f"No significant difference detected between {a} and {b} at alpha = {alpha}"
+                f" (Wilcoxon signed-ranks test, {p}). This does not show that they perform the"
+                " same.")
+    else:
+        hoped, other = (b, a) if alternative == "greater" else (a, b)
+        text = (f"No significant evidence that {hoped} is better than {other} at alpha ="
+                f" {alpha} (Wilcoxon signed-ranks test, {p}; the test looks only in that"
+                " direction). This does not show that they perform the same.")
     return Verdict(text=" ".join([text, *caveats, direction]), detected=False, winners=(a, b),
                    losers=(), best=None, **common)
 

@@ -164,9 +164,16 @@ def _tests_table(cmp) -> Table:
                      ", ".join(fmt_num(v) for v in res.df) if res.df else "",
                      Cell(fmt_p(res.pvalue), mark=rejected), res.method,
                      "yes" if rejected else "no"])
+    sided = ""
+    alternative = cmp.settings.get("alternative", "two-sided")
+    if cmp.pair and alternative != "two-sided":
+        a, b = cmp.pair
+        better, worse = (b, a) if alternative == "greater" else (a, b)
+        sided = f"; two-learner tests one-sided, H1: {better} is better than {worse}"
     return Table(["test", "statistic", "df", "p-value", "method", f"p <= {cmp.alpha}"], rows,
                  "<>>><<", caption=f"Omnibus and two-learner tests (convention:"
-                                   f" {cmp.convention}); * = p <= {cmp.alpha}.", key="tests")
+                                   f" {cmp.convention}{sided}); * = p <= {cmp.alpha}.",
+                 key="tests")
 
 
 def _posthoc(doc, cmp):

@@ -28,9 +28,16 @@ def methods_paragraph(cmp, verdict_info=None) -> str:
     if cmp.pair and "wilcoxon" in cmp.tests:
         w = cmp.tests["wilcoxon"]
         ties = cmp.tests["sign"].ties_rule if "sign" in cmp.tests else cmp.settings["sign_ties"]
-        parts.append(f"Two-learner tests: Wilcoxon signed-ranks test ({w.method} p-value; zero"
-                     f" differences: '{w.zero_method}' rule), sign test (ties {ties}),"
-                     " and paired t-tests on absolute and relative differences; all two-sided.")
+        alternative = cmp.settings.get("alternative", "two-sided")
+        a, b = cmp.pair
+        sided = ("all two-sided" if alternative == "two-sided" else
+                 f"all one-sided (H1: {b if alternative == 'greater' else a} is better than"
+                 f" {a if alternative == 'greater' else b})")
+        corrected = ("; continuity-corrected" if w.method == "normal"
+                     and cmp.settings.get("continuity_correction") else "")
+        parts.append(f"Two-learner tests: Wilcoxon signed-ranks test ({w.method} p-value{corrected};"
+                     f" zero differences: '{w.zero_method}' rule), sign test (ties {ties}),"
+                     f" and paired t-tests on absolute and relative differences; {sided}.")
     ph = cmp.posthoc
     if ph is not None:
         for ranking, entry in ph.rankings.items():

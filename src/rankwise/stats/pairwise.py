@@ -52,7 +52,8 @@ class PairwiseStatistics:
 def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool = True,
                         convention: str = "default", decimals: int | None = DEFAULT_DECIMALS,
                         zero_method: str = "demsar", wilcoxon_method: str = "auto",
-                        sign_ties: str = "split", ranks=None) -> PairwiseStatistics:
+                        sign_ties: str = "split", ranks=None,
+                        correction: bool = False) -> PairwiseStatistics:
     """Pairwise statistics and two-sided p-values for every pair of learners.
 
     ``ranks``: the within-data-set ranks of ``x`` (rank 1 = best) when the caller has them
@@ -77,13 +78,15 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
             if ranking == "wilcoxon":
                 res = wilcoxon(x[:, i], x[:, j], higher_is_better=higher_is_better,
                                zero_method=zero_method, method=wilcoxon_method,
-                               convention=convention, decimals=decimals)
+                               convention=convention, decimals=decimals,
+                               correction=correction)
             else:
                 res = sign_test(x[:, i], x[:, j], higher_is_better=higher_is_better,
                                 ties=sign_ties, convention=convention, decimals=decimals)
             p[i, j] = p[j, i] = res.pvalue
             stat[i, j] = stat[j, i] = res.statistic
-    details = ({"zero_method": zero_method, "method": wilcoxon_method} if ranking == "wilcoxon"
+    details = ({"zero_method": zero_method, "method": wilcoxon_method,
+                "continuity_correction": bool(correction)} if ranking == "wilcoxon"
                else {"ties_rule": sign_ties})
     return PairwiseStatistics(ranking, convention, p, stat, None, None, details)
 

@@ -106,7 +106,9 @@ def wilcoxon(a, b, *, higher_is_better: bool = True, zero_method: str = "demsar"
         variance (tie- and zero-corrected, Σ rank²/4). ``paper`` uses Demšar's
         z = (T − N(N+1)/4) / √(N(N+1)(2N+1)/24), with N counting the zeros and no tie correction.
     correction : bool
-        Continuity correction of ½ in the normal approximation.
+        Continuity correction of ½ in the normal approximation, towards the null on the side
+        tested (R+ − ½ for ``greater``, R+ + ½ for ``less``, ½ towards the mean for a two-sided
+        test), as R's ``wilcox.test`` and scipy do. Off by default; R's default is on.
 
     Returns
     -------
@@ -164,7 +166,9 @@ def wilcoxon(a, b, *, higher_is_better: bool = True, zero_method: str = "demsar"
             var = n * (n + 1) * (2 * n + 1) / 24.0
         dev = r_plus - mean
         if correction:
-            dev = math.copysign(max(abs(dev) - 0.5, 0.0), dev)
+            # Towards the null on the side being tested, as R's wilcox.test and scipy do:
+            # −½ for "greater", +½ for "less", and ½ towards 0 for a two-sided test.
+            dev -= 0.5 * {"greater": 1.0, "less": -1.0}.get(alternative, float(np.sign(dev)))
         z = dev / math.sqrt(var)
         p = _normal_pvalue(z, alternative)
     if chosen == "normal" and n < 20:
