@@ -407,3 +407,27 @@ def test_sign_critical_value_methods_by_name():
         sign_critical_value(5, 60, 0.05, method="normal")
     with pytest.raises(RankwiseError, match="method must be one of"):
         sign_critical_value(3, 24, 0.05, method="mc")
+
+
+def test_sidak_matches_statsmodels_and_holds_the_familywise_level():
+    """Šidák's single step against statsmodels, in both families, by name only (the default
+    sets reproduce the papers' tables), and its familywise error under H0."""
+    rng = np.random.default_rng(31)
+    for _ in range(100):
+        p = random_pvalues(rng, rng.integers(1, 12))
+        assert adjust(p, "sidak") == pytest.approx(multipletests(p, method="sidak")[1],
+                                                   rel=1e-12, abs=1e-15)
+    assert adjust([1.0, 0.0], "sidak").tolist() == [1.0, 0.0]
+    cmp = compare(load_example("garcia2008"), posthoc="both", procedures=["holm", "sidak"])
+    ph = cmp.to_dict()["posthoc"]["friedman"]
+    assert set(ph["all_pairs"][0]["apv"]) == {"holm", "sidak"}
+    assert set(compare(load_example("garcia2008"), posthoc="both").to_dict()["posthoc"][
+        "friedman"]["all_pairs"][0]["apv"]).isdisjoint({"sidak"})
+    assert compare(load_example("garcia2008"), verdict_procedure="sidak").verdict.procedure == \
+        "sidak"
+    from rankwise.posthoc import adjusted_pvalues
+    count = 0
+    for x in null_tables(rng, 600, 20, 5):
+        _, _, apv, _, _ = adjusted_pvalues(pairwise_statistics(x), "all_pairs", ("sidak",))
+        count += bool((apv["sidak"] <= 0.05).any())
+    assert count / 600 <= 0.075

@@ -12,8 +12,8 @@ import numpy as np
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import (ALL_PAIRS_PROCEDURES, OMNIBUS_TESTS, TWO_LEARNER_TESTS,
-                     label, ranking_title)
+from ..names import (ALL_PAIRS_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES,
+                     TWO_LEARNER_TESTS, label, ranking_title)
 from ..stats.anova import rm_anova
 from ..stats.omnibus import (_aligned_from_ranks, _friedman_from_ranks,
                              _iman_davenport_from_friedman, _quade_from_ranks)
@@ -232,7 +232,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     alternative = check.alternative(alternative)
     continuity_correction = bool(continuity_correction)
     check_procedure(verdict_procedure)
-    if diagram_procedure not in ALL_PAIRS_PROCEDURES:
+    if diagram_procedure not in ALL_PAIRS_PROCEDURES + OPTIONAL_PROCEDURES:
         raise RankwiseError(f"the diagram procedure must be one of"
                             f" {', '.join(ALL_PAIRS_PROCEDURES)}; got {diagram_procedure!r}")
     k = table.n_learners

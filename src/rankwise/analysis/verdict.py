@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import RankwiseError
-from ..names import (ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, procedure_title, ranking_title,
-                     test_title)
+from ..names import (ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, OPTIONAL_PROCEDURES,
+                     procedure_title, ranking_title, test_title)
 from .results import Gate, Verdict
 
 #: At or below this many data sets the verdict warns that its approximations are rough.
@@ -55,7 +55,7 @@ def small_sample_caveat(n: int, gate_test: str | None, detected: bool) -> str | 
 
 def check_procedure(procedure: str) -> str:
     """The verdict compares with the best learner, so its procedure is a control procedure."""
-    if procedure in CONTROL_PROCEDURES:
+    if procedure in CONTROL_PROCEDURES + OPTIONAL_PROCEDURES:
         return procedure
     if procedure in ALL_PAIRS_PROCEDURES:
         raise RankwiseError(f"the verdict compares every learner with the best one, so it needs a"

@@ -6,6 +6,7 @@ stable, so tied p-values keep their input order. Formulas: ``docs/reference/adju
 
 Against a control (m = k − 1 hypotheses): ``bonferroni_dunn``, ``holm``, ``hochberg``,
 ``hommel``, ``holland``, ``rom``, ``finner``, ``li``.
+Both families: ``sidak`` (single step; by name, not in the default sets).
 All pairs (m = k(k − 1)/2): ``bonferroni``, ``holm``, ``shaffer`` (needs k), and the procedures
 that need more than p-values — ``nemenyi`` (the studentized range) and ``bergmann_hommel`` (the
 pairs) — live in :mod:`rankwise.posthoc` and :mod:`rankwise.bergmann_hommel`.
@@ -20,7 +21,8 @@ import numpy as np
 from scipy import optimize
 
 from ..errors import RankwiseError
-from ..names import ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES  # noqa: F401  (re-exported)
+from ..names import (ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES,  # noqa: F401  (re-exported)
+                     OPTIONAL_PROCEDURES)
 
 
 def _prepare(p):
@@ -43,6 +45,14 @@ def bonferroni(p, m: int | None = None):
     p, _ = _prepare(p)
     m = p.size if m is None else m
     return np.minimum(p * m, 1.0)
+
+
+def sidak(p, m: int | None = None):
+    """Šidák (1967), single step: APV = 1 − (1 − p)^m (exact for independent tests)."""
+    p, _ = _prepare(p)
+    m = p.size if m is None else m
+    with np.errstate(divide="ignore"):  # p = 1 gives log(0) = -inf and an APV of 1
+        return np.minimum(-np.expm1(m * np.log1p(-p)), 1.0)
 
 
 def holm(p):
@@ -199,6 +209,7 @@ def shaffer(p, k: int):
 _SIMPLE = {
     "bonferroni_dunn": lambda p, **_: bonferroni(p),
     "bonferroni": lambda p, **_: bonferroni(p),
+    "sidak": lambda p, **_: sidak(p),
     "holm": lambda p, **_: holm(p),
     "hochberg": lambda p, **_: hochberg(p),
     "hommel": lambda p, **_: hommel(p),

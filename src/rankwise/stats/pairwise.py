@@ -28,7 +28,8 @@ from scipy import stats
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, RANK_BASED, RANKING_ALIASES, RANKINGS
+from ..names import (ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, OPTIONAL_PROCEDURES, RANK_BASED,
+                     RANKING_ALIASES, RANKINGS)
 from .adjust import adjust
 from .bergmann_hommel import bergmann_hommel
 from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
@@ -216,15 +217,17 @@ def resolve_control(control, learners, mean_ranks) -> int:
 
 
 def check_procedures(procedures, family):
-    allowed = CONTROL_PROCEDURES if family == "control" else ALL_PAIRS_PROCEDURES
+    default = CONTROL_PROCEDURES if family == "control" else ALL_PAIRS_PROCEDURES
     if procedures is None:
-        return allowed
+        return default
+    allowed = default + OPTIONAL_PROCEDURES
     chosen = [p for p in procedures if p in allowed]
-    unknown = [p for p in procedures if p not in CONTROL_PROCEDURES + ALL_PAIRS_PROCEDURES]
+    known = CONTROL_PROCEDURES + ALL_PAIRS_PROCEDURES + OPTIONAL_PROCEDURES
+    unknown = [p for p in procedures if p not in known]
     if unknown:
         raise RankwiseError(f"unknown procedure {unknown[0]!r}; control procedures: "
-                            f"{', '.join(CONTROL_PROCEDURES)}; all-pairs procedures: "
-                            f"{', '.join(ALL_PAIRS_PROCEDURES)}")
+                            f"{', '.join(CONTROL_PROCEDURES + OPTIONAL_PROCEDURES)}; all-pairs"
+                            f" procedures: {', '.join(ALL_PAIRS_PROCEDURES + OPTIONAL_PROCEDURES)}")
     return tuple(chosen)
 
 
