@@ -431,3 +431,80 @@ def test_sidak_matches_statsmodels_and_holds_the_familywise_level():
         _, _, apv, _, _ = adjusted_pvalues(pairwise_statistics(x), "all_pairs", ("sidak",))
         count += bool((apv["sidak"] <= 0.05).any())
     assert count / 600 <= 0.075
+
+
+def _conover_by_the_book(x):
+    """Conover (1999) §5.8 written out with loops and scipy's ranks: Friedman (rank sums,
+    A1, C1, T1) and Quade (Q_i, S_ij, A2, B) two-sided p-values of every pair."""
+    n, k = x.shape
+    r = np.array([stats.rankdata(row) for row in x])
+    rank_sums = [sum(r[i, j] for i in range(n)) for j in range(k)]
+    a1 = sum(r[i, j] ** 2 for i in range(n) for j in range(k))
+    c1 = n * k * (k + 1) ** 2 / 4
+    t1 = (k - 1) * (sum(s ** 2 for s in rank_sums) - n * c1) / (a1 - c1)
+    df = (n - 1) * (k - 1)
+    f_den = np.sqrt(2 * n * (a1 - c1) / df * (1 - t1 / (n * (k - 1))))
+    q = stats.rankdata([max(row) - min(row) for row in x])
+    s = [[q[i] * (r[i, j] - (k + 1) / 2) for j in range(k)] for i in range(n)]
+    a2 = sum(v ** 2 for row in s for v in row)
+    s_j = [sum(s[i][j] for i in range(n)) for j in range(k)]
+    b = sum(v ** 2 for v in s_j) / n
+    q_den = np.sqrt(2 * n * (a2 - b) / df)
+    fried, quade = np.ones((k, k)), np.ones((k, k))
+    for a in range(k):
+        for c in range(k):
+            if a != c:
+                fried[a, c] = 2 * stats.t.sf(abs(rank_sums[a] - rank_sums[c]) / f_den, df)
+                quade[a, c] = 2 * stats.t.sf(abs(s_j[a] - s_j[c]) / q_den, df)
+    return fried, quade
+
+
+def test_conover_posthocs_against_the_book_and_scikit_posthocs():
+    """Friedman and Quade Conover t-tests: the formulas written out independently, and (when
+    installed) scikit-posthocs' posthoc_conover_friedman / posthoc_quade(dist="t"), on integer
+    tables with ties (integers, so that every tool sees the same ties)."""
+    rng = np.random.default_rng(41)
+    try:
+        import scikit_posthocs as sp
+    except ImportError:
+        sp = None
+    for _ in range(40):
+        n, k = int(rng.integers(4, 15)), int(rng.integers(3, 7))
+        x = rng.integers(0, 6, size=(n, k)).astype(float) + rng.integers(0, 3, size=(n, 1))
+        if np.ptp(x, axis=1).min() == 0 or len(set(map(tuple, np.sort(x, axis=1)))) == 1:
+            continue
+        fried, quade = _conover_by_the_book(x)
+        ours_f = pairwise_statistics(x, "friedman_conover", higher_is_better=False).pvalues
+        ours_q = pairwise_statistics(x, "quade_conover", higher_is_better=False).pvalues
+        assert ours_f == pytest.approx(fried, rel=1e-9, abs=1e-14)
+        assert ours_q == pytest.approx(quade, rel=1e-9, abs=1e-14)
+        if sp is not None:
+            assert ours_f == pytest.approx(sp.posthoc_conover_friedman(x).values, rel=1e-9)
+            assert ours_q == pytest.approx(sp.posthoc_quade(x, dist="t").values, rel=1e-9)
+
+
+@pytest.mark.parametrize("ranking", ["friedman_conover", "quade_conover"])
+def test_conover_familywise_error_at_most_alpha(ranking):
+    rng = np.random.default_rng(42)
+    from rankwise.posthoc import adjusted_pvalues
+    counts = {"holm": 0, "bonferroni": 0, "shaffer": 0}
+    for x in null_tables(rng, 600, 20, 5):
+        _, _, apv, _, _ = adjusted_pvalues(pairwise_statistics(x, ranking), "all_pairs",
+                                           tuple(counts))
+        for proc, v in apv.items():
+            counts[proc] += bool((v <= 0.05).any())
+    for proc, count in counts.items():
+        assert count / 600 <= 0.075, (ranking, proc, count / 600)
+
+
+def test_conover_rankings_in_compare_and_json():
+    cmp = compare(load_example("garcia2008"), posthoc="both",
+                  rankings=["friedman_conover", "quade_conover"],
+                  procedures=["holm", "nemenyi", "bergmann_hommel"])
+    doc = cmp.to_dict()["posthoc"]
+    for ranking in ("friedman_conover", "quade_conover"):
+        entry = doc[ranking]
+        assert entry["df"] == 29 * 4 and entry["statistic"] == "t (116 df)"
+        assert set(entry["all_pairs"][0]["apv"]) == {"holm", "bergmann_hommel"}
+        assert any("nemenyi needs the z-tests" in note for note in entry["notes"])
+    assert "t = (M_a - M_b) / SE on t with 116 degrees of freedom" in cmp.to_text()

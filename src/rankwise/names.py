@@ -68,6 +68,9 @@ RANKINGS_ALL = {r.name: r for r in (
     Ranking("friedman", "Friedman mean ranks", "iman_davenport", True),
     Ranking("friedman_aligned", "mean aligned ranks", "friedman_aligned", True),
     Ranking("quade", "Quade's weighted ranks", "quade", True),
+    Ranking("friedman_conover", "Friedman rank sums by Conover's t-tests", "iman_davenport",
+            False),
+    Ranking("quade_conover", "Quade's weighted rank sums by Conover's t-tests", "quade", False),
     Ranking("wilcoxon", "pairwise Wilcoxon signed-ranks tests", "iman_davenport", False),
     Ranking("sign", "pairwise sign tests", "iman_davenport", False),
     Ranking("anova", "the repeated-measures ANOVA (Tukey and Dunnett)", "anova", False),
@@ -75,6 +78,8 @@ RANKINGS_ALL = {r.name: r for r in (
 #: Rankings whose pairwise statistics come from :func:`rankwise.stats.pairwise.pairwise_statistics`.
 RANKINGS = tuple(n for n in RANKINGS_ALL if n != "anova")
 RANK_BASED = tuple(n for n, r in RANKINGS_ALL.items() if r.rank_based)
+#: Rankings whose pairs are compared by Conover's t-tests (one SE, t with (n−1)(k−1) df).
+CONOVER = ("friedman_conover", "quade_conover")
 RANKING_ALIASES = {"aligned": "friedman_aligned"}
 #: The omnibus test that gates each ranking (the papers compute post-hoc tests only after it
 #: rejects).

@@ -14,8 +14,8 @@ from scipy import stats
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import (POSTHOC_CHOICES, RANK_BASED, RANKING_ALIASES, RANKINGS_ALL, ranking_title,
-                     test_title)
+from ..names import (CONOVER, POSTHOC_CHOICES, RANK_BASED, RANKING_ALIASES, RANKINGS_ALL,
+                     ranking_title, test_title)
 from ..stats import OMNIBUS
 from ..stats.anova import tukey_dunnett
 from ..stats.contrast import contrast_estimation
@@ -226,6 +226,12 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
             entries[ranking] = RankingResult(
                 ranking, gate, statistic="z", se=st.se, se_formula=st.details["se_formula"],
                 mean_scores=dict(zip(learners, st.scores)), critical_difference=cd, **common)
+        elif ranking in CONOVER:
+            entries[ranking] = RankingResult(
+                ranking, gate, statistic=f"t ({st.details['df']} df)",
+                details={"se": st.se, "se_formula": st.details["se_formula"],
+                         "df": st.details["df"], "mean_scores": dict(zip(learners, st.scores))},
+                **common)
         else:
             label = "T" if ranking == "wilcoxon" else (
                 "wins of b (ties split)" if engine.options["sign_ties"] == "split" else

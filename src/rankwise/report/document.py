@@ -188,6 +188,10 @@ def _posthoc(doc, cmp):
             continue
         if entry.se is not None:
             doc.add(Paragraph(f"z = (M_a - M_b) / SE, SE = {entry.se:.6g} ({entry.se_formula})."))
+        elif "df" in entry.details and "se" in entry.details:  # Conover's t-tests
+            doc.add(Paragraph(f"t = (M_a - M_b) / SE on t with {entry.details['df']} degrees of"
+                              f" freedom, SE = {entry.details['se']:.6g}"
+                              f" ({entry.details['se_formula']})."))
         for fam, result in entry.families.items():
             what = f"against the control {ph.control}" if fam == "control" else "all pairs"
             procs = list(result.procedures)

@@ -28,8 +28,8 @@ from scipy import stats
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import (ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, OPTIONAL_PROCEDURES, RANK_BASED,
-                     RANKING_ALIASES, RANKINGS)
+from ..names import (ALL_PAIRS_PROCEDURES, CONOVER, CONTROL_PROCEDURES, OPTIONAL_PROCEDURES,
+                     RANK_BASED, RANKING_ALIASES, RANKINGS)
 from .adjust import adjust
 from .bergmann_hommel import bergmann_hommel
 from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
@@ -72,6 +72,17 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
         p = np.minimum(1.0, 2 * stats.norm.sf(np.abs(z)))
         np.fill_diagonal(p, 1.0)
         return PairwiseStatistics(ranking, convention, p, z, scores, se, details)
+    if ranking in CONOVER:
+        scores, se, df, details = _conover_scores(x, ranking, higher_is_better, convention,
+                                                  decimals, ranks)
+        diff = scores[:, None] - scores[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = diff / se if se > 0 else np.where(diff == 0, 0.0, np.copysign(np.inf, diff))
+        t = np.nan_to_num(t, nan=0.0, posinf=np.inf, neginf=-np.inf)
+        p = np.minimum(1.0, 2 * stats.t.sf(np.abs(t), df))
+        np.fill_diagonal(p, 1.0)
+        return PairwiseStatistics(ranking, convention, p, t, scores, se,
+                                  {**details, "df": df})
     p = np.ones((k, k))
     stat = np.zeros((k, k))
     for i in range(k):
@@ -133,6 +144,49 @@ def _rank_scores(x, ranking, higher_is_better, convention, decimals, ranks=None)
                         else "permutation: sqrt(2*A2/(k-1))/(n(n+1)/2)"}
 
 
+def _conover_scores(x, ranking, higher_is_better, convention, decimals, ranks=None):
+    """Mean scores, the SE of a difference and the degrees of freedom of Conover's t-tests.
+
+    Friedman (Conover 1999, §5.8): with rank sums R_j, A₁ = Σ r_ij², C₁ = nk(k+1)²/4 and the
+    tie-corrected Friedman statistic T₁, two learners differ when
+    |R_a − R_b| / √(2n(A₁ − C₁)(1 − T₁/(n(k−1))) / ((n−1)(k−1))) exceeds t with (n−1)(k−1) df.
+    Quade (Conover 1999, §5.8): |S_a − S_b| / √(2n(A₂ − B)/((n−1)(k−1))), S_j = Σ Q_i(r_ij −
+    (k+1)/2), A₂ = Σ S_ij², B = Σ S_j²/n; ``convention="paper"`` takes A₂ without ties, as the
+    Quade test does. Both are returned on the scale of the mean scores of the z-tests (mean
+    ranks; Quade's T_j/(n(n+1)/2)), so a negative t means a ranks better.
+    """
+    n, k = x.shape
+    if ranks is None:
+        ranks = midranks(x, descending=higher_is_better)
+    df = (n - 1) * (k - 1)
+    if ranking == "friedman_conover":
+        r = ranks
+        rank_sums = r.sum(axis=0)
+        a1 = float(np.square(r).sum())
+        c1 = n * k * (k + 1) ** 2 / 4.0
+        spread = a1 - c1
+        t1 = (k - 1) * (float((rank_sums ** 2).sum()) - n * c1) / spread if spread > 0 else 0.0
+        var = 2.0 * n * spread * (1.0 - t1 / (n * (k - 1))) / df if df else 0.0
+        se = math.sqrt(max(var, 0.0)) / n
+        return rank_sums / n, se, df, {
+            "se_formula": "sqrt(2n(A1 - C1)(1 - T1/(n(k-1))) / ((n-1)(k-1))) / n",
+            "t1": t1, "a1": a1, "c1": c1}
+    q = quade_weights(x, decimals)
+    centred = q[:, None] * (ranks - (k + 1) / 2.0)
+    s_j = centred.sum(axis=0)
+    if convention == "paper":
+        a2 = n * (n + 1) * (2 * n + 1) * k * (k + 1) * (k - 1) / 72.0
+    else:
+        a2 = float(np.square(centred).sum())
+    b = float((s_j ** 2).sum()) / n
+    norm = n * (n + 1) / 2.0
+    var = 2.0 * n * (a2 - b) / df if df else 0.0
+    se = math.sqrt(max(var, 0.0)) / norm
+    scores = (q[:, None] * ranks).sum(axis=0) / norm
+    return scores, se, df, {"se_formula": "sqrt(2n(A2 - B) / ((n-1)(k-1))) / (n(n+1)/2)",
+                            "a2": a2, "b": b}
+
+
 def nemenyi_pvalues(z, k: int) -> np.ndarray:
     """Nemenyi APVs in Demšar's sense: P(Q_{k,∞} ≥ √2·|z|), the studentized range.
 
@@ -188,9 +242,9 @@ def adjusted_pvalues(stat: PairwiseStatistics, family: str, procedures, *, contr
     out, notes, used = {}, [], {}
     for proc in procedures:
         if proc == "nemenyi":
-            if stat.scores is None:
-                notes.append(f"nemenyi needs mean ranks; not available for the {stat.ranking}"
-                             " ranking")
+            if stat.ranking not in RANK_BASED:
+                notes.append(f"nemenyi needs the z-tests of mean ranks; not available for the"
+                             f" {stat.ranking} ranking")
                 continue
             out[proc] = nemenyi_pvalues(stat.statistics[a, b], k)
         elif proc == "bergmann_hommel":
