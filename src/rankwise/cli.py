@@ -84,6 +84,10 @@ def compare(
         "two-sided", "--alternative",
         help="Two-learner tests: two-sided, greater (the second learner of --pair, or of the"
              " table, is better) or less; in the table's direction."),
+    friedman_method: str = typer.Option(
+        "auto", "--friedman-method",
+        help="Friedman / Iman-Davenport p-value: auto (permutation below 20 data sets: exact"
+             " when feasible, else Monte Carlo; chi-square from 20 on), chi2, exact, monte-carlo."),
     continuity_correction: bool = typer.Option(
         False, "--continuity-correction/--no-continuity-correction",
         help="Continuity correction of the Wilcoxon normal approximation (as R's default)."),
@@ -120,7 +124,8 @@ def compare(
                              pair=chosen, zero_method=zero_method,
                              wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
                              alternative=alternative,
-                             continuity_correction=continuity_correction, posthoc=posthoc, control=control, procedures=procedures,
+                             continuity_correction=continuity_correction,
+                             friedman_method=friedman_method, posthoc=posthoc, control=control, procedures=procedures,
                              rankings=ranking, force_posthoc=force_posthoc,
                              bh_time_budget=bh_time_budget, diagram_procedure=diagram_procedure,
                              verdict_procedure=verdict_procedure)

@@ -33,7 +33,7 @@ class Pairwise:
 
     def __init__(self, x, learners, *, higher_is_better, alpha, convention, tests,
                  zero_method, wilcoxon_method, sign_ties, time_budget, ranks=None,
-                 correction: bool = False):
+                 correction: bool = False, friedman_method: str = "auto"):
         self.x = x
         self.learners = tuple(learners)
         self.hib = higher_is_better
@@ -53,6 +53,7 @@ class Pairwise:
         self._anova = {}
         self._cds = {}
         self.extra_tests = {}  # gate tests the caller did not ask for, computed here
+        self.friedman_method = friedman_method
 
     # ------------------------------------------------------------------ gates and statistics
 
@@ -61,8 +62,8 @@ class Pairwise:
         if gate_name not in self._gates:
             res = self.tests.get(gate_name) or self.extra_tests.get(gate_name)
             if res is None and gate_name == "iman_davenport" and self.ranks is not None:
-                res = _iman_davenport_from_friedman(_friedman_from_ranks(self.ranks,
-                                                                         self.convention))
+                res = _iman_davenport_from_friedman(_friedman_from_ranks(
+                    self.ranks, self.convention, self.friedman_method))
                 self.extra_tests[gate_name] = res
             if res is None:
                 kwargs = {"decimals": None, "convention": self.convention}

@@ -25,6 +25,14 @@ def methods_paragraph(cmp, verdict_info=None) -> str:
     if t.n_learners >= 3 and omnibus:
         parts.append(f"Omnibus tests: {', '.join(omnibus)}, using {conv}, at alpha = {cmp.alpha}"
                      f" (Friedman's statistic {cmp.settings.get('friedman', '')}).")
+        fried = cmp.tests.get("friedman") or cmp.tests.get("iman_davenport")
+        if fried is not None and fried.method in ("exact", "monte-carlo"):
+            how = ("computed exactly" if fried.method == "exact" else
+                   f"estimated from {fried.details['monte_carlo_replicates']:,} seeded random"
+                   " arrangements")
+            parts.append(f"With {t.n_datasets} data sets the Friedman and Iman-Davenport p-values"
+                         " come from their permutation distribution given each data set's ranks"
+                         f" ({how}), not from the chi-square and F approximations.")
     if cmp.pair and "wilcoxon" in cmp.tests:
         w = cmp.tests["wilcoxon"]
         ties = cmp.tests["sign"].ties_rule if "sign" in cmp.tests else cmp.settings["sign_ties"]

@@ -18,13 +18,14 @@ from scipy import stats
 
 from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, rank_within_datasets, round_scores
+from .exact import PERMUTATION_BELOW_N, friedman_permutation_pvalue
 from .results import TestResult
 
 _NO_SPREAD = "no learner differs from another on any data set: the statistic is undefined (p = 1)"
 
 
 def friedman(x, *, higher_is_better: bool = True, convention: str = "default",
-             decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
+             decimals: int | None = DEFAULT_DECIMALS, method: str = "auto") -> TestResult:
     r"""Friedman's test on within-data-set ranks.
 
     Without tie correction (Friedman 1937; the form all three papers print, ``convention="paper"``):
@@ -36,7 +37,12 @@ def friedman(x, *, higher_is_better: bool = True, convention: str = "default",
     .. math:: \chi^2_F = \frac{(k-1)\,[\sum_j S_j^2 - nC_1]}{A_1 - C_1},\quad
               A_1 = \sum_{ij} r_{ij}^2,\ C_1 = nk(k+1)^2/4,\ S_j = nR_j
 
-    Referred to χ² with k − 1 degrees of freedom.
+    Referred to χ² with k − 1 degrees of freedom, or to its permutation distribution given
+    each data set's ranks: ``method`` is ``chi2``, ``exact`` (a dynamic programme over data
+    sets), ``monte-carlo`` (100,000 seeded arrangements, standard error in ``details``) or
+    ``auto`` (default: a permutation p-value, exact when it fits, below 20 data sets; chi-square
+    from 20 on and always under ``convention="paper"``). The result's ``method`` says which was
+    used; ``details["pvalue_chi2"]`` keeps the chi-square p-value.
 
     Examples
     --------
@@ -49,10 +55,26 @@ def friedman(x, *, higher_is_better: bool = True, convention: str = "default",
     """
     convention = check.convention(convention)
     x = check.score_matrix(x)
-    return _friedman_from_ranks(rank_within_datasets(x, higher_is_better, decimals), convention)
+    return _friedman_from_ranks(rank_within_datasets(x, higher_is_better, decimals), convention,
+                                method)
 
 
-def _friedman_from_ranks(r: np.ndarray, convention: str) -> TestResult:
+FRIEDMAN_METHODS = ("auto", "chi2", "exact", "monte-carlo")
+
+
+def friedman_method(method: str, convention: str, n: int) -> str:
+    """The p-value method ``auto`` stands for: the published chi-square under the paper
+    convention; a permutation p-value (``exact`` when the programme fits, else
+    ``monte-carlo``) below ``PERMUTATION_BELOW_N`` data sets; chi-square otherwise."""
+    check.choice("friedman_method", method, FRIEDMAN_METHODS)
+    if method != "auto":
+        return method
+    if convention == "paper" or n >= PERMUTATION_BELOW_N:
+        return "chi2"
+    return "permutation"
+
+
+def _friedman_from_ranks(r: np.ndarray, convention: str, method: str = "auto") -> TestResult:
     n, k = r.shape
     mean_r = r.mean(axis=0)
     uncorrected = 12.0 * n / (k * (k + 1)) * (float((mean_r ** 2).sum()) - k * (k + 1) ** 2 / 4.0)
@@ -67,22 +89,32 @@ def _friedman_from_ranks(r: np.ndarray, convention: str) -> TestResult:
     stat = corrected if convention == "default" else uncorrected
     stat = max(stat, 0.0)
     p = 1.0 if notes else float(stats.chi2.sf(stat, k - 1))
+    details = {"variant": "tie-corrected" if convention == "default" else "uncorrected",
+               "statistic_uncorrected": uncorrected, "statistic_tie_corrected": corrected,
+               "mean_ranks": mean_r, "n": n, "k": k}
+    chosen = friedman_method(method, convention, n)
+    used = "chi2"
+    if chosen != "chi2" and not notes:
+        perm = friedman_permutation_pvalue(
+            r, method="auto" if chosen == "permutation" else chosen)
+        details.update({"pvalue_chi2": p, "monte_carlo_replicates": perm["replicates"],
+                        "monte_carlo_standard_error": perm["standard_error"]})
+        p, used = perm["pvalue"], perm["method"]
     return TestResult(
-        test="friedman", statistic=stat, pvalue=p, method="chi2", convention=convention,
-        df=(k - 1,),
-        details={"variant": "tie-corrected" if convention == "default" else "uncorrected",
-                 "statistic_uncorrected": uncorrected, "statistic_tie_corrected": corrected,
-                 "mean_ranks": mean_r, "n": n, "k": k},
+        test="friedman", statistic=stat, pvalue=p, method=used, convention=convention,
+        df=(k - 1,), details=details,
         notes=tuple(notes))
 
 
 def iman_davenport(x, *, higher_is_better: bool = True, convention: str = "default",
-                   decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
+                   decimals: int | None = DEFAULT_DECIMALS, method: str = "auto") -> TestResult:
     r"""Iman-Davenport's F correction of Friedman's χ² (Iman & Davenport 1980).
 
     .. math:: F_F = \frac{(n-1)\chi^2_F}{n(k-1) - \chi^2_F}
 
-    referred to F(k − 1, (k − 1)(n − 1)). χ²_F is Friedman's statistic in the same convention
+    referred to F(k − 1, (k − 1)(n − 1)), or with ``method`` to the permutation distribution
+    (F increases with χ²_F, so the p-value is Friedman's; see :func:`friedman`). χ²_F is
+    Friedman's statistic in the same convention
     (tie-corrected by default, which makes F_F the two-way ANOVA F on the ranks; García et al.
     2010, eq. (2), lost the minus sign in print, ERRATA G1).
 
@@ -96,7 +128,8 @@ def iman_davenport(x, *, higher_is_better: bool = True, convention: str = "defau
     """
     convention = check.convention(convention)
     x = check.score_matrix(x)
-    fried = _friedman_from_ranks(rank_within_datasets(x, higher_is_better, decimals), convention)
+    fried = _friedman_from_ranks(rank_within_datasets(x, higher_is_better, decimals), convention,
+                                 method)
     return _iman_davenport_from_friedman(fried)
 
 
@@ -106,6 +139,7 @@ def _iman_davenport_from_friedman(fried: TestResult) -> TestResult:
     df = (k - 1, (k - 1) * (n - 1))
     denom = n * (k - 1) - chi2
     notes = list(fried.notes)
+    method = "F"
     if notes:
         f, p = 0.0, 1.0
     elif denom <= 1e-12 * n * (k - 1):
@@ -113,15 +147,23 @@ def _iman_davenport_from_friedman(fried: TestResult) -> TestResult:
         # ranking the learners identically, no ties) is (1/k!)^(n−1), never 0.
         f = math.inf
         p = float(math.factorial(k) ** -(n - 1)) if k < 170 else 0.0
+        method = "exact"
         notes.append("every data set ranks the learners identically: F is infinite and p is"
                      " the exact probability (1/k!)^(n-1) of that agreement")
     else:
         f = (n - 1) * chi2 / denom
         p = float(stats.f.sf(f, *df))
-    return TestResult(test="iman_davenport", statistic=f, pvalue=p, method="F",
-                      convention=fried.convention, df=df,
-                      details={"friedman_statistic": chi2, "variant": fried.details["variant"],
-                               "mean_ranks": fried.details["mean_ranks"], "n": n, "k": k},
+    details = {"friedman_statistic": chi2, "variant": fried.details["variant"],
+               "mean_ranks": fried.details["mean_ranks"], "n": n, "k": k}
+    if fried.method != "chi2" and math.isfinite(f) and not fried.notes:
+        # F increases with Friedman's statistic: the same permutation p-value
+        details.update({"pvalue_F": p,
+                        "monte_carlo_replicates": fried.details["monte_carlo_replicates"],
+                        "monte_carlo_standard_error":
+                            fried.details["monte_carlo_standard_error"]})
+        p, method = fried.pvalue, fried.method
+    return TestResult(test="iman_davenport", statistic=f, pvalue=p, method=method,
+                      convention=fried.convention, df=df, details=details,
                       notes=tuple(notes))
 
 
