@@ -87,3 +87,72 @@ def test_permutation_friedman_holds_its_level():
         x = np.round(rng.normal(size=(8, 4)), 1)
         rejections += friedman(x).pvalue <= 0.05
     assert rejections / reps <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / reps)
+
+
+def _pair_brute_force(ranks, a, b):
+    rows = [sorted(set(itertools.permutations((2 * r).astype(int).tolist()))) for r in ranks]
+    counts, size = {}, 0
+    for combo in itertools.product(*rows):
+        s = np.sum(combo, axis=0)
+        d = int(s[a] - s[b])
+        counts[d] = counts.get(d, 0) + 1
+        size += 1
+    return {d: c / size for d, c in counts.items()}
+
+
+@pytest.mark.parametrize("k, n", [(3, 3), (3, 5), (4, 3), (4, 4)])
+def test_eisinga_distribution_equals_enumeration(k, n):
+    """The exact distribution of a rank-sum difference, with and without ties, against every
+    arrangement enumerated; the same for every pair of learners; p-values from its tails."""
+    from rankwise.stats.exact import eisinga_pvalues, rank_sum_difference_distribution
+
+    rng = np.random.default_rng(100 + k * 10 + n)
+    for tied in (False, True):
+        x = rng.integers(0, 3 if tied else 1000, size=(n, k)).astype(float)
+        ranks = midranks(x)
+        values, probs = rank_sum_difference_distribution(ranks)
+        for a, b in ((0, 1), (k - 1, 0)):
+            ref = _pair_brute_force(ranks, a, b)
+            got = {int(v): p for v, p in zip(values, probs) if p > 0}
+            assert set(got) == set(ref)
+            assert all(got[d] == pytest.approx(ref[d], abs=1e-13) for d in ref)
+        p = eisinga_pvalues(ranks)
+        sums = (2 * ranks).sum(axis=0)
+        ref = _pair_brute_force(ranks, 0, 1)
+        d = abs(sums[0] - sums[1])
+        assert p[0, 1] == pytest.approx(sum(q for v, q in ref.items() if abs(v) >= d), abs=1e-13)
+
+
+def test_eisinga_moments_without_ties():
+    """Without ties Var(R_a − R_b) = n·k(k+1)/6 (in rank units), the variance behind the
+    friedman z-tests."""
+    from rankwise.stats.exact import rank_sum_difference_distribution
+
+    n, k = 12, 6
+    ranks = np.tile(np.arange(1.0, k + 1), (n, 1))
+    values, probs = rank_sum_difference_distribution(ranks)
+    d = values / 2.0
+    assert probs.sum() == pytest.approx(1.0) and (d * probs).sum() == pytest.approx(0.0)
+    assert (d ** 2 * probs).sum() == pytest.approx(n * k * (k + 1) / 6)
+
+
+def test_friedman_exact_ranking_in_compare_and_its_level():
+    from rankwise.posthoc import adjusted_pvalues
+    from rankwise.stats.pairwise import pairwise_statistics
+
+    cmp = compare(load_example("demsar2006_table6"), posthoc="all",
+                  rankings=["friedman", "friedman_exact"],
+                  procedures=["holm", "shaffer", "bergmann_hommel", "nemenyi"])
+    entry = cmp.to_dict()["posthoc"]["friedman_exact"]
+    assert entry["method"] == "exact" and entry["statistic"] == "R_a - R_b (rank sums)"
+    assert set(entry["all_pairs"][0]["apv"]) == {"holm", "shaffer", "bergmann_hommel"}
+    alone = compare(load_example("demsar2006_table6"), posthoc="all")
+    assert any("friedman_exact" in n for n in alone.to_dict()["posthoc"]["friedman"]["notes"])
+    rng = np.random.default_rng(7)
+    hits = 0
+    for _ in range(300):
+        x = rng.normal(size=(10, 4))
+        _, _, apv, _, _ = adjusted_pvalues(pairwise_statistics(x, "friedman_exact"),
+                                           "all_pairs", ("holm",))
+        hits += bool((apv["holm"] <= 0.05).any())
+    assert hits / 300 <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / 300)

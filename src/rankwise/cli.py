@@ -99,8 +99,8 @@ def compare(
         None, "--procedures", help="Comma-separated adjustment procedures (default: all)."),
     ranking: Optional[str] = typer.Option(
         None, "--ranking",
-        help="Comma-separated: friedman, aligned, quade, friedman_conover, quade_conover,"
-             " wilcoxon, sign, anova (default friedman)."),
+        help="Comma-separated: friedman, friedman_exact, aligned, quade, friedman_conover,"
+             " quade_conover, wilcoxon, sign, anova (default friedman)."),
     force_posthoc: bool = typer.Option(
         False, "--force-posthoc", help="Run post-hoc tests even if the omnibus test does not reject."),
     bh_time_budget: float = typer.Option(

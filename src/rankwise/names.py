@@ -68,6 +68,8 @@ RANKINGS_ALL = {r.name: r for r in (
     Ranking("friedman", "Friedman mean ranks", "iman_davenport", True),
     Ranking("friedman_aligned", "mean aligned ranks", "friedman_aligned", True),
     Ranking("quade", "Quade's weighted ranks", "quade", True),
+    Ranking("friedman_exact", "Friedman rank sums, exact (Eisinga et al. 2017)",
+            "iman_davenport", False),
     Ranking("friedman_conover", "Friedman rank sums by Conover's t-tests", "iman_davenport",
             False),
     Ranking("quade_conover", "Quade's weighted rank sums by Conover's t-tests", "quade", False),

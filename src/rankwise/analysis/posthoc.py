@@ -18,6 +18,7 @@ from ..names import (CONOVER, POSTHOC_CHOICES, RANK_BASED, RANKING_ALIASES, RANK
                      ranking_title, test_title)
 from ..stats import OMNIBUS
 from ..stats.anova import tukey_dunnett
+from ..stats.exact import PERMUTATION_BELOW_N
 from ..stats.contrast import contrast_estimation
 from ..stats.multiple_sign import multiple_sign_test
 from ..stats.omnibus import _friedman_from_ranks, _iman_davenport_from_friedman
@@ -200,6 +201,10 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
         notes = [] if gate.passed else [
             f"computed although {test_title(gate.test)} does not reject at alpha = {alpha}: read"
             " these comparisons with care"]
+        if ranking == "friedman" and n < PERMUTATION_BELOW_N and "friedman_exact" not in rankings:
+            notes.append(f"with {n} data sets the normal approximation of these z-tests is rough;"
+                         " the exact p-values of --ranking friedman_exact (Eisinga et al. 2017)"
+                         " avoid it")
         fams, methods = {}, {}
         for fam in families:
             procs = ("tukey",) if ranking == "anova" and fam == "all_pairs" else (
@@ -227,6 +232,11 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
             entries[ranking] = RankingResult(
                 ranking, gate, statistic="z", se=st.se, se_formula=st.details["se_formula"],
                 mean_scores=dict(zip(learners, st.scores)), critical_difference=cd, **common)
+        elif ranking == "friedman_exact":
+            entries[ranking] = RankingResult(
+                ranking, gate, statistic="R_a - R_b (rank sums)",
+                details={"method": "exact", "mean_scores": dict(zip(learners, st.scores))},
+                **common)
         elif ranking in CONOVER:
             entries[ranking] = RankingResult(
                 ranking, gate, statistic=f"t ({st.details['df']} df)",

@@ -32,6 +32,7 @@ from ..names import (ALL_PAIRS_PROCEDURES, CONOVER, CONTROL_PROCEDURES, OPTIONAL
                      RANK_BASED, RANKING_ALIASES, RANKINGS)
 from .adjust import adjust
 from .bergmann_hommel import bergmann_hommel
+from .exact import eisinga_pvalues
 from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
 from .results import jsonable
 from .two_learners import sign_test, wilcoxon
@@ -72,6 +73,12 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
         p = np.minimum(1.0, 2 * stats.norm.sf(np.abs(z)))
         np.fill_diagonal(p, 1.0)
         return PairwiseStatistics(ranking, convention, p, z, scores, se, details)
+    if ranking == "friedman_exact":
+        r = ranks if ranks is not None else midranks(x, descending=higher_is_better)
+        sums = r.sum(axis=0)
+        return PairwiseStatistics(ranking, convention, eisinga_pvalues(r),
+                                  sums[:, None] - sums[None, :], sums / n, None,
+                                  {"method": "exact (Eisinga et al. 2017)"})
     if ranking in CONOVER:
         scores, se, df, details = _conover_scores(x, ranking, higher_is_better, convention,
                                                   decimals, ranks)
