@@ -156,3 +156,17 @@ def test_friedman_exact_ranking_in_compare_and_its_level():
                                            "all_pairs", ("holm",))
         hits += bool((apv["holm"] <= 0.05).any())
     assert hits / 300 <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / 300)
+
+
+def test_small_sample_guidance_in_the_notes():
+    """Below 20 data sets the notes say how large a mean-rank difference can be detected (the
+    CDs the figures draw) and flag an approximate Friedman p-value; from 20 on they do not."""
+    small = compare(load_example("demsar2006_table6"))
+    cd = small.critical_difference
+    guidance = [n for n in small.notes if n.startswith("Small sample (N = 14, k = 4")]
+    assert len(guidance) == 1 and f"{cd.nemenyi:.4f}" in guidance[0]
+    assert f"{cd.bonferroni_dunn:.4f}" in guidance[0]
+    assert not any("rough with" in n for n in small.notes)
+    forced = compare(load_example("demsar2006_table6"), friedman_method="chi2")
+    assert sum("rough with 14 data sets" in n for n in forced.notes) == 2
+    assert not any(n.startswith("Small sample") for n in compare(load_example("garcia2010")).notes)

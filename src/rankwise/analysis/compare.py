@@ -15,6 +15,7 @@ from ..errors import RankwiseError
 from ..names import (ALL_PAIRS_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES,
                      TWO_LEARNER_TESTS, label, ranking_title)
 from ..stats.anova import rm_anova
+from ..stats.exact import PERMUTATION_BELOW_N
 from ..stats.omnibus import (FRIEDMAN_METHODS, _aligned_from_ranks, _friedman_from_ranks,
                              _iman_davenport_from_friedman, _quade_from_ranks)
 from ..stats.ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
@@ -342,7 +343,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                 convention=convention, decimals=decimals, alternative=alternative,
                 correction=continuity_correction)}
         verdict = decide(table, mean_r, verdict_tests, pair, None, alpha=alpha)
-    notes = collect_notes(table, results, report, figures or {})
+    notes = collect_notes(table, results, report, figures or {},
+                          small_sample_guidance(table, results, cd, alpha))
     return Comparison(table=table, alpha=alpha, convention=convention, decimals=decimals,
                       ranks=ranks, mean_ranks=mean_r, tests=results, pair=pair,
                       settings=settings, posthoc=report, verdict=verdict,
@@ -350,10 +352,33 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       options=options)
 
 
-def collect_notes(table, tests, posthoc, figures) -> tuple:
+def small_sample_guidance(table, tests, cd, alpha) -> tuple:
+    """Below ``PERMUTATION_BELOW_N`` data sets: how large a mean-rank difference the post-hoc
+    procedures can detect at this k, N and alpha, and a word on an approximation known to be
+    poor there."""
+    n, k = table.n_datasets, table.n_learners
+    if n >= PERMUTATION_BELOW_N or k < 3:
+        return ()
+    out = []
+    if cd is not None:
+        out.append(f"Small sample (N = {n}, k = {k}, alpha = {alpha}): two mean ranks must differ"
+                   f" by at least {cd.nemenyi:.4f} for the Nemenyi test (all pairs) and"
+                   f" {cd.bonferroni_dunn:.4f} for Bonferroni-Dunn or Holm's first step (against"
+                   " one learner) to be detected; smaller real differences will be missed.")
+    for name in ("friedman", "iman_davenport"):
+        res = tests.get(name)
+        if res is not None and res.method in ("chi2", "F") and res.convention == "default":
+            out.append(f"{label(name)}: its {res.method} p-value is an approximation that is"
+                       f" rough with {n} data sets; --friedman-method exact (or auto) gives the"
+                       " permutation p-value.")
+    return tuple(out)
+
+
+def collect_notes(table, tests, posthoc, figures, guidance=()) -> tuple:
     """Every warning and note of an analysis, each prefixed with where it comes from, in the
     order every report prints them."""
     out = [f"Warning: {w}" for w in table.warnings]
+    out += list(guidance)
     out += [f"{label(name)}: {note}" for name, res in tests.items() for note in res.notes]
     if posthoc is not None:
         for ranking, entry in posthoc.rankings.items():
