@@ -170,3 +170,56 @@ def test_small_sample_guidance_in_the_notes():
     forced = compare(load_example("demsar2006_table6"), friedman_method="chi2")
     assert sum("rough with 14 data sets" in n for n in forced.notes) == 2
     assert not any(n.startswith("Small sample") for n in compare(load_example("garcia2010")).notes)
+
+
+def _skillings_mack_reduced(x, higher_is_better=True):
+    """Skillings & Mack's own form: drop the last learner's row and column of the covariance
+    and invert the (then regular) matrix; written out with loops."""
+    n, k = x.shape
+    a = np.zeros(k)
+    lam = np.zeros((k, k))
+    for row in x:
+        cols = [j for j in range(k) if not np.isnan(row[j])]
+        if len(cols) < 2:
+            continue
+        vals = np.array([row[j] for j in cols])
+        r = stats.rankdata(-vals if higher_is_better else vals)
+        for j, rank in zip(cols, r):
+            a[j] += np.sqrt(12 / (len(cols) + 1)) * (rank - (len(cols) + 1) / 2)
+        for s in cols:
+            for t in cols:
+                if s != t:
+                    lam[s, t] += 1
+    cov = -lam.copy()
+    for s in range(k):
+        cov[s, s] = lam[s].sum()
+    return float(a[:-1] @ np.linalg.inv(cov[:-1, :-1]) @ a[:-1])
+
+
+def test_skillings_mack_against_friedman_its_own_form_and_under_h0():
+    from rankwise import skillings_mack
+
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(15, 5))
+    assert skillings_mack(x).statistic == pytest.approx(
+        friedman(x, convention="paper").statistic, rel=1e-12)
+    for _ in range(20):
+        y = rng.normal(size=(int(rng.integers(6, 25)), int(rng.integers(3, 6))))
+        holes = rng.random(y.shape) < 0.15
+        y[holes] = np.nan
+        res = skillings_mack(y, permutation=False)
+        if res.df[0] == y.shape[1] - 1:
+            assert res.statistic == pytest.approx(_skillings_mack_reduced(y), rel=1e-9)
+    # one data set with a single value is left out and counted
+    z = x.copy()
+    z[0, 1:] = np.nan
+    res = skillings_mack(z)
+    assert res.details["n_dropped_datasets"] == 1 and res.details["n"] == 14
+    assert res.method == "monte-carlo" and res.details["monte_carlo_standard_error"] > 0
+    # null simulation with 15 % missing cells: the chi-square p-value holds its level
+    hits = 0
+    for _ in range(400):
+        y = rng.normal(size=(30, 4))
+        y[rng.random(y.shape) < 0.15] = np.nan
+        hits += skillings_mack(y, permutation=False).pvalue <= 0.05
+    assert hits / 400 <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / 400)

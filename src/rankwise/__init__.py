@@ -33,7 +33,8 @@ _LAZY = {
                      "friedman_aligned", "iman_davenport", "mean_ranks", "multiple_sign_test",
                      "nemenyi_pvalues", "paired_ttest", "pairwise_statistics", "quade",
                      "quade_weights", "rank_within_datasets", "rm_anova", "sign_test",
-                     "tukey_dunnett", "wilcoxon", "wilcoxon_critical_value", "win_tie_loss"),
+                     "skillings_mack", "tukey_dunnett", "wilcoxon", "wilcoxon_critical_value",
+                     "win_tie_loss"),
                     "rankwise.stats"),
     **dict.fromkeys(("ScoreTable", "load_table"), "rankwise.tables"),
 }

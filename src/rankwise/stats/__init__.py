@@ -14,6 +14,7 @@ from .adjust import adjust
 from .anova import rm_anova, tukey_dunnett
 from .bergmann_hommel import bergmann_hommel
 from .contrast import contrast_estimation
+from .exact import skillings_mack
 from .multiple_sign import multiple_sign_test
 from .omnibus import friedman, friedman_aligned, iman_davenport, quade
 from .pairwise import critical_difference, nemenyi_pvalues, pairwise_statistics
@@ -29,5 +30,6 @@ __all__ = ["OMNIBUS", "TestResult", "adjust", "aligned_ranks", "bergmann_hommel"
            "contrast_estimation", "critical_difference", "friedman", "friedman_aligned",
            "iman_davenport", "mean_ranks", "multiple_sign_test", "nemenyi_pvalues",
            "paired_ttest", "pairwise_statistics", "quade", "quade_weights",
-           "rank_within_datasets", "rm_anova", "sign_test", "tukey_dunnett", "wilcoxon",
+           "rank_within_datasets", "rm_anova", "sign_test", "skillings_mack", "tukey_dunnett",
+           "wilcoxon",
            "wilcoxon_critical_value", "win_tie_loss"]
