@@ -12,10 +12,10 @@ import numpy as np
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import (ALL_PAIRS_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES,
+from ..names import (ALL_PAIRS_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES, RANKING_ALIASES,
                      TWO_LEARNER_TESTS, label, ranking_title)
 from ..stats.anova import rm_anova
-from ..stats.exact import PERMUTATION_BELOW_N
+from ..stats.exact import PERMUTATION_BELOW_N, skillings_mack
 from ..stats.omnibus import (FRIEDMAN_METHODS, _aligned_from_ranks, _friedman_from_ranks,
                              _iman_davenport_from_friedman, _quade_from_ranks)
 from ..stats.ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
@@ -24,7 +24,7 @@ from ..stats.summary import best_in_row, quartile_charts, win_tie_loss_matrix
 from ..stats.two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
 from ..tables import ScoreTable, load_table
 from .figures import plan_figures
-from .posthoc import Pairwise, build_posthoc, resolve_rankings
+from .posthoc import Pairwise, build_posthoc, parse_list, resolve_rankings
 from .results import CriticalDifference, PosthocResult, Verdict
 from .verdict import check_procedure, decide
 
@@ -252,6 +252,14 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             table.column(name)
     elif k == 2:
         pair = tuple(table.learners)
+    if np.isnan(table.values).any():
+        return _compare_incomplete(
+            table, options, alpha=alpha, convention=convention, decimals=decimals, tests=tests,
+            pair=pair, zero_method=zero_method, wilcoxon_method=wilcoxon_method,
+            sign_ties=sign_ties, alternative=alternative,
+            continuity_correction=continuity_correction, posthoc=posthoc, control=control,
+            procedures=procedures, rankings=rankings, force_posthoc=force_posthoc,
+            bh_time_budget=bh_time_budget, verdict_procedure=verdict_procedure)
     if tests is None:
         tests = OMNIBUS_TESTS if k >= 3 else ()
         tests = tests + (TWO_LEARNER_TESTS if pair else ())
@@ -350,6 +358,109 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       settings=settings, posthoc=report, verdict=verdict,
                       figures=figures or {}, critical_difference=cd, notes=notes,
                       options=options)
+
+
+INCOMPLETE_RANKINGS = ("wilcoxon", "sign")
+
+
+def _compare_incomplete(table, options, *, alpha, convention, decimals, tests, pair, zero_method,
+                        wilcoxon_method, sign_ties, alternative, continuity_correction, posthoc,
+                        control, procedures, rankings, force_posthoc, bh_time_budget,
+                        verdict_procedure) -> Comparison:
+    """A table with missing cells (``--missing skillings-mack``): the Skillings-Mack test as
+    the omnibus test and gate; two-learner and pairwise tests on the data sets each pair
+    shares; the verdict by the verdict procedure on the pairwise Wilcoxon tests against the
+    learner with the best mean rank (over the data sets where it has a value)."""
+    k = table.n_learners
+    if tests is not None:
+        complete_only = [name for name in tests if name in OMNIBUS_TESTS]
+        if complete_only:
+            raise RankwiseError(f"the {complete_only[0]} test needs a complete table; with missing"
+                                " cells the omnibus test is skillings_mack")
+    x = round_scores(table.values, decimals)
+    hib = table.higher_is_better
+    present = ~np.isnan(x)
+    ranks = midranks(np.where(present, x, np.inf if not hib else -np.inf), descending=hib)
+    ranks[~present] = np.nan
+    mean_r = np.nanmean(ranks, axis=0)
+    results: dict[str, TestResult] = {}
+    if k >= 3 and (tests is None or "skillings_mack" in tests):
+        results["skillings_mack"] = skillings_mack(x, higher_is_better=hib)
+    if k == 2 and pair is None:
+        pair = tuple(table.learners)
+    wanted = tuple(t for t in (tests if tests is not None else TWO_LEARNER_TESTS)
+                   if t in TWO_LEARNER_TESTS) if pair else ()
+    shared = None
+    if pair:
+        ia, ib = (table.learners.index(name) for name in pair)
+        rows = present[:, ia] & present[:, ib]
+        shared = int(rows.sum())
+        if shared < 2:
+            raise RankwiseError(f"{pair[0]} and {pair[1]} share {shared} data set(s) with values;"
+                                " the two-learner tests need at least two")
+        a, b = x[rows, ia], x[rows, ib]
+        common = dict(higher_is_better=hib, convention=convention, decimals=decimals,
+                      alternative=alternative)
+        runners = {
+            "wilcoxon": lambda: wilcoxon(a, b, zero_method=zero_method, method=wilcoxon_method,
+                                         correction=continuity_correction, **common),
+            "sign": lambda: sign_test(a, b, ties=sign_ties, **common),
+            "ttest": lambda: paired_ttest(a, b, **common),
+            "ttest_relative": lambda: paired_ttest(a, b, relative=True, **common),
+        }
+        for name in (wanted or ("wilcoxon",)):
+            results[name] = runners[name]()
+    settings = {"wilcoxon_zero_method": zero_method, "wilcoxon_method": wilcoxon_method,
+                "sign_ties": sign_ties, "alternative": alternative,
+                "continuity_correction": continuity_correction,
+                "friedman_method": options.get("friedman_method"),
+                "friedman": "not computed (missing cells)",
+                "ranks": "mid-ranks among each data set's values, 1 = best",
+                "missing_policy": "skillings-mack", "verdict_procedure": verdict_procedure,
+                "diagram_procedure": options.get("diagram_procedure")}
+    if rankings is not None:
+        resolve_rankings(rankings)
+    for given, flag in ((rankings, "--ranking (rankings=)"), (procedures, "--procedures")):
+        if given is not None and posthoc is None:
+            raise RankwiseError(f"{flag} chooses what the post-hoc comparisons use; add --posthoc"
+                                " all, control or both (posthoc= in Python)")
+    if control is not None and posthoc is None:
+        posthoc = "control"
+    report, extra = None, []
+    if k >= 3:
+        chosen = [RANKING_ALIASES.get(r, r) for r in parse_list(rankings)] if rankings else \
+            ["wilcoxon"]
+        bad = [r for r in chosen if r not in INCOMPLETE_RANKINGS]
+        if bad and posthoc is not None:
+            raise RankwiseError(f"the {bad[0]} ranking needs a complete table; with missing cells"
+                                f" use {' or '.join(INCOMPLETE_RANKINGS)}")
+        engine = Pairwise(x, table.learners, higher_is_better=hib, alpha=alpha,
+                          convention=convention, tests=results, zero_method=zero_method,
+                          wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
+                          time_budget=bh_time_budget, ranks=ranks,
+                          correction=continuity_correction, gate_test="skillings_mack")
+        if posthoc is not None:
+            report = build_posthoc(engine, mean_r, family=posthoc, control=control,
+                                   procedures=procedures, rankings=chosen, force=force_posthoc)
+        verdict = decide(table, mean_r, results, None, engine, alpha=alpha,
+                         procedure=verdict_procedure, ranking="wilcoxon")
+        extra.append(f"The table has {len(table.missing_cells)} missing cell(s), all other cells"
+                     " kept (policy skillings-mack): the omnibus test is the Skillings-Mack test,"
+                     " pairwise tests use the data sets each pair shares (their numbers are in"
+                     " the JSON), and there is no critical-difference diagram, multiple sign test"
+                     " or contrast estimation.")
+        if pair:
+            extra.append(f"The two-learner tests of {pair[0]} and {pair[1]} use the {shared} data"
+                         " sets where both have values.")
+    else:
+        verdict = decide(table, mean_r, results, pair, None, alpha=alpha)
+        extra.append(f"The table has missing cells: the two-learner tests use the {shared} data"
+                     f" sets where both {pair[0]} and {pair[1]} have values.")
+    notes = tuple(extra) + collect_notes(table, results, report, {})
+    return Comparison(table=table, alpha=alpha, convention=convention, decimals=decimals,
+                      ranks=ranks, mean_ranks=mean_r, tests=results, pair=pair,
+                      settings=settings, posthoc=report, verdict=verdict, figures={},
+                      critical_difference=None, notes=notes, options=options)
 
 
 def small_sample_guidance(table, tests, cd, alpha) -> tuple:

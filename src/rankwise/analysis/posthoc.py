@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from scipy import stats
 
 from .. import _validate as check
@@ -34,7 +36,8 @@ class Pairwise:
 
     def __init__(self, x, learners, *, higher_is_better, alpha, convention, tests,
                  zero_method, wilcoxon_method, sign_ties, time_budget, ranks=None,
-                 correction: bool = False, friedman_method: str = "auto"):
+                 correction: bool = False, friedman_method: str = "auto",
+                 gate_test: str | None = None):
         self.x = x
         self.learners = tuple(learners)
         self.hib = higher_is_better
@@ -55,11 +58,15 @@ class Pairwise:
         self._cds = {}
         self.extra_tests = {}  # gate tests the caller did not ask for, computed here
         self.friedman_method = friedman_method
+        # With missing cells one test gates every ranking (Skillings-Mack), and each pair is
+        # tested on the data sets it shares.
+        self.gate_test = gate_test
+        self.complete = not np.isnan(x).any()
 
     # ------------------------------------------------------------------ gates and statistics
 
     def gate(self, ranking: str) -> Gate:
-        gate_name = RANKINGS_ALL[ranking].gate
+        gate_name = self.gate_test or RANKINGS_ALL[ranking].gate
         if gate_name not in self._gates:
             res = self.tests.get(gate_name) or self.extra_tests.get(gate_name)
             if res is None and gate_name == "iman_davenport" and self.ranks is not None:
@@ -82,7 +89,8 @@ class Pairwise:
         if ranking not in self._stats:
             self._stats[ranking] = pairwise_statistics(
                 self.x, ranking, higher_is_better=self.hib, convention=self.convention,
-                decimals=None, ranks=self.ranks, **self.options)
+                decimals=None, ranks=self.ranks, complete_cases=not self.complete,
+                **self.options)
         return self._stats[ranking]
 
     def critical_difference(self, ranking: str = "friedman") -> CriticalDifference:
@@ -247,10 +255,15 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
             label = "T" if ranking == "wilcoxon" else (
                 "wins of b (ties split)" if engine.options["sign_ties"] == "split" else
                 "wins of b")
-            entries[ranking] = RankingResult(ranking, gate, statistic=label,
-                                             details=dict(st.details), **common)
+            details = dict(st.details)
+            if "n_used" in details:  # missing cells: the data sets each pair shares
+                used = details.pop("n_used")
+                details["n_used"] = {a: {b: int(used[i, j]) for j, b in enumerate(learners)
+                                         if j != i} for i, a in enumerate(learners)}
+            entries[ranking] = RankingResult(ranking, gate, statistic=label, details=details,
+                                             **common)
     mst = None
-    if c_idx is not None:
+    if c_idx is not None and engine.complete:
         mst = multiple_sign_test(x, c_idx, alpha=alpha, higher_is_better=engine.hib,
                                  decimals=None)
         for row in mst["comparisons"]:
@@ -273,7 +286,8 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
         families=families, rankings=entries,
         control=learners[c_idx] if c_idx is not None else None,
         control_source=(None if c_idx is None else
-                        "option" if control not in (None, "best") else "best Friedman mean rank"),
+                        "option" if control not in (None, "best") else
+                        "best Friedman mean rank" if engine.complete else "best mean rank"),
         procedures={fam: tuple(chosen[fam]) for fam in families}, forced=bool(force),
-        critical_difference=engine.critical_difference(), multiple_sign_test=mst,
-        contrast=contrast)
+        critical_difference=engine.critical_difference() if engine.complete else None,
+        multiple_sign_test=mst, contrast=contrast if engine.complete else None)

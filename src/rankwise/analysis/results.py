@@ -134,7 +134,8 @@ class RankingResult:
             out["se"] = self.se
             out["se_formula"] = self.se_formula
             out["mean_scores"] = self.mean_scores
-            out["critical_difference"] = self.critical_difference.to_dict()
+            out["critical_difference"] = (self.critical_difference.to_dict()
+                                      if self.critical_difference is not None else None)
         out.update(self.details)
         for name, fam in self.families.items():
             out[name] = fam.to_list()
@@ -172,7 +173,8 @@ class PosthocResult:
                "forced": self.forced}
         for name, entry in self.rankings.items():
             out[name] = entry.to_dict()
-        out["critical_difference"] = self.critical_difference.to_dict()
+        out["critical_difference"] = (self.critical_difference.to_dict()
+                                      if self.critical_difference is not None else None)
         if self.multiple_sign_test is not None:
             out["multiple_sign_test"] = self.multiple_sign_test
         out["contrast_estimation"] = self.contrast_estimation

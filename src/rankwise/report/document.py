@@ -9,6 +9,7 @@ same thing with the same numbers.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from ..names import FIGURES, TESTS, label, ranking_title, test_title
@@ -224,6 +225,8 @@ def _sign_and_contrasts(doc, cmp):
                 Table(["learner", "better", "worse", "tied", "decision"], rows, "<>>><",
                       key="multiple_sign_test"))
     ce = ph.contrast_estimation
+    if ce is None:  # not computed for a table with missing cells
+        return
     names = ce["learners"]
     rows = [[u] + [f"{ce['estimates'][u][v]:.5f}" for v in names] for u in names]
     doc.add(Heading("Contrast estimation based on medians"),
@@ -237,7 +240,8 @@ def _rank_table(cmp) -> list:
     d = digits(t.values)
     rows = []
     for i, name in enumerate(t.datasets[:MAX_TABLE_ROWS]):
-        rows.append([name] + [Cell(f"{t.values[i, j]:.{d}f} ({fmt_rank(cmp.ranks[i, j])})",
+        rows.append([name] + [Cell("-" if math.isnan(t.values[i, j]) else
+                                   f"{t.values[i, j]:.{d}f} ({fmt_rank(cmp.ranks[i, j])})",
                                    best=bool(best[i, j])) for j in range(t.n_learners)])
     rows.append(["average rank"] + [f"{r:.3f}" for r in cmp.mean_ranks])
     blocks = [Table(["dataset"] + list(t.learners), rows, "<" + ">" * t.n_learners,

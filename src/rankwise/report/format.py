@@ -38,6 +38,6 @@ def fmt_rank(r) -> str:
 def digits(values) -> int:
     """Decimals needed to print the table as it was given (at most 6)."""
     for d in range(0, 7):
-        if np.allclose(values, np.round(values, d), atol=1e-12, rtol=0):
+        if np.allclose(values, np.round(values, d), atol=1e-12, rtol=0, equal_nan=True):
             return max(d, 1)
     return 6

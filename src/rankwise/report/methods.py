@@ -66,7 +66,17 @@ def methods_paragraph(cmp, verdict_info=None) -> str:
     if v is not None and v.procedure:
         parts.append(f"The verdict compares every learner with the best-ranked one by"
                      f" {procedure_title(v.procedure)} at alpha = {cmp.alpha}.")
-    if t.dropped_datasets or t.dropped_learners:
+    if cmp.settings.get("missing_policy") == "skillings-mack":
+        sm = cmp.tests.get("skillings_mack")
+        how = "" if sm is None else (
+            f" (chi-square p-value with {sm.df[0]} degrees of freedom)" if sm.method == "chi2" else
+            f" (p-value from {sm.details['monte_carlo_replicates']:,} seeded random arrangements"
+            " of each data set's ranks over its own learners)")
+        parts.append(f"{len(t.missing_cells)} result(s) were missing; every other result was kept."
+                     " Each data set's values were ranked among themselves, the omnibus test was"
+                     f" the Skillings-Mack test for incomplete tables{how}, and every pairwise"
+                     " comparison used the data sets both learners have values on.")
+    elif t.dropped_datasets or t.dropped_learners:
         dropped = (f"{len(t.dropped_datasets)} data set(s) ({', '.join(t.dropped_datasets)})"
                    if t.dropped_datasets else
                    f"{len(t.dropped_learners)} learner(s) ({', '.join(t.dropped_learners)})")

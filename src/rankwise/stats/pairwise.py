@@ -55,7 +55,8 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
                         convention: str = "default", decimals: int | None = DEFAULT_DECIMALS,
                         zero_method: str = "demsar", wilcoxon_method: str = "auto",
                         sign_ties: str = "split", ranks=None,
-                        correction: bool = False) -> PairwiseStatistics:
+                        correction: bool = False,
+                        complete_cases: bool = False) -> PairwiseStatistics:
     """Pairwise statistics and two-sided p-values for every pair of learners.
 
     ``ranks``: the within-data-set ranks of ``x`` (rank 1 = best) when the caller has them
@@ -64,7 +65,14 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
     ranking = RANKING_ALIASES.get(ranking, ranking)
     check.choice("ranking", ranking, RANKINGS)
     convention = check.convention(convention)
-    x = round_scores(check.score_matrix(x), decimals)
+    if complete_cases:
+        # missing cells (NaN) allowed: each pair is tested on the data sets it shares
+        if ranking not in ("wilcoxon", "sign"):
+            raise RankwiseError(f"the {ranking} ranking needs a complete table; with missing cells"
+                                " use the wilcoxon or sign ranking")
+        x = round_scores(np.asarray(x, dtype=float), decimals)
+    else:
+        x = round_scores(check.score_matrix(x), decimals)
     n, k = x.shape
     if ranking in RANK_BASED:
         scores, se, details = _rank_scores(x, ranking, higher_is_better, convention, decimals,
@@ -92,21 +100,30 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
                                   {**details, "df": df})
     p = np.ones((k, k))
     stat = np.zeros((k, k))
+    used = np.full((k, k), n)
+    present = ~np.isnan(x)
     for i in range(k):
         for j in range(i + 1, k):
+            rows = present[:, i] & present[:, j]
+            used[i, j] = used[j, i] = int(rows.sum())
+            if rows.sum() < 2:
+                continue  # fewer than two shared data sets: no test (p = 1)
+            a, b = (x[:, i], x[:, j]) if rows.all() else (x[rows, i], x[rows, j])
             if ranking == "wilcoxon":
-                res = wilcoxon(x[:, i], x[:, j], higher_is_better=higher_is_better,
+                res = wilcoxon(a, b, higher_is_better=higher_is_better,
                                zero_method=zero_method, method=wilcoxon_method,
                                convention=convention, decimals=decimals,
                                correction=correction)
             else:
-                res = sign_test(x[:, i], x[:, j], higher_is_better=higher_is_better,
+                res = sign_test(a, b, higher_is_better=higher_is_better,
                                 ties=sign_ties, convention=convention, decimals=decimals)
             p[i, j] = p[j, i] = res.pvalue
             stat[i, j] = stat[j, i] = res.statistic
     details = ({"zero_method": zero_method, "method": wilcoxon_method,
                 "continuity_correction": bool(correction)} if ranking == "wilcoxon"
                else {"ties_rule": sign_ties})
+    if complete_cases:
+        details["n_used"] = used
     return PairwiseStatistics(ranking, convention, p, stat, None, None, details)
 
 

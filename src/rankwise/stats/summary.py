@@ -8,6 +8,7 @@ to the upper quartile.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +35,14 @@ def win_tie_loss_matrix(values, higher_is_better: bool = True,
         ranks = rank_within_datasets(values, higher_is_better, decimals)
     ranks = np.asarray(ranks, dtype=float)
     n, k = ranks.shape
+    if np.isnan(ranks).any():  # missing cells: each pair counted over the data sets it shares
+        out = np.zeros((k, k, 3), dtype=np.int64)
+        for a in range(k):
+            wins = np.count_nonzero(ranks[:, [a]] < ranks, axis=0)
+            ties = np.count_nonzero(ranks[:, [a]] == ranks, axis=0)
+            losses = np.count_nonzero(ranks[:, [a]] > ranks, axis=0)
+            out[a] = np.column_stack([wins, ties, losses])
+        return out
     kind = np.int16 if 2 * k < np.iinfo(np.int16).max else np.int32
     rt = np.ascontiguousarray((2 * ranks).T).astype(kind)
     out = np.zeros((k, k, 3), dtype=np.int64)
@@ -52,7 +61,10 @@ def best_in_row(values, higher_is_better: bool = True,
                 decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
     """Boolean mask of the best cell(s) of every data set (ties all marked)."""
     x = round_scores(values, decimals)
-    best = x.max(axis=1, keepdims=True) if higher_is_better else x.min(axis=1, keepdims=True)
+    with warnings.catch_warnings():  # a missing cell (NaN) is never the best
+        warnings.simplefilter("ignore", RuntimeWarning)
+        best = (np.nanmax(x, axis=1, keepdims=True) if higher_is_better
+                else np.nanmin(x, axis=1, keepdims=True))
     return x == best
 
 
@@ -72,6 +84,7 @@ def quartiles(samples: dict) -> list:
     rows = []
     for name, vals in samples.items():
         v = np.asarray(vals, dtype=float)
+        v = v[~np.isnan(v)]  # missing cells are not values
         q = np.percentile(v, [0, 25, 50, 75, 100])
         rows.append(QuartileRow(name, *map(float, q), n=v.size))
     return rows

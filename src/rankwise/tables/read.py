@@ -23,7 +23,7 @@ from .table import ScoreTable
 LONG_REQUIRED = ("dataset", "learner", "value")
 LONG_OPTIONAL = ("criterion", "repeat", "fold")
 AGGREGATES = ("median", "mean")
-MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners")
+MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners", "skillings-mack")
 SHAPES = ("auto", "wide", "long")
 MISSING_TOKENS = {"", "na", "n/a", "nan", "null", "none", "?"}
 #: The usual spellings of those tokens, for pandas' parser (any other spelling takes the text path).
@@ -50,8 +50,10 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         Overrides the direction. Default: from the criterion if known, else True.
     aggregate : {"median", "mean"}
         How repeats × folds of one (data set, learner) are combined. Folds are never data sets.
-    missing : {"refuse", "drop-datasets", "drop-learners"}
+    missing : {"refuse", "drop-datasets", "drop-learners", "skillings-mack"}
         What to do with cells that have no value. Dropped names are recorded in the result.
+        ``skillings-mack`` keeps every available cell (missing ones stay NaN) for the
+        Skillings-Mack test and pairwise tests on the data sets each pair shares.
     sep : str, optional
         Field separator; by default a tab for ``.tsv``/``.tab`` files or a first line with tabs
         and no commas, else a comma.
@@ -501,8 +503,17 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
             more = f" and {len(missing_cells) - 5} more" if len(missing_cells) > 5 else ""
             raise RankwiseError(f"{table.source}: {len(missing_cells)} missing cell(s) (data set /"
                                 f" learner): {shown}{more}; fill them, or pass --missing"
-                                " drop-datasets or --missing drop-learners")
-        if missing == "drop-datasets":
+                                " drop-datasets, drop-learners or skillings-mack")
+        if missing == "skillings-mack":
+            empty = [l for l, col in zip(learners, holes.T) if col.all()]
+            if empty:
+                raise RankwiseError(f"{table.source}: learner {empty[0]!r} has no values at all;"
+                                    " remove it from the table")
+            shown = "; ".join(f"{d} / {l}" for d, l in missing_cells[:5])
+            more = f" and {len(missing_cells) - 5} more" if len(missing_cells) > 5 else ""
+            warnings.append(f"{len(missing_cells)} missing cell(s) kept for the Skillings-Mack"
+                            f" test (data set / learner): {shown}{more}")
+        elif missing == "drop-datasets":
             keep = ~holes.any(axis=1)
             dropped_d = [d for d, k in zip(datasets, keep) if not k]
             values, counts = values[keep], counts[keep]
@@ -512,9 +523,11 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
             dropped_l = [l for l, k in zip(learners, keep) if not k]
             values, counts = values[:, keep], counts[:, keep]
             learners = [l for l, k in zip(learners, keep) if k]
-        warnings.append(f"{len(missing_cells)} missing cell(s); dropped "
-                        + (f"{len(dropped_d)} data set(s): {', '.join(dropped_d)}" if dropped_d
-                           else f"{len(dropped_l)} learner(s): {', '.join(dropped_l)}"))
+        if missing != "skillings-mack":
+            warnings.append(f"{len(missing_cells)} missing cell(s); dropped "
+                            + (f"{len(dropped_d)} data set(s): {', '.join(dropped_d)}"
+                               if dropped_d else
+                               f"{len(dropped_l)} learner(s): {', '.join(dropped_l)}"))
     n, k = values.shape
     if k < 2:
         raise RankwiseError(f"{table.source}: only {k} learner(s) "

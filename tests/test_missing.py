@@ -1,0 +1,102 @@
+"""Tables with missing cells kept (--missing skillings-mack): the Skillings-Mack test, pairwise
+tests on the data sets each pair shares, and reports that say so."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from rankwise import RankwiseError, compare, load_table, skillings_mack
+
+TABLE = """dataset,A,B,C,D
+d1,0.81,0.79,0.70,0.75
+d2,0.77,,0.66,0.70
+d3,0.90,0.85,0.80,
+d4,0.66,0.65,0.60,0.61
+d5,0.71,0.70,,0.69
+d6,0.88,0.86,0.79,0.80
+d7,0.93,0.90,0.85,0.87
+d8,0.60,0.62,0.55,0.58
+d9,0.75,0.74,0.70,0.71
+d10,0.82,0.80,0.76,0.78
+"""
+
+
+@pytest.fixture
+def path(tmp_path):
+    p = tmp_path / "missing.csv"
+    p.write_text(TABLE)
+    return p
+
+
+def test_the_policy_keeps_every_available_cell(path, tmp_path):
+    with pytest.raises(RankwiseError, match="or skillings-mack"):
+        load_table(path)
+    t = load_table(path, missing="skillings-mack")
+    assert t.n_datasets == 10 and np.isnan(t.values).sum() == 3
+    assert t.missing_cells == (("d2", "B"), ("d3", "D"), ("d5", "C"))
+    assert any("3 missing cell(s) kept" in w for w in t.warnings)
+    empty = tmp_path / "empty.csv"
+    empty.write_text("dataset,A,B,C\nd1,1,,2\nd2,2,,1\n")
+    with pytest.raises(RankwiseError, match="learner 'B' has no values at all"):
+        load_table(empty, missing="skillings-mack")
+
+
+def test_compare_with_missing_cells(path):
+    t = load_table(path, missing="skillings-mack")
+    cmp = compare(t, posthoc="all", procedures=["holm"])
+    assert set(cmp.tests) == {"skillings_mack"}
+    assert cmp.tests["skillings_mack"].statistic == pytest.approx(
+        skillings_mack(t.values).statistic)
+    assert cmp.verdict.gate.test == "skillings_mack" and cmp.verdict.ranking == "wilcoxon"
+    assert cmp.critical_difference is None and cmp.figures == {}
+    # each pair on the data sets it shares: the p-value of a Wilcoxon test on those rows
+    x = t.values
+    entry = cmp.posthoc.rankings["wilcoxon"]
+    assert entry.details["n_used"]["A"]["B"] == 9 and entry.details["n_used"]["B"]["C"] == 8
+    rows = ~np.isnan(x[:, 1]) & ~np.isnan(x[:, 2])
+    ref = stats.wilcoxon(x[rows, 2], x[rows, 1], method="exact").pvalue
+    pair = next(c for c in entry.families["all_pairs"].comparisons if (c.a, c.b) == ("B", "C"))
+    assert pair.pvalue == pytest.approx(ref, rel=1e-9)
+    # mean ranks over the data sets where each learner has a value
+    ranks = cmp.ranks
+    assert np.isnan(ranks[1, 1]) and ranks[1, [0, 2, 3]].tolist() == [1.0, 3.0, 2.0]
+    assert cmp.mean_ranks[1] == pytest.approx(np.nanmean(ranks[:, 1]))
+    wtl = cmp.summary.win_tie_loss
+    assert wtl[0, 1].tolist() == [8, 0, 1] and wtl[1, 2].sum() == 8
+    doc = json.loads(cmp.to_json())
+    assert doc["values"][1][1] is None and doc["missing"]["policy"] == "skillings-mack"
+    assert doc["tests"]["skillings_mack"]["method"] == "monte-carlo"
+    assert doc["critical_difference"] is None
+    text = cmp.to_text()
+    assert not re.search(r"\bnan\b", text.lower())
+    assert "Skillings-Mack test for incomplete tables" in text
+    assert "No results were missing" not in text
+
+
+def test_what_a_table_with_missing_cells_cannot_do(path):
+    t = load_table(path, missing="skillings-mack")
+    with pytest.raises(RankwiseError, match="the friedman test needs a complete table"):
+        compare(t, tests=["friedman"])
+    with pytest.raises(RankwiseError, match="the friedman ranking needs a complete table"):
+        compare(t, posthoc="all", rankings=["friedman"])
+    two = compare(t, pair=("A", "B"))
+    assert two.tests["wilcoxon"].n == 9
+    assert any("use the 9 data sets where both have values" in n for n in two.notes)
+
+
+def test_command_line(path):
+    from typer.testing import CliRunner
+
+    from rankwise.cli import app
+
+    res = CliRunner().invoke(app, ["compare", str(path), "--missing", "skillings-mack",
+                                   "--posthoc", "all", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["posthoc"]["wilcoxon"]["n_used"]["A"]["B"] == 9
+    bad = CliRunner().invoke(app, ["compare", str(path), "--missing", "skillings-mack",
+                                   "--posthoc", "all", "--ranking", "quade"])
+    assert bad.exit_code == 2 and "needs a complete table" in bad.stderr
