@@ -189,7 +189,9 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         Tie rule of the sign test.
     alternative : {"two-sided", "greater", "less"}
         Of the two-learner tests: ``greater`` means "b (the second of ``pair``) is better than
-        a", in the table's direction (higher- or lower-is-better); ``less`` the opposite.
+        a", in the table's direction (higher- or lower-is-better); ``less`` the opposite. With a
+        named ``control`` it also makes the control family one-sided ("each learner is better
+        than the control", or worse); the all-pairs family stays two-sided.
     friedman_method : {"auto", "chi2", "exact", "monte-carlo"}
         p-value of the Friedman and Iman-Davenport tests: ``auto`` (default) takes the
         permutation distribution given each data set's ranks below 20 data sets (exact when the
@@ -330,11 +332,13 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                           convention=convention, tests=results, zero_method=zero_method,
                           wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
                           time_budget=bh_time_budget, ranks=ranks,
-                          correction=continuity_correction, friedman_method=friedman_method)
+                          correction=continuity_correction, friedman_method=friedman_method,
+                          decimals=decimals)
         cd = engine.critical_difference()
         if posthoc is not None:
             report = build_posthoc(engine, mean_r, family=posthoc, control=control,
-                                   procedures=procedures, rankings=rankings, force=force_posthoc)
+                                   procedures=procedures, rankings=rankings, force=force_posthoc,
+                                   alternative=alternative)
         verdict = decide(table, mean_r, results, pair, engine, alpha=alpha,
                          procedure=verdict_procedure)
         figures = plan_figures(engine, table.learners, mean_r, verdict, alpha=alpha,
@@ -438,10 +442,12 @@ def _compare_incomplete(table, options, *, alpha, convention, decimals, tests, p
                           convention=convention, tests=results, zero_method=zero_method,
                           wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
                           time_budget=bh_time_budget, ranks=ranks,
-                          correction=continuity_correction, gate_test="skillings_mack")
+                          correction=continuity_correction, gate_test="skillings_mack",
+                          decimals=decimals)
         if posthoc is not None:
             report = build_posthoc(engine, mean_r, family=posthoc, control=control,
-                                   procedures=procedures, rankings=chosen, force=force_posthoc)
+                                   procedures=procedures, rankings=chosen, force=force_posthoc,
+                                   alternative=alternative)
         verdict = decide(table, mean_r, results, None, engine, alpha=alpha,
                          procedure=verdict_procedure, ranking="wilcoxon")
         extra.append(f"The table has {len(table.missing_cells)} missing cell(s), all other cells"

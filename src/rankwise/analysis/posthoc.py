@@ -20,13 +20,14 @@ from ..names import (CONOVER, POSTHOC_CHOICES, RANK_BASED, RANKING_ALIASES, RANK
                      ranking_title, test_title)
 from ..stats import OMNIBUS
 from ..stats.anova import tukey_dunnett
-from ..stats.exact import PERMUTATION_BELOW_N
+from ..stats.exact import PERMUTATION_BELOW_N, rank_sum_difference_distribution
 from ..stats.contrast import contrast_estimation
 from ..stats.multiple_sign import multiple_sign_test
 from ..stats.omnibus import _friedman_from_ranks, _iman_davenport_from_friedman
 from ..stats.pairwise import (adjusted_pvalues, check_procedures, critical_difference,
                               family_pairs, pairwise_statistics, resolve_control)
 from ..stats.results import jsonable
+from ..stats.two_learners import sign_test, wilcoxon
 from .results import (CriticalDifference, FamilyResult, Gate, PairComparison, PosthocResult,
                       RankingResult)
 
@@ -37,7 +38,7 @@ class Pairwise:
     def __init__(self, x, learners, *, higher_is_better, alpha, convention, tests,
                  zero_method, wilcoxon_method, sign_ties, time_budget, ranks=None,
                  correction: bool = False, friedman_method: str = "auto",
-                 gate_test: str | None = None):
+                 gate_test: str | None = None, decimals: int | None = None):
         self.x = x
         self.learners = tuple(learners)
         self.hib = higher_is_better
@@ -58,6 +59,9 @@ class Pairwise:
         self._cds = {}
         self.extra_tests = {}  # gate tests the caller did not ask for, computed here
         self.friedman_method = friedman_method
+        # x is rounded already; the differences and derived values (aligned values, Quade's
+        # ranges, pairwise differences) are rounded again to the same places, as everywhere.
+        self.decimals = decimals
         # With missing cells one test gates every ranking (Skillings-Mack), and each pair is
         # tested on the data sets it shares.
         self.gate_test = gate_test
@@ -74,7 +78,7 @@ class Pairwise:
                     self.ranks, self.convention, self.friedman_method))
                 self.extra_tests[gate_name] = res
             if res is None:
-                kwargs = {"decimals": None, "convention": self.convention}
+                kwargs = {"decimals": self.decimals, "convention": self.convention}
                 if gate_name == "anova":
                     kwargs["alpha"] = self.alpha
                 else:
@@ -89,7 +93,7 @@ class Pairwise:
         if ranking not in self._stats:
             self._stats[ranking] = pairwise_statistics(
                 self.x, ranking, higher_is_better=self.hib, convention=self.convention,
-                decimals=None, ranks=self.ranks, complete_cases=not self.complete,
+                decimals=self.decimals, ranks=self.ranks, complete_cases=not self.complete,
                 **self.options)
         return self._stats[ranking]
 
@@ -114,13 +118,17 @@ class Pairwise:
 
     # -------------------------------------------------------------------------- families
 
-    def family(self, ranking: str, family: str, procedures, control: int | None):
+    def family(self, ranking: str, family: str, procedures, control: int | None,
+               alternative: str = "two-sided"):
         """A :class:`FamilyResult` with the APVs of ``procedures`` (each computed once), plus
-        the notes and methods of the procedures that ran."""
+        the notes and methods of the procedures that ran. ``alternative`` (control family
+        only): ``greater`` tests "each learner is better than the control", ``less`` "worse"."""
         if ranking == "anova":
             return self._anova_family(family, control)
         st = self.statistics(ranking)
-        key = (ranking, family, control)
+        if alternative != "two-sided":
+            st = self._one_sided(st, ranking, control, alternative)
+        key = (ranking, family, control, alternative)
         cache = self._apv.setdefault(key, {})
         missing = [p for p in procedures if p not in cache]
         if missing:
@@ -139,6 +147,40 @@ class Pairwise:
                      for i, (a, b) in enumerate(pairs))
         return (FamilyResult(family, ran, rows), tuple(self._notes.get(key, ())),
                 dict(self._methods.get(key, {})))
+
+    def _one_sided(self, st, ranking, control, alternative):
+        """The statistics with one-sided p-values for the pairs (control, j): the upper tail of
+        each ranking's own null distribution when ``greater`` (j better than the control)."""
+        from dataclasses import replace
+
+        k = len(self.learners)
+        p = st.pvalues.copy()
+        sign = 1.0 if alternative == "greater" else -1.0
+        for j in range(k):
+            if j == control:
+                continue
+            if ranking in RANK_BASED:  # z = (M_c − M_j)/SE > 0 when j ranks better
+                value = float(stats.norm.sf(sign * st.statistics[control, j]))
+            elif ranking in CONOVER:
+                value = float(stats.t.sf(sign * st.statistics[control, j], st.details["df"]))
+            elif ranking == "friedman_exact":
+                values, probs = rank_sum_difference_distribution(self.ranks)
+                d = 2 * sign * st.statistics[control, j]  # doubled units, as the distribution
+                value = float(min(1.0, probs[sign * values >= d - 1e-9].sum()))
+            else:  # wilcoxon, sign: the two-learner test of j against the control
+                rows = ~np.isnan(self.x[:, control]) & ~np.isnan(self.x[:, j])
+                a, b = self.x[rows, control], self.x[rows, j]
+                common = dict(higher_is_better=self.hib, convention=self.convention,
+                              decimals=self.decimals, alternative=alternative)
+                if ranking == "wilcoxon":
+                    res = wilcoxon(a, b, zero_method=self.options["zero_method"],
+                                   method=self.options["wilcoxon_method"],
+                                   correction=self.options["correction"], **common)
+                else:
+                    res = sign_test(a, b, ties=self.options["sign_ties"], **common)
+                value = res.pvalue
+            p[control, j] = p[j, control] = value
+        return replace(st, pvalues=p)
 
     def _anova_family(self, family, control):
         res = self.anova(control)
@@ -178,7 +220,7 @@ def resolve_rankings(rankings) -> list:
 
 
 def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, rankings,
-                  force) -> PosthocResult:
+                  force, alternative: str = "two-sided") -> PosthocResult:
     """The requested post-hoc families on the requested rankings (the ``posthoc`` section)."""
     check.choice("posthoc", family, tuple(POSTHOC_CHOICES))
     families = POSTHOC_CHOICES[family]
@@ -195,6 +237,14 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
             raise RankwiseError(f"none of the procedures {', '.join(procedures)} applies to the"
                                 f" {fam.replace('_', ' ')} family")
     c_idx = resolve_control(control, learners, mean_ranks) if "control" in families else None
+    one_sided = alternative != "two-sided" and "control" in families
+    if one_sided and control in (None, "best"):
+        raise RankwiseError("a one-sided comparison against a control needs the control named"
+                            " (--control NAME): against the best-ranked learner the direction"
+                            " would be chosen from the data")
+    if one_sided and "anova" in rankings:
+        raise RankwiseError("the anova ranking (Dunnett) is two-sided; drop it or use"
+                            " --alternative two-sided")
     alpha = engine.alpha
     entries = {}
     for ranking in rankings:
@@ -217,8 +267,13 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
         for fam in families:
             procs = ("tukey",) if ranking == "anova" and fam == "all_pairs" else (
                 ("dunnett",) if ranking == "anova" else chosen[fam])
-            result, fam_notes, used = engine.family(ranking, fam, procs,
-                                                    c_idx if fam == "control" else None)
+            result, fam_notes, used = engine.family(
+                ranking, fam, procs, c_idx if fam == "control" else None,
+                alternative if fam == "control" else "two-sided")
+            if fam == "control" and one_sided:
+                side = "better" if alternative == "greater" else "worse"
+                fam_notes = (*fam_notes, f"against the control {learners[c_idx]}: one-sided, H1:"
+                             f" each learner is {side} than {learners[c_idx]}")
             fams[fam] = result
             notes.extend(n_ for n_ in fam_notes if n_ not in notes)
             methods.update(used)
@@ -265,14 +320,14 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
     mst = None
     if c_idx is not None and engine.complete:
         mst = multiple_sign_test(x, c_idx, alpha=alpha, higher_is_better=engine.hib,
-                                 decimals=None)
+                                 decimals=engine.decimals)
         for row in mst["comparisons"]:
             row["learner"] = learners[row["learner"]]
         mst["control"] = learners[c_idx]
         mst = jsonable(mst)
 
     def contrast():
-        ce = contrast_estimation(x, decimals=None)
+        ce = contrast_estimation(x, decimals=engine.decimals)
         return jsonable({
             "learners": learners,
             "m": dict(zip(learners, ce["m"])),
