@@ -100,3 +100,25 @@ def test_command_line(path):
     bad = CliRunner().invoke(app, ["compare", str(path), "--missing", "skillings-mack",
                                    "--posthoc", "all", "--ranking", "quade"])
     assert bad.exit_code == 2 and "needs a complete table" in bad.stderr
+
+
+def test_long_tables_and_results_with_missing_cells(tmp_path):
+    """A long table (as a results database reads) where one learner has no value on one data
+    set: kept, listed in the warnings, analysed with the other cells."""
+    rows = ["dataset,learner,fold,value"]
+    rng = np.random.default_rng(4)
+    for d in range(8):
+        for learner in "ABC":
+            if (d, learner) == (3, "C"):
+                continue  # every fold of this task failed
+            for fold in range(3):
+                rows.append(f"d{d},{learner},{fold},{rng.uniform(0.5, 1):.3f}")
+    p = tmp_path / "long.csv"
+    p.write_text("\n".join(rows) + "\n")
+    with pytest.raises(RankwiseError, match="1 missing cell.*d3 / C"):
+        load_table(p)
+    t = load_table(p, missing="skillings-mack")
+    assert t.missing_cells == (("d3", "C"),) and t.aggregate == "median"
+    cmp = compare(t)
+    assert cmp.tests["skillings_mack"].details["n_missing_cells"] == 1
+    assert any("d3 / C" in n for n in cmp.notes)
