@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import RankwiseError
-from ..names import (ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, OPTIONAL_PROCEDURES,
+from ..names import (ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, OPTIONAL_PROCEDURES, RANK_BASED,
                      procedure_title, ranking_title, test_title)
 from .results import Gate, Verdict
 
@@ -43,14 +43,19 @@ def direction_sentence(table) -> str:
             f" {other} if that is wrong.")
 
 
-def small_sample_caveat(n: int, gate_test: str | None, detected: bool) -> str | None:
+def small_sample_caveat(n: int, gate_test: str | None, detected: bool,
+                        gate_method: str | None = None, ranking: str = "friedman") -> str | None:
     if n > SMALL_N or gate_test is None:
         return None
     consequence = ("treat the winners and losers as tentative" if detected else
                    "a real difference can easily go undetected with so few data sets")
+    rough = ([] if gate_method in ("exact", "monte-carlo") else [test_title(gate_test)]) + (
+        ["the pairwise z-tests"] if ranking in RANK_BASED else [])
+    if not rough:
+        return (f"Caution: with only N = {n} data sets (rule of thumb: more than {SMALL_N}) the"
+                f" tests have little power; {consequence}.")
     return (f"Caution: with only N = {n} data sets (rule of thumb: more than {SMALL_N}), the"
-            f" approximate p-values of {test_title(gate_test)} and of the pairwise z-tests are"
-            f" rough; {consequence}.")
+            f" approximate p-values of {' and of '.join(rough)} are rough; {consequence}.")
 
 
 def check_procedure(procedure: str) -> str:
@@ -82,7 +87,7 @@ def decide(table, mean_ranks, tests, pair, engine, *, alpha, procedure: str = "h
         text = (f"No significant difference detected at alpha = {alpha}: {test_title(gate.test)}"
                 f" does not reject that all learners perform alike (p = {gate.pvalue:.3g})."
                 " This does not show that they perform the same.")
-        caveats = _caveats(n, gate, detected=False)
+        caveats = _caveats(n, gate, detected=False, tests=tests, engine=engine, ranking=ranking)
         return Verdict(text=" ".join([text, *caveats, direction]), detected=False,
                        winners=tuple(learners), losers=(), caveats=caveats, **common)
     fam, _, _ = engine.family(ranking, "control", (procedure,), best)
@@ -100,13 +105,17 @@ def decide(table, mean_ranks, tests, pair, engine, *, alpha, procedure: str = "h
     else:
         text += (f"no learner is significantly worse than {learners[best]}, so all of them are"
                  " winners.")
-    caveats = _caveats(n, gate, detected=True)
+    caveats = _caveats(n, gate, detected=True, tests=tests, engine=engine, ranking=ranking)
     return Verdict(text=" ".join([text, *caveats, direction]), detected=True, winners=winners,
                    losers=losers, caveats=caveats, apv=apv, **common)
 
 
-def _caveats(n, gate: Gate, detected: bool) -> tuple:
-    caveat = small_sample_caveat(n, gate.test, detected)
+def _caveats(n, gate: Gate, detected: bool, tests=None, engine=None,
+             ranking: str = "friedman") -> tuple:
+    found = (tests or {}).get(gate.test) or (
+        engine.extra_tests.get(gate.test) if engine is not None else None)
+    caveat = small_sample_caveat(n, gate.test, detected,
+                                 found.method if found is not None else None, ranking)
     return (caveat,) if caveat else ()
 
 
