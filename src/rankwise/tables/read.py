@@ -167,7 +167,11 @@ class _Lines:
 
     def __init__(self, data: bytes):
         self.raw = np.frombuffer(data, dtype=np.uint8)
-        ends = np.flatnonzero(self.raw == 10)
+        # One pass finds every byte below 32 (line feeds among them, and what the character
+        # check needs); the line ends are the line feeds among those few positions.
+        where = np.flatnonzero(self.raw < 32)
+        self.low = self.raw[where]
+        ends = where[self.low == 10]
         if self.raw.size and self.raw[-1] != 10:
             ends = np.append(ends, self.raw.size)
         self.ends = ends
@@ -192,7 +196,7 @@ def _check_characters(data: bytes, lines: _Lines, path) -> None:
     raw = lines.raw
     # The usual case, proved at once: every byte below 32 is a tab, LF or CR, there is no DEL,
     # and the text is ASCII (so it has none of the multi-byte line breaks).
-    low = raw[raw < 32]
+    low = lines.low
     if b"\x7f" not in data and data.isascii() and np.isin(low, (9, 10, 13)).all():
         return
     control = np.flatnonzero(((raw < 32) & (raw != 9) & (raw != 10) & (raw != 13)) | (raw == 127))
@@ -239,9 +243,11 @@ def _read_plain(data: bytes, lines: _Lines, sep: str, path) -> pd.DataFrame:
     numeric = [i for i in range(width) if i not in text_columns]
     source = path if blanks is None or not blanks.size else io.StringIO(
         "\n".join(line for line in data.decode("utf-8-sig").split("\n") if line.strip()))
+    # No skipinitialspace: the parser reads " 0.5" as a number anyway, names are stripped
+    # later, and a padded missing-value token (" NA") sends its column to the text path, which
+    # strips it.
     options = dict(sep=sep, header=0, names=list(range(width)), encoding="utf-8-sig",
-                   skip_blank_lines=True, keep_default_na=False,
-                   skipinitialspace=_padded(raw, at_sep))
+                   skip_blank_lines=True, keep_default_na=False)
     # Text columns are read as text. The data-set names of a wide table are left to the
     # parser, which keeps a column of names as the very strings of the file; only a column
     # it turned into numbers or booleans ("007" → 7) is read again as text.
@@ -261,12 +267,6 @@ def _read_plain(data: bytes, lines: _Lines, sep: str, path) -> pd.DataFrame:
         _wrong_field_counts(lines, records, lengths, sep, width, path)
     frame.columns = header
     return frame
-
-
-def _padded(raw: np.ndarray, at_sep: np.ndarray) -> bool:
-    """Whether a space or a tab follows some separator (the parser then skips such padding)."""
-    after = raw[1:]
-    return bool(np.count_nonzero(at_sep[:-1] & ((after == 32) | (after == 9))))
 
 
 def _wrong_field_counts(lines: _Lines, records, lengths, sep: str, width: int, path):
