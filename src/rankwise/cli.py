@@ -61,7 +61,7 @@ def compare(
     verdict_procedure: str = typer.Option(
         "holm", "--verdict-procedure",
         help="Control procedure by which the verdict compares every learner with the best one"
-             " (holm, bonferroni_dunn, hochberg, hommel, holland, rom, finner, li)."),
+             " (holm, bonferroni_dunn, hochberg, hommel, holland, rom, finner, li, sidak)."),
     include_table: Optional[bool] = typer.Option(
         None, "--include-table/--no-include-table",
         help="JSON: include the per-cell values, ranks and best-cell flags (default: only for"
@@ -69,7 +69,8 @@ def compare(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
     shape: str = typer.Option("auto", "--shape", help="auto, wide or long."),
     missing: str = typer.Option("refuse", "--missing",
-                                help="refuse, drop-datasets or drop-learners."),
+                                help="refuse, drop-datasets, drop-learners or skillings-mack"
+                                     " (keep every available cell)."),
     decimals: int = typer.Option(12, "--decimals",
                                  help="Round scores to this many decimals before comparing."),
     pair: Optional[tuple[str, str]] = typer.Option(

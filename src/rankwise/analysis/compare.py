@@ -241,6 +241,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     alternative = check.alternative(alternative)
     continuity_correction = bool(continuity_correction)
     check.choice("friedman_method", friedman_method, FRIEDMAN_METHODS)
+    options.update(alpha=alpha, convention=convention, decimals=decimals, alternative=alternative,
+                   continuity_correction=continuity_correction)  # as validated
     check_procedure(verdict_procedure)
     if diagram_procedure not in ALL_PAIRS_PROCEDURES + OPTIONAL_PROCEDURES:
         raise RankwiseError(f"the diagram procedure must be one of"
@@ -298,18 +300,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         results["anova"] = rm_anova(x, convention=convention, alpha=alpha, decimals=None)
     if pair:
         a, b = (x[:, table.learners.index(name)] for name in pair)
-        common = dict(higher_is_better=hib, convention=convention, decimals=decimals,
-                      alternative=alternative)
-        runners = {
-            "wilcoxon": lambda: wilcoxon(a, b, zero_method=zero_method, method=wilcoxon_method,
-                                         correction=continuity_correction, **common),
-            "sign": lambda: sign_test(a, b, ties=sign_ties, **common),
-            "ttest": lambda: paired_ttest(a, b, **common),
-            "ttest_relative": lambda: paired_ttest(a, b, relative=True, **common),
-        }
-        for name in TWO_LEARNER_TESTS:
-            if name in tests:
-                results[name] = runners[name]()
+        results.update(_two_learner_tests(
+            a, b, [name for name in TWO_LEARNER_TESTS if name in tests], options, hib))
     settings = {"wilcoxon_zero_method": zero_method, "wilcoxon_method": wilcoxon_method,
                 "sign_ties": sign_ties, "alternative": alternative,
                 "continuity_correction": continuity_correction,
@@ -364,6 +356,21 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       options=options)
 
 
+def _two_learner_tests(a, b, names, options: dict, higher_is_better: bool) -> dict:
+    """The named two-learner tests of b against a, with the settings of :func:`compare`."""
+    common = dict(higher_is_better=higher_is_better, convention=options["convention"],
+                  decimals=options["decimals"], alternative=options["alternative"])
+    runners = {
+        "wilcoxon": lambda: wilcoxon(a, b, zero_method=options["zero_method"],
+                                     method=options["wilcoxon_method"],
+                                     correction=options["continuity_correction"], **common),
+        "sign": lambda: sign_test(a, b, ties=options["sign_ties"], **common),
+        "ttest": lambda: paired_ttest(a, b, **common),
+        "ttest_relative": lambda: paired_ttest(a, b, relative=True, **common),
+    }
+    return {name: runners[name]() for name in names}
+
+
 INCOMPLETE_RANKINGS = ("wilcoxon", "sign")
 
 
@@ -402,18 +409,8 @@ def _compare_incomplete(table, options, *, alpha, convention, decimals, tests, p
         if shared < 2:
             raise RankwiseError(f"{pair[0]} and {pair[1]} share {shared} data set(s) with values;"
                                 " the two-learner tests need at least two")
-        a, b = x[rows, ia], x[rows, ib]
-        common = dict(higher_is_better=hib, convention=convention, decimals=decimals,
-                      alternative=alternative)
-        runners = {
-            "wilcoxon": lambda: wilcoxon(a, b, zero_method=zero_method, method=wilcoxon_method,
-                                         correction=continuity_correction, **common),
-            "sign": lambda: sign_test(a, b, ties=sign_ties, **common),
-            "ttest": lambda: paired_ttest(a, b, **common),
-            "ttest_relative": lambda: paired_ttest(a, b, relative=True, **common),
-        }
-        for name in (wanted or ("wilcoxon",)):
-            results[name] = runners[name]()
+        results.update(_two_learner_tests(x[rows, ia], x[rows, ib], wanted or ("wilcoxon",),
+                                          options, hib))
     settings = {"wilcoxon_zero_method": zero_method, "wilcoxon_method": wilcoxon_method,
                 "sign_ties": sign_ties, "alternative": alternative,
                 "continuity_correction": continuity_correction,
