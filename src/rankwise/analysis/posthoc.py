@@ -9,9 +9,9 @@ read it, so a decision that two outputs share is the same number in both.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
-
 from scipy import stats
 
 from .. import _validate as check
@@ -20,14 +20,13 @@ from ..names import (CONOVER, POSTHOC_CHOICES, RANK_BASED, RANKING_ALIASES, RANK
                      ranking_title, test_title)
 from ..stats import OMNIBUS
 from ..stats.anova import tukey_dunnett
-from ..stats.exact import PERMUTATION_BELOW_N, rank_sum_difference_distribution
 from ..stats.contrast import contrast_estimation
+from ..stats.exact import PERMUTATION_BELOW_N, rank_sum_difference_distribution
 from ..stats.multiple_sign import multiple_sign_test
 from ..stats.omnibus import _friedman_from_ranks, _iman_davenport_from_friedman
 from ..stats.pairwise import (adjusted_pvalues, check_procedures, critical_difference,
-                              family_pairs, pairwise_statistics, resolve_control)
+                              family_pairs, pair_test, pairwise_statistics, resolve_control)
 from ..stats.results import jsonable
-from ..stats.two_learners import sign_test, wilcoxon
 from .results import (CriticalDifference, FamilyResult, Gate, PairComparison, PosthocResult,
                       RankingResult)
 
@@ -151,11 +150,11 @@ class Pairwise:
     def _one_sided(self, st, ranking, control, alternative):
         """The statistics with one-sided p-values for the pairs (control, j): the upper tail of
         each ranking's own null distribution when ``greater`` (j better than the control)."""
-        from dataclasses import replace
-
         k = len(self.learners)
         p = st.pvalues.copy()
         sign = 1.0 if alternative == "greater" else -1.0
+        if ranking == "friedman_exact":
+            values, probs = rank_sum_difference_distribution(self.ranks)
         for j in range(k):
             if j == control:
                 continue
@@ -164,21 +163,14 @@ class Pairwise:
             elif ranking in CONOVER:
                 value = float(stats.t.sf(sign * st.statistics[control, j], st.details["df"]))
             elif ranking == "friedman_exact":
-                values, probs = rank_sum_difference_distribution(self.ranks)
                 d = 2 * sign * st.statistics[control, j]  # doubled units, as the distribution
                 value = float(min(1.0, probs[sign * values >= d - 1e-9].sum()))
             else:  # wilcoxon, sign: the two-learner test of j against the control
                 rows = ~np.isnan(self.x[:, control]) & ~np.isnan(self.x[:, j])
-                a, b = self.x[rows, control], self.x[rows, j]
-                common = dict(higher_is_better=self.hib, convention=self.convention,
-                              decimals=self.decimals, alternative=alternative)
-                if ranking == "wilcoxon":
-                    res = wilcoxon(a, b, zero_method=self.options["zero_method"],
-                                   method=self.options["wilcoxon_method"],
-                                   correction=self.options["correction"], **common)
-                else:
-                    res = sign_test(a, b, ties=self.options["sign_ties"], **common)
-                value = res.pvalue
+                value = pair_test(self.x[rows, control], self.x[rows, j], ranking,
+                                  higher_is_better=self.hib, convention=self.convention,
+                                  decimals=self.decimals, alternative=alternative,
+                                  **self.options).pvalue
             p[control, j] = p[j, control] = value
         return replace(st, pvalues=p)
 

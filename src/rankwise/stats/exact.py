@@ -11,8 +11,14 @@ so ties are handled exactly.
 from __future__ import annotations
 
 import math
+from itertools import permutations
 
 import numpy as np
+from scipy import stats
+
+from ..errors import RankwiseError
+from .ranking import midranks
+from .results import TestResult
 
 #: ``method="auto"`` uses a permutation p-value below this many data sets (the chi-square and
 #: normal approximations are weakest there); at or above it the approximations.
@@ -31,8 +37,6 @@ def _doubled(ranks: np.ndarray) -> np.ndarray:
 
 def _arrangements(row: np.ndarray) -> np.ndarray:
     """Every distinct arrangement of a row (equally likely under a uniform permutation)."""
-    from itertools import permutations
-
     return np.array(sorted(set(permutations(row.tolist()))), dtype=np.int64)
 
 
@@ -96,19 +100,32 @@ def friedman_permutation_pvalue(ranks, *, method: str = "auto",
             p = float(min(1.0, probs[values >= observed].sum()))
             return {"pvalue": p, "method": "exact", "replicates": None, "standard_error": 0.0}
         if method == "exact":
-            from ..errors import RankwiseError
-
             raise RankwiseError("the exact Friedman distribution is too large for this table;"
                                 " use method='monte-carlo' (or 'auto')")
-    rng = np.random.default_rng(seed)
-    n, k = r.shape
-    totals = np.zeros((replicates, k), dtype=np.int64)
-    for row in r:
-        totals += rng.permuted(np.broadcast_to(row, (replicates, k)), axis=1)
-    hits = int(np.count_nonzero((totals ** 2).sum(axis=1) >= observed))
-    p = (1 + hits) / (1 + replicates)
+    k = r.shape[1]
+    everyone = np.arange(k)
+    totals = _arranged_sums([(everyone, row) for row in r], k, replicates, seed, np.int64)
+    p, se = _monte_carlo_pvalue((totals ** 2).sum(axis=1) >= observed)
     return {"pvalue": p, "method": "monte-carlo", "replicates": replicates,
-            "standard_error": math.sqrt(p * (1 - p) / replicates)}
+            "standard_error": se}
+
+
+def _arranged_sums(blocks, k: int, replicates: int, seed: int, dtype) -> np.ndarray:
+    """``replicates`` × k sums over data sets, each data set's values (``blocks``: pairs of
+    learner columns and their values) arranged at random over its own learners."""
+    rng = np.random.default_rng(seed)
+    sums = np.zeros((replicates, k), dtype=dtype)
+    for cols, values in blocks:
+        sums[:, cols] += rng.permuted(np.broadcast_to(values, (replicates, values.size)), axis=1)
+    return sums
+
+
+def _monte_carlo_pvalue(hits: np.ndarray):
+    """``(p, standard error)`` from the replicates at least as extreme as the observation:
+    (1 + hits)/(1 + replicates), never 0."""
+    replicates = hits.size
+    p = (1 + int(np.count_nonzero(hits))) / (1 + replicates)
+    return p, math.sqrt(p * (1 - p) / replicates)
 
 
 #: The exact rank-sum difference is offered up to this many cells (n·k); beyond, the normal
@@ -149,8 +166,6 @@ def rank_sum_difference_distribution(ranks):
 def eisinga_pvalues(ranks) -> np.ndarray:
     """Two-sided exact p-values P(|D| ≥ |d_ab|) of every pair of learners (k × k, diagonal 1),
     from :func:`rank_sum_difference_distribution`."""
-    from ..errors import RankwiseError
-
     ranks = np.asarray(ranks, dtype=float)
     if ranks.size > EISINGA_MAX_CELLS:
         raise RankwiseError(f"the exact pairwise rank-sum p-values are offered up to"
@@ -192,11 +207,6 @@ def skillings_mack(x, *, higher_is_better: bool = True, permutation: bool | None
     random over its observed learners), reported as the p-value; default: when the table has
     fewer than ``PERMUTATION_BELOW_N`` usable data sets.
     """
-    from scipy import stats
-
-    from .ranking import midranks
-    from .results import TestResult
-
     x = np.asarray(x, dtype=float)
     observed = ~np.isnan(x)
     usable = observed.sum(axis=1) >= 2
@@ -235,16 +245,11 @@ def skillings_mack(x, *, higher_is_better: bool = True, permutation: bool | None
     if permutation is None:
         permutation = n < PERMUTATION_BELOW_N
     if permutation and df > 0:
-        rng = np.random.default_rng(seed)
-        sims = np.zeros((replicates, k))
-        for cols, a in blocks:
-            sims[:, cols] += rng.permuted(np.broadcast_to(a, (replicates, a.size)), axis=1)
+        sims = _arranged_sums(blocks, k, replicates, seed, float)
         sim_stats = np.einsum("ij,jk,ik->i", sims, inverse, sims)
-        hits = int(np.count_nonzero(sim_stats >= stat * (1 - 1e-12)))
-        p = (1 + hits) / (1 + replicates)
+        p, se = _monte_carlo_pvalue(sim_stats >= stat * (1 - 1e-12))
         method = "monte-carlo"
-        details.update({"monte_carlo_replicates": replicates,
-                        "monte_carlo_standard_error": math.sqrt(p * (1 - p) / replicates)})
+        details.update({"monte_carlo_replicates": replicates, "monte_carlo_standard_error": se})
     if np.any([np.unique(a).size < a.size for _, a in blocks]):
         notes.append("ties within data sets: the chi-square reference assumes none (the"
                      " permutation p-value, when given, conditions on them)")

@@ -108,9 +108,14 @@ def sign_critical_value(m: int, n: int, alpha: float, method: str = "auto"):
     else:
         cap = n // 2 + 2
         probs = _min_count_cdf(m, n, cap) if method == "exact" else _min_count_cdf_mc(m, n, cap)
-        ok = np.flatnonzero(probs <= alpha * (1 + 1e-12))
-        r_star = int(ok[-1]) if ok.size else None
+        r_star = _largest_within(probs, alpha)
     return r_star, method == "exact"
+
+
+def _largest_within(probs: np.ndarray, alpha: float):
+    """The largest r with P(min ≤ r) = ``probs[r]`` ≤ α, or None."""
+    ok = np.flatnonzero(probs <= alpha * (1 + 1e-12))
+    return int(ok[-1]) if ok.size else None
 
 
 #: Uniform draws a Monte Carlo of the critical value may make (replicates × n × (m + 1)).
@@ -126,8 +131,7 @@ def _critical_value(m: int, n: int, alpha: float):
         probs, method = _min_count_cdf_mc(m, n, cap), "monte carlo"
     else:
         return _critical_value_normal(m, n, alpha), "normal"
-    ok = np.flatnonzero(probs <= alpha * (1 + 1e-12))
-    return (int(ok[-1]) if ok.size else None), method
+    return _largest_within(probs, alpha), method
 
 
 def _min_count_cdf_normal(m: int, n: int, r: int) -> float:

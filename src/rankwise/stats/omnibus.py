@@ -17,8 +17,8 @@ import numpy as np
 from scipy import stats
 
 from .. import _validate as check
-from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, rank_within_datasets, round_scores
 from .exact import PERMUTATION_BELOW_N, friedman_permutation_pvalue
+from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, rank_within_datasets, round_scores
 from .results import TestResult
 
 _NO_SPREAD = "no learner differs from another on any data set: the statistic is undefined (p = 1)"

@@ -33,6 +33,7 @@ from ..names import (ALL_PAIRS_PROCEDURES, CONOVER, CONTROL_PROCEDURES, OPTIONAL
 from .adjust import adjust
 from .bergmann_hommel import bergmann_hommel
 from .exact import eisinga_pvalues
+from .omnibus import _quade_from_ranks
 from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
 from .results import jsonable
 from .two_learners import sign_test, wilcoxon
@@ -109,14 +110,10 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
             if rows.sum() < 2:
                 continue  # fewer than two shared data sets: no test (p = 1)
             a, b = (x[:, i], x[:, j]) if rows.all() else (x[rows, i], x[rows, j])
-            if ranking == "wilcoxon":
-                res = wilcoxon(a, b, higher_is_better=higher_is_better,
-                               zero_method=zero_method, method=wilcoxon_method,
-                               convention=convention, decimals=decimals,
-                               correction=correction)
-            else:
-                res = sign_test(a, b, higher_is_better=higher_is_better,
-                                ties=sign_ties, convention=convention, decimals=decimals)
+            res = pair_test(a, b, ranking, higher_is_better=higher_is_better,
+                            convention=convention, decimals=decimals, zero_method=zero_method,
+                            wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
+                            correction=correction)
             p[i, j] = p[j, i] = res.pvalue
             stat[i, j] = stat[j, i] = res.statistic
     details = ({"zero_method": zero_method, "method": wilcoxon_method,
@@ -125,6 +122,19 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
     if complete_cases:
         details["n_used"] = used
     return PairwiseStatistics(ranking, convention, p, stat, None, None, details)
+
+
+def pair_test(a, b, ranking: str, *, higher_is_better: bool, convention: str, decimals,
+              zero_method: str = "demsar", wilcoxon_method: str = "auto",
+              sign_ties: str = "split", correction: bool = False,
+              alternative: str = "two-sided"):
+    """The two-learner test of b against a behind the ``wilcoxon`` or ``sign`` ranking."""
+    common = dict(higher_is_better=higher_is_better, convention=convention, decimals=decimals,
+                  alternative=alternative)
+    if ranking == "wilcoxon":
+        return wilcoxon(a, b, zero_method=zero_method, method=wilcoxon_method,
+                        correction=correction, **common)
+    return sign_test(a, b, ties=sign_ties, **common)
 
 
 def _rank_scores(x, ranking, higher_is_better, convention, decimals, ranks=None):
@@ -156,16 +166,20 @@ def _rank_scores(x, ranking, higher_is_better, convention, decimals, ranks=None)
             se = math.sqrt(2.0 * d / (n * n * (k - 1)))
         return scores, se, {"se_formula": "sqrt(k(kn+1)/6)" if convention == "paper"
                             else "permutation: sqrt(2D/(n^2(k-1)))"}
-    r = ranks
-    q = quade_weights(x, decimals)
-    scores = (q[:, None] * r).sum(axis=0) / (n * (n + 1) / 2.0)
+    quade = _quade_sums(x, ranks, decimals)
+    scores = quade["mean_ranks"]
     if convention == "paper":
         se = math.sqrt(k * (k + 1) * (2 * n + 1) * (k - 1) / (18.0 * n * (n + 1)))
     else:
-        a2 = float(((q[:, None] * (r - (k + 1) / 2.0)) ** 2).sum())
-        se = math.sqrt(2.0 * a2 / (k - 1)) / (n * (n + 1) / 2.0)
+        se = math.sqrt(2.0 * quade["a2"] / (k - 1)) / (n * (n + 1) / 2.0)
     return scores, se, {"se_formula": "sqrt(k(k+1)(2n+1)(k-1)/(18n(n+1)))" if convention == "paper"
                         else "permutation: sqrt(2*A2/(k-1))/(n(n+1)/2)"}
+
+
+def _quade_sums(x, ranks, decimals) -> dict:
+    """The Quade test's sums, as its default convention computes them: S_j (``s``),
+    A₂ = Σ S_ij² (``a2``), B = Σ S_j²/n (``b``) and T_j/(n(n+1)/2) (``mean_ranks``)."""
+    return _quade_from_ranks(ranks, quade_weights(x, decimals), "default").details
 
 
 def _conover_scores(x, ranking, higher_is_better, convention, decimals, ranks=None):
@@ -195,19 +209,13 @@ def _conover_scores(x, ranking, higher_is_better, convention, decimals, ranks=No
         return rank_sums / n, se, df, {
             "se_formula": "sqrt(2n(A1 - C1)(1 - T1/(n(k-1))) / ((n-1)(k-1))) / n",
             "t1": t1, "a1": a1, "c1": c1}
-    q = quade_weights(x, decimals)
-    centred = q[:, None] * (ranks - (k + 1) / 2.0)
-    s_j = centred.sum(axis=0)
+    quade = _quade_sums(x, ranks, decimals)
+    a2, b = quade["a2"], quade["b"]
     if convention == "paper":
         a2 = n * (n + 1) * (2 * n + 1) * k * (k + 1) * (k - 1) / 72.0
-    else:
-        a2 = float(np.square(centred).sum())
-    b = float((s_j ** 2).sum()) / n
-    norm = n * (n + 1) / 2.0
     var = 2.0 * n * (a2 - b) / df if df else 0.0
-    se = math.sqrt(max(var, 0.0)) / norm
-    scores = (q[:, None] * ranks).sum(axis=0) / norm
-    return scores, se, df, {"se_formula": "sqrt(2n(A2 - B) / ((n-1)(k-1))) / (n(n+1)/2)",
+    se = math.sqrt(max(var, 0.0)) / (n * (n + 1) / 2.0)
+    return quade["mean_ranks"], se, df, {"se_formula": "sqrt(2n(A2 - B) / ((n-1)(k-1))) / (n(n+1)/2)",
                             "a2": a2, "b": b}
 
 

@@ -33,16 +33,15 @@ def midranks(x, *, descending: bool = False) -> np.ndarray:
     Matrices are ranked a block of rows at a time (the result does not depend on the blocks).
     """
     x = np.asarray(x, dtype=float)
-    sign = -1.0 if descending else 1.0
     if x.size == 0:
         return np.empty_like(x)
     if x.ndim == 1:
+        if descending:
+            x = -x
+            x += 0.0  # -0.0 and 0.0 are one value
         if x.size >= FEW_VALUES_MIN_SIZE and _mostly_repeated(x):
-            if descending:
-                x = -x
-                x += 0.0  # -0.0 and 0.0 are one value
             return _ranks_of_repeated(x)
-        return _ranks_of_rows(sign * x[None, :])[0]
+        return _ranks_of_rows(x[None, :])[0]
     n, k = x.shape
     out = np.empty((n, k))
     step = max(1, BLOCK_CELLS // k)
