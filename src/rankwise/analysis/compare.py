@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import (ALL_PAIRS_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES, RANKING_ALIASES,
+from ..names import (ALL_PAIRS_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES,
                      TWO_LEARNER_TESTS, label, ranking_title)
 from ..stats.anova import rm_anova
 from ..stats.exact import PERMUTATION_BELOW_N, skillings_mack
@@ -24,7 +24,7 @@ from ..stats.summary import best_in_row, quartile_charts, win_tie_loss_matrix
 from ..stats.two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
 from ..tables import ScoreTable, load_table
 from .figures import plan_figures
-from .posthoc import Pairwise, build_posthoc, parse_list, resolve_rankings
+from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .results import CriticalDifference, PosthocResult, Verdict
 from .verdict import check_procedure, decide
 
@@ -227,8 +227,10 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                    zero_method=zero_method, wilcoxon_method=wilcoxon_method,
                    sign_ties=sign_ties, alternative=alternative,
                    continuity_correction=continuity_correction,
-                   friedman_method=friedman_method, posthoc=posthoc, control=control, procedures=procedures, rankings=rankings, force_posthoc=force_posthoc, bh_time_budget=bh_time_budget,
-                   verdict_procedure=verdict_procedure, diagram_procedure=diagram_procedure)
+                   friedman_method=friedman_method, posthoc=posthoc, control=control,
+                   procedures=procedures, rankings=rankings, force_posthoc=force_posthoc,
+                   bh_time_budget=bh_time_budget, verdict_procedure=verdict_procedure,
+                   diagram_procedure=diagram_procedure)
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
@@ -256,14 +258,16 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             table.column(name)
     elif k == 2:
         pair = tuple(table.learners)
+    if control is not None and posthoc is None:
+        posthoc = "control"
+    if rankings is not None:
+        resolve_rankings(rankings)  # an empty or unknown ranking is an error, not ignored
+    for given, flag in ((rankings, "--ranking (rankings=)"), (procedures, "--procedures")):
+        if given is not None and posthoc is None:
+            raise RankwiseError(f"{flag} chooses what the post-hoc comparisons use; add --posthoc"
+                                " all, control or both (posthoc= in Python)")
     if np.isnan(table.values).any():
-        return _compare_incomplete(
-            table, options, alpha=alpha, convention=convention, decimals=decimals, tests=tests,
-            pair=pair, zero_method=zero_method, wilcoxon_method=wilcoxon_method,
-            sign_ties=sign_ties, alternative=alternative,
-            continuity_correction=continuity_correction, posthoc=posthoc, control=control,
-            procedures=procedures, rankings=rankings, force_posthoc=force_posthoc,
-            bh_time_budget=bh_time_budget, verdict_procedure=verdict_procedure)
+        return _compare_incomplete(table, options, pair, posthoc)
     if tests is None:
         tests = OMNIBUS_TESTS if k >= 3 else ()
         tests = tests + (TWO_LEARNER_TESTS if pair else ())
@@ -302,22 +306,10 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         a, b = (x[:, table.learners.index(name)] for name in pair)
         results.update(_two_learner_tests(
             a, b, [name for name in TWO_LEARNER_TESTS if name in tests], options, hib))
-    settings = {"wilcoxon_zero_method": zero_method, "wilcoxon_method": wilcoxon_method,
-                "sign_ties": sign_ties, "alternative": alternative,
-                "continuity_correction": continuity_correction,
-                "friedman_method": friedman_method,
-                "friedman": "tie-corrected" if convention == "default" else "uncorrected",
-                "ranks": "mid-ranks, 1 = best", "verdict_procedure": verdict_procedure,
-                "diagram_procedure": diagram_procedure}
+    settings = _settings(options,
+                         friedman="tie-corrected" if convention == "default" else "uncorrected",
+                         ranks="mid-ranks, 1 = best")
     mean_r = ranks.mean(axis=0)
-    if control is not None and posthoc is None:
-        posthoc = "control"
-    if rankings is not None:
-        resolve_rankings(rankings)  # an empty or unknown ranking is an error, not ignored
-    for given, flag in ((rankings, "--ranking (rankings=)"), (procedures, "--procedures")):
-        if given is not None and posthoc is None:
-            raise RankwiseError(f"{flag} chooses what the post-hoc comparisons use; add --posthoc"
-                                " all, control or both (posthoc= in Python)")
     engine = report = figures = cd = None
     if k >= 3:
         engine = Pairwise(x, table.learners, higher_is_better=hib, alpha=alpha,
@@ -374,21 +366,31 @@ def _two_learner_tests(a, b, names, options: dict, higher_is_better: bool) -> di
 INCOMPLETE_RANKINGS = ("wilcoxon", "sign")
 
 
-def _compare_incomplete(table, options, *, alpha, convention, decimals, tests, pair, zero_method,
-                        wilcoxon_method, sign_ties, alternative, continuity_correction, posthoc,
-                        control, procedures, rankings, force_posthoc, bh_time_budget,
-                        verdict_procedure) -> Comparison:
+def _settings(options: dict, **described) -> dict:
+    """The settings every report states (``described``: what the analysis made of the table)."""
+    return {"wilcoxon_zero_method": options["zero_method"],
+            "wilcoxon_method": options["wilcoxon_method"], "sign_ties": options["sign_ties"],
+            "alternative": options["alternative"],
+            "continuity_correction": options["continuity_correction"],
+            "friedman_method": options["friedman_method"], **described,
+            "verdict_procedure": options["verdict_procedure"],
+            "diagram_procedure": options["diagram_procedure"]}
+
+
+def _compare_incomplete(table, options: dict, pair, posthoc) -> Comparison:
     """A table with missing cells (``--missing skillings-mack``): the Skillings-Mack test as
     the omnibus test and gate; two-learner and pairwise tests on the data sets each pair
     shares; the verdict by the verdict procedure on the pairwise Wilcoxon tests against the
-    learner with the best mean rank (over the data sets where it has a value)."""
+    learner with the best mean rank (over the data sets where it has a value). ``options``:
+    the validated settings of :func:`compare`."""
     k = table.n_learners
+    tests, alpha = options["tests"], options["alpha"]
     if tests is not None:
         complete_only = [name for name in tests if name in OMNIBUS_TESTS]
         if complete_only:
             raise RankwiseError(f"the {complete_only[0]} test needs a complete table; with missing"
                                 " cells the omnibus test is skillings_mack")
-    x = round_scores(table.values, decimals)
+    x = round_scores(table.values, options["decimals"])
     hib = table.higher_is_better
     present = ~np.isnan(x)
     ranks = midranks(np.where(present, x, np.inf if not hib else -np.inf), descending=hib)
@@ -397,8 +399,6 @@ def _compare_incomplete(table, options, *, alpha, convention, decimals, tests, p
     results: dict[str, TestResult] = {}
     if k >= 3 and (tests is None or "skillings_mack" in tests):
         results["skillings_mack"] = skillings_mack(x, higher_is_better=hib)
-    if k == 2 and pair is None:
-        pair = tuple(table.learners)
     wanted = tuple(t for t in (tests if tests is not None else TWO_LEARNER_TESTS)
                    if t in TWO_LEARNER_TESTS) if pair else ()
     shared = None
@@ -411,42 +411,30 @@ def _compare_incomplete(table, options, *, alpha, convention, decimals, tests, p
                                 " the two-learner tests need at least two")
         results.update(_two_learner_tests(x[rows, ia], x[rows, ib], wanted or ("wilcoxon",),
                                           options, hib))
-    settings = {"wilcoxon_zero_method": zero_method, "wilcoxon_method": wilcoxon_method,
-                "sign_ties": sign_ties, "alternative": alternative,
-                "continuity_correction": continuity_correction,
-                "friedman_method": options.get("friedman_method"),
-                "friedman": "not computed (missing cells)",
-                "ranks": "mid-ranks among each data set's values, 1 = best",
-                "missing_policy": "skillings-mack", "verdict_procedure": verdict_procedure,
-                "diagram_procedure": options.get("diagram_procedure")}
-    if rankings is not None:
-        resolve_rankings(rankings)
-    for given, flag in ((rankings, "--ranking (rankings=)"), (procedures, "--procedures")):
-        if given is not None and posthoc is None:
-            raise RankwiseError(f"{flag} chooses what the post-hoc comparisons use; add --posthoc"
-                                " all, control or both (posthoc= in Python)")
-    if control is not None and posthoc is None:
-        posthoc = "control"
+    settings = _settings(options, friedman="not computed (missing cells)",
+                         ranks="mid-ranks among each data set's values, 1 = best",
+                         missing_policy="skillings-mack")
     report, extra = None, []
     if k >= 3:
-        chosen = [RANKING_ALIASES.get(r, r) for r in parse_list(rankings)] if rankings else \
-            ["wilcoxon"]
+        chosen = resolve_rankings(options["rankings"]) if options["rankings"] else ["wilcoxon"]
         bad = [r for r in chosen if r not in INCOMPLETE_RANKINGS]
         if bad and posthoc is not None:
             raise RankwiseError(f"the {bad[0]} ranking needs a complete table; with missing cells"
                                 f" use {' or '.join(INCOMPLETE_RANKINGS)}")
         engine = Pairwise(x, table.learners, higher_is_better=hib, alpha=alpha,
-                          convention=convention, tests=results, zero_method=zero_method,
-                          wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
-                          time_budget=bh_time_budget, ranks=ranks,
-                          correction=continuity_correction, gate_test="skillings_mack",
-                          decimals=decimals)
+                          convention=options["convention"], tests=results,
+                          zero_method=options["zero_method"],
+                          wilcoxon_method=options["wilcoxon_method"],
+                          sign_ties=options["sign_ties"], time_budget=options["bh_time_budget"],
+                          ranks=ranks, correction=options["continuity_correction"],
+                          gate_test="skillings_mack", decimals=options["decimals"])
         if posthoc is not None:
-            report = build_posthoc(engine, mean_r, family=posthoc, control=control,
-                                   procedures=procedures, rankings=chosen, force=force_posthoc,
-                                   alternative=alternative)
+            report = build_posthoc(engine, mean_r, family=posthoc, control=options["control"],
+                                   procedures=options["procedures"], rankings=chosen,
+                                   force=options["force_posthoc"],
+                                   alternative=options["alternative"])
         verdict = decide(table, mean_r, results, None, engine, alpha=alpha,
-                         procedure=verdict_procedure, ranking="wilcoxon")
+                         procedure=options["verdict_procedure"], ranking="wilcoxon")
         extra.append(f"The table has {len(table.missing_cells)} missing cell(s), all other cells"
                      " kept (policy skillings-mack): the omnibus test is the Skillings-Mack test,"
                      " pairwise tests use the data sets each pair shares (their numbers are in"
@@ -460,10 +448,11 @@ def _compare_incomplete(table, options, *, alpha, convention, decimals, tests, p
         extra.append(f"The table has missing cells: the two-learner tests use the {shared} data"
                      f" sets where both {pair[0]} and {pair[1]} have values.")
     notes = tuple(extra) + collect_notes(table, results, report, {})
-    return Comparison(table=table, alpha=alpha, convention=convention, decimals=decimals,
-                      ranks=ranks, mean_ranks=mean_r, tests=results, pair=pair,
-                      settings=settings, posthoc=report, verdict=verdict, figures={},
-                      critical_difference=None, notes=notes, options=options)
+    return Comparison(table=table, alpha=alpha, convention=options["convention"],
+                      decimals=options["decimals"], ranks=ranks, mean_ranks=mean_r,
+                      tests=results, pair=pair, settings=settings, posthoc=report,
+                      verdict=verdict, figures={}, critical_difference=None, notes=notes,
+                      options=options)
 
 
 def small_sample_guidance(table, tests, cd, alpha) -> tuple:

@@ -119,6 +119,13 @@ def _caveats(n, gate: Gate, detected: bool, tests=None, engine=None,
     return (caveat,) if caveat else ()
 
 
+def one_sided_claim(pair, alternative: str) -> tuple:
+    """``(better, worse)``: what a one-sided test of ``pair`` = (a, b) looks for; ``greater``
+    means "b is better than a", in the table's direction."""
+    a, b = pair
+    return (b, a) if alternative == "greater" else (a, b)
+
+
 def _two_learners(table, tests, pair, alpha, direction) -> Verdict:
     a, b = pair
     w = tests.get("wilcoxon")
@@ -137,7 +144,7 @@ def _two_learners(table, tests, pair, alpha, direction) -> Verdict:
         if alternative == "two-sided":
             better, worse = (b, a) if w.r_plus > w.r_minus else (a, b)
         else:  # a one-sided test rejects only on its own side
-            better, worse = (b, a) if alternative == "greater" else (a, b)
+            better, worse = one_sided_claim(pair, alternative)
         text = (f"{better} is significantly better than {worse} (Wilcoxon signed-ranks test,"
                 f" {p}, alpha = {alpha}).")
         return Verdict(text=" ".join([text, *caveats, direction]), detected=True,
@@ -148,7 +155,7 @@ def _two_learners(table, tests, pair, alpha, direction) -> Verdict:
                 f" (Wilcoxon signed-ranks test, {p}). This does not show that they perform the"
                 " same.")
     else:
-        hoped, other = (b, a) if alternative == "greater" else (a, b)
+        hoped, other = one_sided_claim(pair, alternative)
         text = (f"No significant evidence that {hoped} is better than {other} at alpha ="
                 f" {alpha} (Wilcoxon signed-ranks test, {p}; the test looks only in that"
                 " direction). This does not show that they perform the same.")

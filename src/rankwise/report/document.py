@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from ..analysis.verdict import one_sided_claim
 from ..names import FIGURES, TESTS, label, ranking_title, test_title
 from .format import digits, fmt_cd, fmt_num, fmt_p, fmt_rank
 from .methods import methods_paragraph
@@ -168,8 +169,7 @@ def _tests_table(cmp) -> Table:
     sided = ""
     alternative = cmp.settings.get("alternative", "two-sided")
     if cmp.pair and alternative != "two-sided":
-        a, b = cmp.pair
-        better, worse = (b, a) if alternative == "greater" else (a, b)
+        better, worse = one_sided_claim(cmp.pair, alternative)
         sided = f"; two-learner tests one-sided, H1: {better} is better than {worse}"
     return Table(["test", "statistic", "df", "p-value", "method", f"p <= {cmp.alpha}"], rows,
                  "<>>><<", caption=f"Omnibus and two-learner tests (convention:"

@@ -4,14 +4,14 @@ quartiles, the figures' decisions and the notes."""
 
 from __future__ import annotations
 
+from ..analysis.schema import comparison_dict
+from ..analysis.schema import include_table as included
 from ..stats.results import jsonable
 from .json_text import dumps
 from .methods import methods_paragraph
 
 
 def report_section(cmp, include_table: bool | None = None, arrays: bool = False) -> dict:
-    from ..analysis.schema import include_table as included
-
     t = cmp.table
     learners = list(t.learners)
     summary = cmp.summary
@@ -52,8 +52,6 @@ def full_json(cmp, include_table: bool | None = None) -> dict:
 
 
 def json_report(cmp, indent: int | None = 2, include_table: bool | None = None) -> str:
-    from ..analysis.schema import comparison_dict, include_table as included
-
     if not included(cmp, include_table):
         return dumps(full_json(cmp, include_table), indent=indent) + "\n"
     # The per-cell matrices stay numpy arrays; the writer formats them a row at a time.

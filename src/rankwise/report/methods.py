@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..analysis.verdict import one_sided_claim
 from ..names import TESTS, procedure_title, ranking_title
 
 
@@ -37,10 +38,9 @@ def methods_paragraph(cmp, verdict_info=None) -> str:
         w = cmp.tests["wilcoxon"]
         ties = cmp.tests["sign"].ties_rule if "sign" in cmp.tests else cmp.settings["sign_ties"]
         alternative = cmp.settings.get("alternative", "two-sided")
-        a, b = cmp.pair
+        better, worse = one_sided_claim(cmp.pair, alternative)
         sided = ("all two-sided" if alternative == "two-sided" else
-                 f"all one-sided (H1: {b if alternative == 'greater' else a} is better than"
-                 f" {a if alternative == 'greater' else b})")
+                 f"all one-sided (H1: {better} is better than {worse})")
         corrected = ("; continuity-corrected" if w.method == "normal"
                      and cmp.settings.get("continuity_correction") else "")
         parts.append(f"Two-learner tests: Wilcoxon signed-ranks test ({w.method} p-value{corrected};"
