@@ -10,20 +10,16 @@ ranks, Quade and repeated-measures ANOVA) and, as a baseline measured in the sam
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 from scipy import stats
 
 from rankwise import ScoreTable, compare
+from _timing import times_of
 
 
 def best_of(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
+    times = times_of(fn, repeats)
     return min(times), float(np.median(times)), times[0]
 
 

@@ -25,7 +25,6 @@ import argparse
 import contextlib
 import io
 import tempfile
-import time
 import warnings
 from pathlib import Path
 
@@ -34,12 +33,7 @@ import pandas as pd
 from scipy import stats
 
 from rankwise import compare, load_table
-
-
-def timed(fn):
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
+from _timing import timed
 
 
 def jobs(csv: Path, n: int):

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from pathlib import Path
 
 from rankwise.criteria import class_scores, evaluate
 from rankwise.datasets import load_dataset
 from rankwise.experiment import derive_seed, experiment_from_dict
 from rankwise.runner import build_pipeline, fold_indices, plan, run_experiment
+from _timing import timed
 
 
 def experiment(repeats, folds, n_estimators):
@@ -52,12 +52,6 @@ def bare_loop(exp):
                         classes = [str(c) for c in model.classes_]
                         evaluate(exp.all_criteria, data.y[test], pred.astype(str).astype(object),
                                  class_scores(model, X[test], classes), classes, data.positive)
-
-
-def timed(fn):
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
 
 
 def main():

@@ -24,15 +24,11 @@ import numpy as np
 import pandas as pd
 
 from rankwise import compare, load_table
+from _timing import times_of
 
 
 def best(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+    return min(times_of(fn, repeats))
 
 
 def process(cmd, repeats):
