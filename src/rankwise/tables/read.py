@@ -232,12 +232,11 @@ def _read_plain(data: bytes, lines: _Lines, sep: str, path) -> pd.DataFrame:
     # index of it, which is checked below), and no record can have too few without another
     # having too many. Otherwise the records are counted one by one.
     blanks = None
-    at_sep = raw == ord(sep)
-    if np.count_nonzero(at_sep) != (width - 1) * records.size:
+    if np.count_nonzero(raw == ord(sep)) != (width - 1) * records.size:
         blanks = _wrong_field_counts(lines, records, lengths, sep, width, path)
-    lowered = [h.lower() for h in header]
-    if _looks_long(header):  # long: every column but the values is text
-        text_columns = [i for i, h in enumerate(lowered) if h != "value"]
+    is_long = _looks_long(header)
+    if is_long:  # every column but the values is text
+        text_columns = [i for i, h in enumerate(header) if h.lower() != "value"]
     else:  # wide: the data-set names
         text_columns = [0]
     numeric = [i for i in range(width) if i not in text_columns]
@@ -248,14 +247,13 @@ def _read_plain(data: bytes, lines: _Lines, sep: str, path) -> pd.DataFrame:
     # strips it.
     options = dict(sep=sep, header=0, names=list(range(width)), encoding="utf-8-sig",
                    skip_blank_lines=True, keep_default_na=False)
-    # Text columns are read as text. The data-set names of a wide table are left to the
-    # parser, which keeps a column of names as the very strings of the file; only a column
-    # it turned into numbers or booleans ("007" → 7) is read again as text.
-    given = [i for i in text_columns if i != 0 or len(text_columns) > 1]
+    # The text columns of a long table are read as text. The data-set names of a wide table are
+    # left to the parser, which keeps a column of names as the very strings of the file; only a
+    # column it turned into numbers or booleans ("007" → 7) is read again as text.
     try:
-        frame = pd.read_csv(source, dtype={i: str for i in given},
+        frame = pd.read_csv(source, dtype={i: str for i in text_columns} if is_long else None,
                             na_values={i: NA_SPELLINGS for i in numeric}, **options)
-        if 0 in text_columns and 0 not in given and frame[0].dtype.kind in "biufcmM":
+        if not is_long and frame[0].dtype.kind in "biufcmM":
             if hasattr(source, "seek"):
                 source.seek(0)
             frame[0] = pd.read_csv(source, usecols=[0], dtype={0: str}, **options)[0]
