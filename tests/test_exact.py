@@ -223,3 +223,125 @@ def test_skillings_mack_against_friedman_its_own_form_and_under_h0():
         y[rng.random(y.shape) < 0.15] = np.nan
         hits += skillings_mack(y, permutation=False).pvalue <= 0.05
     assert hits / 400 <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / 400)
+
+
+# Ruijter et al. (2013) Table 2, the example of Eisinga et al. (2017, Table 5), as PMCMRplus ships
+# it (data set ``qPCR``): four criteria (rows) ranking eleven qPCR curve-analysis methods.
+QPCR_METHODS = ["Cy0", "LinRegPCR", "Standard_Cq", "PCR_Miner", "MAK2", "LRE_E100", "5PSM",
+                "DART", "FPLM", "LRE_Emax", "FPK_PCR"]
+QPCR = np.array([
+    [1.98, 6.54, 1.92, 5.98, 5.02, 5.27, 8.97, 8.43, 7.84, 7.11, 6.94],
+    [2.73, 3.57, 3.84, 4.13, 4.63, 4.79, 6.40, 7.98, 8.59, 9.14, 10.19],
+    [3.13, 2.51, 3.71, 4.43, 4.79, 5.10, 6.27, 7.95, 8.81, 9.52, 9.78],
+    [2.71, 2.63, 3.59, 4.17, 4.71, 4.95, 6.51, 8.17, 8.68, 9.52, 10.33]])
+# Unadjusted exact p-values of |R_a − R_b| for k = 11, n = 4, from PMCMRplus 1.9.10
+# frdAllPairsExactTest(qPCR, p.adjust.method = "none"): the authors' closed form evaluated in
+# 2048-bit arithmetic (Rmpfr). Every one of the 55 pairs has one of these differences.
+QPCR_EXACT_P = {
+    0: 1.0, 1: 9.5855311796e-01, 2: 8.7623185575e-01, 3: 7.9513914350e-01,
+    4: 7.1608279489e-01, 5: 6.3980658425e-01, 6: 5.6697450994e-01, 7: 4.9815669695e-01,
+    8: 4.3381803156e-01, 10: 3.1986686702e-01, 11: 2.7060285500e-01, 12: 2.2651450038e-01,
+    14: 1.5352787378e-01, 15: 1.2417069872e-01, 16: 9.9162570863e-02, 17: 7.8139621611e-02,
+    18: 6.0709227512e-02, 19: 4.6464462810e-02, 20: 3.4997595793e-02, 21: 2.5912096168e-02,
+    22: 1.8832907588e-02, 23: 1.3415026296e-02, 24: 9.3507137491e-03, 25: 6.3660405710e-03,
+    26: 4.2238918107e-03, 27: 2.7243221091e-03, 28: 1.7029711085e-03, 29: 1.0281538146e-03,
+    30: 5.9714500376e-04, 31: 3.3208114200e-04, 33: 8.7903831705e-05}
+
+
+def _eisinga_closed_form(d: int, k: int, n: int):
+    """P(|D| ≥ d) for untied ranks, Eisinga et al. (2017) eq. (6) summed as exact fractions."""
+    from fractions import Fraction
+    from math import comb
+
+    if d == 0:
+        return Fraction(1)
+    total = Fraction(0)
+    for h in range(n + 1):
+        inner = sum((-1) ** s * comb(2 * h, h + s) * comb(k * s - d + h, k * s - d - h)
+                    for s in range(h + 1) if k * s - d - h >= 0)
+        total += Fraction(comb(n, h) * inner, k ** h * (1 - k) ** n)
+    return 2 * total
+
+
+def test_eisinga_on_the_qpcr_example_and_the_authors_closed_form():
+    """The paper's example: rank sums and all 55 exact p-values as PMCMRplus gives them; the
+    authors' documented value P(|D| ≥ 100; k = 100, n = 100) = 0.8085251; the convolution
+    against their closed form summed in exact rational arithmetic."""
+    from rankwise.stats.exact import eisinga_pvalues, rank_sum_difference_distribution
+
+    ranks = midranks(QPCR)
+    sums = ranks.sum(axis=0)
+    assert sums.tolist() == [7, 10, 10, 17, 18, 22, 32, 34, 36, 38, 40]
+    p = eisinga_pvalues(ranks)
+    for a, b in itertools.combinations(range(11), 2):
+        expected = QPCR_EXACT_P[int(abs(sums[a] - sums[b]))]
+        assert p[a, b] == pytest.approx(expected, rel=1e-9), (QPCR_METHODS[a], QPCR_METHODS[b])
+        assert p[b, a] == p[a, b]
+    # the same through compare(): the friedman_exact post-hoc reads these p-values
+    table = {"dataset": ["bias", "linearity", "precision", "resolution"]}
+    table.update({m: QPCR[:, j] for j, m in enumerate(QPCR_METHODS)})
+    import pandas as pd
+    entry = compare(pd.DataFrame(table), higher_is_better=False, posthoc="all",
+                    rankings=["friedman_exact"], procedures=["holm"],
+                    decimals=None).to_dict()["posthoc"]["friedman_exact"]
+    first = {(r["a"], r["b"]): r["pvalue"] for r in entry["all_pairs"]}
+    assert first[("Cy0", "FPK_PCR")] == pytest.approx(QPCR_EXACT_P[33], rel=1e-9)
+
+    untied = np.tile(np.arange(1.0, 101.0), (100, 1))
+    values, probs = rank_sum_difference_distribution(untied)
+    assert probs[np.abs(values) >= 200].sum() == pytest.approx(0.8085251, abs=5e-8)
+    for k, n in ((3, 7), (5, 5), (11, 4)):
+        ranks = np.tile(np.arange(1.0, k + 1), (n, 1))
+        values, probs = rank_sum_difference_distribution(ranks)
+        for d in range(0, n * (k - 1) + 1, max(1, n * (k - 1) // 6)):
+            tail = probs[np.abs(values) >= 2 * d].sum()
+            assert tail == pytest.approx(float(_eisinga_closed_form(d, k, n)), rel=1e-10, abs=1e-15)
+
+
+# Hollander & Wolfe (1999), Brady (1969): speech fluency under three metronome conditions; one
+# subject lacks condition A. The example of PMCMRplus's and NSM3's Skillings-Mack help pages.
+BRADY = np.array([[3, 5, 15], [1, 3, 18], [5, 4, 21], [2, np.nan, 6], [0, 2, 17], [0, 2, 10],
+                  [0, 3, 8], [0, 2, 13]], dtype=float)
+
+
+def test_skillings_mack_on_the_published_example_and_its_exact_permutation():
+    """SM = 13.280952 and the chi-square p = 0.001306405 of PMCMRplus 1.9.10
+    skillingsMackTest(); the seeded Monte Carlo p-value against the complete enumeration of the
+    6⁷·2 = 559,872 arrangements, here and on a second incomplete table with a larger p."""
+    from rankwise import skillings_mack
+
+    res = skillings_mack(BRADY)
+    assert res.statistic == pytest.approx(13.280952, abs=5e-7)
+    assert res.details["pvalue_chi2"] == pytest.approx(0.001306405, rel=1e-6)
+    assert res.df == (2,) and res.details["n_missing_cells"] == 1
+
+    def exact(x, stat):
+        observed = ~np.isnan(x)
+        cov = np.zeros((x.shape[1],) * 2)
+        sums = np.zeros((1, x.shape[1]))
+        for row, seen in zip(x, observed):
+            cols = np.flatnonzero(seen)
+            ki = cols.size
+            cov[np.ix_(cols, cols)] -= 1.0
+            arrangements = np.zeros((0, x.shape[1]))
+            for perm in itertools.permutations(range(1, ki + 1)):
+                a = np.zeros(x.shape[1])
+                a[cols] = np.sqrt(12.0 / (ki + 1)) * (np.array(perm) - (ki + 1) / 2.0)
+                arrangements = np.vstack([arrangements, a])
+            sums = (sums[:, None, :] + arrangements[None, :, :]).reshape(-1, x.shape[1])
+        np.fill_diagonal(cov, 0.0)
+        np.fill_diagonal(cov, -cov.sum(axis=1))
+        sm = np.einsum("ij,jk,ik->i", sums, np.linalg.pinv(cov), sums)
+        return sums.shape[0], float(np.mean(sm >= stat * (1 - 1e-12)))
+
+    size, p_exact = exact(BRADY, res.statistic)
+    assert size == 559_872
+    se = res.details["monte_carlo_standard_error"]
+    assert res.method == "monte-carlo" and abs(res.pvalue - p_exact) <= 4 * se + 1 / 20_001
+    rng = np.random.default_rng(11)
+    y = rng.normal(size=(7, 4))
+    y[rng.random(y.shape) < 0.2] = np.nan
+    other = skillings_mack(y)
+    _, p_exact = exact(y[(~np.isnan(y)).sum(axis=1) >= 2], other.statistic)
+    assert 0.05 < p_exact < 0.95
+    assert abs(other.pvalue - p_exact) <= 4 * other.details["monte_carlo_standard_error"]

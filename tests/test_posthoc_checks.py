@@ -483,6 +483,35 @@ def test_conover_posthocs_against_the_book_and_scikit_posthocs():
             assert ours_q == pytest.approx(sp.posthoc_quade(x, dist="t").values, rel=1e-9)
 
 
+# Sachs (1997, p. 675): Na concentration for six diuretics A-F (columns) in six persons (rows),
+# the example of PMCMRplus's Friedman post-hoc help pages.
+SACHS = np.array([[3.88, 30.58, 25.24, 4.44, 29.41, 38.87],
+                  [5.64, 30.14, 33.52, 7.94, 30.72, 33.12],
+                  [5.76, 16.92, 25.45, 4.04, 32.92, 39.15],
+                  [4.25, 23.19, 18.85, 4.40, 28.23, 28.06],
+                  [5.91, 26.74, 20.45, 4.23, 23.35, 38.23],
+                  [4.33, 10.91, 26.67, 4.36, 12.00, 26.65]])
+# (a, b, frdAllPairsConoverTest, quadeAllPairsTest(dist = "TDist")), p.adjust.method = "none",
+# PMCMRplus 1.9.10.
+SACHS_CONOVER = [
+    (0, 1, 1.4265457359e-04, 3.7015006387e-03), (0, 2, 3.0327983205e-05, 4.9969230867e-03),
+    (0, 3, 5.5547245626e-01, 9.5139559781e-01), (0, 4, 6.5360234933e-06, 6.7583607188e-04),
+    (0, 5, 8.0062881230e-08, 1.0832009966e-05), (1, 2, 5.5547245626e-01, 9.0298232941e-01),
+    (1, 3, 6.6615480146e-04, 4.3026011774e-03), (1, 4, 2.4321311001e-01, 5.0446068506e-01),
+    (1, 5, 6.2136199478e-03, 3.1534584774e-02), (2, 3, 1.4265457359e-04, 5.7979151779e-03),
+    (2, 4, 5.5547245626e-01, 4.3102111542e-01), (2, 5, 2.4680185767e-02, 2.4102695165e-02),
+    (3, 4, 3.0327983205e-05, 7.9092725138e-04), (3, 5, 3.3329892931e-07, 1.2684816294e-05),
+    (4, 5, 8.5107379780e-02, 1.2198451033e-01)]
+
+
+def test_conover_posthocs_reproduce_pmcmrplus_on_its_example():
+    fried = pairwise_statistics(SACHS, "friedman_conover", higher_is_better=False).pvalues
+    quade = pairwise_statistics(SACHS, "quade_conover", higher_is_better=False).pvalues
+    for a, b, p_fried, p_quade in SACHS_CONOVER:
+        assert fried[a, b] == pytest.approx(p_fried, rel=1e-9)
+        assert quade[a, b] == pytest.approx(p_quade, rel=1e-9)
+
+
 @pytest.mark.parametrize("ranking", ["friedman_conover", "quade_conover"])
 def test_conover_familywise_error_at_most_alpha(ranking):
     rng = np.random.default_rng(42)
