@@ -122,3 +122,32 @@ def test_long_tables_and_results_with_missing_cells(tmp_path):
     cmp = compare(t)
     assert cmp.tests["skillings_mack"].details["n_missing_cells"] == 1
     assert any("d3 / C" in n for n in cmp.notes)
+
+
+def test_a_results_database_whose_learner_crashed_on_one_data_set(tmp_path):
+    """`rankwise run` with a learner that fails on the data set with many features: the
+    results database is refused by default and read with the policy, the failure and the
+    missing cell in the warnings, the Skillings-Mack test on the other cells."""
+    from rankwise.experiment import experiment_from_dict, run_experiment
+
+    doc = {"experiment": {"repeats": 1, "folds": 2, "seed": 3, "criteria": ["accuracy"]},
+           "datasets": [{"source": "sklearn", "name": name}
+                        for name in ("iris", "wine", "breast_cancer")],
+           "learners": [{"name": "CART", "estimator": "sklearn.tree.DecisionTreeClassifier"},
+                        {"name": "NB", "estimator": "sklearn.naive_bayes.GaussianNB"},
+                        {"name": "crashes", "estimator": "rankwise.testing.FailingClassifier",
+                         "params": {"min_features": 20}}]}
+    db = tmp_path / "crash.sqlite"
+    summary = run_experiment(experiment_from_dict(doc), db, jobs=0)
+    assert summary["failed"] == 2
+    with pytest.raises(RankwiseError, match="1 missing cell.*breast_cancer / crashes"):
+        load_table(db, criterion="accuracy")
+    table = load_table(db, criterion="accuracy", missing="skillings-mack")
+    assert table.missing_cells == (("breast_cancer", "crashes"),)
+    assert any("2 task(s) failed" in w for w in table.warnings)
+    cmp = compare(table)
+    sm = cmp.tests["skillings_mack"]
+    assert sm.details["n_missing_cells"] == 1 and sm.details["n"] == 3
+    assert np.isnan(table.values).sum() == 1
+    assert sm.statistic == pytest.approx(skillings_mack(table.values).statistic)
+    assert any("breast_cancer / crashes" in n for n in cmp.notes)

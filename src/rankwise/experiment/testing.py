@@ -28,10 +28,17 @@ class ScorelessClassifier(_Majority):
 
 
 class FailingClassifier(_Majority):
-    """Raises in fit."""
+    """Raises in fit; with ``min_features`` only on data sets with at least that many features
+    (a learner that crashes on some data sets and not on others)."""
+
+    def __init__(self, min_features: int = 0):
+        self.min_features = min_features
 
     def fit(self, X, y):
-        raise ValueError("this learner always fails")
+        if np.shape(X)[1] < self.min_features:
+            return super().fit(X, y)
+        raise ValueError("this learner always fails" if not self.min_features else
+                         f"this learner fails with {self.min_features} or more features")
 
 
 class DyingClassifier(_Majority):
