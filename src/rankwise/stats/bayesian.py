@@ -1,0 +1,226 @@
+"""Bayesian comparison of two learners with a region of practical equivalence (ROPE).
+
+Across data sets: the Bayesian sign test and the Bayesian signed-rank test (Benavoli, Mangili,
+Corani, Zaffalon & Ruggeri 2014; Benavoli, Corani, Demšar & Zaffalon 2017), a Dirichlet-process
+posterior sampled by a seeded Monte Carlo. On one data set: the Bayesian correlated t-test
+(Corani & Benavoli 2015), in closed form, from the fold-level results of cross-validation.
+
+Orientation: ``p_a`` is the posterior probability that ``a`` is *practically better* (better by
+more than the ROPE in the criterion's direction), ``p_b`` that ``b`` is, ``p_rope`` that they are
+practically equivalent. Formulas and cross-checks: ``docs/reference/bayesian.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats
+
+from .. import _validate as check
+from ..errors import RankwiseError
+from .ranking import DEFAULT_DECIMALS, round_scores
+from .results import jsonable
+
+BAYESIAN_TESTS = ("sign", "signed-rank")
+#: Posterior samples by default (as baycomp).
+DEFAULT_SAMPLES = 50_000
+DEFAULT_SEED = 20170101
+#: Posterior probability at which a decision is taken.
+DEFAULT_THRESHOLD = 0.95
+#: Weight of the prior pseudo-observation: 1 in the ROPE for the sign test, 0.5 at z₀ = 0 for the
+#: signed-rank test (Benavoli et al. 2017, §4; baycomp's defaults).
+SIGN_PRIOR = 1.0
+SIGNED_RANK_PRIOR = 0.5
+# Weights drawn at once: samples × (N + 1) doubles, kept below about 64 MB.
+_CHUNK_CELLS = 8_000_000
+
+
+@dataclass(frozen=True)
+class BayesianResult:
+    """Posterior probabilities of a practically better, practically equivalent, b practically
+    better, and the decision at ``threshold``."""
+
+    test: str
+    a: str
+    b: str
+    rope: float
+    p_a: float
+    p_rope: float
+    p_b: float
+    samples: int | None
+    seed: int | None
+    threshold: float
+    decision: str
+    details: dict = field(default_factory=dict)
+    posterior: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def to_dict(self) -> dict:
+        out = {"a": self.a, "b": self.b, "test": self.test, "rope": self.rope,
+               "p_a": self.p_a, "p_rope": self.p_rope, "p_b": self.p_b,
+               "samples": self.samples, "seed": self.seed, "threshold": self.threshold,
+               "decision": self.decision}
+        out.update(self.details)
+        return jsonable(out)
+
+
+def decide(p_a: float, p_rope: float, p_b: float, threshold: float, a: str, b: str) -> str:
+    """``"a"``, ``"b"``, ``"equivalent"`` when a posterior probability reaches ``threshold``,
+    else ``"undecided"`` (the words of the reports come from this one value)."""
+    for p, word in ((p_a, "a"), (p_b, "b"), (p_rope, "equivalent")):
+        if p >= threshold:
+            return word
+    return "undecided"
+
+
+def _inputs(a, b, rope, higher_is_better, decimals, threshold, samples):
+    x = round_scores(check.score_pair(a, b, min_rows=1), decimals)
+    z = x[:, 0] - x[:, 1] if higher_is_better else x[:, 1] - x[:, 0]
+    z = round_scores(z, decimals)  # positive: a better
+    try:
+        rope = float(rope)
+    except (TypeError, ValueError):
+        rope = math.nan
+    if not (rope >= 0 and math.isfinite(rope)):
+        raise RankwiseError(f"the ROPE must be a number ≥ 0 in the criterion's units (e.g."
+                            f" --rope 0.01); got {rope!r}")
+    if not 0.5 < float(threshold) < 1.0:
+        raise RankwiseError(f"the decision threshold must be between 0.5 and 1; got {threshold!r}")
+    if int(samples) != samples or samples < 100:
+        raise RankwiseError(f"samples must be a whole number of at least 100; got {samples!r}")
+    return z, rope
+
+
+def _result(test, names, rope, winners, samples, seed, threshold, details, posterior):
+    counts = np.bincount(winners, minlength=3) / winners.size
+    if rope == 0 and counts[1] > 0:
+        # No equivalence region: draws where the tie class is largest say nothing about a
+        # against b, and are left out (as baycomp does).
+        counts = np.array([counts[0], 0.0, counts[2]]) / (counts[0] + counts[2])
+    p_b, p_rope, p_a = (float(v) for v in counts)
+    word = decide(p_a, p_rope, p_b, threshold, *names)
+    return BayesianResult(test, str(names[0]), str(names[1]), rope, p_a, p_rope, p_b,
+                          int(samples), int(seed), float(threshold), word, details, posterior)
+
+
+def bayesian_sign_test(a, b, *, rope: float = 0.0, names=("a", "b"),
+                       higher_is_better: bool = True, prior: float = SIGN_PRIOR,
+                       samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
+                       threshold: float = DEFAULT_THRESHOLD,
+                       decimals: int | None = DEFAULT_DECIMALS,
+                       keep_samples: bool = False) -> BayesianResult:
+    r"""Bayesian sign test (Benavoli et al. 2014, 2017).
+
+    With z_i the difference in favour of ``a`` (a − b, or b − a when lower is better), the data
+    sets fall into three classes: z < −r (b practically better), |z| ≤ r (equivalent), z > r
+    (a practically better). Their probabilities (θ_b, θ_rope, θ_a) have the posterior
+    Dirichlet(n_b, n_rope + s, n_a) with the prior pseudo-observation of weight s (default 1)
+    in the ROPE. ``samples`` draws (seeded) are taken; P(a practically better) is the share of
+    draws in which θ_a is the largest of the three, and so on.
+
+    A tiny 1e-4 is added to every count so that a class with no data set has a proper
+    Dirichlet parameter (as baycomp does). With ``rope=0`` there is no equivalence: the draws in
+    which the class of exact ties (holding the prior) is the largest are left out, and p_a and
+    p_b are shares of the rest (as baycomp does).
+    """
+    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, samples)
+    n_b, n_a = int((z < -rope).sum()), int((z > rope).sum())
+    n_rope = z.size - n_a - n_b
+    alpha = np.array([n_b, n_rope + prior, n_a], dtype=float) + 1e-4
+    draws = np.random.default_rng(seed).dirichlet(alpha, int(samples))
+    details = {"n": int(z.size), "n_a": n_a, "n_rope": n_rope, "n_b": n_b, "prior": prior}
+    return _result("sign", names, rope, np.argmax(draws, axis=1), samples, seed, threshold,
+                   details, draws[:, ::-1] if keep_samples else None)
+
+
+def _staircase_mass(w: np.ndarray, z: np.ndarray, bound: float) -> np.ndarray:
+    """For each row of Dirichlet weights w over sorted points z: Σ_ij w_i w_j H(z_i + z_j − bound)
+    with H(0) = ½, in O(N) per row: for each i the j with z_j > bound − z_i are a suffix."""
+    above = np.searchsorted(z, bound - z, side="right")   # first j with z_j > bound − z_i
+    equal = np.searchsorted(z, bound - z, side="left")    # first j with z_j ≥ bound − z_i
+    tail = np.cumsum(w[:, ::-1], axis=1)[:, ::-1]         # tail[:, j] = Σ_{j' ≥ j} w_j'
+    tail = np.concatenate([tail, np.zeros((w.shape[0], 1))], axis=1)
+    strictly = tail[:, above]
+    ties = tail[:, equal] - strictly
+    return np.einsum("si,si->s", w, strictly + 0.5 * ties)
+
+
+def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
+                              higher_is_better: bool = True, prior: float = SIGNED_RANK_PRIOR,
+                              samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
+                              threshold: float = DEFAULT_THRESHOLD,
+                              decimals: int | None = DEFAULT_DECIMALS,
+                              keep_samples: bool = False) -> BayesianResult:
+    r"""Bayesian signed-rank test (Benavoli et al. 2014, 2017).
+
+    A Dirichlet process with a pseudo-observation z₀ = 0 of weight s (default 0.5) and the
+    observed differences z_1..z_N in favour of ``a``: each posterior draw is a weight vector
+    w ~ Dirichlet(s, 1, …, 1), and
+
+    .. math:: θ_a = Σ_{i,j} w_i w_j H(z_i + z_j − 2r),\quad
+              θ_b = Σ_{i,j} w_i w_j H(−z_i − z_j − 2r),\quad θ_{rope} = 1 − θ_a − θ_b
+
+    (H the step function with H(0) = ½; i, j over z₀..z_N). P(a practically better) is the share
+    of draws in which θ_a is the largest. Without a ROPE (r = 0) θ_rope is 0 and the test is
+    one of a against b. The double sum is evaluated in O(N) per draw (the pairs with
+    z_i + z_j above a bound form a staircase over the sorted z), so N·samples sets the cost.
+    """
+    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, samples)
+    points = np.sort(np.append(z, 0.0))
+    weights = np.ones(points.size)
+    weights[np.searchsorted(points, 0.0)] = prior  # z₀; equal points are interchangeable
+    rng = np.random.default_rng(seed)
+    chunk = max(1, _CHUNK_CELLS // points.size)
+    thetas = np.empty((int(samples), 3))
+    for start in range(0, int(samples), chunk):
+        w = rng.dirichlet(weights, min(chunk, int(samples) - start))
+        stop = start + w.shape[0]
+        thetas[start:stop, 2] = _staircase_mass(w, points, 2 * rope)
+        if rope > 0:  # b's side: the same sum over the mirrored points (and their weights)
+            thetas[start:stop, 0] = _staircase_mass(w[:, ::-1], -points[::-1], 2 * rope)
+        else:
+            thetas[start:stop, 0] = 1.0 - thetas[start:stop, 2]
+    thetas[:, 1] = 1.0 - thetas[:, 0] - thetas[:, 2] if rope > 0 else 0.0
+    details = {"n": int(z.size), "prior": prior}
+    return _result("signed-rank", names, rope, np.argmax(thetas, axis=1), samples, seed,
+                   threshold, details, thetas[:, ::-1] if keep_samples else None)
+
+
+def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
+                      higher_is_better: bool = True, threshold: float = DEFAULT_THRESHOLD,
+                      decimals: int | None = DEFAULT_DECIMALS) -> BayesianResult:
+    r"""Bayesian correlated t-test on one data set (Corani & Benavoli 2015).
+
+    ``a``, ``b``: the two learners' results on the n = repeats × folds test folds of one data
+    set, in the same fold order. With z the differences in favour of ``a``, their mean z̄ and
+    variance σ̂² (n − 1 in the denominator), and the correlation ρ = n_test/n_total = 1/folds
+    of results on overlapping training sets, the posterior of the mean difference is Student's t
+    with n − 1 degrees of freedom, location z̄ and scale √((1/n + ρ/(1 − ρ))·σ̂²) (the
+    Nadeau-Bengio correction). P(a practically better) = P(μ > r), P(b …) = P(μ < −r); in closed
+    form, so ``samples`` and ``seed`` are None.
+    """
+    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, 100)
+    folds = int(folds)
+    n = z.size
+    if folds < 2 or n < 2 or n % folds:
+        raise RankwiseError(f"the correlated t-test needs the results of whole cross-validation"
+                            f" runs (a multiple of {folds} folds, at least two values); got {n}")
+    rho = 1.0 / folds
+    mean = float(np.mean(z))
+    var = float(np.var(z, ddof=1))
+    scale = math.sqrt((1.0 / n + rho / (1.0 - rho)) * var)
+    if scale == 0.0:
+        p_b, p_a = float(mean < -rope), float(mean > rope)
+    else:
+        dist = stats.t(n - 1, loc=mean, scale=scale)
+        p_b, p_a = float(dist.cdf(-rope)), float(dist.sf(rope))
+    p_rope = max(0.0, 1.0 - p_a - p_b)
+    word = decide(p_a, p_rope, p_b, threshold, *names)
+    return BayesianResult("correlated-t", str(names[0]), str(names[1]), rope, p_a, p_rope, p_b,
+                          None, None, float(threshold), word,
+                          {"n": n, "folds": folds, "rho": rho, "mean": mean, "scale": scale,
+                           "df": n - 1})
+
+
+BAYESIAN = {"sign": bayesian_sign_test, "signed-rank": bayesian_signed_rank_test}

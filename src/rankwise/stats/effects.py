@@ -1,0 +1,348 @@
+"""Effect sizes of two learners over N data sets, each with a confidence interval.
+
+Orientation (the JSON contract's): every effect is of ``a − b`` in the criterion's own units, so a
+positive value means that ``a`` has the larger value, whatever the criterion's direction. (The
+two-learner *tests* compare ``b`` with ``a`` in the table's direction; the effects do not apply
+the direction, so that a median difference reads in the units of the table.)
+
+Formulas, conventions and cross-checks: ``docs/reference/effect-sizes.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize, stats
+
+from .. import _validate as check
+from .ranking import DEFAULT_DECIMALS, round_scores
+from .results import jsonable
+from .two_learners import _signed_rank_distribution
+
+#: Walsh averages are listed in full up to this many; above, order statistics are selected.
+WALSH_LIST_MAX = 5_000_000
+#: The signed-rank distribution is computed exactly up to this N (as R's wilcox.test: n < 50).
+HL_EXACT_MAX_N = 50
+#: Cohen's d_z interval by inverting the noncentral t up to this N; a normal approximation above.
+DZ_EXACT_MAX_N = 5_000
+#: Romano et al. (2006): |δ| below 0.147 negligible, below 0.33 small, below 0.474 medium.
+CLIFF_THRESHOLDS = ((0.147, "negligible"), (0.33, "small"), (0.474, "medium"))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with its confidence interval and how the interval was obtained."""
+
+    estimate: float
+    ci_low: float
+    ci_high: float
+    method: str
+    magnitude: str | None = None
+    details: dict = field(default_factory=dict)
+
+    def __getattr__(self, name: str):
+        details = self.__dict__.get("details", {})
+        if name in details:
+            return details[name]
+        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
+
+    def to_dict(self) -> dict:
+        out = {"estimate": self.estimate, "ci_low": self.ci_low, "ci_high": self.ci_high,
+               "method": self.method}
+        if self.magnitude is not None:
+            out["magnitude"] = self.magnitude
+        out.update(self.details)
+        return jsonable(out)
+
+
+def _pair(a, b, decimals):
+    x = round_scores(check.score_pair(a, b, min_rows=2), decimals)
+    return x[:, 0], x[:, 1]
+
+
+def _confidence(value) -> float:
+    try:
+        c = float(value)
+    except (TypeError, ValueError):
+        c = math.nan
+    if not 0.0 < c < 1.0:
+        from ..errors import RankwiseError
+        raise RankwiseError(f"confidence must be between 0 and 1 (exclusive), e.g. 0.95; got"
+                            f" {value!r}")
+    return c
+
+
+def _count_below(d: np.ndarray, s, side: str) -> int:
+    """Number of pairs i ≤ j of sorted ``d`` with d_i + d_j < s (``side="left"``) or ≤ s."""
+    j = np.searchsorted(d, s - d, side=side)
+    return int(np.maximum(j - np.arange(d.size), 0).sum())
+
+
+def _sums_between(d: np.ndarray, lo, hi) -> np.ndarray:
+    """Every pair sum d_i + d_j (i ≤ j) with lo ≤ sum ≤ hi, in the counting's own comparisons."""
+    i = np.arange(d.size)
+    start = np.maximum(np.searchsorted(d, lo - d, side="left"), i)
+    stop = np.maximum(np.searchsorted(d, hi - d, side="right"), i)
+    sizes = np.maximum(stop - start, 0)
+    rows = np.repeat(i, sizes)
+    offsets = np.arange(sizes.sum()) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    return np.sort(d[rows] + d[np.repeat(start, sizes) + offsets])
+
+
+def walsh_order_statistics(d, positions) -> np.ndarray:
+    """The order statistics (0-based ``positions``) of the Walsh averages (d_i + d_j)/2, i ≤ j.
+
+    Up to ``WALSH_LIST_MAX`` averages they are listed and partitioned. Above, each is selected
+    without listing all N(N+1)/2: a seeded sample of pair sums brackets the wanted position,
+    exact counts (a binary search per row of the sorted differences) confirm the bracket, and
+    only the sums inside it are listed. The seed changes the work, never the answer.
+    """
+    d = np.sort(np.asarray(d, dtype=float))
+    n = d.size
+    m = n * (n + 1) // 2
+    positions = [int(p) for p in positions]
+    if m <= WALSH_LIST_MAX:
+        iu = np.triu_indices(n)
+        sums = d[iu[0]] + d[iu[1]]
+        return np.partition(sums, positions)[positions] / 2.0
+    rng = np.random.default_rng(0)
+    draws = min(m, 40 * n)
+    i, j = rng.integers(0, n, draws), rng.integers(0, n, draws)
+    sample = np.sort(d[i] + d[j])
+    out = []
+    for r in positions:
+        q = r / (m - 1)
+        half = 4.0 * math.sqrt(max(q * (1 - q), 1.0 / draws) / draws)
+        lo = sample[int(max(0.0, q - half) * (draws - 1))]
+        hi = sample[int(math.ceil(min(1.0, q + half) * (draws - 1)))]
+        while True:
+            below, through = _count_below(d, lo, "left"), _count_below(d, hi, "right")
+            if below <= r < through:
+                break
+            width = max(hi - lo, abs(hi) * 1e-12, 1e-300)
+            if r < below:
+                lo = max(lo - 2 * width, 2 * d[0])
+            if r >= through:
+                hi = min(hi + 2 * width, 2 * d[-1])
+        out.append(_sums_between(d, lo, hi)[r - below] / 2.0)
+    return np.array(out)
+
+
+def hodges_lehmann(a, b, *, confidence: float = 0.95,
+                   decimals: int | None = DEFAULT_DECIMALS) -> Estimate:
+    r"""Hodges-Lehmann estimate of the median paired difference ``a − b``, with its
+    distribution-free confidence interval.
+
+    With d_i = a_i − b_i, the estimate is the median of the M = N(N+1)/2 Walsh averages
+    (d_i + d_j)/2, i ≤ j. The interval is [W_(C), W_(M+1−C)] of the sorted averages, with
+    C the lower α/2 quantile of the signed-rank statistic (R's ``qsignrank``; C = 1 if that is
+    0), so that its coverage is at least ``confidence``; ``details.achieved_confidence`` gives
+    it. The signed-rank distribution is exact for untied, non-zero differences and
+    N < ``HL_EXACT_MAX_N`` (``method="exact"``); otherwise C comes from its normal
+    approximation, N(N+1)/4 − z·√(N(N+1)(2N+1)/24) rounded (``method="normal"``), which ties
+    and zeros make approximate (they are counted in ``details``).
+
+    References
+    ----------
+    Hodges & Lehmann (1963); Hollander & Wolfe (1999), §3.2; R ``wilcox.test(conf.int = TRUE)``.
+
+    Examples
+    --------
+    >>> r = hodges_lehmann([1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30],
+    ...                    [0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29])
+    >>> r.estimate, r.ci_low, r.ci_high, r.method, round(r.achieved_confidence, 4)
+    (0.46, 0.01, 0.786, 'exact', 0.9609)
+
+    (R's ``wilcox.test(x, y, paired = TRUE, conf.int = TRUE)``: 0.46, [0.010, 0.786].)
+    """
+    confidence = _confidence(confidence)
+    x, y = _pair(a, b, decimals)
+    d = round_scores(x - y, decimals)
+    n = d.size
+    m = n * (n + 1) // 2
+    n_zeros = int((d == 0).sum())
+    absd = np.abs(d[d != 0])
+    tied = absd.size != np.unique(absd).size
+    tail = (1.0 - confidence) / 2.0
+    if n < HL_EXACT_MAX_N and not tied and n_zeros == 0:
+        cdf = np.cumsum(_signed_rank_distribution(np.arange(1, n + 1)))
+        c = int(np.searchsorted(cdf, tail * (1 - 1e-12)))  # smallest t with P(T ≤ t) ≥ tail
+        method = "exact"
+        achieved = 1.0 - 2.0 * (cdf[c - 1] if c >= 1 else 0.0)
+    else:
+        z = stats.norm.isf(tail)
+        c = int(round(m / 2.0 - z * math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0)))
+        method = "normal"
+        achieved = None
+    c = min(max(c, 1), m // 2 if m > 1 else 1)
+    mid = [(m - 1) // 2, m // 2]
+    values = walsh_order_statistics(d, [c - 1, m - c] + mid)
+    # Walsh averages of differences rounded to `decimals` places have one place more.
+    places = None if decimals is None else min(decimals + 1, 15)
+    values = round_scores(np.append(values[:2], (values[2] + values[3]) / 2.0), places)
+    low, high, estimate = (float(v) for v in values)
+    details = {"n": n, "n_zeros": n_zeros, "tied": bool(tied)}
+    if achieved is not None:
+        details["achieved_confidence"] = float(achieved)
+    return Estimate(estimate, low, high, method, details=details)
+
+
+def probability_of_superiority(a, b, *, confidence: float = 0.95,
+                               decimals: int | None = DEFAULT_DECIMALS) -> Estimate:
+    r"""Paired probability of superiority: (#{a_i > b_i} + ½·#{a_i = b_i}) / N, the share of
+    data sets on which ``a`` has the larger value (ties counted half), with Wilson's score
+    interval for a proportion of N. A tie is half a success, which makes the variance smaller
+    than the binomial one the interval assumes, so with ties the interval is conservative.
+
+    References
+    ----------
+    Grissom & Kim (2012), *Effect sizes for research*, ch. 5; Wilson (1927).
+    """
+    confidence = _confidence(confidence)
+    x, y = _pair(a, b, decimals)
+    n = x.size
+    wins, ties = int((x > y).sum()), int((x == y).sum())
+    p = (wins + 0.5 * ties) / n
+    z = stats.norm.isf((1.0 - confidence) / 2.0)
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return Estimate(float(p), float(max(0.0, centre - half)), float(min(1.0, centre + half)),
+                    "wilson", details={"n": n, "a_wins": wins, "ties": ties,
+                                       "b_wins": n - wins - ties})
+
+
+def _nct_interval(t: float, df: int, confidence: float) -> tuple[float, float]:
+    """The noncentrality parameters λ with P(T ≤ t | λ) = 1 − tail and = tail (T ~ t'(df, λ))."""
+    tail = (1.0 - confidence) / 2.0
+
+    def solve(target):
+        f = lambda lam: stats.nct.cdf(t, df, lam) - target  # noqa: E731
+        lo, hi = t - 10.0, t + 10.0
+        while f(lo) < 0:
+            lo -= 10.0 + abs(lo)
+        while f(hi) > 0:
+            hi += 10.0 + abs(hi)
+        return optimize.brentq(f, lo, hi, xtol=1e-12, rtol=1e-12)
+
+    return solve(1.0 - tail), solve(tail)
+
+
+def cohens_dz(a, b, *, confidence: float = 0.95,
+              decimals: int | None = DEFAULT_DECIMALS) -> Estimate:
+    r"""Cohen's d_z = mean(d) / sd(d) of the paired differences d = a − b (sd with N − 1).
+
+    Interval: √N·d_z is noncentral t with N − 1 degrees of freedom and noncentrality √N·δ, and
+    the interval for δ inverts it (``method="noncentral-t"``, exact under normal differences);
+    above ``DZ_EXACT_MAX_N`` data sets, d_z ± z·√(1/N + d_z²/(2N)) (``method="normal"``).
+    Undefined (NaN) when every difference is the same.
+
+    References
+    ----------
+    Cohen (1988); Steiger & Fouladi (1997); Lakens (2013), Front. Psychol. 4:863.
+    """
+    confidence = _confidence(confidence)
+    x, y = _pair(a, b, decimals)
+    d = round_scores(x - y, decimals)
+    n = d.size
+    sd = float(np.std(d, ddof=1))
+    if not sd > 0:
+        return Estimate(math.nan, math.nan, math.nan, "undefined",
+                        details={"n": n, "note": "every difference is the same: d_z undefined"})
+    dz = float(np.mean(d) / sd)
+    if n <= DZ_EXACT_MAX_N:
+        lo, hi = _nct_interval(dz * math.sqrt(n), n - 1, confidence)
+        return Estimate(dz, lo / math.sqrt(n), hi / math.sqrt(n), "noncentral-t",
+                        details={"n": n})
+    z = stats.norm.isf((1.0 - confidence) / 2.0)
+    se = math.sqrt(1.0 / n + dz * dz / (2.0 * n))
+    return Estimate(dz, dz - z * se, dz + z * se, "normal", details={"n": n})
+
+
+def cliff_magnitude(delta: float) -> str:
+    """Romano et al. (2006)'s label of |δ|: negligible, small, medium or large."""
+    if not math.isfinite(delta):
+        return "undefined"
+    for bound, name in CLIFF_THRESHOLDS:
+        if abs(delta) < bound:
+            return name
+    return "large"
+
+
+def cliffs_delta(a, b, *, confidence: float = 0.95,
+                 decimals: int | None = DEFAULT_DECIMALS) -> Estimate:
+    r"""Cliff's δ = P(A > B) − P(A < B) over all N² pairs of a value of ``a`` and a value of
+    ``b``, **unpaired** (the data sets are not matched; the form autorank reports), with Cliff's
+    (1993) asymmetric interval and Romano et al.'s magnitude label.
+
+    With d_ij = sign(a_i − b_j), the row and column means d_i· and d_·j and
+    s² = [N² Σ(d_i· − δ)² + N² Σ(d_·j − δ)² − Σ(d_ij − δ)²] / (N²(N − 1)²), the interval is
+    (δ − δ³ ∓ z·s·√((1 − δ²)² + z²s²)) / (1 − δ² + z²s²). Computed from sorted values, so
+    large N costs N log N, not N². ``details.a12`` is Vargha & Delaney's A = (δ + 1)/2.
+
+    References
+    ----------
+    Cliff (1993), Psychol. Bull. 114(3); Romano et al. (2006); Vargha & Delaney (2000).
+    """
+    confidence = _confidence(confidence)
+    x, y = _pair(a, b, decimals)
+    n_a, n_b = x.size, y.size
+    sx, sy = np.sort(x), np.sort(y)
+    # For each a_i: (#b below) − (#b above); for each b_j: (#a above) − (#a below).
+    row = (np.searchsorted(sy, x, "left") - (n_b - np.searchsorted(sy, x, "right"))) / n_b
+    col = ((n_a - np.searchsorted(sx, y, "right")) - np.searchsorted(sx, y, "left")) / n_a
+    delta = float(row.mean())
+    ties = int((np.searchsorted(sy, x, "right") - np.searchsorted(sy, x, "left")).sum())
+    sum_sq = (n_a * n_b - ties) - 2 * delta * delta * n_a * n_b + n_a * n_b * delta * delta
+    s2 = (n_b * n_b * ((row - delta) ** 2).sum() + n_a * n_a * ((col - delta) ** 2).sum()
+          - sum_sq) / (n_a * n_b * (n_a - 1) * (n_b - 1))
+    s = math.sqrt(max(float(s2), 0.0))
+    z = stats.norm.isf((1.0 - confidence) / 2.0)
+    if s == 0.0 and abs(delta) == 1.0:
+        low = high = delta
+    else:
+        root = z * s * math.sqrt((1 - delta ** 2) ** 2 + z * z * s * s)
+        denom = 1 - delta ** 2 + z * z * s * s
+        low = (delta - delta ** 3 - root) / denom
+        high = (delta - delta ** 3 + root) / denom
+    return Estimate(delta, float(max(-1.0, low)), float(min(1.0, high)), "cliff",
+                    magnitude=cliff_magnitude(delta),
+                    details={"a12": (delta + 1.0) / 2.0, "n": n_a})
+
+
+@dataclass(frozen=True)
+class PairEffects:
+    """Every effect size of one pair, ``a − b`` (see the module docstring)."""
+
+    a: str
+    b: str
+    n: int
+    hodges_lehmann: Estimate
+    probability_of_superiority: Estimate
+    cohens_dz: Estimate
+    cliffs_delta: Estimate
+    confidence: float
+
+    @property
+    def a12(self) -> float:
+        return self.cliffs_delta.details["a12"]
+
+    def to_dict(self) -> dict:
+        return {"a": self.a, "b": self.b, "n": self.n,
+                "hodges_lehmann": self.hodges_lehmann.to_dict(),
+                "probability_of_superiority": self.probability_of_superiority.to_dict(),
+                "cohens_dz": self.cohens_dz.to_dict(),
+                "cliffs_delta": self.cliffs_delta.to_dict(),
+                "a12": jsonable(self.a12), "confidence": self.confidence}
+
+
+def effect_sizes(a, b, *, names=("a", "b"), confidence: float = 0.95,
+                 decimals: int | None = DEFAULT_DECIMALS) -> PairEffects:
+    """All four effect sizes of ``a − b`` at one confidence level."""
+    confidence = _confidence(confidence)
+    common = dict(confidence=confidence, decimals=decimals)
+    hl = hodges_lehmann(a, b, **common)
+    return PairEffects(str(names[0]), str(names[1]), hl.details["n"], hl,
+                       probability_of_superiority(a, b, **common), cohens_dz(a, b, **common),
+                       cliffs_delta(a, b, **common), confidence)
