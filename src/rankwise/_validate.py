@@ -75,3 +75,14 @@ def alpha(value) -> float:
     if not 0.0 < a < 1.0:
         raise RankwiseError(f"alpha must be between 0 and 1 (exclusive); got {value!r}")
     return a
+
+
+def confidence(value) -> float:
+    try:
+        c = float(value)
+    except (TypeError, ValueError):
+        c = float("nan")
+    if not 0.0 < c < 1.0:
+        raise RankwiseError(f"confidence must be between 0 and 1 (exclusive), e.g. 0.95; got"
+                            f" {value!r}")
+    return c

@@ -106,6 +106,23 @@ def compare(
         False, "--force-posthoc", help="Run post-hoc tests even if the omnibus test does not reject."),
     bh_time_budget: float = typer.Option(
         10.0, "--bh-time-budget", help="Seconds for the exact Bergmann-Hommel search."),
+    effects: Optional[bool] = typer.Option(
+        None, "--effects/--no-effects",
+        help="Effect sizes with confidence intervals (Hodges-Lehmann, probability of"
+             " superiority, Cohen's d_z, Cliff's delta) for the verdict's family and the"
+             " post-hoc family. Default: on up to 10,000 data sets."),
+    confidence: Optional[float] = typer.Option(
+        None, "--confidence", help="Confidence level of the effect-size intervals (default"
+                                   " 1 - alpha)."),
+    bayesian: Optional[str] = typer.Option(
+        None, "--bayesian", help="Also a Bayesian test of the same pairs: sign or signed-rank."),
+    rope: float = typer.Option(
+        0.0, "--rope", help="Region of practical equivalence, in the criterion's units (e.g."
+                            " 0.01), for --bayesian."),
+    samples: int = typer.Option(50_000, "--samples", help="Posterior samples for --bayesian."),
+    seed: int = typer.Option(20170101, "--seed", help="Seed of the posterior samples."),
+    threshold: float = typer.Option(
+        0.95, "--threshold", help="Posterior probability at which --bayesian decides."),
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare
@@ -129,7 +146,9 @@ def compare(
                              friedman_method=friedman_method, posthoc=posthoc, control=control, procedures=procedures,
                              rankings=ranking, force_posthoc=force_posthoc,
                              bh_time_budget=bh_time_budget, diagram_procedure=diagram_procedure,
-                             verdict_procedure=verdict_procedure)
+                             verdict_procedure=verdict_procedure, effects=effects,
+                             confidence=confidence, bayesian=bayesian, rope=rope,
+                             samples=samples, seed=seed, threshold=threshold)
         from .report import render
 
         if report is not None:

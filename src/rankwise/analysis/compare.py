@@ -23,10 +23,13 @@ from ..stats.results import TestResult
 from ..stats.summary import best_in_row, quartile_charts, win_tie_loss_matrix
 from ..stats.two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
 from ..tables import ScoreTable, load_table
+from ..stats.bayesian import BAYESIAN_TESTS, DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD
+from .effects import (EFFECTS_AUTO_MAX_N, compute_bayesian, compute_effects, effect_pairs,
+                      magnitude_sentence)
 from .figures import plan_figures
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .results import CriticalDifference, PosthocResult, Verdict
-from .verdict import check_procedure, decide
+from .verdict import check_procedure, decide, with_sentence
 
 PARALLEL_MIN_CELLS = 1_000_000
 
@@ -59,6 +62,10 @@ class Comparison:
         The one CD of mean ranks every output prints and draws (k ≥ 3).
     notes : tuple of str
         Every warning and note, as every report format prints them.
+    effects : tuple of PairEffects
+        Effect sizes with intervals of the verdict's family (and the post-hoc family), ``a − b``.
+    bayesian : tuple of BayesianResult
+        The Bayesian test of the same pairs (``bayesian=``), with its ROPE and decision.
     """
 
     table: ScoreTable
@@ -76,6 +83,8 @@ class Comparison:
     critical_difference: CriticalDifference | None = None
     notes: tuple = ()
     options: dict = field(default_factory=dict)
+    effects: tuple = ()
+    bayesian: tuple = ()
 
     def __repr__(self) -> str:
         t = self.table
@@ -164,6 +173,9 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             posthoc: str | None = None, control: str | None = None, procedures=None,
             rankings=None, force_posthoc: bool = False, bh_time_budget: float = 10.0,
             verdict_procedure: str = "holm", diagram_procedure: str = "nemenyi",
+            effects: bool | None = None, confidence: float | None = None,
+            bayesian: str | None = None, rope: float = 0.0, samples: int = DEFAULT_SAMPLES,
+            seed: int = DEFAULT_SEED, threshold: float = DEFAULT_THRESHOLD,
             **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
@@ -222,6 +234,16 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     diagram_procedure : str
         The all-pairs procedure behind the CD diagram's cliques and the heat map (default
         ``nemenyi``, which also draws the critical difference).
+    effects : bool or None
+        Effect sizes with confidence intervals (Hodges-Lehmann, probability of superiority,
+        Cohen's d_z, Cliff's δ) for the verdict's family and the post-hoc family. Default:
+        on up to 10,000 data sets (above, on request; the notes say so).
+    confidence : float or None
+        Confidence level of the effect-size intervals; default 1 − alpha.
+    bayesian : {None, "sign", "signed-rank"}
+        Also the Bayesian sign or signed-rank test of the same pairs, with ``rope`` (in the
+        criterion's units), ``samples`` posterior draws from ``seed``, and a decision when a
+        posterior probability reaches ``threshold``.
     """
     options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
                    zero_method=zero_method, wilcoxon_method=wilcoxon_method,
@@ -230,7 +252,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                    friedman_method=friedman_method, posthoc=posthoc, control=control,
                    procedures=procedures, rankings=rankings, force_posthoc=force_posthoc,
                    bh_time_budget=bh_time_budget, verdict_procedure=verdict_procedure,
-                   diagram_procedure=diagram_procedure)
+                   diagram_procedure=diagram_procedure, effects=effects, confidence=confidence,
+                   bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold)
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
@@ -243,8 +266,12 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     alternative = check.alternative(alternative)
     continuity_correction = bool(continuity_correction)
     check.choice("friedman_method", friedman_method, FRIEDMAN_METHODS)
+    confidence = 1.0 - alpha if confidence is None else check.confidence(confidence)
+    if bayesian is not None:
+        check.choice("bayesian", bayesian, BAYESIAN_TESTS)
     options.update(alpha=alpha, convention=convention, decimals=decimals, alternative=alternative,
-                   continuity_correction=continuity_correction)  # as validated
+                   continuity_correction=continuity_correction,
+                   confidence=confidence)  # as validated
     check_procedure(verdict_procedure)
     if diagram_procedure not in ALL_PAIRS_PROCEDURES + OPTIONAL_PROCEDURES:
         raise RankwiseError(f"the diagram procedure must be one of"
@@ -339,13 +366,46 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                 convention=convention, decimals=decimals, alternative=alternative,
                 correction=continuity_correction)}
         verdict = decide(table, mean_r, verdict_tests, pair, None, alpha=alpha)
+    sizes, bayes, verdict, extra = _effects_and_bayesian(table, x, mean_r, pair, posthoc,
+                                                          verdict, options, settings)
     notes = collect_notes(table, results, report, figures or {},
-                          small_sample_guidance(table, results, cd, alpha))
+                          small_sample_guidance(table, results, cd, alpha) + extra)
     return Comparison(table=table, alpha=alpha, convention=convention, decimals=decimals,
                       ranks=ranks, mean_ranks=mean_r, tests=results, pair=pair,
                       settings=settings, posthoc=report, verdict=verdict,
                       figures=figures or {}, critical_difference=cd, notes=notes,
-                      options=options)
+                      options=options, effects=sizes, bayesian=bayes)
+
+
+def _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict, options, settings):
+    """Effect sizes and the Bayesian test of the family (see :mod:`.effects`), the verdict with
+    the size of its differences, and the note when effects were left out."""
+    wanted = options["effects"]
+    if wanted is None:
+        wanted = table.n_datasets <= EFFECTS_AUTO_MAX_N
+        extra = () if wanted else (
+            f"Effect sizes are not computed by default above {EFFECTS_AUTO_MAX_N:,} data sets;"
+            " --effects (effects=True) computes them.",)
+    else:
+        extra = ()
+    pairs = effect_pairs(table.learners, mean_r, pair, posthoc, options["control"], verdict)
+    sizes = bayes = ()
+    settings["effects"] = bool(wanted)
+    if wanted:
+        sizes = compute_effects(table, x, pairs, confidence=options["confidence"],
+                                decimals=options["decimals"])
+        settings["effects_confidence"] = options["confidence"]
+        sentence = magnitude_sentence(sizes, verdict, options["confidence"])
+        if sentence:
+            verdict = with_sentence(verdict, sentence)
+    if options["bayesian"] is not None:
+        bayes = compute_bayesian(table, x, pairs, test=options["bayesian"], rope=options["rope"],
+                                 samples=options["samples"], seed=options["seed"],
+                                 threshold=options["threshold"], decimals=options["decimals"])
+        settings.update(bayesian=options["bayesian"], rope=bayes[0].rope,
+                        bayesian_samples=options["samples"], bayesian_seed=options["seed"],
+                        bayesian_threshold=options["threshold"])
+    return sizes, bayes, verdict, extra
 
 
 def _two_learner_tests(a, b, names, options: dict, higher_is_better: bool) -> dict:
@@ -447,12 +507,14 @@ def _compare_incomplete(table, options: dict, pair, posthoc) -> Comparison:
         verdict = decide(table, mean_r, results, pair, None, alpha=alpha)
         extra.append(f"The table has missing cells: the two-learner tests use the {shared} data"
                      f" sets where both {pair[0]} and {pair[1]} have values.")
-    notes = tuple(extra) + collect_notes(table, results, report, {})
+    sizes, bayes, verdict, more = _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict,
+                                                         options, settings)
+    notes = tuple(extra) + collect_notes(table, results, report, {}, more)
     return Comparison(table=table, alpha=alpha, convention=options["convention"],
                       decimals=options["decimals"], ranks=ranks, mean_ranks=mean_r,
                       tests=results, pair=pair, settings=settings, posthoc=report,
                       verdict=verdict, figures={}, critical_difference=None, notes=notes,
-                      options=options)
+                      options=options, effects=sizes, bayesian=bayes)
 
 
 def small_sample_guidance(table, tests, cd, alpha) -> tuple:

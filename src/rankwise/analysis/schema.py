@@ -62,6 +62,8 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
         "critical_difference": (cmp.critical_difference.to_dict()
                                 if cmp.critical_difference is not None else None),
         "posthoc": cmp.posthoc.to_dict() if cmp.posthoc is not None else None,
+        "effects": [e.to_dict() for e in cmp.effects],
+        "bayesian": [b.to_dict() for b in cmp.bayesian],
         "notes": list(cmp.notes),
     })
     if table and arrays:  # the keys exist already, so the order of the document is kept

@@ -13,6 +13,8 @@ the same normal approximation. With N ≤ 10 (``SMALL_N``) the verdict carries a
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..errors import RankwiseError
@@ -117,6 +119,15 @@ def _caveats(n, gate: Gate, detected: bool, tests=None, engine=None,
     caveat = small_sample_caveat(n, gate.test, detected,
                                  found.method if found is not None else None, ranking)
     return (caveat,) if caveat else ()
+
+
+def with_sentence(verdict: Verdict, sentence: str) -> Verdict:
+    """The verdict with ``sentence`` after its statement (before its caveats and direction)."""
+    tail = " ".join(["", *verdict.caveats, verdict.direction])
+    if not verdict.text.endswith(tail):
+        return replace(verdict, text=f"{verdict.text} {sentence}")
+    core = verdict.text[: len(verdict.text) - len(tail)]
+    return replace(verdict, text=" ".join([core, sentence, *verdict.caveats, verdict.direction]))
 
 
 def one_sided_claim(pair, alternative: str) -> tuple:

@@ -116,6 +116,10 @@ def build(cmp) -> Document:
         doc.add(Heading("Critical differences"), Paragraph(cd_sentence(cmp)))
     if cmp.posthoc is not None:
         _sign_and_contrasts(doc, cmp)
+    if cmp.effects:
+        doc.add(Heading("Effect sizes"), _effects_table(cmp))
+    if cmp.bayesian:
+        doc.add(Heading("Bayesian analysis"), _bayesian_table(cmp))
     doc.add(Heading("Rank table"), *_rank_table(cmp))
     doc.add(Heading("Wins / ties / losses"), _wtl_table(cmp))
     doc.add(Heading("Quartile charts"), Preformatted(_quartile_lines(cmp)))
@@ -232,6 +236,46 @@ def _sign_and_contrasts(doc, cmp):
     doc.add(Heading("Contrast estimation based on medians"),
             Table([""] + names, rows, "<" + ">" * len(names), key="contrast_estimation",
                   caption="Row minus column; positive means the row learner scores higher."))
+
+
+def _interval(e, digits: int = 4) -> str:
+    if e.method == "undefined":
+        return "n/a"
+    return f"{e.estimate:.{digits}f} [{e.ci_low:.{digits}f}, {e.ci_high:.{digits}f}]"
+
+
+def _effects_table(cmp) -> Table:
+    level = f"{100 * cmp.effects[0].confidence:g}%"
+    d = min(digits(cmp.table.values) + 1, 6)
+    rows = [[f"{e.a} - {e.b}", str(e.n), _interval(e.hodges_lehmann, d),
+             _interval(e.probability_of_superiority, 3), _interval(e.cohens_dz, 2),
+             _interval(e.cliffs_delta, 2), e.cliffs_delta.magnitude, f"{e.a12:.2f}"]
+            for e in cmp.effects]
+    methods = sorted({e.hodges_lehmann.method for e in cmp.effects})
+    return Table(["pair (a - b)", "N", "median difference (HL)", "P(a > b)", "Cohen's d_z",
+                  "Cliff's delta", "magnitude", "A12"], rows, "<>>>>><>", key="effects",
+                 caption=f"Effect sizes of a - b in the criterion's units (positive: a has the"
+                         f" larger value), {level} intervals, each pair on its own (not adjusted"
+                         f" for multiplicity): Hodges-Lehmann median difference"
+                         f" ({' and '.join(methods)} interval), paired probability of"
+                         " superiority (Wilson), Cohen's d_z (noncentral t), Cliff's delta"
+                         " (unpaired, Cliff's interval; magnitude after Romano et al. 2006).")
+
+
+def _bayesian_table(cmp) -> Table:
+    first = cmp.bayesian[0]
+    words = {"a": "a practically better", "b": "b practically better",
+             "equivalent": "practically equivalent", "undecided": "undecided"}
+    rows = [[f"{r.a} vs {r.b}", f"{r.p_a:.3f}", f"{r.p_rope:.3f}", f"{r.p_b:.3f}",
+             words[r.decision]] for r in cmp.bayesian]
+    sampled = (f"{first.samples:,} posterior samples, seed {first.seed}"
+               if first.samples is not None else "closed form")
+    return Table(["pair (a vs b)", "P(a better)", "P(equivalent)", "P(b better)", "decision"],
+                 rows, "<>>><", key="bayesian",
+                 caption=f"Bayesian {first.test} test (Benavoli et al. 2017), ROPE = {first.rope:g}"
+                         f" in the criterion's units, {sampled}; a decision when a posterior"
+                         f" probability reaches {first.threshold:g}. 'Better' follows the"
+                         " criterion's direction.")
 
 
 def _rank_table(cmp) -> list:

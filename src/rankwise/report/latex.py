@@ -10,7 +10,9 @@ from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, 
 
 _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
           "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-          "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}"}
+          "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
+          "\u2212": "$-$", "\u03b4": r"$\delta$", "\u03b1": r"$\alpha$", "\u2264": r"$\le$",
+          "\u00d7": r"$\times$"}
 _SCIENTIFIC = re.compile(r"^(-?\d\.\d+)e([-+]\d+)$")
 
 

@@ -66,6 +66,22 @@ def methods_paragraph(cmp, verdict_info=None) -> str:
     if v is not None and v.procedure:
         parts.append(f"The verdict compares every learner with the best-ranked one by"
                      f" {procedure_title(v.procedure)} at alpha = {cmp.alpha}.")
+    if cmp.effects:
+        level = f"{100 * cmp.effects[0].confidence:g}%"
+        parts.append(f"Effect sizes with {level} confidence intervals: the Hodges-Lehmann estimate"
+                     " of the median paired difference (interval from the signed-rank"
+                     " distribution), the paired probability of superiority (Wilson interval),"
+                     " Cohen's d_z (noncentral-t interval) and Cliff's delta between the two"
+                     " columns, unpaired (Cliff's interval; magnitudes after Romano et al. 2006).")
+    if cmp.bayesian:
+        b = cmp.bayesian[0]
+        prior = (f"a prior pseudo-observation of weight {b.details['prior']:g} at zero"
+                 if b.test == "signed-rank" else
+                 f"a prior pseudo-observation of weight {b.details['prior']:g} in the ROPE")
+        parts.append(f"Bayesian {b.test} test (Benavoli et al. 2017) with a region of practical"
+                     f" equivalence of {b.rope:g} in the criterion's units and {prior};"
+                     f" {b.samples:,} posterior samples (seed {b.seed}); a conclusion is drawn"
+                     f" when a posterior probability reaches {b.threshold:g}.")
     if cmp.settings.get("missing_policy") == "skillings-mack":
         sm = cmp.tests.get("skillings_mack")
         how = "" if sm is None else (

@@ -11,7 +11,7 @@ Formulas, conventions and cross-checks: ``docs/reference/effect-sizes.md``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy import optimize, stats
@@ -60,18 +60,6 @@ class Estimate:
 def _pair(a, b, decimals):
     x = round_scores(check.score_pair(a, b, min_rows=2), decimals)
     return x[:, 0], x[:, 1]
-
-
-def _confidence(value) -> float:
-    try:
-        c = float(value)
-    except (TypeError, ValueError):
-        c = math.nan
-    if not 0.0 < c < 1.0:
-        from ..errors import RankwiseError
-        raise RankwiseError(f"confidence must be between 0 and 1 (exclusive), e.g. 0.95; got"
-                            f" {value!r}")
-    return c
 
 
 def _count_below(d: np.ndarray, s, side: str) -> int:
@@ -157,7 +145,7 @@ def hodges_lehmann(a, b, *, confidence: float = 0.95,
 
     (R's ``wilcox.test(x, y, paired = TRUE, conf.int = TRUE)``: 0.46, [0.010, 0.786].)
     """
-    confidence = _confidence(confidence)
+    confidence = check.confidence(confidence)
     x, y = _pair(a, b, decimals)
     d = round_scores(x - y, decimals)
     n = d.size
@@ -200,7 +188,7 @@ def probability_of_superiority(a, b, *, confidence: float = 0.95,
     ----------
     Grissom & Kim (2012), *Effect sizes for research*, ch. 5; Wilson (1927).
     """
-    confidence = _confidence(confidence)
+    confidence = check.confidence(confidence)
     x, y = _pair(a, b, decimals)
     n = x.size
     wins, ties = int((x > y).sum()), int((x == y).sum())
@@ -217,8 +205,14 @@ def _nct_interval(t: float, df: int, confidence: float) -> tuple[float, float]:
     """The noncentrality parameters λ with P(T ≤ t | λ) = 1 − tail and = tail (T ~ t'(df, λ))."""
     tail = (1.0 - confidence) / 2.0
 
+    def cdf(lam):
+        value = float(stats.nct.cdf(t, df, lam))
+        if math.isnan(value):  # scipy gives NaN far in a tail, where the cdf is 0 or 1
+            value = 0.0 if lam > t else 1.0
+        return value
+
     def solve(target):
-        f = lambda lam: stats.nct.cdf(t, df, lam) - target  # noqa: E731
+        f = lambda lam: cdf(lam) - target  # noqa: E731
         lo, hi = t - 10.0, t + 10.0
         while f(lo) < 0:
             lo -= 10.0 + abs(lo)
@@ -242,7 +236,7 @@ def cohens_dz(a, b, *, confidence: float = 0.95,
     ----------
     Cohen (1988); Steiger & Fouladi (1997); Lakens (2013), Front. Psychol. 4:863.
     """
-    confidence = _confidence(confidence)
+    confidence = check.confidence(confidence)
     x, y = _pair(a, b, decimals)
     d = round_scores(x - y, decimals)
     n = d.size
@@ -285,7 +279,7 @@ def cliffs_delta(a, b, *, confidence: float = 0.95,
     ----------
     Cliff (1993), Psychol. Bull. 114(3); Romano et al. (2006); Vargha & Delaney (2000).
     """
-    confidence = _confidence(confidence)
+    confidence = check.confidence(confidence)
     x, y = _pair(a, b, decimals)
     n_a, n_b = x.size, y.size
     sx, sy = np.sort(x), np.sort(y)
@@ -328,6 +322,21 @@ class PairEffects:
     def a12(self) -> float:
         return self.cliffs_delta.details["a12"]
 
+    def reversed(self) -> "PairEffects":
+        """The same effects read as ``b − a``."""
+        def neg(e: Estimate) -> Estimate:
+            return replace(e, estimate=-e.estimate, ci_low=-e.ci_high, ci_high=-e.ci_low)
+
+        ps = self.probability_of_superiority
+        cd = neg(self.cliffs_delta)
+        cd = replace(cd, details={**cd.details, "a12": 1.0 - cd.details["a12"]})
+        swapped = {"a_wins": ps.details["b_wins"], "b_wins": ps.details["a_wins"]}
+        return replace(self, a=self.b, b=self.a, hodges_lehmann=neg(self.hodges_lehmann),
+                       probability_of_superiority=replace(
+                           ps, estimate=1.0 - ps.estimate, ci_low=1.0 - ps.ci_high,
+                           ci_high=1.0 - ps.ci_low, details={**ps.details, **swapped}),
+                       cohens_dz=neg(self.cohens_dz), cliffs_delta=cd)
+
     def to_dict(self) -> dict:
         return {"a": self.a, "b": self.b, "n": self.n,
                 "hodges_lehmann": self.hodges_lehmann.to_dict(),
@@ -340,7 +349,7 @@ class PairEffects:
 def effect_sizes(a, b, *, names=("a", "b"), confidence: float = 0.95,
                  decimals: int | None = DEFAULT_DECIMALS) -> PairEffects:
     """All four effect sizes of ``a − b`` at one confidence level."""
-    confidence = _confidence(confidence)
+    confidence = check.confidence(confidence)
     common = dict(confidence=confidence, decimals=decimals)
     hl = hodges_lehmann(a, b, **common)
     return PairEffects(str(names[0]), str(names[1]), hl.details["n"], hl,

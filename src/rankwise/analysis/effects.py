@@ -1,0 +1,109 @@
+"""Which pairs get effect sizes and Bayesian tests, computed once for every output to read.
+
+The family is the verdict's (each learner against the best-ranked one), plus the post-hoc
+family when one is asked for: each learner against the control with ``posthoc="control"``, all
+pairs with ``posthoc="all"`` or ``"both"``; with two learners, the pair. Against one learner the
+pair is (learner, reference), so that differences read "learner − reference"; all pairs are
+(earlier, later) in the table's order. A ``pair=`` given with three or more learners is added.
+Each unordered pair appears once. Every pair uses the data sets where both have values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import RankwiseError
+from ..stats.bayesian import BAYESIAN, BAYESIAN_TESTS
+from ..stats.effects import effect_sizes
+
+#: Above this many data sets effects are computed only on request (they cost N log N per pair
+#: and the listing of Walsh averages grows with N²); the report says so.
+EFFECTS_AUTO_MAX_N = 10_000
+
+
+def effect_pairs(learners, mean_ranks, pair, posthoc, control, verdict) -> list:
+    """The (a, b) pairs of the family (see the module docstring)."""
+    learners = list(learners)
+    if len(learners) == 2:
+        return [tuple(pair) if pair else tuple(learners)]
+    order = [learners[j] for j in np.argsort(mean_ranks, kind="stable")]
+    best = verdict.best if verdict is not None and verdict.best is not None else order[0]
+    out = [(name, best) for name in order if name != best]
+    if posthoc in ("control", "both") and control not in (None, "best", best):
+        out += [(name, control) for name in order if name != control]
+    if posthoc in ("all", "both"):
+        out += [(learners[i], learners[j]) for i in range(len(learners))
+                for j in range(i + 1, len(learners))]
+    if pair:
+        out.append(tuple(pair))
+    seen, kept = set(), []
+    for a, b in out:  # one entry per unordered pair, the first orientation met
+        if frozenset((a, b)) not in seen:
+            seen.add(frozenset((a, b)))
+            kept.append((a, b))
+    return kept
+
+
+def _columns(table, x, a, b):
+    ia, ib = table.learners.index(a), table.learners.index(b)
+    rows = ~(np.isnan(x[:, ia]) | np.isnan(x[:, ib]))
+    return x[rows, ia], x[rows, ib]
+
+
+def compute_effects(table, x, pairs, *, confidence, decimals) -> tuple:
+    out = []
+    for a, b in pairs:
+        u, v = _columns(table, x, a, b)
+        if u.size < 2:
+            raise RankwiseError(f"{a} and {b} share {u.size} data set(s) with values; effect"
+                                " sizes need at least two")
+        out.append(effect_sizes(u, v, names=(a, b), confidence=confidence, decimals=decimals))
+    return tuple(out)
+
+
+def compute_bayesian(table, x, pairs, *, test, rope, samples, seed, threshold,
+                     decimals) -> tuple:
+    if test not in BAYESIAN_TESTS:
+        raise RankwiseError(f"the Bayesian test must be one of {', '.join(BAYESIAN_TESTS)};"
+                            f" got {test!r}")
+    run = BAYESIAN[test]
+    out = []
+    for a, b in pairs:
+        u, v = _columns(table, x, a, b)
+        out.append(run(u, v, rope=rope, names=(a, b), higher_is_better=table.higher_is_better,
+                       samples=samples, seed=seed, threshold=threshold, decimals=decimals))
+    return tuple(out)
+
+
+def magnitude_sentence(effects, verdict, confidence) -> str:
+    """What the verdict says about the size of each difference it speaks of."""
+    if not effects:
+        return ""
+    level = f"{100 * confidence:g}%"
+
+    def one(e):
+        hl, cd = e.hodges_lehmann, e.cliffs_delta
+        return (f"median difference {hl.estimate:.3g} [{hl.ci_low:.3g}, {hl.ci_high:.3g}],"
+                f" Cliff's δ = {cd.estimate:.2f}, {cd.magnitude}")
+
+    if len(effects) == 1 and verdict.family is None:
+        e = effects[0]
+        return (f"Size of the difference {e.a} − {e.b} ({level} intervals, in the criterion's"
+                f" units): {one(e)}.")
+    ref = verdict.best
+    order = list(verdict.winners) + list(verdict.losers)
+    found = {}
+    for e in effects:
+        if ref in (e.a, e.b) and e.a != e.b:
+            e = e if e.b == ref else e.reversed()
+            found.setdefault(e.a, e)
+    parts = []
+    for name in sorted(found, key=lambda n: order.index(n) if n in order else len(order)):
+        e = found[name]
+        state = f"is worse than {ref}" if name in verdict.losers else "(no difference detected)"
+        parts.append(f"{name} {state}: {one(e)}")
+    if not parts:
+        return ""
+    return (f"Size of each difference from {ref} (learner − {ref}, in the criterion's units;"
+            f" {level} intervals, each pair on its own, not adjusted for multiplicity, so they"
+            f" need not agree with the adjusted decisions): " + "; ".join(parts) + ".")
