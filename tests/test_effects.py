@@ -255,3 +255,105 @@ def test_correlated_t_test_closed_form_and_baycomp():
         return
     left, rope, right = baycomp.CorrelatedTTest.probs(x, y, rope=0.005, runs=3)
     assert (r.p_b, r.p_rope, r.p_a) == pytest.approx((left, rope, right), abs=1e-12)
+
+
+# ---------------------------------------------------------------- in compare() and the reports
+
+
+def test_compare_effects_family_json_text_and_verdict_agree():
+    import json
+
+    from rankwise import compare, load_example
+
+    cmp = compare(load_example("garcia2008"))
+    best = cmp.verdict.best
+    assert [(e.a, e.b) for e in cmp.effects] == [(n, best) for n in
+                                                 ("NaiveBayes", "CN2", "1-NN", "Kernel")]
+    doc = json.loads(cmp.to_json())
+    assert doc["effects"] == [e.to_dict() for e in cmp.effects]
+    assert doc["bayesian"] == [] and doc["settings"]["effects_confidence"] == 0.95
+    text = cmp.to_text()
+    for e in cmp.effects:
+        hl = e.hodges_lehmann
+        # the verdict prints the numbers of the JSON
+        assert f"median difference {hl.estimate:.3g} [{hl.ci_low:.3g}, {hl.ci_high:.3g}]" in \
+            cmp.verdict.text
+        # the effects table too, in the same row as the pair
+        row = next(line for line in text.splitlines() if line.startswith(f"{e.a} - {e.b} "))
+        assert f"{hl.estimate:.4f} [{hl.ci_low:.4f}, {hl.ci_high:.4f}]" in row
+        assert e.cliffs_delta.magnitude in row
+        # the bundle equals the functions on the two columns
+        ia, ib = (cmp.table.learners.index(n) for n in (e.a, e.b))
+        ref = fx.effect_sizes(cmp.table.values[:, ia], cmp.table.values[:, ib],
+                              names=(e.a, e.b))
+        assert ref.to_dict() == e.to_dict()
+    for loser in cmp.verdict.losers:
+        assert f"{loser} is worse than {best}:" in cmp.verdict.text
+    assert doc["report"]["verdict"]["text"] == cmp.verdict.text if "verdict" in doc.get(
+        "report", {}) else True
+
+
+def test_effects_follow_the_posthoc_family_and_the_options():
+    from rankwise import compare, load_example
+
+    table = load_example("garcia2008")
+    every = compare(table, posthoc="all", procedures=["holm"])
+    assert len(every.effects) == 10
+    pairs = {frozenset((e.a, e.b)) for e in every.effects}
+    assert len(pairs) == 10
+    control = compare(table, posthoc="control", control="CN2", procedures=["holm"])
+    oriented = {(e.a, e.b) for e in control.effects}
+    assert ("CN2", "C4.5") in oriented and ("Kernel", "CN2") in oriented  # each pair once
+    assert len(oriented) == 4 + 3
+    off = compare(table, effects=False)
+    assert off.effects == () and off.settings["effects"] is False
+    assert "Size of each difference" not in off.verdict.text
+    level = compare(table, confidence=0.9)
+    assert level.effects[0].confidence == 0.9 and "90% intervals" in level.verdict.text
+    alpha = compare(table, alpha=0.1)
+    assert alpha.effects[0].confidence == pytest.approx(0.9)
+
+
+def test_effects_above_the_automatic_size_are_announced(monkeypatch):
+    from rankwise import compare, load_example
+    from rankwise.analysis import effects as family
+
+    monkeypatch.setattr(family, "EFFECTS_AUTO_MAX_N", 10)
+    cmp = compare(load_example("garcia2008"))
+    assert cmp.effects == () and any("--effects" in n for n in cmp.notes)
+    assert compare(load_example("garcia2008"), effects=True).effects
+
+
+def test_effects_and_bayesian_with_lower_is_better_and_missing_cells(tmp_path):
+    from rankwise import compare
+
+    p = tmp_path / "err.csv"
+    p.write_text("dataset,A,B,C\n" + "".join(
+        f"d{i},{0.10 + 0.01 * i:.2f},{0.15 + 0.01 * i:.2f},{'' if i == 3 else f'{0.12 + 0.011 * i:.3f}'}\n"
+        for i in range(12)))
+    cmp = compare(p, higher_is_better=False, missing="skillings-mack", bayesian="sign",
+                  rope=0.01, samples=5_000)
+    assert cmp.verdict.best == "A"
+    by_pair = {(e.a, e.b): e for e in cmp.effects}
+    # a − b in the criterion's units: B has the larger error rate
+    assert by_pair[("B", "A")].hodges_lehmann.estimate == pytest.approx(0.05)
+    assert by_pair[("C", "A")].n == 11  # the data sets both have values on
+    bayes = {(r.a, r.b): r for r in cmp.bayesian}
+    # lower is better: A is practically better than B, which is b in the pair (B, A)
+    assert bayes[("B", "A")].p_b > 0.95 and bayes[("B", "A")].decision == "b"
+    assert bayes[("C", "A")].details["n"] == 11
+
+
+def test_bayesian_section_is_reproducible_and_in_every_format():
+    from rankwise import compare, load_example
+
+    one = compare(load_example("demsar2006_table2"), bayesian="signed-rank", rope=0.005)
+    two = compare(load_example("demsar2006_table2"), bayesian="signed-rank", rope=0.005)
+    assert one.to_json() == two.to_json()
+    r = one.bayesian[0]
+    for text in (one.to_text(), one.to_markdown(), one.to_html()):
+        assert "Bayesian analysis" in text and f"{r.p_b:.3f}" in text
+    assert "Bayesian signed-rank test" in one.to_latex()
+    other = compare(load_example("demsar2006_table2"), bayesian="signed-rank", rope=0.005,
+                    seed=5)
+    assert other.bayesian[0].p_b == pytest.approx(r.p_b, abs=0.01) and other.bayesian[0].seed == 5

@@ -24,8 +24,8 @@ from ..stats.summary import best_in_row, quartile_charts, win_tie_loss_matrix
 from ..stats.two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
 from ..tables import ScoreTable, load_table
 from ..stats.bayesian import BAYESIAN_TESTS, DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD
-from .effects import (EFFECTS_AUTO_MAX_N, compute_bayesian, compute_effects, effect_pairs,
-                      magnitude_sentence)
+from . import effects as family
+from .effects import compute_bayesian, compute_effects, effect_pairs, magnitude_sentence
 from .figures import plan_figures
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .results import CriticalDifference, PosthocResult, Verdict
@@ -382,9 +382,10 @@ def _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict, options, set
     the size of its differences, and the note when effects were left out."""
     wanted = options["effects"]
     if wanted is None:
-        wanted = table.n_datasets <= EFFECTS_AUTO_MAX_N
+        limit = family.EFFECTS_AUTO_MAX_N
+        wanted = table.n_datasets <= limit
         extra = () if wanted else (
-            f"Effect sizes are not computed by default above {EFFECTS_AUTO_MAX_N:,} data sets;"
+            f"Effect sizes are not computed by default above {limit:,} data sets;"
             " --effects (effects=True) computes them.",)
     else:
         extra = ()
