@@ -289,8 +289,7 @@ def test_compare_effects_family_json_text_and_verdict_agree():
         assert ref.to_dict() == e.to_dict()
     for loser in cmp.verdict.losers:
         assert f"{loser} is worse than {best}:" in cmp.verdict.text
-    assert doc["report"]["verdict"]["text"] == cmp.verdict.text if "verdict" in doc.get(
-        "report", {}) else True
+    assert doc["report"]["verdict"]["text"] == cmp.verdict.text
 
 
 def test_effects_follow_the_posthoc_family_and_the_options():
@@ -357,3 +356,61 @@ def test_bayesian_section_is_reproducible_and_in_every_format():
     other = compare(load_example("demsar2006_table2"), bayesian="signed-rank", rope=0.005,
                     seed=5)
     assert other.bayesian[0].p_b == pytest.approx(r.p_b, abs=0.01) and other.bayesian[0].seed == 5
+
+
+# ---------------------------------------------------------------- mean-rank intervals
+
+
+def test_mean_rank_intervals_bootstrap_normal_and_coverage(monkeypatch):
+    from rankwise.stats import ranking
+    from rankwise.stats.ranking import mean_rank_intervals, midranks
+
+    rng = np.random.default_rng(13)
+    ranks = midranks(rng.normal(size=(30, 4)))
+    ci, how = mean_rank_intervals(ranks, confidence=0.95)
+    assert how == "bootstrap" and ci.shape == (4, 2)
+    assert np.all(ci[:, 0] <= ranks.mean(axis=0)) and np.all(ranks.mean(axis=0) <= ci[:, 1])
+    again, _ = mean_rank_intervals(ranks, confidence=0.95)
+    assert np.array_equal(ci, again)
+    # an independent bootstrap (index resampling, another seed) agrees within its noise
+    idx = np.random.default_rng(99).integers(0, 30, size=(4000, 30))
+    other = np.quantile(ranks[idx].mean(axis=1), [0.025, 0.975], axis=0).T
+    assert ci == pytest.approx(other, abs=0.08)
+    # above the work limit: mean ± z·sd/√n, written out
+    monkeypatch.setattr(ranking, "RANK_BOOTSTRAP_MAX_CELLS", 10)
+    normal, how = mean_rank_intervals(ranks, confidence=0.9)
+    half = stats.norm.isf(0.05) * ranks.std(axis=0, ddof=1) / math.sqrt(30)
+    assert how == "normal"
+    assert normal == pytest.approx(np.column_stack([ranks.mean(0) - half, ranks.mean(0) + half]))
+    monkeypatch.undo()
+    # missing cells: each learner's mean over its own data sets
+    holes = ranks.copy()
+    holes[:5, 0] = np.nan
+    ci, _ = mean_rank_intervals(holes)
+    assert ci[0, 0] <= np.nanmean(holes[:, 0]) <= ci[0, 1]
+    # coverage of the expected rank (2.5 for four exchangeable learners) at about 95 %
+    hits = 0
+    for _ in range(300):
+        r = midranks(rng.normal(size=(25, 4)))
+        c, _ = mean_rank_intervals(r, replicates=500, seed=int(rng.integers(1e9)))
+        hits += c[0, 0] <= 2.5 <= c[0, 1]
+    assert hits / 300 >= 0.95 - 0.035  # the percentile bootstrap is a little liberal at N = 25
+
+
+def test_mean_rank_intervals_printed_drawn_and_in_the_json():
+    import json
+
+    from rankwise import compare, load_example
+
+    cmp = compare(load_example("garcia2008"), rank_intervals=True)
+    doc = json.loads(cmp.to_json())
+    ci = doc["mean_rank_intervals"]
+    assert doc["report"]["figures"]["cd_diagram"]["rank_intervals"] == ci
+    assert doc["settings"]["mean_rank_intervals"]["method"] == "bootstrap"
+    text = cmp.to_text()
+    for name, (lo, hi) in ci.items():
+        row = next(line for line in text.splitlines() if line.split()[1:2] == [name])
+        assert f"[{lo:.3f}, {hi:.3f}]" in row
+    plain = compare(load_example("garcia2008"))
+    assert plain.figures["cd_diagram"].rank_intervals is None
+    assert np.array_equal(plain.mean_rank_intervals, cmp.mean_rank_intervals)

@@ -123,6 +123,9 @@ def compare(
     seed: int = typer.Option(20170101, "--seed", help="Seed of the posterior samples."),
     threshold: float = typer.Option(
         0.95, "--threshold", help="Posterior probability at which --bayesian decides."),
+    rank_intervals: bool = typer.Option(
+        False, "--rank-intervals", help="Draw the mean ranks' confidence intervals on the CD"
+                                        " diagram (they are always in the mean-rank table)."),
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare
@@ -148,7 +151,8 @@ def compare(
                              bh_time_budget=bh_time_budget, diagram_procedure=diagram_procedure,
                              verdict_procedure=verdict_procedure, effects=effects,
                              confidence=confidence, bayesian=bayesian, rope=rope,
-                             samples=samples, seed=seed, threshold=threshold)
+                             samples=samples, seed=seed, threshold=threshold,
+                             rank_intervals=rank_intervals)
         from .report import render
 
         if report is not None:

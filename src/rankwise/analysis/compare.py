@@ -18,7 +18,9 @@ from ..stats.anova import rm_anova
 from ..stats.exact import PERMUTATION_BELOW_N, skillings_mack
 from ..stats.omnibus import (FRIEDMAN_METHODS, _aligned_from_ranks, _friedman_from_ranks,
                              _iman_davenport_from_friedman, _quade_from_ranks)
-from ..stats.ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
+from ..stats.ranking import (DEFAULT_DECIMALS, RANK_BOOTSTRAP_REPLICATES, RANK_BOOTSTRAP_SEED,
+                             aligned_ranks, mean_rank_intervals, midranks, quade_weights,
+                             round_scores)
 from ..stats.results import TestResult
 from ..stats.summary import best_in_row, quartile_charts, win_tie_loss_matrix
 from ..stats.two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
@@ -26,7 +28,7 @@ from ..tables import ScoreTable, load_table
 from ..stats.bayesian import BAYESIAN_TESTS, DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD
 from . import effects as family
 from .effects import compute_bayesian, compute_effects, effect_pairs, magnitude_sentence
-from .figures import plan_figures
+from .figures import plan_figures, with_rank_intervals
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .results import CriticalDifference, PosthocResult, Verdict
 from .verdict import check_procedure, decide, with_sentence
@@ -66,6 +68,9 @@ class Comparison:
         Effect sizes with intervals of the verdict's family (and the post-hoc family), ``a − b``.
     bayesian : tuple of BayesianResult
         The Bayesian test of the same pairs (``bayesian=``), with its ROPE and decision.
+    mean_rank_intervals : ndarray or None
+        k × 2 confidence intervals of the mean ranks (bootstrap over data sets), at the
+        effect sizes' confidence level; how, in ``settings["mean_rank_intervals"]``.
     """
 
     table: ScoreTable
@@ -85,6 +90,7 @@ class Comparison:
     options: dict = field(default_factory=dict)
     effects: tuple = ()
     bayesian: tuple = ()
+    mean_rank_intervals: np.ndarray | None = None
 
     def __repr__(self) -> str:
         t = self.table
@@ -176,7 +182,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             effects: bool | None = None, confidence: float | None = None,
             bayesian: str | None = None, rope: float = 0.0, samples: int = DEFAULT_SAMPLES,
             seed: int = DEFAULT_SEED, threshold: float = DEFAULT_THRESHOLD,
-            **load_options) -> Comparison:
+            rank_intervals: bool = False, **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
     Parameters
@@ -244,6 +250,9 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         Also the Bayesian sign or signed-rank test of the same pairs, with ``rope`` (in the
         criterion's units), ``samples`` posterior draws from ``seed``, and a decision when a
         posterior probability reaches ``threshold``.
+    rank_intervals : bool
+        Draw the mean ranks' confidence intervals as bars on the CD diagram (the intervals
+        themselves are always in the mean-rank table and the JSON).
     """
     options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
                    zero_method=zero_method, wilcoxon_method=wilcoxon_method,
@@ -253,7 +262,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                    procedures=procedures, rankings=rankings, force_posthoc=force_posthoc,
                    bh_time_budget=bh_time_budget, verdict_procedure=verdict_procedure,
                    diagram_procedure=diagram_procedure, effects=effects, confidence=confidence,
-                   bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold)
+                   bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold,
+                   rank_intervals=bool(rank_intervals))
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
@@ -368,13 +378,28 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         verdict = decide(table, mean_r, verdict_tests, pair, None, alpha=alpha)
     sizes, bayes, verdict, extra = _effects_and_bayesian(table, x, mean_r, pair, posthoc,
                                                           verdict, options, settings)
+    intervals = _rank_intervals(ranks, options, settings)
+    if figures and options["rank_intervals"]:
+        figures = with_rank_intervals(figures, table.learners, intervals,
+                                      settings["mean_rank_intervals"])
     notes = collect_notes(table, results, report, figures or {},
                           small_sample_guidance(table, results, cd, alpha) + extra)
     return Comparison(table=table, alpha=alpha, convention=convention, decimals=decimals,
                       ranks=ranks, mean_ranks=mean_r, tests=results, pair=pair,
                       settings=settings, posthoc=report, verdict=verdict,
                       figures=figures or {}, critical_difference=cd, notes=notes,
-                      options=options, effects=sizes, bayesian=bayes)
+                      options=options, effects=sizes, bayesian=bayes,
+                      mean_rank_intervals=intervals)
+
+
+def _rank_intervals(ranks, options, settings):
+    """The mean ranks' intervals and, in ``settings``, how they were obtained."""
+    intervals, how = mean_rank_intervals(ranks, confidence=options["confidence"])
+    settings["mean_rank_intervals"] = {
+        "method": how, "confidence": options["confidence"],
+        "replicates": RANK_BOOTSTRAP_REPLICATES if how == "bootstrap" else None,
+        "seed": RANK_BOOTSTRAP_SEED if how == "bootstrap" else None}
+    return intervals
 
 
 def _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict, options, settings):
@@ -510,12 +535,14 @@ def _compare_incomplete(table, options: dict, pair, posthoc) -> Comparison:
                      f" sets where both {pair[0]} and {pair[1]} have values.")
     sizes, bayes, verdict, more = _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict,
                                                          options, settings)
+    intervals = _rank_intervals(ranks, options, settings)
     notes = tuple(extra) + collect_notes(table, results, report, {}, more)
     return Comparison(table=table, alpha=alpha, convention=options["convention"],
                       decimals=options["decimals"], ranks=ranks, mean_ranks=mean_r,
                       tests=results, pair=pair, settings=settings, posthoc=report,
                       verdict=verdict, figures={}, critical_difference=None, notes=notes,
-                      options=options, effects=sizes, bayesian=bayes)
+                      options=options, effects=sizes, bayesian=bayes,
+                      mean_rank_intervals=intervals)
 
 
 def small_sample_guidance(table, tests, cd, alpha) -> tuple:

@@ -16,6 +16,8 @@ every caption says so.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..names import FIGURES, procedure_title, ranking_title, test_title
@@ -127,3 +129,20 @@ def _disagreement(groups, verdict, best, procedure, vproc, k) -> str | None:
             f" comparisons with {best} with {procedure_title(vproc)}; fewer hypotheses (and a different"
             " procedure) change what is significant, and the verdict's comparisons are the ones"
             " to report for 'which learners are worse than the best'.")
+
+
+def with_rank_intervals(figures: dict, learners, intervals, how: dict) -> dict:
+    """The plans with the mean ranks' intervals on the CD diagram (when it is drawn)."""
+    plan = figures.get("cd_diagram")
+    if plan is None or not plan.drawn:
+        return figures
+    level = f"{100 * how['confidence']:g}%"
+    source = ("bootstrap over data sets" if how["method"] == "bootstrap" else
+              "normal approximation")
+    caption = (plan.caption + f" Grey bars with end caps, above each learner's label line:"
+               f" {level} intervals of its mean rank"
+               f" ({source}), not adjusted for the number of learners and not a test.")
+    return {**figures, "cd_diagram": replace(
+        plan, caption=caption,
+        rank_intervals={name: (float(lo), float(hi)) for name, (lo, hi) in
+                        zip(learners, intervals)})}

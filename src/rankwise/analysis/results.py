@@ -254,6 +254,7 @@ class FigurePlan:
     pvalues: np.ndarray | None = None
     learners: tuple = ()                      # the order of the rows of ``pvalues``
     note: str | None = None
+    rank_intervals: dict | None = None        # learner -> (low, high), drawn as thin bars
 
     def to_dict(self) -> dict:
         out = {"drawn": self.drawn, "headline": self.headline, "procedure": self.procedure,
@@ -274,6 +275,8 @@ class FigurePlan:
                 out["outlined"] = [[a, b] for i, a in enumerate(self.learners)
                                    for j, b in enumerate(self.learners)
                                    if i < j and self.pvalues[i, j] <= self.alpha]
+            if self.rank_intervals is not None:
+                out["rank_intervals"] = {k: list(v) for k, v in self.rank_intervals.items()}
         if self.note:
             out["note"] = self.note
         return jsonable(out)

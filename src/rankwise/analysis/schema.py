@@ -50,6 +50,9 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
         "convention": cmp.convention,
         "settings": cmp.settings,
         "mean_ranks": dict(zip(t.learners, cmp.mean_ranks)),
+        "mean_rank_intervals": (None if cmp.mean_rank_intervals is None else
+                                {name: list(v) for name, v in
+                                 zip(t.learners, cmp.mean_rank_intervals)}),
         "table_included": table,
         "values": t.values if table and not arrays else None,
         "ranks": cmp.ranks if table and not arrays else None,

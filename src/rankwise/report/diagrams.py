@@ -122,7 +122,7 @@ def _hang_labels(ax, mean_ranks, names, x_of, top, start, font, style=None):
 
 def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
                title: str | None = None, alpha: float | None = None,
-               procedure: str | None = None, groups=None) -> Figure:
+               procedure: str | None = None, groups=None, intervals=None) -> Figure:
     """All-pairs critical-difference diagram.
 
     Parameters
@@ -136,6 +136,8 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
         The critical difference, drawn above the axis when given.
     groups : sequence of tuples of indices, optional
         The cliques, when the analysis has decided them already.
+    intervals : (k, 2) array, optional
+        Intervals of the mean ranks, drawn as thin bars just under the axis.
     """
     mean_ranks = np.asarray(mean_ranks, dtype=float)
     k = len(names)
@@ -170,6 +172,16 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
         if not contiguous:  # mark the members so that a skipped learner is not read as one
             ax.plot(xs, [y] * len(xs), "o", color="black", ms=4)
     start = bar_top + 0.22 * n_levels + 0.15
+    if intervals is not None:
+        # Each learner's interval just above its own label line, with end caps.
+        order = np.argsort(mean_ranks, kind="stable")
+        half = (k + 1) // 2
+        for pos, j in enumerate(order):
+            y = (start + ROW * (pos if pos < half else k - 1 - pos)) - 0.09
+            lo, hi = (x_of(v) for v in intervals[j])
+            ax.plot([lo, hi], [y, y], color="0.35", lw=1.2, solid_capstyle="butt")
+            for xe in (lo, hi):
+                ax.plot([xe, xe], [y - 0.04, y + 0.04], color="0.35", lw=1.0)
     texts = _hang_labels(ax, mean_ranks, names, x_of, top, start, font)
     fig.rankwise_labels = texts
     fig.rankwise_cliques = groups
@@ -219,8 +231,10 @@ def draw(plan, mean_ranks, names) -> Figure | None:
     if plan.name == "cd_diagram":
         index = {n: j for j, n in enumerate(names)}
         groups = [tuple(index[n] for n in g) for g in plan.cliques]
+        bars = None if plan.rank_intervals is None else np.array(
+            [plan.rank_intervals[n] for n in names])
         return cd_diagram(mean_ranks, names, cd=plan.critical_difference, groups=groups,
-                          title=f"All pairs: {head}")
+                          title=f"All pairs: {head}", intervals=bars)
     if plan.name == "control_diagram":
         control = names.index(plan.control)
         marks = np.array([bool(plan.decisions.get(n, False)) for n in names])

@@ -143,8 +143,21 @@ def figure_caption(plan) -> str:
 def _mean_rank_table(cmp) -> Table:
     t = cmp.table
     order = sorted(range(t.n_learners), key=lambda j: (cmp.mean_ranks[j], j))
-    rows = [[str(i + 1), t.learners[j], f"{cmp.mean_ranks[j]:.3f}"] for i, j in enumerate(order)]
-    return Table(["#", "learner", "mean rank"], rows, "<<>", key="mean_ranks")
+    ci = cmp.mean_rank_intervals
+    if ci is None:
+        rows = [[str(i + 1), t.learners[j], f"{cmp.mean_ranks[j]:.3f}"]
+                for i, j in enumerate(order)]
+        return Table(["#", "learner", "mean rank"], rows, "<<>", key="mean_ranks")
+    how = cmp.settings["mean_rank_intervals"]
+    level = f"{100 * how['confidence']:g}%"
+    source = (f"bootstrap over data sets, {how['replicates']:,} replicates, seed {how['seed']}"
+              if how["method"] == "bootstrap" else "normal approximation")
+    rows = [[str(i + 1), t.learners[j], f"{cmp.mean_ranks[j]:.3f}",
+             f"[{ci[j, 0]:.3f}, {ci[j, 1]:.3f}]"] for i, j in enumerate(order)]
+    return Table(["#", "learner", "mean rank", f"{level} interval"], rows, "<<>>",
+                 key="mean_ranks",
+                 caption=f"Mean ranks (1 = best) with {level} intervals ({source}); the"
+                         " intervals describe sampling variation, they are not a test.")
 
 
 def _pair_sentence(cmp) -> str:

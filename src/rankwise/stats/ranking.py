@@ -142,3 +142,46 @@ def quade_weights(x, decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
     x = round_scores(x, decimals)
     spread = round_scores(x.max(axis=1) - x.min(axis=1), decimals)
     return midranks(spread)
+
+
+#: Bootstrap replicates of the mean-rank intervals, and the work (replicates × data sets) up to
+#: which they are drawn; above it the normal interval is used (and named).
+RANK_BOOTSTRAP_REPLICATES = 2_000
+RANK_BOOTSTRAP_MAX_CELLS = 20_000_000
+RANK_BOOTSTRAP_SEED = 20060101
+
+
+def mean_rank_intervals(ranks, *, confidence: float = 0.95,
+                        replicates: int = RANK_BOOTSTRAP_REPLICATES,
+                        seed: int = RANK_BOOTSTRAP_SEED) -> tuple[np.ndarray, str]:
+    """Confidence intervals of each learner's mean rank, resampling the data sets.
+
+    ``ranks``: the n × k within-data-set ranks (NaN where a learner has no value; its mean is
+    then over the data sets where it has one). Each of ``replicates`` seeded bootstrap samples
+    draws n data sets with replacement (multinomial counts, so a sample is one weighted mean);
+    the interval is the percentile interval of the resampled mean ranks
+    (``method="bootstrap"``). When replicates × n exceeds ``RANK_BOOTSTRAP_MAX_CELLS``,
+    mean ± z·sd/√n instead (``method="normal"``). Returns a k × 2 array and the method.
+
+    The intervals describe how the mean ranks would vary over other samples of data sets
+    like these; they are not adjusted for the number of learners and are not a test.
+    """
+    r = np.asarray(ranks, dtype=float)
+    n = r.shape[0]
+    present = ~np.isnan(r)
+    values = np.where(present, r, 0.0)
+    tail = (1.0 - confidence) / 2.0
+    if replicates * n > RANK_BOOTSTRAP_MAX_CELLS:
+        from scipy import stats
+
+        counts = present.sum(axis=0)
+        mean = values.sum(axis=0) / counts
+        sd = np.sqrt(((np.where(present, r - mean, 0.0)) ** 2).sum(axis=0) / (counts - 1))
+        half = stats.norm.isf(tail) * sd / np.sqrt(counts)
+        return np.column_stack([mean - half, mean + half]), "normal"
+    rng = np.random.default_rng(seed)
+    weights = rng.multinomial(n, np.full(n, 1.0 / n), size=replicates).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = (weights @ values) / (weights @ present)
+    low, high = np.nanquantile(means, [tail, 1.0 - tail], axis=0)
+    return np.column_stack([low, high]), "bootstrap"
