@@ -414,3 +414,29 @@ def test_mean_rank_intervals_printed_drawn_and_in_the_json():
     plain = compare(load_example("garcia2008"))
     assert plain.figures["cd_diagram"].rank_intervals is None
     assert np.array_equal(plain.mean_rank_intervals, cmp.mean_rank_intervals)
+
+
+def test_simplex_plot_shows_the_posterior_of_the_json(tmp_path):
+    import json
+
+    from rankwise import compare, load_example
+    from rankwise.report.diagrams import draw_all
+
+    cmp = compare(load_example("demsar2006_table2"), bayesian="sign", rope=0.01, samples=3_000)
+    assert set(cmp.figures) == {"bayesian_simplex"}
+    plan = cmp.figures["bayesian_simplex"]
+    r = cmp.bayesian[0]
+    (a, b, draws, probs), = plan.posterior
+    assert (a, b) == (r.a, r.b) and probs == (r.p_a, r.p_rope, r.p_b)
+    # the draws are the posterior the probabilities were counted from (columns a, rope, b)
+    winners = np.bincount(np.argmax(draws, axis=1), minlength=3) / len(draws)
+    assert tuple(winners) == pytest.approx(probs, abs=1e-12)
+    fig = draw_all(cmp)["bayesian_simplex"]
+    title = fig.axes[0].get_title()
+    assert " / ".join(f"{p:.3f}" for p in probs) in title
+    paths = cmp.write_report(tmp_path)
+    assert (tmp_path / "bayesian_simplex.svg") in paths
+    doc = json.loads((tmp_path / "report.json").read_text())
+    assert doc["report"]["figures"]["bayesian_simplex"]["drawn"] is True
+    assert "posterior" not in doc["report"]["figures"]["bayesian_simplex"]
+    assert "Posterior of the Bayesian test" in cmp.to_text()

@@ -126,6 +126,7 @@ FIGURES = {f.name: f for f in (
     FigureKind("control_diagram", "Comparison with a control"),
     FigureKind("cd_diagram", "Critical-difference diagram"),
     FigureKind("pvalue_heatmap", "Pairwise adjusted p-values"),
+    FigureKind("bayesian_simplex", "Posterior of the Bayesian test"),
 )}
 
 

@@ -71,7 +71,8 @@ def compute_bayesian(table, x, pairs, *, test, rope, samples, seed, threshold,
     for a, b in pairs:
         u, v = _columns(table, x, a, b)
         out.append(run(u, v, rope=rope, names=(a, b), higher_is_better=table.higher_is_better,
-                       samples=samples, seed=seed, threshold=threshold, decimals=decimals))
+                       samples=samples, seed=seed, threshold=threshold, decimals=decimals,
+                       keep_samples=True))
     return tuple(out)
 
 

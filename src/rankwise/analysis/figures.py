@@ -69,7 +69,7 @@ def plan_figures(engine, learners, mean_ranks, verdict, *, alpha, diagram_proced
         return {name: FigurePlan(name, drawn=False, headline=name == "control_diagram",
                                  procedure=None, family=None, ranking=ranking, alpha=alpha,
                                  caption=FIGURES[name].title, reason=reason)
-                for name in FIGURES}
+                for name in RANK_FIGURES}
     forced = not gate.passed
     label = (f" Computed although {test_title(gate.test)} does not reject at alpha = {alpha}: read"
              " with care." if forced else "")
@@ -146,3 +146,27 @@ def with_rank_intervals(figures: dict, learners, intervals, how: dict) -> dict:
         plan, caption=caption,
         rank_intervals={name: (float(lo), float(hi)) for name, (lo, hi) in
                         zip(learners, intervals)})}
+
+
+#: The figures of the rank analysis (the Bayesian simplex plot is planned on its own).
+RANK_FIGURES = ("control_diagram", "cd_diagram", "pvalue_heatmap")
+
+#: Posterior draws shown per pair in the simplex plot (the first ones; all draws are equally
+#: likely, so these are a random subset).
+SIMPLEX_POINTS = 3_000
+
+
+def plan_simplex(bayes, alpha: float):
+    """The plan of the Bayesian test's simplex plot (one triangle per pair)."""
+    first = bayes[0]
+    shown = tuple((r.a, r.b, r.posterior[:SIMPLEX_POINTS], (r.p_a, r.p_rope, r.p_b))
+                  for r in bayes)
+    caption = (f"Posterior of the Bayesian {first.test} test (ROPE = {first.rope:g}): each point"
+               f" is one of {min(SIMPLEX_POINTS, first.samples):,} posterior draws of"
+               " (P(a better), P(equivalent), P(b better)), placed in the triangle by its"
+               " barycentric coordinates; a point near a corner puts most probability there."
+               " Colour: which of the three is largest. Under each title: the posterior"
+               " probabilities of a better / equivalent / b better.")
+    return FigurePlan("bayesian_simplex", drawn=True, headline=False, procedure=None,
+                      family=None, ranking="bayesian", alpha=alpha, caption=caption,
+                      posterior=shown)

@@ -255,6 +255,8 @@ class FigurePlan:
     learners: tuple = ()                      # the order of the rows of ``pvalues``
     note: str | None = None
     rank_intervals: dict | None = None        # learner -> (low, high), drawn as thin bars
+    # (a, b, posterior draws, (p_a, p_rope, p_b)) per pair, for the simplex plot
+    posterior: tuple | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:
         out = {"drawn": self.drawn, "headline": self.headline, "procedure": self.procedure,

@@ -16,6 +16,8 @@ change), so they work headless and in any program. Rank 1 (the best) is on the l
 
 from __future__ import annotations
 
+import math
+
 import io
 
 import numpy as np
@@ -225,6 +227,8 @@ def draw(plan, mean_ranks, names) -> Figure | None:
     plan says it is not drawn). Everything it shows comes from the plan."""
     if not plan.drawn:
         return None
+    if plan.name == "bayesian_simplex":
+        return simplex_plot(plan.posterior)
     names = list(names)
     forced = " [forced: the omnibus test did not reject]" if plan.forced else ""
     head = f"{label(plan.procedure)}, alpha = {plan.alpha}{forced}"
@@ -242,6 +246,36 @@ def draw(plan, mean_ranks, names) -> Figure | None:
                                title=f"Against {literal(plan.control)}: {head}")
     return pvalue_heatmap(plan.pvalues, names, mean_ranks, plan.alpha,
                           title=f"Adjusted p-values: {head}")
+
+
+def simplex_plot(posterior) -> Figure:
+    """One triangle per pair: posterior draws of (θ_a, θ_rope, θ_b) in barycentric coordinates,
+    a at the lower left, b at the lower right, the ROPE at the top."""
+    m = len(posterior)
+    cols = min(m, 3)
+    rows = (m + cols - 1) // cols
+    fig = Figure(figsize=(3.4 * cols, 3.3 * rows))
+    FigureCanvasAgg(fig)
+    h = math.sqrt(3) / 2
+    colours = np.array(["#1b7837", "#999999", "#762a83"])  # a, equivalent, b
+    for i, (a, b, draws, probs) in enumerate(posterior):
+        ax = fig.add_subplot(rows, cols, i + 1)
+        ax.set_aspect("equal")
+        ax.axis("off")
+        ax.plot([0, 1, 0.5, 0], [0, 0, h, 0], color="black", lw=0.8)
+        d = np.asarray(draws, dtype=float)
+        x = d[:, 2] + 0.5 * d[:, 1]
+        y = h * d[:, 1]
+        ax.scatter(x, y, s=2, c=colours[np.argmax(d, axis=1)], alpha=0.35, linewidths=0,
+                   rasterized=True)
+        ax.text(0, -0.06, literal(a), ha="center", va="top", fontsize=8)
+        ax.text(1, -0.06, literal(b), ha="center", va="top", fontsize=8)
+        ax.text(0.5, h + 0.04, "equivalent", ha="center", va="bottom", fontsize=8)
+        ax.set_title(f"{literal(a)} vs {literal(b)}\n" + " / ".join(f"{p:.3f}" for p in probs),
+                     fontsize=9, pad=14)
+        ax.set_xlim(-0.15, 1.15)
+        ax.set_ylim(-0.15, h + 0.12)
+    return fig
 
 
 def draw_all(cmp) -> dict:

@@ -131,7 +131,7 @@ def bayesian_sign_test(a, b, *, rope: float = 0.0, names=("a", "b"),
     draws = np.random.default_rng(seed).dirichlet(alpha, int(samples))
     details = {"n": int(z.size), "n_a": n_a, "n_rope": n_rope, "n_b": n_b, "prior": prior}
     return _result("sign", names, rope, np.argmax(draws, axis=1), samples, seed, threshold,
-                   details, draws[:, ::-1] if keep_samples else None)
+                   details, draws[:, ::-1] if keep_samples else None)  # columns: a, rope, b
 
 
 def _staircase_mass(w: np.ndarray, z: np.ndarray, bound: float) -> np.ndarray:
