@@ -440,3 +440,51 @@ def test_simplex_plot_shows_the_posterior_of_the_json(tmp_path):
     assert doc["report"]["figures"]["bayesian_simplex"]["drawn"] is True
     assert "posterior" not in doc["report"]["figures"]["bayesian_simplex"]
     assert "Posterior of the Bayesian test" in cmp.to_text()
+
+
+def test_correlated_t_test_data_set_by_data_set_from_fold_results():
+    import json
+
+    import pandas as pd
+
+    from rankwise import RankwiseError, compare, load_example
+    from rankwise.examples import example_path
+
+    cmp = compare(load_example("folds_demo", criterion="accuracy"), bayesian="correlated-t",
+                  rope=0.01)
+    raw = pd.read_csv(example_path("folds_demo"))
+    raw = raw[raw["criterion"] == "accuracy"]
+    folds = raw["fold"].nunique()
+    assert {r.details["dataset"] for r in cmp.bayesian} == set(raw["dataset"])
+    for r in cmp.bayesian:
+        one = raw[raw["dataset"] == r.details["dataset"]].pivot_table(
+            index=["repeat", "fold"], columns="learner", values="value")
+        z = (one[r.a] - one[r.b]).to_numpy()
+        n = z.size
+        scale = math.sqrt((1 / n + (1 / folds) / (1 - 1 / folds)) * z.var(ddof=1))
+        assert r.p_a == pytest.approx(stats.t.sf((0.01 - z.mean()) / scale, n - 1), abs=1e-9)
+        assert r.p_b == pytest.approx(stats.t.cdf((-0.01 - z.mean()) / scale, n - 1), abs=1e-9)
+        assert r.samples is None and r.details["folds"] == folds
+    doc = json.loads(cmp.to_json())
+    assert doc["bayesian"][0]["test"] == "correlated-t" and "dataset" in doc["bayesian"][0]
+    assert doc["settings"]["bayesian_samples"] is None
+    assert "bayesian_simplex" not in cmp.figures
+    assert "correlated t-test" in cmp.to_text()
+    with pytest.raises(RankwiseError, match="reads the results of each fold"):
+        compare(load_example("garcia2008"), bayesian="correlated-t")
+
+
+def test_correlated_t_test_reads_a_results_database(tmp_path):
+    from rankwise import compare, load_table
+    from rankwise.experiment import experiment_from_dict, run_experiment
+
+    doc = {"experiment": {"repeats": 2, "folds": 3, "seed": 5, "criteria": ["accuracy"]},
+           "datasets": [{"source": "sklearn", "name": n} for n in ("iris", "wine")],
+           "learners": [{"name": "CART", "estimator": "sklearn.tree.DecisionTreeClassifier"},
+                        {"name": "NB", "estimator": "sklearn.naive_bayes.GaussianNB"}]}
+    db = tmp_path / "cv.sqlite"
+    run_experiment(experiment_from_dict(doc), db, jobs=0)
+    cmp = compare(load_table(db, criterion="accuracy"), bayesian="correlated-t", rope=0.01)
+    assert [r.details["dataset"] for r in cmp.bayesian] == ["iris", "wine"]
+    assert all(r.details["n"] == 6 and r.details["folds"] == 3 for r in cmp.bayesian)
+    assert all(r.details["rho"] == pytest.approx(1 / 3) for r in cmp.bayesian)

@@ -379,7 +379,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     sizes, bayes, verdict, extra = _effects_and_bayesian(table, x, mean_r, pair, posthoc,
                                                           verdict, options, settings)
     intervals = _rank_intervals(ranks, options, settings)
-    if bayes:
+    if bayes and bayes[0].posterior is not None:
         figures = {**(figures or {}), "bayesian_simplex": plan_simplex(bayes, alpha)}
     if figures and options["rank_intervals"]:
         figures = with_rank_intervals(figures, table.learners, intervals,
@@ -430,9 +430,14 @@ def _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict, options, set
         bayes = compute_bayesian(table, x, pairs, test=options["bayesian"], rope=options["rope"],
                                  samples=options["samples"], seed=options["seed"],
                                  threshold=options["threshold"], decimals=options["decimals"])
-        settings.update(bayesian=options["bayesian"], rope=bayes[0].rope,
-                        bayesian_samples=options["samples"], bayesian_seed=options["seed"],
+        sampled = options["bayesian"] != "correlated-t"
+        settings.update(bayesian=options["bayesian"], rope=float(options["rope"]),
+                        bayesian_samples=options["samples"] if sampled else None,
+                        bayesian_seed=options["seed"] if sampled else None,
                         bayesian_threshold=options["threshold"])
+        if not bayes:
+            raise RankwiseError("the correlated t-test found no data set on which a pair has two"
+                                " or more matching fold results")
     return sizes, bayes, verdict, extra
 
 
@@ -538,7 +543,8 @@ def _compare_incomplete(table, options: dict, pair, posthoc) -> Comparison:
     sizes, bayes, verdict, more = _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict,
                                                          options, settings)
     intervals = _rank_intervals(ranks, options, settings)
-    figures = {"bayesian_simplex": plan_simplex(bayes, alpha)} if bayes else {}
+    figures = ({"bayesian_simplex": plan_simplex(bayes, alpha)}
+               if bayes and bayes[0].posterior is not None else {})
     notes = tuple(extra) + collect_notes(table, results, report, {}, more)
     return Comparison(table=table, alpha=alpha, convention=options["convention"],
                       decimals=options["decimals"], ranks=ranks, mean_ranks=mean_r,

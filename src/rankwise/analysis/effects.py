@@ -10,10 +10,12 @@ Each unordered pair appears once. Every pair uses the data sets where both have 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..errors import RankwiseError
-from ..stats.bayesian import BAYESIAN, BAYESIAN_TESTS
+from ..stats.bayesian import BAYESIAN, BAYESIAN_TESTS, correlated_t_test
 from ..stats.effects import effect_sizes
 
 #: Above this many data sets effects are computed only on request (they cost N log N per pair
@@ -66,6 +68,9 @@ def compute_bayesian(table, x, pairs, *, test, rope, samples, seed, threshold,
     if test not in BAYESIAN_TESTS:
         raise RankwiseError(f"the Bayesian test must be one of {', '.join(BAYESIAN_TESTS)};"
                             f" got {test!r}")
+    if test == "correlated-t":
+        return _correlated_t_by_dataset(table, pairs, rope=rope, threshold=threshold,
+                                        decimals=decimals)
     run = BAYESIAN[test]
     out = []
     for a, b in pairs:
@@ -74,6 +79,34 @@ def compute_bayesian(table, x, pairs, *, test, rope, samples, seed, threshold,
                        samples=samples, seed=seed, threshold=threshold, decimals=decimals,
                        keep_samples=True))
     return tuple(out)
+
+
+def _correlated_t_by_dataset(table, pairs, *, rope, threshold, decimals) -> tuple:
+    """The correlated t-test of every pair on every data set, from the fold-level results kept
+    by the reader (a results database or a long table with repeat/fold columns). Folds are
+    matched by (repeat, fold); the number of folds is the number of distinct fold labels."""
+    raw = table.raw
+    if raw is None or "fold" not in raw:
+        raise RankwiseError("the correlated t-test reads the results of each fold: give a results"
+                            " database of `rankwise run` or a long table with repeat and fold"
+                            " columns (this table has one value per cell)")
+    key = ["repeat", "fold"] if "repeat" in raw else ["fold"]
+    out = []
+    for dataset, rows in raw.groupby("dataset", sort=False):
+        wide = rows.pivot_table(index=key, columns="learner", values="value", aggfunc="first")
+        folds = int(rows["fold"].nunique())
+        for a, b in pairs:
+            if a not in wide or b not in wide:
+                continue
+            both = wide[[a, b]].dropna()
+            if len(both) < 2:
+                continue
+            r = correlated_t_test(both[a].to_numpy(), both[b].to_numpy(), folds=folds, rope=rope,
+                                  names=(a, b), higher_is_better=table.higher_is_better,
+                                  threshold=threshold, decimals=decimals)
+            out.append(replace(r, details={"dataset": str(dataset), **r.details}))
+    order = {name: i for i, name in enumerate(table.datasets)}
+    return tuple(sorted(out, key=lambda r: (order.get(r.details["dataset"], len(order)),)))
 
 
 def magnitude_sentence(effects, verdict, confidence) -> str:

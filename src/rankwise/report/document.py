@@ -279,16 +279,22 @@ def _bayesian_table(cmp) -> Table:
     first = cmp.bayesian[0]
     words = {"a": "a practically better", "b": "b practically better",
              "equivalent": "practically equivalent", "undecided": "undecided"}
-    rows = [[f"{r.a} vs {r.b}", f"{r.p_a:.3f}", f"{r.p_rope:.3f}", f"{r.p_b:.3f}",
-             words[r.decision]] for r in cmp.bayesian]
-    sampled = (f"{first.samples:,} posterior samples, seed {first.seed}"
-               if first.samples is not None else "closed form")
-    return Table(["pair (a vs b)", "P(a better)", "P(equivalent)", "P(b better)", "decision"],
-                 rows, "<>>><", key="bayesian",
-                 caption=f"Bayesian {first.test} test (Benavoli et al. 2017), ROPE = {first.rope:g}"
-                         f" in the criterion's units, {sampled}; a decision when a posterior"
-                         f" probability reaches {first.threshold:g}. 'Better' follows the"
-                         " criterion's direction.")
+    by_dataset = "dataset" in first.details
+    rows = [([r.details["dataset"]] if by_dataset else [])
+            + [f"{r.a} vs {r.b}", f"{r.p_a:.3f}", f"{r.p_rope:.3f}", f"{r.p_b:.3f}",
+               words[r.decision]] for r in cmp.bayesian]
+    if by_dataset:
+        what = (f"Bayesian correlated t-test on each data set from its {first.details['folds']}"
+                f"-fold results (Corani & Benavoli 2015; correlation 1/folds), closed form")
+    else:
+        what = (f"Bayesian {first.test} test across data sets (Benavoli et al. 2017),"
+                f" {first.samples:,} posterior samples, seed {first.seed}")
+    return Table((["dataset"] if by_dataset else [])
+                 + ["pair (a vs b)", "P(a better)", "P(equivalent)", "P(b better)", "decision"],
+                 rows, ("<" if by_dataset else "") + "<>>><", key="bayesian",
+                 caption=f"{what}; ROPE = {first.rope:g} in the criterion's units; a decision"
+                         f" when a posterior probability reaches {first.threshold:g}. 'Better'"
+                         " follows the criterion's direction.")
 
 
 def _rank_table(cmp) -> list:

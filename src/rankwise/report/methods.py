@@ -73,7 +73,13 @@ def methods_paragraph(cmp, verdict_info=None) -> str:
                      " distribution), the paired probability of superiority (Wilson interval),"
                      " Cohen's d_z (noncentral-t interval) and Cliff's delta between the two"
                      " columns, unpaired (Cliff's interval; magnitudes after Romano et al. 2006).")
-    if cmp.bayesian:
+    if cmp.bayesian and cmp.bayesian[0].test == "correlated-t":
+        b = cmp.bayesian[0]
+        parts.append(f"On each data set, the Bayesian correlated t-test (Corani & Benavoli 2015)"
+                     f" compared the fold-level results (correlation 1/folds) with a region of"
+                     f" practical equivalence of {b.rope:g}; a conclusion is drawn when a"
+                     f" posterior probability reaches {b.threshold:g}.")
+    elif cmp.bayesian:
         b = cmp.bayesian[0]
         prior = (f"a prior pseudo-observation of weight {b.details['prior']:g} at zero"
                  if b.test == "signed-rank" else

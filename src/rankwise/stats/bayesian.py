@@ -23,7 +23,8 @@ from ..errors import RankwiseError
 from .ranking import DEFAULT_DECIMALS, round_scores
 from .results import jsonable
 
-BAYESIAN_TESTS = ("sign", "signed-rank")
+#: Across data sets (``BAYESIAN``), and on each data set from its folds.
+BAYESIAN_TESTS = ("sign", "signed-rank", "correlated-t")
 #: Posterior samples by default (as baycomp).
 DEFAULT_SAMPLES = 50_000
 DEFAULT_SEED = 20170101
@@ -203,9 +204,10 @@ def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
     z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, 100)
     folds = int(folds)
     n = z.size
-    if folds < 2 or n < 2 or n % folds:
-        raise RankwiseError(f"the correlated t-test needs the results of whole cross-validation"
-                            f" runs (a multiple of {folds} folds, at least two values); got {n}")
+    if folds < 2 or n < 2:
+        raise RankwiseError(f"the correlated t-test needs at least two fold results of a"
+                            f" cross-validation with at least two folds; got {n} value(s) and"
+                            f" {folds} fold(s)")
     rho = 1.0 / folds
     mean = float(np.mean(z))
     var = float(np.var(z, ddof=1))
@@ -217,10 +219,12 @@ def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
         p_b, p_a = float(dist.cdf(-rope)), float(dist.sf(rope))
     p_rope = max(0.0, 1.0 - p_a - p_b)
     word = decide(p_a, p_rope, p_b, threshold, *names)
+    details = {"n": n, "folds": folds, "rho": rho, "mean": mean, "scale": scale, "df": n - 1}
+    if n % folds:
+        details["note"] = (f"{n} fold results are not whole runs of {folds} folds (failed or"
+                           " missing folds); the correlation 1/folds is assumed all the same")
     return BayesianResult("correlated-t", str(names[0]), str(names[1]), rope, p_a, p_rope, p_b,
-                          None, None, float(threshold), word,
-                          {"n": n, "folds": folds, "rho": rho, "mean": mean, "scale": scale,
-                           "df": n - 1})
+                          None, None, float(threshold), word, details)
 
 
 BAYESIAN = {"sign": bayesian_sign_test, "signed-rank": bayesian_signed_rank_test}

@@ -463,7 +463,8 @@ def _from_long(frame, lower, criterion, aggregate, label) -> ScoreTable:
         warnings.append(f"cells are aggregated from unequal numbers of values ({present.min()} to"
                         f" {present.max()})")
     several = bool(present.size and present.max() > 1)
-    raw = df.loc[df["value"].notna(), ["dataset", "learner", "value"]].reset_index(drop=True)
+    kept = ["dataset", "learner", "value"] + [c for c in ("repeat", "fold") if c in df]
+    raw = df.loc[df["value"].notna(), kept].reset_index(drop=True)
     return ScoreTable(values=agg.to_numpy(dtype=float), datasets=tuple(datasets),
                       learners=tuple(learners), criterion=criterion,
                       aggregate=aggregate if several else None, counts=counts,

@@ -54,7 +54,8 @@ class ScoreTable:
     warnings: tuple = ()
     source: str = "table"
     missing_policy: str = "refuse"
-    raw: pd.DataFrame | None = None  # long input: every (dataset, learner, value) behind a cell
+    # long input: every (dataset, learner, value[, repeat, fold]) behind a cell
+    raw: pd.DataFrame | None = None
 
     @property
     def n_datasets(self) -> int:
