@@ -12,13 +12,17 @@ Each procedure's formula, references, paper example and cross-checking tests are
 
 from .adjust import adjust
 from .anova import rm_anova, tukey_dunnett
+from .bayesian import bayesian_sign_test, bayesian_signed_rank_test, correlated_t_test
 from .bergmann_hommel import bergmann_hommel
 from .contrast import contrast_estimation
+from .effects import (cliffs_delta, cohens_dz, effect_sizes, hodges_lehmann,
+                      probability_of_superiority)
 from .exact import skillings_mack
 from .multiple_sign import multiple_sign_test
 from .omnibus import friedman, friedman_aligned, iman_davenport, quade
 from .pairwise import critical_difference, nemenyi_pvalues, pairwise_statistics
-from .ranking import aligned_ranks, mean_ranks, quade_weights, rank_within_datasets
+from .ranking import (aligned_ranks, mean_rank_intervals, mean_ranks, quade_weights,
+                      rank_within_datasets)
 from .results import TestResult
 from .two_learners import paired_ttest, sign_test, wilcoxon, wilcoxon_critical_value, win_tie_loss
 
@@ -26,10 +30,11 @@ from .two_learners import paired_ttest, sign_test, wilcoxon, wilcoxon_critical_v
 OMNIBUS = {"friedman": friedman, "iman_davenport": iman_davenport,
            "friedman_aligned": friedman_aligned, "quade": quade, "anova": rm_anova}
 
-__all__ = ["OMNIBUS", "TestResult", "adjust", "aligned_ranks", "bergmann_hommel",
-           "contrast_estimation", "critical_difference", "friedman", "friedman_aligned",
-           "iman_davenport", "mean_ranks", "multiple_sign_test", "nemenyi_pvalues",
-           "paired_ttest", "pairwise_statistics", "quade", "quade_weights",
-           "rank_within_datasets", "rm_anova", "sign_test", "skillings_mack", "tukey_dunnett",
-           "wilcoxon",
-           "wilcoxon_critical_value", "win_tie_loss"]
+__all__ = ["OMNIBUS", "TestResult", "adjust", "aligned_ranks", "bayesian_sign_test",
+           "bayesian_signed_rank_test", "bergmann_hommel", "cliffs_delta", "cohens_dz",
+           "contrast_estimation", "correlated_t_test", "critical_difference", "effect_sizes",
+           "friedman", "friedman_aligned", "hodges_lehmann", "iman_davenport",
+           "mean_rank_intervals", "mean_ranks", "multiple_sign_test", "nemenyi_pvalues",
+           "paired_ttest", "pairwise_statistics", "probability_of_superiority", "quade",
+           "quade_weights", "rank_within_datasets", "rm_anova", "sign_test", "skillings_mack",
+           "tukey_dunnett", "wilcoxon", "wilcoxon_critical_value", "win_tie_loss"]
