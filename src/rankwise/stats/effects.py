@@ -21,8 +21,9 @@ from .ranking import DEFAULT_DECIMALS, round_scores
 from .results import jsonable
 from .two_learners import _signed_rank_distribution
 
-#: Walsh averages are listed in full up to this many; above, order statistics are selected.
-WALSH_LIST_MAX = 5_000_000
+#: Walsh averages are listed in full up to this many (N ≈ 450); above, order statistics are
+#: selected without listing them (faster from there on).
+WALSH_LIST_MAX = 100_000
 #: The signed-rank distribution is computed exactly up to this N (as R's wilcox.test: n < 50).
 HL_EXACT_MAX_N = 50
 #: Cohen's d_z interval by inverting the noncentral t up to this N; a normal approximation above.
@@ -79,24 +80,49 @@ def _sums_between(d: np.ndarray, lo, hi) -> np.ndarray:
     return np.sort(d[rows] + d[np.repeat(start, sizes) + offsets])
 
 
-def walsh_order_statistics(d, positions) -> np.ndarray:
+def _exact_integers(d: np.ndarray, decimals: int | None):
+    """``d`` as int64 multiples of 10^-decimals when that is exact (then pair sums are exact
+    and equal decimals compare equal), else None."""
+    if decimals is None or not d.size:
+        return None
+    scale = 10.0 ** decimals
+    scaled = np.rint(d * scale)
+    if np.abs(scaled).max() >= 2.0 ** 51 or not np.allclose(scaled / scale, d, rtol=0,
+                                                           atol=0.5 / scale):
+        return None
+    whole = scaled.astype(np.int64)
+    step = int(np.gcd.reduce(np.abs(whole)))  # the data's own grid (0.01 for two decimals)
+    if step > 1:
+        whole //= step
+        scale /= step
+    return whole, scale
+
+
+def walsh_order_statistics(d, positions, decimals: int | None = None) -> np.ndarray:
     """The order statistics (0-based ``positions``) of the Walsh averages (d_i + d_j)/2, i ≤ j.
 
     Up to ``WALSH_LIST_MAX`` averages they are listed and partitioned. Above, each is selected
     without listing all N(N+1)/2: a seeded sample of pair sums brackets the wanted position,
-    exact counts (a binary search per row of the sorted differences) confirm the bracket, and
-    only the sums inside it are listed. The seed changes the work, never the answer.
+    exact counts (a binary search per row of the sorted differences) narrow the bracket by
+    halving it, and only the sums inside it are listed. The seed changes the work, never the
+    answer. With ``decimals`` (differences rounded to that many places) the sums are formed in
+    exact integer arithmetic, so that equal decimals are equal sums.
     """
     d = np.sort(np.asarray(d, dtype=float))
+    exact = _exact_integers(d, decimals)
+    scale = 1.0
+    if exact is not None:
+        d, scale = exact
     n = d.size
     m = n * (n + 1) // 2
     positions = [int(p) for p in positions]
     if m <= WALSH_LIST_MAX:
         iu = np.triu_indices(n)
         sums = d[iu[0]] + d[iu[1]]
-        return np.partition(sums, positions)[positions] / 2.0
+        return np.partition(sums, positions)[positions] / (2.0 * scale)
+    integer = exact is not None
     rng = np.random.default_rng(0)
-    draws = min(m, 40 * n)
+    draws = min(m, 4 * n)
     i, j = rng.integers(0, n, draws), rng.integers(0, n, draws)
     sample = np.sort(d[i] + d[j])
     out = []
@@ -109,12 +135,29 @@ def walsh_order_statistics(d, positions) -> np.ndarray:
             below, through = _count_below(d, lo, "left"), _count_below(d, hi, "right")
             if below <= r < through:
                 break
-            width = max(hi - lo, abs(hi) * 1e-12, 1e-300)
+            width = max(hi - lo, 1 if integer else max(abs(hi) * 1e-12, 1e-300))
             if r < below:
                 lo = max(lo - 2 * width, 2 * d[0])
             if r >= through:
                 hi = min(hi + 2 * width, 2 * d[-1])
-        out.append(_sums_between(d, lo, hi)[r - below] / 2.0)
+        for _ in range(64):  # halve the bracket until listing it is cheap
+            if through - below <= 8 * n or not lo < hi:
+                break
+            mid = lo + (hi - lo) // 2 if integer else lo + (hi - lo) / 2
+            upto = _count_below(d, mid, "right")
+            if r < upto:
+                hi, through = mid, upto
+            else:
+                higher = mid + 1 if integer else np.nextafter(mid, np.inf)
+                if higher > hi:
+                    break
+                lo, below = higher, _count_below(d, higher, "left")
+        if integer and through - below > 8 * n:
+            # Many equal sums: the bracket is down to one integer or two; list it by value.
+            lo_count = _count_below(d, hi, "left")
+            out.append((lo if r < lo_count else hi) / (2.0 * scale))
+            continue
+        out.append(_sums_between(d, lo, hi)[r - below] / (2.0 * scale))
     return np.array(out)
 
 
@@ -166,7 +209,7 @@ def hodges_lehmann(a, b, *, confidence: float = 0.95,
         achieved = None
     c = min(max(c, 1), m // 2 if m > 1 else 1)
     mid = [(m - 1) // 2, m // 2]
-    values = walsh_order_statistics(d, [c - 1, m - c] + mid)
+    values = walsh_order_statistics(d, [c - 1, m - c] + mid, decimals)
     # Walsh averages of differences rounded to `decimals` places have one place more.
     places = None if decimals is None else min(decimals + 1, 15)
     values = round_scores(np.append(values[:2], (values[2] + values[3]) / 2.0), places)
