@@ -173,6 +173,86 @@ def compare(
         fail(str(exc))
 
 
+@app.command()
+def power(
+    pool: Optional[Path] = typer.Argument(None, help="Table of results whose data sets are the"
+                                          " population (wide, long or a results database).",
+                                          show_default=False),
+    example: Optional[str] = typer.Option(None, "--example",
+                                          help="Use a bundled table as the pool instead."),
+    criterion: Optional[str] = typer.Option(None, "--criterion", "-c",
+                                            help="Criterion to analyse in a long table."),
+    higher_is_better: Optional[bool] = typer.Option(
+        None, "--higher-is-better/--lower-is-better",
+        help="Direction of the scores. Default: from the criterion name if known, else higher."),
+    learners: Optional[str] = typer.Option(
+        None, "--learners", help="Comma-separated learners (default: all). With two, d = first"
+                                 " - second; with more, the control against the mean of the others."),
+    control: Optional[str] = typer.Option(
+        None, "--control", help="The control with 3+ learners (default: the first of --learners,"
+                                " else the best mean rank of the pool)."),
+    sample_size: str = typer.Option("10", "--sample-size", "-n",
+                                    help="Data sets per draw, or a range a:b for planning."),
+    bias: Optional[str] = typer.Option(None, "--bias",
+                                       help="Comma-separated biases k (default 0,2,...,20)."),
+    draws: int = typer.Option(1000, "--draws", help="Samples per bias and sample size."),
+    seed: int = typer.Option(2006, "--seed", help="Seed of the draws."),
+    tests: Optional[str] = typer.Option(
+        None, "--tests", help="Comma-separated tests (default: wilcoxon,sign,ttest for two"
+                              " learners; the five omnibus tests for more)."),
+    procedures: Optional[str] = typer.Option(
+        None, "--procedures", help="Comma-separated control procedures on Friedman ranks"
+                                   " (3+ learners; default none)."),
+    alpha: float = typer.Option(0.05, "--alpha", help="Significance level."),
+    target_power: float = typer.Option(
+        0.8, "--power", help="With --sample-size a:b, the rejection rate to reach."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU)."),
+    dask_scheduler: Optional[str] = typer.Option(
+        None, "--dask-scheduler", help="Dask scheduler address, scheduler file, or 'local'."),
+    fmt: str = typer.Option("text", "--format", "-f", help="text or json."),
+    report: Optional[Path] = typer.Option(
+        None, "--report", help="Write the text, JSON and figures (SVG, PDF, PNG) into this folder."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
+):
+    """How often, and how reproducibly, each test rejects on biased samples of the pool's data sets (Demšar 2006, §4)."""
+    from .examples import load_example
+    from .power import power_study
+    from .power.report import json_report, text_report, write_report
+
+    try:
+        if fmt not in ("text", "json"):
+            raise RankwiseError(f"--format must be text or json; got {fmt!r}")
+        if (pool is None) == (example is None):
+            raise RankwiseError("give either a POOL file or --example NAME (not both)")
+        options = dict(criterion=criterion, higher_is_better=higher_is_better)
+        if example:
+            table = load_example(example, **options)
+        else:
+            from .tables import load_table
+
+            table = load_table(pool, **options)
+        study = power_study(table, learners=learners, control=control, sample_size=sample_size,
+                            biases=bias, draws=draws, seed=seed, tests=tests,
+                            procedures=procedures, alpha=alpha, target_power=target_power,
+                            jobs=jobs, dask_scheduler=dask_scheduler)
+        if report is not None:
+            try:
+                paths = write_report(study, report)
+            except OSError as exc:
+                raise RankwiseError(f"cannot write the report to {report}: {exc.strerror}") from None
+            typer.echo(f"rankwise: wrote {len(paths)} files to {report}", err=True)
+        text = json_report(study) if fmt == "json" else text_report(study)
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            try:
+                output.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise RankwiseError(f"cannot write {output}: {exc.strerror}") from None
+    except RankwiseError as exc:
+        fail(str(exc))
+
+
 @app.command("run")
 def run_command(
     experiment: Optional[Path] = typer.Argument(None, help="Experiment TOML file (it runs code).",

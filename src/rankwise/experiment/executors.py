@@ -146,10 +146,12 @@ def _end_pool(pool):
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-def execute_dask(tasks, address: str, jobs: int, commit):
+def dask_client(address: str, jobs: int):
+    """``(client, cluster)`` for ``--dask-scheduler``: ``local`` starts a LocalCluster of
+    ``jobs`` single-threaded worker processes (returned, to be closed), a path is a scheduler
+    file, anything else a scheduler address."""
     try:
-        from distributed import Client, LocalCluster, as_completed
-        from distributed.scheduler import KilledWorker
+        from distributed import Client, LocalCluster
     except ImportError:
         raise RankwiseError("Dask execution needs the dask extra: pip install 'rankwise[dask]'"
                             ) from None
@@ -164,7 +166,17 @@ def execute_dask(tasks, address: str, jobs: int, commit):
         else:
             client = Client(address, timeout="20s")
     except OSError as exc:
+        if cluster is not None:
+            cluster.close()
         raise RankwiseError(f"cannot reach the Dask scheduler {address}: {exc}") from None
+    return client, cluster
+
+
+def execute_dask(tasks, address: str, jobs: int, commit):
+    client, cluster = dask_client(address, jobs)
+    from distributed import as_completed
+    from distributed.scheduler import KilledWorker
+
     try:
         futures = {client.submit(run_task, t, pure=False, retries=0): t for t in tasks}
         for fut in as_completed(list(futures)):
