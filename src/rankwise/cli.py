@@ -185,6 +185,8 @@ def power(
     higher_is_better: Optional[bool] = typer.Option(
         None, "--higher-is-better/--lower-is-better",
         help="Direction of the scores. Default: from the criterion name if known, else higher."),
+    missing: str = typer.Option("refuse", "--missing",
+                                help="refuse, drop-datasets or drop-learners."),
     learners: Optional[str] = typer.Option(
         None, "--learners", help="Comma-separated learners (default: all). With two, d = first"
                                  " - second; with more, the control against the mean of the others."),
@@ -224,7 +226,10 @@ def power(
             raise RankwiseError(f"--format must be text or json; got {fmt!r}")
         if (pool is None) == (example is None):
             raise RankwiseError("give either a POOL file or --example NAME (not both)")
-        options = dict(criterion=criterion, higher_is_better=higher_is_better)
+        if missing == "skillings-mack":
+            raise RankwiseError("the power study draws complete samples: use --missing"
+                                " drop-datasets or drop-learners")
+        options = dict(criterion=criterion, higher_is_better=higher_is_better, missing=missing)
         if example:
             table = load_example(example, **options)
         else:

@@ -283,6 +283,9 @@ def power_study(pool, *, learners=None, control: str | None = None, sample_size=
     from ..tables import ScoreTable, load_table
 
     table = pool if isinstance(pool, ScoreTable) else load_table(pool, **load_options)
+    if np.isnan(table.values).any():
+        raise RankwiseError("the power study draws complete samples; the pool has missing cells:"
+                            " read it with missing='drop-datasets' or 'drop-learners'")
     alpha = check.alpha(alpha)
     decimals = check.decimals(decimals)
     if not 0 < float(target_power) < 1:
@@ -330,7 +333,7 @@ def power_study(pool, *, learners=None, control: str | None = None, sample_size=
     draws = int(draws)
     c_index = chosen.index(ctrl) if ctrl is not None else 0
     d = _differences(x, hib, c_index, k)
-    notes = []
+    notes = [f"pool: {w}" for w in table.warnings]
     if max(sizes) > 0.5 * n_pool:
         notes.append(f"samples of up to {max(sizes)} of {n_pool} data sets overlap a lot, so the"
                      " bias changes them little and the draws are far from independent")
