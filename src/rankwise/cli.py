@@ -126,6 +126,12 @@ def compare(
     rank_intervals: bool = typer.Option(
         False, "--rank-intervals", help="Draw the mean ranks' confidence intervals on the CD"
                                         " diagram (they are always in the mean-rank table)."),
+    digits: Optional[int] = typer.Option(
+        None, "--digits", help="Decimals of the table's values in reports (default: the"
+                               " input's own, at most 6)."),
+    latex_fragment: bool = typer.Option(
+        False, "--latex-fragment", help="With --format latex: only the tables and figure"
+                                        " environments, to \\input into a paper."),
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare
@@ -152,7 +158,7 @@ def compare(
                              verdict_procedure=verdict_procedure, effects=effects,
                              confidence=confidence, bayesian=bayesian, rope=rope,
                              samples=samples, seed=seed, threshold=threshold,
-                             rank_intervals=rank_intervals)
+                             rank_intervals=rank_intervals, digits=digits)
         from .report import render
 
         if report is not None:
@@ -161,7 +167,9 @@ def compare(
             except OSError as exc:
                 raise RankwiseError(f"cannot write the report to {report}: {exc.strerror}") from None
             typer.echo(f"rankwise: wrote {len(paths)} files to {report}", err=True)
-        text = render(result, fmt, include_table=include_table)
+        if latex_fragment and fmt != "latex":
+            raise RankwiseError("--latex-fragment goes with --format latex")
+        text = render(result, fmt, include_table=include_table, fragment=latex_fragment)
         if output is None:
             sys.stdout.write(text)
         else:

@@ -182,7 +182,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             effects: bool | None = None, confidence: float | None = None,
             bayesian: str | None = None, rope: float = 0.0, samples: int = DEFAULT_SAMPLES,
             seed: int = DEFAULT_SEED, threshold: float = DEFAULT_THRESHOLD,
-            rank_intervals: bool = False, **load_options) -> Comparison:
+            rank_intervals: bool = False, digits: int | None = None,
+            **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
     Parameters
@@ -253,6 +254,9 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     rank_intervals : bool
         Draw the mean ranks' confidence intervals as bars on the CD diagram (the intervals
         themselves are always in the mean-rank table and the JSON).
+    digits : int or None
+        Decimals of the table's values in the reports (default: as many as the input has, at
+        most 6). Presentation only: the analysis uses ``decimals``.
     """
     options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
                    zero_method=zero_method, wilcoxon_method=wilcoxon_method,
@@ -263,7 +267,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                    bh_time_budget=bh_time_budget, verdict_procedure=verdict_procedure,
                    diagram_procedure=diagram_procedure, effects=effects, confidence=confidence,
                    bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold,
-                   rank_intervals=bool(rank_intervals))
+                   rank_intervals=bool(rank_intervals), digits=digits)
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
@@ -277,6 +281,9 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     continuity_correction = bool(continuity_correction)
     check.choice("friedman_method", friedman_method, FRIEDMAN_METHODS)
     confidence = 1.0 - alpha if confidence is None else check.confidence(confidence)
+    if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int)
+                               or not 0 <= digits <= 12):
+        raise RankwiseError(f"digits must be a whole number from 0 to 12; got {digits!r}")
     if bayesian is not None:
         check.choice("bayesian", bayesian, BAYESIAN_TESTS)
     options.update(alpha=alpha, convention=convention, decimals=decimals, alternative=alternative,

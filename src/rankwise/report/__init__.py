@@ -27,9 +27,10 @@ def _with_diagram(cmp, procedure):
 
 
 def render(cmp, fmt: str, procedure: str | None = None, indent: int | None = 2,
-           include_table: bool | None = None) -> str:
+           include_table: bool | None = None, fragment: bool = False) -> str:
     """The report of ``cmp`` in ``fmt`` (one of ``FORMATS``); ``include_table``: the JSON's
-    per-cell matrices (default: only for tables up to 10,000 cells)."""
+    per-cell matrices (default: only for tables up to 10,000 cells); ``fragment``: LaTeX
+    tables and figure environments only."""
     from ..errors import RankwiseError
 
     if fmt not in FORMATS:
@@ -39,8 +40,9 @@ def render(cmp, fmt: str, procedure: str | None = None, indent: int | None = 2,
         from .json_report import json_report
 
         return json_report(cmp, indent, include_table)
-    return {"text": text_report, "markdown": markdown_report, "latex": latex_report,
-            "html": html_report}[fmt](cmp)
+    if fmt == "latex":
+        return latex_report(cmp, figure_files=fragment, fragment=fragment)
+    return {"text": text_report, "markdown": markdown_report, "html": html_report}[fmt](cmp)
 
 
 def figures(cmp, procedure: str | None = None) -> dict:

@@ -335,7 +335,9 @@ def figure_bytes(fig: Figure, fmt: str) -> bytes:
     buf = io.BytesIO()
     meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None},
             "png": {}}[fmt]
-    with matplotlib.rc_context({"svg.hashsalt": "rankwise", "svg.fonttype": "none"}):
+    # TrueType (42) rather than Type 3 fonts in PDF: camera-ready checkers reject Type 3.
+    with matplotlib.rc_context({"svg.hashsalt": "rankwise", "svg.fonttype": "none",
+                                "pdf.fonttype": 42, "ps.fonttype": 42}):
         fig.savefig(buf, format=fmt, metadata=meta, dpi=150 if fmt == "png" else None,
                     bbox_inches="tight")
     return buf.getvalue()

@@ -74,6 +74,13 @@ class Document:
         self.blocks.extend(blocks)
 
 
+def table_digits(cmp) -> int:
+    """Decimals of the table's numbers: ``digits=`` (``--digits``) when given, else as many as
+    the input has (at most 6)."""
+    chosen = cmp.options.get("digits")
+    return int(chosen) if chosen is not None else digits(cmp.table.values)
+
+
 def lead_sentence(cmp) -> str:
     t = cmp.table
     way = "higher is better" if t.higher_is_better else "lower is better"
@@ -259,7 +266,7 @@ def _interval(e, digits: int = 4) -> str:
 
 def _effects_table(cmp) -> Table:
     level = f"{100 * cmp.effects[0].confidence:g}%"
-    d = min(digits(cmp.table.values) + 1, 6)
+    d = min(table_digits(cmp) + 1, 7)
     rows = [[f"{e.a} - {e.b}", str(e.n), _interval(e.hodges_lehmann, d),
              _interval(e.probability_of_superiority, 3), _interval(e.cohens_dz, 2),
              _interval(e.cliffs_delta, 2), e.cliffs_delta.magnitude, f"{e.a12:.2f}"]
@@ -300,7 +307,7 @@ def _bayesian_table(cmp) -> Table:
 def _rank_table(cmp) -> list:
     t = cmp.table
     best = cmp.summary.best
-    d = digits(t.values)
+    d = table_digits(cmp)
     rows = []
     for i, name in enumerate(t.datasets[:MAX_TABLE_ROWS]):
         rows.append([name] + [Cell("-" if math.isnan(t.values[i, j]) else
@@ -329,5 +336,5 @@ def _wtl_table(cmp) -> Table:
 def _quartile_lines(cmp) -> list:
     from ..stats.summary import quartile_chart_lines
 
-    return quartile_chart_lines(cmp.table, digits=digits(cmp.table.values),
+    return quartile_chart_lines(cmp.table, digits=table_digits(cmp),
                                 charts=cmp.summary.quartiles)

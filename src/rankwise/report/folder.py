@@ -13,7 +13,8 @@ from .text import text_report
 
 
 def write_report(cmp, folder) -> list:
-    """Write report.{txt,md,tex,html,json} and each drawn figure as SVG, PDF and PNG into
+    """Write report.{txt,md,tex,html,json}, report_fragment.tex (the tables and figure
+    environments to \\input into a paper) and each drawn figure as SVG, PDF and PNG into
     ``folder``; return the paths written."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -30,6 +31,7 @@ def write_report(cmp, folder) -> list:
     texts = {"report.txt": text_report(cmp),
              "report.md": markdown_report(cmp, figure_files=True),
              "report.tex": latex_report(cmp, figure_files=True),
+             "report_fragment.tex": latex_report(cmp, figure_files=True, fragment=True),
              "report.html": html_report(cmp, svgs),
              "report.json": json_report(cmp)}
     for name, text in texts.items():

@@ -20,59 +20,170 @@ def latex_escape(text) -> str:
     return "".join(_LATEX.get(c, c) for c in str(text))
 
 
-def _number(text: str) -> str:
-    """A printed number in LaTeX: 2.580e-06 becomes $2.580\\cdot 10^{-6}$."""
+def _number(text: str, mark: bool = False) -> str:
+    """A printed number in LaTeX: 2.580e-06 becomes $2.580\\cdot 10^{-6}$ (with the
+    significance star inside the same formula)."""
+    star = "{}^{*}" if mark else ""
     m = _SCIENTIFIC.match(text)
     if m:
-        return f"${m.group(1)}\\cdot 10^{{{int(m.group(2))}}}$"
-    return latex_escape(text)
+        return f"${m.group(1)}\\cdot 10^{{{int(m.group(2))}}}{star}$"
+    return latex_escape(text) + (f"${star}$" if mark else "")
 
 
 def _cell(c) -> str:
     if isinstance(c, Cell):
-        text = _number(c.text) if _SCIENTIFIC.match(c.text) else latex_escape(c.text)
         if c.best:
-            text = r"\textbf{" + text + "}"
-        return text + (r"$^{*}$" if c.mark else "")
+            return r"\textbf{" + _number(c.text) + "}" + ("${}^{*}$" if c.mark else "")
+        return _number(c.text, c.mark)
     return _number(str(c))
 
 
-def latex_report(cmp, figure_files: bool = False) -> str:
-    """A compilable document; copy the tables you need. With ``figure_files`` the figures'
-    PDFs (written beside it by ``--report``) are included."""
+#: Text widths (pt) of the report's pages (A4 or letter, 2.5 cm margins) in portrait and in
+#: landscape, and of one column of a two-column paper (a fragment's table wider than that is a
+#: table*). A table is set in landscape rather than shrunk when it does not fit in portrait, and
+#: takes a smaller font only when it does not fit in landscape either.
+PORTRAIT_PT = 440
+LANDSCAPE_PT = 640
+COLUMN_PT = 240
+CHAR_PT = 4.9       # an average letter of the 10 pt body font (T1 Latin Modern, measured)
+DIGIT_PT = 5.0      # a digit
+MONO_PT = 5.25      # a character of the 10 pt typewriter font
+COLUMN_GAP_PT = 12  # 2 \tabcolsep
+_MATH = re.compile(r"(?P<alpha>\balpha(?: = (?P<a>-?[0-9.]+))?\b)"
+                   r"|(?P<kn>\b(?P<var>[kN]) = (?P<num>[0-9]+(?:,[0-9]{3})*))"
+                   r"|(?P<le>\\textless\{\}=)"
+                   r"|(?P<chi>\bchi(?:2|-square)\b)")
+
+
+def _to_math(m) -> str:
+    if m.group("alpha"):
+        return r"$\alpha = " + m.group("a") + "$" if m.group("a") else r"$\alpha$"
+    if m.group("kn"):
+        return f"${m.group('var')} = {m.group('num')}$"
+    if m.group("le"):
+        return r"$\le$"
+    return r"$\chi^2$"
+
+
+def math(text: str) -> str:
+    """Escaped text with its formulas in math mode: α, χ², k = 5, N = 30, ≤ (one pass, so a
+    replacement is never matched again)."""
+    return _MATH.sub(_to_math, text)
+
+
+def _text(text) -> str:
+    return math(latex_escape(text))
+
+
+def _width(block: Table) -> tuple:
+    """Estimated width (pt) of the table's text (its longest cell in each column, bold a
+    little wider) and of the gaps between its columns, which a smaller font does not shrink."""
+    cols = list(zip(*([block.header] + block.rows))) if block.rows else [[h] for h in block.header]
+
+    def size(c):
+        text = c.text if isinstance(c, Cell) else str(c)
+        mark = isinstance(c, Cell) and c.mark
+        if _SCIENTIFIC.match(text):  # 1.618·10^-7: the mantissa, ·10 and a small exponent
+            width = (len(text.split("e")[0]) + 6) * DIGIT_PT
+        else:
+            width = sum(DIGIT_PT if ch.isdigit() else CHAR_PT for ch in text)
+        if isinstance(c, Cell) and c.best:
+            width *= 1.1
+        return width + (4.0 if mark else 0.0)
+
+    # 5 % more than the sum, since a table that overflows is worse than one turned sideways.
+    return 1.05 * sum(max(size(c) for c in col) for col in cols), COLUMN_GAP_PT * len(cols)
+
+
+def _tabular(block: Table) -> list:
+    cols = "".join("r" if a == ">" else "l" for a in block.align)
+    out = [r"\begin{tabular}{" + cols + "}", r"\toprule",
+           " & ".join(_text(h) for h in block.header) + r" \\", r"\midrule"]
+    out += [" & ".join(_cell(c) for c in r) + r" \\" for r in block.rows]
+    return out + [r"\bottomrule", r"\end{tabular}"]
+
+
+def _label(kind: str, key: str) -> str:
+    return f"{kind}:rankwise-{re.sub(r'[^A-Za-z0-9-]+', '-', key or 'table')}"
+
+
+def _table(block: Table, fragment: bool) -> list:
+    """A table at the body font: in portrait when it fits, else in landscape (pdflscape), and
+    only the widest get a smaller font; never shrunk by a box."""
+    text, gaps = _width(block)
+    width = text + gaps
+    room = PORTRAIT_PT if width <= PORTRAIT_PT else LANDSCAPE_PT
+    # Measured shrink of the text (numbers, superscripts) with each smaller size.
+    size = next(([name] if name else [] for name, scale in
+                 (("", 1.0), (r"\small", 0.93), (r"\footnotesize", 0.87),
+                  (r"\scriptsize", 0.8)) if text * scale + gaps <= room), [r"\tiny"])
+    caption = _text(block.caption) if block.caption else ""
+    if fragment:
+        env = "table*" if width > COLUMN_PT else "table"
+        return ([f"\\begin{{{env}}}[htbp]", r"\centering"] + size + _tabular(block)
+                + ([r"\caption{" + caption + "}"] if caption else [])
+                + [r"\label{" + _label("tab", block.key) + "}", f"\\end{{{env}}}", ""])
+    # In the report the tables are not floats: a report has many, and LaTeX holds at most 18
+    # floats back.
+    body = [r"\begin{center}"] + size + _tabular(block)
+    if caption:
+        body.append(r"\\[2pt] {\small " + caption + "}")
+    body += [r"\end{center}"]
+    if width > PORTRAIT_PT:
+        body = [r"\begin{landscape}"] + body + [r"\end{landscape}"]
+    return body + [""]
+
+
+def _figure(block: Figure, fragment: bool) -> list:
+    caption = _text(figure_caption(block.plan))
+    return [r"\begin{figure}[htbp]", r"\centering",
+            rf"\includegraphics[width=\linewidth]{{{block.name}.pdf}}",
+            r"\caption{" + caption + "}", r"\label{" + _label("fig", block.name) + "}",
+            r"\end{figure}", ""]
+
+
+PREAMBLE = [r"\documentclass{article}", r"\usepackage[T1]{fontenc}", r"\usepackage{lmodern}",
+            r"\usepackage[margin=2.5cm]{geometry}", r"\usepackage{booktabs}",
+            r"\usepackage{graphicx}", r"\usepackage{pdflscape}"]
+
+
+def latex_report(cmp, figure_files: bool = False, fragment: bool = False) -> str:
+    """A compilable document (Latin Modern vector fonts, booktabs, wide tables in landscape).
+    With ``figure_files`` the figures' PDFs (written beside it by ``--report``) are included as
+    figure floats with captions and labels. ``fragment``: only the table and figure
+    environments (with captions and ``tab:rankwise-…``/``fig:rankwise-…`` labels), to
+    ``\\input`` into a paper that loads booktabs and graphicx."""
     doc = build(cmp)
-    out = [r"\documentclass{article}", r"\usepackage[T1]{fontenc}", r"\usepackage{booktabs}",
-           r"\usepackage{graphicx}", r"\begin{document}", "",
-           r"\section*{" + latex_escape(doc.title) + "}"]
+    out = [] if fragment else PREAMBLE + [r"\begin{document}", "",
+                                          r"\section*{" + _text(doc.title) + "}"]
+    if fragment:
+        out += [f"% rankwise {cmp.table.source}: tables and figures to \\input into a paper;",
+                "% needs \\usepackage{booktabs,graphicx} (and the figures' PDFs from --report).",
+                ""]
     for block in doc.blocks:
-        if isinstance(block, Heading):
-            command = "section" if block.level <= 2 else "subsection"
-            out += ["", f"\\{command}*{{{latex_escape(block.text)}}}"]
-        elif isinstance(block, Paragraph):
-            out += [latex_escape(block.text), ""]
-        elif isinstance(block, Bullets):
-            out += [r"\begin{itemize}"] + [r"\item " + latex_escape(i) for i in block.items]
-            out += [r"\end{itemize}"]
+        if isinstance(block, Table):
+            out += _table(block, fragment)
         elif isinstance(block, Figure):
             if figure_files and block.plan.drawn:
-                out += [r"\begin{center}",
-                        rf"\includegraphics[width=\linewidth]{{{block.name}.pdf}}\\",
-                        r"\small " + latex_escape(figure_caption(block.plan)), r"\end{center}"]
-            else:
-                out += [latex_escape(figure_caption(block.plan)), ""]
-        elif isinstance(block, Table):
-            cols = "".join("r" if a == ">" else "l" for a in block.align)
-            # Not floats: a report has many tables, and LaTeX holds at most 18 floats back.
-            out += [r"\begin{center}",
-                    r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%",
-                    r"\begin{tabular}{" + cols + "}", r"\toprule",
-                    " & ".join(latex_escape(h) for h in block.header) + r" \\", r"\midrule"]
-            out += [" & ".join(_cell(c) for c in r) + r" \\" for r in block.rows]
-            out += [r"\bottomrule", r"\end{tabular}}"]
-            if block.caption:
-                out.append(r"\\[2pt] \small " + latex_escape(block.caption))
-            out += [r"\end{center}", ""]
+                out += _figure(block, fragment)
+            elif not fragment:
+                out += [_text(figure_caption(block.plan)), ""]
+        elif fragment:
+            continue
+        elif isinstance(block, Heading):
+            command = "section" if block.level <= 2 else "subsection"
+            out += ["", f"\\{command}*{{{_text(block.text)}}}"]
+        elif isinstance(block, Paragraph):
+            out += [_text(block.text), ""]
+        elif isinstance(block, Bullets):
+            out += [r"\begin{itemize}"] + [r"\item " + _text(i) for i in block.items]
+            out += [r"\end{itemize}"]
         elif isinstance(block, Preformatted):
-            out += [r"\begin{verbatim}", *block.lines, r"\end{verbatim}"]
-    out += ["", r"\end{document}", ""]
-    return "\n".join(out)
+            longest = max((len(line) for line in block.lines), default=0) * MONO_PT
+            size = next((name for name, scale in (("normalsize", 1.0), ("footnotesize", 0.8),
+                                                  ("scriptsize", 0.7))
+                         if longest * scale <= PORTRAIT_PT), "tiny")
+            out += ["{\\" + size, r"\begin{verbatim}", *block.lines, r"\end{verbatim}", "}"]
+    if not fragment:
+        out += ["", r"\end{document}"]
+    return "\n".join(out) + "\n"

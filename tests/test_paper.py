@@ -1,0 +1,87 @@
+"""Outputs for papers: LaTeX a journal accepts, figures without in-figure titles, the TikZ CD
+diagram, and a command line whose --help lists the choices."""
+
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rankwise import compare, load_example
+
+HAVE_TEX = shutil.which("pdflatex") is not None
+needs_tex = pytest.mark.skipif(not HAVE_TEX, reason="no TeX here: install Debian's"
+                               " texlive-latex-base, texlive-latex-recommended, texlive-pictures"
+                               " and lmodern (.ci/run does)")
+
+
+def six_learners():
+    rng = np.random.default_rng(1)
+    names = ["abalone", "adult-income", "australian", "autos", "balance-scale",
+             "breast-cancer", "bupa-liver", "car", "cleveland", "contraceptive", "crx",
+             "dermatology"]
+    frame = pd.DataFrame(np.round(rng.uniform(0.6, 0.95, (12, 6)), 3),
+                         columns=["C4.5", "1-NN", "NaiveBayes", "Kernel", "CN2", "RandomForest"])
+    frame.insert(0, "dataset", names)
+    return frame
+
+
+def pdflatex(folder, name="report.tex"):
+    out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", name],
+                         cwd=folder, capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0, out.stdout[-3000:]
+    return (folder / name.replace(".tex", ".log")).read_text(errors="replace")
+
+
+@needs_tex
+@pytest.mark.skipif(shutil.which("pdffonts") is None, reason="no pdffonts (poppler-utils)")
+def test_compiled_report_has_vector_fonts_and_includes_the_cd_diagram(tmp_path):
+    cmp = compare(load_example("garcia2008"), posthoc="all")
+    cmp.write_report(tmp_path)
+    log = pdflatex(tmp_path)
+    assert "cd_diagram.pdf" in log  # included, not only mentioned
+    fonts = subprocess.run(["pdffonts", "report.pdf"], cwd=tmp_path, capture_output=True,
+                           text=True).stdout
+    rows = fonts.splitlines()[2:]
+    assert rows and not any("Type 3" in row for row in rows), fonts
+    assert "Overfull" not in log
+
+
+@needs_tex
+def test_a_six_learner_rank_table_is_set_at_the_body_font(tmp_path):
+    cmp = compare(six_learners())
+    tex = cmp.to_latex()
+    assert r"\resizebox" not in tex
+    table = tex[:tex.index("dataset & C4.5")]
+    opening = table[table.rindex(r"\begin{center}"):]
+    assert not re.search(r"\\(small|footnotesize|scriptsize|tiny)\b", opening)
+    assert not table.rstrip().endswith(r"\begin{landscape}")
+    cmp.write_report(tmp_path)
+    log = pdflatex(tmp_path)
+    assert "Overfull" not in log
+
+
+@needs_tex
+def test_the_fragment_compiles_inside_a_two_column_paper(tmp_path):
+    cmp = compare(load_example("garcia2010"), posthoc="all")
+    cmp.write_report(tmp_path)
+    fragment = (tmp_path / "report_fragment.tex").read_text()
+    assert r"\documentclass" not in fragment and r"\begin{document}" not in fragment
+    assert r"\label{fig:rankwise-cd-diagram}" in fragment and r"\label{tab:rankwise-" in fragment
+    assert "$\\alpha = 0.05$" in fragment
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass[twocolumn]{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{lmodern}\n"
+        "\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\nText.\n"
+        "\\input{report_fragment}\n\\end{document}\n")
+    pdflatex(tmp_path, "paper.tex")
+
+
+def test_latex_maths_and_marks():
+    tex = compare(load_example("garcia2008"), posthoc="all").to_latex()
+    assert "alpha = 0.05" not in tex.replace("$\\alpha = 0.05$", "")
+    assert "$k = 5$" in tex and "$N = 30$" in tex and "$\\le$" in tex
+    assert "\\usepackage{lmodern}" in tex and "\\usepackage{booktabs}" in tex
+    assert "$$" not in tex  # a mark never sits next to another formula
+    assert tex.count("{}^{*}") > 0
