@@ -41,7 +41,8 @@ def test_compiled_report_has_vector_fonts_and_includes_the_cd_diagram(tmp_path):
     cmp = compare(load_example("garcia2008"), posthoc="all")
     cmp.write_report(tmp_path)
     log = pdflatex(tmp_path)
-    assert "cd_diagram.pdf" in log  # included, not only mentioned
+    # included (the TikZ picture where TikZ is installed, else the PDF), not only mentioned
+    assert "cd_diagram.tikz" in log or "cd_diagram.pdf" in log
     fonts = subprocess.run(["pdffonts", "report.pdf"], cwd=tmp_path, capture_output=True,
                            text=True).stdout
     rows = fonts.splitlines()[2:]
@@ -85,3 +86,45 @@ def test_latex_maths_and_marks():
     assert "\\usepackage{lmodern}" in tex and "\\usepackage{booktabs}" in tex
     assert "$$" not in tex  # a mark never sits next to another formula
     assert tex.count("{}^{*}") > 0
+
+
+@needs_tex
+@pytest.mark.skipif(not HAVE_TEX or subprocess.run(["kpsewhich", "tikz.sty"], capture_output=True)
+                    .returncode != 0, reason="no TikZ here: install Debian's texlive-pictures")
+def test_the_tikz_cd_diagram_compiles_on_its_own_and_matches_the_plan(tmp_path):
+    cmp = compare(load_example("garcia2008"), posthoc="all")
+    cmp.write_report(tmp_path)
+    picture = (tmp_path / "cd_diagram.tikz").read_text()
+    plan = cmp.figures["cd_diagram"]
+    assert f"CD = {plan.critical_difference:.4f}" in picture
+    assert picture.count("line width=2pt") == len(plan.cliques)
+    for name, rank in zip(cmp.table.learners, cmp.mean_ranks):
+        assert f"({rank:.2f}) {name}" in picture or f"{name} ({rank:.2f})" in picture
+    pdflatex(tmp_path, "cd_diagram_tikz.tex")
+    assert (tmp_path / "cd_diagram_tikz.pdf").stat().st_size > 1000
+    log = pdflatex(tmp_path)
+    assert "cd_diagram.tikz" in log
+
+
+def test_figures_have_no_title_unless_asked():
+    from rankwise.report.diagrams import draw_all, figure_bytes
+
+    cmp = compare(load_example("garcia2008"), posthoc="all")
+    svg = figure_bytes(draw_all(cmp)["cd_diagram"], "svg").decode()
+    assert "All pairs" not in svg and "Nemenyi" not in svg and "alpha" not in svg
+    titled = cmp.with_options(figure_title=True)
+    svg = figure_bytes(draw_all(titled)["cd_diagram"], "svg").decode()
+    assert "All pairs" in svg and "Nemenyi" in svg
+
+
+def test_heat_map_classes_and_neutral_diagonal():
+    from rankwise.report.diagrams import P_BOUNDS, pvalue_heatmap
+
+    fig = pvalue_heatmap(np.array([[1, 0.0005, 0.03], [0.0005, 1, 0.2], [0.03, 0.2, 1]]),
+                         ["a", "b", "c"], np.array([1.0, 2.0, 3.0]))
+    image = fig.axes[0].images[0]
+    data = image.get_array()
+    assert data.mask.diagonal().all()  # the diagonal is not coloured like p = 1
+    assert list(image.norm.boundaries) == list(P_BOUNDS)
+    colours = {tuple(image.cmap(image.norm(v))) for v in (0.0005, 0.005, 0.03, 0.07, 0.5)}
+    assert len(colours) == 5

@@ -298,7 +298,7 @@ def test_report_folder(tmp_path):
     assert files == {f"{n}.{e}" for n in ("cd_diagram", "control_diagram", "pvalue_heatmap")
                      for e in ("svg", "pdf", "png")} | {
         "report.txt", "report.md", "report.tex", "report_fragment.tex", "report.html",
-        "report.json"}
+        "report.json", "cd_diagram.tikz", "cd_diagram_tikz.tex"}
     doc = json.loads((tmp_path / "out" / "report.json").read_text())
     assert doc["report"]["verdict"]["losers"] == ["FH-GBML"]
     assert res.stdout.startswith("# rankwise report")
@@ -315,7 +315,9 @@ def test_report_diagram_procedure(tmp_path):
     cmp = compare(load_example("garcia2008"), convention="paper")
     cmp.write_report(tmp_path, "bergmann_hommel")
     svg = (tmp_path / "cd_diagram.svg").read_text()
-    assert "Bergmann-Hommel" in svg and "CD =" not in svg
+    assert "CD =" not in svg  # the CD is drawn only for Nemenyi, whose decisions it makes
+    plan = json.loads((tmp_path / "report.json").read_text())["report"]["figures"]["cd_diagram"]
+    assert plan["procedure"] == "bergmann_hommel" and "Bergmann-Hommel" in plan["caption"]
     from rankwise import RankwiseError
     with pytest.raises(RankwiseError, match="diagram procedure must be one of"):
         cmp.write_report(tmp_path, "li")

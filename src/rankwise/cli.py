@@ -129,6 +129,9 @@ def compare(
     digits: Optional[int] = typer.Option(
         None, "--digits", help="Decimals of the table's values in reports (default: the"
                                " input's own, at most 6)."),
+    figure_title: bool = typer.Option(
+        False, "--figure-title", help="Keep a title inside the figures (default: the caption"
+                                      " carries it)."),
     latex_fragment: bool = typer.Option(
         False, "--latex-fragment", help="With --format latex: only the tables and figure"
                                         " environments, to \\input into a paper."),
@@ -158,7 +161,8 @@ def compare(
                              verdict_procedure=verdict_procedure, effects=effects,
                              confidence=confidence, bayesian=bayesian, rope=rope,
                              samples=samples, seed=seed, threshold=threshold,
-                             rank_intervals=rank_intervals, digits=digits)
+                             rank_intervals=rank_intervals, digits=digits,
+                             figure_title=figure_title)
         from .report import render
 
         if report is not None:

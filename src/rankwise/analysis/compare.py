@@ -183,7 +183,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             bayesian: str | None = None, rope: float = 0.0, samples: int = DEFAULT_SAMPLES,
             seed: int = DEFAULT_SEED, threshold: float = DEFAULT_THRESHOLD,
             rank_intervals: bool = False, digits: int | None = None,
-            **load_options) -> Comparison:
+            figure_title: bool = False, **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
     Parameters
@@ -257,6 +257,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     digits : int or None
         Decimals of the table's values in the reports (default: as many as the input has, at
         most 6). Presentation only: the analysis uses ``decimals``.
+    figure_title : bool
+        Keep a title inside the figures (by default the caption carries it, as papers want).
     """
     options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
                    zero_method=zero_method, wilcoxon_method=wilcoxon_method,
@@ -267,7 +269,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                    bh_time_budget=bh_time_budget, verdict_procedure=verdict_procedure,
                    diagram_procedure=diagram_procedure, effects=effects, confidence=confidence,
                    bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold,
-                   rank_intervals=bool(rank_intervals), digits=digits)
+                   rank_intervals=bool(rank_intervals), digits=digits,
+                   figure_title=bool(figure_title))
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")

@@ -196,8 +196,6 @@ def control_diagram(mean_ranks, names, control: int, significant=None, cd: float
     decisions ``significant[j]`` of any control procedure (filled = significantly different)."""
     mean_ranks = np.asarray(mean_ranks, dtype=float)
     k = len(names)
-    if title is None:
-        title = f"Comparison with the control {literal(names[control])}"
     fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, 1)
     rc = mean_ranks[control]
     if cd is not None:
@@ -222,30 +220,40 @@ def control_diagram(mean_ranks, names, control: int, significant=None, cd: float
     return fig
 
 
-def draw(plan, mean_ranks, names) -> Figure | None:
+def draw(plan, mean_ranks, names, titled: bool = False) -> Figure | None:
     """The matplotlib figure of a :class:`~rankwise.analysis.results.FigurePlan` (None when the
-    plan says it is not drawn). Everything it shows comes from the plan."""
+    plan says it is not drawn). Everything it shows comes from the plan. Without ``titled``
+    (the default, for papers) the figure has no title: its caption says what it shows."""
     if not plan.drawn:
         return None
     if plan.name == "bayesian_simplex":
         return simplex_plot(plan.posterior)
     names = list(names)
     forced = " [forced: the omnibus test did not reject]" if plan.forced else ""
-    head = f"{label(plan.procedure)}, alpha = {plan.alpha}{forced}"
+    head = f"{label(plan.procedure)}, $\\alpha$ = {plan.alpha}{forced}"
+    if not titled:
+        if plan.forced:  # a forced figure keeps its warning, whatever the caption says
+            head = "forced: the omnibus test did not reject"
+            return _draw(plan, mean_ranks, names, lambda _: head)
+        return _draw(plan, mean_ranks, names, lambda _: None)
+    return _draw(plan, mean_ranks, names, lambda title: f"{title}: {head}")
+
+
+def _draw(plan, mean_ranks, names, title):
     if plan.name == "cd_diagram":
         index = {n: j for j, n in enumerate(names)}
         groups = [tuple(index[n] for n in g) for g in plan.cliques]
         bars = None if plan.rank_intervals is None else np.array(
             [plan.rank_intervals[n] for n in names])
         return cd_diagram(mean_ranks, names, cd=plan.critical_difference, groups=groups,
-                          title=f"All pairs: {head}", intervals=bars)
+                          title=title("All pairs"), intervals=bars)
     if plan.name == "control_diagram":
         control = names.index(plan.control)
         marks = np.array([bool(plan.decisions.get(n, False)) for n in names])
         return control_diagram(mean_ranks, names, control, marks, cd=plan.critical_difference,
-                               title=f"Against {literal(plan.control)}: {head}")
+                               title=title(f"Against {literal(plan.control)}"))
     return pvalue_heatmap(plan.pvalues, names, mean_ranks, plan.alpha,
-                          title=f"Adjusted p-values: {head}")
+                          title=title("Adjusted p-values") or "")
 
 
 def simplex_plot(posterior) -> Figure:
@@ -281,16 +289,25 @@ def simplex_plot(posterior) -> Figure:
 def draw_all(cmp) -> dict:
     """``{name: Figure}`` for every figure the analysis decided to draw."""
     out = {}
+    titled = bool(cmp.options.get("figure_title"))
     for name, plan in cmp.figures.items():
-        fig = draw(plan, cmp.mean_ranks, cmp.table.learners)
+        fig = draw(plan, cmp.mean_ranks, cmp.table.learners, titled)
         if fig is not None:
             out[name] = fig
     return out
 
 
+#: The heat map's colour classes of p: each boundary is a level a reader may use.
+P_BOUNDS = (0.0, 0.001, 0.01, 0.05, 0.1, 1.0)
+P_COLOURS = ("#08306b", "#2171b5", "#6baed6", "#c6dbef", "#f7fbff")
+
+
 def pvalue_heatmap(pvalues, names, mean_ranks=None, alpha: float = 0.05,
                    title: str | None = None) -> Figure:
-    """Heat map of a k × k p-value matrix, learners in mean-rank order; cells ≤ α outlined."""
+    """Heat map of a k × k p-value matrix, learners in mean-rank order, in five colour classes
+    (below 0.001, 0.01, 0.05, 0.1, and up to 1); cells ≤ α outlined; the diagonal neutral."""
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+
     p = np.asarray(pvalues, dtype=float)
     k = len(names)
     order = np.argsort(mean_ranks, kind="stable") if mean_ranks is not None else np.arange(k)
@@ -299,8 +316,9 @@ def pvalue_heatmap(pvalues, names, mean_ranks=None, alpha: float = 0.05,
     fig = Figure(figsize=(size + 1.2, size))
     FigureCanvasAgg(fig)
     ax = fig.add_axes((0.22, 0.22, 0.62, 0.7))
-    shown = np.log10(np.clip(q, 1e-12, 1.0))
-    im = ax.imshow(shown, cmap="viridis", vmin=-6, vmax=0)
+    cmap = ListedColormap(P_COLOURS).with_extremes(bad="#d9d9d9")  # the diagonal: neutral
+    shown = np.ma.masked_array(np.clip(q, 0.0, 1.0), mask=np.eye(k, dtype=bool))
+    im = ax.imshow(shown, cmap=cmap, norm=BoundaryNorm(P_BOUNDS, cmap.N))
     font = 9 if k <= 15 else 6 if k <= 30 else 4
     labels = [literal(names[i]) for i in order]
     ax.set_xticks(range(k), labels, rotation=90, fontsize=font)
@@ -310,15 +328,17 @@ def pvalue_heatmap(pvalues, names, mean_ranks=None, alpha: float = 0.05,
             for j in range(k):
                 if i != j:
                     ax.text(j, i, f"{q[i, j]:.2g}", ha="center", va="center", fontsize=font - 2,
-                            color="white" if shown[i, j] < -3 else "black")
+                            color="white" if q[i, j] < 0.01 else "black")
     for i in range(k):
         for j in range(k):
             if i != j and q[i, j] <= alpha:
                 ax.add_patch(_square(j, i))
     cax = fig.add_axes((0.87, 0.22, 0.03, 0.7))
-    bar = fig.colorbar(im, cax=cax)
-    bar.set_label("log10 p", fontsize=9)
-    ax.set_title(title or f"pairwise p-values (outlined: p <= {alpha})", fontsize=10)
+    bar = fig.colorbar(im, cax=cax, ticks=P_BOUNDS)
+    bar.ax.set_yticklabels(["0", "0.001", "0.01", "0.05", "0.1", "1"], fontsize=8)
+    bar.set_label("adjusted p", fontsize=9)
+    if title:
+        ax.set_title(title, fontsize=10)
     return fig
 
 
@@ -326,6 +346,24 @@ def _square(x, y):
     from matplotlib.patches import Rectangle
 
     return Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor="red", lw=1.2)
+
+
+def _content_box(fig: Figure):
+    """The box (inches) around what is drawn. An axes without axis lines (the rank diagrams)
+    spans the whole figure and would keep its empty margins under bbox_inches="tight", so the
+    box is the union of its lines and texts; other figures use "tight"."""
+    from matplotlib.transforms import Bbox
+
+    if any(ax.axison for ax in fig.axes) or not fig.axes:
+        return "tight"
+    renderer = fig.canvas.get_renderer()
+    boxes = [a.get_window_extent(renderer) for ax in fig.axes for a in ax.get_children()
+             if a.get_visible() and type(a).__name__ in ("Line2D", "Text")
+             and (type(a).__name__ != "Text" or a.get_text())]
+    if not boxes:
+        return "tight"
+    box = Bbox.union(boxes)
+    return Bbox.from_extents(*(v / fig.dpi for v in box.extents))
 
 
 def figure_bytes(fig: Figure, fmt: str) -> bytes:
@@ -339,7 +377,7 @@ def figure_bytes(fig: Figure, fmt: str) -> bytes:
     with matplotlib.rc_context({"svg.hashsalt": "rankwise", "svg.fonttype": "none",
                                 "pdf.fonttype": 42, "ps.fonttype": 42}):
         fig.savefig(buf, format=fmt, metadata=meta, dpi=150 if fmt == "png" else None,
-                    bbox_inches="tight")
+                    bbox_inches=_content_box(fig), pad_inches=0.05)
     return buf.getvalue()
 
 

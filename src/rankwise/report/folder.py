@@ -10,11 +10,14 @@ from .json_report import json_report
 from .latex import latex_report
 from .markdown import markdown_report
 from .text import text_report
+from .tikz import cd_diagram_tikz, page_size, standalone
 
 
 def write_report(cmp, folder) -> list:
     """Write report.{txt,md,tex,html,json}, report_fragment.tex (the tables and figure
-    environments to \\input into a paper) and each drawn figure as SVG, PDF and PNG into
+    environments to \\input into a paper), each drawn figure as SVG, PDF and PNG, and the CD
+    diagram also as TikZ (cd_diagram.tikz, and cd_diagram_tikz.tex, which compiles on its own;
+    not cd_diagram.tex, whose PDF would overwrite the drawn cd_diagram.pdf) into
     ``folder``; return the paths written."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -27,6 +30,15 @@ def write_report(cmp, folder) -> list:
                 svgs[name] = data.decode("utf-8")
             path = folder / f"{name}.{fmt}"
             path.write_bytes(data)
+            written.append(path)
+    plan = cmp.figures.get("cd_diagram")
+    if plan is not None and plan.drawn:
+        picture = cd_diagram_tikz(plan, cmp.mean_ranks, cmp.table.learners)
+        for name, content in (("cd_diagram.tikz", picture),
+                              ("cd_diagram_tikz.tex",
+                               standalone(picture, page_size(cmp.table.learners, plan)))):
+            path = folder / name
+            path.write_text(content, encoding="utf-8")
             written.append(path)
     texts = {"report.txt": text_report(cmp),
              "report.md": markdown_report(cmp, figure_files=True),

@@ -136,15 +136,20 @@ def _table(block: Table, fragment: bool) -> list:
 
 def _figure(block: Figure, fragment: bool) -> list:
     caption = _text(figure_caption(block.plan))
-    return [r"\begin{figure}[htbp]", r"\centering",
-            rf"\includegraphics[width=\linewidth]{{{block.name}.pdf}}",
+    graphic = rf"\includegraphics[width=\linewidth]{{{block.name}.pdf}}"
+    if block.name == "cd_diagram":
+        # The TikZ version (in the document's fonts) where TikZ is loaded, else the PDF.
+        graphic = (r"\ifdefined\tikz\input{cd_diagram.tikz}\else" + "\n" + graphic + "\n"
+                   + r"\fi")
+    return [r"\begin{figure}[htbp]", r"\centering", graphic,
             r"\caption{" + caption + "}", r"\label{" + _label("fig", block.name) + "}",
             r"\end{figure}", ""]
 
 
 PREAMBLE = [r"\documentclass{article}", r"\usepackage[T1]{fontenc}", r"\usepackage{lmodern}",
             r"\usepackage[margin=2.5cm]{geometry}", r"\usepackage{booktabs}",
-            r"\usepackage{graphicx}", r"\usepackage{pdflscape}"]
+            r"\usepackage{graphicx}", r"\usepackage{pdflscape}",
+            r"\IfFileExists{tikz.sty}{\usepackage{tikz}}{}"]
 
 
 def latex_report(cmp, figure_files: bool = False, fragment: bool = False) -> str:

@@ -1,0 +1,86 @@
+"""The critical-difference diagram as TikZ, for papers: the same plan as the drawn figure (mean
+ranks, cliques, the CD), in the document's own fonts.
+
+``cd_diagram.tikz`` is the bare ``tikzpicture``, to ``\\input`` into a document that loads TikZ;
+``cd_diagram_tikz.tex`` compiles on its own (``pdflatex cd_diagram_tikz.tex``; its name keeps
+its PDF from overwriting the drawn ``cd_diagram.pdf``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .format import fmt_cd
+from .latex import latex_escape
+
+WIDTH_CM = 8.0      # from rank 1 to rank k
+LEVEL_CM = 0.22     # between clique bars
+ROW_CM = 0.45       # between label rows
+
+
+def _f(v: float) -> str:
+    return f"{v:.4f}".rstrip("0").rstrip(".")
+
+
+def cd_diagram_tikz(plan, mean_ranks, names) -> str:
+    """The ``tikzpicture`` of a drawn CD-diagram plan (y grows downwards, in cm)."""
+    from .diagrams import assign_levels
+
+    r = np.asarray(mean_ranks, dtype=float)
+    names = list(names)
+    k = len(names)
+    unit = WIDTH_CM / max(k - 1, 1)
+    index = {n: j for j, n in enumerate(names)}
+    groups = [tuple(index[n] for n in g) for g in (plan.cliques or ())]
+    spans = [(r[g[0]], r[g[-1]]) for g in groups]
+    levels = assign_levels(spans, gap=0.1 * (max(k, 2) - 1) / 10)
+    n_levels = max(levels) + 1 if levels else 0
+    out = [f"\\begin{{tikzpicture}}[x={_f(unit)}cm, y=-1cm, font=\\small]",
+           f"  \\draw (1,0) -- ({k},0);"]
+    for t in range(1, k + 1):
+        out.append(f"  \\draw ({t},0) -- ({t},-0.1) node[above] {{{t}}};")
+    cd = plan.critical_difference
+    if cd is not None:
+        out += [f"  \\draw (1,-0.75) -- ({_f(1 + cd)},-0.75);",
+                "  \\draw (1,-0.68) -- (1,-0.82);",
+                f"  \\draw ({_f(1 + cd)},-0.68) -- ({_f(1 + cd)},-0.82);",
+                f"  \\node[above] at ({_f(1 + cd / 2)},-0.78) {{CD = {fmt_cd(cd)}}};"]
+    for g, lev in zip(groups, levels):
+        y = 0.25 + LEVEL_CM * lev
+        lo, hi = r[g[0]] - 0.03, r[g[-1]] + 0.03
+        out.append(f"  \\draw[line width=2pt] ({_f(lo)},{_f(y)}) -- ({_f(hi)},{_f(y)});")
+    start = 0.25 + LEVEL_CM * n_levels + 0.25
+    order = np.argsort(r, kind="stable")
+    half = (k + 1) // 2
+    for pos, j in enumerate(order):
+        name = latex_escape(names[j])
+        if pos < half:
+            y = start + ROW_CM * pos
+            out.append(f"  \\draw ({_f(r[j])},0) |- (0.8,{_f(y)}) node[left]"
+                       f" {{({r[j]:.2f}) {name}}};")
+        else:
+            y = start + ROW_CM * (k - 1 - pos)
+            out.append(f"  \\draw ({_f(r[j])},0) |- ({_f(k + 0.2)},{_f(y)}) node[right]"
+                       f" {{{name} ({r[j]:.2f})}};")
+    out.append("\\end{tikzpicture}")
+    return "\n".join(out) + "\n"
+
+
+def page_size(names, plan) -> tuple:
+    """(width, height) in cm of a page that holds the picture: the axis, the longest label on
+    each side (about 0.2 cm a character of the small font), the bars and the label rows."""
+    k = len(names)
+    longest = max(len(str(n)) for n in names) + 7
+    width = WIDTH_CM + 2 * (0.2 * longest + 0.5)
+    levels = len(plan.cliques or ())
+    height = 1.3 + LEVEL_CM * levels + ROW_CM * ((k + 1) // 2) + 0.8
+    return round(width, 1), round(height, 1)
+
+
+def standalone(picture: str, size: tuple) -> str:
+    """A document that compiles on its own to a page just around the picture."""
+    width, height = size
+    return ("\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{lmodern}\n"
+            f"\\usepackage[paperwidth={width}cm,paperheight={height}cm,margin=2mm]{{geometry}}\n"
+            "\\usepackage{tikz}\n\\pagestyle{empty}\n\\begin{document}\n\\centering\n"
+            + picture + "\\end{document}\n")
