@@ -128,3 +128,24 @@ def test_heat_map_classes_and_neutral_diagonal():
     assert list(image.norm.boundaries) == list(P_BOUNDS)
     colours = {tuple(image.cmap(image.norm(v))) for v in (0.0005, 0.005, 0.03, 0.07, 0.5)}
     assert len(colours) == 5
+
+
+def test_html_titles_with_the_file_name_and_draws_quartile_charts(tmp_path):
+    import xml.dom.minidom
+
+    path = tmp_path / "deep" / "folder"
+    path.mkdir(parents=True)
+    table = path / "results.csv"
+    table.write_text(load_example("garcia2010").to_frame().rename_axis("dataset").to_csv())
+    cmp = compare(table)
+    page = cmp.to_html()
+    assert "<h1>rankwise report: results.csv</h1>" in page and str(path) not in page.split(
+        "</h1>")[0]
+    assert cmp.to_dict()["source"] == str(table)  # the JSON keeps the whole path
+    svg = re.search(r'<svg class="quartiles".*?</svg>', page, re.S).group(0)
+    xml.dom.minidom.parseString(svg)
+    rows = cmp.summary.quartiles["overall"]
+    assert svg.count("<rect") == len(rows) and all(r.learner in svg for r in rows)
+    lo, hi = cmp.summary.quartiles["lo"], cmp.summary.quartiles["hi"]
+    assert f">{lo:.3f}</text>" in svg and f">{hi:.3f}</text>" in svg  # the shared scale
+    assert "<details><summary>As text</summary><pre>" in page

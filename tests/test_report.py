@@ -219,7 +219,7 @@ def test_html_escapes_names_and_is_self_contained():
     assert "<script" not in page.lower()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "50% &amp; $x_1$" in page
     assert not re.search(r'(src|href)="(https?:)?//', page)  # no external resources
-    assert page.count("<svg") == 3
+    assert page.count("<figure") == 3 and page.count('<svg class="quartiles"') == 1
 
 
 def chromium():
@@ -280,7 +280,7 @@ def test_jupyter_displays_a_scoped_fragment_with_cached_figures(monkeypatch):
     selectors = [rule.split("{")[0] for rule in css.replace("\n", "").split("}") if "{" in rule]
     assert selectors and all(part.strip().startswith(".rankwise-report")
                              for sel in selectors for part in sel.split(","))
-    assert first.count("<svg") == 3
+    assert first.count("<figure") == 3 and first.count('<svg class="quartiles"') == 1
     text = repr(cmp)
     assert len(text) < 400 and len(text.splitlines()) <= 4
     assert "k = 4" in text and "N = 24" in text and "FH-GBML" in text

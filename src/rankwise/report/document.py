@@ -57,6 +57,7 @@ class Bullets:
 @dataclass
 class Preformatted:
     lines: list
+    key: str = ""
 
 
 @dataclass
@@ -72,6 +73,15 @@ class Document:
 
     def add(self, *blocks):
         self.blocks.extend(blocks)
+
+
+def source_name(source: str) -> str:
+    """The input's file name for titles (the JSON keeps the whole path in ``source``)."""
+    from pathlib import PurePath
+
+    if source.startswith("example:") or "/" not in source and "\\" not in source:
+        return source
+    return PurePath(source).name
 
 
 def table_digits(cmp) -> int:
@@ -100,7 +110,7 @@ def lead_sentence(cmp) -> str:
 def build(cmp) -> Document:
     """The report of ``cmp`` as blocks."""
     t = cmp.table
-    doc = Document(f"rankwise report: {t.source}")
+    doc = Document(f"rankwise report: {source_name(t.source)}")
     doc.add(Paragraph(lead_sentence(cmp), "lead"))
     doc.add(Heading("Verdict"), Paragraph(cmp.verdict.text, "verdict"))
     if cmp.notes:
@@ -129,7 +139,7 @@ def build(cmp) -> Document:
         doc.add(Heading("Bayesian analysis"), _bayesian_table(cmp))
     doc.add(Heading("Rank table"), *_rank_table(cmp))
     doc.add(Heading("Wins / ties / losses"), _wtl_table(cmp))
-    doc.add(Heading("Quartile charts"), Preformatted(_quartile_lines(cmp)))
+    doc.add(Heading("Quartile charts"), Preformatted(_quartile_lines(cmp), "quartiles"))
     doc.add(Heading("Methods"), Paragraph(methods_paragraph(cmp), "methods"))
     return doc
 

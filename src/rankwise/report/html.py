@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import html
 
+import numpy as np
+
 from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
-                       figure_caption)
+                       figure_caption, source_name, table_digits)
 
 WRAPPER = "rankwise-report"
 # Every rule is scoped to the wrapper, so a notebook around the fragment keeps its own look.
@@ -35,6 +37,51 @@ def _cell(c) -> str:
 
 def _svg_only(svg: str) -> str:
     return svg[svg.index("<svg"):]  # no XML prolog or DOCTYPE inside HTML
+
+
+def _box_chart(title: str, rows, lo: float, hi: float, digits: int) -> str:
+    """One inline SVG: a box (q1-q3), median and whiskers (min-max) per learner, on the scale
+    lo..hi shared by every chart of the report, with five labelled ticks."""
+    label_w, plot_w, row_h, top = 150, 360, 18, 22
+    height = top + row_h * len(rows) + 30
+    span = (hi - lo) or 1.0
+
+    def x(v):
+        return label_w + (v - lo) / span * plot_w
+
+    out = [f'<svg class="quartiles" width="{label_w + plot_w + 20}" height="{height}"'
+           f' role="img" aria-label="{_h(title)}: quartiles per learner">',
+           f'<text x="0" y="14" font-weight="bold">{_h(title)}</text>']
+    for i, r in enumerate(rows):
+        y = top + row_h * i + row_h / 2
+        out.append(f'<text x="{label_w - 6}" y="{y + 4:.1f}" text-anchor="end">'
+                   f"{_h(r.learner)}</text>")
+        out.append(f'<line x1="{x(r.minimum):.1f}" x2="{x(r.maximum):.1f}" y1="{y:.1f}"'
+                   f' y2="{y:.1f}" stroke="#555"/>')
+        out.append(f'<rect x="{x(r.q1):.1f}" y="{y - 5:.1f}" width="{max(x(r.q3) - x(r.q1), 1):.1f}"'
+                   f' height="10" fill="#c6dbef" stroke="#08306b"/>')
+        out.append(f'<line x1="{x(r.median):.1f}" x2="{x(r.median):.1f}" y1="{y - 6:.1f}"'
+                   f' y2="{y + 6:.1f}" stroke="#08306b" stroke-width="2"/>')
+    base = top + row_h * len(rows) + 4
+    out.append(f'<line x1="{label_w}" x2="{label_w + plot_w}" y1="{base}" y2="{base}"'
+               f' stroke="#000"/>')
+    for t in np.linspace(lo, hi, 5):
+        out.append(f'<line x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{base}" y2="{base + 4}"'
+                   f' stroke="#000"/><text x="{x(t):.1f}" y="{base + 16}" text-anchor="middle">'
+                   f"{t:.{digits}f}</text>")
+    return "".join(out) + "</svg>"
+
+
+def quartile_svgs(cmp) -> str:
+    """The quartile charts in HTML: the overall chart and, when the text report shows them,
+    the per-data-set charts, all on one scale."""
+    charts = cmp.summary.quartiles
+    d = table_digits(cmp)
+    svgs = [_box_chart("Overall", charts["overall"], charts["lo"], charts["hi"], d)]
+    if charts["per_dataset"] and not charts["overall_enough"]:
+        svgs += [_box_chart(name, rows, charts["lo"], charts["hi"], d)
+                 for name, rows in charts["per_dataset"].items()]
+    return '<div class="quartile-charts">' + "".join(svgs) + "</div>"
 
 
 def body(cmp, svgs: dict) -> str:
@@ -66,7 +113,12 @@ def body(cmp, svgs: dict) -> str:
             if block.caption:
                 parts.append(f'<p class="caption">{_h(block.caption)}</p>')
         elif isinstance(block, Preformatted):
-            parts.append("<pre>" + _h("\n".join(block.lines)) + "</pre>")
+            text = "<pre>" + _h("\n".join(block.lines)) + "</pre>"
+            if block.key == "quartiles":
+                parts.append(quartile_svgs(cmp) + "<details><summary>As text</summary>"
+                             + text + "</details>")
+            else:
+                parts.append(text)
     return "\n".join(parts)
 
 
@@ -74,7 +126,7 @@ def html_report(cmp, svgs: dict | None = None) -> str:
     """One self-contained page."""
     svgs = cmp.figure_svgs if svgs is None else svgs
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>rankwise report: {_h(cmp.table.source)}</title>"
+            f"<title>rankwise report: {_h(source_name(cmp.table.source))}</title>"
             f"<style>{_CSS}</style></head><body>\n<div class=\"{WRAPPER} page\">\n"
             + body(cmp, svgs) + "\n</div></body></html>\n")
 
