@@ -149,3 +149,52 @@ def test_html_titles_with_the_file_name_and_draws_quartile_charts(tmp_path):
     lo, hi = cmp.summary.quartiles["lo"], cmp.summary.quartiles["hi"]
     assert f">{lo:.3f}</text>" in svg and f">{hi:.3f}</text>" in svg  # the shared scale
     assert "<details><summary>As text</summary><pre>" in page
+
+
+def _help(*args):
+    import os
+    import sys
+
+    env = {**os.environ, "COLUMNS": "220"}  # no wrapping inside the choice lists
+    return subprocess.run([sys.executable, "-m", "rankwise.cli", *args, "--help"],
+                          capture_output=True, text=True, env=env).stdout
+
+
+def test_every_choice_is_listed_in_help_and_completed_by_the_shell():
+    import os
+    import sys
+
+    from rankwise import names
+    from rankwise.stats import omnibus, two_learners
+    from rankwise.tables import read
+
+    # the library validates with the very lists that --help shows
+    assert read.SHAPES is names.SHAPES and read.MISSING_POLICIES is names.MISSING_POLICIES
+    assert omnibus.FRIEDMAN_METHODS is names.FRIEDMAN_METHODS
+    assert two_learners.ZERO_METHODS is names.ZERO_METHODS
+    text = _help("compare")
+    for values in (names.AGGREGATES, names.SHAPES, names.MISSING_POLICIES, names.CONVENTIONS,
+                   names.ALTERNATIVES, names.ZERO_METHODS, names.WILCOXON_METHODS,
+                   names.SIGN_TIES, names.FRIEDMAN_METHODS, names.POSTHOC_FAMILIES,
+                   names.BAYESIAN_TESTS, names.REPORT_FORMATS, names.ALL_PAIRS_PROCEDURES):
+        assert "[" + "|".join(values) + "]" in text, values
+    for value in names.CONTROL_PROCEDURES + names.OPTIONAL_PROCEDURES + tuple(names.RANKINGS_ALL):
+        assert value in text, value
+    for panel in ("Input", "Tests", "Post-hoc", "Effect sizes and Bayesian", "Output"):
+        assert f"─ {panel} (README: " in text
+    assert text.count("<bool>") == 1  # only --help's own; the flags show as flags
+    assert "[default: median]" in text and "[default: holm]" in text
+    narrow = subprocess.run([sys.executable, "-m", "rankwise.cli", "compare", "--help"],
+                            capture_output=True, text=True,
+                            env={**os.environ, "COLUMNS": "100"}).stdout
+    assert len(narrow.splitlines()) <= 140  # two screens
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "rankwise"  # the console script names the variable
+    if not script.exists():
+        pytest.skip("the rankwise console script is not installed next to this Python")
+    done = subprocess.run([str(script)], capture_output=True, text=True,
+                          env={**os.environ, "_RANKWISE_COMPLETE": "complete_bash",
+                               "COMP_WORDS": "rankwise compare --missing dr", "COMP_CWORD": "3"})
+    assert done.stdout.split() == ["drop-datasets", "drop-learners"]
+    assert "[text|json]" in _help("power")

@@ -6,8 +6,7 @@ import numpy as np
 
 from .errors import RankwiseError
 
-CONVENTIONS = ("default", "paper")
-ALTERNATIVES = ("two-sided", "greater", "less")
+from .names import ALTERNATIVES, CONVENTIONS  # noqa: E402, F401  (the one list, in names)
 
 
 def score_matrix(x, min_rows: int = 2, min_cols: int = 2) -> np.ndarray:

@@ -8,13 +8,14 @@ from typing import Optional
 
 import typer
 
+from . import names
 from .errors import RankwiseError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=True, no_args_is_help=True,
                   help="Compare learners over many data sets, with the statistics done right.",
                   pretty_exceptions_enable=False)
 
-FORMATS = ("text", "json", "markdown", "latex", "html")
+FORMATS = names.REPORT_FORMATS
 
 
 def fail(message: str) -> None:
@@ -31,110 +32,126 @@ def _version(value: bool):
 
 @app.callback()
 def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                      help="Print the version and exit.")):
+                                      metavar="", help="Print the version and exit.")):
     """rankwise: which learners are really better, and how sure can you be?"""
+
+
+def _choices(values):
+    """What a choice option shows in --help and offers to shell completion."""
+    values = tuple(values)
+    return dict(metavar="[" + "|".join(values) + "]",
+                autocompletion=lambda incomplete: [v for v in values if v.startswith(incomplete)])
+
+
+def opt(default, *names, help: str, panel: str, choices=None, metavar=None):
+    """An option; the choices are listed in --help and completed by the shell, and validated by
+    the library (one-line errors)."""
+    extra = _choices(choices) if choices else ({"metavar": metavar} if metavar else {})
+    return typer.Option(default, *names, help=help, rich_help_panel=panel, **extra)
+
+
+def flag(default, *names, help: str, panel: str):
+    """A flag: shown as a flag (no type), its default said in its help when it matters."""
+    return typer.Option(default, *names, help=help, rich_help_panel=panel, metavar="",
+                        show_default=False)
+
+
+IN = "Input (README: Input)"
+TESTS_P = "Tests (README: Statistics and conventions)"
+POST = "Post-hoc (README: Post-hoc comparisons)"
+EFFECT = "Effect sizes and Bayesian (README: Effect sizes, intervals and a Bayesian reading)"
+OUT = "Output (README: Reports, diagrams and the verdict; Putting it in a paper)"
 
 
 @app.command()
 def compare(
-    input: Optional[Path] = typer.Argument(None, help="CSV/TSV table (wide or long).",
-                                           show_default=False),
-    example: Optional[str] = typer.Option(None, "--example",
-                                          help="Use a bundled table instead (see `rankwise examples`)."),
-    criterion: Optional[str] = typer.Option(None, "--criterion", "-c",
-                                            help="Criterion to analyse in a long table."),
-    higher_is_better: Optional[bool] = typer.Option(
-        None, "--higher-is-better/--lower-is-better",
-        help="Direction of the scores. Default: from the criterion name if known, else higher."),
-    aggregate: str = typer.Option("median", "--aggregate", help="median or mean of repeats x folds."),
-    alpha: float = typer.Option(0.05, "--alpha", help="Significance level."),
-    convention: str = typer.Option("default", "--convention",
-                                   help="default (exact formulas) or paper (as published)."),
-    fmt: str = typer.Option("text", "--format", "-f",
-                            help="text, json, markdown, latex or html."),
-    report: Optional[Path] = typer.Option(
-        None, "--report", help="Write every format and figure (SVG, PDF, PNG) into this folder."),
-    diagram_procedure: str = typer.Option(
-        "nemenyi", "--diagram-procedure",
-        help="All-pairs procedure behind the CD diagram's cliques (nemenyi, bonferroni, holm,"
-             " shaffer, bergmann_hommel)."),
-    verdict_procedure: str = typer.Option(
-        "holm", "--verdict-procedure",
-        help="Control procedure by which the verdict compares every learner with the best one"
-             " (holm, bonferroni_dunn, hochberg, hommel, holland, rom, finner, li, sidak)."),
-    include_table: Optional[bool] = typer.Option(
-        None, "--include-table/--no-include-table",
-        help="JSON: include the per-cell values, ranks and best-cell flags (default: only for"
-             " tables up to 10,000 cells)."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
-    shape: str = typer.Option("auto", "--shape", help="auto, wide or long."),
-    missing: str = typer.Option("refuse", "--missing",
-                                help="refuse, drop-datasets, drop-learners or skillings-mack"
-                                     " (keep every available cell)."),
-    decimals: int = typer.Option(12, "--decimals",
-                                 help="Round scores to this many decimals before comparing."),
+    input: Optional[Path] = typer.Argument(None, help="CSV/TSV table (wide or long) or results"
+                                           " database.", show_default=False, metavar="INPUT"),
+    example: Optional[str] = opt(None, "--example", metavar="NAME", panel=IN,
+                                 help="A bundled table instead (rankwise examples)."),
+    criterion: Optional[str] = opt(None, "--criterion", "-c", metavar="NAME", panel=IN,
+                                   help="Criterion of a long table or results database."),
+    higher_is_better: Optional[bool] = flag(
+        None, "--higher-is-better/--lower-is-better", panel=IN,
+        help="Direction. Default: from the criterion's name, else higher."),
+    aggregate: str = opt("median", "--aggregate", choices=names.AGGREGATES, panel=IN,
+                         help="Cell of repeats x folds."),
+    shape: str = opt("auto", "--shape", choices=names.SHAPES, panel=IN, help="Table layout."),
+    missing: str = opt("refuse", "--missing", choices=names.MISSING_POLICIES, panel=IN,
+                       help="Missing cells: refuse, drop, or keep them all (skillings-mack)."),
+    decimals: int = opt(12, "--decimals", metavar="D", panel=IN,
+                        help="Round scores to D decimals before comparing."),
+    alpha: float = opt(0.05, "--alpha", metavar="A", panel=TESTS_P, help="Significance level."),
+    convention: str = opt("default", "--convention", choices=names.CONVENTIONS, panel=TESTS_P,
+                          help="Exact formulas, or as published (ERRATA)."),
     pair: Optional[tuple[str, str]] = typer.Option(
-        None, "--pair", show_default=False,
-        help="With 3+ learners, also run the two-learner tests on A B."),
-    zero_method: str = typer.Option("demsar", "--zero-method",
-                                    help="Wilcoxon zeros: demsar, zsplit, pratt or wilcox."),
-    wilcoxon_method: str = typer.Option("auto", "--wilcoxon-method",
-                                        help="Wilcoxon p-value: auto, exact or normal."),
-    sign_ties: str = typer.Option("split", "--sign-ties", help="Sign-test ties: split or drop."),
-    alternative: str = typer.Option(
-        "two-sided", "--alternative",
-        help="Two-learner tests: two-sided, greater (the second learner of --pair, or of the"
-             " table, is better) or less; in the table's direction."),
-    friedman_method: str = typer.Option(
-        "auto", "--friedman-method",
-        help="Friedman / Iman-Davenport p-value: auto (permutation below 20 data sets: exact"
-             " when feasible, else Monte Carlo; chi-square from 20 on), chi2, exact, monte-carlo."),
-    continuity_correction: bool = typer.Option(
-        False, "--continuity-correction/--no-continuity-correction",
-        help="Continuity correction of the Wilcoxon normal approximation (as R's default)."),
-    posthoc: Optional[str] = typer.Option(
-        None, "--posthoc", help="Post-hoc family: all (pairs), control, or both."),
-    control: Optional[str] = typer.Option(
-        None, "--control", help="Control learner for --posthoc control ('best': best mean rank)."),
-    procedures: Optional[str] = typer.Option(
-        None, "--procedures", help="Comma-separated adjustment procedures (default: all)."),
-    ranking: Optional[str] = typer.Option(
-        None, "--ranking",
-        help="Comma-separated: friedman, friedman_exact, aligned, quade, friedman_conover,"
-             " quade_conover, wilcoxon, sign, anova (default friedman)."),
-    force_posthoc: bool = typer.Option(
-        False, "--force-posthoc", help="Run post-hoc tests even if the omnibus test does not reject."),
-    bh_time_budget: float = typer.Option(
-        10.0, "--bh-time-budget", help="Seconds for the exact Bergmann-Hommel search."),
-    effects: Optional[bool] = typer.Option(
-        None, "--effects/--no-effects",
-        help="Effect sizes with confidence intervals (Hodges-Lehmann, probability of"
-             " superiority, Cohen's d_z, Cliff's delta) for the verdict's family and the"
-             " post-hoc family. Default: on up to 10,000 data sets."),
-    confidence: Optional[float] = typer.Option(
-        None, "--confidence", help="Confidence level of the effect-size intervals (default"
-                                   " 1 - alpha)."),
-    bayesian: Optional[str] = typer.Option(
-        None, "--bayesian", help="Also a Bayesian test of the same pairs: sign or signed-rank."),
-    rope: float = typer.Option(
-        0.0, "--rope", help="Region of practical equivalence, in the criterion's units (e.g."
-                            " 0.01), for --bayesian."),
-    samples: int = typer.Option(50_000, "--samples", help="Posterior samples for --bayesian."),
-    seed: int = typer.Option(20170101, "--seed", help="Seed of the posterior samples."),
-    threshold: float = typer.Option(
-        0.95, "--threshold", help="Posterior probability at which --bayesian decides."),
-    rank_intervals: bool = typer.Option(
-        False, "--rank-intervals", help="Draw the mean ranks' confidence intervals on the CD"
-                                        " diagram (they are always in the mean-rank table)."),
-    digits: Optional[int] = typer.Option(
-        None, "--digits", help="Decimals of the table's values in reports (default: the"
-                               " input's own, at most 6)."),
-    figure_title: bool = typer.Option(
-        False, "--figure-title", help="Keep a title inside the figures (default: the caption"
-                                      " carries it)."),
-    latex_fragment: bool = typer.Option(
-        False, "--latex-fragment", help="With --format latex: only the tables and figure"
-                                        " environments, to \\input into a paper."),
+        None, "--pair", show_default=False, metavar="A B", rich_help_panel=TESTS_P,
+        help="With 3+ learners, also the two-learner tests of A and B."),
+    alternative: str = opt("two-sided", "--alternative", choices=names.ALTERNATIVES,
+                           panel=TESTS_P, help="Two-learner tests; greater: B of --pair better."),
+    zero_method: str = opt("demsar", "--zero-method", choices=names.ZERO_METHODS, panel=TESTS_P,
+                           help="Wilcoxon: zero differences."),
+    wilcoxon_method: str = opt("auto", "--wilcoxon-method", choices=names.WILCOXON_METHODS,
+                               panel=TESTS_P, help="Wilcoxon p-value (auto: exact to N = 50)."),
+    continuity_correction: bool = flag(
+        False, "--continuity-correction/--no-continuity-correction", panel=TESTS_P,
+        help="Wilcoxon normal approximation corrected by 1/2 (R's default; off here)."),
+    sign_ties: str = opt("split", "--sign-ties", choices=names.SIGN_TIES, panel=TESTS_P,
+                         help="Sign test: ties."),
+    friedman_method: str = opt("auto", "--friedman-method", choices=names.FRIEDMAN_METHODS,
+                               panel=TESTS_P,
+                               help="Friedman/Iman-Davenport p (auto: permutation below N = 20)."),
+    posthoc: Optional[str] = opt(None, "--posthoc", choices=names.POSTHOC_FAMILIES, panel=POST,
+                                 help="Post-hoc family."),
+    control: Optional[str] = opt(None, "--control", metavar="NAME", panel=POST,
+                                 help="Control learner (default: best mean rank)."),
+    procedures: Optional[str] = opt(
+        None, "--procedures", metavar="LIST", panel=POST,
+        help="Comma-separated: " + ", ".join(dict.fromkeys(
+            names.CONTROL_PROCEDURES + names.ALL_PAIRS_PROCEDURES + names.OPTIONAL_PROCEDURES))
+        + " (default: all of the family)."),
+    ranking: Optional[str] = opt(None, "--ranking", metavar="LIST", panel=POST,
+                                 help="Comma-separated: " + ", ".join(names.RANKINGS_ALL)
+                                 + " (default friedman)."),
+    force_posthoc: bool = flag(False, "--force-posthoc", panel=POST,
+                               help="Post-hoc tests even if the omnibus test does not reject."),
+    verdict_procedure: str = opt("holm", "--verdict-procedure",
+                                 choices=names.CONTROL_PROCEDURES + names.OPTIONAL_PROCEDURES,
+                                 panel=POST, help="The verdict: each learner against the best."),
+    diagram_procedure: str = opt("nemenyi", "--diagram-procedure",
+                                 choices=names.ALL_PAIRS_PROCEDURES, panel=POST,
+                                 help="The CD diagram's cliques."),
+    bh_time_budget: float = opt(10.0, "--bh-time-budget", metavar="S", panel=POST,
+                                help="Seconds for the exact Bergmann-Hommel search."),
+    effects: Optional[bool] = flag(None, "--effects/--no-effects", panel=EFFECT,
+                                   help="Effect sizes with intervals (default: up to N = 10,000)."),
+    confidence: Optional[float] = opt(None, "--confidence", metavar="C", panel=EFFECT,
+                                      help="Level of the intervals (default 1 - alpha)."),
+    bayesian: Optional[str] = opt(None, "--bayesian", choices=names.BAYESIAN_TESTS, panel=EFFECT,
+                                  help="Also a Bayesian test of the same pairs."),
+    rope: float = opt(0.0, "--rope", metavar="R", panel=EFFECT,
+                      help="Practical equivalence, in the criterion's units."),
+    samples: int = opt(50_000, "--samples", metavar="S", panel=EFFECT, help="Posterior samples."),
+    seed: int = opt(20170101, "--seed", metavar="SEED", panel=EFFECT, help="Their seed."),
+    threshold: float = opt(0.95, "--threshold", metavar="P", panel=EFFECT,
+                           help="Posterior probability that decides."),
+    fmt: str = opt("text", "--format", "-f", choices=names.REPORT_FORMATS, panel=OUT,
+                   help="Output format."),
+    output: Optional[Path] = opt(None, "--output", "-o", metavar="FILE", panel=OUT,
+                                 help="Write to FILE instead of the screen."),
+    report: Optional[Path] = opt(None, "--report", metavar="DIR", panel=OUT,
+                                 help="Every format and figure (SVG, PDF, PNG, TikZ) into DIR."),
+    include_table: Optional[bool] = flag(
+        None, "--include-table/--no-include-table", panel=OUT,
+        help="JSON: the per-cell matrices (default: up to 10,000 cells)."),
+    digits: Optional[int] = opt(None, "--digits", metavar="D", panel=OUT,
+                                help="Decimals of the values in reports (default: the input's)."),
+    rank_intervals: bool = flag(False, "--rank-intervals", panel=OUT,
+                                help="Mean ranks' intervals on the CD diagram."),
+    figure_title: bool = flag(False, "--figure-title", panel=OUT,
+                              help="A title inside the figures (default: caption only)."),
+    latex_fragment: bool = flag(False, "--latex-fragment", panel=OUT,
+                                help="--format latex: only tables and figures, to \\input."),
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare
@@ -197,8 +214,8 @@ def power(
     higher_is_better: Optional[bool] = typer.Option(
         None, "--higher-is-better/--lower-is-better",
         help="Direction of the scores. Default: from the criterion name if known, else higher."),
-    missing: str = typer.Option("refuse", "--missing",
-                                help="refuse, drop-datasets or drop-learners."),
+    missing: str = typer.Option("refuse", "--missing", help="Missing cells of the pool.",
+                                **_choices(names.MISSING_POLICIES[:3])),
     learners: Optional[str] = typer.Option(
         None, "--learners", help="Comma-separated learners (default: all). With two, d = first"
                                  " - second; with more, the control against the mean of the others."),
@@ -223,9 +240,11 @@ def power(
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU)."),
     dask_scheduler: Optional[str] = typer.Option(
         None, "--dask-scheduler", help="Dask scheduler address, scheduler file, or 'local'."),
-    fmt: str = typer.Option("text", "--format", "-f", help="text or json."),
+    fmt: str = typer.Option("text", "--format", "-f", help="Output format.",
+                            **_choices(("text", "json"))),
     report: Optional[Path] = typer.Option(
-        None, "--report", help="Write the text, JSON and figures (SVG, PDF, PNG) into this folder."),
+        None, "--report", metavar="DIR",
+        help="Write the text, JSON and figures (SVG, PDF, PNG) into DIR."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
 ):
     """How often, and how reproducibly, each test rejects on biased samples of the pool's data sets (Demšar 2006, §4)."""
@@ -343,8 +362,7 @@ def status(
     results: Path = typer.Argument(..., help="Results database written by `rankwise run`."),
     fmt: str = typer.Option("text", "--format", "-f", help="text or json."),
 ):
-    """Show a results file: the experiment, tasks done / failed / to do per data set and learner,
-    failures, learner warnings, library versions, and whether a run is writing to it."""
+    """Show a results file: the experiment, tasks done, failed and to do per data set and learner, failures, learner warnings, library versions, and whether a run is writing to it."""
     import json
 
     from .experiment.status import status as read_status

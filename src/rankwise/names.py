@@ -151,3 +151,19 @@ def label(name: str) -> str:
         if name in table:
             return table[name].label
     return name
+
+
+# The choices of the options, one place for the code that validates them and for the command
+# line that lists them in --help.
+CONVENTIONS = ("default", "paper")
+ALTERNATIVES = ("two-sided", "greater", "less")
+AGGREGATES = ("median", "mean")
+MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners", "skillings-mack")
+SHAPES = ("auto", "wide", "long")
+FRIEDMAN_METHODS = ("auto", "chi2", "exact", "monte-carlo")
+ZERO_METHODS = ("demsar", "zsplit", "pratt", "wilcox")
+SIGN_TIES = ("split", "drop")
+WILCOXON_METHODS = ("auto", "exact", "normal")
+BAYESIAN_TESTS = ("sign", "signed-rank", "correlated-t")
+POSTHOC_FAMILIES = ("all", "control", "both")
+REPORT_FORMATS = ("text", "json", "markdown", "latex", "html")

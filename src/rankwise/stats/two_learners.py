@@ -17,8 +17,7 @@ from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, midranks, round_scores
 from .results import TestResult
 
-ZERO_METHODS = ("demsar", "zsplit", "pratt", "wilcox")
-SIGN_TIES = ("split", "drop")
+from ..names import SIGN_TIES, ZERO_METHODS  # noqa: E402, F401  (the one list, in names)
 EXACT_MAX_N = 50
 
 

@@ -22,9 +22,7 @@ from .table import ScoreTable
 
 LONG_REQUIRED = ("dataset", "learner", "value")
 LONG_OPTIONAL = ("criterion", "repeat", "fold")
-AGGREGATES = ("median", "mean")
-MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners", "skillings-mack")
-SHAPES = ("auto", "wide", "long")
+from ..names import AGGREGATES, MISSING_POLICIES, SHAPES  # noqa: E402, F401  (the one list, in names)
 MISSING_TOKENS = {"", "na", "n/a", "nan", "null", "none", "?"}
 #: The usual spellings of those tokens, for pandas' parser (any other spelling takes the text path).
 NA_SPELLINGS = sorted({v for t in MISSING_TOKENS for v in (t, t.upper(), t.capitalize())})
