@@ -19,7 +19,9 @@ FORMATS = names.REPORT_FORMATS
 
 
 def fail(message: str) -> None:
-    typer.echo(f"rankwise: error: {message}", err=True)
+    from ._text import visible
+
+    typer.echo(f"rankwise: error: {visible(message)}", err=True)
     raise typer.Exit(2)
 
 
@@ -401,6 +403,11 @@ def export(
                                 " first")
         try:
             if fmt == "csv":
+                # A name starting with = + - @ would run as a formula in a spreadsheet.
+                from ._text import spreadsheet_safe
+
+                names_ = [c for c in ("dataset", "learner", "criterion") if c in table]
+                table = table.assign(**{c: table[c].map(spreadsheet_safe) for c in names_})
                 table.to_csv(output, index=False)
             else:
                 table.to_parquet(output, index=False)

@@ -25,6 +25,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..analysis.figures import cliques
+from .._text import visible
 from ..names import label
 from .format import fmt_cd
 
@@ -32,8 +33,9 @@ ROW = 0.24  # inches per label row
 
 
 def literal(name) -> str:
-    """A learner name as matplotlib should print it: '$' would otherwise start mathtext."""
-    return str(name).replace("$", r"\$")
+    """A learner name as matplotlib should print it: '$' would otherwise start mathtext, and a
+    control character would make the SVG invalid."""
+    return visible(name).replace("$", r"\$")
 
 
 def assign_levels(spans, gap: float = 0.0) -> list:

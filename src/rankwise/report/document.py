@@ -241,8 +241,9 @@ def _posthoc(doc, cmp):
                           caption=f"Adjusted p-values, {ranking_title(ranking)}, {what}; * = adjusted"
                                   f" p <= {cmp.alpha}."))
         if entry.methods:
-            doc.add(Paragraph("Computed by: " + ", ".join(f"{label(k)} = {v}" for k, v in
-                                                           entry.methods.items()) + "."))
+            doc.add(Paragraph("Computed by: " + ", ".join(
+                f"{label(k)} = {str(v).replace('_', ' ')}" for k, v in entry.methods.items())
+                + "."))
 
 
 def _sign_and_contrasts(doc, cmp):

@@ -8,6 +8,8 @@ import html
 
 import numpy as np
 
+from .._text import visible
+
 from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
                        figure_caption, source_name, table_digits)
 
@@ -25,7 +27,7 @@ _CSS = """.W{font-family:system-ui,sans-serif;color:#222;line-height:1.4}
 
 
 def _h(text) -> str:
-    return html.escape(str(text), quote=True)
+    return html.escape(visible(text), quote=True)
 
 
 def _cell(c) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from .._text import visible
+
 from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
                        figure_caption)
 
@@ -17,7 +19,7 @@ _SCIENTIFIC = re.compile(r"^(-?\d\.\d+)e([-+]\d+)$")
 
 
 def latex_escape(text) -> str:
-    return "".join(_LATEX.get(c, c) for c in str(text))
+    return "".join(_LATEX.get(c, c) for c in visible(text))
 
 
 def _number(text: str, mark: bool = False) -> str:
@@ -188,7 +190,8 @@ def latex_report(cmp, figure_files: bool = False, fragment: bool = False) -> str
             size = next((name for name, scale in (("normalsize", 1.0), ("footnotesize", 0.8),
                                                   ("scriptsize", 0.7))
                          if longest * scale <= PORTRAIT_PT), "tiny")
-            out += ["{\\" + size, r"\begin{verbatim}", *block.lines, r"\end{verbatim}", "}"]
+            out += ["{\\" + size, r"\begin{verbatim}", *(visible(line) for line in block.lines),
+                    r"\end{verbatim}", "}"]
     if not fragment:
         out += ["", r"\end{document}"]
     return "\n".join(out) + "\n"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from .._text import visible
+
 from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
                        figure_caption)
 
@@ -13,8 +15,9 @@ _MD = {"\\": "\\\\", "|": "\\|", "*": "\\*", "_": "\\_", "`": "\\`", "[": "\\[",
 
 
 def md(text) -> str:
-    """Text shown literally in Markdown (names, notes): no emphasis, HTML, math or cell breaks."""
-    return "".join(_MD.get(c, c) for c in str(text)).replace("\n", " ")
+    """Text shown literally in Markdown (names, notes): no emphasis, HTML, math, cell or line
+    breaks, and control characters made visible."""
+    return "".join(_MD.get(c, c) for c in visible(text))
 
 
 def _cell(c) -> str:
@@ -50,5 +53,5 @@ def markdown_report(cmp, figure_files: bool = False) -> str:
             # A fence longer than any run of backticks inside keeps the block closed.
             runs = re.findall(r"`+", "\n".join(block.lines))
             fence = "`" * max(3, 1 + max(map(len, runs), default=0))
-            out += [fence + "text", *block.lines, fence, ""]
+            out += [fence + "text", *(visible(line) for line in block.lines), fence, ""]
     return "\n".join(out).rstrip("\n") + "\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._text import visible
 from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
                        figure_caption)
 
@@ -19,21 +20,21 @@ def table_lines(rows, header, align) -> list:
 
 def _cell(c) -> str:
     if isinstance(c, Cell):
-        return c.text + ("*" if c.best or c.mark else "")
-    return str(c)
+        return visible(c.text) + ("*" if c.best or c.mark else "")
+    return visible(c)
 
 
 def _wrap(text: str, indent: str = "") -> list:
     # One line per paragraph: the terminal wraps, and a line can be searched as a whole.
-    return [indent + text]
+    return [indent + visible(text)]
 
 
 def text_report(cmp) -> str:
     doc = build(cmp)
-    out = [doc.title]
+    out = [visible(doc.title)]
     for block in doc.blocks:
         if isinstance(block, Heading):
-            out += ["", block.text if block.level <= 2 else f"  {block.text}"]
+            out += ["", visible(block.text) if block.level <= 2 else f"  {visible(block.text)}"]
         elif isinstance(block, Paragraph):
             out += _wrap(block.text)
         elif isinstance(block, Bullets):
@@ -43,9 +44,9 @@ def text_report(cmp) -> str:
             out += _wrap(figure_caption(block.plan), "- ")
         elif isinstance(block, Table):
             rows = [[_cell(c) for c in r] for r in block.rows]
-            out += table_lines(rows, [str(h) for h in block.header], block.align)
+            out += table_lines(rows, [visible(h) for h in block.header], block.align)
             if block.caption:
                 out += _wrap(block.caption)
         elif isinstance(block, Preformatted):
-            out += block.lines
+            out += [visible(line) for line in block.lines]
     return "\n".join(out) + "\n"

@@ -1,0 +1,31 @@
+"""Names as text that cannot act: control characters made visible, spreadsheet formulas
+defused. Every output format escapes names with :func:`visible` before its own escaping."""
+
+from __future__ import annotations
+
+import re
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\x1b": "\\e"}
+# C0 controls, DEL and the C1 controls (a terminal acts on ESC, CSI, OSC...), and the Unicode
+# line and paragraph separators and bidirectional overrides, which reorder what a reader sees.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text) -> str:
+    """``text`` with every control character shown as an escape (``\\e``, ``\\n``,
+    ``\\x07``, ``\\u202e``), so that a name can neither move a terminal's cursor nor break a
+    line, a table row or a code block."""
+    def show(m):
+        c = m.group(0)
+        if c in _NAMED:
+            return _NAMED[c]
+        return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+    return _CONTROL.sub(show, str(text))
+
+
+def spreadsheet_safe(text) -> str:
+    """A text cell that a spreadsheet will not run as a formula: a leading ``=``, ``+``,
+    ``-``, ``@``, tab or carriage return gets a ``'`` in front (OWASP's rule for CSV)."""
+    text = str(text)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
