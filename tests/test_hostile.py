@@ -121,3 +121,35 @@ def test_csv_export_defuses_formulas(tmp_path):
     frame = pd.read_csv(out)
     assert set(frame["learner"]) == {"'=cmd|' /C calc'!A0", "'@SUM(A1)"}
     assert (frame["value"].astype(float) >= 0).all()  # numbers untouched
+
+
+def test_huge_finite_scores_stay_finite_and_scale_free():
+    """Scores near 1e300: no overflow anywhere (warnings are errors here), and the p-values
+    equal those of the same table divided by 1e290."""
+    import warnings
+
+    x = np.array([[1e300, 2e300, 1.0], [3e299, 1e298, 2.0], [5e297, 6e297, 3.0],
+                  [1e299, 2e297, 4.0], [2e300, 1e300, 5.0], [7e299, 3e299, 6.0]])
+    names = dict(datasets=tuple("abcdef"), learners=("A", "B", "C"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        big = compare(ScoreTable(values=x, **names), pair=("A", "B"))
+        big.to_text(), big.to_json(), big.to_latex()
+    small = compare(ScoreTable(values=x / 1e290, **names), pair=("A", "B"))
+    for name in ("friedman", "quade", "anova", "wilcoxon", "ttest", "sign"):
+        assert big.tests[name].pvalue == pytest.approx(small.tests[name].pvalue, rel=1e-9), name
+    assert big.effects[0].cohens_dz.estimate == pytest.approx(small.effects[0].cohens_dz.estimate)
+    assert np.isfinite(big.table.values).all()
+
+
+def test_a_run_whose_tasks_all_fail_exits_non_zero_with_the_reason(tmp_path):
+    exp = tmp_path / "e.toml"
+    exp.write_text('[experiment]\nrepeats = 1\nfolds = 2\nseed = 1\ncriteria = ["accuracy"]\n'
+                   '[[datasets]]\nsource = "sklearn"\nname = "iris"\n[[learners]]\n'
+                   'name = "fails"\nestimator = "rankwise.testing.FailingClassifier"\n')
+    out = subprocess.run([sys.executable, "-m", "rankwise.cli", "run", str(exp), "--results",
+                          str(tmp_path / "r.sqlite"), "--quiet", "--jobs", "0"],
+                         capture_output=True, text=True)
+    assert out.returncode == 1, out.stderr
+    assert "the most common failure (2 of 2): ValueError: this learner always fails" in out.stderr
+    assert "every task failed" in out.stderr and "Traceback" not in out.stderr

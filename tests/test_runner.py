@@ -219,6 +219,7 @@ def test_failures_are_recorded_and_retried(tmp_path):
     doc["datasets"] = doc["datasets"][:1]
     db = tmp_path / "f.sqlite"
     summary = run_experiment(experiment_from_dict(doc), db, jobs=2)
+    assert summary.pop("common_error")[1] == 2  # three learners fail twice each
     assert summary == {"total": 12, "already": 0, "run": 12, "failed": 6, "failures_total": 6,
                        "warned": 0, "removed": 0, "notes": []}
     with sqlite3.connect(db) as con:

@@ -348,6 +348,16 @@ def run_command(
         if summary["warned"]:
             typer.echo(f"rankwise: {summary['warned']} task(s) raised learner warnings; they are"
                        f" stored with the tasks (rankwise status {results} lists them)", err=True)
+        if summary["failures_total"]:
+            error, times = summary["common_error"]
+            from ._text import visible
+
+            typer.echo(f"rankwise: the most common failure ({times} of"
+                       f" {summary['failures_total']}): {visible(error)}", err=True)
+        if summary["total"] and summary["failures_total"] == summary["total"]:
+            typer.echo(f"rankwise: error: every task failed; nothing to compare (rankwise status"
+                       f" {results} lists each failure)", err=True)
+            raise typer.Exit(1)
     except RankwiseError as exc:
         fail(str(exc))
     except RunInterrupted as exc:

@@ -239,6 +239,11 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
                 done = sum(1 for k in store.finished() if k in planned)
                 raise RunInterrupted(done, len(tasks)) from None
         summary["failures_total"] = sum(1 for s in store.finished().values() if s == "failed")
+        if summary["failures_total"]:
+            errors = store.failures()["error"].fillna("unknown error")
+            counts = errors.value_counts()
+            top = int(counts.max())
+            summary["common_error"] = (min(str(e) for e, c in counts.items() if c == top), top)
         return summary
     finally:
         if progress:

@@ -38,6 +38,14 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
     if decimals is not None:  # x is only read below, so unrounded scores need no copy
         x = round_scores(x, decimals)
     n, k = x.shape
+    # F, ε, Mauchly's W and the normality check do not depend on the unit, so scores above
+    # about 1e150 (whose squares overflow) are divided by their largest magnitude first; the
+    # reported means and sums of squares are given back in the scores' own unit.
+    unit = float(np.abs(x).max()) if x.size else 0.0
+    if not 1e150 <= unit < math.inf:
+        unit = 1.0
+    if unit != 1.0:
+        x = x / unit
     grand = x.mean()
     col_means = x.mean(axis=0)
     row_means = x.mean(axis=1)
@@ -94,10 +102,17 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
                  "pvalue_uncorrected": p_raw, "pvalue_greenhouse_geisser": p_gg,
                  "pvalue_huynh_feldt": p_hf, "epsilon_greenhouse_geisser": eps_gg,
                  "epsilon_huynh_feldt": eps_hf, "mauchly_w": mauchly_w, "mauchly_pvalue": mauchly_p,
-                 "shapiro_pvalue": normal_p, "means": col_means, "ss_learners": ss_learners,
-                 "ss_error": ss_error, "n": n, "k": k},
+                 "shapiro_pvalue": normal_p, "means": col_means * unit,
+                 "ss_learners": _times_square(ss_learners, unit),
+                 "ss_error": _times_square(ss_error, unit), "n": n, "k": k},
         notes=tuple(notes))
 
+
+
+def _times_square(value: float, unit: float) -> float:
+    """value · unit², inf when that is beyond the floats (then the JSON shows null)."""
+    with np.errstate(over="ignore"):
+        return float(np.float64(value) * unit * unit)
 
 
 def _double_centred(s: np.ndarray) -> np.ndarray:

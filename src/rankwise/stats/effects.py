@@ -86,6 +86,8 @@ def _exact_integers(d: np.ndarray, decimals: int | None):
     if decimals is None or not d.size:
         return None
     scale = 10.0 ** decimals
+    if np.abs(d).max() >= 2.0 ** 51 / scale:  # beyond exact integers (and overflow)
+        return None
     scaled = np.rint(d * scale)
     if np.abs(scaled).max() >= 2.0 ** 51 or not np.allclose(scaled / scale, d, rtol=0,
                                                            atol=0.5 / scale):
@@ -283,6 +285,9 @@ def cohens_dz(a, b, *, confidence: float = 0.95,
     x, y = _pair(a, b, decimals)
     d = round_scores(x - y, decimals)
     n = d.size
+    top = float(np.abs(d).max())
+    if 0 < top < math.inf:
+        d = d / top  # d_z is scale-free; this keeps the squares finite for any finite scores
     sd = float(np.std(d, ddof=1))
     if not sd > 0:
         return Estimate(math.nan, math.nan, math.nan, "undefined",

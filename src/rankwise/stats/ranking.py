@@ -12,12 +12,36 @@ import numpy as np
 DEFAULT_DECIMALS = 12
 
 
+#: From this magnitude on a float has no digits after the decimal point (2^52 ≈ 4.5e15), so
+#: rounding leaves it as it is, and scaling it by 10^decimals could overflow.
+ROUND_LIMIT = 1e15
+
+
 def round_scores(x, decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
-    """Round to ``decimals`` places (``None``: leave as is); -0.0 becomes 0.0."""
+    """Round to ``decimals`` places (``None``: leave as is); -0.0 becomes 0.0. Values of
+    magnitude ``ROUND_LIMIT`` and above are left as they are (they have no decimals to round),
+    so any finite score stays finite."""
     x = np.asarray(x, dtype=float)
-    out = x + 0.0 if decimals is None else np.round(x, decimals)
-    out += 0.0  # in place: one array, not two, on large tables
+    out = x + 0.0  # a copy, with -0.0 made 0.0
+    if decimals is not None:
+        round_in_place(out, decimals)
     return out
+
+
+def round_in_place(a: np.ndarray, decimals: int) -> np.ndarray:
+    """``a`` rounded to ``decimals`` places in place, leaving magnitudes from ``ROUND_LIMIT``
+    on as they are (see :func:`round_scores`)."""
+    flat = a.reshape(-1)
+    big = None
+    if flat.size and (np.fmax.reduce(flat) >= ROUND_LIMIT or np.fmin.reduce(flat) <= -ROUND_LIMIT):
+        big = np.abs(a) >= ROUND_LIMIT
+        kept = a[big]
+    with np.errstate(over="ignore", invalid="ignore"):
+        np.round(a, decimals, out=a)
+    if big is not None:
+        a[big] = kept
+    a += 0.0
+    return a
 
 
 #: Vectors at least this long with many repeated values are ranked by hashing, not sorting.
@@ -132,7 +156,7 @@ def aligned_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAU
     aligned = round_scores(x, decimals)  # a copy, worked on in place from here
     aligned -= aligned.mean(axis=1, keepdims=True)
     if decimals is not None:
-        np.round(aligned, decimals, out=aligned)
+        round_in_place(aligned, decimals)
     aligned += 0.0
     return midranks(aligned.ravel(), descending=higher_is_better).reshape(aligned.shape)
 

@@ -281,9 +281,12 @@ def paired_ttest(a, b, *, higher_is_better: bool = True, relative: bool = False,
                                        "alternative": alternative},
                               notes=tuple(notes))
         d = d / np.abs(mid)
-    mean = float(d.mean())
-    sd = float(d.std(ddof=1))
-    if sd == 0:
+    # t is scale-free: computing on d / max|d| keeps the squares finite for any finite scores.
+    scale = float(np.max(np.abs(d))) if n else 0.0
+    unit = d / scale if 0 < scale < math.inf else d
+    mean_u, sd_u = float(unit.mean()), float(unit.std(ddof=1))
+    mean, sd = (mean_u * scale, sd_u * scale) if unit is not d else (mean_u, sd_u)
+    if sd_u == 0:
         t = 0.0 if mean == 0 else math.copysign(math.inf, mean)
         notes.append("all differences are equal: the t statistic is degenerate")
         if mean == 0:
@@ -293,7 +296,7 @@ def paired_ttest(a, b, *, higher_is_better: bool = True, relative: bool = False,
         else:
             p = 0.0 if (mean > 0) == (alternative == "greater") else 1.0
     else:
-        t = mean / (sd / math.sqrt(n))
+        t = mean_u / (sd_u / math.sqrt(n))
         dist = stats.t(n - 1)
         if alternative == "greater":
             p = float(dist.sf(t))
