@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import platform
 import signal
+import sqlite3
 import threading
 from contextlib import contextmanager
+from pathlib import Path
 
 from .._version import __version__
 from ..errors import RankwiseError
 from .design import Experiment, learner_identity
 from .executors import execute_dask, execute_pool
-from .store import Store
+from .store import Store, StoreFull, _is_full
 from .tasks import Task, _dataset, run_task, task_identity
 
 FORMAT = 2
@@ -160,6 +162,30 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         raise RankwiseError("--jobs must be 0 (in-process), 1 or more")
+    try:
+        return _run(experiment, results, jobs=jobs, dask_scheduler=dask_scheduler,
+                    retry_failed=retry_failed, force=force, progress=progress)
+    except (StoreFull, sqlite3.OperationalError) as exc:
+        if not isinstance(exc, StoreFull) and not _is_full(exc):
+            raise RankwiseError(f"{results}: cannot write the results ({exc}); the tasks"
+                                " committed before are kept: fix the cause and run the same"
+                                " command to continue") from None
+        kept = _committed(results)
+        raise RankwiseError(f"{results}: the disk is full; {kept} task(s) are saved in it and"
+                            " nothing committed is lost: free some space and run the same"
+                            " command to continue") from None
+
+
+def _committed(results) -> str:
+    """How many tasks a results file holds, for a message (or "the finished" if unknown)."""
+    try:
+        with sqlite3.connect(f"{Path(results).resolve().as_uri()}?mode=ro", uri=True) as db:
+            return str(db.execute("SELECT count(*) FROM tasks").fetchone()[0])
+    except sqlite3.Error:
+        return "the finished"
+
+
+def _run(experiment, results, *, jobs, dask_scheduler, retry_failed, force, progress) -> dict:
     store = Store(results)  # checks the path and takes the lock before any work
     try:
         hashes, tasks, notes = plan(experiment)

@@ -59,7 +59,7 @@ class Store:
                 hint = (f"; it looks like an experiment file: rankwise run {self.path} --results"
                         " RESULTS.sqlite" if self.path.suffix.lower() == ".toml" else "")
                 raise RankwiseError(f"{self.path}: not a rankwise results database{hint}")
-            self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            self.db = _open_readonly(self.path)
             return
         check_writable(self.path)
         try:
@@ -69,10 +69,20 @@ class Store:
             # NORMAL in WAL mode: a commit survives the death of the process (not of the OS),
             # without an fsync per task.
             self.db.execute("PRAGMA synchronous=NORMAL")
+            existing = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if existing:  # a run to continue: its pages must be sound first
+                problem = damage(self.db)
+                if problem:
+                    raise RankwiseError(f"{self.path}: the results file is damaged ({problem});"
+                                        " nothing was changed; continue the experiment into a"
+                                        " new --results file")
             self.db.executescript(SCHEMA)
             columns = {r[1] for r in self.db.execute("PRAGMA table_info(tasks)")}
             if "identity" not in columns:  # a file of rankwise 0.1
                 self.db.execute("ALTER TABLE tasks ADD COLUMN identity TEXT")
+        except RankwiseError:
+            self.close()
+            raise
         except sqlite3.DatabaseError as exc:
             self.close()
             raise RankwiseError(f"{self.path}: not a rankwise results database ({exc}); choose"
@@ -161,25 +171,86 @@ class Store:
                 "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(dataset, repeat, fold, learner, c, v, r) for c, (v, r) in values.items()])
             self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
+        except BaseException as exc:
+            if self.db.in_transaction:  # SQLite may have rolled back already (disk full)
+                self.db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError) and _is_full(exc):
+                raise StoreFull(str(exc)) from None
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise RankwiseError(f"{self.path}: cannot write the results ({exc}); the tasks"
+                                    " committed before are kept: fix the cause and run the same"
+                                    " command to continue") from None
             raise
 
     # -- reading
+    def _query(self, sql: str) -> pd.DataFrame:
+        """A query read whole; a damaged file is named as such, in one line."""
+        try:
+            return pd.read_sql_query(sql, self.db)
+        except (sqlite3.DatabaseError, pd.errors.DatabaseError) as exc:
+            problem = damage(self.db)
+            if problem:
+                raise RankwiseError(f"{self.path}: the results file is damaged ({problem}); its"
+                                    " results cannot all be read; run the experiment into a new"
+                                    " --results file") from None
+            raise RankwiseError(f"{self.path}: not a rankwise results database ({exc})") from None
+
     def long_table(self) -> pd.DataFrame:
         """``dataset, repeat, fold, learner, criterion, value`` (value NaN where undefined)."""
-        return pd.read_sql_query(
-            "SELECT dataset, repeat, fold, learner, criterion, value FROM results"
-            " ORDER BY rowid", self.db)
+        return self._query("SELECT dataset, repeat, fold, learner, criterion, value FROM results"
+                           " ORDER BY rowid")
 
     def failures(self) -> pd.DataFrame:
-        return pd.read_sql_query("SELECT dataset, repeat, fold, learner, error FROM tasks"
-                                 " WHERE status = 'failed' ORDER BY rowid", self.db)
+        return self._query("SELECT dataset, repeat, fold, learner, error FROM tasks"
+                           " WHERE status = 'failed' ORDER BY rowid")
 
     def task_table(self) -> pd.DataFrame:
         """Every committed task: key, status, error and warnings (a JSON list or null)."""
-        return pd.read_sql_query("SELECT dataset, repeat, fold, learner, status, error, warnings"
-                                 " FROM tasks ORDER BY rowid", self.db)
+        return self._query("SELECT dataset, repeat, fold, learner, status, error, warnings"
+                           " FROM tasks ORDER BY rowid")
+
+
+class StoreFull(RankwiseError):
+    """The disk (or the file system's quota) is full: what was committed is kept."""
+
+
+def _is_full(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "full" in text or "no space" in text or "quota" in text
+
+
+def _open_readonly(path: Path) -> sqlite3.Connection:
+    """A connection that never writes. On read-only storage SQLite cannot create the shared-memory
+    file that WAL mode needs, so the file is then opened as immutable, which is safe only when no
+    write-ahead log is pending: a pending one is refused, not ignored."""
+    uri = Path(path).resolve().as_uri()
+    db = sqlite3.connect(f"{uri}?mode=ro", uri=True)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        db.close()
+    wal = Path(f"{path}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise RankwiseError(f"{path}: cannot be read where it is: it is on read-only storage and"
+                            f" its last writes are still in {wal.name}; copy both files to"
+                            " writable storage and read the copy")
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True)
+
+
+def damage(db: sqlite3.Connection) -> str | None:
+    """The first problem ``PRAGMA quick_check`` finds, or None for a sound file."""
+    try:
+        rows = db.execute("PRAGMA quick_check(5)").fetchall()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    problems = [r[0] for r in rows if r[0] != "ok"]
+    if not problems:
+        return None
+    lines = [line.strip() for line in problems[0].splitlines() if line.strip()
+             and not line.startswith("***")]
+    first = " ".join((lines or [problems[0]])[0].split())
+    return first if len(first) <= 120 else first[:117] + "..."
 
 
 def check_writable(path: Path) -> None:
@@ -235,11 +306,8 @@ def read_results(path) -> tuple:
     store = Store(path, readonly=True)
     try:
         meta = store.meta()
-        try:
-            table = store.long_table()
-            failed = store.failures()
-        except (sqlite3.DatabaseError, pd.errors.DatabaseError) as exc:
-            raise RankwiseError(f"{path}: not a rankwise results database ({exc})") from None
+        table = store.long_table()
+        failed = store.failures()
         done = store.finished()
     finally:
         store.close()

@@ -1,0 +1,117 @@
+"""Results files under stress: a full disk, read-only storage, damaged pages."""
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from rankwise import RankwiseError
+from rankwise.examples import experiment_path
+from rankwise.experiment import load_experiment, run_experiment
+from rankwise.experiment import store as store_module
+from rankwise.experiment.store import read_results
+
+
+def demo():
+    with experiment_path("demo") as path:
+        return load_experiment(path)
+
+
+def values(path):
+    table, _, _ = read_results(path)
+    return table[table["criterion"] != "fit_time"].drop(columns=[]).sort_values(
+        ["dataset", "repeat", "fold", "learner", "criterion"]).reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ref") / "demo.sqlite"
+    run_experiment(demo(), path, jobs=0)
+    return path
+
+
+def test_a_full_disk_keeps_what_was_committed_and_the_run_continues(tmp_path, monkeypatch,
+                                                                   finished):
+    """SQLite's page limit plays the full disk: one line that says what is kept; the same
+    command later finishes the run, equal to an uninterrupted one."""
+    real = store_module.Store.__init__
+
+    def small_disk(self, path, readonly=False):
+        real(self, path, readonly)
+        if not readonly:
+            self.db.execute("PRAGMA max_page_count = 12")
+
+    monkeypatch.setattr(store_module.Store, "__init__", small_disk)
+    path = tmp_path / "r.sqlite"
+    with pytest.raises(RankwiseError, match=r"the disk is full; \d+ task\(s\) are saved in it"
+                                            r" and nothing committed is lost"):
+        run_experiment(demo(), path, jobs=0)
+    monkeypatch.undo()
+    summary = run_experiment(demo(), path, jobs=0)
+    assert summary["already"] > 0 and summary["failed"] == 0
+    cols = ["dataset", "repeat", "fold", "learner", "criterion", "value"]
+    timed = {"fit_time", "predict_time", "runtime"}
+    a, b = values(path), values(finished)
+    keep = ~a["criterion"].isin(timed)
+    pd.testing.assert_frame_equal(a[keep][cols].reset_index(drop=True),
+                                  b[~b["criterion"].isin(timed)][cols].reset_index(drop=True))
+
+
+def test_read_only_storage_is_read_as_immutable(tmp_path, monkeypatch, finished):
+    """Where SQLite cannot open a WAL file read-only (its shared memory cannot be created), the
+    file is read as immutable; a pending write-ahead log is refused, never ignored."""
+    copy = tmp_path / "ro.sqlite"
+    shutil.copy(finished, copy)
+    real = sqlite3.connect
+    calls = []
+
+    class Unopenable:  # what SQLite gives on read-only storage for a WAL file
+        def execute(self, *args):
+            raise sqlite3.OperationalError("unable to open database file")
+
+        def close(self):
+            pass
+
+    def read_only_storage(target, *args, **kwargs):
+        calls.append(target)
+        if "mode=ro" in str(target):
+            return Unopenable()
+        return real(target, *args, **kwargs)
+
+    monkeypatch.setattr(store_module.sqlite3, "connect", read_only_storage)
+    table, _, status = read_results(copy)
+    assert status["complete"] and len(table) > 0
+    assert any("immutable=1" in str(u) for u in calls)
+    (tmp_path / "ro.sqlite-wal").write_bytes(b"pending")
+    with pytest.raises(RankwiseError, match="its last writes are still in ro.sqlite-wal"):
+        read_results(copy)
+
+
+def _damaged(finished, tmp_path):
+    bad = tmp_path / "bad.sqlite"
+    shutil.copy(finished, bad)
+    size = bad.stat().st_size
+    with open(bad, "r+b") as f:
+        for offset in range(4096 * 3, size - 4096, 4096 * 2):
+            f.seek(offset + 100)
+            f.write(b"\xff" * 300)
+    return bad
+
+
+@pytest.mark.parametrize("command", [["compare", "{f}", "-c", "auc"], ["status", "{f}"],
+                                     ["export", "{f}", "-o", "{d}/out.csv"],
+                                     ["run", "--example", "demo", "--results", "{f}", "--quiet"]])
+def test_a_damaged_file_is_named_in_one_line(tmp_path, finished, command):
+    bad = _damaged(finished, tmp_path)
+    before = bad.read_bytes()
+    args = [a.format(f=bad, d=tmp_path) for a in command]
+    out = subprocess.run([sys.executable, "-m", "rankwise.cli", *args], capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert "the results file is damaged (" in out.stderr
+    if command[0] == "run":
+        assert "nothing was changed" in out.stderr and bad.read_bytes() == before
