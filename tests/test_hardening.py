@@ -115,3 +115,45 @@ def test_a_damaged_file_is_named_in_one_line(tmp_path, finished, command):
     assert "the results file is damaged (" in out.stderr
     if command[0] == "run":
         assert "nothing was changed" in out.stderr and bad.read_bytes() == before
+
+
+def test_a_learner_that_ignores_its_time_limit_is_stopped_from_outside(tmp_path):
+    import time
+
+    from rankwise.experiment import experiment_from_dict
+
+    doc = {"experiment": {"repeats": 1, "folds": 2, "seed": 1, "criteria": ["accuracy"],
+                          "time_limit": 0.5},
+           "datasets": [{"source": "sklearn", "name": "iris"}],
+           "learners": [{"name": "deaf", "estimator": "rankwise.testing.StubbornClassifier",
+                         "params": {"delay": 60}},
+                        {"name": "NB", "estimator": "sklearn.naive_bayes.GaussianNB"}]}
+    start = time.monotonic()
+    summary = run_experiment(experiment_from_dict(doc), tmp_path / "r.sqlite", jobs=2)
+    assert time.monotonic() - start < 40  # not the 60 s the learner wanted, per task
+    assert summary["failed"] == 2 and summary["run"] == 4
+    with sqlite3.connect(tmp_path / "r.sqlite") as db:
+        rows = dict(db.execute("SELECT learner || fold, error FROM tasks"))
+    assert rows["deaf0"].startswith("time limit of 0.5 s exceeded (the learner did not stop")
+    assert rows["NB0"] is None and rows["NB1"] is None  # innocent tasks in flight: run again
+
+
+def test_the_output_of_a_killed_driver_closes_at_once(tmp_path):
+    """After kill -9 of `rankwise run`, nothing keeps its pipes open: a caller reading its output
+    (subprocess.run(capture_output=True)) is not left waiting."""
+    import os
+    import signal
+    import time
+
+    exp = tmp_path / "e.toml"
+    exp.write_text('[experiment]\nrepeats = 3\nfolds = 2\nseed = 1\ncriteria = ["accuracy"]\n'
+                   '[[datasets]]\nsource = "sklearn"\nname = "iris"\n[[learners]]\nname = "slow"\n'
+                   'estimator = "rankwise.testing.SlowClassifier"\nparams = { delay = 1.0 }\n')
+    proc = subprocess.Popen([sys.executable, "-m", "rankwise.cli", "run", str(exp), "--results",
+                             str(tmp_path / "r.sqlite"), "--jobs", "2", "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(3)
+    os.kill(proc.pid, signal.SIGKILL)
+    killed = time.monotonic()
+    proc.communicate(timeout=30)
+    assert time.monotonic() - killed < 2.0

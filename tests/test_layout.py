@@ -128,7 +128,7 @@ OLD_PATHS = {
     "runner": ["run_experiment", "fold_indices", "build_pipeline", "plan", "ProgressBar"],
     "store": ["read_results", "Store"],
     "summary": ["win_tie_loss_matrix", "quartile_charts"],
-    "testing": ["SlowClassifier", "FailingClassifier"],
+    "testing": ["SlowClassifier", "FailingClassifier", "StubbornClassifier"],
     "two_learners": ["wilcoxon", "differences", "ZERO_METHODS"],
     "verdict": ["verdict", "methods_paragraph"],
 }

@@ -48,7 +48,19 @@ def _watch_driver(driver: int):
             os._exit(1)
         except PermissionError:  # the PID was reused by another user's process: driver gone
             os._exit(1)
+        if _zombie(driver):
+            # Killed but not yet reaped: its parent may be waiting for the driver's output to
+            # close, which this worker still holds, so waiting to be reaped would never end.
+            os._exit(1)
         time.sleep(0.2)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _isolated_entry(task, conn, driver):
@@ -65,9 +77,14 @@ def _run_isolated(task: Task, ctx, guard=nullcontext) -> dict:
         proc.start()
     child.close()
     result = None
+    limit = _hard_limit(task)
     try:
-        if parent.poll(None):
+        if parent.poll(limit):
             result = parent.recv()
+        elif limit is not None:  # the learner ignored the time limit: end its process
+            proc.kill()
+            proc.join()
+            return _timed_out(task)
     except EOFError:
         result = None
     except BaseException:  # interrupted: the task is abandoned, its process ended
@@ -81,6 +98,21 @@ def _run_isolated(task: Task, ctx, guard=nullcontext) -> dict:
     how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
     return {"key": task.key, "status": "failed", "values": {},
             "error": f"the worker process died ({how})"}
+
+
+#: Seconds a task may run past its time limit before its process is ended from outside (the
+#: alarm inside the worker stops well-behaved learners at the limit itself).
+GRACE = 2.0
+
+
+def _hard_limit(task) -> float | None:
+    return None if task.time_limit is None else float(task.time_limit) + GRACE
+
+
+def _timed_out(task) -> dict:
+    return {"key": task.key, "status": "failed", "values": {},
+            "error": f"time limit of {task.time_limit:g} s exceeded (the learner did not stop;"
+                     " its process was ended)"}
 
 
 def _context():
@@ -108,13 +140,28 @@ def execute_pool(tasks, jobs: int, commit, guard=nullcontext):
                                    initargs=(os.getpid(),))
         try:
             inflight = {}
+            started = {}
             broken = False
             while (pending or inflight) and not broken:
                 while pending and len(inflight) < jobs:
                     task = pending.popleft()
                     with guard():
-                        inflight[pool.submit(run_task, task)] = task
-                done, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
+                        fut = pool.submit(run_task, task)
+                    inflight[fut] = task
+                    started[fut] = time.monotonic()
+                # A learner stuck in C code, or one that swallows the alarm, is stopped from
+                # outside: past its limit the pool is ended and the tasks in flight are run
+                # again one by one, each with the same limit.
+                limits = [started[f] + _hard_limit(t) for f, t in inflight.items()
+                          if t.time_limit is not None]
+                timeout = max(0.0, min(limits) - time.monotonic()) if limits else None
+                done, _ = wait(list(inflight), timeout=timeout, return_when=FIRST_COMPLETED)
+                if not done and limits:
+                    broken = True
+                    suspects.extend(inflight.values())
+                    inflight.clear()
+                    _end_pool(pool)
+                    break
                 for fut in done:
                     task = inflight.pop(fut)
                     try:
@@ -124,7 +171,7 @@ def execute_pool(tasks, jobs: int, commit, guard=nullcontext):
                         suspects.append(task)
                         continue
                     commit(result)
-            if broken:
+            if broken and inflight:
                 suspects.extend(inflight.values())
                 pool.shutdown(wait=True, cancel_futures=True)
         except BaseException:

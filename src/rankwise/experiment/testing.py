@@ -73,3 +73,20 @@ class RecordingClassifier(_Majority):
         with open(self.log, "a") as fh:
             fh.write(f"{digest.hexdigest()[:16]} {len(y)} {self.random_state}\n")
         return super().fit(X, y)
+
+
+class StubbornClassifier(_Majority):
+    """Sleeps ``delay`` seconds in fit and swallows every exception meanwhile, the time limit's
+    alarm included (as a learner stuck in C code would ignore it)."""
+
+    def __init__(self, delay: float = 30.0):
+        self.delay = delay
+
+    def fit(self, X, y):
+        end = time.monotonic() + self.delay
+        while time.monotonic() < end:
+            try:
+                time.sleep(0.05)
+            except BaseException:  # noqa: BLE001 - deliberately deaf
+                pass
+        return super().fit(X, y)
