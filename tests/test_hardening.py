@@ -157,3 +157,20 @@ def test_the_output_of_a_killed_driver_closes_at_once(tmp_path):
     killed = time.monotonic()
     proc.communicate(timeout=30)
     assert time.monotonic() - killed < 2.0
+
+
+@pytest.mark.parametrize("learner, folds, message", [
+    ('estimator = "sklearn.tree.DecisionTreeClassifier"\nparams = { max_depth = -3 }', 2,
+     "learner 'bad': The 'max_depth' parameter"),
+    ('estimator = "sklearn.naive_bayes.GaussianNB"', 60, "folds = 60 but its largest class"),
+])
+def test_experiments_that_cannot_succeed_are_refused_before_running(tmp_path, learner, folds,
+                                                                    message):
+    exp = tmp_path / "e.toml"
+    exp.write_text(f'[experiment]\nrepeats = 1\nfolds = {folds}\nseed = 1\n'
+                   f'criteria = ["accuracy"]\n[[datasets]]\nsource = "sklearn"\nname = "iris"\n'
+                   f'[[learners]]\nname = "bad"\n{learner}\n')
+    out = subprocess.run([sys.executable, "-m", "rankwise.cli", "run", str(exp), "--results",
+                          str(tmp_path / "r.sqlite"), "--quiet"], capture_output=True, text=True)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and message in out.stderr
+    assert not (tmp_path / "r.sqlite").exists() or (tmp_path / "r.sqlite").stat().st_size < 50_000
