@@ -15,6 +15,15 @@ from rankwise.experiment import store as store_module
 from rankwise.experiment.store import read_results
 
 
+def iris_experiment(tmp_path, learner: str, repeats: int = 1, folds: int = 2):
+    """An experiment file: one learner (its TOML lines) on iris."""
+    exp = tmp_path / "e.toml"
+    exp.write_text(f'[experiment]\nrepeats = {repeats}\nfolds = {folds}\nseed = 1\n'
+                   f'criteria = ["accuracy"]\n[[datasets]]\nsource = "sklearn"\nname = "iris"\n'
+                   f'[[learners]]\n{learner}\n')
+    return exp
+
+
 def demo():
     with experiment_path("demo") as path:
         return load_experiment(path)
@@ -145,10 +154,8 @@ def test_the_output_of_a_killed_driver_closes_at_once(tmp_path):
     import signal
     import time
 
-    exp = tmp_path / "e.toml"
-    exp.write_text('[experiment]\nrepeats = 3\nfolds = 2\nseed = 1\ncriteria = ["accuracy"]\n'
-                   '[[datasets]]\nsource = "sklearn"\nname = "iris"\n[[learners]]\nname = "slow"\n'
-                   'estimator = "rankwise.testing.SlowClassifier"\nparams = { delay = 1.0 }\n')
+    exp = iris_experiment(tmp_path, 'name = "slow"\nestimator = "rankwise.testing.SlowClassifier"'
+                                    '\nparams = { delay = 1.0 }', repeats=3)
     proc = subprocess.Popen([sys.executable, "-m", "rankwise.cli", "run", str(exp), "--results",
                              str(tmp_path / "r.sqlite"), "--jobs", "2", "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -166,11 +173,19 @@ def test_the_output_of_a_killed_driver_closes_at_once(tmp_path):
 ])
 def test_experiments_that_cannot_succeed_are_refused_before_running(tmp_path, learner, folds,
                                                                     message):
-    exp = tmp_path / "e.toml"
-    exp.write_text(f'[experiment]\nrepeats = 1\nfolds = {folds}\nseed = 1\n'
-                   f'criteria = ["accuracy"]\n[[datasets]]\nsource = "sklearn"\nname = "iris"\n'
-                   f'[[learners]]\nname = "bad"\n{learner}\n')
+    exp = iris_experiment(tmp_path, f'name = "bad"\n{learner}', folds=folds)
     out = subprocess.run([sys.executable, "-m", "rankwise.cli", "run", str(exp), "--results",
                           str(tmp_path / "r.sqlite"), "--quiet"], capture_output=True, text=True)
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and message in out.stderr
     assert not (tmp_path / "r.sqlite").exists() or (tmp_path / "r.sqlite").stat().st_size < 50_000
+
+
+def test_a_run_whose_tasks_all_fail_exits_non_zero_with_the_reason(tmp_path):
+    exp = iris_experiment(tmp_path, 'name = "fails"\n'
+                                    'estimator = "rankwise.testing.FailingClassifier"')
+    out = subprocess.run([sys.executable, "-m", "rankwise.cli", "run", str(exp), "--results",
+                          str(tmp_path / "r.sqlite"), "--quiet", "--jobs", "0"],
+                         capture_output=True, text=True)
+    assert out.returncode == 1, out.stderr
+    assert "the most common failure (2 of 2): ValueError: this learner always fails" in out.stderr
+    assert "every task failed" in out.stderr and "Traceback" not in out.stderr

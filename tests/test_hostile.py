@@ -140,16 +140,3 @@ def test_huge_finite_scores_stay_finite_and_scale_free():
         assert big.tests[name].pvalue == pytest.approx(small.tests[name].pvalue, rel=1e-9), name
     assert big.effects[0].cohens_dz.estimate == pytest.approx(small.effects[0].cohens_dz.estimate)
     assert np.isfinite(big.table.values).all()
-
-
-def test_a_run_whose_tasks_all_fail_exits_non_zero_with_the_reason(tmp_path):
-    exp = tmp_path / "e.toml"
-    exp.write_text('[experiment]\nrepeats = 1\nfolds = 2\nseed = 1\ncriteria = ["accuracy"]\n'
-                   '[[datasets]]\nsource = "sklearn"\nname = "iris"\n[[learners]]\n'
-                   'name = "fails"\nestimator = "rankwise.testing.FailingClassifier"\n')
-    out = subprocess.run([sys.executable, "-m", "rankwise.cli", "run", str(exp), "--results",
-                          str(tmp_path / "r.sqlite"), "--quiet", "--jobs", "0"],
-                         capture_output=True, text=True)
-    assert out.returncode == 1, out.stderr
-    assert "the most common failure (2 of 2): ValueError: this learner always fails" in out.stderr
-    assert "every task failed" in out.stderr and "Traceback" not in out.stderr

@@ -25,6 +25,26 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def write_folder(write, folder: Path) -> None:
+    """``write(folder)`` (which returns the paths written), with one line either way."""
+    try:
+        paths = write(folder)
+    except OSError as exc:
+        raise RankwiseError(f"cannot write the report to {folder}: {exc.strerror}") from None
+    typer.echo(f"rankwise: wrote {len(paths)} files to {folder}", err=True)
+
+
+def emit(text: str, output: Optional[Path]) -> None:
+    """The command's output to the screen, or to ``output``."""
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise RankwiseError(f"cannot write {output}: {exc.strerror}") from None
+
+
 def _version(value: bool):
     if value:
         from ._version import __version__
@@ -185,21 +205,10 @@ def compare(
         from .report import render
 
         if report is not None:
-            try:
-                paths = result.write_report(report)
-            except OSError as exc:
-                raise RankwiseError(f"cannot write the report to {report}: {exc.strerror}") from None
-            typer.echo(f"rankwise: wrote {len(paths)} files to {report}", err=True)
+            write_folder(result.write_report, report)
         if latex_fragment and fmt != "latex":
             raise RankwiseError("--latex-fragment goes with --format latex")
-        text = render(result, fmt, include_table=include_table, fragment=latex_fragment)
-        if output is None:
-            sys.stdout.write(text)
-        else:
-            try:
-                output.write_text(text, encoding="utf-8")
-            except OSError as exc:
-                raise RankwiseError(f"cannot write {output}: {exc.strerror}") from None
+        emit(render(result, fmt, include_table=include_table, fragment=latex_fragment), output)
     except RankwiseError as exc:
         fail(str(exc))
 
@@ -274,19 +283,8 @@ def power(
                             procedures=procedures, alpha=alpha, target_power=target_power,
                             jobs=jobs, dask_scheduler=dask_scheduler)
         if report is not None:
-            try:
-                paths = write_report(study, report)
-            except OSError as exc:
-                raise RankwiseError(f"cannot write the report to {report}: {exc.strerror}") from None
-            typer.echo(f"rankwise: wrote {len(paths)} files to {report}", err=True)
-        text = json_report(study) if fmt == "json" else text_report(study)
-        if output is None:
-            sys.stdout.write(text)
-        else:
-            try:
-                output.write_text(text, encoding="utf-8")
-            except OSError as exc:
-                raise RankwiseError(f"cannot write {output}: {exc.strerror}") from None
+            write_folder(lambda folder: write_report(study, folder), report)
+        emit(json_report(study) if fmt == "json" else text_report(study), output)
     except RankwiseError as exc:
         fail(str(exc))
 

@@ -18,7 +18,7 @@ from scipy import optimize, stats
 
 from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, round_scores
-from .results import jsonable
+from .results import DetailsAsAttributes, jsonable
 from .two_learners import _signed_rank_distribution
 
 #: Walsh averages are listed in full up to this many (N ≈ 450); above, order statistics are
@@ -33,7 +33,7 @@ CLIFF_THRESHOLDS = ((0.147, "negligible"), (0.33, "small"), (0.474, "medium"))
 
 
 @dataclass(frozen=True)
-class Estimate:
+class Estimate(DetailsAsAttributes):
     """A point estimate with its confidence interval and how the interval was obtained."""
 
     estimate: float
@@ -42,12 +42,6 @@ class Estimate:
     method: str
     magnitude: str | None = None
     details: dict = field(default_factory=dict)
-
-    def __getattr__(self, name: str):
-        details = self.__dict__.get("details", {})
-        if name in details:
-            return details[name]
-        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
 
     def to_dict(self) -> dict:
         out = {"estimate": self.estimate, "ci_low": self.ci_low, "ci_high": self.ci_high,

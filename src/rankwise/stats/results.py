@@ -43,8 +43,18 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
+class DetailsAsAttributes:
+    """The keys of a result's ``details`` dict read as attributes (``result.r_plus``)."""
+
+    def __getattr__(self, name: str):
+        details = self.__dict__.get("details", {})
+        if name in details:
+            return details[name]
+        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
+
+
 @dataclass(frozen=True)
-class TestResult:
+class TestResult(DetailsAsAttributes):
     """Outcome of one statistical test.
 
     Attributes
@@ -76,12 +86,6 @@ class TestResult:
     df: tuple | None = None
     details: dict = field(default_factory=dict)
     notes: tuple = ()
-
-    def __getattr__(self, name: str):
-        details = self.__dict__.get("details", {})
-        if name in details:
-            return details[name]
-        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
 
     def reject(self, alpha: float) -> bool:
         """True when the null hypothesis is rejected at level ``alpha`` (p ≤ α)."""
