@@ -83,6 +83,10 @@ TESTS_P = "Tests (README: Statistics and conventions)"
 POST = "Post-hoc (README: Post-hoc comparisons)"
 EFFECT = "Effect sizes and Bayesian (README: Effect sizes, intervals and a Bayesian reading)"
 OUT = "Output (README: Reports, diagrams and the verdict; Putting it in a paper)"
+POOL_P = "Pool (README: Power and replicability)"
+STUDY = "Study (README: Power and replicability; docs/reference/power.md)"
+RUN_P = "Parallel runs (the results do not depend on them)"
+OUT_P = "Output"
 
 
 @app.command()
@@ -217,46 +221,51 @@ def compare(
 def power(
     pool: Optional[Path] = typer.Argument(None, help="Table of results whose data sets are the"
                                           " population (wide, long or a results database).",
-                                          show_default=False),
-    example: Optional[str] = typer.Option(None, "--example",
-                                          help="Use a bundled table as the pool instead."),
-    criterion: Optional[str] = typer.Option(None, "--criterion", "-c",
-                                            help="Criterion to analyse in a long table."),
-    higher_is_better: Optional[bool] = typer.Option(
-        None, "--higher-is-better/--lower-is-better",
-        help="Direction of the scores. Default: from the criterion name if known, else higher."),
-    missing: str = typer.Option("refuse", "--missing", help="Missing cells of the pool.",
-                                **_choices(names.MISSING_POLICIES[:3])),
-    learners: Optional[str] = typer.Option(
-        None, "--learners", help="Comma-separated learners (default: all). With two, d = first"
-                                 " - second; with more, the control against the mean of the others."),
-    control: Optional[str] = typer.Option(
-        None, "--control", help="The control with 3+ learners (default: the first of --learners,"
-                                " else the best mean rank of the pool)."),
-    sample_size: str = typer.Option("10", "--sample-size", "-n",
-                                    help="Data sets per draw, or a range a:b for planning."),
-    bias: Optional[str] = typer.Option(None, "--bias",
-                                       help="Comma-separated biases k (default 0,2,...,20)."),
-    draws: int = typer.Option(1000, "--draws", help="Samples per bias and sample size."),
-    seed: int = typer.Option(2006, "--seed", help="Seed of the draws."),
-    tests: Optional[str] = typer.Option(
-        None, "--tests", help="Comma-separated tests (default: wilcoxon,sign,ttest for two"
-                              " learners; the five omnibus tests for more)."),
-    procedures: Optional[str] = typer.Option(
-        None, "--procedures", help="Comma-separated control procedures on Friedman ranks"
-                                   " (3+ learners; default none)."),
-    alpha: float = typer.Option(0.05, "--alpha", help="Significance level."),
-    target_power: float = typer.Option(
-        0.8, "--power", help="With --sample-size a:b, the rejection rate to reach."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU)."),
-    dask_scheduler: Optional[str] = typer.Option(
-        None, "--dask-scheduler", help="Dask scheduler address, scheduler file, or 'local'."),
-    fmt: str = typer.Option("text", "--format", "-f", help="Output format.",
-                            **_choices(("text", "json"))),
-    report: Optional[Path] = typer.Option(
-        None, "--report", metavar="DIR",
-        help="Write the text, JSON and figures (SVG, PDF, PNG) into DIR."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file."),
+                                          show_default=False, metavar="POOL"),
+    example: Optional[str] = opt(None, "--example", metavar="NAME", panel=POOL_P,
+                                 help="A bundled table as the pool instead."),
+    criterion: Optional[str] = opt(None, "--criterion", "-c", metavar="NAME", panel=POOL_P,
+                                   help="Criterion of a long table or results database."),
+    higher_is_better: Optional[bool] = flag(
+        None, "--higher-is-better/--lower-is-better", panel=POOL_P,
+        help="Direction. Default: from the criterion's name, else higher."),
+    missing: str = opt("refuse", "--missing", choices=names.MISSING_POLICIES[:3], panel=POOL_P,
+                       help="Missing cells of the pool."),
+    learners: Optional[str] = opt(None, "--learners", metavar="LIST", panel=STUDY,
+                                  help="Learners (default: all). Two: d = first - second; more:"
+                                       " the control against the mean of the others."),
+    control: Optional[str] = opt(None, "--control", metavar="NAME", panel=STUDY,
+                                 help="Control with 3+ learners (default: the first of"
+                                      " --learners, else the best mean rank)."),
+    sample_size: str = opt("10", "--sample-size", "-n", metavar="N|a:b", panel=STUDY,
+                           help="Data sets per draw, or a range for planning."),
+    bias: Optional[str] = opt(None, "--bias", metavar="LIST", panel=STUDY,
+                              help="Biases k (default 0,2,...,20)."),
+    draws: int = opt(1000, "--draws", metavar="D", panel=STUDY,
+                     help="Samples per bias and sample size."),
+    seed: int = opt(2006, "--seed", metavar="SEED", panel=STUDY, help="Seed of the draws."),
+    tests: Optional[str] = opt(
+        None, "--tests", metavar="LIST", panel=STUDY,
+        help="Comma-separated (default: wilcoxon,sign,ttest for two learners; the five omnibus"
+             " tests for more): " + ", ".join(names.TWO_LEARNER_TESTS + names.OMNIBUS_TESTS)
+             + "."),
+    procedures: Optional[str] = opt(
+        None, "--procedures", metavar="LIST", panel=STUDY,
+        help="Control procedures on Friedman ranks (3+ learners; default none): "
+             + ", ".join(names.CONTROL_PROCEDURES + names.OPTIONAL_PROCEDURES) + "."),
+    alpha: float = opt(0.05, "--alpha", metavar="A", panel=STUDY, help="Significance level."),
+    target_power: float = opt(0.8, "--power", metavar="P", panel=STUDY,
+                              help="With --sample-size a:b, the rejection rate to reach."),
+    jobs: int = opt(1, "--jobs", "-j", metavar="N", panel=RUN_P,
+                    help="Worker processes (0: one per CPU)."),
+    dask_scheduler: Optional[str] = opt(None, "--dask-scheduler", metavar="ADDRESS", panel=RUN_P,
+                                        help="Dask scheduler address, scheduler file, or 'local'."),
+    fmt: str = opt("text", "--format", "-f", choices=("text", "json"), panel=OUT_P,
+                   help="Output format."),
+    report: Optional[Path] = opt(None, "--report", metavar="DIR", panel=OUT_P,
+                                 help="The text, JSON and figures (SVG, PDF, PNG) into DIR."),
+    output: Optional[Path] = opt(None, "--output", "-o", metavar="FILE", panel=OUT_P,
+                                 help="Write to FILE instead of the screen."),
 ):
     """How often, and how reproducibly, each test rejects on biased samples of the pool's data sets (Demšar 2006, §4)."""
     from .examples import load_example
