@@ -22,20 +22,30 @@ def round_scores(x, decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
     magnitude ``ROUND_LIMIT`` and above are left as they are (they have no decimals to round),
     so any finite score stays finite."""
     x = np.asarray(x, dtype=float)
-    out = x + 0.0  # a copy, with -0.0 made 0.0
-    if decimals is not None:
-        round_in_place(out, decimals)
+    if decimals is None:
+        return x + 0.0  # a copy, with -0.0 made 0.0
+    big = _big(x)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.round(x, decimals)
+    if big is not None:
+        out[big] = x[big]
+    out += 0.0  # in place: one array, not two, on large tables
     return out
+
+
+def _big(a: np.ndarray):
+    """Where |a| ≥ ``ROUND_LIMIT`` (None when nowhere: two quick reductions decide it)."""
+    flat = a.reshape(-1)
+    if flat.size and (np.fmax.reduce(flat) >= ROUND_LIMIT or np.fmin.reduce(flat) <= -ROUND_LIMIT):
+        return np.abs(a) >= ROUND_LIMIT
+    return None
 
 
 def round_in_place(a: np.ndarray, decimals: int) -> np.ndarray:
     """``a`` rounded to ``decimals`` places in place, leaving magnitudes from ``ROUND_LIMIT``
     on as they are (see :func:`round_scores`)."""
-    flat = a.reshape(-1)
-    big = None
-    if flat.size and (np.fmax.reduce(flat) >= ROUND_LIMIT or np.fmin.reduce(flat) <= -ROUND_LIMIT):
-        big = np.abs(a) >= ROUND_LIMIT
-        kept = a[big]
+    big = _big(a)
+    kept = a[big] if big is not None else None
     with np.errstate(over="ignore", invalid="ignore"):
         np.round(a, decimals, out=a)
     if big is not None:
@@ -192,17 +202,24 @@ def mean_rank_intervals(ranks, *, confidence: float = 0.95,
     """
     r = np.asarray(ranks, dtype=float)
     n = r.shape[0]
-    present = ~np.isnan(r)
-    values = np.where(present, r, 0.0)
     tail = (1.0 - confidence) / 2.0
     if replicates * n > RANK_BOOTSTRAP_MAX_CELLS:
         from scipy import stats
 
-        counts = present.sum(axis=0)
-        mean = values.sum(axis=0) / counts
-        sd = np.sqrt(((np.where(present, r - mean, 0.0)) ** 2).sum(axis=0) / (counts - 1))
+        if np.isnan(r).any():
+            present = ~np.isnan(r)
+            counts = present.sum(axis=0)
+            mean = np.where(present, r, 0.0).sum(axis=0) / counts
+            ss = (np.where(present, r - mean, 0.0) ** 2).sum(axis=0)
+        else:  # complete: sums of squares without an n × k temporary (ranks are small numbers)
+            counts = np.full(r.shape[1], n)
+            mean = r.mean(axis=0)
+            ss = np.einsum("ij,ij->j", r, r) - n * mean * mean
+        sd = np.sqrt(np.maximum(ss, 0.0) / (counts - 1))
         half = stats.norm.isf(tail) * sd / np.sqrt(counts)
         return np.column_stack([mean - half, mean + half]), "normal"
+    present = ~np.isnan(r)
+    values = np.where(present, r, 0.0)
     rng = np.random.default_rng(seed)
     # Each replicate's multinomial counts, from n draws with replacement (faster than
     # Generator.multinomial for many data sets).
