@@ -51,7 +51,7 @@ def _box_chart(title: str, rows, lo: float, hi: float, digits: int) -> str:
     def x(v):
         return label_w + (v - lo) / span * plot_w
 
-    out = [f'<svg class="quartiles" width="{label_w + plot_w + 20}" height="{height}"'
+    out = [f'<svg class="quartiles" width="{label_w + plot_w + 40}" height="{height}"'
            f' role="img" aria-label="{_h(title)}: quartiles per learner">',
            f'<text x="0" y="14" font-weight="bold">{_h(title)}</text>']
     for i, r in enumerate(rows):
