@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import RankwiseError
-
-from .names import ALTERNATIVES, CONVENTIONS  # noqa: E402, F401  (the one list, in names)
+from .names import ALTERNATIVES, CONVENTIONS  # noqa: F401  (re-exported)
 
 
 def score_matrix(x, min_rows: int = 2, min_cols: int = 2) -> np.ndarray:

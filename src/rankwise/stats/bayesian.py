@@ -20,11 +20,9 @@ from scipy import stats
 
 from .. import _validate as check
 from ..errors import RankwiseError
+from ..names import BAYESIAN_TESTS  # noqa: F401  (re-exported)
 from .ranking import DEFAULT_DECIMALS, round_scores
 from .results import jsonable
-
-#: Across data sets (``BAYESIAN``), and on each data set from its folds.
-from ..names import BAYESIAN_TESTS  # noqa: E402, F401  (the one list, in names)
 #: Posterior samples by default (as baycomp).
 DEFAULT_SAMPLES = 50_000
 DEFAULT_SEED = 20170101

@@ -17,6 +17,7 @@ import numpy as np
 from scipy import stats
 
 from .. import _validate as check
+from ..names import FRIEDMAN_METHODS  # noqa: F401  (re-exported)
 from .exact import PERMUTATION_BELOW_N, friedman_permutation_pvalue
 from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, rank_within_datasets, round_scores
 from .results import TestResult
@@ -57,9 +58,6 @@ def friedman(x, *, higher_is_better: bool = True, convention: str = "default",
     x = check.score_matrix(x)
     return _friedman_from_ranks(rank_within_datasets(x, higher_is_better, decimals), convention,
                                 method)
-
-
-from ..names import FRIEDMAN_METHODS  # noqa: E402, F401  (the one list, in names)
 
 
 def friedman_method(method: str, convention: str, n: int) -> str:

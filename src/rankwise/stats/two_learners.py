@@ -14,10 +14,9 @@ import numpy as np
 from scipy import stats
 
 from .. import _validate as check
+from ..names import SIGN_TIES, ZERO_METHODS  # noqa: F401  (re-exported)
 from .ranking import DEFAULT_DECIMALS, midranks, round_scores
 from .results import TestResult
-
-from ..names import SIGN_TIES, ZERO_METHODS  # noqa: E402, F401  (the one list, in names)
 EXACT_MAX_N = 50
 
 

@@ -17,12 +17,12 @@ import pandas as pd
 
 from .. import _validate as check
 from ..errors import RankwiseError
+from ..names import AGGREGATES, MISSING_POLICIES, SHAPES  # noqa: F401  (re-exported)
 from .direction import direction_of
 from .table import ScoreTable
 
 LONG_REQUIRED = ("dataset", "learner", "value")
 LONG_OPTIONAL = ("criterion", "repeat", "fold")
-from ..names import AGGREGATES, MISSING_POLICIES, SHAPES  # noqa: E402, F401  (the one list, in names)
 MISSING_TOKENS = {"", "na", "n/a", "nan", "null", "none", "?"}
 #: The usual spellings of those tokens, for pandas' parser (any other spelling takes the text path).
 NA_SPELLINGS = sorted({v for t in MISSING_TOKENS for v in (t, t.upper(), t.capitalize())})
