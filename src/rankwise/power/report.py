@@ -5,15 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
-
 from ..names import label
 
 FIGURES = ("power_rejection", "power_replicability")
-
-
-def _title(name: str) -> str:
-    return label(name) if name else name
 
 
 def text_report(study) -> str:
@@ -37,7 +31,7 @@ def text_report(study) -> str:
         for name in s.tests + s.procedures:
             rows = [e for e in s.results if e.test == name and e.sample_size == size]
             proc = rows[0].kind == "procedure"
-            lines.append(f"{_title(name)}" + (f" (N = {size})" if len(s.sample_sizes) > 1
+            lines.append(f"{label(name)}" + (f" (N = {size})" if len(s.sample_sizes) > 1
                                                else ""))
             head = ["bias", "rejection rate", "R(e)", "R(p)", "mean p", "median p"]
             if proc:
@@ -63,7 +57,7 @@ def text_report(study) -> str:
         for name in s.tests + s.procedures:
             cells = [f"k={p['bias']:g}: {p['sample_size'] if p['sample_size'] else '> max'}"
                      for p in s.planning if p["test"] == name]
-            lines.append(f"  {_title(name)}: " + ", ".join(cells))
+            lines.append(f"  {label(name)}: " + ", ".join(cells))
         lines.append("")
     for note in s.notes:
         lines.append(f"Note: {note}")
@@ -94,7 +88,7 @@ def figures(study) -> dict:
                 rows = [e for e in study.results if e.test == name and e.sample_size == size]
                 x = [e.bias for e in rows]
                 y = [getattr(e, value) for e in rows]
-                tag = _title(name) + (f", N = {size}" if len(study.sample_sizes) > 1 else "")
+                tag = label(name) + (f", N = {size}" if len(study.sample_sizes) > 1 else "")
                 line, = ax.plot(x, y, styles[si], marker="o", ms=3, label=tag)
                 if value == "rejection_rate":
                     ax.fill_between(x, [e.ci_low for e in rows], [e.ci_high for e in rows],
@@ -144,10 +138,3 @@ def write_report(study, folder) -> list:
         path.write_text(content, encoding="utf-8")
         written.append(path)
     return written
-
-
-def rates(study, test: str, size: int | None = None) -> np.ndarray:
-    """The rejection rates of ``test`` in bias order (for tests and quick looks)."""
-    size = study.sample_sizes[0] if size is None else size
-    return np.array([e.rejection_rate for e in study.results
-                     if e.test == test and e.sample_size == size])

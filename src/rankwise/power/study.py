@@ -19,13 +19,13 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
 from .. import _validate as check
 from ..errors import RankwiseError
 from ..names import CONTROL_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES, TWO_LEARNER_TESTS
 from ..stats.adjust import adjust
 from ..stats.anova import rm_anova
+from ..stats.effects import wilson_interval
 from ..stats.omnibus import friedman, friedman_aligned, iman_davenport, quade
 from ..stats.pairwise import pairwise_statistics
 from ..stats.ranking import DEFAULT_DECIMALS, round_scores
@@ -170,14 +170,6 @@ class PowerStudy:
         raise KeyError((test, bias, size))
 
 
-def _wilson(hits: int, n: int, level: float = 0.95) -> tuple:
-    z = stats.norm.isf((1 - level) / 2)
-    p = hits / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def summarise(name, kind, bias, size, p, alpha, extra=None) -> PowerEntry:
     """A :class:`PowerEntry` from the draws' p-values (the smallest APV for a procedure)."""
     d = p.size
@@ -188,7 +180,7 @@ def summarise(name, kind, bias, size, p, alpha, extra=None) -> PowerEntry:
     rep = (r * (r - 1) + acc * (acc - 1)) / (d * (d - 1)) if d > 1 else math.nan
     ok = p[~np.isnan(p)]
     q1, med, q3 = (np.quantile(ok, [0.25, 0.5, 0.75]) if ok.size else (math.nan,) * 3)
-    low, high = _wilson(r, d)
+    low, high = wilson_interval(r / d, d)
     rep_p = 1.0 - 2.0 * float(np.var(ok, ddof=1)) if ok.size > 1 else math.nan
     kw = {}
     if extra is not None:

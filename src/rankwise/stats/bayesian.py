@@ -73,7 +73,7 @@ def decide(p_a: float, p_rope: float, p_b: float, threshold: float, a: str, b: s
     return "undecided"
 
 
-def _inputs(a, b, rope, higher_is_better, decimals, threshold, samples):
+def _inputs(a, b, rope, higher_is_better, decimals, threshold, samples=None):
     x = round_scores(check.score_pair(a, b, min_rows=1), decimals)
     z = x[:, 0] - x[:, 1] if higher_is_better else x[:, 1] - x[:, 0]
     z = round_scores(z, decimals)  # positive: a better
@@ -86,7 +86,7 @@ def _inputs(a, b, rope, higher_is_better, decimals, threshold, samples):
                             f" --rope 0.01); got {rope!r}")
     if not 0.5 < float(threshold) < 1.0:
         raise RankwiseError(f"the decision threshold must be between 0.5 and 1; got {threshold!r}")
-    if int(samples) != samples or samples < 100:
+    if samples is not None and (int(samples) != samples or samples < 100):
         raise RankwiseError(f"samples must be a whole number of at least 100; got {samples!r}")
     return z, rope
 
@@ -199,7 +199,7 @@ def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
     Nadeau-Bengio correction). P(a practically better) = P(μ > r), P(b …) = P(μ < −r); in closed
     form, so ``samples`` and ``seed`` are None.
     """
-    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, 100)
+    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold)
     folds = int(folds)
     n = z.size
     if folds < 2 or n < 2:

@@ -232,12 +232,17 @@ def probability_of_superiority(a, b, *, confidence: float = 0.95,
     n = x.size
     wins, ties = int((x > y).sum()), int((x == y).sum())
     p = (wins + 0.5 * ties) / n
+    low, high = wilson_interval(p, n, confidence)
+    return Estimate(float(p), low, high, "wilson",
+                    details={"n": n, "a_wins": wins, "ties": ties, "b_wins": n - wins - ties})
+
+
+def wilson_interval(p: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion ``p`` of ``n`` (Wilson 1927)."""
     z = stats.norm.isf((1.0 - confidence) / 2.0)
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return Estimate(float(p), float(max(0.0, centre - half)), float(min(1.0, centre + half)),
-                    "wilson", details={"n": n, "a_wins": wins, "ties": ties,
-                                       "b_wins": n - wins - ties})
+    return float(max(0.0, centre - half)), float(min(1.0, centre + half))
 
 
 def _nct_interval(t: float, df: int, confidence: float) -> tuple[float, float]:
@@ -326,11 +331,13 @@ def cliffs_delta(a, b, *, confidence: float = 0.95,
     n_a, n_b = x.size, y.size
     sx, sy = np.sort(x), np.sort(y)
     # For each a_i: (#b below) − (#b above); for each b_j: (#a above) − (#a below).
-    row = (np.searchsorted(sy, x, "left") - (n_b - np.searchsorted(sy, x, "right"))) / n_b
+    below, through = np.searchsorted(sy, x, "left"), np.searchsorted(sy, x, "right")
+    row = (below - (n_b - through)) / n_b
     col = ((n_a - np.searchsorted(sx, y, "right")) - np.searchsorted(sx, y, "left")) / n_a
     delta = float(row.mean())
-    ties = int((np.searchsorted(sy, x, "right") - np.searchsorted(sy, x, "left")).sum())
-    sum_sq = (n_a * n_b - ties) - 2 * delta * delta * n_a * n_b + n_a * n_b * delta * delta
+    ties = int((through - below).sum())
+    # Σ(d_ij − δ)² = Σ d_ij² − N_a·N_b·δ², and d_ij² is 1 except for ties
+    sum_sq = (n_a * n_b - ties) - n_a * n_b * delta * delta
     s2 = (n_b * n_b * ((row - delta) ** 2).sum() + n_a * n_a * ((col - delta) ** 2).sum()
           - sum_sq) / (n_a * n_b * (n_a - 1) * (n_b - 1))
     s = math.sqrt(max(float(s2), 0.0))
