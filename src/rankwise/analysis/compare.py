@@ -28,7 +28,7 @@ from ..tables import ScoreTable, load_table
 from ..stats.bayesian import BAYESIAN_TESTS, DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD
 from . import effects as family
 from .effects import compute_bayesian, compute_effects, effect_pairs, magnitude_sentence
-from .figures import plan_figures, plan_simplex, with_rank_intervals
+from .figures import plan_figures, simplex_figures, with_rank_intervals
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .results import CriticalDifference, PosthocResult, Verdict
 from .verdict import check_procedure, decide, with_sentence
@@ -389,17 +389,16 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     sizes, bayes, verdict, extra = _effects_and_bayesian(table, x, mean_r, pair, posthoc,
                                                           verdict, options, settings)
     intervals = _rank_intervals(ranks, options, settings)
-    if bayes and bayes[0].posterior is not None:
-        figures = {**(figures or {}), "bayesian_simplex": plan_simplex(bayes, alpha)}
+    figures = {**(figures or {}), **simplex_figures(bayes, alpha)}
     if figures and options["rank_intervals"]:
         figures = with_rank_intervals(figures, table.learners, intervals,
                                       settings["mean_rank_intervals"])
-    notes = collect_notes(table, results, report, figures or {},
+    notes = collect_notes(table, results, report, figures,
                           small_sample_guidance(table, results, cd, alpha) + extra)
     return Comparison(table=table, alpha=alpha, convention=convention, decimals=decimals,
                       ranks=ranks, mean_ranks=mean_r, tests=results, pair=pair,
                       settings=settings, posthoc=report, verdict=verdict,
-                      figures=figures or {}, critical_difference=cd, notes=notes,
+                      figures=figures, critical_difference=cd, notes=notes,
                       options=options, effects=sizes, bayesian=bayes,
                       mean_rank_intervals=intervals)
 
@@ -553,8 +552,7 @@ def _compare_incomplete(table, options: dict, pair, posthoc) -> Comparison:
     sizes, bayes, verdict, more = _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict,
                                                          options, settings)
     intervals = _rank_intervals(ranks, options, settings)
-    figures = ({"bayesian_simplex": plan_simplex(bayes, alpha)}
-               if bayes and bayes[0].posterior is not None else {})
+    figures = simplex_figures(bayes, alpha)
     notes = tuple(extra) + collect_notes(table, results, report, {}, more)
     return Comparison(table=table, alpha=alpha, convention=options["convention"],
                       decimals=options["decimals"], ranks=ranks, mean_ranks=mean_r,

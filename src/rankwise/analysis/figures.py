@@ -156,6 +156,14 @@ RANK_FIGURES = ("control_diagram", "cd_diagram", "pvalue_heatmap")
 SIMPLEX_POINTS = 3_000
 
 
+def simplex_figures(bayes, alpha: float) -> dict:
+    """``{"bayesian_simplex": plan}`` when the Bayesian test kept its posterior draws (the sign
+    and signed-rank tests), else nothing."""
+    if not bayes or bayes[0].posterior is None:
+        return {}
+    return {"bayesian_simplex": plan_simplex(bayes, alpha)}
+
+
 def plan_simplex(bayes, alpha: float):
     """The plan of the Bayesian test's simplex plot (one triangle per pair)."""
     first = bayes[0]

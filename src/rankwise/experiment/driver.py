@@ -22,7 +22,7 @@ from .._version import __version__
 from ..errors import RankwiseError
 from .design import Experiment, learner_identity
 from .executors import execute_dask, execute_pool
-from .store import Store, StoreFull, _is_full
+from .store import Store, StoreFull, _is_full, _open_readonly
 from .tasks import Task, _dataset, run_task, task_identity
 
 FORMAT = 2
@@ -179,9 +179,12 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
 def _committed(results) -> str:
     """How many tasks a results file holds, for a message (or "the finished" if unknown)."""
     try:
-        with sqlite3.connect(f"{Path(results).resolve().as_uri()}?mode=ro", uri=True) as db:
+        db = _open_readonly(Path(results))
+        try:
             return str(db.execute("SELECT count(*) FROM tasks").fetchone()[0])
-    except sqlite3.Error:
+        finally:
+            db.close()
+    except (sqlite3.Error, RankwiseError):
         return "the finished"
 
 
