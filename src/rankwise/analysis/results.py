@@ -208,6 +208,7 @@ class Verdict:
     direction: str
     caveats: tuple = ()
     apv: dict = field(default_factory=dict)  # learner -> APV against the best
+    statement: str = ""  # the text before its caveats and direction
 
     @property
     def tie(self) -> bool:

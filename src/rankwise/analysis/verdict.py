@@ -90,8 +90,8 @@ def decide(table, mean_ranks, tests, pair, engine, *, alpha, procedure: str = "h
                 f" does not reject that all learners perform alike (p = {gate.pvalue:.3g})."
                 " This does not show that they perform the same.")
         caveats = _caveats(n, gate, detected=False, tests=tests, engine=engine, ranking=ranking)
-        return Verdict(text=" ".join([text, *caveats, direction]), detected=False,
-                       winners=tuple(learners), losers=(), caveats=caveats, **common)
+        return _verdict(text, detected=False, winners=tuple(learners), losers=(),
+                        caveats=caveats, **common)
     fam, _, _ = engine.family(ranking, "control", (procedure,), best)
     apv = {c.b: c.apv[procedure] for c in fam.comparisons}
     worse = {c.b for c in fam.comparisons if c.rejected(procedure, alpha)}
@@ -108,8 +108,8 @@ def decide(table, mean_ranks, tests, pair, engine, *, alpha, procedure: str = "h
         text += (f"no learner is significantly worse than {learners[best]}, so all of them are"
                  " winners.")
     caveats = _caveats(n, gate, detected=True, tests=tests, engine=engine, ranking=ranking)
-    return Verdict(text=" ".join([text, *caveats, direction]), detected=True, winners=winners,
-                   losers=losers, caveats=caveats, apv=apv, **common)
+    return _verdict(text, detected=True, winners=winners, losers=losers, caveats=caveats,
+                    apv=apv, **common)
 
 
 def _caveats(n, gate: Gate, detected: bool, tests=None, engine=None,
@@ -121,13 +121,17 @@ def _caveats(n, gate: Gate, detected: bool, tests=None, engine=None,
     return (caveat,) if caveat else ()
 
 
+def _verdict(statement: str, *, caveats: tuple = (), direction: str, **fields) -> Verdict:
+    """A verdict whose text is its statement, then its caveats, then the direction it read."""
+    return Verdict(text=" ".join([statement, *caveats, direction]), statement=statement,
+                   caveats=caveats, direction=direction, **fields)
+
+
 def with_sentence(verdict: Verdict, sentence: str) -> Verdict:
     """The verdict with ``sentence`` after its statement (before its caveats and direction)."""
-    tail = " ".join(["", *verdict.caveats, verdict.direction])
-    if not verdict.text.endswith(tail):
-        return replace(verdict, text=f"{verdict.text} {sentence}")
-    core = verdict.text[: len(verdict.text) - len(tail)]
-    return replace(verdict, text=" ".join([core, sentence, *verdict.caveats, verdict.direction]))
+    statement = f"{verdict.statement} {sentence}"
+    return replace(verdict, statement=statement,
+                   text=" ".join([statement, *verdict.caveats, verdict.direction]))
 
 
 def one_sided_claim(pair, alternative: str) -> tuple:
@@ -158,9 +162,8 @@ def _two_learners(table, tests, pair, alpha, direction) -> Verdict:
             better, worse = one_sided_claim(pair, alternative)
         text = (f"{better} is significantly better than {worse} (Wilcoxon signed-ranks test,"
                 f" {p}, alpha = {alpha}).")
-        return Verdict(text=" ".join([text, *caveats, direction]), detected=True,
-                       winners=(better,), losers=(worse,), best=better,
-                       apv={worse: w.pvalue}, **common)
+        return _verdict(text, detected=True, winners=(better,), losers=(worse,), best=better,
+                        apv={worse: w.pvalue}, **common)
     if alternative == "two-sided":
         text = (f"No significant difference detected between {a} and {b} at alpha = {alpha}"
                 f" (Wilcoxon signed-ranks test, {p}). This does not show that they perform the"
@@ -170,8 +173,7 @@ def _two_learners(table, tests, pair, alpha, direction) -> Verdict:
         text = (f"No significant evidence that {hoped} is better than {other} at alpha ="
                 f" {alpha} (Wilcoxon signed-ranks test, {p}; the test looks only in that"
                 " direction). This does not show that they perform the same.")
-    return Verdict(text=" ".join([text, *caveats, direction]), detected=False, winners=(a, b),
-                   losers=(), best=None, **common)
+    return _verdict(text, detected=False, winners=(a, b), losers=(), best=None, **common)
 
 
 def verdict(cmp, procedure: str | None = None, ranking: str = "friedman") -> dict:
