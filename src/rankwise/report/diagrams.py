@@ -100,21 +100,31 @@ def _label_x(ax):
     return ax.figure.rankwise_margin
 
 
+def clique_levels(mean_ranks, groups) -> list:
+    """The bar level of each clique (groups of indices), overlapping cliques on separate levels
+    (the drawn and the TikZ diagram share it)."""
+    k = len(mean_ranks)
+    spans = [(mean_ranks[g[0]], mean_ranks[g[-1]]) for g in groups]
+    return assign_levels(spans, gap=0.1 * (max(k, 2) - 1) / 10)
+
+
+def label_rows(mean_ranks) -> list:
+    """``(learner index, row, left)`` in mean-rank order: the better half hangs to the left,
+    row 0 nearest the axis; the rest to the right, the worst on row 0."""
+    k = len(mean_ranks)
+    half = (k + 1) // 2
+    return [(int(j), pos if pos < half else k - 1 - pos, pos < half)
+            for pos, j in enumerate(np.argsort(mean_ranks, kind="stable"))]
+
+
 def _hang_labels(ax, mean_ranks, names, x_of, top, start, font, style=None):
     """Learners with the better half of the mean ranks hang to the left, the rest to the right."""
-    k = len(names)
-    order = np.argsort(mean_ranks, kind="stable")
-    half = (k + 1) // 2
     texts = []
-    for pos, idx in enumerate(order):
+    left_x, right_x = _label_x(ax)
+    for idx, row, left in label_rows(mean_ranks):
         r = mean_ranks[idx]
-        left_x, right_x = _label_x(ax)
-        if pos < half:
-            y = start + ROW * pos
-            xe, ha = left_x, "right"
-        else:
-            y = start + ROW * (k - 1 - pos)
-            xe, ha = right_x, "left"
+        y = start + ROW * row
+        xe, ha = (left_x, "right") if left else (right_x, "left")
         ax.plot([x_of(r), x_of(r), xe], [top, y, y], color="black", lw=0.7)
         label = (f"{literal(names[idx])} ({r:.2f})" if ha == "left"
                  else f"({r:.2f}) {literal(names[idx])}")
@@ -144,7 +154,6 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
         Intervals of the mean ranks, drawn as thin bars just under the axis.
     """
     mean_ranks = np.asarray(mean_ranks, dtype=float)
-    k = len(names)
     if groups is None:
         if significant is None:
             if cd is None:
@@ -153,8 +162,7 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
             significant = np.abs(mean_ranks[:, None] - mean_ranks[None, :]) >= cd
         groups = cliques(mean_ranks, significant)
     groups = [tuple(g) for g in groups]
-    spans = [(mean_ranks[g[0]], mean_ranks[g[-1]]) for g in groups]
-    levels = assign_levels(spans, gap=0.1 * (max(k, 2) - 1) / 10)
+    levels = clique_levels(mean_ranks, groups)
     n_levels = max(levels) + 1 if levels else 0
     if title is None and procedure:
         title = f"{procedure}" + (f", alpha = {alpha}" if alpha is not None else "")
@@ -178,10 +186,8 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
     start = bar_top + 0.22 * n_levels + 0.15
     if intervals is not None:
         # Each learner's interval just above its own label line, with end caps.
-        order = np.argsort(mean_ranks, kind="stable")
-        half = (k + 1) // 2
-        for pos, j in enumerate(order):
-            y = (start + ROW * (pos if pos < half else k - 1 - pos)) - 0.09
+        for j, row, _ in label_rows(mean_ranks):
+            y = start + ROW * row - 0.09
             lo, hi = (x_of(v) for v in intervals[j])
             ax.plot([lo, hi], [y, y], color="0.35", lw=1.2, solid_capstyle="butt")
             for xe in (lo, hi):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from .._text import visible
-
 from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
                        figure_caption)
 
@@ -136,7 +135,7 @@ def _table(block: Table, fragment: bool) -> list:
     return body + [""]
 
 
-def _figure(block: Figure, fragment: bool) -> list:
+def _figure(block: Figure) -> list:
     caption = _text(figure_caption(block.plan))
     graphic = rf"\includegraphics[width=\linewidth]{{{block.name}.pdf}}"
     if block.name == "cd_diagram":
@@ -164,7 +163,7 @@ def latex_report(cmp, figure_files: bool = False, fragment: bool = False) -> str
     out = [] if fragment else PREAMBLE + [r"\begin{document}", "",
                                           r"\section*{" + _text(doc.title) + "}"]
     if fragment:
-        out += [f"% rankwise {cmp.table.source}: tables and figures to \\input into a paper;",
+        out += [f"% rankwise {visible(cmp.table.source)}: tables and figures to \\input into a paper;",
                 "% needs \\usepackage{booktabs,graphicx} (and the figures' PDFs from --report).",
                 ""]
     for block in doc.blocks:
@@ -172,7 +171,7 @@ def latex_report(cmp, figure_files: bool = False, fragment: bool = False) -> str
             out += _table(block, fragment)
         elif isinstance(block, Figure):
             if figure_files and block.plan.drawn:
-                out += _figure(block, fragment)
+                out += _figure(block)
             elif not fragment:
                 out += [_text(figure_caption(block.plan)), ""]
         elif fragment:

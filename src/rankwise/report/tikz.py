@@ -24,7 +24,7 @@ def _f(v: float) -> str:
 
 def cd_diagram_tikz(plan, mean_ranks, names) -> str:
     """The ``tikzpicture`` of a drawn CD-diagram plan (y grows downwards, in cm)."""
-    from .diagrams import assign_levels
+    from .diagrams import clique_levels, label_rows
 
     r = np.asarray(mean_ranks, dtype=float)
     names = list(names)
@@ -32,8 +32,7 @@ def cd_diagram_tikz(plan, mean_ranks, names) -> str:
     unit = WIDTH_CM / max(k - 1, 1)
     index = {n: j for j, n in enumerate(names)}
     groups = [tuple(index[n] for n in g) for g in (plan.cliques or ())]
-    spans = [(r[g[0]], r[g[-1]]) for g in groups]
-    levels = assign_levels(spans, gap=0.1 * (max(k, 2) - 1) / 10)
+    levels = clique_levels(r, groups)
     n_levels = max(levels) + 1 if levels else 0
     out = [f"\\begin{{tikzpicture}}[x={_f(unit)}cm, y=-1cm, font=\\small]",
            f"  \\draw (1,0) -- ({k},0);"]
@@ -50,16 +49,13 @@ def cd_diagram_tikz(plan, mean_ranks, names) -> str:
         lo, hi = r[g[0]] - 0.03, r[g[-1]] + 0.03
         out.append(f"  \\draw[line width=2pt] ({_f(lo)},{_f(y)}) -- ({_f(hi)},{_f(y)});")
     start = 0.25 + LEVEL_CM * n_levels + 0.25
-    order = np.argsort(r, kind="stable")
-    half = (k + 1) // 2
-    for pos, j in enumerate(order):
+    for j, row, left in label_rows(r):
         name = latex_escape(names[j])
-        if pos < half:
-            y = start + ROW_CM * pos
+        y = start + ROW_CM * row
+        if left:
             out.append(f"  \\draw ({_f(r[j])},0) |- (0.8,{_f(y)}) node[left]"
                        f" {{({r[j]:.2f}) {name}}};")
         else:
-            y = start + ROW_CM * (k - 1 - pos)
             out.append(f"  \\draw ({_f(r[j])},0) |- ({_f(k + 0.2)},{_f(y)}) node[right]"
                        f" {{{name} ({r[j]:.2f})}};")
     out.append("\\end{tikzpicture}")
