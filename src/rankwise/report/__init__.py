@@ -10,13 +10,14 @@ Imports go down to :mod:`rankwise.analysis`, :mod:`rankwise.stats` (descriptive 
 
 from __future__ import annotations
 
+from ..names import REPORT_FORMATS
 from .html import html_report, notebook_fragment
 from .json_report import report_section
 from .latex import latex_report
 from .markdown import markdown_report
 from .text import text_report
 
-FORMATS = ("text", "json", "markdown", "latex", "html")
+FORMATS = REPORT_FORMATS
 
 
 def _with_diagram(cmp, procedure):
