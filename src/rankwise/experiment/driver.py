@@ -22,7 +22,7 @@ from .._version import __version__
 from ..errors import RankwiseError
 from .design import Experiment, learner_identity
 from .executors import execute_dask, execute_pool
-from .store import Store, StoreFull, _is_full, _open_readonly
+from .store import Store, StoreFull, _is_full, _open_readonly, write_error
 from .tasks import Task, _dataset, run_task, task_identity
 
 FORMAT = 2
@@ -167,9 +167,7 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
                     retry_failed=retry_failed, force=force, progress=progress)
     except (StoreFull, sqlite3.OperationalError) as exc:
         if not isinstance(exc, StoreFull) and not _is_full(exc):
-            raise RankwiseError(f"{results}: cannot write the results ({exc}); the tasks"
-                                " committed before are kept: fix the cause and run the same"
-                                " command to continue") from None
+            raise write_error(results, exc) from None
         kept = _committed(results)
         raise RankwiseError(f"{results}: the disk is full; {kept} task(s) are saved in it and"
                             " nothing committed is lost: free some space and run the same"

@@ -177,9 +177,7 @@ class Store:
             if isinstance(exc, sqlite3.OperationalError) and _is_full(exc):
                 raise StoreFull(str(exc)) from None
             if isinstance(exc, sqlite3.DatabaseError):
-                raise RankwiseError(f"{self.path}: cannot write the results ({exc}); the tasks"
-                                    " committed before are kept: fix the cause and run the same"
-                                    " command to continue") from None
+                raise write_error(self.path, exc) from None
             raise
 
     # -- reading
@@ -212,6 +210,12 @@ class Store:
 
 class StoreFull(RankwiseError):
     """The disk (or the file system's quota) is full: what was committed is kept."""
+
+
+def write_error(path, exc: Exception) -> RankwiseError:
+    """The one line for a results file that could not be written."""
+    return RankwiseError(f"{path}: cannot write the results ({exc}); the tasks committed before"
+                         " are kept: fix the cause and run the same command to continue")
 
 
 def _is_full(exc: Exception) -> bool:
