@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import _validate as check
 from ..errors import RankwiseError
+from ..analysis.posthoc import parse_list
 from ..names import CONTROL_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES, TWO_LEARNER_TESTS
 from ..stats.adjust import adjust
 from ..stats.anova import rm_anova
@@ -223,7 +224,7 @@ def parse_sample_sizes(value) -> tuple:
 def parse_biases(value) -> tuple:
     if value is None:
         return DEFAULT_BIASES
-    items = value if isinstance(value, (list, tuple)) else str(value).split(",")
+    items = parse_list(value if isinstance(value, (list, tuple)) else str(value))
     try:
         biases = tuple(float(v) for v in items if str(v).strip() != "")
     except ValueError:
@@ -237,8 +238,7 @@ def parse_biases(value) -> tuple:
 def _names(value, default, allowed, what) -> tuple:
     if value is None:
         return tuple(default)
-    items = tuple(v.strip() for v in (value.split(",") if isinstance(value, str) else value)
-                  if str(v).strip())
+    items = tuple(str(v).strip() for v in parse_list(value) if str(v).strip())
     for v in items:
         if v not in allowed:
             raise RankwiseError(f"unknown {what} {v!r}; choose from {', '.join(allowed)}")
