@@ -27,7 +27,8 @@ from ..stats.two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_tes
 from ..tables import ScoreTable, load_table
 from ..stats.bayesian import BAYESIAN_TESTS, DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD
 from . import effects as family
-from .effects import compute_bayesian, compute_effects, effect_pairs, magnitude_sentence
+from .effects import (compute_bayesian, compute_effects, effect_pairs, effects_mode,
+                      magnitude_sentence)
 from .figures import plan_figures, simplex_figures, with_rank_intervals
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .results import CriticalDifference, PosthocResult, Verdict
@@ -179,7 +180,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             posthoc: str | None = None, control: str | None = None, procedures=None,
             rankings=None, force_posthoc: bool = False, bh_time_budget: float = 10.0,
             verdict_procedure: str = "holm", diagram_procedure: str = "nemenyi",
-            effects: bool | None = None, confidence: float | None = None,
+            effects: str | bool | None = None, confidence: float | None = None,
             bayesian: str | None = None, rope: float = 0.0, samples: int = DEFAULT_SAMPLES,
             seed: int = DEFAULT_SEED, threshold: float = DEFAULT_THRESHOLD,
             rank_intervals: bool = False, digits: int | None = None,
@@ -241,10 +242,13 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     diagram_procedure : str
         The all-pairs procedure behind the CD diagram's cliques and the heat map (default
         ``nemenyi``, which also draws the critical difference).
-    effects : bool or None
+    effects : {"auto", "all", "verdict", "none"}, bool or None
         Effect sizes with confidence intervals (Hodges-Lehmann, probability of superiority,
-        Cohen's d_z, Cliff's δ) for the verdict's family and the post-hoc family. Default:
-        on up to 10,000 data sets (above, on request; the notes say so).
+        Cohen's d_z, Cliff's δ). ``"all"`` (or True): the verdict's pairs and every pair of the
+        post-hoc family; ``"verdict"``: the verdict's pairs (and ``pair``) only; ``"none"`` (or
+        False): none. ``"auto"`` (None, the default): as ``"all"`` while the family has at most
+        5,000 pairs (k = 100 for all pairs), else as ``"verdict"``, and none above 10,000 data
+        sets; the notes say which pairs have effects.
     confidence : float or None
         Confidence level of the effect-size intervals; default 1 − alpha.
     bayesian : {None, "sign", "signed-rank"}
@@ -289,6 +293,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         raise RankwiseError(f"digits must be a whole number from 0 to 12; got {digits!r}")
     if bayesian is not None:
         check.choice("bayesian", bayesian, BAYESIAN_TESTS)
+    options["effects"] = effects_mode(effects)
     options.update(alpha=alpha, convention=convention, decimals=decimals, alternative=alternative,
                    continuity_correction=continuity_correction,
                    confidence=confidence)  # as validated
@@ -416,20 +421,31 @@ def _rank_intervals(ranks, options, settings):
 def _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict, options, settings):
     """Effect sizes and the Bayesian test of the family (see :mod:`.effects`), the verdict with
     the size of its differences, and the note when effects were left out."""
-    wanted = options["effects"]
-    if wanted is None:
-        limit = family.EFFECTS_AUTO_MAX_N
-        wanted = table.n_datasets <= limit
-        extra = () if wanted else (
-            f"Effect sizes are not computed by default above {limit:,} data sets;"
-            " --effects (effects=True) computes them.",)
-    else:
-        extra = ()
+    mode = options["effects"]
+    extra = ()
+    if mode == "auto" and table.n_datasets > family.EFFECTS_AUTO_MAX_N:
+        mode = "none"
+        extra = (f"Effect sizes are not computed by default above"
+                 f" {family.EFFECTS_AUTO_MAX_N:,} data sets; --effects all (effects='all')"
+                 " computes them.",)
     pairs = effect_pairs(table.learners, mean_r, pair, posthoc, options["control"], verdict)
+    chosen = pairs
+    if mode in ("auto", "verdict"):
+        spoken = effect_pairs(table.learners, mean_r, pair, None, options["control"], verdict)
+        if mode == "verdict" or len(pairs) > family.EFFECTS_AUTO_MAX_PAIRS:
+            chosen = spoken
+            if len(spoken) < len(pairs):
+                why = ("--effects verdict" if mode == "verdict" else
+                       f"the family has more than {family.EFFECTS_AUTO_MAX_PAIRS:,} pairs")
+                extra += (f"Effect sizes are computed for the {len(spoken):,} pairs the verdict"
+                          f" speaks of, not for all {len(pairs):,} pairs of the post-hoc family"
+                          f" ({why}); --effects all computes every pair.",)
     sizes = bayes = ()
+    wanted = mode != "none"
     settings["effects"] = bool(wanted)
     if wanted:
-        sizes = compute_effects(table, x, pairs, confidence=options["confidence"],
+        settings["effects_pairs"] = ("all" if len(chosen) == len(pairs) else "verdict")
+        sizes = compute_effects(table, x, chosen, confidence=options["confidence"],
                                 decimals=options["decimals"])
         settings["effects_confidence"] = options["confidence"]
         sentence = magnitude_sentence(sizes, verdict, options["confidence"])

@@ -16,11 +16,26 @@ import numpy as np
 
 from ..errors import RankwiseError
 from ..stats.bayesian import BAYESIAN, correlated_t_test
-from ..stats.effects import effect_sizes
+from ..names import EFFECTS_MODES
+from ..stats.effects import effect_sizes, effect_sizes_all
 
 #: Above this many data sets effects are computed only on request (they cost N log N per pair
 #: and the listing of Walsh averages grows with N²); the report says so.
 EFFECTS_AUTO_MAX_N = 10_000
+#: By default the post-hoc family gets effects up to this many pairs (k = 100 for all pairs);
+#: above, only the pairs the verdict speaks of (each O(N²) for Hodges-Lehmann).
+EFFECTS_AUTO_MAX_PAIRS = 5_000
+
+
+def effects_mode(value) -> str:
+    """The ``effects`` option as one of auto, all, verdict, none (True = all, False = none)."""
+    if value is None:
+        return "auto"
+    if value is True or value is False:
+        return "all" if value else "none"
+    if value not in EFFECTS_MODES:
+        raise RankwiseError(f"effects must be one of {', '.join(EFFECTS_MODES)}; got {value!r}")
+    return value
 
 
 def effect_pairs(learners, mean_ranks, pair, posthoc, control, verdict) -> list:
@@ -52,7 +67,19 @@ def _columns(table, x, a, b):
     return x[rows, ia], x[rows, ib]
 
 
-def compute_effects(table, x, pairs, *, confidence, decimals) -> tuple:
+def compute_effects(table, x, pairs, *, confidence, decimals):
+    """Effect sizes of ``pairs`` (names): on a complete table all at once (an
+    :class:`~rankwise.stats.effects.EffectsTable`), else pair by pair on shared data sets."""
+    if not pairs:
+        return ()
+    index = {name: i for i, name in enumerate(table.learners)}
+    if not np.isnan(x).any():
+        if x.shape[0] < 2:
+            a, b = pairs[0]
+            raise RankwiseError(f"{a} and {b} share {x.shape[0]} data set(s) with values; effect"
+                                " sizes need at least two")
+        return effect_sizes_all(x, [(index[a], index[b]) for a, b in pairs],
+                                list(table.learners), confidence=confidence, decimals=decimals)
     out = []
     for a, b in pairs:
         u, v = _columns(table, x, a, b)

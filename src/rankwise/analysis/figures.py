@@ -25,32 +25,29 @@ from .results import FigurePlan
 
 
 def cliques(mean_ranks, significant) -> list:
-    """Maximal groups (≥ 2 learners) of mutually non-significant learners.
+    """Maximal runs (≥ 2 learners, consecutive in mean-rank order) no two of which differ
+    significantly: the groups a critical-difference diagram can draw as one bar.
 
-    ``significant[a, b]`` is True when a and b differ significantly. Groups are returned as tuples
-    of indices sorted by mean rank, ordered by their leftmost member (Bron-Kerbosch with pivoting
-    on the non-significance graph).
+    ``significant[a, b]`` is True when a and b differ significantly. Learners are ordered by
+    (mean rank, index); groups are tuples of indices in that order, ordered by their first
+    member. O(k²): the first significant partner to the right of each learner bounds how far a
+    run starting there can reach, and a backward pass takes the minimum of those bounds.
     """
     sig = np.asarray(significant, dtype=bool)
     k = sig.shape[0]
-    adj = [set(j for j in range(k) if j != i and not sig[i, j]) for i in range(k)]
-    found = []
-
-    def expand(r, p, x):
-        if not p and not x:
-            if len(r) >= 2:
-                found.append(r)
-            return
-        pivot = max(p | x, key=lambda u: len(adj[u] & p))
-        for v in sorted(p - adj[pivot]):
-            expand(r | {v}, p & adj[v], x & adj[v])
-            p = p - {v}
-            x = x | {v}
-
-    expand(set(), set(range(k)), set())
+    if k == 0:
+        return []
     ranks = np.asarray(mean_ranks, dtype=float)
-    groups = [tuple(sorted(g, key=lambda i: (ranks[i], i))) for g in found]
-    return sorted(groups, key=lambda g: (ranks[g[0]], ranks[g[-1]], g))
+    order = np.lexsort((np.arange(k), ranks))
+    s = sig[np.ix_(order, order)] | sig[np.ix_(order, order)].T
+    right = np.triu(s, 1)
+    reach = np.where(right.any(axis=1), right.argmax(axis=1) - 1, k - 1)
+    end = np.minimum.accumulate(reach[::-1])[::-1]  # furthest end of a run starting at i
+    groups = []
+    for i in range(k):
+        if end[i] > i and (i == 0 or end[i] > end[i - 1]):
+            groups.append(tuple(int(order[j]) for j in range(i, int(end[i]) + 1)))
+    return groups
 
 
 def plan_figures(engine, learners, mean_ranks, verdict, *, alpha, diagram_procedure: str,

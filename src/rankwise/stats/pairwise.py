@@ -226,7 +226,55 @@ def nemenyi_pvalues(z, k: int) -> np.ndarray:
     (ERRATA GH8); that one is ``bonferroni`` here.
     """
     z = np.abs(np.asarray(z, dtype=float))
-    return np.minimum(1.0, stats.studentized_range.sf(math.sqrt(2.0) * z, k, np.inf))
+    return range_sf(math.sqrt(2.0) * z, k)
+
+
+#: Up to this many distinct statistics each gets its own numerical integral; above, the tail is
+#: interpolated (see :func:`range_sf`).
+RANGE_SF_DIRECT_MAX = 1_000
+_RANGE_PANEL, _RANGE_NODES = 0.25, 16
+
+
+def range_sf(q, k: int) -> np.ndarray:
+    """P(Q ≥ q) for the range Q of k independent standard normals (studentized range, ∞ df).
+
+    Each distinct q is one numerical integral (scipy's ``studentized_range``, which agrees with
+    R's ``ptukey`` to about 1e-8). With more than ``RANGE_SF_DIRECT_MAX`` distinct values, as
+    for the ~500,000 pairs of 1,000 learners, the integral is taken only at 16 Chebyshev nodes
+    in each panel of width 0.25 up to the largest q and interpolated in between: within 1e-12
+    of the integral at every q (checked in the tests for k from 3 to 1,000).
+    """
+    q = np.asarray(q, dtype=float)
+    flat = q.ravel()
+    finite = np.isfinite(flat)
+    values, inverse = np.unique(flat[finite], return_inverse=True)
+    if values.size <= RANGE_SF_DIRECT_MAX:
+        sf = stats.studentized_range.sf(values, k, np.inf)
+    else:
+        sf = _range_sf_interpolated(values, k)
+    out = np.where(np.isnan(flat), np.nan, np.where(flat > 0, 0.0, 1.0))
+    out[finite] = np.minimum(1.0, sf)[inverse]
+    return out.reshape(q.shape)
+
+
+def _range_sf_interpolated(q: np.ndarray, k: int) -> np.ndarray:
+    from numpy.polynomial import chebyshev
+
+    h, m = _RANGE_PANEL, _RANGE_NODES
+    low = max(float(q.min()), 0.0)
+    start = math.floor(low / h)
+    panels = max(int(math.ceil(float(q.max()) / h)) - start, 1)
+    t = np.cos(np.pi * (np.arange(m) + 0.5) / m)  # Chebyshev nodes of the first kind
+    left = (start + np.arange(panels)) * h
+    nodes = left[:, None] + h / 2.0 * (1.0 + t[None, :])
+    at = stats.studentized_range.sf(nodes.ravel(), k, np.inf).reshape(panels, m)
+    which = np.clip(np.floor(q / h).astype(np.int64) - start, 0, panels - 1)
+    out = np.empty_like(q)
+    for p in np.unique(which):
+        sel = which == p
+        coef = chebyshev.chebfit(t, at[p], m - 1)
+        out[sel] = chebyshev.chebval((q[sel] - left[p]) / (h / 2.0) - 1.0, coef)
+    return np.clip(out, 0.0, 1.0)
 
 
 def critical_difference(k: int, n: int, alpha: float = 0.05, method: str = "nemenyi",
