@@ -109,6 +109,10 @@ PROCEDURES = {p.name: p for p in (
     Procedure("bergmann_hommel", ("all_pairs",), "the Bergmann-Hommel procedure",
               "Bergmann-Hommel"),
     Procedure("sidak", ("control", "all_pairs"), "the Šidák correction", "Šidák"),
+    Procedure("benjamini_hochberg", ("control", "all_pairs"),
+              "the Benjamini-Hochberg procedure (false discovery rate)", "BH (FDR)"),
+    Procedure("benjamini_yekutieli", ("control", "all_pairs"),
+              "the Benjamini-Yekutieli procedure (false discovery rate)", "BY (FDR)"),
     Procedure("tukey", ("all_pairs",), "Tukey's test", "Tukey", anova_only=True),
     Procedure("dunnett", ("control",), "Dunnett's test", "Dunnett", anova_only=True),
 )}
@@ -117,8 +121,11 @@ CONTROL_PROCEDURES = ("bonferroni_dunn", "holm", "hochberg", "hommel", "holland"
                       "li")
 ALL_PAIRS_PROCEDURES = ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann_hommel")
 #: Available by name in both families but not in their default sets, which reproduce the
-#: papers' tables (``--procedures holm,sidak``).
-OPTIONAL_PROCEDURES = ("sidak",)
+#: papers' tables (``--procedures holm,sidak``). The two Benjamini procedures control the false
+#: discovery rate, not the family-wise error rate; their titles say so wherever they are printed.
+OPTIONAL_PROCEDURES = ("sidak", "benjamini_hochberg", "benjamini_yekutieli")
+#: Procedures that control the false discovery rate (the others control the family-wise error).
+FDR_PROCEDURES = ("benjamini_hochberg", "benjamini_yekutieli")
 assert all("control" in PROCEDURES[n].families for n in CONTROL_PROCEDURES)
 assert all("all_pairs" in PROCEDURES[n].families for n in ALL_PAIRS_PROCEDURES)
 

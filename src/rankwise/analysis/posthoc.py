@@ -27,8 +27,7 @@ from ..stats.omnibus import _friedman_from_ranks, _iman_davenport_from_friedman
 from ..stats.pairwise import (adjusted_pvalues, check_procedures, critical_difference,
                               family_pairs, pair_test, pairwise_statistics, resolve_control)
 from ..stats.results import jsonable
-from .results import (CriticalDifference, FamilyResult, Gate, PairComparison, PosthocResult,
-                      RankingResult)
+from .results import CriticalDifference, FamilyResult, Gate, PosthocResult, RankingResult
 
 
 class Pairwise:
@@ -137,15 +136,15 @@ class Pairwise:
             cache.update(apvs)
             self._notes.setdefault(key, []).extend(notes)
             self._methods.setdefault(key, {}).update(used)
-        pairs = family_pairs(len(self.learners), family, control)
-        p = [st.pvalues[a, b] for a, b in pairs]
+        pairs = np.asarray(family_pairs(len(self.learners), family, control),
+                           dtype=np.int64).reshape(-1, 2)
+        a, b = pairs[:, 0], pairs[:, 1]
         ran = tuple(proc for proc in procedures if proc in cache)
-        rows = tuple(PairComparison(self.learners[a], self.learners[b],
-                                    float(st.statistics[a, b]), float(p[i]),
-                                    {proc: float(cache[proc][i]) for proc in ran})
-                     for i, (a, b) in enumerate(pairs))
-        return (FamilyResult(family, ran, rows), tuple(self._notes.get(key, ())),
-                dict(self._methods.get(key, {})))
+        result = FamilyResult(family, ran, self.learners, a, b,
+                              np.asarray(st.statistics[a, b], dtype=float),
+                              np.asarray(st.pvalues[a, b], dtype=float),
+                              {proc: np.asarray(cache[proc], dtype=float) for proc in ran})
+        return (result, tuple(self._notes.get(key, ())), dict(self._methods.get(key, {})))
 
     def _one_sided(self, st, ranking, control, alternative):
         """The statistics with one-sided p-values for the pairs (control, j): the upper tail of
@@ -186,10 +185,13 @@ class Pairwise:
 
         proc, rows = ("tukey", res["tukey"]) if family == "all_pairs" else ("dunnett",
                                                                             res["dunnett"])
-        out = tuple(PairComparison(self.learners[r["a"]], self.learners[r["b"]],
-                                   float(r["statistic"]), unadjusted(r["difference"]),
-                                   {proc: float(r["pvalue"])}) for r in rows)
-        return FamilyResult(family, (proc,), out), (), {}
+        out = FamilyResult(family, (proc,), self.learners,
+                           np.array([r["a"] for r in rows], dtype=np.int64),
+                           np.array([r["b"] for r in rows], dtype=np.int64),
+                           np.array([float(r["statistic"]) for r in rows]),
+                           np.array([unadjusted(r["difference"]) for r in rows]),
+                           {proc: np.array([float(r["pvalue"]) for r in rows])})
+        return out, (), {}
 
 
 def parse_list(value) -> list | None:

@@ -49,28 +49,66 @@ class PairComparison:
                          "pvalue": self.pvalue, "apv": dict(self.apv)})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FamilyResult:
-    """A family of comparisons (``control`` or ``all_pairs``) with the APVs of its procedures."""
+    """A family of comparisons (``control`` or ``all_pairs``) with the APVs of its procedures.
+
+    Kept as arrays, one entry per pair (``a``, ``b``: indices into ``learners``), so that the
+    499,500 pairs of 1,000 learners stay four vectors; ``comparisons`` makes one
+    :class:`PairComparison` per pair the first time a writer asks for them.
+    """
 
     family: str
     procedures: tuple
-    comparisons: tuple
+    learners: tuple
+    a: np.ndarray
+    b: np.ndarray
+    statistics: np.ndarray
+    pvalues: np.ndarray
+    apvs: dict  # procedure -> array of adjusted p-values
+
+    def __len__(self) -> int:
+        return len(self.a)
+
+    @cached_property
+    def comparisons(self) -> tuple:
+        names = self.learners
+        columns = [self.apvs[proc].tolist() for proc in self.procedures]
+        return tuple(PairComparison(names[a], names[b], s, p,
+                                    dict(zip(self.procedures, (col[i] for col in columns))))
+                     for i, (a, b, s, p) in enumerate(zip(self.a.tolist(), self.b.tolist(),
+                                                          self.statistics.tolist(),
+                                                          self.pvalues.tolist())))
+
+    def rejected(self, procedure: str, alpha: float) -> np.ndarray:
+        """Per pair: True where ``procedure`` rejects at ``alpha``."""
+        if procedure not in self.apvs:
+            return np.zeros(len(self), dtype=bool)
+        v = self.apvs[procedure]
+        return np.isfinite(v) & (v <= alpha)
+
+    def _positions(self, learners):
+        if tuple(learners) == self.learners:
+            return self.a, self.b
+        index = {name: j for j, name in enumerate(learners)}
+        where = np.array([index[name] for name in self.learners], dtype=np.int64)
+        return where[self.a], where[self.b]
 
     def significant(self, procedure: str, alpha: float, learners) -> np.ndarray:
         """k × k booleans: True where ``procedure`` rejects the pair at ``alpha``."""
-        index = {name: j for j, name in enumerate(learners)}
+        a, b = self._positions(learners)
         sig = np.zeros((len(learners), len(learners)), dtype=bool)
-        for c in self.comparisons:
-            sig[index[c.a], index[c.b]] = sig[index[c.b], index[c.a]] = c.rejected(procedure, alpha)
+        hit = self.rejected(procedure, alpha)
+        sig[a, b] = hit
+        sig[b, a] = hit
         return sig
 
     def apv_matrix(self, procedure: str, learners) -> np.ndarray:
         """k × k adjusted p-values of ``procedure`` (1 on the diagonal and for absent pairs)."""
-        index = {name: j for j, name in enumerate(learners)}
+        a, b = self._positions(learners)
         out = np.ones((len(learners), len(learners)))
-        for c in self.comparisons:
-            out[index[c.a], index[c.b]] = out[index[c.b], index[c.a]] = c.apv[procedure]
+        out[a, b] = self.apvs[procedure]
+        out[b, a] = self.apvs[procedure]
         return out
 
     def to_list(self) -> list:

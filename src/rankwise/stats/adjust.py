@@ -6,7 +6,9 @@ stable, so tied p-values keep their input order. Formulas: ``docs/reference/adju
 
 Against a control (m = k − 1 hypotheses): ``bonferroni_dunn``, ``holm``, ``hochberg``,
 ``hommel``, ``holland``, ``rom``, ``finner``, ``li``.
-Both families: ``sidak`` (single step; by name, not in the default sets).
+Both families: ``sidak`` (single step), and ``benjamini_hochberg`` and ``benjamini_yekutieli``
+(step-up, controlling the false discovery rate, not the family-wise error rate), by name, not in
+the default sets.
 All pairs (m = k(k − 1)/2): ``bonferroni``, ``holm``, ``shaffer`` (needs k), and the procedures
 that need more than p-values — ``nemenyi`` (the studentized range) and ``bergmann_hommel`` (the
 pairs) — live in :mod:`rankwise.posthoc` and :mod:`rankwise.bergmann_hommel`.
@@ -120,6 +122,30 @@ def li(p):
     return _unsort(vals, order)
 
 
+def benjamini_hochberg(p):
+    """Benjamini & Hochberg (1995), step-up: APV_(i) = min_{j≥i} m·p_(j)/j (R's ``"BH"``).
+
+    Controls the false discovery rate (the expected share of false rejections among the
+    rejections) for independent or positively dependent tests, not the family-wise error rate.
+    """
+    p, order = _prepare(p)
+    m = p.size
+    ps = p[order]
+    vals = np.minimum(m / np.arange(1, m + 1) * ps, 1.0)
+    return _unsort(np.minimum.accumulate(vals[::-1])[::-1], order)
+
+
+def benjamini_yekutieli(p):
+    """Benjamini & Yekutieli (2001), step-up: APV_(i) = min_{j≥i} c(m)·m·p_(j)/j with
+    c(m) = Σ_{i≤m} 1/i (R's ``"BY"``); controls the false discovery rate under any dependence."""
+    p, order = _prepare(p)
+    m = p.size
+    ps = p[order]
+    c = float(np.sum(1.0 / np.arange(1, m + 1)))
+    vals = np.minimum(c * m / np.arange(1, m + 1) * ps, 1.0)
+    return _unsort(np.minimum.accumulate(vals[::-1])[::-1], order)
+
+
 def rom_constants(m: int, alpha: float, convention: str = "default") -> np.ndarray:
     """Rom's critical values c_1..c_m at level α (c_i is compared with the i-th largest p).
 
@@ -218,6 +244,8 @@ _SIMPLE = {
     "li": lambda p, **_: li(p),
     "rom": lambda p, convention="default", **_: rom(p, convention),
     "shaffer": lambda p, k=None, **_: shaffer(p, k),
+    "benjamini_hochberg": lambda p, **_: benjamini_hochberg(p),
+    "benjamini_yekutieli": lambda p, **_: benjamini_yekutieli(p),
 }
 
 
