@@ -173,6 +173,8 @@ def compare(
     include_table: Optional[bool] = flag(
         None, "--include-table/--no-include-table", panel=OUT,
         help="JSON: the per-cell matrices (default: up to 10,000 cells)."),
+    top: int = opt(30, "--top", metavar="N", panel=OUT,
+                   help="Reports show the best N learners (0: all); JSON keeps all."),
     digits: Optional[int] = opt(None, "--digits", metavar="D", panel=OUT,
                                 help="Decimals of the values in reports (default: the input's)."),
     rank_intervals: bool = flag(False, "--rank-intervals", panel=OUT,
@@ -208,7 +210,7 @@ def compare(
                              effects="none" if no_effects else effects,
                              confidence=confidence, bayesian=bayesian, rope=rope,
                              samples=samples, seed=seed, threshold=threshold,
-                             rank_intervals=rank_intervals, digits=digits,
+                             rank_intervals=rank_intervals, digits=digits, top=top,
                              figure_title=figure_title)
         from .report import render
 

@@ -184,7 +184,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             bayesian: str | None = None, rope: float = 0.0, samples: int = DEFAULT_SAMPLES,
             seed: int = DEFAULT_SEED, threshold: float = DEFAULT_THRESHOLD,
             rank_intervals: bool = False, digits: int | None = None,
-            figure_title: bool = False, **load_options) -> Comparison:
+            figure_title: bool = False, top: int | None = 30, **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
     Parameters
@@ -263,6 +263,10 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         most 6). Presentation only: the analysis uses ``decimals``.
     figure_title : bool
         Keep a title inside the figures (by default the caption carries it, as papers want).
+    top : int or None
+        The text, Markdown, LaTeX and HTML reports show the best ``top`` learners by mean rank
+        in every ranked table (default 30; 0 or None: all) and say how many were left out; the
+        JSON (and ``pairs.csv`` of a report folder) keeps every learner and pair.
     """
     options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
                    zero_method=zero_method, wilcoxon_method=wilcoxon_method,
@@ -273,7 +277,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                    bh_time_budget=bh_time_budget, verdict_procedure=verdict_procedure,
                    diagram_procedure=diagram_procedure, effects=effects, confidence=confidence,
                    bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold,
-                   rank_intervals=bool(rank_intervals), digits=digits,
+                   rank_intervals=bool(rank_intervals), digits=digits, top=top,
                    figure_title=bool(figure_title))
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
@@ -294,6 +298,9 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     if bayesian is not None:
         check.choice("bayesian", bayesian, BAYESIAN_TESTS)
     options["effects"] = effects_mode(effects)
+    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
+        raise RankwiseError(f"top must be a whole number (0 or None: every learner); got {top!r}")
+    options["top"] = top or None
     options.update(alpha=alpha, convention=convention, decimals=decimals, alternative=alternative,
                    continuity_correction=continuity_correction,
                    confidence=confidence)  # as validated

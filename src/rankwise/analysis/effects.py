@@ -17,6 +17,7 @@ import numpy as np
 from ..errors import RankwiseError
 from ..stats.bayesian import BAYESIAN, correlated_t_test
 from ..names import EFFECTS_MODES
+from .verdict import VERDICT_LIST_MAX
 from ..stats.effects import effect_sizes, effect_sizes_all
 
 #: Above this many data sets effects are computed only on request (they cost N log N per pair
@@ -149,6 +150,10 @@ def magnitude_sentence(effects, verdict, confidence) -> str:
         return (f"Size of the difference {e.a} − {e.b} ({level} intervals, in the criterion's"
                 f" units): {one(e)}.")
     ref = verdict.best
+    if len(verdict.winners) + len(verdict.losers) > VERDICT_LIST_MAX:
+        return (f"The verdict table gives each learner's difference from {ref} (learner − {ref},"
+                f" in the criterion's units; {level} intervals, each pair on its own, not"
+                " adjusted for multiplicity).")
     order = list(verdict.winners) + list(verdict.losers)
     found = {}
     for e in effects:

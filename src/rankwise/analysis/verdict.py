@@ -24,6 +24,11 @@ from .results import Gate, Verdict
 
 #: At or below this many data sets the verdict warns that its approximations are rough.
 SMALL_N = 10
+#: Above this many learners the verdict is a headline: it names the best, the learners not
+#: significantly worse (up to ``HEADLINE_NAMES`` of them) and counts the rest; the reports' verdict
+#: table lists the learners with their decisions and differences.
+VERDICT_LIST_MAX = 8
+HEADLINE_NAMES = 10
 
 
 def direction_sentence(table) -> str:
@@ -101,7 +106,9 @@ def decide(table, mean_ranks, tests, pair, engine, *, alpha, procedure: str = "h
     text = (f"At alpha = {alpha} {test_title(gate.test)} rejects that all learners perform alike"
             f" (p = {gate.pvalue:.3g}). Compared with the best-ranked learner, {learners[best]},"
             f" by {procedure_title(procedure)} on {ranking_title(ranking)}: ")
-    if losers:
+    if len(learners) > VERDICT_LIST_MAX:
+        text = _headline(learners[best], winners, losers, gate, alpha, procedure, ranking)
+    elif losers:
         text += (f"winners (not significantly worse than {learners[best]}): {', '.join(winners)};"
                  f" losers: {', '.join(losers)}.")
     else:
@@ -110,6 +117,25 @@ def decide(table, mean_ranks, tests, pair, engine, *, alpha, procedure: str = "h
     caveats = _caveats(n, gate, detected=True, tests=tests, engine=engine, ranking=ranking)
     return _verdict(text, detected=True, winners=winners, losers=losers, caveats=caveats,
                     apv=apv, **common)
+
+
+def _headline(best, winners, losers, gate, alpha, procedure, ranking) -> str:
+    """The verdict of many learners in a few lines (see ``VERDICT_LIST_MAX``)."""
+    k = len(winners) + len(losers)
+    tied = [name for name in winners if name != best]
+    named = ", ".join(tied[:HEADLINE_NAMES]) + (
+        f" and {len(tied) - HEADLINE_NAMES:,} more" if len(tied) > HEADLINE_NAMES else "")
+    text = (f"At alpha = {alpha} {test_title(gate.test)} rejects that all {k:,} learners perform"
+            f" alike (p = {gate.pvalue:.3g}). Best mean rank: {best}. Against it, by"
+            f" {procedure_title(procedure)} on {ranking_title(ranking)}: ")
+    if not tied:
+        text += "every other learner is significantly worse"
+    else:
+        text += (f"{len(tied):,} learner{'s are' if len(tied) > 1 else ' is'} not significantly"
+                 f" worse ({named})")
+        text += f"; {len(losers):,} significantly worse" if losers else \
+            "; none is significantly worse"
+    return text + "."
 
 
 def _caveats(n, gate: Gate, detected: bool, tests=None, engine=None,

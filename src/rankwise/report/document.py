@@ -12,6 +12,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from ..analysis.results import PairComparison
 from ..analysis.verdict import one_sided_claim
 from ..names import FIGURES, TESTS, label, ranking_title, test_title
 from .format import digits, fmt_cd, fmt_num, fmt_p, fmt_rank
@@ -75,6 +78,30 @@ class Document:
         self.blocks.extend(blocks)
 
 
+def shown_learners(cmp) -> list:
+    """Indices of the learners the reports show, best mean rank first: the best ``top`` (the
+    ``top=`` option, ``--top``; all when it is None or k is not larger)."""
+    t = cmp.table
+    order = sorted(range(t.n_learners), key=lambda j: (cmp.mean_ranks[j], j))
+    top = cmp.options.get("top")
+    return order if top is None or t.n_learners <= top else order[:top]
+
+
+def _is_shown(cmp) -> set:
+    return {cmp.table.learners[j] for j in shown_learners(cmp)}
+
+
+def left_out_sentence(cmp) -> str | None:
+    """What the reports leave out at large k, and where all of it is."""
+    k, shown = cmp.table.n_learners, len(shown_learners(cmp))
+    if shown == k:
+        return None
+    return (f"Showing the best {shown} of {k:,} learners by mean rank in every table below"
+            f" ({k - shown:,} left out; pair tables: pairs among them). The JSON output"
+            " (--format json) holds every learner and pair, and --report DIR writes all pairs to"
+            " pairs.csv; --top N shows more (0: all).")
+
+
 def source_name(source: str) -> str:
     """The input's file name for titles (the JSON keeps the whole path in ``source``)."""
     from pathlib import PurePath
@@ -113,6 +140,11 @@ def build(cmp) -> Document:
     doc = Document(f"rankwise report: {source_name(t.source)}")
     doc.add(Paragraph(lead_sentence(cmp), "lead"))
     doc.add(Heading("Verdict"), Paragraph(cmp.verdict.text, "verdict"))
+    if _headline_verdict(cmp):
+        doc.add(_verdict_table(cmp))
+    left_out = left_out_sentence(cmp)
+    if left_out:
+        doc.add(Paragraph(left_out))
     if cmp.notes:
         doc.add(Heading("Notes"), Bullets(list(cmp.notes), "notes"))
     if cmp.figures:
@@ -144,6 +176,45 @@ def build(cmp) -> Document:
     return doc
 
 
+def _headline_verdict(cmp) -> bool:
+    from ..analysis.verdict import VERDICT_LIST_MAX
+
+    v = cmp.verdict
+    return v.family == "control" and v.detected and cmp.table.n_learners > VERDICT_LIST_MAX
+
+
+def _verdict_table(cmp) -> Table:
+    """The learners the headline verdict speaks of, with decision and size of difference."""
+    v = cmp.verdict
+    t = cmp.table
+    sizes = {}
+    for e in cmp.effects:
+        if v.best in (e.a, e.b) and e.a != e.b:
+            e = e if e.b == v.best else e.reversed()
+            sizes.setdefault(e.a, e)
+    d = min(table_digits(cmp) + 1, 7)
+    losers = set(v.losers)
+    rows = []
+    for j in shown_learners(cmp):
+        name = t.learners[j]
+        decision = ("best" if name == v.best else
+                    "worse" if name in losers else "not detected")
+        apv = v.apv.get(name)
+        e = sizes.get(name)
+        rows.append([name, f"{cmp.mean_ranks[j]:.3f}", decision,
+                     "" if apv is None else Cell(fmt_p(apv), mark=name in losers),
+                     "" if e is None else _interval(e.hodges_lehmann, d),
+                     "" if e is None else f"{e.cliffs_delta.estimate:.2f}",
+                     "" if e is None else e.cliffs_delta.magnitude])
+    level = f"{100 * cmp.settings.get('effects_confidence', 1 - cmp.alpha):g}%"
+    return Table(["learner", "mean rank", "decision", "adjusted p", "difference (HL)",
+                  "Cliff's delta", "magnitude"], rows, "<><><>>", key="verdict",
+                 caption=f"Each learner against {v.best}: decision by the verdict's procedure"
+                         f" at alpha = {cmp.alpha} ('not detected' is not evidence of"
+                         f" equivalence); median difference learner - {v.best} with its"
+                         f" {level} interval, each pair on its own.")
+
+
 def cd_sentence(cmp) -> str:
     cd = cmp.critical_difference
     return (f"Critical differences of mean ranks at alpha = {cd.alpha} (SE = {cd.se:.6g},"
@@ -159,7 +230,7 @@ def figure_caption(plan) -> str:
 
 def _mean_rank_table(cmp) -> Table:
     t = cmp.table
-    order = sorted(range(t.n_learners), key=lambda j: (cmp.mean_ranks[j], j))
+    order = shown_learners(cmp)
     ci = cmp.mean_rank_intervals
     if ci is None:
         rows = [[str(i + 1), t.learners[j], f"{cmp.mean_ranks[j]:.3f}"]
@@ -231,7 +302,7 @@ def _posthoc(doc, cmp):
             what = f"against the control {ph.control}" if fam == "control" else "all pairs"
             procs = list(result.procedures)
             rows = []
-            for c in result.comparisons:
+            for c in _shown_comparisons(cmp, result):
                 rows.append([f"{c.a} vs {c.b}", fmt_num(c.statistic), fmt_p(c.pvalue)]
                             + [Cell(fmt_p(c.apv[p]), mark=c.rejected(p, cmp.alpha))
                                for p in procs])
@@ -246,6 +317,25 @@ def _posthoc(doc, cmp):
                 + "."))
 
 
+def _shown_comparisons(cmp, result):
+    """The rows of a family the reports print: pairs among the shown learners."""
+    shown = shown_learners(cmp)
+    if len(shown) == cmp.table.n_learners:
+        return result.comparisons
+    index = {name: j for j, name in enumerate(result.learners)}
+    keep = np.zeros(len(result.learners), dtype=bool)
+    keep[[index[cmp.table.learners[j]] for j in shown]] = True
+    rank = np.empty(len(result.learners))
+    rank[:] = [cmp.mean_ranks[cmp.table.learners.index(name)] for name in result.learners]
+    rows = np.flatnonzero(keep[result.a] & keep[result.b])
+    rows = rows[np.lexsort((np.maximum(rank[result.a[rows]], rank[result.b[rows]]),))]
+    names = result.learners
+    return [PairComparison(names[result.a[i]], names[result.b[i]], float(result.statistics[i]),
+                           float(result.pvalues[i]),
+                           {p: float(result.apvs[p][i]) for p in result.procedures})
+            for i in rows]
+
+
 def _sign_and_contrasts(doc, cmp):
     ph = cmp.posthoc
     mst = ph.multiple_sign_test
@@ -253,7 +343,7 @@ def _sign_and_contrasts(doc, cmp):
         rows = [[r["learner"], str(r["pluses"]), str(r["minuses"]), str(r["ties"]),
                  "control better" if r["control_better"] else
                  "control worse" if r["control_worse"] else "no difference detected"]
-                for r in mst["comparisons"]]
+                for r in mst["comparisons"] if r["learner"] in _is_shown(cmp)]
         doc.add(Heading("Multiple sign test"),
                 Paragraph(f"Against {mst['control']}: critical value r* = {mst['critical_value']}"
                           f" (one-sided, alpha = {mst['alpha']})."),
@@ -262,7 +352,8 @@ def _sign_and_contrasts(doc, cmp):
     ce = ph.contrast_estimation
     if ce is None:  # not computed for a table with missing cells
         return
-    names = ce["learners"]
+    shown = _is_shown(cmp)
+    names = [u for u in ce["learners"] if u in shown]
     rows = [[u] + [f"{ce['estimates'][u][v]:.5f}" for v in names] for u in names]
     doc.add(Heading("Contrast estimation based on medians"),
             Table([""] + names, rows, "<" + ">" * len(names), key="contrast_estimation",
@@ -278,10 +369,12 @@ def _interval(e, digits: int = 4) -> str:
 def _effects_table(cmp) -> Table:
     level = f"{100 * cmp.effects[0].confidence:g}%"
     d = min(table_digits(cmp) + 1, 7)
+    shown = _is_shown(cmp)
+    every = len(shown) == cmp.table.n_learners
     rows = [[f"{e.a} - {e.b}", str(e.n), _interval(e.hodges_lehmann, d),
              _interval(e.probability_of_superiority, 3), _interval(e.cohens_dz, 2),
              _interval(e.cliffs_delta, 2), e.cliffs_delta.magnitude, f"{e.a12:.2f}"]
-            for e in cmp.effects]
+            for e in _effects_shown(cmp.effects, shown, every)]
     methods = sorted({e.hodges_lehmann.method for e in cmp.effects})
     return Table(["pair (a - b)", "N", "median difference (HL)", "P(a > b)", "Cohen's d_z",
                   "Cliff's delta", "magnitude", "A12"], rows, "<>>>>><>", key="effects",
@@ -293,6 +386,15 @@ def _effects_table(cmp) -> Table:
                          " (unpaired, Cliff's interval; magnitude after Romano et al. 2006).")
 
 
+def _effects_shown(effects, shown, every):
+    if every:
+        return effects
+    if hasattr(effects, "a"):  # an EffectsTable: pick the rows before making objects
+        return [effects[i] for i, (a, b) in enumerate(zip(effects.a, effects.b))
+                if a in shown and b in shown]
+    return [e for e in effects if e.a in shown and e.b in shown]
+
+
 def _bayesian_table(cmp) -> Table:
     first = cmp.bayesian[0]
     words = {"a": "a practically better", "b": "b practically better",
@@ -300,7 +402,8 @@ def _bayesian_table(cmp) -> Table:
     by_dataset = "dataset" in first.details
     rows = [([r.details["dataset"]] if by_dataset else [])
             + [f"{r.a} vs {r.b}", f"{r.p_a:.3f}", f"{r.p_rope:.3f}", f"{r.p_b:.3f}",
-               words[r.decision]] for r in cmp.bayesian]
+               words[r.decision]] for r in cmp.bayesian
+            if r.a in _is_shown(cmp) and r.b in _is_shown(cmp)]
     if by_dataset:
         what = (f"Bayesian correlated t-test on each data set from its {first.details['folds']}"
                 f"-fold results (Corani & Benavoli 2015; correlation 1/folds), closed form")
@@ -319,13 +422,16 @@ def _rank_table(cmp) -> list:
     t = cmp.table
     best = cmp.summary.best
     d = table_digits(cmp)
+    cols = shown_learners(cmp)
+    if len(cols) == t.n_learners:
+        cols = list(range(t.n_learners))  # the table's own order when nothing is left out
     rows = []
     for i, name in enumerate(t.datasets[:MAX_TABLE_ROWS]):
         rows.append([name] + [Cell("-" if math.isnan(t.values[i, j]) else
                                    f"{t.values[i, j]:.{d}f} ({fmt_rank(cmp.ranks[i, j])})",
-                                   best=bool(best[i, j])) for j in range(t.n_learners)])
-    rows.append(["average rank"] + [f"{r:.3f}" for r in cmp.mean_ranks])
-    blocks = [Table(["dataset"] + list(t.learners), rows, "<" + ">" * t.n_learners,
+                                   best=bool(best[i, j])) for j in cols])
+    rows.append(["average rank"] + [f"{cmp.mean_ranks[j]:.3f}" for j in cols])
+    blocks = [Table(["dataset"] + [t.learners[j] for j in cols], rows, "<" + ">" * len(cols),
                     caption=f"{t.criterion or 'Scores'} per data set (rank in parentheses,"
                             " 1 = best; bold or * = best of the data set).", key="rank_table")]
     if t.n_datasets > MAX_TABLE_ROWS:
@@ -337,9 +443,12 @@ def _rank_table(cmp) -> list:
 def _wtl_table(cmp) -> Table:
     t = cmp.table
     wtl = cmp.summary.win_tie_loss
-    rows = [[a] + ["-" if i == j else "/".join(str(int(v)) for v in wtl[i, j])
-                   for j in range(t.n_learners)] for i, a in enumerate(t.learners)]
-    return Table([""] + list(t.learners), rows, "<" + ">" * t.n_learners,
+    cols = shown_learners(cmp)
+    if len(cols) == t.n_learners:
+        cols = list(range(t.n_learners))
+    rows = [[t.learners[i]] + ["-" if i == j else "/".join(str(int(v)) for v in wtl[i, j])
+                               for j in cols] for i in cols]
+    return Table([""] + [t.learners[j] for j in cols], rows, "<" + ">" * len(cols),
                  caption="Wins/ties/losses of the row learner against the column learner.",
                  key="win_tie_loss")
 
@@ -347,5 +456,10 @@ def _wtl_table(cmp) -> Table:
 def _quartile_lines(cmp) -> list:
     from ..stats.summary import quartile_chart_lines
 
-    return quartile_chart_lines(cmp.table, digits=table_digits(cmp),
-                                charts=cmp.summary.quartiles)
+    charts = cmp.summary.quartiles
+    shown = _is_shown(cmp)
+    if len(shown) < cmp.table.n_learners:
+        charts = {**charts, "overall": [r for r in charts["overall"] if r.learner in shown],
+                  "per_dataset": {d: [r for r in rows if r.learner in shown]
+                                  for d, rows in charts["per_dataset"].items()}}
+    return quartile_chart_lines(cmp.table, digits=table_digits(cmp), charts=charts)
