@@ -78,6 +78,15 @@ def flag(default, *names, help: str, panel: str):
                         show_default=False)
 
 
+def text_width(output) -> int:
+    """Text paragraphs are wrapped to the terminal's width on a terminal, else to 80 columns."""
+    import shutil
+
+    if output is None and sys.stdout.isatty():
+        return max(shutil.get_terminal_size((80, 24)).columns, 40)
+    return 80
+
+
 IN = "Input (README: Input)"
 TESTS_P = "Tests (README: Statistics and conventions)"
 POST = "Post-hoc (README: Post-hoc comparisons)"
@@ -218,7 +227,8 @@ def compare(
             write_folder(result.write_report, report)
         if latex_fragment and fmt != "latex":
             raise RankwiseError("--latex-fragment goes with --format latex")
-        emit(render(result, fmt, include_table=include_table, fragment=latex_fragment), output)
+        emit(render(result, fmt, include_table=include_table, fragment=latex_fragment,
+                    width=text_width(output)), output)
     except RankwiseError as exc:
         fail(str(exc))
 

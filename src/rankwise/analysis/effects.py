@@ -151,9 +151,7 @@ def magnitude_sentence(effects, verdict, confidence) -> str:
                 f" units): {one(e)}.")
     ref = verdict.best
     if len(verdict.winners) + len(verdict.losers) > VERDICT_LIST_MAX:
-        return (f"The verdict table gives each learner's difference from {ref} (learner − {ref},"
-                f" in the criterion's units; {level} intervals, each pair on its own, not"
-                " adjusted for multiplicity).")
+        return ""  # the headline verdict: the reports' verdict table gives the sizes
     order = list(verdict.winners) + list(verdict.losers)
     found = {}
     for e in effects:

@@ -28,10 +28,12 @@ def _with_diagram(cmp, procedure):
 
 
 def render(cmp, fmt: str, procedure: str | None = None, indent: int | None = 2,
-           include_table: bool | None = None, fragment: bool = False) -> str:
+           include_table: bool | None = None, fragment: bool = False,
+           width: int | None = None) -> str:
     """The report of ``cmp`` in ``fmt`` (one of ``FORMATS``); ``include_table``: the JSON's
     per-cell matrices (default: only for tables up to 10,000 cells); ``fragment``: LaTeX
-    tables and figure environments only."""
+    tables and figure environments only; ``width``: text paragraphs wrapped to that many
+    columns (None: one line each)."""
     from ..errors import RankwiseError
 
     if fmt not in FORMATS:
@@ -43,7 +45,9 @@ def render(cmp, fmt: str, procedure: str | None = None, indent: int | None = 2,
         return json_report(cmp, indent, include_table)
     if fmt == "latex":
         return latex_report(cmp, figure_files=fragment, fragment=fragment)
-    return {"text": text_report, "markdown": markdown_report, "html": html_report}[fmt](cmp)
+    if fmt == "text":
+        return text_report(cmp, width)
+    return {"markdown": markdown_report, "html": html_report}[fmt](cmp)
 
 
 def figures(cmp, procedure: str | None = None) -> dict:

@@ -139,9 +139,12 @@ def build(cmp) -> Document:
     t = cmp.table
     doc = Document(f"rankwise report: {source_name(t.source)}")
     doc.add(Paragraph(lead_sentence(cmp), "lead"))
-    doc.add(Heading("Verdict"), Paragraph(cmp.verdict.text, "verdict"))
-    if _headline_verdict(cmp):
-        doc.add(_verdict_table(cmp))
+    if _headline_verdict(cmp):  # a headline, the table of the learners, then the qualifiers
+        v = cmp.verdict
+        doc.add(Heading("Verdict"), Paragraph(v.statement, "verdict"), _verdict_table(cmp),
+                Paragraph(" ".join([*v.caveats, v.direction]), "verdict"))
+    else:
+        doc.add(Heading("Verdict"), Paragraph(cmp.verdict.text, "verdict"))
     left_out = left_out_sentence(cmp)
     if left_out:
         doc.add(Paragraph(left_out))
@@ -192,7 +195,7 @@ def _verdict_table(cmp) -> Table:
         if v.best in (e.a, e.b) and e.a != e.b:
             e = e if e.b == v.best else e.reversed()
             sizes.setdefault(e.a, e)
-    d = min(table_digits(cmp) + 1, 7)
+    d = table_digits(cmp)
     losers = set(v.losers)
     rows = []
     for j in shown_learners(cmp):
@@ -204,11 +207,11 @@ def _verdict_table(cmp) -> Table:
         rows.append([name, f"{cmp.mean_ranks[j]:.3f}", decision,
                      "" if apv is None else Cell(fmt_p(apv), mark=name in losers),
                      "" if e is None else _interval(e.hodges_lehmann, d),
-                     "" if e is None else f"{e.cliffs_delta.estimate:.2f}",
-                     "" if e is None else e.cliffs_delta.magnitude])
+                     "" if e is None else
+                     f"{e.cliffs_delta.estimate:.2f} {e.cliffs_delta.magnitude}"])
     level = f"{100 * cmp.settings.get('effects_confidence', 1 - cmp.alpha):g}%"
     return Table(["learner", "mean rank", "decision", "adjusted p", "difference (HL)",
-                  "Cliff's delta", "magnitude"], rows, "<><><>>", key="verdict",
+                  "Cliff's delta"], rows, "<><>>>", key="verdict",
                  caption=f"Each learner against {v.best}: decision by the verdict's procedure"
                          f" at alpha = {cmp.alpha} ('not detected' is not evidence of"
                          f" equivalence); median difference learner - {v.best} with its"

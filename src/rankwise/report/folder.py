@@ -9,7 +9,7 @@ from .html import html_report
 from .json_report import json_report
 from .latex import latex_report
 from .markdown import markdown_report
-from .text import text_report
+from .text import WIDTH, text_report
 from .tikz import cd_diagram_tikz, page_size, standalone
 
 
@@ -40,7 +40,7 @@ def write_report(cmp, folder) -> list:
             path = folder / name
             path.write_text(content, encoding="utf-8")
             written.append(path)
-    texts = {"report.txt": text_report(cmp),
+    texts = {"report.txt": text_report(cmp, WIDTH),
              "report.md": markdown_report(cmp, figure_files=True),
              "report.tex": latex_report(cmp, figure_files=True),
              "report_fragment.tex": latex_report(cmp, figure_files=True, fragment=True),

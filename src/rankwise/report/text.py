@@ -24,29 +24,41 @@ def _cell(c) -> str:
     return visible(c)
 
 
-def _wrap(text: str, indent: str = "") -> list:
-    # One line per paragraph: the terminal wraps, and a line can be searched as a whole.
-    return [indent + visible(text)]
+#: Paragraphs are wrapped to this many columns (a terminal's width or, piped, 80).
+WIDTH = 80
 
 
-def text_report(cmp) -> str:
+def _wrap(text: str, indent: str = "", width: int | None = WIDTH) -> list:
+    """A paragraph in lines of at most ``width`` columns (a bullet's lines hang under its text);
+    words longer than a line (paths, long names) are not broken. ``width=None``: one line."""
+    text = indent + visible(text)
+    if width is None or len(text) <= width:
+        return [text]
+    import textwrap
+
+    return textwrap.wrap(text, width=width, subsequent_indent=" " * len(indent),
+                         break_long_words=False, break_on_hyphens=False)
+
+
+def text_report(cmp, width: int | None = None) -> str:
+    """The report as text, paragraphs wrapped to ``width`` columns (None: one line each)."""
     doc = build(cmp)
     out = [visible(doc.title)]
     for block in doc.blocks:
         if isinstance(block, Heading):
             out += ["", visible(block.text) if block.level <= 2 else f"  {visible(block.text)}"]
         elif isinstance(block, Paragraph):
-            out += _wrap(block.text)
+            out += _wrap(block.text, width=width)
         elif isinstance(block, Bullets):
             for item in block.items:
-                out += _wrap(item, "- ")
+                out += _wrap(item, "- ", width)
         elif isinstance(block, Figure):
-            out += _wrap(figure_caption(block.plan), "- ")
+            out += _wrap(figure_caption(block.plan), "- ", width)
         elif isinstance(block, Table):
             rows = [[_cell(c) for c in r] for r in block.rows]
             out += table_lines(rows, [visible(h) for h in block.header], block.align)
             if block.caption:
-                out += _wrap(block.caption)
+                out += _wrap(block.caption, width=width)
         elif isinstance(block, Preformatted):
             out += [visible(line) for line in block.lines]
     return "\n".join(out) + "\n"
