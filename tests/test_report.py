@@ -297,7 +297,7 @@ def test_report_folder(tmp_path):
     files = {p.name for p in (tmp_path / "out").iterdir()}
     assert files == {f"{n}.{e}" for n in ("cd_diagram", "control_diagram", "pvalue_heatmap")
                      for e in ("svg", "pdf", "png")} | {
-        "report.txt", "report.md", "report.tex", "report_fragment.tex", "report.html",
+        "report.txt", "report.md", "report.tex", "report_fragment.tex", "report.html", "pairs.csv",
         "report.json", "cd_diagram.tikz", "cd_diagram_tikz.tex"}
     doc = json.loads((tmp_path / "out" / "report.json").read_text())
     assert doc["report"]["verdict"]["losers"] == ["FH-GBML"]

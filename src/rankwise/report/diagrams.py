@@ -17,6 +17,7 @@ change), so they work headless and in any program. Rank 1 (the best) is on the l
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import io
 
@@ -294,12 +295,46 @@ def simplex_plot(posterior) -> Figure:
     return fig
 
 
+def shown_plan(plan, learners, keep):
+    """``plan`` for the learners ``keep`` (names) only: the cliques cut to them (a run cut to
+    the best learners is still a run; groups inside another are dropped), the heat map's rows
+    and columns picked."""
+    keep = list(keep)
+    inside = set(keep)
+    changes = {"learners": tuple(keep)}
+    if plan.cliques is not None:
+        cut = [tuple(n for n in g if n in inside) for g in plan.cliques]
+        cut = [g for g in cut if len(g) >= 2]
+        changes["cliques"] = tuple(g for g in cut
+                                   if not any(set(g) < set(h) for h in cut))
+    if plan.pvalues is not None:
+        where = {n: i for i, n in enumerate(plan.learners or learners)}
+        rows = [where[n] for n in keep]
+        changes["pvalues"] = np.asarray(plan.pvalues)[np.ix_(rows, rows)]
+    return replace(plan, **changes)
+
+
+def shown_figure_inputs(cmp):
+    """The learners the figures show (the reports' best ``top``), their mean ranks, and a
+    function that restricts a plan to them."""
+    from .document import shown_learners
+
+    idx = shown_learners(cmp)
+    names = [cmp.table.learners[j] for j in idx]
+    if len(idx) == cmp.table.n_learners:
+        return list(cmp.table.learners), cmp.mean_ranks, lambda plan: plan
+    return names, np.asarray(cmp.mean_ranks)[idx], \
+        lambda plan: shown_plan(plan, cmp.table.learners, names)
+
+
 def draw_all(cmp) -> dict:
-    """``{name: Figure}`` for every figure the analysis decided to draw."""
+    """``{name: Figure}`` for every figure the analysis decided to draw (for the best ``top``
+    learners when there are more)."""
     out = {}
     titled = bool(cmp.options.get("figure_title"))
+    names, ranks, restrict = shown_figure_inputs(cmp)
     for name, plan in cmp.figures.items():
-        fig = draw(plan, cmp.mean_ranks, cmp.table.learners, titled)
+        fig = draw(restrict(plan), ranks, names, titled)
         if fig is not None:
             out[name] = fig
     return out

@@ -156,6 +156,11 @@ def build(cmp) -> Document:
         if len(reasons) == 1 and not any(plan.drawn for plan in cmp.figures.values()):
             doc.add(Paragraph(f"No figures: {reasons.pop()}."))
         else:
+            shown = len(shown_learners(cmp))
+            if shown < t.n_learners:
+                doc.add(Paragraph(f"The figures show the best {shown} of {t.n_learners:,}"
+                                  " learners by mean rank; their decisions are those of the"
+                                  " whole analysis."))
             for name, plan in cmp.figures.items():
                 doc.add(Figure(name, plan))
     doc.add(Heading("Mean ranks"), _mean_rank_table(cmp))

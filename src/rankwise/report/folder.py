@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .diagrams import draw_all, figure_bytes
+from .diagrams import draw_all, figure_bytes, shown_figure_inputs
 from .html import html_report
 from .json_report import json_report
 from .latex import latex_report
 from .markdown import markdown_report
+from .pairs import pairs_csv
 from .text import WIDTH, text_report
 from .tikz import cd_diagram_tikz, page_size, standalone
 
@@ -17,8 +18,8 @@ def write_report(cmp, folder) -> list:
     """Write report.{txt,md,tex,html,json}, report_fragment.tex (the tables and figure
     environments to \\input into a paper), each drawn figure as SVG, PDF and PNG, and the CD
     diagram also as TikZ (cd_diagram.tikz, and cd_diagram_tikz.tex, which compiles on its own;
-    not cd_diagram.tex, whose PDF would overwrite the drawn cd_diagram.pdf) into
-    ``folder``; return the paths written."""
+    not cd_diagram.tex, whose PDF would overwrite the drawn cd_diagram.pdf) and pairs.csv
+    (every pair's numbers, :mod:`.pairs`) into ``folder``; return the paths written."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
@@ -33,10 +34,12 @@ def write_report(cmp, folder) -> list:
             written.append(path)
     plan = cmp.figures.get("cd_diagram")
     if plan is not None and plan.drawn:
-        picture = cd_diagram_tikz(plan, cmp.mean_ranks, cmp.table.learners)
+        names, ranks, restrict = shown_figure_inputs(cmp)
+        plan = restrict(plan)
+        picture = cd_diagram_tikz(plan, ranks, names)
         for name, content in (("cd_diagram.tikz", picture),
                               ("cd_diagram_tikz.tex",
-                               standalone(picture, page_size(cmp.table.learners, plan)))):
+                               standalone(picture, page_size(names, plan)))):
             path = folder / name
             path.write_text(content, encoding="utf-8")
             written.append(path)
@@ -45,7 +48,8 @@ def write_report(cmp, folder) -> list:
              "report.tex": latex_report(cmp, figure_files=True),
              "report_fragment.tex": latex_report(cmp, figure_files=True, fragment=True),
              "report.html": html_report(cmp, svgs),
-             "report.json": json_report(cmp)}
+             "report.json": json_report(cmp),
+             "pairs.csv": pairs_csv(cmp)}
     for name, text in texts.items():
         path = folder / name
         path.write_text(text, encoding="utf-8")

@@ -1,0 +1,109 @@
+"""Outputs a reader can use at large k: the headline verdict, --top, 80 columns, pairs.csv."""
+
+import csv
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rankwise import compare
+from rankwise.report.pairs import pairs_columns, pairs_csv
+from rankwise.report.text import text_report
+
+
+def _table(k, n, seed=0):
+    rng = np.random.default_rng(seed)
+    skill = np.linspace(0.05, 0, k)
+    x = np.round(np.clip(rng.uniform(0.6, 0.9, (n, 1)) + skill + rng.normal(0, 0.03, (n, k)),
+                         0, 1), 3)
+    return pd.DataFrame(x, columns=[f"config_{j:02d}" for j in range(k)],
+                        index=[f"ds{i:02d}" for i in range(n)])
+
+
+@pytest.fixture(scope="module")
+def k30():
+    return compare(_table(30, 40), posthoc="all", procedures=("holm", "nemenyi"))
+
+
+def test_thirty_learners_read_at_80_columns(k30):
+    text = text_report(k30, 80)
+    blocks = text.split("\n\n")
+    verdict = next(b for b in blocks if b.startswith("Verdict\n")).split("\n")
+    headline = []
+    for line in verdict[1:]:
+        if line.startswith("learner "):
+            break
+        headline.append(line)
+    assert 1 <= len(headline) <= 5
+    assert "Best mean rank:" in headline[0] + " ".join(headline)
+    table_lines = set()
+    for b in blocks:  # lines of tables (a header, a rule of dashes, rows) may be wider
+        lines = b.split("\n")
+        for i, line in enumerate(lines):
+            if set(line.replace(" ", "")) <= {"-"} and line.strip():
+                start = i - 1
+                table_lines.update(lines[start:])
+    charts = text.split("\nQuartile charts\n")[1].split("\n\n")[0].split("\n")
+    table_lines.update(charts)  # preformatted, like a table
+    prose = [line for line in text.split("\n") if line not in table_lines]
+    assert max(len(line) for line in prose) <= 80
+    # the verdict's decisions in its table are the verdict's own
+    v = k30.verdict
+    for name in v.losers[:5]:
+        row = next(line for line in text.split("\n") if line.startswith(name + " "))
+        assert " worse " in row
+    for name in v.winners:
+        if name != v.best:
+            row = next(line for line in text.split("\n") if line.startswith(name + " "))
+            assert "not detected" in row
+
+
+def test_top_limits_every_table_and_says_so():
+    cmp = compare(_table(40, 25), posthoc="all", procedures=("holm",), top=12)
+    text = text_report(cmp)
+    assert "Showing the best 12 of 40 learners by mean rank" in text
+    shown = [cmp.table.learners[j] for j in np.argsort(cmp.mean_ranks, kind="stable")[:12]]
+    hidden = set(cmp.table.learners) - set(shown)
+    for name in hidden:
+        assert name not in text.split("\nMean ranks\n")[1].split("\nMethods\n")[0]
+    every = text_report(compare(_table(40, 25), top=0))
+    assert "Showing the best" not in every
+    assert all(name in every for name in cmp.table.learners)
+    with pytest.raises(Exception, match="top must be a whole number"):
+        compare(_table(5, 10), top=-1)
+
+
+def test_pairs_csv_holds_every_pair_with_the_numbers_of_the_analysis(k30):
+    rows = list(csv.DictReader(io.StringIO(pairs_csv(k30))))
+    assert len(rows) == 30 * 29 // 2
+    fam = k30.posthoc.rankings["friedman"].families["all_pairs"]
+    apv = fam.apv_matrix("holm", k30.table.learners)
+    index = {n: i for i, n in enumerate(k30.table.learners)}
+    for row in rows[::37]:
+        i, j = index[row["a"]], index[row["b"]]
+        assert i < j
+        assert float(row["friedman_holm"]) == apv[i, j]
+        assert float(row["mean_rank_a"]) == k30.mean_ranks[i]
+        if row["effect_hl"]:
+            e = next(e for e in k30.effects if {e.a, e.b} == {row["a"], row["b"]})
+            e = e if e.a == row["a"] else e.reversed()
+            assert float(row["effect_hl"]) == e.hodges_lehmann.estimate
+    heat = k30.figures["pvalue_heatmap"]
+    assert [float(r["diagram_nemenyi"]) for r in rows[:5]] == \
+        [heat.pvalues[list(heat.learners).index(r["a"]), list(heat.learners).index(r["b"])]
+         for r in rows[:5]]
+
+
+def test_a_thousand_learners_smoke():
+    """k = 1000: the text report is small enough to read and its first screen says who is
+    best; every pair is in pairs.csv (sizes, not timings)."""
+    cmp = compare(_table(1000, 20, seed=3), tests=("friedman", "iman_davenport"))
+    text = text_report(cmp, 80)
+    assert len(text.encode()) <= 400_000
+    first_screen = "\n".join(text.split("\n")[:25])
+    assert f"Best mean rank: {cmp.verdict.best}" in " ".join(first_screen.split())
+    assert cmp.settings["effects_pairs"] in ("all", "verdict")
+    assert len(cmp.effects) == 999
+    cols = pairs_columns(cmp)
+    assert len(cols["a"]) == 499_500
