@@ -46,7 +46,7 @@ def test_json_contract_k_at_least_3():
     assert doc["learners"] == ["PDFC", "NNEP", "IS-CHC+1NN", "FH-GBML"]
     assert doc["n_datasets"] == 24 == len(doc["datasets"])
     assert doc["higher_is_better"] is True and doc["alpha"] == 0.05
-    assert doc["convention"] == "paper" and doc["schema"] == "rankwise.compare/1"
+    assert doc["convention"] == "paper" and doc["schema"] == "rankwise.compare/2"
     assert doc["mean_ranks"]["PDFC"] == pytest.approx(1.770833, abs=1e-6)
     assert set(doc["tests"]) == set(OMNIBUS_TESTS)
     fr = doc["tests"]["friedman"]
@@ -160,21 +160,23 @@ def test_posthoc_json_contract():
     control_procs = {"bonferroni_dunn", "holm", "hochberg", "hommel", "holland", "rom", "finner",
                      "li"}
     pair_procs = {"nemenyi", "bonferroni", "holm", "shaffer", "bergmann_hommel"}
+    from rankwise.analysis.schema import pair_rows
+
     for ranking in ("friedman", "friedman_aligned", "quade", "wilcoxon", "sign"):
         entry = ph[ranking]
         assert entry["gate"]["passed"] is True
-        assert len(entry["control"]) == 3 and len(entry["all_pairs"]) == 6
-        for row in entry["control"]:
+        assert len(entry["control"]["a"]) == 3 and len(entry["all_pairs"]["pvalue"]) == 6
+        for row in pair_rows(entry["control"], doc["learners"]):
             assert {"a", "b", "statistic", "pvalue", "apv"} <= set(row)
             assert set(row["apv"]) == control_procs
         expected = pair_procs if ranking in ("friedman", "friedman_aligned", "quade") else (
             pair_procs - {"nemenyi"})
-        assert set(entry["all_pairs"][0]["apv"]) == expected
-    assert ph["friedman"]["control"][2]["apv"]["li"] == pytest.approx(6.04577e-5, rel=1e-5)
+        assert set(entry["all_pairs"]["apv"]) == expected
+    assert ph["friedman"]["control"]["apv"]["li"][2] == pytest.approx(6.04577e-5, rel=1e-5)
     assert ph["critical_difference"]["nemenyi"] == pytest.approx(0.9574, abs=1e-4)
     assert ph["multiple_sign_test"]["critical_value"] == 6
     assert ph["contrast_estimation"]["estimates"]["PDFC"]["NNEP"] == pytest.approx(0.0225)
-    assert set(ph["anova"]["all_pairs"][0]["apv"]) == {"tukey"}
+    assert set(ph["anova"]["all_pairs"]["apv"]) == {"tukey"}
 
 
 def test_posthoc_text_and_errors():

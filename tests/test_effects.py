@@ -270,7 +270,17 @@ def test_compare_effects_family_json_text_and_verdict_agree():
     assert [(e.a, e.b) for e in cmp.effects] == [(n, best) for n in
                                                  ("NaiveBayes", "CN2", "1-NN", "Kernel")]
     doc = json.loads(cmp.to_json())
-    assert doc["effects"] == [e.to_dict() for e in cmp.effects]
+    from rankwise.analysis.schema import pair_rows
+
+    rows = pair_rows(doc["effects"], doc["learners"])  # the JSON's columns, pair by pair
+    assert len(rows) == len(cmp.effects)
+    for row, e in zip(rows, cmp.effects):
+        ref = e.to_dict()
+        assert (row["a"], row["b"], row["n"], row["a12"]) == (e.a, e.b, e.n, ref["a12"])
+        for name in ("hodges_lehmann", "probability_of_superiority", "cohens_dz",
+                     "cliffs_delta"):
+            assert {k: v for k, v in row[name].items() if v is not None} == \
+                {k: v for k, v in ref[name].items() if k in row[name]}
     assert doc["bayesian"] == [] and doc["settings"]["effects_confidence"] == 0.95
     text = cmp.to_text()
     for e in cmp.effects:

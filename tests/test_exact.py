@@ -145,7 +145,7 @@ def test_friedman_exact_ranking_in_compare_and_its_level():
                   procedures=["holm", "shaffer", "bergmann_hommel", "nemenyi"])
     entry = cmp.to_dict()["posthoc"]["friedman_exact"]
     assert entry["method"] == "exact" and entry["statistic"] == "R_a - R_b (rank sums)"
-    assert set(entry["all_pairs"][0]["apv"]) == {"holm", "shaffer", "bergmann_hommel"}
+    assert set(entry["all_pairs"]["apv"]) == {"holm", "shaffer", "bergmann_hommel"}
     alone = compare(load_example("demsar2006_table6"), posthoc="all")
     assert any("friedman_exact" in n for n in alone.to_dict()["posthoc"]["friedman"]["notes"])
     rng = np.random.default_rng(7)
@@ -281,10 +281,13 @@ def test_eisinga_on_the_qpcr_example_and_the_authors_closed_form():
     table = {"dataset": ["bias", "linearity", "precision", "resolution"]}
     table.update({m: QPCR[:, j] for j, m in enumerate(QPCR_METHODS)})
     import pandas as pd
-    entry = compare(pd.DataFrame(table), higher_is_better=False, posthoc="all",
-                    rankings=["friedman_exact"], procedures=["holm"],
-                    decimals=None).to_dict()["posthoc"]["friedman_exact"]
-    first = {(r["a"], r["b"]): r["pvalue"] for r in entry["all_pairs"]}
+    from rankwise.analysis.schema import pair_rows
+
+    doc = compare(pd.DataFrame(table), higher_is_better=False, posthoc="all",
+                  rankings=["friedman_exact"], procedures=["holm"], decimals=None).to_dict()
+    entry = doc["posthoc"]["friedman_exact"]
+    first = {(r["a"], r["b"]): r["pvalue"] for r in pair_rows(entry["all_pairs"],
+                                                               doc["learners"])}
     assert first[("Cy0", "FPK_PCR")] == pytest.approx(QPCR_EXACT_P[33], rel=1e-9)
 
     untied = np.tile(np.arange(1.0, 101.0), (100, 1))

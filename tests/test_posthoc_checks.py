@@ -310,7 +310,7 @@ def test_compare_posthoc_gate_and_force():
     assert doc["friedman"]["gate"]["passed"] is False and doc["friedman"]["skipped"] is True
     assert "control" not in doc["friedman"]
     forced = compare(table, posthoc="both", force_posthoc=True).to_dict()["posthoc"]
-    assert forced["forced"] and len(forced["friedman"]["all_pairs"]) == 6
+    assert forced["forced"] and len(forced["friedman"]["all_pairs"]["a"]) == 6
     assert "does not reject" in forced["friedman"]["notes"][0]
 
 
@@ -321,8 +321,9 @@ def test_compare_posthoc_options_and_errors():
     assert doc["control"] == "FH-GBML" and doc["control_source"] == "option"
     assert doc["families"] == ["control"]
     for r in ("friedman_aligned", "quade", "wilcoxon", "sign"):
-        assert [set(c["apv"]) for c in doc[r]["control"]] == [{"holm", "li"}] * 3
-    assert set(doc["anova"]["control"][0]["apv"]) == {"dunnett"}
+        assert set(doc[r]["control"]["apv"]) == {"holm", "li"}
+        assert all(len(v) == 3 for v in doc[r]["control"]["apv"].values())
+    assert set(doc["anova"]["control"]["apv"]) == {"dunnett"}
     with pytest.raises(RankwiseError, match="unknown procedure 'bogus'"):
         compare(t, posthoc="all", procedures="bogus")
     with pytest.raises(RankwiseError, match="no learner named 'X' to use as control"):
@@ -420,9 +421,9 @@ def test_sidak_matches_statsmodels_and_holds_the_familywise_level():
     assert adjust([1.0, 0.0], "sidak").tolist() == [1.0, 0.0]
     cmp = compare(load_example("garcia2008"), posthoc="both", procedures=["holm", "sidak"])
     ph = cmp.to_dict()["posthoc"]["friedman"]
-    assert set(ph["all_pairs"][0]["apv"]) == {"holm", "sidak"}
+    assert set(ph["all_pairs"]["apv"]) == {"holm", "sidak"}
     assert set(compare(load_example("garcia2008"), posthoc="both").to_dict()["posthoc"][
-        "friedman"]["all_pairs"][0]["apv"]).isdisjoint({"sidak"})
+        "friedman"]["all_pairs"]["apv"]).isdisjoint({"sidak"})
     assert compare(load_example("garcia2008"), verdict_procedure="sidak").verdict.procedure == \
         "sidak"
     from rankwise.posthoc import adjusted_pvalues
@@ -534,7 +535,7 @@ def test_conover_rankings_in_compare_and_json():
     for ranking in ("friedman_conover", "quade_conover"):
         entry = doc[ranking]
         assert entry["df"] == 29 * 4 and entry["statistic"] == "t (116 df)"
-        assert set(entry["all_pairs"][0]["apv"]) == {"holm", "bergmann_hommel"}
+        assert set(entry["all_pairs"]["apv"]) == {"holm", "bergmann_hommel"}
         assert any("nemenyi needs the z-tests" in note for note in entry["notes"])
     assert "t = (M_a - M_b) / SE on t with 116 degrees of freedom" in cmp.to_text()
 

@@ -90,7 +90,9 @@ def close(got, want):
 def gh_all_pairs(convention):
     t = load_example("garcia2008")
     res = compare(t, posthoc="all", convention=convention)
-    rows = res.to_dict()["posthoc"]["friedman"]["all_pairs"]
+    from rankwise.analysis.schema import pair_rows
+
+    rows = pair_rows(res.to_dict()["posthoc"]["friedman"]["all_pairs"], res.table.learners)
     order = np.argsort([r["pvalue"] for r in rows], kind="stable")
     return [rows[i] for i in order], res
 

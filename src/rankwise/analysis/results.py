@@ -112,7 +112,14 @@ class FamilyResult:
         return out
 
     def to_list(self) -> list:
+        """One dict per pair (schema 1's form; :meth:`to_columns` is the JSON's)."""
         return [c.to_dict() for c in self.comparisons]
+
+    def to_columns(self) -> dict:
+        """The JSON form (schema 2): ``a`` and ``b`` as indices into ``learners``, then one
+        array per number, ``apv`` one array per procedure."""
+        return {"a": self.a, "b": self.b, "statistic": self.statistics, "pvalue": self.pvalues,
+                "apv": {proc: self.apvs[proc] for proc in self.procedures}}
 
 
 @dataclass(frozen=True)
@@ -161,7 +168,8 @@ class RankingResult:
     notes: tuple = ()
     details: dict = field(default_factory=dict)    # ranking-specific extras
 
-    def to_dict(self) -> dict:
+    def to_dict(self, rows: bool = False) -> dict:
+        """The JSON form; ``rows``: families as one dict per pair (schema 1's form)."""
         out = {"gate": self.gate.to_dict()}
         if self.skipped:
             out["skipped"] = True
@@ -176,7 +184,7 @@ class RankingResult:
                                       if self.critical_difference is not None else None)
         out.update(self.details)
         for name, fam in self.families.items():
-            out[name] = fam.to_list()
+            out[name] = fam.to_list() if rows else fam.to_columns()
         if self.methods:
             out["methods"] = dict(self.methods)
         out["notes"] = list(self.notes)
@@ -204,13 +212,14 @@ class PosthocResult:
         costliest part of a large analysis, and only reports print it)."""
         return self.contrast() if callable(self.contrast) else self.contrast
 
-    def to_dict(self) -> dict:
+    def to_dict(self, rows: bool = False) -> dict:
+        """The JSON form; ``rows``: families as one dict per pair (schema 1's form)."""
         out = {"families": list(self.families), "rankings": list(self.rankings),
                "control": self.control, "control_source": self.control_source,
                "procedures": {f: list(p) for f, p in self.procedures.items()},
                "forced": self.forced}
         for name, entry in self.rankings.items():
-            out[name] = entry.to_dict()
+            out[name] = entry.to_dict(rows)
         out["critical_difference"] = (self.critical_difference.to_dict()
                                       if self.critical_difference is not None else None)
         if self.multiple_sign_test is not None:
@@ -220,8 +229,8 @@ class PosthocResult:
 
     def __getitem__(self, key):
         """The dict interface of rankwise 0.1 (``cmp.posthoc["friedman"]["all_pairs"]``): reads
-        the JSON form."""
-        return self.to_dict()[key]
+        the JSON form, families as one dict per pair, as 0.1 had them."""
+        return self.to_dict(rows=True)[key]
 
 
 @dataclass(frozen=True)
@@ -313,9 +322,8 @@ class FigurePlan:
             if self.decisions is not None:
                 out["decisions"] = dict(self.decisions)
             if self.pvalues is not None and self.learners:
-                out["outlined"] = [[a, b] for i, a in enumerate(self.learners)
-                                   for j, b in enumerate(self.learners)
-                                   if i < j and self.pvalues[i, j] <= self.alpha]
+                i, j = np.nonzero(np.triu(np.asarray(self.pvalues) <= self.alpha, 1))
+                out["outlined"] = np.column_stack([i, j])  # indices into ``learners``
             if self.rank_intervals is not None:
                 out["rank_intervals"] = {k: list(v) for k, v in self.rank_intervals.items()}
         if self.note:

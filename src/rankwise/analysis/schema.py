@@ -1,16 +1,20 @@
 """The JSON contract of an analysis: the serialisation of a :class:`Comparison`'s results.
 
-Schema ``rankwise.compare/1`` (README, "JSON contract"): keys are only ever added within a
+Schema ``rankwise.compare/2`` (README, "JSON contract"): keys are only ever added within a
 schema version. The ``report`` section (prose, tables, figures) is added by the report wing.
+Schema 2 keeps pair-level results as columns (learners by their index in ``learners``) instead
+of one object per pair, so that 499,500 pairs are a few arrays; :func:`pair_rows` turns a
+column section back into one dict per pair.
 """
 
 from __future__ import annotations
 
 from .._version import __version__
 from ..names import TWO_LEARNER_TESTS
+from ..stats.effects import effects_columns
 from ..stats.results import jsonable
 
-SCHEMA = "rankwise.compare/1"
+SCHEMA = "rankwise.compare/2"
 #: Up to this many cells the JSON carries the table itself (values, ranks, best-cell flags), so
 #: that small reports stay self-contained; above it only on request.
 TABLE_CELLS = 10_000
@@ -65,10 +69,33 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
         "critical_difference": (cmp.critical_difference.to_dict()
                                 if cmp.critical_difference is not None else None),
         "posthoc": cmp.posthoc.to_dict() if cmp.posthoc is not None else None,
-        "effects": [e.to_dict() for e in cmp.effects],
+        "effects": effects_columns(cmp.effects, t.learners),
         "bayesian": [b.to_dict() for b in cmp.bayesian],
         "notes": list(cmp.notes),
     })
     if table and arrays:  # the keys exist already, so the order of the document is kept
         doc["values"], doc["ranks"] = t.values, cmp.ranks
     return doc
+
+
+def pair_rows(columns: dict, learners) -> list:
+    """A column section of the JSON (a post-hoc family, ``effects``) as one dict per pair, with
+    learner names: ``{"a": name, "b": name, key: value, ...}``; nested column groups (``apv``,
+    each effect) become nested dicts."""
+    learners = list(learners)
+    n = len(columns["a"])
+
+    def pick(value, i):
+        if isinstance(value, dict):
+            return {k: pick(v, i) for k, v in value.items()}
+        if isinstance(value, (list, tuple)) or hasattr(value, "__len__") and not isinstance(
+                value, str):
+            return value[i]
+        return value
+
+    out = []
+    for i in range(n):
+        row = {key: pick(value, i) for key, value in columns.items()}
+        row["a"], row["b"] = learners[int(row["a"])], learners[int(row["b"])]
+        out.append(row)
+    return out

@@ -4,6 +4,8 @@ quartiles, the figures' decisions and the notes."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..analysis.schema import comparison_dict
 from ..analysis.schema import include_table as included
 from ..stats.results import jsonable
@@ -15,7 +17,9 @@ def report_section(cmp, include_table: bool | None = None, arrays: bool = False)
     t = cmp.table
     learners = list(t.learners)
     summary = cmp.summary
-    wtl = summary.win_tie_loss
+    wtl = summary.win_tie_loss.copy()
+    diagonal = np.arange(wtl.shape[0])
+    wtl[diagonal, diagonal, :] = 0  # a learner is not compared with itself
     charts = summary.quartiles
 
     def qrows(rows):
@@ -28,10 +32,7 @@ def report_section(cmp, include_table: bool | None = None, arrays: bool = False)
         "rank_table": {"best": summary.best if included(cmp, include_table) and not arrays
                        else None,
                        "average_ranks": dict(zip(learners, cmp.mean_ranks))},
-        "win_tie_loss": {a: {b: {"wins": int(wtl[i, j, 0]), "ties": int(wtl[i, j, 1]),
-                                 "losses": int(wtl[i, j, 2])}
-                             for j, b in enumerate(learners) if j != i}
-                         for i, a in enumerate(learners)},
+        "win_tie_loss": {"wins": wtl[:, :, 0], "ties": wtl[:, :, 1], "losses": wtl[:, :, 2]},
         "quartiles": {"fold_level": charts["fold_level"], "scale": [charts["lo"], charts["hi"]],
                       "overall": qrows(charts["overall"]),
                       "per_dataset": {d: qrows(r) for d, r in charts["per_dataset"].items()},

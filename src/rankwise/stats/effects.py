@@ -668,3 +668,38 @@ def effect_sizes_all(x, pairs, names, *, confidence: float = 0.95,
     a = [names[i] for i in pairs[:, 0]]
     b = [names[j] for j in pairs[:, 1]]
     return EffectsTable(a, b, np.full(count, n), confidence, arrays, extra)
+
+
+def effects_columns(effects, learners) -> dict:
+    """The effect sizes of many pairs as the JSON's columns (schema 2): ``a`` and ``b`` as
+    indices into ``learners``, ``n``, ``confidence``, and per effect its ``estimate``,
+    ``ci_low``, ``ci_high`` and ``method`` arrays plus the details every pair has (Hodges-Lehmann:
+    ``n_zeros``, ``tied``, ``achieved_confidence`` or null; probability of superiority: ``a_wins``,
+    ``ties``, ``b_wins``; Cliff's δ: ``magnitude``), and ``a12``."""
+    effects = list(effects) if not isinstance(effects, EffectsTable) else effects
+    index = {name: i for i, name in enumerate(learners)}
+    m = len(effects)
+    if not m:
+        return {"a": [], "b": [], "n": [], "confidence": None}
+
+    def estimates(which, extra=()):
+        items = [getattr(e, which) for e in effects]
+        out = {"estimate": np.array([x.estimate for x in items], dtype=float),
+               "ci_low": np.array([x.ci_low for x in items], dtype=float),
+               "ci_high": np.array([x.ci_high for x in items], dtype=float),
+               "method": [x.method for x in items]}
+        for key in extra:
+            out[key] = [x.details.get(key) for x in items]
+        return out
+
+    cd = estimates("cliffs_delta")
+    cd["magnitude"] = [e.cliffs_delta.magnitude for e in effects]
+    return {"a": [index[e.a] for e in effects], "b": [index[e.b] for e in effects],
+            "n": [int(e.n) for e in effects], "confidence": effects[0].confidence,
+            "hodges_lehmann": estimates("hodges_lehmann",
+                                        ("n_zeros", "tied", "achieved_confidence")),
+            "probability_of_superiority": estimates("probability_of_superiority",
+                                                    ("a_wins", "ties", "b_wins")),
+            "cohens_dz": estimates("cohens_dz"),
+            "cliffs_delta": cd,
+            "a12": np.array([e.a12 for e in effects], dtype=float)}
