@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 
 import numpy as np
 
@@ -18,7 +19,12 @@ from .._text import spreadsheet_safe, visible
 
 
 def _fmt(values) -> list:
-    return ["" if not np.isfinite(v) else repr(float(v)) for v in np.asarray(values, float)]
+    """Shortest round-trip text of each number, empty where it is not finite."""
+    finite = math.isfinite
+    return [_repr(v) if finite(v) else "" for v in np.asarray(values, float).tolist()]
+
+
+_repr = float.__repr__
 
 
 def pairs_columns(cmp) -> dict:

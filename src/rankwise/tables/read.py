@@ -142,7 +142,8 @@ def _read_file(path, sep: str | None) -> pd.DataFrame:
     if sep is None:
         tabbed = path.suffix.lower() in (".tsv", ".tab") or ("\t" in first and "," not in first)
         sep = "\t" if tabbed else ","
-    if b'"' not in data and lines.longest() <= MAX_CELL:
+    if b'"' not in data and (lines.longest() <= MAX_CELL
+                             or _longest_field(lines.raw, sep) <= MAX_CELL):
         return _read_plain(data, lines, sep, path)
     return _read_quoted(data.decode("utf-8-sig") if text is None else text, sep, path)
 
@@ -211,6 +212,16 @@ def _check_characters(data: bytes, lines: _Lines, path) -> None:
         what = _CHARACTER_NAMES.get(char, f"the control character U+{ord(char):04X}")
         raise RankwiseError(f"{path}: line {lines.line_of(offset)} contains {what}; a table holds"
                             " plain text and numbers, so remove it")
+
+
+def _longest_field(raw: np.ndarray, sep: str) -> int:
+    """The longest run of bytes between separators and line ends (a wide table of a thousand
+    learners has long lines of short cells, which the parser reads as well as short lines)."""
+    ends = np.flatnonzero((raw == ord(sep)) | (raw == 10) | (raw == 13))
+    if not ends.size:
+        return int(raw.size)
+    bounds = np.concatenate([[-1], ends, [raw.size]])
+    return int((np.diff(bounds) - 1).max())
 
 
 def _read_plain(data: bytes, lines: _Lines, sep: str, path) -> pd.DataFrame:
