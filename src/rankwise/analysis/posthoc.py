@@ -322,14 +322,13 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
 
     def contrast():
         ce = contrast_estimation(x, decimals=engine.decimals)
-        return jsonable({
-            "learners": learners,
-            "m": dict(zip(learners, ce["m"])),
-            "estimates": {learners[u]: dict(zip(learners, ce["estimates"][u]))
-                          for u in range(k)},
-            "medians": {learners[u]: dict(zip(learners, ce["medians"][u])) for u in range(k)},
-            "orientation": "estimate[u][v] = m_u - m_v; positive means u scores higher",
-        })
+        # k × k matrices in ``learners`` order (schema 2), kept as arrays: at k = 1,000 a
+        # dict of dicts is a million Python objects.
+        return {"learners": list(learners), "m": np.asarray(ce["m"], dtype=float),
+                "estimates": np.asarray(ce["estimates"], dtype=float),
+                "medians": np.asarray(ce["medians"], dtype=float),
+                "orientation": "estimates[u][v] = m[u] - m[v] (rows and columns in learners"
+                               " order); positive means u scores higher"}
 
     return PosthocResult(
         families=families, rankings=entries,

@@ -361,8 +361,10 @@ def _sign_and_contrasts(doc, cmp):
     if ce is None:  # not computed for a table with missing cells
         return
     shown = _is_shown(cmp)
-    names = [u for u in ce["learners"] if u in shown]
-    rows = [[u] + [f"{ce['estimates'][u][v]:.5f}" for v in names] for u in names]
+    keep = [i for i, u in enumerate(ce["learners"]) if u in shown]
+    names = [ce["learners"][i] for i in keep]
+    est = ce["estimates"]
+    rows = [[ce["learners"][u]] + [f"{est[u][v]:.5f}" for v in keep] for u in keep]
     doc.add(Heading("Contrast estimation based on medians"),
             Table([""] + names, rows, "<" + ">" * len(names), key="contrast_estimation",
                   caption="Row minus column; positive means the row learner scores higher."))

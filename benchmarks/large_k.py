@@ -1,0 +1,183 @@
+"""Many learners: each job of issue 21 as a whole process, timed against the floor in one run.
+
+The floor is a ``python -c`` that reads the CSV with pandas, ranks every data set with
+``scipy.stats.rankdata`` and takes the mean ranks. Every job runs as a fresh process (imports
+included, as a user would run it), ``--repeats`` times interleaved with the floor, and the best
+time of each is kept; ratios are job / floor of the same run. Peak memory (resident set) comes
+from ``/usr/bin/time -v`` where it exists.
+
+Jobs (3-decimal scores with ties; learners differ in skill):
+
+- k = 100 × N = 50: ``rankwise compare --posthoc all`` (effects on: all 4,950 pairs)
+- k = 1000 × N = 200: ``rankwise compare`` (default), ``--posthoc all --procedures
+  holm,shaffer,nemenyi``, and ``--report DIR`` (every format and figure, and pairs.csv)
+- k = 50 × N = 100,000: ``rankwise compare --posthoc all``, peak memory against the floor's
+- the race: Friedman + Nemenyi for all pairs at k = 50, 200 and 1,000 (N = 200), rankwise's
+  ``compare(tests=["friedman"], posthoc="all", procedures="nemenyi")`` against
+  scikit-posthocs' ``friedmanchisquare`` + ``posthoc_nemenyi_friedman``, each reading the CSV.
+  scikit-posthocs is installed by this script in a virtual environment of its own
+  (``--peer-venv``, created on first use), not as a dependency of rankwise.
+
+    python benchmarks/large_k.py [--repeats 2] [--skip-peer] [--skip-memory]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+FLOOR = ("import sys, pandas as pd, scipy.stats as st; x = pd.read_csv(sys.argv[1]).iloc[:, 1:]"
+         ".to_numpy(); st.rankdata(-x, axis=1).mean(axis=0)")
+RANKWISE_NEMENYI = ("import sys; from rankwise import compare, load_table; compare(load_table("
+                    "sys.argv[1]), tests=['friedman'], posthoc='all', procedures='nemenyi')")
+PEER_NEMENYI = ("import sys, pandas as pd, scipy.stats as st, scikit_posthocs as sp; "
+                "x = pd.read_csv(sys.argv[1]).iloc[:, 1:].to_numpy(); "
+                "st.friedmanchisquare(*x.T); sp.posthoc_nemenyi_friedman(x)")
+
+
+def table(k: int, n: int, path: Path, seed: int = 0) -> Path:
+    rng = np.random.default_rng(seed)
+    skill = rng.normal(0, 0.02, k)
+    x = np.round(np.clip(rng.uniform(0.6, 0.9, (n, 1)) + skill + rng.normal(0, 0.03, (n, k)),
+                         0, 1), 3)
+    frame = pd.DataFrame(x, columns=[f"config_{j:04d}" for j in range(k)])
+    frame.insert(0, "dataset", [f"ds{i:06d}" for i in range(n)])
+    frame.to_csv(path, index=False)
+    return path
+
+
+def run(cmd) -> tuple:
+    """Wall seconds and peak resident memory (MB, or None) of one process."""
+    timer = "/usr/bin/time"
+    start = time.perf_counter()
+    if Path(timer).exists():
+        out = subprocess.run([timer, "-v", *cmd], capture_output=True, text=True)
+        peak = next((int(line.split()[-1]) / 1024 for line in out.stderr.splitlines()
+                     if "Maximum resident set size" in line), None)
+    else:
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        peak = None
+    elapsed = time.perf_counter() - start
+    if out.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(map(str, cmd))}\n{out.stderr[-2000:]}")
+    return elapsed, peak
+
+
+def best(cmds: dict, repeats: int) -> dict:
+    """Best time and largest peak of each command, runs interleaved."""
+    times = {name: [] for name in cmds}
+    peaks = {name: None for name in cmds}
+    for _ in range(repeats):
+        for name, cmd in cmds.items():
+            t, peak = run(cmd)
+            times[name].append(t)
+            if peak is not None:
+                peaks[name] = max(peaks[name] or 0.0, peak)
+    return {name: (min(times[name]), peaks[name]) for name in cmds}
+
+
+def peer_python(venv: Path) -> Path:
+    python = venv / "bin" / "python"
+    if not python.exists():
+        print(f"installing scikit-posthocs into {venv} (once) ...", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "scikit-posthocs"],
+                       check=True)
+    return python
+
+
+def line(label, seconds, floor, peak=None, target=None):
+    ratio = seconds / floor
+    mem = f"  peak {peak:6.0f} MB" if peak else ""
+    goal = f"  (target <= {target:g}x: {'met' if ratio <= target else 'NOT met'})" \
+        if target else ""
+    print(f"{label:<58} {seconds:7.2f} s  {ratio:6.2f}x floor{mem}{goal}", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--skip-peer", action="store_true")
+    ap.add_argument("--skip-memory", action="store_true", help="skip k = 50 x N = 100,000")
+    ap.add_argument("--peer-venv", type=Path,
+                    default=Path.home() / ".cache" / "rankwise-bench" / "scikit-posthocs")
+    args = ap.parse_args()
+    py = sys.executable
+    rankwise = [py, "-m", "rankwise.cli"]
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, best of {args.repeats}")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        k100 = table(100, 50, tmp / "k100.csv")
+        k1000 = table(1000, 200, tmp / "k1000.csv")
+        report = tmp / "report"
+
+        def clean_report():
+            shutil.rmtree(report, ignore_errors=True)
+            return [*rankwise, "compare", str(k1000), "--report", str(report)]
+
+        res = best({"floor100": [py, "-c", FLOOR, str(k100)],
+                    "posthoc100": [*rankwise, "compare", str(k100), "--posthoc", "all"]},
+                   args.repeats)
+        print("\nk = 100 x N = 50")
+        line("floor (read, rank, mean ranks)", res["floor100"][0], res["floor100"][0],
+             res["floor100"][1])
+        line("compare --posthoc all (effects on)", res["posthoc100"][0], res["floor100"][0],
+             res["posthoc100"][1], 3)
+        res = best({"floor": [py, "-c", FLOOR, str(k1000)],
+                    "default": [*rankwise, "compare", str(k1000)],
+                    "posthoc": [*rankwise, "compare", str(k1000), "--posthoc", "all",
+                                "--procedures", "holm,shaffer,nemenyi"],
+                    "report": clean_report()}, args.repeats)
+        floor = res["floor"][0]
+        print("\nk = 1000 x N = 200")
+        line("floor (read, rank, mean ranks)", floor, floor, res["floor"][1])
+        line("compare (default)", res["default"][0], floor, res["default"][1], 4)
+        if res["default"][1]:
+            print(f"{'':<58} peak memory target <= 1024 MB:"
+                  f" {'met' if res['default'][1] <= 1024 else 'NOT met'}")
+        line("compare --posthoc all --procedures holm,shaffer,nemenyi", res["posthoc"][0],
+             floor, res["posthoc"][1], 8)
+        line("compare --report DIR (every format and figure)", res["report"][0], floor,
+             res["report"][1], 10)
+        text = report / "report.txt"
+        if text.exists():
+            print(f"{'':<58} report.txt {text.stat().st_size / 1e3:.0f} KB (target <= 400 KB)")
+        if not args.skip_memory:
+            big = table(50, 100_000, tmp / "k50n100000.csv")
+            res = best({"floor": [py, "-c", FLOOR, str(big)],
+                        "posthoc": [*rankwise, "compare", str(big), "--posthoc", "all"]},
+                       max(1, args.repeats - 1))
+            print("\nk = 50 x N = 100,000")
+            line("floor (read, rank, mean ranks)", res["floor"][0], res["floor"][0],
+                 res["floor"][1])
+            line("compare --posthoc all", res["posthoc"][0], res["floor"][0], res["posthoc"][1])
+            if res["floor"][1] and res["posthoc"][1]:
+                ratio = res["posthoc"][1] / res["floor"][1]
+                print(f"{'':<58} peak memory {ratio:.2f}x the floor's (target <= 2x:"
+                      f" {'met' if ratio <= 2 else 'NOT met'})")
+        if args.skip_peer:
+            return
+        peer = peer_python(args.peer_venv)
+        print("\nFriedman + Nemenyi, all pairs, N = 200 (a process each, reading the CSV)")
+        for k in (50, 200, 1000):
+            csv = k1000 if k == 1000 else table(k, 200, tmp / f"race{k}.csv")
+            res = best({"floor": [py, "-c", FLOOR, str(csv)],
+                        "rankwise": [py, "-c", RANKWISE_NEMENYI, str(csv)],
+                        "peer": [str(peer), "-c", PEER_NEMENYI, str(csv)]}, args.repeats)
+            rw, sp = res["rankwise"][0], res["peer"][0]
+            print(f"k = {k:>4}: floor {res['floor'][0]:.2f} s, rankwise {rw:.2f} s"
+                  f" ({rw / res['floor'][0]:.2f}x floor), scikit-posthocs {sp:.2f} s;"
+                  f" rankwise / scikit-posthocs = {rw / sp:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
