@@ -49,16 +49,20 @@ def effect_pairs(learners, mean_ranks, pair, posthoc, control, verdict) -> list:
     out = [(name, best) for name in order if name != best]
     if posthoc in ("control", "both") and control not in (None, "best", best):
         out += [(name, control) for name in order if name != control]
-    if posthoc in ("all", "both"):
-        out += [(learners[i], learners[j]) for i in range(len(learners))
-                for j in range(i + 1, len(learners))]
-    if pair:
+    every = posthoc in ("all", "both")
+    if pair and not every:  # with all pairs, the pair is one of them already
         out.append(tuple(pair))
     seen, kept = set(), []
     for a, b in out:  # one entry per unordered pair, the first orientation met
         if frozenset((a, b)) not in seen:
             seen.add(frozenset((a, b)))
             kept.append((a, b))
+    if every:  # 499,500 pairs at k = 1,000: index pairs, not a set per pair
+        index = {name: i for i, name in enumerate(learners)}
+        taken = {(min(index[a], index[b]), max(index[a], index[b])) for a, b in kept}
+        k = len(learners)
+        kept += [(learners[i], learners[j]) for i in range(k) for j in range(i + 1, k)
+                 if (i, j) not in taken]
     return kept
 
 
