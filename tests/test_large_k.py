@@ -107,3 +107,17 @@ def test_a_thousand_learners_smoke():
     assert len(cmp.effects) == 999
     cols = pairs_columns(cmp)
     assert len(cols["a"]) == 499_500
+
+
+@pytest.mark.parametrize("fmt_dpi", [150])
+def test_no_figure_clips_a_label_at_thirty_learners(k30, fmt_dpi):
+    """Clipped text touches the edge of the cropped picture: the outermost pixels are blank."""
+    from matplotlib.image import imread
+
+    from rankwise.report.diagrams import draw_all, figure_bytes
+
+    for name, fig in draw_all(k30).items():
+        img = imread(io.BytesIO(figure_bytes(fig, "png")))[:, :, :3].mean(axis=2)
+        edges = np.concatenate([img[:2].ravel(), img[-2:].ravel(), img[:, :2].ravel(),
+                                img[:, -2:].ravel()])
+        assert edges.min() > 0.9, name

@@ -62,14 +62,16 @@ def _layout(k):
     return font
 
 
-def _axis_frame(mean_ranks, names, title, n_levels):
+def _axis_frame(mean_ranks, names, title, n_levels, suffix: str = ""):
     k = len(names)
     font = _layout(k)
     half = (k + 1) // 2
     rows = max(half, k - half)
     height = 1.2 + 0.22 * n_levels + ROW * rows + (0.35 if title else 0)
-    # Room for the longest label on each side (about 0.62 em per character, plus the rank).
-    label_in = 0.62 * font / 72.0 * (max(len(str(n)) for n in names) + 12) + 0.25
+    # Room for the longest label on each side, measured in the figure's font (a guess per
+    # character clipped "(12.03) config_0002" at k = 30), plus the gap to the axis.
+    # (the control diagram's control is labelled "[control]" in bold)
+    label_in = _label_inches([f"{n}{suffix}" for n in names], k, font, bold=bool(suffix)) + 0.25
     width = max(8.0, 4.8 + 2 * label_in)
     fig = Figure(figsize=(width, height))
     FigureCanvasAgg(fig)
@@ -95,6 +97,18 @@ def _axis_frame(mean_ranks, names, title, n_levels):
         if major:
             ax.text(x_of(r), top - 0.12, str(r), ha="center", va="bottom", fontsize=font)
     return fig, ax, x_of, top, font, height
+
+
+def _label_inches(names, k, font, bold: bool = False) -> float:
+    """Width in inches of the widest hanging label, "(rank) name", at ``font`` points."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    rank = "(" + "0" * len(f"{float(max(k, 2)):.2f}") + ") "
+    prop = FontProperties(weight="bold" if bold else "normal")
+    widths = [TextPath((0, 0), rank + literal(str(n)), size=font, prop=prop).get_extents().width
+              for n in names]
+    return 1.05 * max(widths) / 72.0
 
 
 def _label_x(ax):
@@ -205,7 +219,7 @@ def control_diagram(mean_ranks, names, control: int, significant=None, cd: float
     decisions ``significant[j]`` of any control procedure (filled = significantly different)."""
     mean_ranks = np.asarray(mean_ranks, dtype=float)
     k = len(names)
-    fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, 1)
+    fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, 1, " [control]")
     rc = mean_ranks[control]
     if cd is not None:
         lo, hi = max(1.0, rc - cd), min(float(k), rc + cd)
@@ -406,7 +420,11 @@ def _content_box(fig: Figure):
     if not boxes:
         return "tight"
     box = Bbox.union(boxes)
-    return Bbox.from_extents(*(v / fig.dpi for v in box.extents))
+    # savefig ignores pad_inches for an explicit box: a margin of our own, so that glyphs set
+    # a pixel wider than measured are not cut at the edge.
+    pad = 0.06
+    x0, y0, x1, y1 = (v / fig.dpi for v in box.extents)
+    return Bbox.from_extents(x0 - pad, y0 - pad, x1 + pad, y1 + pad)
 
 
 def figure_bytes(fig: Figure, fmt: str) -> bytes:
@@ -419,8 +437,17 @@ def figure_bytes(fig: Figure, fmt: str) -> bytes:
     # TrueType (42) rather than Type 3 fonts in PDF: camera-ready checkers reject Type 3.
     with matplotlib.rc_context({"svg.hashsalt": "rankwise", "svg.fonttype": "none",
                                 "pdf.fonttype": 42, "ps.fonttype": 42}):
+        # The box is measured at the resolution the file is drawn at: text set at 150 dpi is
+        # a little wider than at the screen's 100, which clipped the longest labels.
+        dpi = 150 if fmt == "png" else 72
+        kept = fig.dpi
+        fig.set_dpi(dpi)
+        try:
+            box = _content_box(fig)
+        finally:
+            fig.set_dpi(kept)
         fig.savefig(buf, format=fmt, metadata=meta, dpi=150 if fmt == "png" else None,
-                    bbox_inches=_content_box(fig), pad_inches=0.05)
+                    bbox_inches=box, pad_inches=0.08)
     return buf.getvalue()
 
 
