@@ -121,3 +121,47 @@ def test_no_figure_clips_a_label_at_thirty_learners(k30, fmt_dpi):
         edges = np.concatenate([img[:2].ravel(), img[-2:].ravel(), img[:, :2].ravel(),
                                 img[:, -2:].ravel()])
         assert edges.min() > 0.9, name
+
+
+def test_html_keeps_every_learner_in_one_sortable_table():
+    cmp = compare(_table(45, 20), top=10)
+    page = cmp.to_html()
+    table = page.split('<table id="full_ranking">')[1].split("</table>")[0]
+    assert table.count("<tr>") == 45 + 1  # every learner, and the heading
+    assert "<script>" in page and "src=" not in page.split("<script>")[1].split("</script>")[0]
+    assert "http" not in page.split("<script>")[1]  # no CDN, nothing fetched
+    assert '<table id="full_ranking">' not in compare(_table(8, 20)).to_html()  # all shown
+
+
+def _chromium():
+    import shutil
+
+    return next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")
+                 if shutil.which(n)), None)
+
+
+@pytest.mark.skipif(_chromium() is None, reason="no Chromium here: install Debian's 'chromium'"
+                    " (.ci/run does) to sort and filter the HTML table in a real browser")
+def test_html_ranking_sorts_and_filters_in_headless_chromium(tmp_path):
+    import subprocess
+
+    cmp = compare(_table(45, 20), top=10)
+    page = tmp_path / "report.html"
+    page.write_text(cmp.to_html(), encoding="utf-8")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}"]
+
+    def dom(fragment):
+        out = subprocess.run([_chromium(), *flags, "--dump-dom", page.as_uri() + fragment],
+                             capture_output=True, text=True, timeout=120).stdout
+        return out.split('<table id="full_ranking"')[1].split("</table>")[0]
+
+    # sorted by mean rank, worst first: the first row is the worst learner
+    worst = cmp.table.learners[int(np.argmax(cmp.mean_ranks))]
+    rows = dom("#sort=2:desc").split("<tr")[2:]
+    assert f">{worst}<" in rows[0]
+    # filtered by name: only config_1x rows stay visible
+    rows = dom("#filter=config_1").split("<tr")[2:]
+    shown = [r for r in rows if "hidden" not in r.split(">")[0]]
+    assert len(shown) == 10 and all(">config_1" in r for r in shown)

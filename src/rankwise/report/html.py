@@ -124,13 +124,81 @@ def body(cmp, svgs: dict) -> str:
     return "\n".join(parts)
 
 
+# Sorting (click a heading; again to reverse) and filtering (by learner name) of the full
+# ranking, inline: no external script. The URL fragment can set both (#filter=abc&sort=2:desc).
+_RANKING_JS = """(function(){var t=document.getElementById('full_ranking');if(!t)return;
+var b=t.tBodies[0],q=document.getElementById('full_ranking_filter');
+function rows(){return Array.prototype.slice.call(b.rows);}
+function filter(v){v=(v||'').toLowerCase();q.value=v;rows().forEach(function(r){
+r.hidden=!!v&&r.cells[1].textContent.toLowerCase().indexOf(v)<0;});}
+function sort(c,d){var rs=rows();rs.sort(function(x,y){var a=x.cells[c].getAttribute('data-v'),
+e=y.cells[c].getAttribute('data-v'),na=parseFloat(a),ne=parseFloat(e);
+var r=(isNaN(na)||isNaN(ne))?String(a).localeCompare(String(e)):na-ne;return d?-r:r;});
+rs.forEach(function(r){b.appendChild(r);});t.setAttribute('data-sorted',c+(d?':desc':':asc'));}
+Array.prototype.forEach.call(t.tHead.rows[0].cells,function(th,i){th.style.cursor='pointer';
+th.title='sort';th.addEventListener('click',function(){
+sort(i,t.getAttribute('data-sorted')===i+':asc');});});
+q.addEventListener('input',function(){filter(q.value);});
+var h=new URLSearchParams(location.hash.slice(1));if(h.get('filter'))filter(h.get('filter'));
+if(h.get('sort')){var s=h.get('sort').split(':');sort(parseInt(s[0],10),s[1]==='desc');}})();"""
+
+
+def full_ranking(cmp) -> str:
+    """Every learner in one sortable, filterable table (for reports that show only the best
+    ``top``): position, name, mean rank and interval, the verdict's decision and adjusted p
+    against the best, and the median difference from the best where it was computed."""
+    from .document import shown_learners
+
+    t = cmp.table
+    if len(shown_learners(cmp)) == t.n_learners:
+        return ""
+    v = cmp.verdict
+    losers = set(v.losers)
+    sizes = {}
+    for e in cmp.effects:
+        if v.best in (e.a, e.b) and e.a != e.b:
+            e = e if e.b == v.best else e.reversed()
+            sizes.setdefault(e.a, e.hodges_lehmann.estimate)
+    ci = cmp.mean_rank_intervals
+    order = sorted(range(t.n_learners), key=lambda j: (cmp.mean_ranks[j], j))
+
+    def td(text, value=None):
+        value = text if value is None else value
+        return f'<td data-v="{_h(value)}">{_h(text)}</td>'
+
+    rows = []
+    for pos, j in enumerate(order, 1):
+        name = t.learners[j]
+        decision = ("best" if name == v.best else "worse" if name in losers else
+                    "not detected") if v.detected else "not detected"
+        apv = v.apv.get(name)
+        hl = sizes.get(name)
+        cells = [td(str(pos), pos), td(name), td(f"{cmp.mean_ranks[j]:.3f}", cmp.mean_ranks[j]),
+                 td("" if ci is None else f"[{ci[j, 0]:.3f}, {ci[j, 1]:.3f}]",
+                    "" if ci is None else ci[j, 0]),
+                 td(decision), td("" if apv is None else f"{apv:.4g}", "" if apv is None else apv),
+                 td("" if hl is None else f"{hl:.4g}", "" if hl is None else hl)]
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    head = "".join(f"<th>{_h(h)}</th>" for h in (
+        "#", "learner", "mean rank", "interval", "decision", f"adjusted p vs {v.best or '-'}",
+        f"median difference vs {v.best or '-'}"))
+    return (f'<h2 id="all-learners">All {t.n_learners:,} learners</h2>'
+            '<p><label>Filter by name: <input id="full_ranking_filter" type="search"></label>'
+            ' Click a heading to sort (again to reverse).</p>'
+            f'<table id="full_ranking"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
+            '</tbody></table><p class="caption">Every learner, best mean rank first; decisions'
+            " by the verdict's procedure against the best ('not detected' is not evidence of"
+            f" equivalence).</p><script>{_RANKING_JS}</script>")
+
+
 def html_report(cmp, svgs: dict | None = None) -> str:
-    """One self-contained page."""
+    """One self-contained page (with every learner in a sortable table when the tables above
+    show only the best ``top``)."""
     svgs = cmp.figure_svgs if svgs is None else svgs
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>rankwise report: {_h(source_name(cmp.table.source))}</title>"
             f"<style>{_CSS}</style></head><body>\n<div class=\"{WRAPPER} page\">\n"
-            + body(cmp, svgs) + "\n</div></body></html>\n")
+            + body(cmp, svgs) + "\n" + full_ranking(cmp) + "\n</div></body></html>\n")
 
 
 def notebook_fragment(cmp) -> str:
