@@ -513,6 +513,8 @@ def _hl_rows(d: np.ndarray, decimals, confidence: float):
     if m <= WALSH_LIST_MAX and done.any():
         iu0, iu1 = np.triu_indices(n)
         src = whole[done] if decimals is not None else d[done]
+        if decimals is not None and src.size and np.abs(src).max() < 2 ** 30:
+            src = src.astype(np.int32)  # exact sums in half the memory: a faster selection
         sums = src[:, iu0] + src[:, iu1]
         cd = c[done]
         positions = np.stack([cd - 1, m - cd, np.full_like(cd, (m - 1) // 2),
