@@ -165,3 +165,18 @@ def test_html_ranking_sorts_and_filters_in_headless_chromium(tmp_path):
     rows = dom("#filter=config_1").split("<tr")[2:]
     shown = [r for r in rows if "hidden" not in r.split(">")[0]]
     assert len(shown) == 10 and all(">config_1" in r for r in shown)
+
+
+def test_a_thousand_learners_report_folder_sizes(tmp_path):
+    """--report at k = 1000 (sizes, not timings): every file is written, the text report is
+    readable, the figures show the best 30, pairs.csv has every pair."""
+    cmp = compare(_table(1000, 25, seed=4), tests=("friedman", "iman_davenport"))
+    files = {p.name: p.stat().st_size for p in map(__import__("pathlib").Path,
+                                                     cmp.write_report(tmp_path / "out"))}
+    assert {"report.txt", "report.html", "report.json", "pairs.csv", "cd_diagram.svg"} <= set(files)
+    assert files["report.txt"] <= 400_000
+    assert files["cd_diagram.svg"] < 200_000  # 30 learners drawn, not 1,000
+    with open(tmp_path / "out" / "pairs.csv") as f:
+        assert sum(1 for _ in f) == 499_500 + 1
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert page.split('<table id="full_ranking">')[1].split("</table>")[0].count("<tr>") == 1001

@@ -164,7 +164,7 @@ def test_cd_groups_are_runs_when_decisions_do_not_follow_the_ranks():
 
 def test_effects_auto_covers_all_pairs_up_to_5000_then_the_verdict():
     rng = np.random.default_rng(2)
-    k, n = 102, 12  # 5,151 pairs
+    k, n = 102, 21  # 5,151 pairs (N >= 20: no permutation p-value to wait for)
     x = np.round(rng.normal(0.7, 0.05, (n, k)) + np.linspace(0, 0.1, k), 3)
     t = ScoreTable.from_array(x, learners=[f"c{j}" for j in range(k)]) \
         if hasattr(ScoreTable, "from_array") else None
@@ -187,3 +187,17 @@ def test_effects_auto_covers_all_pairs_up_to_5000_then_the_verdict():
     assert len(compare(t, effects="none").effects) == 0
     with pytest.raises(Exception, match="effects must be one of"):
         compare(t, effects="some")
+
+
+def test_effects_json_columns_from_the_arrays_equal_those_from_the_objects():
+    from rankwise.stats.effects import effects_columns
+    from rankwise.stats.results import jsonable
+
+    rng = np.random.default_rng(9)
+    x = _random_table(rng, 30, 6, 3)
+    names = [f"L{j}" for j in range(6)]
+    pairs = list(itertools.combinations(range(6), 2))
+    table = fx.effect_sizes_all(x, pairs, names)
+    fast = jsonable(effects_columns(table, names))
+    slow = jsonable(effects_columns(list(table), names))
+    assert fast == slow
