@@ -67,6 +67,18 @@ def test_top_limits_every_table_and_says_so():
     hidden = set(cmp.table.learners) - set(shown)
     for name in hidden:
         assert name not in text.split("\nMean ranks\n")[1].split("\nMethods\n")[0]
+    # the one figure of every learner: mean ranks with their intervals, the verdict's group
+    plan = cmp.figures["rank_intervals"]
+    assert plan.drawn and set(plan.rank_intervals) == set(cmp.table.learners)
+    assert {n for n, worse in plan.decisions.items() if not worse} == set(cmp.verdict.winners)
+    for j, name in enumerate(cmp.table.learners):
+        assert plan.rank_intervals[name] == tuple(cmp.mean_rank_intervals[j])
+    from rankwise.report.diagrams import draw_all
+
+    figs = draw_all(cmp)
+    assert set(figs) == {"control_diagram", "cd_diagram", "pvalue_heatmap", "rank_intervals"}
+    assert "Mean ranks of every learner. All 40 learners" in " ".join(text.split())
+    assert "rank_intervals" not in compare(_table(40, 25), top=0).figures
     every = text_report(compare(_table(40, 25), top=0))
     assert "Showing the best" not in every
     assert all(name in every for name in cmp.table.learners)
@@ -173,7 +185,8 @@ def test_a_thousand_learners_report_folder_sizes(tmp_path):
     cmp = compare(_table(1000, 25, seed=4), tests=("friedman", "iman_davenport"))
     files = {p.name: p.stat().st_size for p in map(__import__("pathlib").Path,
                                                      cmp.write_report(tmp_path / "out"))}
-    assert {"report.txt", "report.html", "report.json", "pairs.csv", "cd_diagram.svg"} <= set(files)
+    assert {"report.txt", "report.html", "report.json", "pairs.csv", "cd_diagram.svg",
+            "rank_intervals.svg"} <= set(files)
     assert files["report.txt"] <= 400_000
     assert files["cd_diagram.svg"] < 200_000  # 30 learners drawn, not 1,000
     with open(tmp_path / "out" / "pairs.csv") as f:

@@ -29,7 +29,8 @@ from ..stats.bayesian import BAYESIAN_TESTS, DEFAULT_SAMPLES, DEFAULT_SEED, DEFA
 from . import effects as family
 from .effects import (compute_bayesian, compute_effects, effect_pairs, effects_mode,
                       magnitude_sentence)
-from .figures import plan_figures, simplex_figures, with_rank_intervals
+from .figures import (every_learner_figure, plan_figures, simplex_figures,
+                      with_rank_intervals)
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .results import CriticalDifference, PosthocResult, Verdict
 from .verdict import check_procedure, decide, with_sentence
@@ -405,6 +406,10 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     if figures and options["rank_intervals"]:
         figures = with_rank_intervals(figures, table.learners, intervals,
                                       settings["mean_rank_intervals"])
+    if figures and options["top"] is not None and table.n_learners > options["top"]:
+        figures = {**figures, **every_learner_figure(table.learners, intervals, verdict,
+                                                     settings["mean_rank_intervals"], alpha,
+                                                     options["top"])}
     notes = collect_notes(table, results, report, figures,
                           small_sample_guidance(table, results, cd, alpha) + extra)
     return Comparison(table=table, alpha=alpha, convention=convention, decimals=decimals,

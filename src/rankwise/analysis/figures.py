@@ -181,3 +181,27 @@ def plan_simplex(bayes, alpha: float):
     return FigurePlan("bayesian_simplex", drawn=True, headline=False, procedure=None,
                       family=None, ranking="bayesian", alpha=alpha, caption=caption,
                       posterior=shown)
+
+
+def every_learner_figure(learners, intervals, verdict, how: dict, alpha: float,
+                         top: int) -> dict:
+    """``{"rank_intervals": plan}``: every learner's mean rank with its interval, best first,
+    for tables whose other figures show only the best ``top`` learners. Filled: the verdict's
+    top group (not significantly worse than the best)."""
+    if intervals is None:
+        return {}
+    level = f"{100 * how['confidence']:g}%"
+    source = ("bootstrap over data sets" if how["method"] == "bootstrap" else
+              "normal approximation")
+    group = set(verdict.winners) if verdict.detected else set(learners)
+    procedure = procedure_title(verdict.procedure) if verdict.procedure else "the verdict"
+    caption = (f"All {len(learners):,} learners, best mean rank first (the other figures show"
+               f" the best {top}): mean rank (dot) with its {level} interval ({source}); filled:"
+               f" not significantly worse than {verdict.best} by {procedure} at alpha ="
+               f" {alpha} (the verdict's top group).")
+    return {"rank_intervals": FigurePlan(
+        "rank_intervals", drawn=True, headline=False, procedure=verdict.procedure,
+        family="control", ranking="friedman", alpha=alpha, caption=caption,
+        control=verdict.best, decisions={name: name not in group for name in learners},
+        rank_intervals={name: (float(lo), float(hi))
+                        for name, (lo, hi) in zip(learners, intervals)})}

@@ -262,7 +262,54 @@ def draw(plan, mean_ranks, names, titled: bool = False) -> Figure | None:
     return _draw(plan, mean_ranks, names, lambda title: f"{title}: {head}")
 
 
+def rank_interval_plot(mean_ranks, names, intervals, worse, title=None) -> Figure:
+    """Every learner's mean rank (y) with its interval, learners best first along x; filled
+    dots where ``worse`` is False (the verdict's top group). Names on the axis up to 60
+    learners; past that, positions (the reports' tables name them)."""
+    from matplotlib.collections import LineCollection
+
+    r = np.asarray(mean_ranks, dtype=float)
+    k = r.size
+    order = np.lexsort((np.arange(k), r))
+    lo = np.array([intervals[i][0] for i in order])
+    hi = np.array([intervals[i][1] for i in order])
+    pos = np.arange(1, k + 1)
+    labelled = k <= 60
+    fig = Figure(figsize=(max(6.0, min(12.0, 0.16 * k)) if labelled else 8.0,
+                          4.2 if labelled else 3.6))
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    ax.add_collection(LineCollection(np.stack([np.column_stack([pos, lo]),
+                                               np.column_stack([pos, hi])], axis=1),
+                                     colors="0.45", linewidths=0.8 if k <= 200 else 0.4))
+    top = np.array([not worse[i] for i in order])
+    size = 14 if k <= 200 else 4
+    ax.scatter(pos[top], r[order][top], s=size, color="black", zorder=3,
+               label="not significantly worse than the best")
+    ax.scatter(pos[~top], r[order][~top], s=size, facecolors="white", edgecolors="black",
+               linewidths=0.6, zorder=3, label="significantly worse")
+    ax.set_xlim(0, k + 1)
+    ax.set_ylim(max(float(hi.max()), float(k)) + 0.5, 0.5)  # rank 1 at the top
+    ax.set_ylabel("mean rank (1 = best)")
+    if labelled:
+        ax.set_xticks(pos)
+        ax.set_xticklabels([literal(str(names[i])) for i in order], rotation=90, fontsize=7)
+    else:
+        ax.set_xlabel(f"learners by mean rank (1 to {k:,})")
+    ax.legend(loc="upper right", fontsize=7, frameon=False)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
 def _draw(plan, mean_ranks, names, title):
+    if plan.name == "rank_intervals":
+        worse = [bool(plan.decisions.get(n, False)) for n in names]
+        return rank_interval_plot(mean_ranks, names, [plan.rank_intervals[n] for n in names],
+                                  worse, title("Mean ranks"))
     if plan.name == "cd_diagram":
         index = {n: j for j, n in enumerate(names)}
         groups = [tuple(index[n] for n in g) for g in plan.cliques]
@@ -348,7 +395,10 @@ def draw_all(cmp) -> dict:
     titled = bool(cmp.options.get("figure_title"))
     names, ranks, restrict = shown_figure_inputs(cmp)
     for name, plan in cmp.figures.items():
-        fig = draw(restrict(plan), ranks, names, titled)
+        if name == "rank_intervals":  # the one figure of every learner
+            fig = draw(plan, cmp.mean_ranks, cmp.table.learners, titled)
+        else:
+            fig = draw(restrict(plan), ranks, names, titled)
         if fig is not None:
             out[name] = fig
     return out
