@@ -201,3 +201,21 @@ def test_effects_json_columns_from_the_arrays_equal_those_from_the_objects():
     fast = jsonable(effects_columns(table, names))
     slow = jsonable(effects_columns(list(table), names))
     assert fast == slow
+
+
+@pytest.mark.parametrize("hib,ties_rule,decimals", [(True, "split", 12), (False, "drop", 2),
+                                                    (True, "drop", None)])
+def test_sign_tests_of_all_pairs_equal_the_two_learner_test(hib, ties_rule, decimals):
+    from rankwise.stats.pairwise import pairwise_statistics
+    from rankwise.stats.two_learners import sign_test
+
+    rng = np.random.default_rng(3)
+    x = np.round(rng.normal(0.7, 0.05, (23, 7)), 2)
+    x[:, 3] = x[:, 2]  # every data set a tie
+    st = pairwise_statistics(x, "sign", higher_is_better=hib, sign_ties=ties_rule,
+                             decimals=decimals)
+    for i, j in itertools.combinations(range(7), 2):
+        ref = sign_test(x[:, i], x[:, j], higher_is_better=hib, ties=ties_rule,
+                        decimals=decimals)
+        assert st.pvalues[i, j] == st.pvalues[j, i] == ref.pvalue
+        assert st.statistics[i, j] == ref.statistic

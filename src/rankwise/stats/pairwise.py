@@ -99,6 +99,10 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
         np.fill_diagonal(p, 1.0)
         return PairwiseStatistics(ranking, convention, p, t, scores, se,
                                   {**details, "df": df})
+    if ranking == "sign" and not complete_cases and not np.isnan(x).any():
+        p, stat = _sign_tests_all_pairs(x, higher_is_better, decimals, sign_ties)
+        return PairwiseStatistics(ranking, convention, p, stat, None, None,
+                                  {"ties_rule": sign_ties})
     p = np.ones((k, k))
     stat = np.zeros((k, k))
     used = np.full((k, k), n)
@@ -122,6 +126,37 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
     if complete_cases:
         details["n_used"] = used
     return PairwiseStatistics(ranking, convention, p, stat, None, None, details)
+
+
+def _sign_tests_all_pairs(x, higher_is_better, decimals, ties_rule):
+    """The sign test of every pair (i < j: b = j against a = i) of a complete table at once:
+    the win counts as array operations, each distinct (wins, n) tested once by the same exact
+    binomial test as :func:`~rankwise.stats.two_learners.sign_test` (the tests compare them)."""
+    xr = round_scores(x, decimals)
+    n, k = xr.shape
+    p = np.ones((k, k))
+    stat = np.zeros((k, k))
+    if k < 2:
+        return p, stat
+    i, j = np.triu_indices(k, 1)
+    wins_b = np.empty(i.size, dtype=np.int64)
+    ties = np.empty(i.size, dtype=np.int64)
+    block = max(1, 4_000_000 // max(n, 1))
+    for start in range(0, i.size, block):
+        a, b = xr[:, i[start:start + block]], xr[:, j[start:start + block]]
+        d = round_scores(b - a if higher_is_better else a - b, decimals)
+        wins_b[start:start + block] = (d > 0).sum(axis=0)
+        ties[start:start + block] = (d == 0).sum(axis=0)
+    wins_a = n - wins_b - ties
+    share = ties // 2 if ties_rule == "split" else 0
+    w, total = wins_b + share, wins_b + wins_a + 2 * share
+    keys, inverse = np.unique(np.column_stack([w, total]), axis=0, return_inverse=True)
+    values = np.array([1.0 if m == 0 else min(1.0, float(stats.binomtest(int(s), int(m), 0.5)
+                                                          .pvalue)) for s, m in keys])
+    pv = values[inverse.ravel()]
+    p[i, j] = p[j, i] = pv
+    stat[i, j] = stat[j, i] = w
+    return p, stat
 
 
 def pair_test(a, b, ranking: str, *, higher_is_better: bool, convention: str, decimals,
