@@ -219,3 +219,29 @@ def test_sign_tests_of_all_pairs_equal_the_two_learner_test(hib, ties_rule, deci
                         decimals=decimals)
         assert st.pvalues[i, j] == st.pvalues[j, i] == ref.pvalue
         assert st.statistics[i, j] == ref.statistic
+
+
+@pytest.mark.parametrize("method,convention,correction,zero_method", [
+    ("auto", "default", False, "demsar"), ("exact", "default", False, "pratt"),
+    ("normal", "default", True, "zsplit"), ("normal", "paper", False, "wilcox")])
+def test_wilcoxon_tests_of_all_pairs_equal_the_two_learner_test(method, convention, correction,
+                                                                 zero_method):
+    from rankwise.stats.pairwise import pairwise_statistics
+    from rankwise.stats.two_learners import wilcoxon
+
+    rng = np.random.default_rng(8)
+    for n, places in ((14, 2), (30, 3), (60, 3)):
+        x = np.round(rng.normal(0.7, 0.05, (n, 6)), places)
+        x[: n // 3, 1] = x[: n // 3, 0]  # zero differences: the one-pair path
+        x[:, 4] = np.round(x[:, 3] + np.arange(1, n + 1) * 10.0 ** -places, places)  # untied
+        x[:, 5] = x[:, 2]  # every difference zero
+        for hib in (True, False):
+            st = pairwise_statistics(x, "wilcoxon", higher_is_better=hib, convention=convention,
+                                     wilcoxon_method=method, zero_method=zero_method,
+                                     correction=correction)
+            for i, j in itertools.combinations(range(6), 2):
+                ref = wilcoxon(x[:, i], x[:, j], higher_is_better=hib, method=method,
+                               convention=convention, correction=correction,
+                               zero_method=zero_method)
+                assert st.pvalues[i, j] == st.pvalues[j, i] == ref.pvalue, (n, i, j)
+                assert st.statistics[i, j] == ref.statistic

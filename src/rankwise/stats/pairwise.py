@@ -107,6 +107,12 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
     stat = np.zeros((k, k))
     used = np.full((k, k), n)
     present = ~np.isnan(x)
+    if ranking == "wilcoxon" and not complete_cases and present.all():
+        _wilcoxon_tests_all_pairs(x, p, stat, higher_is_better, decimals, zero_method,
+                                  wilcoxon_method, convention, correction)
+        return PairwiseStatistics(ranking, convention, p, stat, None, None,
+                                  {"zero_method": zero_method, "method": wilcoxon_method,
+                                   "continuity_correction": bool(correction)})
     for i in range(k):
         for j in range(i + 1, k):
             rows = present[:, i] & present[:, j]
@@ -157,6 +163,71 @@ def _sign_tests_all_pairs(x, higher_is_better, decimals, ties_rule):
     p[i, j] = p[j, i] = pv
     stat[i, j] = stat[j, i] = w
     return p, stat
+
+
+def _wilcoxon_tests_all_pairs(x, p, stat, higher_is_better, decimals, zero_method, method,
+                              convention, correction) -> None:
+    """The two-sided Wilcoxon test of every pair of a complete table at once, into ``p`` and
+    ``stat``: :func:`~rankwise.stats.two_learners.wilcoxon` computed on arrays (the tests
+    compare the two pair by pair). Zeros have the smallest |d|, so every zero rule is a shift of
+    the mid-ranks of all |d|: ``wilcox`` drops the z zeros (the others move down by z),
+    ``demsar`` drops one of an odd number (down by 1), ``zsplit`` and ``pratt`` keep them; the
+    zeros' ranks are split between R+ and R− (``demsar``, ``zsplit``) or dropped (``pratt``).
+    Exact p-values are computed once per distinct (ranks, R+); normal ones as array arithmetic."""
+    from .two_learners import EXACT_MAX_N, wilcoxon_exact_pvalue
+
+    xr = round_scores(x, decimals)
+    n, k = xr.shape
+    if k < 2 or n < 1:
+        return
+    i, j = np.triu_indices(k, 1)
+    block = max(1, 2_000_000 // n)
+    cache = {}
+    for start in range(0, i.size, block):
+        bi, bj = i[start:start + block], j[start:start + block]
+        a, b = xr[:, bi].T, xr[:, bj].T
+        d = round_scores(b - a if higher_is_better else a - b, decimals)
+        zero = d == 0
+        z = zero.sum(axis=1)
+        if zero_method == "wilcox":
+            shift, kept_zeros = z, np.zeros_like(z)
+        elif zero_method == "demsar":
+            odd = z % 2
+            shift, kept_zeros = odd, z - odd
+        else:
+            shift, kept_zeros = np.zeros_like(z), z
+        ranks = midranks(np.abs(d)) - shift[:, None]  # of the non-zero |d|
+        size = n - np.where(zero_method == "wilcox", z, 0) - np.where(
+            zero_method == "demsar", z % 2, 0)
+        fixed = (0.5 * (kept_zeros * (kept_zeros + 1) / 2.0)
+                 if zero_method in ("demsar", "zsplit") else np.zeros(len(d)))
+        r_plus = np.where(d > 0, ranks, 0.0).sum(axis=1) + fixed
+        r_minus = np.where(d < 0, ranks, 0.0).sum(axis=1) + fixed
+        random = np.where(zero, 0.0, ranks)
+        exact = (size <= EXACT_MAX_N) if method == "auto" else np.full(len(d), method == "exact")
+        values = np.ones(len(d))
+        some = z < n  # at least one non-zero difference, else p = 1
+        for row in np.flatnonzero(exact & some):
+            kept = np.sort(ranks[row][~zero[row]])
+            key = (kept.tobytes(), float(r_plus[row] - fixed[row]))
+            if key not in cache:
+                cache[key] = wilcoxon_exact_pvalue(kept, r_plus[row] - fixed[row], "two-sided")
+            values[row] = cache[key]
+        normal = ~exact & some
+        if normal.any():
+            if convention == "paper":
+                m = size[normal].astype(float)
+                mean = m * (m + 1) / 4.0
+                var = m * (m + 1) * (2 * m + 1) / 24.0
+            else:
+                mean = fixed[normal] + random[normal].sum(axis=1) / 2.0
+                var = (random[normal] ** 2).sum(axis=1) / 4.0
+            dev = r_plus[normal] - mean
+            if correction:
+                dev = dev - 0.5 * np.sign(dev)
+            values[normal] = np.minimum(1.0, 2 * stats.norm.sf(np.abs(dev / np.sqrt(var))))
+        p[bi, bj] = p[bj, bi] = values
+        stat[bi, bj] = stat[bj, bi] = np.minimum(r_plus, r_minus)
 
 
 def pair_test(a, b, ranking: str, *, higher_is_better: bool, convention: str, decimals,

@@ -54,7 +54,9 @@ def wilcoxon_exact_pvalue(ranks, r_plus_random: float, alternative: str = "two-s
     the observed sum of those with a positive sign. Doubling makes every rank an integer, so the
     distribution is computed exactly by a convolution (dynamic programme), ties included.
     """
-    w = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
+    # Sorted, so that the result depends only on the ranks (below 2^53 every probability of
+    # the convolution is an exact dyadic number anyway; past N = 53 the order could round).
+    w = np.sort(np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64))
     total = int(w.sum())
     u_obs = int(round(2 * r_plus_random))
     dist = _signed_rank_distribution(w)
