@@ -118,7 +118,8 @@ def li(p):
     ps = p[order]
     last = ps[-1]
     with np.errstate(invalid="ignore", divide="ignore"):
-        vals = np.where(ps + 1 - last > 0, ps / (ps + 1 - last), 1.0)
+        # p = 0 is rejected at any level (0/0 when the largest p is 1: Li's APV is 0).
+        vals = np.where(ps == 0, 0.0, np.where(ps + 1 - last > 0, ps / (ps + 1 - last), 1.0))
     return _unsort(vals, order)
 
 
@@ -187,6 +188,8 @@ def _rom_alpha_star(i: int, p: float) -> float:
     """The α at which Rom's c_i(α) equals p (c_i increases with α); 1 if c_i(1) < p."""
     if p <= 0:
         return 0.0
+    if i <= 2:  # c_1(α) = α and c_2(α) = α/2: exact, so a p-value equal to α is rejected at α
+        return float(min(1.0, i * p))
     f = lambda a: rom_constants(i, a)[-1] - p  # noqa: E731
     if f(1.0) < 0:
         return 1.0

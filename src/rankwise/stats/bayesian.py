@@ -73,7 +73,11 @@ def decide(p_a: float, p_rope: float, p_b: float, threshold: float, a: str, b: s
     return "undecided"
 
 
-def _inputs(a, b, rope, higher_is_better, decimals, threshold, samples=None):
+#: The most posterior draws one test takes (each keeps three numbers: 240 MB at this many).
+MAX_SAMPLES = 10_000_000
+
+
+def _inputs(a, b, rope, higher_is_better, decimals, threshold, samples=None, seed=0):
     x = round_scores(check.score_pair(a, b, min_rows=1), decimals)
     z = x[:, 0] - x[:, 1] if higher_is_better else x[:, 1] - x[:, 0]
     z = round_scores(z, decimals)  # positive: a better
@@ -86,8 +90,12 @@ def _inputs(a, b, rope, higher_is_better, decimals, threshold, samples=None):
                             f" --rope 0.01); got {rope!r}")
     if not 0.5 < float(threshold) < 1.0:
         raise RankwiseError(f"the decision threshold must be between 0.5 and 1; got {threshold!r}")
-    if samples is not None and (int(samples) != samples or samples < 100):
-        raise RankwiseError(f"samples must be a whole number of at least 100; got {samples!r}")
+    if samples is not None and (isinstance(samples, bool) or int(samples) != samples
+                                or not 100 <= samples <= MAX_SAMPLES):
+        raise RankwiseError(f"samples must be a whole number from 100 to {MAX_SAMPLES:,} (each"
+                            f" draw keeps three numbers per pair); got {samples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise RankwiseError(f"the seed must be a whole number ≥ 0; got {seed!r}")
     return z, rope
 
 
@@ -123,7 +131,7 @@ def bayesian_sign_test(a, b, *, rope: float = 0.0, names=("a", "b"),
     which the class of exact ties (holding the prior) is the largest are left out, and p_a and
     p_b are shares of the rest (as baycomp does).
     """
-    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, samples)
+    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, samples, seed)
     n_b, n_a = int((z < -rope).sum()), int((z > rope).sum())
     n_rope = z.size - n_a - n_b
     alpha = np.array([n_b, n_rope + prior, n_a], dtype=float) + 1e-4
@@ -165,7 +173,7 @@ def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
     one of a against b. The double sum is evaluated in O(N) per draw (the pairs with
     z_i + z_j above a bound form a staircase over the sorted z), so N·samples sets the cost.
     """
-    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, samples)
+    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, samples, seed)
     points = np.sort(np.append(z, 0.0))
     weights = np.ones(points.size)
     weights[np.searchsorted(points, 0.0)] = prior  # z₀; equal points are interchangeable

@@ -1,0 +1,49 @@
+"""Issue 22's loose ends: Rom's and Li's edge cases, and sampling options that once ended in a
+traceback."""
+
+import subprocess
+import sys
+
+import pytest
+
+from rankwise.errors import RankwiseError
+from rankwise.stats.adjust import adjust
+from rankwise.stats.bayesian import bayesian_sign_test, bayesian_signed_rank_test
+
+
+def test_rom_rejects_at_p_equal_alpha():
+    # m = 1: Rom's c_1(α) = α, so the APV is p itself and p = α is rejected at α
+    assert adjust([0.05], "rom").tolist() == [0.05]
+    assert adjust([0.05], "rom")[0] <= 0.05
+    # m = 2: c_2(α) = α/2 for the smaller p, c_1 = α for the larger
+    assert adjust([0.01, 0.05], "rom").tolist() == [0.02, 0.05]
+    assert adjust([0.05, 0.01], "rom").tolist() == [0.05, 0.02]
+
+
+def test_li_maps_p_zero_to_zero():
+    assert adjust([0.0, 1.0], "li").tolist() == [0.0, 1.0]
+    assert adjust([0.0, 0.5], "li").tolist() == [0.0, 0.5 / (0.5 + 1 - 0.5)]
+
+
+@pytest.mark.parametrize("options,message", [
+    (["--samples", "10000000000"], "samples must be a whole number from 100 to 10,000,000"),
+    (["--seed", "-1"], "the seed must be a whole number"),
+])
+def test_sampling_options_out_of_range_are_one_line_errors(options, message):
+    out = subprocess.run([sys.executable, "-m", "rankwise.cli", "compare", "--example",
+                          "garcia2008", "--bayesian", "sign", *options],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert message in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_the_library_refuses_them_too():
+    a, b = [0.8, 0.7, 0.9, 0.6], [0.7, 0.7, 0.8, 0.65]
+    for test in (bayesian_sign_test, bayesian_signed_rank_test):
+        with pytest.raises(RankwiseError, match="samples"):
+            test(a, b, samples=10 ** 10)
+        with pytest.raises(RankwiseError, match="seed"):
+            test(a, b, seed=-1)
+        with pytest.raises(RankwiseError, match="samples"):
+            test(a, b, samples=True)
