@@ -47,3 +47,33 @@ def test_the_library_refuses_them_too():
             test(a, b, seed=-1)
         with pytest.raises(RankwiseError, match="samples"):
             test(a, b, samples=True)
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_help_reads_whole_at_80_and_60_columns(columns):
+    """Piped or narrow, every help screen names every option in full, keeps each choice list
+    whole, shows no '<bool>' and stays within the width (but for a single long option name)."""
+    import os
+
+    import click
+    import typer
+
+    from rankwise.cli import app
+
+    group = typer.main.get_command(app)
+    env = {**os.environ, "COLUMNS": str(columns)}
+    for name in [None, *group.commands]:
+        args = [sys.executable, "-m", "rankwise.cli"] + ([name] if name else []) + ["--help"]
+        text = subprocess.run(args, capture_output=True, text=True, env=env, timeout=120).stdout
+        assert "<bool>" not in text and "…" not in text, name
+        command = group if name is None else group.commands[name]
+        for param in command.params:
+            for opt in param.opts + param.secondary_opts:
+                if opt.startswith("--") and not param.hidden:
+                    assert opt in text, (name, opt)
+            choices = getattr(param, "metavar", None)
+            if choices and choices.startswith("[") and not param.hidden:
+                assert choices in text, (name, choices)  # the list unbroken
+        for line in text.splitlines():  # only an option with its unbreakable list may overflow
+            assert len(line) <= columns or line.lstrip().startswith("-") and \
+                len(line.split()) <= 3, line

@@ -462,7 +462,16 @@ def examples():
         typer.echo(f"{name:28s} {description} (published numbers: --convention {conv})")
 
 
+#: Below this many columns (and when piped: 80) --help is click's plain layout, which keeps
+#: every option name whole and every choice list unbroken; wider terminals get the panels.
+PANELS_MIN_COLUMNS = 100
+
+
 def run():  # console-script entry point
+    import shutil
+
+    if shutil.get_terminal_size((80, 24)).columns < PANELS_MIN_COLUMNS:
+        app.rich_markup_mode = None
     app()
 
 
