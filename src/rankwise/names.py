@@ -124,8 +124,6 @@ ALL_PAIRS_PROCEDURES = ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann_ho
 #: papers' tables (``--procedures holm,sidak``). The two Benjamini procedures control the false
 #: discovery rate, not the family-wise error rate; their titles say so wherever they are printed.
 OPTIONAL_PROCEDURES = ("sidak", "benjamini_hochberg", "benjamini_yekutieli")
-#: Procedures that control the false discovery rate (the others control the family-wise error).
-FDR_PROCEDURES = ("benjamini_hochberg", "benjamini_yekutieli")
 assert all("control" in PROCEDURES[n].families for n in CONTROL_PROCEDURES)
 assert all("all_pairs" in PROCEDURES[n].families for n in ALL_PAIRS_PROCEDURES)
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..names import FIGURES, procedure_title, ranking_title, test_title
 from .results import FigurePlan
-from .verdict import HEADLINE_NAMES
+from .verdict import some_names
 
 
 def cliques(mean_ranks, significant) -> list:
@@ -116,17 +116,12 @@ def _disagreement(groups, verdict, best, procedure, vproc, k) -> str | None:
     if not joined and not apart:
         return None
     m_all, m_control = k * (k - 1) // 2, k - 1
-
-    def names(some):  # at large k, the first few and a count
-        return ", ".join(some[:HEADLINE_NAMES]) + (
-            f" and {len(some) - HEADLINE_NAMES:,} more" if len(some) > HEADLINE_NAMES else "")
-
     parts = []
     if joined:
-        parts.append(f"the critical-difference diagram joins {best} with {names(joined)},"
+        parts.append(f"the critical-difference diagram joins {best} with {some_names(joined)},"
                      f" which the verdict finds significantly worse")
     if apart:
-        parts.append(f"it separates {names(apart)} from {best}, which the verdict does not")
+        parts.append(f"it separates {some_names(apart)} from {best}, which the verdict does not")
     return ("Why the figures differ: " + "; ".join(parts) + f". The diagram tests all {m_all:,}"
             f" pairs with {procedure_title(procedure)}, while the verdict tests only the {m_control}"
             f" comparisons with {best} with {procedure_title(vproc)}; fewer hypotheses (and a different"

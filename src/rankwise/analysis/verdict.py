@@ -103,28 +103,35 @@ def decide(table, mean_ranks, tests, pair, engine, *, alpha, procedure: str = "h
     order = [learners[j] for j in np.argsort(mean_ranks, kind="stable")]
     winners = tuple(name for name in order if name not in worse)
     losers = tuple(name for name in order if name in worse)
-    text = (f"At alpha = {alpha} {test_title(gate.test)} rejects that all learners perform alike"
-            f" (p = {gate.pvalue:.3g}). Compared with the best-ranked learner, {learners[best]},"
-            f" by {procedure_title(procedure)} on {ranking_title(ranking)}: ")
     if len(learners) > VERDICT_LIST_MAX:
         text = _headline(learners[best], winners, losers, gate, alpha, procedure, ranking)
-    elif losers:
-        text += (f"winners (not significantly worse than {learners[best]}): {', '.join(winners)};"
-                 f" losers: {', '.join(losers)}.")
     else:
-        text += (f"no learner is significantly worse than {learners[best]}, so all of them are"
-                 " winners.")
+        text = (f"At alpha = {alpha} {test_title(gate.test)} rejects that all learners perform"
+                f" alike (p = {gate.pvalue:.3g}). Compared with the best-ranked learner,"
+                f" {learners[best]}, by {procedure_title(procedure)} on {ranking_title(ranking)}: ")
+        if losers:
+            text += (f"winners (not significantly worse than {learners[best]}):"
+                     f" {', '.join(winners)}; losers: {', '.join(losers)}.")
+        else:
+            text += (f"no learner is significantly worse than {learners[best]}, so all of them"
+                     " are winners.")
     caveats = _caveats(n, gate, detected=True, tests=tests, engine=engine, ranking=ranking)
     return _verdict(text, detected=True, winners=winners, losers=losers, caveats=caveats,
                     apv=apv, **common)
+
+
+def some_names(names) -> str:
+    """Up to ``HEADLINE_NAMES`` names, then how many more (long lists at large k)."""
+    names = list(names)
+    more = len(names) - HEADLINE_NAMES
+    return ", ".join(names[:HEADLINE_NAMES]) + (f" and {more:,} more" if more > 0 else "")
 
 
 def _headline(best, winners, losers, gate, alpha, procedure, ranking) -> str:
     """The verdict of many learners in a few lines (see ``VERDICT_LIST_MAX``)."""
     k = len(winners) + len(losers)
     tied = [name for name in winners if name != best]
-    named = ", ".join(tied[:HEADLINE_NAMES]) + (
-        f" and {len(tied) - HEADLINE_NAMES:,} more" if len(tied) > HEADLINE_NAMES else "")
+    named = some_names(tied)
     text = (f"At alpha = {alpha} {test_title(gate.test)} rejects that all {k:,} learners perform"
             f" alike (p = {gate.pvalue:.3g}). Best mean rank: {best}. Against it, by"
             f" {procedure_title(procedure)} on {ranking_title(ranking)}: ")
