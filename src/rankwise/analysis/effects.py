@@ -138,6 +138,19 @@ def _correlated_t_by_dataset(table, pairs, *, rope, threshold, decimals) -> tupl
     return tuple(sorted(out, key=lambda r: (order.get(r.details["dataset"], len(order)),)))
 
 
+def effects_against(effects, ref) -> dict:
+    """``{learner: PairEffects of learner − ref}`` for every pair of ``effects`` with ``ref``
+    (the first met; an :class:`EffectsTable` makes objects only for those pairs)."""
+    if hasattr(effects, "a"):  # an EffectsTable: find the rows by name first
+        effects = [effects[i] for i, (a, b) in enumerate(zip(effects.a, effects.b))
+                   if ref in (a, b)]
+    found = {}
+    for e in effects:
+        if ref in (e.a, e.b) and e.a != e.b:
+            found.setdefault(e.a if e.b == ref else e.b, e if e.b == ref else e.reversed())
+    return found
+
+
 def magnitude_sentence(effects, verdict, confidence) -> str:
     """What the verdict says about the size of each difference it speaks of."""
     if not effects:
@@ -157,11 +170,7 @@ def magnitude_sentence(effects, verdict, confidence) -> str:
     if len(verdict.winners) + len(verdict.losers) > VERDICT_LIST_MAX:
         return ""  # the headline verdict: the reports' verdict table gives the sizes
     order = list(verdict.winners) + list(verdict.losers)
-    found = {}
-    for e in effects:
-        if ref in (e.a, e.b) and e.a != e.b:
-            e = e if e.b == ref else e.reversed()
-            found.setdefault(e.a, e)
+    found = effects_against(effects, ref)
     parts = []
     for name in sorted(found, key=lambda n: order.index(n) if n in order else len(order)):
         e = found[name]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..analysis.effects import effects_against
 from ..analysis.results import PairComparison
 from ..analysis.verdict import one_sided_claim
 from ..names import FIGURES, TESTS, label, ranking_title, test_title
@@ -195,11 +196,7 @@ def _verdict_table(cmp) -> Table:
     """The learners the headline verdict speaks of, with decision and size of difference."""
     v = cmp.verdict
     t = cmp.table
-    sizes = {}
-    for e in cmp.effects:
-        if v.best in (e.a, e.b) and e.a != e.b:
-            e = e if e.b == v.best else e.reversed()
-            sizes.setdefault(e.a, e)
+    sizes = effects_against(cmp.effects, v.best)
     d = table_digits(cmp)
     losers = set(v.losers)
     rows = []

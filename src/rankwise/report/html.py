@@ -147,6 +147,7 @@ def full_ranking(cmp) -> str:
     """Every learner in one sortable, filterable table (for reports that show only the best
     ``top``): position, name, mean rank and interval, the verdict's decision and adjusted p
     against the best, and the median difference from the best where it was computed."""
+    from ..analysis.effects import effects_against
     from .document import shown_learners
 
     t = cmp.table
@@ -154,11 +155,8 @@ def full_ranking(cmp) -> str:
         return ""
     v = cmp.verdict
     losers = set(v.losers)
-    sizes = {}
-    for e in cmp.effects:
-        if v.best in (e.a, e.b) and e.a != e.b:
-            e = e if e.b == v.best else e.reversed()
-            sizes.setdefault(e.a, e.hodges_lehmann.estimate)
+    sizes = {name: e.hodges_lehmann.estimate
+             for name, e in effects_against(cmp.effects, v.best).items()}
     ci = cmp.mean_rank_intervals
     order = sorted(range(t.n_learners), key=lambda j: (cmp.mean_ranks[j], j))
 
