@@ -72,13 +72,18 @@ class FamilyResult:
 
     @cached_property
     def comparisons(self) -> tuple:
+        return self.select(np.arange(len(self)))
+
+    def select(self, rows) -> tuple:
+        """One :class:`PairComparison` for each of ``rows`` (indices of pairs), in that order."""
+        rows = np.asarray(rows, dtype=np.int64)
         names = self.learners
-        columns = [self.apvs[proc].tolist() for proc in self.procedures]
+        columns = [self.apvs[proc][rows].tolist() for proc in self.procedures]
         return tuple(PairComparison(names[a], names[b], s, p,
                                     dict(zip(self.procedures, (col[i] for col in columns))))
-                     for i, (a, b, s, p) in enumerate(zip(self.a.tolist(), self.b.tolist(),
-                                                          self.statistics.tolist(),
-                                                          self.pvalues.tolist())))
+                     for i, (a, b, s, p) in enumerate(zip(
+                         self.a[rows].tolist(), self.b[rows].tolist(),
+                         self.statistics[rows].tolist(), self.pvalues[rows].tolist())))
 
     def rejected(self, procedure: str, alpha: float) -> np.ndarray:
         """Per pair: True where ``procedure`` rejects at ``alpha``."""

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..analysis.effects import effects_against
-from ..analysis.results import PairComparison
 from ..analysis.verdict import one_sided_claim
 from ..names import FIGURES, TESTS, label, ranking_title, test_title
 from .format import digits, fmt_cd, fmt_num, fmt_p, fmt_rank
@@ -327,28 +326,25 @@ def _shown_comparisons(cmp, result):
     shown = shown_learners(cmp)
     if len(shown) == cmp.table.n_learners:
         return result.comparisons
-    index = {name: j for j, name in enumerate(result.learners)}
-    keep = np.zeros(len(result.learners), dtype=bool)
-    keep[[index[cmp.table.learners[j]] for j in shown]] = True
-    rank = np.empty(len(result.learners))
-    rank[:] = [cmp.mean_ranks[cmp.table.learners.index(name)] for name in result.learners]
-    rows = np.flatnonzero(keep[result.a] & keep[result.b])
-    rows = rows[np.lexsort((np.maximum(rank[result.a[rows]], rank[result.b[rows]]),))]
-    names = result.learners
-    return [PairComparison(names[result.a[i]], names[result.b[i]], float(result.statistics[i]),
-                           float(result.pvalues[i]),
-                           {p: float(result.apvs[p][i]) for p in result.procedures})
-            for i in rows]
+    where = {name: j for j, name in enumerate(cmp.table.learners)}
+    column = np.array([where[name] for name in result.learners])  # family → table learner
+    keep = np.zeros(cmp.table.n_learners, dtype=bool)
+    keep[shown] = True
+    a, b = column[result.a], column[result.b]
+    rows = np.flatnonzero(keep[a] & keep[b])
+    rank = np.asarray(cmp.mean_ranks)
+    return result.select(rows[np.lexsort((np.maximum(rank[a[rows]], rank[b[rows]]),))])
 
 
 def _sign_and_contrasts(doc, cmp):
     ph = cmp.posthoc
     mst = ph.multiple_sign_test
+    shown = _is_shown(cmp)
     if mst:
         rows = [[r["learner"], str(r["pluses"]), str(r["minuses"]), str(r["ties"]),
                  "control better" if r["control_better"] else
                  "control worse" if r["control_worse"] else "no difference detected"]
-                for r in mst["comparisons"] if r["learner"] in _is_shown(cmp)]
+                for r in mst["comparisons"] if r["learner"] in shown]
         doc.add(Heading("Multiple sign test"),
                 Paragraph(f"Against {mst['control']}: critical value r* = {mst['critical_value']}"
                           f" (one-sided, alpha = {mst['alpha']})."),
@@ -357,7 +353,6 @@ def _sign_and_contrasts(doc, cmp):
     ce = ph.contrast_estimation
     if ce is None:  # not computed for a table with missing cells
         return
-    shown = _is_shown(cmp)
     keep = [i for i, u in enumerate(ce["learners"]) if u in shown]
     names = [ce["learners"][i] for i in keep]
     est = ce["estimates"]
@@ -407,10 +402,11 @@ def _bayesian_table(cmp) -> Table:
     words = {"a": "a practically better", "b": "b practically better",
              "equivalent": "practically equivalent", "undecided": "undecided"}
     by_dataset = "dataset" in first.details
+    shown = _is_shown(cmp)
     rows = [([r.details["dataset"]] if by_dataset else [])
             + [f"{r.a} vs {r.b}", f"{r.p_a:.3f}", f"{r.p_rope:.3f}", f"{r.p_b:.3f}",
                words[r.decision]] for r in cmp.bayesian
-            if r.a in _is_shown(cmp) and r.b in _is_shown(cmp)]
+            if r.a in shown and r.b in shown]
     if by_dataset:
         what = (f"Bayesian correlated t-test on each data set from its {first.details['folds']}"
                 f"-fold results (Corani & Benavoli 2015; correlation 1/folds), closed form")
