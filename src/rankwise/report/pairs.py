@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from .._text import spreadsheet_safe, visible
+from ..stats.effects import effects_columns
 
 
 def _fmt(values) -> list:
@@ -42,14 +43,14 @@ def pairs_columns(cmp) -> dict:
         cols[f"diagram_{plan.procedure}"] = _fmt(plan.pvalues[where[a], where[b]])
     position = np.full((k, k), -1, dtype=np.int64)
     position[a, b] = np.arange(a.size)
+    index = {name: i for i, name in enumerate(t.learners)}
     if cmp.posthoc is not None:
         for ranking, entry in cmp.posthoc.rankings.items():
             fam = entry.families.get("all_pairs") if not entry.skipped else None
             if fam is None:
                 continue
-            index = {name: i for i, name in enumerate(t.learners)}
-            fa = np.array([index[n] for n in fam.learners])[fam.a]
-            fb = np.array([index[n] for n in fam.learners])[fam.b]
+            column = np.array([index[n] for n in fam.learners])
+            fa, fb = column[fam.a], column[fam.b]
             lo, hi = np.minimum(fa, fb), np.maximum(fa, fb)
             rows = position[lo, hi]
             flip = fa > fb  # the statistic of (b, a) is minus that of (a, b)
@@ -60,24 +61,23 @@ def pairs_columns(cmp) -> dict:
                 column = np.full(a.size, np.nan)
                 column[rows] = np.where(flip, -values, values) if signed else values
                 cols[f"{ranking}_{label}"] = _fmt(column)
-    effects = cmp.effects
-    if effects:
-        index = {name: i for i, name in enumerate(t.learners)}
-        fields = {"hl": np.full(a.size, np.nan), "hl_low": np.full(a.size, np.nan),
-                  "hl_high": np.full(a.size, np.nan), "cliffs_delta": np.full(a.size, np.nan)}
-        magnitude = [""] * a.size
-        for e in effects:
-            i, j = index[e.a], index[e.b]
-            if i > j:
-                e, i, j = e.reversed(), j, i
-            r = position[i, j]
-            hl = e.hodges_lehmann
-            fields["hl"][r], fields["hl_low"][r], fields["hl_high"][r] = (hl.estimate, hl.ci_low,
-                                                                         hl.ci_high)
-            fields["cliffs_delta"][r] = e.cliffs_delta.estimate
-            magnitude[r] = e.cliffs_delta.magnitude or ""
+    if cmp.effects:  # the JSON's columns (arrays), each pair turned to (earlier, later)
+        e = effects_columns(cmp.effects, t.learners)
+        ea, eb = np.asarray(e["a"]), np.asarray(e["b"])
+        flip = ea > eb  # b − a: the estimate and interval change sign and ends
+        rows = position[np.minimum(ea, eb), np.maximum(ea, eb)]
+        hl, cd = e["hodges_lehmann"], e["cliffs_delta"]
+        fields = {"hl": np.where(flip, -hl["estimate"], hl["estimate"]),
+                  "hl_low": np.where(flip, -hl["ci_high"], hl["ci_low"]),
+                  "hl_high": np.where(flip, -hl["ci_low"], hl["ci_high"]),
+                  "cliffs_delta": np.where(flip, -cd["estimate"], cd["estimate"])}
         for name, values in fields.items():
-            cols[f"effect_{name}"] = _fmt(values)
+            column = np.full(a.size, np.nan)
+            column[rows] = values
+            cols[f"effect_{name}"] = _fmt(column)
+        magnitude = [""] * a.size
+        for r, word in zip(rows.tolist(), cd["magnitude"]):
+            magnitude[r] = word or ""
         cols["effect_magnitude"] = magnitude
     return cols
 
