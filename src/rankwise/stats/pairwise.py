@@ -134,12 +134,25 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
     return PairwiseStatistics(ranking, convention, p, stat, None, None, details)
 
 
+def _pair_differences(x, higher_is_better, decimals, cells: int):
+    """Every pair i < j of a complete table, in blocks of about ``cells`` numbers:
+    ``(i, j, d)`` with d[r] the rounded differences of pair (i[r], j[r]), as
+    :func:`~rankwise.stats.two_learners.differences` gives them (positive: j better)."""
+    xr = round_scores(x, decimals)
+    n, k = xr.shape
+    i, j = np.triu_indices(k, 1)
+    block = max(1, cells // max(n, 1))
+    for start in range(0, i.size, block):
+        bi, bj = i[start:start + block], j[start:start + block]
+        a, b = xr[:, bi].T, xr[:, bj].T
+        yield bi, bj, round_scores(b - a if higher_is_better else a - b, decimals)
+
+
 def _sign_tests_all_pairs(x, higher_is_better, decimals, ties_rule):
     """The sign test of every pair (i < j: b = j against a = i) of a complete table at once:
     the win counts as array operations, each distinct (wins, n) tested once by the same exact
     binomial test as :func:`~rankwise.stats.two_learners.sign_test` (the tests compare them)."""
-    xr = round_scores(x, decimals)
-    n, k = xr.shape
+    n, k = x.shape
     p = np.ones((k, k))
     stat = np.zeros((k, k))
     if k < 2:
@@ -147,12 +160,12 @@ def _sign_tests_all_pairs(x, higher_is_better, decimals, ties_rule):
     i, j = np.triu_indices(k, 1)
     wins_b = np.empty(i.size, dtype=np.int64)
     ties = np.empty(i.size, dtype=np.int64)
-    block = max(1, 4_000_000 // max(n, 1))
-    for start in range(0, i.size, block):
-        a, b = xr[:, i[start:start + block]], xr[:, j[start:start + block]]
-        d = round_scores(b - a if higher_is_better else a - b, decimals)
-        wins_b[start:start + block] = (d > 0).sum(axis=0)
-        ties[start:start + block] = (d == 0).sum(axis=0)
+    start = 0
+    for _, bj, d in _pair_differences(x, higher_is_better, decimals, 4_000_000):
+        stop = start + len(bj)
+        wins_b[start:stop] = (d > 0).sum(axis=1)
+        ties[start:stop] = (d == 0).sum(axis=1)
+        start = stop
     wins_a = n - wins_b - ties
     share = ties // 2 if ties_rule == "split" else 0
     w, total = wins_b + share, wins_b + wins_a + 2 * share
@@ -176,17 +189,11 @@ def _wilcoxon_tests_all_pairs(x, p, stat, higher_is_better, decimals, zero_metho
     Exact p-values are computed once per distinct (ranks, R+); normal ones as array arithmetic."""
     from .two_learners import EXACT_MAX_N, wilcoxon_exact_pvalue
 
-    xr = round_scores(x, decimals)
-    n, k = xr.shape
+    n, k = x.shape
     if k < 2 or n < 1:
         return
-    i, j = np.triu_indices(k, 1)
-    block = max(1, 2_000_000 // n)
     cache = {}
-    for start in range(0, i.size, block):
-        bi, bj = i[start:start + block], j[start:start + block]
-        a, b = xr[:, bi].T, xr[:, bj].T
-        d = round_scores(b - a if higher_is_better else a - b, decimals)
+    for bi, bj, d in _pair_differences(x, higher_is_better, decimals, 2_000_000):
         zero = d == 0
         z = zero.sum(axis=1)
         if zero_method == "wilcox":
