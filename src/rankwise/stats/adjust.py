@@ -129,21 +129,21 @@ def benjamini_hochberg(p):
     Controls the false discovery rate (the expected share of false rejections among the
     rejections) for independent or positively dependent tests, not the family-wise error rate.
     """
-    p, order = _prepare(p)
-    m = p.size
-    ps = p[order]
-    vals = np.minimum(m / np.arange(1, m + 1) * ps, 1.0)
-    return _unsort(np.minimum.accumulate(vals[::-1])[::-1], order)
+    return _false_discovery(p, lambda m: 1.0)
 
 
 def benjamini_yekutieli(p):
     """Benjamini & Yekutieli (2001), step-up: APV_(i) = min_{j≥i} c(m)·m·p_(j)/j with
     c(m) = Σ_{i≤m} 1/i (R's ``"BY"``); controls the false discovery rate under any dependence."""
+    return _false_discovery(p, lambda m: float(np.sum(1.0 / np.arange(1, m + 1))))
+
+
+def _false_discovery(p, factor):
+    """The step-up APVs min_{j≥i} c·m·p_(j)/j, c = ``factor(m)`` (1 for Benjamini-Hochberg)."""
     p, order = _prepare(p)
     m = p.size
     ps = p[order]
-    c = float(np.sum(1.0 / np.arange(1, m + 1)))
-    vals = np.minimum(c * m / np.arange(1, m + 1) * ps, 1.0)
+    vals = np.minimum(factor(m) * m / np.arange(1, m + 1) * ps, 1.0)
     return _unsort(np.minimum.accumulate(vals[::-1])[::-1], order)
 
 
