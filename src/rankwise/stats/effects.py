@@ -79,19 +79,8 @@ def _exact_integers(d: np.ndarray, decimals: int | None):
     and equal decimals compare equal), else None."""
     if decimals is None or not d.size:
         return None
-    scale = 10.0 ** decimals
-    if np.abs(d).max() >= 2.0 ** 51 / scale:  # beyond exact integers (and overflow)
-        return None
-    scaled = np.rint(d * scale)
-    if np.abs(scaled).max() >= 2.0 ** 51 or not np.allclose(scaled / scale, d, rtol=0,
-                                                           atol=0.5 / scale):
-        return None
-    whole = scaled.astype(np.int64)
-    step = int(np.gcd.reduce(np.abs(whole)))  # the data's own grid (0.01 for two decimals)
-    if step > 1:
-        whole //= step
-        scale /= step
-    return whole, scale
+    whole, scales, ok = _integer_rows(np.asarray(d, dtype=float)[None, :], decimals)
+    return (whole[0], float(scales[0])) if ok[0] else None
 
 
 def walsh_order_statistics(d, positions, decimals: int | None = None) -> np.ndarray:
@@ -192,18 +181,9 @@ def hodges_lehmann(a, b, *, confidence: float = 0.95,
     n_zeros = int((d == 0).sum())
     absd = np.abs(d[d != 0])
     tied = absd.size != np.unique(absd).size
-    tail = (1.0 - confidence) / 2.0
-    if n < HL_EXACT_MAX_N and not tied and n_zeros == 0:
-        cdf = np.cumsum(_signed_rank_distribution(np.arange(1, n + 1)))
-        c = int(np.searchsorted(cdf, tail * (1 - 1e-12)))  # smallest t with P(T ≤ t) ≥ tail
-        method = "exact"
-        achieved = 1.0 - 2.0 * (cdf[c - 1] if c >= 1 else 0.0)
-    else:
-        z = stats.norm.isf(tail)
-        c = int(round(m / 2.0 - z * math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0)))
-        method = "normal"
-        achieved = None
-    c = min(max(c, 1), m // 2 if m > 1 else 1)
+    cs = _hl_c(n, confidence)
+    method = "exact" if "exact" in cs and not tied and n_zeros == 0 else "normal"
+    c, achieved = cs[method]
     mid = [(m - 1) // 2, m // 2]
     values = walsh_order_statistics(d, [c - 1, m - c] + mid, decimals)
     # Walsh averages of differences rounded to `decimals` places have one place more.
@@ -237,12 +217,14 @@ def probability_of_superiority(a, b, *, confidence: float = 0.95,
                     details={"n": n, "a_wins": wins, "ties": ties, "b_wins": n - wins - ties})
 
 
-def wilson_interval(p: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Wilson's score interval for a proportion ``p`` of ``n`` (Wilson 1927)."""
+def wilson_interval(p, n, confidence: float = 0.95) -> tuple:
+    """Wilson's score interval for a proportion ``p`` of ``n`` (Wilson 1927): two floats, or
+    two arrays for arrays of ``p``."""
     z = stats.norm.isf((1.0 - confidence) / 2.0)
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return float(max(0.0, centre - half)), float(min(1.0, centre + half))
+    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    low, high = np.maximum(0.0, centre - half), np.minimum(1.0, centre + half)
+    return (float(low), float(high)) if np.ndim(low) == 0 else (low, high)
 
 
 def cohens_dz(a, b, *, confidence: float = 0.95,
@@ -321,14 +303,8 @@ def cliffs_delta(a, b, *, confidence: float = 0.95,
           - sum_sq) / (n_a * n_b * (n_a - 1) * (n_b - 1))
     s = math.sqrt(max(float(s2), 0.0))
     z = stats.norm.isf((1.0 - confidence) / 2.0)
-    if s == 0.0 and abs(delta) == 1.0:
-        low = high = delta
-    else:
-        root = z * s * math.sqrt((1 - delta ** 2) ** 2 + z * z * s * s)
-        denom = 1 - delta ** 2 + z * z * s * s
-        low = (delta - delta ** 3 - root) / denom
-        high = (delta - delta ** 3 + root) / denom
-    return Estimate(delta, float(max(-1.0, low)), float(min(1.0, high)), "cliff",
+    low, high = (float(v) for v in _cliff_interval(np.float64(delta), np.float64(s), z))
+    return Estimate(delta, low, high, "cliff",
                     magnitude=cliff_magnitude(delta),
                     details={"a12": (delta + 1.0) / 2.0, "n": n_a})
 
@@ -433,7 +409,7 @@ def _nct_intervals(t: np.ndarray, df: float, confidence: float) -> tuple:
 
 
 def _cliff_rows(x: np.ndarray, y: np.ndarray, z: float) -> tuple:
-    """Cliff's δ, its interval and the ties count for each row pair of ``x`` and ``y``
+    """Cliff's δ and its interval for each row pair of ``x`` and ``y``
     (``cliffs_delta`` on every row)."""
     n_a = n_b = x.shape[1]
     gt = (x[:, :, None] > y[:, None, :])
@@ -446,20 +422,28 @@ def _cliff_rows(x: np.ndarray, y: np.ndarray, z: float) -> tuple:
     s2 = (n_b * n_b * ((row - delta[:, None]) ** 2).sum(axis=1)
           + n_a * n_a * ((col - delta[:, None]) ** 2).sum(axis=1)
           - sum_sq) / (n_a * n_b * (n_a - 1) * (n_b - 1))
-    s = np.sqrt(np.maximum(s2, 0.0))
+    low, high = _cliff_interval(delta, np.sqrt(np.maximum(s2, 0.0)), z)
+    return delta, low, high
+
+
+def _cliff_interval(delta, s, z):
+    """Cliff's (1993) asymmetric interval of δ with standard error ``s`` (arrays or scalars):
+    (δ − δ³ ∓ z·s·√((1 − δ²)² + z²s²)) / (1 − δ² + z²s²), within [−1, 1]; δ itself when
+    every pair agrees (s = 0, |δ| = 1)."""
     root = z * s * np.sqrt((1 - delta ** 2) ** 2 + z * z * s * s)
     denom = 1 - delta ** 2 + z * z * s * s
     with np.errstate(invalid="ignore", divide="ignore"):
         low = (delta - delta ** 3 - root) / denom
         high = (delta - delta ** 3 + root) / denom
     sure = (s == 0.0) & (np.abs(delta) == 1.0)
-    low = np.where(sure, delta, np.maximum(-1.0, low))
-    high = np.where(sure, delta, np.minimum(1.0, high))
-    return delta, low, high
+    return np.where(sure, delta, np.maximum(-1.0, low)), np.where(sure, delta,
+                                                                  np.minimum(1.0, high))
 
 
 def _integer_rows(d: np.ndarray, decimals: int | None):
-    """``_exact_integers`` for each row: (int64 rows, scale per row, rows that qualify)."""
+    """``d`` (rows of differences) as int64 multiples of 10^-decimals where that is exact, each
+    row divided by its own grid (0.01 for two decimals): (int64 rows, scale per row, rows that
+    qualify). Beyond 2^51 the sums would not be exact integers (and could overflow)."""
     rows = d.shape[0]
     if decimals is None or not d.size:
         return None, None, np.zeros(rows, dtype=bool)
@@ -480,7 +464,9 @@ def _integer_rows(d: np.ndarray, decimals: int | None):
 
 
 def _hl_c(n: int, confidence: float) -> dict:
-    """C (the interval's order statistic) and the achieved confidence, exact and normal."""
+    """``{"exact": (C, achieved confidence), "normal": (C, None)}``: the order statistic of the
+    Hodges-Lehmann interval from the signed-rank distribution (exact below ``HL_EXACT_MAX_N``:
+    the smallest t with P(T ≤ t) ≥ tail) and from its normal approximation, kept in 1..M/2."""
     m = n * (n + 1) // 2
     tail = (1.0 - confidence) / 2.0
     out = {}
@@ -636,11 +622,8 @@ def effect_sizes_all(x, pairs, names, *, confidence: float = 0.95,
         # probability of superiority, Wilson's interval
         wins, ties = (u > v).sum(axis=1), (u == v).sum(axis=1)
         p = (wins + 0.5 * ties) / n
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
         arrays["ps"][sl] = p
-        arrays["ps_low"][sl] = np.maximum(0.0, centre - half)
-        arrays["ps_high"][sl] = np.minimum(1.0, centre + half)
+        arrays["ps_low"][sl], arrays["ps_high"][sl] = wilson_interval(p, n, confidence)
         extra["wins"][sl], extra["ties"][sl] = wins, ties
         # Cohen's d_z (scaled by the largest |d| of its row, as the reference does)
         top = np.abs(d).max(axis=1)
