@@ -40,7 +40,8 @@ def cliques(mean_ranks, significant) -> list:
         return []
     ranks = np.asarray(mean_ranks, dtype=float)
     order = np.lexsort((np.arange(k), ranks))
-    s = sig[np.ix_(order, order)] | sig[np.ix_(order, order)].T
+    s = sig[np.ix_(order, order)]
+    s = s | s.T
     right = np.triu(s, 1)
     reach = np.where(right.any(axis=1), right.argmax(axis=1) - 1, k - 1)
     end = np.minimum.accumulate(reach[::-1])[::-1]  # furthest end of a run starting at i

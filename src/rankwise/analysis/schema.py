@@ -88,8 +88,7 @@ def pair_rows(columns: dict, learners) -> list:
     def pick(value, i):
         if isinstance(value, dict):
             return {k: pick(v, i) for k, v in value.items()}
-        if isinstance(value, (list, tuple)) or hasattr(value, "__len__") and not isinstance(
-                value, str):
+        if hasattr(value, "__len__") and not isinstance(value, str):  # a column
             return value[i]
         return value
 

@@ -496,7 +496,7 @@ def figure_bytes(fig: Figure, fmt: str) -> bytes:
             box = _content_box(fig)
         finally:
             fig.set_dpi(kept)
-        fig.savefig(buf, format=fmt, metadata=meta, dpi=150 if fmt == "png" else None,
+        fig.savefig(buf, format=fmt, metadata=meta, dpi=dpi if fmt == "png" else None,
                     bbox_inches=box, pad_inches=0.08)
     return buf.getvalue()
 

@@ -225,8 +225,9 @@ def _longest_field(raw: np.ndarray, sep: str) -> int:
 
 
 def _read_plain(data: bytes, lines: _Lines, sep: str, path) -> pd.DataFrame:
-    """No quotes and no long lines: one record per line, read by pandas' C parser (numbers
-    without a string round trip). Every record must have the header's number of fields."""
+    """No quotes and no cell longer than ``MAX_CELL``: one record per line, read by pandas' C
+    parser (numbers without a string round trip). Every record must have the header's number
+    of fields."""
     raw, starts, ends = lines.raw, lines.starts, lines.ends
     last = raw[np.maximum(ends - 1, 0)]
     lengths = ends - starts - ((last == 13) & (ends > starts))  # without the CR of a CRLF
