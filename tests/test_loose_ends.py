@@ -55,7 +55,6 @@ def test_help_reads_whole_at_80_and_60_columns(columns):
     whole, shows no '<bool>' and stays within the width (but for a single long option name)."""
     import os
 
-    import click
     import typer
 
     from rankwise.cli import app

@@ -13,7 +13,6 @@ from rankwise import compare
 from rankwise.analysis.figures import cliques
 from rankwise.stats import effects as fx
 from rankwise.stats.pairwise import RANGE_SF_DIRECT_MAX, range_sf
-from rankwise.tables import ScoreTable
 
 
 def _random_table(rng, n, k, places):
@@ -166,12 +165,9 @@ def test_effects_auto_covers_all_pairs_up_to_5000_then_the_verdict():
     rng = np.random.default_rng(2)
     k, n = 102, 21  # 5,151 pairs (N >= 20: no permutation p-value to wait for)
     x = np.round(rng.normal(0.7, 0.05, (n, k)) + np.linspace(0, 0.1, k), 3)
-    t = ScoreTable.from_array(x, learners=[f"c{j}" for j in range(k)]) \
-        if hasattr(ScoreTable, "from_array") else None
-    if t is None:
-        import pandas as pd
-        t = pd.DataFrame(x, columns=[f"c{j}" for j in range(k)],
-                         index=[f"d{i}" for i in range(n)])
+    import pandas as pd
+
+    t = pd.DataFrame(x, columns=[f"c{j}" for j in range(k)], index=[f"d{i}" for i in range(n)])
     cmp = compare(t, posthoc="all", tests=("friedman",), procedures=("holm",))
     assert len(cmp.effects) == k - 1
     assert cmp.settings["effects_pairs"] == "verdict"
@@ -181,8 +177,7 @@ def test_effects_auto_covers_all_pairs_up_to_5000_then_the_verdict():
     assert len(full.effects) == k * (k - 1) // 2
     assert full.settings["effects_pairs"] == "all"
     assert not any("verdict speaks of" in note for note in full.notes)
-    small = compare(t.iloc[:, :20] if hasattr(t, "iloc") else t, posthoc="all",
-                    tests=("friedman",))
+    small = compare(t.iloc[:, :20], posthoc="all", tests=("friedman",))
     assert len(small.effects) == 190
     assert len(compare(t, effects="none").effects) == 0
     with pytest.raises(Exception, match="effects must be one of"):
