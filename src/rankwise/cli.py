@@ -69,7 +69,15 @@ def opt(default, *names, help: str, panel: str, choices=None, metavar=None):
     """An option; the choices are listed in --help and completed by the shell, and validated by
     the library (one-line errors)."""
     extra = _choices(choices) if choices else ({"metavar": metavar} if metavar else {})
+    if choices and len(extra["metavar"]) > LONG_CHOICES:
+        # A list too long for an 80-column line is named under the option, where it wraps.
+        extra["metavar"] = "NAME"
+        help = f"{help} One of: {', '.join(choices)}."
     return typer.Option(default, *names, help=help, rich_help_panel=panel, **extra)
+
+
+#: A choice list longer than this is listed in the option's help instead of beside its name.
+LONG_CHOICES = 60
 
 
 def flag(default, *names, help: str, panel: str):
