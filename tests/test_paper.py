@@ -181,7 +181,7 @@ def test_every_choice_is_listed_in_help_and_completed_by_the_shell():
     for value in names.CONTROL_PROCEDURES + names.OPTIONAL_PROCEDURES + tuple(names.RANKINGS_ALL):
         assert value in text, value
     for panel in ("Input", "Tests", "Post-hoc", "Effect sizes and Bayesian", "Output"):
-        assert f"─ {panel} (README: " in text
+        assert f"─ {panel} (guide: " in text
     assert text.count("<bool>") == 1  # only --help's own; the flags show as flags
     assert "[default: median]" in text and "[default: holm]" in text
     narrow = subprocess.run([sys.executable, "-m", "rankwise.cli", "compare", "--help"],

@@ -4,7 +4,7 @@ A flat public API: read a table, rank it, run the tests. Every test returns a
 :class:`TestResult` (statistic, pvalue, method, convention, details, notes); :func:`compare`
 runs everything at once and returns a :class:`Comparison`.
 
-The package is organised in wings (see the README's "Architecture"): ``stats`` (numbers in,
+The package is organised in wings (docs/about/architecture.md): ``stats`` (numbers in,
 result objects out), ``tables`` (reading score tables), ``analysis`` (one call that decides
 everything), ``report`` (writers that only read an analysis), ``experiment`` (running
 cross-validation experiments) and ``cli``. The names below are imported on first use (PEP 562),

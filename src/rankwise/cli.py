@@ -95,13 +95,14 @@ def text_width(output) -> int:
     return 80
 
 
-IN = "Input (README: Input)"
-TESTS_P = "Tests (README: Statistics and conventions)"
-POST = "Post-hoc (README: Post-hoc comparisons)"
-EFFECT = "Effect sizes and Bayesian (README: Effect sizes, intervals and a Bayesian reading)"
-OUT = "Output (README: Reports, diagrams and the verdict; Putting it in a paper)"
-POOL_P = "Pool (README: Power and replicability)"
-STUDY = "Study (README: Power and replicability; docs/reference/power.md)"
+# Each panel names the user-guide page (docs/guide/) that explains its options.
+IN = "Input (guide: input)"
+TESTS_P = "Tests (guide: choosing-a-test, conventions)"
+POST = "Post-hoc (guide: posthoc)"
+EFFECT = "Effect sizes and Bayesian (guide: effects)"
+OUT = "Output (guide: reports, papers, large-k)"
+POOL_P = "Pool (guide: power)"
+STUDY = "Study (guide: power; docs/reference/power.md)"
 RUN_P = "Parallel runs (the results do not depend on them)"
 OUT_P = "Output"
 

@@ -1,7 +1,7 @@
 """Typed results of an analysis: what :func:`~rankwise.analysis.compare` decided, kept as data.
 
 Every report, figure and the JSON contract read these objects; none of them computes a p-value.
-Each class has ``to_dict()``, its part of the JSON contract (see the README).
+Each class has ``to_dict()``, its part of the JSON contract (docs/json.md).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The JSON contract of an analysis: the serialisation of a :class:`Comparison`'s results.
 
-Schema ``rankwise.compare/2`` (README, "JSON contract"): keys are only ever added within a
+Schema ``rankwise.compare/2`` (docs/json.md): keys are only ever added within a
 schema version. The ``report`` section (prose, tables, figures) is added by the report wing.
 Schema 2 keeps pair-level results as columns (learners by their index in ``learners``) instead
 of one object per pair, so that 499,500 pairs are a few arrays; :func:`pair_rows` turns a

@@ -38,21 +38,57 @@ def friedman(x, *, higher_is_better: bool = True, convention: str = "default",
     .. math:: \chi^2_F = \frac{(k-1)\,[\sum_j S_j^2 - nC_1]}{A_1 - C_1},\quad
               A_1 = \sum_{ij} r_{ij}^2,\ C_1 = nk(k+1)^2/4,\ S_j = nR_j
 
-    Referred to χ² with k − 1 degrees of freedom, or to its permutation distribution given
-    each data set's ranks: ``method`` is ``chi2``, ``exact`` (a dynamic programme over data
-    sets), ``monte-carlo`` (100,000 seeded arrangements, standard error in ``details``) or
-    ``auto`` (default: a permutation p-value, exact when it fits, below 20 data sets; chi-square
-    from 20 on and always under ``convention="paper"``). The result's ``method`` says which was
-    used; ``details["pvalue_chi2"]`` keeps the chi-square p-value.
+    where R_j is learner j's mean rank over the n data sets. Referred to χ² with k − 1 degrees of
+    freedom, or to its permutation distribution (``method``).
+
+    Parameters
+    ----------
+    x : array_like, shape (n, k)
+        Scores: one row per data set, one column per learner.
+    higher_is_better : bool, default True
+        Direction of the scores; rank 1 goes to the best learner of each data set.
+    convention : {"default", "paper"}
+        ``"default"``: the tie-corrected statistic (scipy's ``friedmanchisquare``). ``"paper"``: the uncorrected statistic, as the papers print it.
+    decimals : int or None, default 12
+        Scores are rounded to this many decimals before they are ranked or compared (None: not
+        rounded), so that floating-point noise does not break ties.
+    method : {"auto", "chi2", "exact", "monte-carlo"}, default "auto"
+        How the p-value is computed: the chi-square (or F) approximation, the exact permutation
+        distribution given each data set's ranks (a dynamic programme over data sets), or 100,000
+        seeded random arrangements (standard error in ``details``). ``"auto"``: a permutation
+        p-value (exact when it fits) below 20 data sets, the approximation from 20 on and always
+        under ``convention="paper"``.
+
+    Returns
+    -------
+    TestResult
+        ``statistic``, ``pvalue``, ``df``, ``method`` (how the p-value was computed),
+        ``convention``, ``details`` (also readable as attributes) and ``notes``. ``details["mean_ranks"]`` are the R_j; ``details["pvalue_chi2"]``
+        keeps the chi-square p-value when another method was used.
+
+    See Also
+    --------
+    iman_davenport : the F form of the same test, less conservative.
+    skillings_mack : the same question for a table with missing cells.
+
+    References
+    ----------
+    Friedman, M. (1937). J. Am. Stat. Assoc. 32, 675–701. Conover, W. J. (1999). *Practical
+    Nonparametric Statistics*, 3rd ed. Demšar, J. (2006). JMLR 7, 1–30, §3.2.2.
 
     Examples
     --------
-    García et al. (2010), Table 3 (4 algorithms, 24 data sets): χ²_F = 16.225, p = 1.02e-3.
+    García et al. (2010), Table 3 (4 algorithms, 24 data sets), prints χ²_F = 16.225; scipy's
+    tie-corrected statistic on the same table is 16.361:
 
-    >>> from rankwise.examples import load_example
+    >>> from rankwise import friedman, load_example
     >>> t = load_example("garcia2010")
     >>> round(friedman(t.values, convention="paper").statistic, 3)
     16.225
+    >>> from scipy.stats import friedmanchisquare
+    >>> r = friedman(t.values, method="chi2")
+    >>> round(r.statistic, 4), round(float(friedmanchisquare(*t.values.T).statistic), 4)
+    (16.3613, 16.3613)
     """
     convention = check.convention(convention)
     x = check.score_matrix(x)
@@ -111,14 +147,48 @@ def iman_davenport(x, *, higher_is_better: bool = True, convention: str = "defau
     .. math:: F_F = \frac{(n-1)\chi^2_F}{n(k-1) - \chi^2_F}
 
     referred to F(k − 1, (k − 1)(n − 1)), or with ``method`` to the permutation distribution
-    (F increases with χ²_F, so the p-value is Friedman's; see :func:`friedman`). χ²_F is
-    Friedman's statistic in the same convention
-    (tie-corrected by default, which makes F_F the two-way ANOVA F on the ranks; García et al.
-    2010, eq. (2), lost the minus sign in print, ERRATA G1).
+    (F increases with χ²_F, so the p-value is Friedman's). χ²_F is Friedman's statistic in the
+    same convention: tie-corrected by default, which makes F_F the two-way ANOVA F on the ranks.
+    García et al. (2010), eq. (2), lost the minus sign in print (ERRATA G1).
+
+    Parameters
+    ----------
+    x : array_like, shape (n, k)
+        Scores: one row per data set, one column per learner.
+    higher_is_better : bool, default True
+        Direction of the scores; rank 1 goes to the best learner of each data set.
+    convention : {"default", "paper"}
+        ``"default"``: from the tie-corrected χ²_F. ``"paper"``: from the uncorrected χ²_F, as the papers print it.
+    decimals : int or None, default 12
+        Scores are rounded to this many decimals before they are ranked or compared (None: not
+        rounded), so that floating-point noise does not break ties.
+    method : {"auto", "chi2", "exact", "monte-carlo"}, default "auto"
+        How the p-value is computed: the chi-square (or F) approximation, the exact permutation
+        distribution given each data set's ranks (a dynamic programme over data sets), or 100,000
+        seeded random arrangements (standard error in ``details``). ``"auto"``: a permutation
+        p-value (exact when it fits) below 20 data sets, the approximation from 20 on and always
+        under ``convention="paper"``.
+
+    Returns
+    -------
+    TestResult
+        ``statistic``, ``pvalue``, ``df``, ``method`` (how the p-value was computed),
+        ``convention``, ``details`` (also readable as attributes) and ``notes``. ``df`` is (k − 1, (k − 1)(n − 1)).
+
+    See Also
+    --------
+    friedman
+
+    References
+    ----------
+    Iman, R. L. and Davenport, J. M. (1980). Commun. Stat. Theory Methods 9, 571–595.
+    Demšar, J. (2006). JMLR 7, 1–30, §3.2.2.
 
     Examples
     --------
-    >>> from rankwise.examples import load_example
+    García et al. (2010), Table 3: F_F = 6.691 with p = 4.97e-4.
+
+    >>> from rankwise import iman_davenport, load_example
     >>> t = load_example("garcia2010")
     >>> r = iman_davenport(t.values, convention="paper")
     >>> round(r.statistic, 3), f"{r.pvalue:.2e}", r.df
@@ -173,14 +243,44 @@ def friedman_aligned(x, *, higher_is_better: bool = True, convention: str = "def
     with algorithm totals R̂_j and data-set totals R̂_i:
 
     .. math:: T = \frac{(k-1)\,[\sum_j \hat R_j^2 - (kn^2/4)(kn+1)^2]}
-                      {\sum_{ij}\hat r_{ij}^2 - \frac1k \sum_i \hat R_i^2}
+                  {\sum_{ij}\hat r_{ij}^2 - \frac1k \sum_i \hat R_i^2}
 
-    referred to χ²_{k−1}. The default uses the actual Σr̂² (exact with ties). García et al. (2010)
-    print T = 18.837, which comes from KEEL's misplaced 1/k (ERRATA G2):
-    ``convention="paper"`` reproduces it,
-    (k−1)[ΣR̂_j²/k − (kn²/4)(kn+1)²] / (kn(kn+1)(2kn+1)/6 − ΣR̂_i²).
+    referred to χ² with k − 1 degrees of freedom.
 
-    ``details["mean_ranks"]`` are the mean aligned ranks R̂_j/n.
+    Parameters
+    ----------
+    x : array_like, shape (n, k)
+        Scores: one row per data set, one column per learner.
+    higher_is_better : bool, default True
+        Direction of the scores; rank 1 goes to the best learner of each data set.
+    convention : {"default", "paper"}
+        ``"default"``: the formula above with the actual Σr̂² (exact with ties). ``"paper"``: KEEL's formula behind García et al.'s printed 18.837, with a misplaced 1/k (ERRATA G2): (k−1)[ΣR̂_j²/k − (kn²/4)(kn+1)²] / (kn(kn+1)(2kn+1)/6 − ΣR̂_i²).
+    decimals : int or None, default 12
+        Scores are rounded to this many decimals before they are ranked or compared (None: not
+        rounded), so that floating-point noise does not break ties.
+
+    Returns
+    -------
+    TestResult
+        ``statistic``, ``pvalue``, ``df``, ``method`` (how the p-value was computed),
+        ``convention``, ``details`` (also readable as attributes) and ``notes``. ``details["mean_ranks"]`` are the mean aligned ranks R̂_j/n and
+        ``rank_totals`` the R̂_j.
+
+    References
+    ----------
+    Hodges, J. L. and Lehmann, E. L. (1962). Ann. Math. Stat. 33, 482–497. García, S. et al.
+    (2010). Inf. Sci. 180, 2044–2064, §4.1.
+
+    Examples
+    --------
+    García et al. (2010), Table 3. From the paper's own rank totals the published formula gives
+    22.290 (the printed 18.837 is ERRATA G2); from the bundled table, whose accuracies are rounded,
+    the totals differ slightly (ERRATA G20):
+
+    >>> from rankwise import friedman_aligned, load_example
+    >>> r = friedman_aligned(load_example("garcia2010").values)
+    >>> r.rank_totals.tolist(), round(r.statistic, 3), r.df
+    ([704.5, 1122.5, 1127.0, 1702.0], 22.268, (3,))
     """
     convention = check.convention(convention)
     x = check.score_matrix(x)
@@ -232,11 +332,39 @@ def quade(x, *, higher_is_better: bool = True, convention: str = "default",
 
     .. math:: T_3 = \frac{(n-1)B}{A_2 - B} \sim F(k-1, (k-1)(n-1)).
 
-    ``details["mean_ranks"]`` are Quade's T_j = W_j / (n(n+1)/2), W_j = Σ_i Q_i r_ij.
+    Parameters
+    ----------
+    x : array_like, shape (n, k)
+        Scores: one row per data set, one column per learner.
+    higher_is_better : bool, default True
+        Direction of the scores; rank 1 goes to the best learner of each data set.
+    convention : {"default", "paper"}
+        ``"default"``: A₂ = ΣS_ij² (exact with ties). ``"paper"``: García et al.'s printed 21.967: the no-ties A₂ = n(n+1)(2n+1)k(k+1)(k−1)/72 and KEEL's integer centring ⌊(k+1)/2⌋ (ERRATA G6, G8), which inflates T₃ for even k.
+    decimals : int or None, default 12
+        Scores are rounded to this many decimals before they are ranked or compared (None: not
+        rounded), so that floating-point noise does not break ties.
 
-    The default uses A₂ = ΣS_ij² (exact with ties). ``convention="paper"`` reproduces García et
-    al.'s printed 21.967: the no-ties A₂ = n(n+1)(2n+1)k(k+1)(k−1)/72 and KEEL's integer centring
-    ⌊(k+1)/2⌋ (ERRATA G6, G8), which inflates T₃ for even k.
+    Returns
+    -------
+    TestResult
+        ``statistic``, ``pvalue``, ``df``, ``method`` (how the p-value was computed),
+        ``convention``, ``details`` (also readable as attributes) and ``notes``. ``details["mean_ranks"]`` are Quade's T_j = W_j / (n(n+1)/2) with
+        W_j = Σ_i Q_i r_ij.
+
+    References
+    ----------
+    Quade, D. (1979). J. Am. Stat. Assoc. 74, 680–683. Conover, W. J. (1999). *Practical
+    Nonparametric Statistics*, 3rd ed., §5.8.
+
+    Examples
+    --------
+    García et al. (2010), Table 3 (the paper's 21.967 is ERRATA G6). R's ``quade.test`` on the
+    bundled table gives F = 11.767:
+
+    >>> from rankwise import load_example, quade
+    >>> r = quade(load_example("garcia2010").values)
+    >>> round(r.statistic, 3), r.df
+    (11.767, (3, 69))
     """
     convention = check.convention(convention)
     x = check.score_matrix(x)

@@ -73,8 +73,29 @@ def wilcoxon_exact_pvalue(ranks, r_plus_random: float, alternative: str = "two-s
 def wilcoxon_critical_value(n: int, alpha: float = 0.05, alternative: str = "two-sided") -> int | None:
     """Largest T with P(T ≤ t) ≤ α for N untied, non-zero differences (Demšar's table value).
 
-    Reject when the observed T = min(R+, R−) is at most this value. ``None`` when no T is small
-    enough (N too small for this α). For N = 14 and two-sided α = 0.05 it is 21.
+    Reject when the observed T = min(R+, R−) is at most this value.
+
+    Parameters
+    ----------
+    n : int
+        Number of differences.
+    alpha : float, default 0.05
+        Level of the test.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        A two-sided α puts α/2 in the lower tail.
+
+    Returns
+    -------
+    int or None
+        The critical value, or None when no T is small enough (N too small for this α).
+
+    Examples
+    --------
+    Demšar (2006) §3.1.3: for N = 14 and α = 0.05 the critical value is 21.
+
+    >>> from rankwise import wilcoxon_critical_value
+    >>> wilcoxon_critical_value(14, 0.05), wilcoxon_critical_value(5, 0.05)
+    (21, None)
     """
     alpha = check.alpha(alpha)
     cdf = np.cumsum(_signed_rank_distribution(np.arange(1, int(n) + 1)))
@@ -256,12 +277,45 @@ def paired_ttest(a, b, *, higher_is_better: bool = True, relative: bool = False,
                  decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
     r"""Paired t-test on the differences d_i = b_i − a_i, or on relative differences.
 
-    t = d̄ / (s_d/√N) with N − 1 degrees of freedom. With ``relative=True`` the differences are
-    divided by the mean score, d_i = (b_i − a_i) / ((a_i + b_i)/2) (Demšar 2006, §3.1.2), which is
-    undefined where a_i + b_i = 0: the result is then NaN and says where.
+    .. math:: t = \frac{\bar d}{s_d/\sqrt N} \sim t_{N-1}
 
-    Demšar (2006) advises against the t-test over data sets (incommensurable scores, normality,
-    outliers); it is offered for completeness and comparison.
+    With ``relative=True`` the differences are divided by the mean score,
+    d_i = (b_i − a_i) / ((a_i + b_i)/2) (Demšar 2006, §3.1.2), which is undefined where
+    a_i + b_i = 0: the result is then NaN and says where. Demšar (2006) advises against the t-test
+    over data sets (incommensurable scores, normality, outliers); it is offered for completeness.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (n,)
+        Scores of the two learners on the same n data sets; ``b`` is compared with ``a``.
+    higher_is_better : bool, default True
+        Direction of the scores; rank 1 goes to the best learner of each data set.
+    relative : bool, default False
+        Test the relative differences instead.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        ``"greater"``: b is better than a (in the direction of the scores); ``"less"``: worse.
+    convention : {"default", "paper"}
+        Recorded only: both conventions use the same formula.
+    decimals : int or None, default 12
+        Scores are rounded to this many decimals before they are ranked or compared (None: not
+        rounded), so that floating-point noise does not break ties.
+
+    Returns
+    -------
+    TestResult
+        ``statistic``, ``pvalue``, ``df``, ``method`` (how the p-value was computed),
+        ``convention``, ``details`` (also readable as attributes) and ``notes``.
+
+    Examples
+    --------
+    The same t as scipy's ``ttest_rel`` (Demšar's Table 6, C4.5+m against C4.5):
+
+    >>> from scipy.stats import ttest_rel
+    >>> from rankwise import load_example, paired_ttest
+    >>> x = load_example("demsar2006_table6_tiebreak").values
+    >>> r = paired_ttest(x[:, 0], x[:, 1])
+    >>> round(r.statistic, 6), round(float(ttest_rel(x[:, 1], x[:, 0]).statistic), 6), r.df
+    (2.846237, 2.846237, (13,))
     """
     alternative = check.alternative(alternative)
     convention = check.convention(convention)

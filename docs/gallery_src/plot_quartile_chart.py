@@ -1,0 +1,15 @@
+"""
+Quartile charts
+===============
+
+A text figure, in the layout of the system notes: per learner the minimum, quartiles and
+maximum of its fold-level values, and a bar with ``-`` from the lower quartile to the median,
+``|`` at the median and ``+`` to the upper quartile, on one scale. The per-data-set charts
+follow when the data sets order the learners differently from the overall chart.
+"""
+
+import rankwise
+
+table = rankwise.load_example("folds_demo", criterion="accuracy")
+text = rankwise.compare(table).to_text()
+print(text[text.index("Quartile charts"):text.index("Methods")].rstrip())
