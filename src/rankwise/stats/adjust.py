@@ -254,15 +254,56 @@ _SIMPLE = {
 
 
 def adjust(p, method: str, *, k: int | None = None, convention: str = "default"):
-    """APVs of ``p`` by the procedure ``method`` (one of the names above, except ``nemenyi`` and
-    ``bergmann_hommel``, which need the comparisons themselves: see :mod:`rankwise.posthoc`).
+    """Adjusted p-values (APVs) of ``p`` by the procedure ``method``, in the order of ``p``.
+
+    One entry point for every procedure that needs only the p-values: a hypothesis is rejected at
+    level α exactly when its APV ≤ α. APVs are capped at 1; tied p-values keep their input order.
+    Formulas and derivations: ``docs/reference/adjustments.md``.
+
+    Parameters
+    ----------
+    p : array_like
+        Unadjusted p-values of the family.
+    method : str
+        Against a control (m = k − 1): ``bonferroni_dunn``, ``holm``, ``hochberg``, ``hommel``,
+        ``holland``, ``rom``, ``finner``, ``li``. All pairs (m = k(k − 1)/2): ``bonferroni``,
+        ``holm``, ``shaffer`` (needs ``k``). Either: ``sidak``, and the false-discovery-rate
+        procedures ``benjamini_hochberg`` and ``benjamini_yekutieli``. ``nemenyi`` and
+        ``bergmann_hommel`` need the comparisons themselves: see :func:`nemenyi_pvalues` and
+        :func:`bergmann_hommel`.
+    k : int, optional
+        Number of learners, for ``shaffer``.
+    convention : {"default", "paper"}
+        ``"paper"``: Rom's constants as KEEL computes them, to reproduce García et al.'s tables;
+        ``"default"``: Rom's published constants. Other procedures ignore it.
+
+    Returns
+    -------
+    numpy.ndarray
+        The APVs, the shape of ``p``.
+
+    References
+    ----------
+    Holm, S. (1979). Scand. J. Stat. 6, 65–70. Hochberg, Y. (1988). Biometrika 75, 800–802.
+    Hommel, G. (1988). Biometrika 75, 383–386. Holland, B. S. and Copenhaver, M. D. (1987).
+    Biometrics 43, 417–423. Rom, D. M. (1990). Biometrika 77, 663–665. Finner, H. (1993). J. Am.
+    Stat. Assoc. 88, 920–923. Li, J. D. (2008). J. Stat. Plan. Inference 138, 1521–1527. Shaffer,
+    J. P. (1986). J. Am. Stat. Assoc. 81, 826–831. Benjamini, Y. and Hochberg, Y. (1995). J. R.
+    Stat. Soc. B 57, 289–300. García, S. et al. (2010). Inf. Sci. 180, §5.
 
     Examples
     --------
-    Demšar (2006) §3.2.2: three comparisons with a control, p = 0.0157, 0.0192, 0.6084.
+    Demšar (2006) §3.2.2: three comparisons with a control, p = 0.0157, 0.0192, 0.6084; Holm
+    rejects the first two:
 
+    >>> from rankwise import adjust
     >>> adjust([0.01572, 0.01917, 0.60841], "holm").round(4).tolist()
     [0.0472, 0.0472, 0.6084]
+
+    R's ``p.adjust(c(0.01, 0.02, 0.03, 0.5), "BH")`` gives 0.04, 0.04, 0.04, 0.5:
+
+    >>> adjust([0.01, 0.02, 0.03, 0.5], "benjamini_hochberg").round(6).tolist()
+    [0.04, 0.04, 0.04, 0.5]
     """
     if method not in _SIMPLE:
         raise RankwiseError(f"unknown procedure {method!r}; choose from {', '.join(_SIMPLE)}")

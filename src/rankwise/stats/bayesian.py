@@ -117,19 +117,70 @@ def bayesian_sign_test(a, b, *, rope: float = 0.0, names=("a", "b"),
                        threshold: float = DEFAULT_THRESHOLD,
                        decimals: int | None = DEFAULT_DECIMALS,
                        keep_samples: bool = False) -> BayesianResult:
-    r"""Bayesian sign test (Benavoli et al. 2014, 2017).
+    """Bayesian sign test (Benavoli et al. 2014, 2017).
 
     With z_i the difference in favour of ``a`` (a − b, or b − a when lower is better), the data
-    sets fall into three classes: z < −r (b practically better), |z| ≤ r (equivalent), z > r
+    sets fall into three classes: z < −r (b practically better), abs(z) ≤ r (equivalent), z > r
     (a practically better). Their probabilities (θ_b, θ_rope, θ_a) have the posterior
-    Dirichlet(n_b, n_rope + s, n_a) with the prior pseudo-observation of weight s (default 1)
-    in the ROPE. ``samples`` draws (seeded) are taken; P(a practically better) is the share of
-    draws in which θ_a is the largest of the three, and so on.
+    Dirichlet(n_b, n_rope + s, n_a) with the prior pseudo-observation of weight s in the ROPE.
+    P(a practically better) is the share of draws in which θ_a is the largest of the three, and so
+    on. A tiny 1e-4 is added to every count so that an empty class has a proper Dirichlet
+    parameter (as baycomp does). With ``rope=0`` the draws in which the class of exact ties
+    (holding the prior) is the largest are left out, and p_a and p_b are shares of the rest.
 
-    A tiny 1e-4 is added to every count so that a class with no data set has a proper
-    Dirichlet parameter (as baycomp does). With ``rope=0`` there is no equivalence: the draws in
-    which the class of exact ties (holding the prior) is the largest are left out, and p_a and
-    p_b are shares of the rest (as baycomp does).
+    Parameters
+    ----------
+    a, b : array_like, shape (n,)
+        Scores of the two learners on the same n data sets.
+    rope : float, default 0.0
+        Half-width of the region of practical equivalence, in the scores' units.
+    names : tuple of str, default ("a", "b")
+        Names of the two learners, kept in the result.
+    higher_is_better : bool, default True
+        Direction of the scores.
+    prior : float, default 1.0
+        Weight s of the prior pseudo-observation.
+    samples : int, default 50000
+        Posterior draws.
+    seed : int, default 20170101
+        Seed of the draws; the same seed gives the same result.
+    threshold : float, default 0.95
+        Probability a decision needs.
+    decimals : int or None, default 12
+        Scores are rounded to this many decimals first.
+    keep_samples : bool, default False
+        Keep the draws in ``details`` (for the simplex figure).
+
+    Returns
+    -------
+    BayesianResult
+        ``p_a``, ``p_rope``, ``p_b`` (posterior probabilities that a is practically better, that
+        they are equivalent, that b is), ``decision`` (``"a"``, ``"rope"``, ``"b"`` when one of
+        them reaches ``threshold``, else ``"undecided"``), ``samples``, ``seed`` and ``details``.
+
+    References
+    ----------
+    Benavoli, A., Corani, G., Demšar, J. and Zaffalon, M. (2017). Time for a change: a tutorial
+    for comparing multiple classifiers through Bayesian analysis. JMLR 18(77), 1–36.
+
+    Examples
+    --------
+    a wins 14 data sets by more than the ROPE, b 4, and 2 are equivalent; a direct numpy draw from
+    Dirichlet(4, 2 + 1, 14) gives the same probability:
+
+    >>> X = [0.912, 0.845, 0.771, 0.690, 0.933, 0.802, 0.655, 0.871, 0.799, 0.731,
+    ...      0.884, 0.702, 0.816, 0.759, 0.947, 0.688, 0.834, 0.793, 0.721, 0.866]
+    >>> Y = [0.897, 0.851, 0.742, 0.701, 0.925, 0.771, 0.659, 0.844, 0.787, 0.718,
+    ...      0.868, 0.711, 0.790, 0.749, 0.930, 0.670, 0.811, 0.800, 0.716, 0.852]
+    >>> import numpy as np
+    >>> from rankwise import bayesian_sign_test
+    >>> r = bayesian_sign_test(X, Y, rope=0.005)
+    >>> d = r.details
+    >>> (d["n_a"], d["n_rope"], d["n_b"]), round(r.p_a, 2), r.decision
+    ((14, 2, 4), 0.99, 'a')
+    >>> theta = np.random.default_rng(1).dirichlet([4, 3, 14], size=200_000)
+    >>> round(float((theta.argmax(axis=1) == 2).mean()), 2)
+    0.99
     """
     z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, samples, seed)
     n_b, n_a = int((z < -rope).sum()), int((z > rope).sum())
@@ -161,17 +212,74 @@ def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
                               keep_samples: bool = False) -> BayesianResult:
     r"""Bayesian signed-rank test (Benavoli et al. 2014, 2017).
 
-    A Dirichlet process with a pseudo-observation z₀ = 0 of weight s (default 0.5) and the
-    observed differences z_1..z_N in favour of ``a``: each posterior draw is a weight vector
-    w ~ Dirichlet(s, 1, …, 1), and
+    A Dirichlet process with a pseudo-observation z₀ = 0 of weight s and the observed differences
+    z_1..z_N in favour of ``a``: each posterior draw is a weight vector w ~ Dirichlet(s, 1, …, 1),
+    and
 
     .. math:: θ_a = Σ_{i,j} w_i w_j H(z_i + z_j − 2r),\quad
               θ_b = Σ_{i,j} w_i w_j H(−z_i − z_j − 2r),\quad θ_{rope} = 1 − θ_a − θ_b
 
     (H the step function with H(0) = ½; i, j over z₀..z_N). P(a practically better) is the share
-    of draws in which θ_a is the largest. Without a ROPE (r = 0) θ_rope is 0 and the test is
-    one of a against b. The double sum is evaluated in O(N) per draw (the pairs with
-    z_i + z_j above a bound form a staircase over the sorted z), so N·samples sets the cost.
+    of draws in which θ_a is the largest. Without a ROPE (r = 0) θ_rope is 0 and the test is one
+    of a against b. The double sum is evaluated in O(N) per draw (the pairs with z_i + z_j above a
+    bound form a staircase over the sorted z), so N·samples sets the cost.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (n,)
+        Scores of the two learners on the same n data sets.
+    rope : float, default 0.0
+        Half-width of the region of practical equivalence, in the scores' units.
+    names : tuple of str, default ("a", "b")
+        Names of the two learners, kept in the result.
+    higher_is_better : bool, default True
+        Direction of the scores.
+    prior : float, default 0.5
+        Weight s of the pseudo-observation at 0.
+    samples : int, default 50000
+        Posterior draws.
+    seed : int, default 20170101
+        Seed of the draws; the same seed gives the same result.
+    threshold : float, default 0.95
+        Probability a decision needs.
+    decimals : int or None, default 12
+        Scores are rounded to this many decimals first.
+    keep_samples : bool, default False
+        Keep the draws in ``details`` (for the simplex figure).
+
+    Returns
+    -------
+    BayesianResult
+        ``p_a``, ``p_rope``, ``p_b`` (posterior probabilities that a is practically better, that
+        they are equivalent, that b is), ``decision`` (``"a"``, ``"rope"``, ``"b"`` when one of
+        them reaches ``threshold``, else ``"undecided"``), ``samples``, ``seed`` and ``details``.
+
+    References
+    ----------
+    Benavoli, A., Corani, G., Mangili, F., Zaffalon, M. and Ruggeri, F. (2014). A Bayesian
+    Wilcoxon signed-rank test based on the Dirichlet process. ICML. Benavoli et al. (2017), JMLR 18.
+
+    Examples
+    --------
+    The double sum evaluated directly, O(N²) per draw, on 5,000 draws of its own:
+
+    >>> X = [0.912, 0.845, 0.771, 0.690, 0.933, 0.802, 0.655, 0.871, 0.799, 0.731,
+    ...      0.884, 0.702, 0.816, 0.759, 0.947, 0.688, 0.834, 0.793, 0.721, 0.866]
+    >>> Y = [0.897, 0.851, 0.742, 0.701, 0.925, 0.771, 0.659, 0.844, 0.787, 0.718,
+    ...      0.868, 0.711, 0.790, 0.749, 0.930, 0.670, 0.811, 0.800, 0.716, 0.852]
+    >>> import numpy as np
+    >>> from rankwise import bayesian_signed_rank_test
+    >>> r = bayesian_signed_rank_test(X, Y, rope=0.005)
+    >>> round(r.p_a, 2), r.decision
+    (1.0, 'a')
+    >>> z = np.concatenate([[0.0], np.round(np.subtract(X, Y), 12)])
+    >>> w = np.random.default_rng(1).dirichlet([0.5] + [1.0] * 20, size=5000)
+    >>> H = lambda v: (v > 0) + 0.5 * (v == 0)
+    >>> s = z[:, None] + z[None, :]
+    >>> ta = np.einsum("di,ij,dj->d", w, H(s - 0.01), w)
+    >>> tb = np.einsum("di,ij,dj->d", w, H(-s - 0.01), w)
+    >>> round(float(((ta > 1 - ta - tb) & (ta > tb)).mean()), 2)
+    1.0
     """
     z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, samples, seed)
     points = np.sort(np.append(z, 0.0))
@@ -197,15 +305,60 @@ def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
 def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
                       higher_is_better: bool = True, threshold: float = DEFAULT_THRESHOLD,
                       decimals: int | None = DEFAULT_DECIMALS) -> BayesianResult:
-    r"""Bayesian correlated t-test on one data set (Corani & Benavoli 2015).
+    """Bayesian correlated t-test on one data set (Corani & Benavoli 2015).
 
-    ``a``, ``b``: the two learners' results on the n = repeats × folds test folds of one data
-    set, in the same fold order. With z the differences in favour of ``a``, their mean z̄ and
-    variance σ̂² (n − 1 in the denominator), and the correlation ρ = n_test/n_total = 1/folds
-    of results on overlapping training sets, the posterior of the mean difference is Student's t
-    with n − 1 degrees of freedom, location z̄ and scale √((1/n + ρ/(1 − ρ))·σ̂²) (the
-    Nadeau-Bengio correction). P(a practically better) = P(μ > r), P(b …) = P(μ < −r); in closed
-    form, so ``samples`` and ``seed`` are None.
+    ``a``, ``b``: the two learners' results on the n = repeats × folds test folds of one data set,
+    in the same fold order. With z the differences in favour of ``a``, their mean z̄ and variance
+    σ̂² (n − 1 in the denominator), and the correlation ρ = 1/folds of results on overlapping
+    training sets, the posterior of the mean difference is Student's t with n − 1 degrees of
+    freedom, location z̄ and scale √((1/n + ρ/(1 − ρ))·σ̂²) (the Nadeau-Bengio correction).
+    P(a practically better) = P(μ > r), P(b …) = P(μ < −r); in closed form, so ``samples`` and
+    ``seed`` are None.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (n,)
+        Results on the same n test folds of one data set.
+    folds : int
+        Folds per repetition of the cross-validation (sets ρ = 1/folds).
+    rope : float, default 0.0
+        Half-width of the region of practical equivalence, in the scores' units.
+    names : tuple of str, default ("a", "b")
+        Names of the two learners, kept in the result.
+    higher_is_better : bool, default True
+        Direction of the scores.
+    threshold : float, default 0.95
+        Probability a decision needs.
+    decimals : int or None, default 12
+        Scores are rounded to this many decimals first.
+
+    Returns
+    -------
+    BayesianResult
+        ``p_a``, ``p_rope``, ``p_b`` (posterior probabilities that a is practically better, that
+        they are equivalent, that b is), ``decision`` (``"a"``, ``"rope"``, ``"b"`` when one of
+        them reaches ``threshold``, else ``"undecided"``), ``samples``, ``seed`` and ``details``.
+
+    References
+    ----------
+    Corani, G. and Benavoli, A. (2015). A Bayesian approach for comparing cross-validated
+    algorithms on multiple data sets. Mach. Learn. 100, 285–304. Nadeau, C. and Bengio, Y. (2003).
+    Mach. Learn. 52, 239–281.
+
+    Examples
+    --------
+    The closed form, checked against scipy's t distribution:
+
+    >>> import numpy as np
+    >>> from scipy import stats
+    >>> from rankwise import correlated_t_test
+    >>> rng = np.random.default_rng(0)
+    >>> a = rng.normal(0.8, 0.02, 50)
+    >>> b = a - 0.01 + rng.normal(0, 0.01, 50)
+    >>> r = correlated_t_test(a, b, folds=10, rope=0.005)
+    >>> t = stats.t(r.details["df"], r.details["mean"], r.details["scale"])
+    >>> round(r.p_a, 6) == round(float(t.sf(0.005)), 6), r.decision
+    (True, 'undecided')
     """
     z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold)
     folds = int(folds)

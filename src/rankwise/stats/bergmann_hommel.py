@@ -342,22 +342,52 @@ def monotone_apv(apv: np.ndarray, pmatrix) -> np.ndarray:
 
 def bergmann_hommel(pmatrix, scores=None, *, monotone: bool = False,
                     time_budget: float = 10.0) -> BergmannHommel:
-    """Bergmann-Hommel APVs, exact, by the fastest applicable method.
+    """Bergmann-Hommel adjusted p-values of all pairs, exact, by the fastest applicable method.
+
+    The APV of a pair is the largest, over the exhaustive sets of hypotheses that contain it, of
+    (set size) × (the smallest p-value in the set); a closed test that uses the logical relations
+    between pairwise hypotheses (Bergmann & Hommel 1988; García & Herrera 2008). When the matrix is
+    Robinson in the order of ``scores`` (always for the rank-based rankings) a polynomial method
+    runs; otherwise an exact branch and bound (``docs/reference/bergmann-hommel.md``).
 
     Parameters
     ----------
-    pmatrix : (k, k) array
+    pmatrix : array_like, shape (k, k)
         Symmetric matrix of unadjusted pairwise p-values.
-    scores : (k,) array, optional
+    scores : array_like, shape (k,), optional
         Mean ranks (or any values) in whose order the matrix may be Robinson; when it is, the
         polynomial method runs (k = 100 in well under a second).
-    monotone : bool
-        Apply the running maximum in p order (``convention="paper"``; ERRATA GH3). The default
-        raw value is the exact closed-test APV.
-    time_budget : float
-        Seconds allowed to the branch-and-bound search for matrices that are not Robinson.
-        When it runs out, Shaffer's APVs are returned and ``method`` says
-        ``"shaffer_fallback"``.
+    monotone : bool, default False
+        Apply the running maximum in p order (``convention="paper"``; García & Herrera's Table 5
+        and scmamp print it, ERRATA GH3). The default raw value is the exact closed-test APV.
+    time_budget : float, default 10.0
+        Seconds allowed to the branch-and-bound search for matrices that are not Robinson. When
+        it runs out, Shaffer's APVs are returned and ``method`` says ``"shaffer_fallback"``.
+
+    Returns
+    -------
+    BergmannHommel
+        ``apv`` (k × k matrix), ``method``, ``monotone`` and ``notes``.
+
+    References
+    ----------
+    Bergmann, B. and Hommel, G. (1988). Improvements of general multiple test procedures for
+    redundant systems of hypotheses. In *Multiple Hypothesenprüfung*, 100–115. García, S. and
+    Herrera, F. (2008). JMLR 9, 2677–2694.
+
+    Examples
+    --------
+    García & Herrera (2008), Table 5: the APV of C4.5 against Kernel is 4.487e-7, and the raw
+    closed-test value of 1-NN against NaiveBayes (row 6) is 0.030337 (Table 5 prints the running maximum
+    0.031854):
+
+    >>> from rankwise import bergmann_hommel, load_example, pairwise_statistics
+    >>> t = load_example("garcia2008")
+    >>> st = pairwise_statistics(t.values, "friedman", convention="paper")
+    >>> res = bergmann_hommel(st.pvalues)
+    >>> name = t.learners.index
+    >>> f"{res.apv[name('C4.5'), name('Kernel')]:.4g}", round(float(res.apv[name('1-NN'), name('NaiveBayes')]), 6)
+    ('4.487e-07', 0.030337)
     """
     p = _check_matrix(pmatrix)
     k = p.shape[0]

@@ -28,7 +28,31 @@ def differences(a, b, higher_is_better: bool = True, decimals: int | None = DEFA
 
 
 def win_tie_loss(a, b, higher_is_better: bool = True, decimals: int | None = DEFAULT_DECIMALS):
-    """Counts ``(a_wins, ties, b_wins)`` over the data sets, after rounding."""
+    """Counts ``(a_wins, ties, b_wins)`` over the data sets, after rounding.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (n,)
+        Scores of the two learners on the same n data sets; ``b`` is compared with ``a``.
+    higher_is_better : bool, default True
+        Direction of the scores; rank 1 goes to the best learner of each data set.
+    decimals : int or None, default 12
+        Scores are rounded to this many decimals before they are ranked or compared (None: not
+        rounded), so that floating-point noise does not break ties.
+
+    Returns
+    -------
+    tuple of int
+        ``(a_wins, ties, b_wins)``.
+
+    Examples
+    --------
+    Rounding to 12 decimals makes 0.3 − 0.2 and 0.1 equal:
+
+    >>> from rankwise import win_tie_loss
+    >>> win_tie_loss([0.3 - 0.2, 0.9, 0.5], [0.1, 0.8, 0.6])
+    (1, 1, 1)
+    """
     d = differences(a, b, higher_is_better, decimals)
     return int((d < 0).sum()), int((d == 0).sum()), int((d > 0).sum())
 
@@ -114,6 +138,10 @@ def wilcoxon(a, b, *, higher_is_better: bool = True, zero_method: str = "demsar"
 
     Parameters
     ----------
+    a, b : array_like, shape (n,)
+        Scores of the two learners on the same n data sets; ``b`` is compared with ``a``.
+    higher_is_better : bool, default True
+        Direction of the scores.
     zero_method : {"demsar", "zsplit", "pratt", "wilcox"}
         What zero differences do. ``demsar`` (default, Demšar 2006): they are ranked and their ranks
         split evenly between R+ and R−; if their number is odd one zero is discarded first.
@@ -130,6 +158,11 @@ def wilcoxon(a, b, *, higher_is_better: bool = True, zero_method: str = "demsar"
         Continuity correction of ½ in the normal approximation, towards the null on the side
         tested (R+ − ½ for ``greater``, R+ + ½ for ``less``, ½ towards the mean for a two-sided
         test), as R's ``wilcox.test`` and scipy do. Off by default; R's default is on.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        ``"greater"``: b is better than a (in the direction of the scores); ``"less"``: worse.
+    decimals : int or None, default 12
+        Scores, and their differences, are rounded to this many decimals first (None: not
+        rounded), so that floating-point noise does not break ties.
 
     Returns
     -------
@@ -220,6 +253,10 @@ def sign_test(a, b, *, higher_is_better: bool = True, ties: str = "split", metho
 
     Parameters
     ----------
+    a, b : array_like, shape (n,)
+        Scores of the two learners on the same n data sets; ``b`` is compared with ``a``.
+    higher_is_better : bool, default True
+        Direction of the scores.
     ties : {"split", "drop"}
         ``split`` (default, Demšar 2006 §3.1.4): ties are shared evenly between the two learners;
         with an odd number of ties one is discarded. ``drop``: ties are discarded (the textbook
@@ -227,14 +264,23 @@ def sign_test(a, b, *, higher_is_better: bool = True, ties: str = "split", metho
     method : {"exact", "normal"}
         Exact binomial p (default; two-sided p = min(1, 2·P(X ≥ max(w′, l′)))), or
         z = (w′ − N′/2)/(√N′/2). Demšar's Table 3 is one-sided and is not used (ERRATA D1).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        ``"greater"``: b wins more often than a; ``"less"``: fewer.
     convention : {"default", "paper"}
         Recorded only: both conventions use the same formulas here.
+    decimals : int or None, default 12
+        Scores are rounded to this many decimals before they are compared (None: not rounded).
 
     Returns
     -------
     TestResult
         ``statistic`` is w′, the (tie-adjusted) number of wins of ``b``; ``details`` has
         ``wins_b_adjusted``, ``wins_a_adjusted``, ``n`` (= N′), ``z``, a_wins, ties, b_wins.
+
+    References
+    ----------
+    Sheskin, D. J. (2000). *Handbook of Parametric and Nonparametric Statistical Procedures*.
+    Demšar, J. (2006). JMLR 7, §3.1.4.
 
     Examples
     --------
