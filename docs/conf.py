@@ -32,7 +32,7 @@ extensions = [
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "gallery/*.ipynb", "gallery/*.py",
-                    "gallery/*.zip", "gallery/*.json", "gallery/*.md5", ]
+                    "gallery/*.zip", "gallery_src", "gallery/*.json", "gallery/*.md5", ]
 templates_path = ["_templates"]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
@@ -82,12 +82,14 @@ html_css_files = ["rankwise.css"]
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    "header_links_before_dropdown": 7,
+    "header_links_before_dropdown": 5,
     "footer_start": ["copyright"],
     "footer_end": [],
     "secondary_sidebar_items": ["page-toc"],
     "navbar_end": ["theme-switcher"],
 }
-html_sidebars = {"**": ["sidebar-nav-bs"]}
+html_sidebars = {"**": ["sidebar-nav-bs"],
+                 **{page: [] for page in ("index", "getting-started", "coming-from-r",
+                                          "coming-from-python", "cli", "json", "changelog")}}
 html_show_sourcelink = False
 html_copy_source = False

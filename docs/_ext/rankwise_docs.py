@@ -71,7 +71,7 @@ def setup(app):
 
 
 def figure_scraper(block, block_vars, gallery_conf):
-    """Gallery images: every matplotlib ``Figure`` a code block left in a variable or a dict.
+    """Gallery images: every matplotlib ``Figure`` a code block left in a variable.
 
     rankwise draws its figures without pyplot (no global state), so the gallery's default
     scraper, which asks pyplot, would see none; this one looks at the script's variables.
@@ -81,11 +81,10 @@ def figure_scraper(block, block_vars, gallery_conf):
 
     seen = block_vars.setdefault("rankwise_seen", set())
     found = []
-    for value in list(block_vars["example_globals"].values()):
-        for fig in (value.values() if isinstance(value, dict) else [value]):
-            if isinstance(fig, Figure) and id(fig) not in seen:
-                seen.add(id(fig))
-                found.append(fig)
+    for fig in list(block_vars["example_globals"].values()):
+        if isinstance(fig, Figure) and id(fig) not in seen:
+            seen.add(id(fig))
+            found.append(fig)
     paths = []
     for fig, path in zip(found, block_vars["image_path_iterator"]):
         fig.savefig(path, dpi=110, bbox_inches="tight")

@@ -15,3 +15,10 @@ from rankwise.power.report import figures
 study = power_study(rankwise.load_example("demsar2006_table2"), sample_size=10,
                     biases=[0, 0.01, 0.02, 0.04], draws=200, seed=1)
 curves = figures(study)
+rejection = curves["power_rejection"]
+
+# %%
+# Replicability: the probability that two independent studies of the same size reach the
+# same decision.
+
+replicability = curves["power_replicability"]

@@ -201,7 +201,7 @@ def tukey_dunnett(x, control: int | None, *, alpha: float = 0.05,
     """Tukey (all pairs) and Dunnett (against a control) after a repeated-measures ANOVA.
 
     Both use the ANOVA's error mean square MS_E with (k−1)(n−1) degrees of freedom. Tukey:
-    q = |x̄_a − x̄_b| / √(MS_E/n), p = P(Q_{k,df} ≥ q). Dunnett: t = (x̄_j − x̄_c)/√(2MS_E/n),
+    q = abs(x̄_a − x̄_b) / √(MS_E/n), p = P(Q_{k,df} ≥ q). Dunnett: t = (x̄_j − x̄_c)/√(2MS_E/n),
     p = P(max_j abs(T_j) ≥ abs(t)) for k − 1 equicorrelated (ρ = ½) t variables, by quadrature.
     Both assume sphericity (see :func:`rm_anova`'s notes).
 

@@ -360,9 +360,9 @@ def cliffs_delta(a, b, *, confidence: float = 0.95,
 
     **Unpaired** (the data sets are not matched; the form autorank reports), with Cliff's (1993)
     asymmetric interval and Romano et al.'s magnitude label (negligible below 0.147, small below
-    0.33, medium below 0.474, large). With d_ij = sign(a_i − b_j), the row and column means d_i·
-    and d_·j and s² = [N² Σ(d_i· − δ)² + N² Σ(d_·j − δ)² − Σ(d_ij − δ)²] / (N²(N − 1)²), the
-    interval is (δ − δ³ ∓ z·s·√((1 − δ²)² + z²s²)) / (1 − δ² + z²s²). Computed from sorted values,
+    0.33, medium below 0.474, large). With ``d_ij = sign(a_i − b_j)``, the row and column means
+    ``d_i·`` and ``d_·j`` and ``s² = [N² Σ(d_i· − δ)² + N² Σ(d_·j − δ)² − Σ(d_ij − δ)²] /
+    (N²(N − 1)²)``, the interval is ``(δ − δ³ ∓ z·s·√((1 − δ²)² + z²s²)) / (1 − δ² + z²s²)``. Computed from sorted values,
     so large N costs N log N, not N². ``details["a12"]`` is Vargha & Delaney's A = (δ + 1)/2.
 
     Parameters

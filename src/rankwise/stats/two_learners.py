@@ -133,7 +133,7 @@ def wilcoxon(a, b, *, higher_is_better: bool = True, zero_method: str = "demsar"
              correction: bool = False, decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
     r"""Wilcoxon signed-ranks test of learner ``b`` against learner ``a`` over N data sets.
 
-    The absolute differences |d_i| are ranked with mid-ranks;
+    The absolute differences abs(d_i) are ranked with mid-ranks;
     R+ = Σ_{d_i>0} rank_i (+ ½ Σ_{d_i=0} rank_i), R− likewise, T = min(R+, R−).
 
     Parameters
