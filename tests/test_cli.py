@@ -219,7 +219,7 @@ def test_one_sided_two_learner_tests_from_the_command_line():
 def test_readme_worked_example_of_effects_is_real():
     from pathlib import Path
 
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).parents[1] / "docs" / "guide" / "effects.md").read_text(encoding="utf-8")
     command = "rankwise compare --example garcia2008 --bayesian signed-rank --rope 0.01 --pair C4.5 NaiveBayes"
     shown = readme.split(f"$ {command}\n...\n")[1].split("...\n```")[0].strip("\n")
     out = run(*command.split()[1:]).stdout

@@ -167,7 +167,8 @@ REFERENCE = Path(__file__).parents[1] / "docs" / "reference"
 def cited_texts():
     root = Path(__file__).parents[1]
     for path in [*PACKAGE.rglob("*.py"), *root.joinpath("tests").glob("*.py"),
-                 root / "README.md", *REFERENCE.glob("*.md"),
+                 root / "README.md",
+                 *(p for p in root.joinpath("docs").rglob("*.md") if "_build" not in p.parts),
                  *root.joinpath("benchmarks").glob("*.py")]:
         yield path, path.read_text(encoding="utf-8")
 

@@ -474,7 +474,7 @@ def critical_difference(k: int, n: int, alpha: float = 0.05, method: str = "neme
 
     (or q_α·``se``), with q_α = q_{1−α}(k, ∞)/√2 from the studentized range (``nemenyi``, all
     pairs) or z_{1−α/(2(k−1))} (``bonferroni_dunn``, against a control). Computed from the
-    distributions, for any α and k; Demšar's Table 5 has one misprinted cell (ERRATA D2).
+    distributions, for any α and k (a table of them: docs/reference/pairwise.md).
 
     Parameters
     ----------
