@@ -93,3 +93,5 @@ html_sidebars = {"**": ["sidebar-nav-bs"],
                                           "coming-from-python", "cli", "json", "changelog")}}
 html_show_sourcelink = False
 html_copy_source = False
+# The theme reads its colour mode from here; without it, it logs a console error.
+html_context = {"default_mode": "auto"}

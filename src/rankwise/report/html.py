@@ -15,9 +15,12 @@ from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, 
 
 WRAPPER = "rankwise-report"
 # Every rule is scoped to the wrapper, so a notebook around the fragment keeps its own look.
+# A table wider than the page scrolls inside its own box, and long names wrap, so that the page
+# itself never scrolls sideways (checked in a browser at 1280 and 390 px, tests/test_browser.py).
 _CSS = """.W{font-family:system-ui,sans-serif;color:#222;line-height:1.4}
 .W.page{max-width:1100px;margin:2em auto;padding:0 1em}
-.W table{border-collapse:collapse;margin:1em 0;font-size:0.9em}
+.W table{border-collapse:collapse;margin:1em 0;font-size:0.9em;display:block;max-width:100%;overflow-x:auto}
+.W p,.W li,.W figcaption,.W h1,.W h2{overflow-wrap:anywhere}.W .quartile-charts{max-width:100%;overflow-x:auto}
 .W th,.W td{padding:0.25em 0.6em;border-bottom:1px solid #ddd;text-align:right}
 .W th:first-child,.W td:first-child{text-align:left}.W thead th{border-bottom:2px solid #444}
 .W .best{font-weight:bold}.W .sig{color:#a00;font-weight:bold}.W .caption{font-size:0.85em;color:#555}

@@ -1,0 +1,59 @@
+"""The documentation site: generated from the code, complete, and built by the README's
+command (``.ci/run`` runs it before the tests; where no build exists and Sphinx is installed,
+the ``site`` fixture builds one)."""
+
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+
+
+def test_cli_reference_is_generated_from_the_application(site):
+    """Every option of every command is on the CLI page, as the application spells it."""
+    import click
+    from typer.main import get_command
+
+    from rankwise.cli import app
+
+    page = (site / "cli.html").read_text(encoding="utf-8")
+    root = get_command(app)
+    for name, command in root.commands.items():
+        assert f"rankwise {name}" in page, name
+        for param in command.params:
+            if isinstance(param, click.Option):
+                for opt in param.opts:
+                    assert opt in page, (name, opt)
+
+
+def test_every_public_name_is_in_the_api_reference():
+    import importlib
+
+    listed = (ROOT / "docs" / "api" / "index.rst").read_text(encoding="utf-8").split()
+    import rankwise
+
+    public = {name for name in rankwise.__all__ if name != "__version__"}
+    for module in ("stats", "tables", "analysis", "report", "experiment", "power"):
+        mod = importlib.import_module(f"rankwise.{module}")
+        for name in mod.__all__:
+            public.add(name if name in rankwise.__all__ else f"{module}.{name}")
+    missing = sorted(name for name in public if name not in listed)
+    assert missing == []
+
+
+def test_site_has_every_page_the_issue_lists(site):
+    for page in ("getting-started", "guide/choosing-a-test", "guide/large-k", "coming-from-r",
+                 "coming-from-python", "cli", "json", "changelog", "reference/index",
+                 "examples/demsar2006", "examples/garcia-herrera2008", "examples/garcia2010",
+                 "api/generated/rankwise.friedman", "gallery/plot_power_curves"):
+        assert (site / f"{page}.html").exists(), page
+
+
+def test_ci_runs_the_readme_docs_and_test_commands():
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = re.findall(r"```bash\n(python3 -m venv .*)\n```", readme)
+    assert len(commands) == 3  # the main job, the tests, the docs
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    docs = next(c for c in commands if "sphinx" in c)
+    tests = next(c for c in commands if "pytest" in c)
+    assert docs in ci and tests in ci and ci.index(docs) < ci.index(tests)
