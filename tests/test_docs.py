@@ -57,3 +57,25 @@ def test_ci_runs_the_readme_docs_and_test_commands():
     docs = next(c for c in commands if "sphinx" in c)
     tests = next(c for c in commands if "pytest" in c)
     assert docs in ci and tests in ci and ci.index(docs) < ci.index(tests)
+
+
+def test_coming_from_scikit_posthocs_rows_are_identical():
+    """The rows docs/coming-from-python.md marks identical, on García & Herrera's table."""
+    import numpy as np
+    import pytest
+
+    sp = pytest.importorskip("scikit_posthocs")
+    import rankwise as r
+
+    x = r.load_example("garcia2008").values
+    off = ~np.eye(5, dtype=bool)
+    paper = r.pairwise_statistics(x, "friedman", convention="paper")
+    pairs = [
+        (r.nemenyi_pvalues(np.abs(paper.statistics), 5), sp.posthoc_nemenyi_friedman(x)),
+        (r.pairwise_statistics(x, "friedman_conover").pvalues,
+         sp.posthoc_conover_friedman(x, p_adjust=None)),
+        (paper.pvalues, sp.posthoc_siegel_friedman(x, p_adjust=None)),
+        (r.pairwise_statistics(x, "quade_conover").pvalues, sp.posthoc_quade(x, p_adjust=None)),
+    ]
+    for ours, theirs in pairs:
+        assert np.abs(ours - np.asarray(theirs))[off].max() < 1e-12
