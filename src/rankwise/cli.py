@@ -167,6 +167,8 @@ def compare(
                                  help="The CD diagram's cliques."),
     bh_time_budget: float = opt(10.0, "--bh-time-budget", metavar="S", panel=POST,
                                 help="Seconds for the exact Bergmann-Hommel search."),
+    pool_check: bool = flag(False, "--pool-check", panel=POST,
+                            help="Redo the decisions with each learner left out or cloned."),
     effects: str = opt("auto", "--effects", choices=names.EFFECTS_MODES, panel=EFFECT,
                        help="Pairs with effect sizes (auto: all up to 5,000 pairs, else the"
                        " verdict's; none above N = 10,000)."),
@@ -229,7 +231,7 @@ def compare(
                              confidence=confidence, bayesian=bayesian, rope=rope,
                              samples=samples, seed=seed, threshold=threshold,
                              rank_intervals=rank_intervals, digits=digits, top=top,
-                             figure_title=figure_title)
+                             figure_title=figure_title, pool_check=pool_check)
         from .report import render
 
         if report is not None:

@@ -73,6 +73,9 @@ class Comparison:
     mean_rank_intervals : ndarray or None
         k × 2 confidence intervals of the mean ranks (bootstrap over data sets), at the
         effect sizes' confidence level; how, in ``settings["mean_rank_intervals"]``.
+    pool_check : PoolCheck or None
+        With ``pool_check=True``: which pair decisions and which members of the verdict's top
+        group change when one learner leaves the pool or a dominated copy joins it.
     """
 
     table: ScoreTable
@@ -93,6 +96,7 @@ class Comparison:
     effects: tuple = ()
     bayesian: tuple = ()
     mean_rank_intervals: np.ndarray | None = None
+    pool_check: object | None = None  # a PoolCheck (analysis.pool), with pool_check=True
 
     def __repr__(self) -> str:
         t = self.table
@@ -185,7 +189,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             bayesian: str | None = None, rope: float = 0.0, samples: int = DEFAULT_SAMPLES,
             seed: int = DEFAULT_SEED, threshold: float = DEFAULT_THRESHOLD,
             rank_intervals: bool = False, digits: int | None = None,
-            figure_title: bool = False, top: int | None = 30, **load_options) -> Comparison:
+            figure_title: bool = False, top: int | None = 30, pool_check: bool = False,
+            **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
     Parameters
@@ -268,6 +273,13 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         The text, Markdown, LaTeX and HTML reports show the best ``top`` learners by mean rank
         in every ranked table (default 30; 0 or None: all) and say how many were left out; the
         JSON (and ``pairs.csv`` of a report folder) keeps every learner and pair.
+    pool_check : bool
+        Does the pool matter? Recompute every pair decision of the all-pairs family (the
+        diagram's procedure on the first of ``rankings``, default Friedman mean ranks) and the
+        verdict's top group with each learner left out in turn and with a dominated copy of
+        each learner added (:mod:`rankwise.analysis.pool`); the verdict gets one sentence, the
+        reports a section "Does the pool matter?", the JSON ``pool_check``. Needs k ≥ 4 and a
+        complete table.
     """
     options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
                    zero_method=zero_method, wilcoxon_method=wilcoxon_method,
@@ -279,7 +291,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                    diagram_procedure=diagram_procedure, effects=effects, confidence=confidence,
                    bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold,
                    rank_intervals=bool(rank_intervals), digits=digits, top=top,
-                   figure_title=bool(figure_title))
+                   figure_title=bool(figure_title), pool_check=bool(pool_check))
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
@@ -326,7 +338,13 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         if given is not None and posthoc is None:
             raise RankwiseError(f"{flag} chooses what the post-hoc comparisons use; add --posthoc"
                                 " all, control or both (posthoc= in Python)")
+    if pool_check and k < 4:
+        raise RankwiseError("the pool check needs at least 4 learners: leaving one out must leave"
+                            " 3 for a post-hoc comparison")
     if np.isnan(table.values).any():
+        if pool_check:
+            raise RankwiseError("the pool check needs a complete table (missing cells change"
+                                " with the pool); drop them first (--missing drop-datasets)")
         return _compare_incomplete(table, options, pair, posthoc)
     if tests is None:
         tests = OMNIBUS_TESTS if k >= 3 else ()
@@ -401,6 +419,14 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         verdict = decide(table, mean_r, verdict_tests, pair, None, alpha=alpha)
     sizes, bayes, verdict, extra = _effects_and_bayesian(table, x, mean_r, pair, posthoc,
                                                           verdict, options, settings)
+    pool = None
+    if pool_check:
+        from .pool import pool_check as check_pool
+
+        chosen = resolve_rankings(rankings)[0] if rankings is not None else "friedman"
+        pool = check_pool(x, ranks, table.learners, hib, options, ranking=chosen,
+                          procedure=diagram_procedure, verdict_procedure=verdict_procedure)
+        verdict = with_sentence(verdict, pool.sentence())
     intervals = _rank_intervals(ranks, options, settings)
     figures = {**(figures or {}), **simplex_figures(bayes, alpha)}
     if figures and options["rank_intervals"]:
@@ -417,7 +443,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       settings=settings, posthoc=report, verdict=verdict,
                       figures=figures, critical_difference=cd, notes=notes,
                       options=options, effects=sizes, bayesian=bayes,
-                      mean_rank_intervals=intervals)
+                      mean_rank_intervals=intervals, pool_check=pool)
 
 
 def _rank_intervals(ranks, options, settings):

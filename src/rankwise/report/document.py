@@ -16,7 +16,7 @@ import numpy as np
 
 from ..analysis.effects import effects_against
 from ..analysis.verdict import one_sided_claim
-from ..names import FIGURES, TESTS, label, ranking_title, test_title
+from ..names import FIGURES, TESTS, label, procedure_title, ranking_title, test_title
 from .format import digits, fmt_cd, fmt_num, fmt_p, fmt_rank
 from .methods import methods_paragraph
 
@@ -177,11 +177,46 @@ def build(cmp) -> Document:
         doc.add(Heading("Effect sizes"), _effects_table(cmp))
     if cmp.bayesian:
         doc.add(Heading("Bayesian analysis"), _bayesian_table(cmp))
+    if cmp.pool_check is not None:
+        doc.add(Heading("Does the pool matter?"), *_pool_blocks(cmp))
     doc.add(Heading("Rank table"), *_rank_table(cmp))
     doc.add(Heading("Wins / ties / losses"), _wtl_table(cmp))
     doc.add(Heading("Quartile charts"), Preformatted(_quartile_lines(cmp), "quartiles"))
     doc.add(Heading("Methods"), Paragraph(methods_paragraph(cmp), "methods"))
     return doc
+
+
+#: Rows of the pool check's tables in a report (the JSON has every pair).
+POOL_ROWS = 30
+
+
+def _pool_blocks(cmp) -> list:
+    """The pool check: its sentence, the pools that change the verdict, the unstable pairs."""
+    pc = cmp.pool_check
+    blocks = [Paragraph(
+        f"Every decision below was recomputed for {len(pc.pools)} other pools: each learner"
+        f" left out in turn, and a copy of each learner added that loses every tie with it (a"
+        f" dominated clone), with the all-pairs family ({procedure_title(pc.procedure)} on"
+        f" {ranking_title(pc.ranking)}) and the verdict ({procedure_title(pc.verdict_procedure)}"
+        f" against the best) at alpha = {pc.alpha}. " + pc.sentence())]
+    if pc.verdict_changes:
+        rows = [[pool, ", ".join(joins) or "-", ", ".join(leaves) or "-"]
+                for pool, joins, leaves in pc.verdict_changes[:POOL_ROWS]]
+        blocks.append(Table(["pool", "joins the top group", "leaves it"], rows, "<<<",
+                            key="pool_verdict",
+                            caption="Pools in which the verdict's top group (the learners not"
+                                    " significantly worse than the best) changes."))
+    unstable = pc.unstable_pairs()
+    if unstable:
+        rows = [[a, b, decision, ", ".join(pools)] for a, b, decision, pools
+                in unstable[:POOL_ROWS]]
+        more = len(unstable) - POOL_ROWS
+        blocks.append(Table(["a", "b", "decision with the whole pool", "changed by"], rows,
+                            "<<<<", key="pool_pairs",
+                            caption="Pairs whose decision depends on who else is in the pool"
+                                    + (f" (the first {POOL_ROWS}; {more:,} more in the JSON)."
+                                       if more > 0 else ".")))
+    return blocks
 
 
 def _headline_verdict(cmp) -> bool:
