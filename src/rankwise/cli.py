@@ -168,7 +168,9 @@ def compare(
     bh_time_budget: float = opt(10.0, "--bh-time-budget", metavar="S", panel=POST,
                                 help="Seconds for the exact Bergmann-Hommel search."),
     pool_check: bool = flag(False, "--pool-check", panel=POST,
-                            help="Redo the decisions with each learner left out or cloned."),
+                            help="Does the pool matter?"),
+    mcm: Optional[str] = opt(None, "--mcm", choices=("plain", "holm"), panel=POST,
+                             help="Multi-comparison matrix."),
     effects: str = opt("auto", "--effects", choices=names.EFFECTS_MODES, panel=EFFECT,
                        help="Pairs with effect sizes (auto: all up to 5,000 pairs, else the"
                        " verdict's; none above N = 10,000)."),
@@ -212,6 +214,8 @@ def compare(
     try:
         if fmt not in FORMATS:
             raise RankwiseError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+        if mcm not in (None, "plain", "holm"):
+            raise RankwiseError(f"--mcm must be plain or holm; got {mcm!r}")
         if (input is None) == (example is None):
             raise RankwiseError("give either an INPUT file or --example NAME (not both)")
         options = dict(shape=shape, criterion=criterion, higher_is_better=higher_is_better,
@@ -231,7 +235,8 @@ def compare(
                              confidence=confidence, bayesian=bayesian, rope=rope,
                              samples=samples, seed=seed, threshold=threshold,
                              rank_intervals=rank_intervals, digits=digits, top=top,
-                             figure_title=figure_title, pool_check=pool_check)
+                             figure_title=figure_title, pool_check=pool_check,
+                             mcm={None: False, "plain": True, "holm": "holm"}.get(mcm, mcm))
         from .report import render
 
         if report is not None:

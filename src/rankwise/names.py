@@ -133,6 +133,7 @@ FIGURES = {f.name: f for f in (
     FigureKind("pvalue_heatmap", "Pairwise adjusted p-values"),
     FigureKind("bayesian_simplex", "Posterior of the Bayesian test"),
     FigureKind("rank_intervals", "Mean ranks of every learner"),
+    FigureKind("mcm", "Multi-comparison matrix"),
 )}
 
 

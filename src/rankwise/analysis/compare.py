@@ -29,7 +29,7 @@ from ..stats.bayesian import BAYESIAN_TESTS, DEFAULT_SAMPLES, DEFAULT_SEED, DEFA
 from . import effects as family
 from .effects import (compute_bayesian, compute_effects, effect_pairs, effects_mode,
                       magnitude_sentence)
-from .figures import (every_learner_figure, plan_figures, simplex_figures,
+from .figures import (every_learner_figure, plan_figures, plan_mcm, simplex_figures,
                       with_rank_intervals)
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .results import CriticalDifference, PosthocResult, Verdict
@@ -76,6 +76,8 @@ class Comparison:
     pool_check : PoolCheck or None
         With ``pool_check=True``: which pair decisions and which members of the verdict's top
         group change when one learner leaves the pool or a dominated copy joins it.
+    mcm : MultiComparisonMatrix or None
+        With ``mcm=``: the multi-comparison matrix of every pair.
     """
 
     table: ScoreTable
@@ -97,6 +99,7 @@ class Comparison:
     bayesian: tuple = ()
     mean_rank_intervals: np.ndarray | None = None
     pool_check: object | None = None  # a PoolCheck (analysis.pool), with pool_check=True
+    mcm: object | None = None  # a MultiComparisonMatrix (analysis.mcm), with mcm=True
 
     def __repr__(self) -> str:
         t = self.table
@@ -190,7 +193,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             seed: int = DEFAULT_SEED, threshold: float = DEFAULT_THRESHOLD,
             rank_intervals: bool = False, digits: int | None = None,
             figure_title: bool = False, top: int | None = 30, pool_check: bool = False,
-            **load_options) -> Comparison:
+            mcm: bool | str = False, **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
     Parameters
@@ -280,6 +283,12 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         each learner added (:mod:`rankwise.analysis.pool`); the verdict gets one sentence, the
         reports a section "Does the pool matter?", the JSON ``pool_check``. Needs k ≥ 4 and a
         complete table.
+    mcm : bool or {"holm"}
+        The multi-comparison matrix (Ismail-Fawaz et al. 2023; :mod:`rankwise.analysis.mcm`):
+        every pair's mean difference, wins/ties/losses and Wilcoxon p-value (Pratt's zeros),
+        learners by mean score; ``"holm"`` also Holm-adjusts the p-values. With
+        ``convention="paper"`` its numbers are those of the ``multi-comp-matrix`` package.
+        A report section, a figure (``mcm``) and the JSON ``mcm``. Needs a complete table.
     """
     options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
                    zero_method=zero_method, wilcoxon_method=wilcoxon_method,
@@ -291,7 +300,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                    diagram_procedure=diagram_procedure, effects=effects, confidence=confidence,
                    bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold,
                    rank_intervals=bool(rank_intervals), digits=digits, top=top,
-                   figure_title=bool(figure_title), pool_check=bool(pool_check))
+                   figure_title=bool(figure_title), pool_check=bool(pool_check),
+                   mcm=mcm)
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
@@ -338,13 +348,16 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         if given is not None and posthoc is None:
             raise RankwiseError(f"{flag} chooses what the post-hoc comparisons use; add --posthoc"
                                 " all, control or both (posthoc= in Python)")
+    if mcm not in (False, True, "holm", None):
+        raise RankwiseError(f"mcm must be True, False or 'holm'; got {mcm!r}")
     if pool_check and k < 4:
         raise RankwiseError("the pool check needs at least 4 learners: leaving one out must leave"
                             " 3 for a post-hoc comparison")
     if np.isnan(table.values).any():
-        if pool_check:
-            raise RankwiseError("the pool check needs a complete table (missing cells change"
-                                " with the pool); drop them first (--missing drop-datasets)")
+        if pool_check or mcm:
+            what = "the pool check" if pool_check else "the multi-comparison matrix"
+            raise RankwiseError(f"{what} needs a complete table; drop the missing cells first"
+                                " (--missing drop-datasets)")
         return _compare_incomplete(table, options, pair, posthoc)
     if tests is None:
         tests = OMNIBUS_TESTS if k >= 3 else ()
@@ -427,8 +440,17 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         pool = check_pool(x, ranks, table.learners, hib, options, ranking=chosen,
                           procedure=diagram_procedure, verdict_procedure=verdict_procedure)
         verdict = with_sentence(verdict, pool.sentence())
+    matrix = None
+    if mcm:
+        from .mcm import multi_comparison_matrix
+
+        matrix = multi_comparison_matrix(table.values, table.learners, higher_is_better=hib,
+                                         decimals=decimals, convention=convention,
+                                         holm=mcm == "holm", alpha=alpha)
     intervals = _rank_intervals(ranks, options, settings)
     figures = {**(figures or {}), **simplex_figures(bayes, alpha)}
+    if matrix is not None:
+        figures["mcm"] = plan_mcm(matrix)
     if figures and options["rank_intervals"]:
         figures = with_rank_intervals(figures, table.learners, intervals,
                                       settings["mean_rank_intervals"])
@@ -443,7 +465,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       settings=settings, posthoc=report, verdict=verdict,
                       figures=figures, critical_difference=cd, notes=notes,
                       options=options, effects=sizes, bayesian=bayes,
-                      mean_rank_intervals=intervals, pool_check=pool)
+                      mean_rank_intervals=intervals, pool_check=pool, mcm=matrix)
 
 
 def _rank_intervals(ranks, options, settings):

@@ -163,6 +163,26 @@ def simplex_figures(bayes, alpha: float) -> dict:
     return {"bayesian_simplex": plan_simplex(bayes, alpha)}
 
 
+#: The multi-comparison matrix figure shows at most this many learners (the best by mean score).
+MCM_FIGURE_MAX = 15
+
+
+def plan_mcm(matrix):
+    """The plan of the multi-comparison matrix's heat map (upper triangle, best first)."""
+    k = len(matrix.learners)
+    shown = min(k, MCM_FIGURE_MAX)
+    test = "Holm-adjusted p" if matrix.holm else "p"
+    caption = (f"Multi-comparison matrix: each cell compares its row learner with its column"
+               f" learner: mean difference (row - column), wins / ties / losses of the row"
+               f" over the data sets, and the two-sided Wilcoxon {test} (Pratt's zero rule);"
+               f" colour: the mean difference, centred at 0; bold: significant at alpha ="
+               f" {matrix.alpha}. Learners by mean score, best first"
+               + (f"; the best {shown} of {k:,} (every pair in the JSON)." if shown < k else "."))
+    return FigurePlan("mcm", drawn=True, headline=False, procedure="holm" if matrix.holm else None,
+                      family="all_pairs", ranking="wilcoxon", alpha=matrix.alpha,
+                      caption=caption, matrix=matrix)
+
+
 def plan_simplex(bayes, alpha: float):
     """The plan of the Bayesian test's simplex plot (one triangle per pair)."""
     first = bayes[0]

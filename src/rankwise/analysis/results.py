@@ -310,6 +310,8 @@ class FigurePlan:
     rank_intervals: dict | None = None        # learner -> (low, high), drawn as thin bars
     # (a, b, posterior draws, (p_a, p_rope, p_b)) per pair, for the simplex plot
     posterior: tuple | None = field(default=None, repr=False, compare=False)
+    # the multi-comparison matrix (analysis.mcm), for its heat map
+    matrix: object | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:
         out = {"drawn": self.drawn, "headline": self.headline, "procedure": self.procedure,

@@ -251,6 +251,8 @@ def draw(plan, mean_ranks, names, titled: bool = False) -> Figure | None:
         return None
     if plan.name == "bayesian_simplex":
         return simplex_plot(plan.posterior)
+    if plan.name == "mcm":
+        return mcm_plot(plan.matrix)
     names = list(names)
     forced = " [forced: the omnibus test did not reject]" if plan.forced else ""
     head = f"{label(plan.procedure)}, $\\alpha$ = {plan.alpha}{forced}"
@@ -446,6 +448,57 @@ def pvalue_heatmap(pvalues, names, mean_ranks=None, alpha: float = 0.05,
     bar.set_label("adjusted p", fontsize=9)
     if title:
         ax.set_title(title, fontsize=10)
+    return fig
+
+
+def mcm_plot(matrix, limit: int | None = None) -> Figure:
+    """The multi-comparison matrix as a heat map in the layout of Ismail-Fawaz et al. (2023):
+    the upper triangle, rows and columns in order of mean score (best first), each cell with
+    the mean difference, wins / ties / losses and the p-value, coloured by the mean difference
+    on a diverging scale centred at 0, bold where the pair is significant."""
+    from matplotlib.colors import TwoSlopeNorm
+
+    from ..analysis.figures import MCM_FIGURE_MAX
+
+    limit = MCM_FIGURE_MAX if limit is None else limit
+    order = list(matrix.order)[:limit]
+    k = len(order)
+    names = [literal(matrix.learners[j]) for j in order]
+    full = len(matrix.learners)
+    diff = matrix.matrix("mean_difference")[:k, :k]
+    wins = matrix.matrix("wins")[:k, :k]
+    ties = matrix.matrix("ties")[:k, :k]
+    losses = matrix.matrix("losses")[:k, :k]
+    p = matrix.matrix("apv_holm" if matrix.holm else "pvalue")[:k, :k]
+    sig = matrix.matrix("significant")[:k, :k] > 0
+    rows, cols = k - 1, k - 1
+    cell = 1.25
+    fig = Figure(figsize=(1.6 + cell * cols, 0.6 + 0.8 * rows))
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.18, 0.04, 0.7, 0.82))
+    upper = np.full((rows, cols), np.nan)
+    for i in range(rows):
+        for j in range(i + 1, k):
+            upper[i, j - 1] = diff[i, j]
+    span = float(np.nanmax(np.abs(upper))) if np.isfinite(upper).any() else 1.0
+    span = span if span > 0 else 1.0
+    shown = np.ma.masked_invalid(upper)
+    ax.imshow(shown, cmap="coolwarm_r", norm=TwoSlopeNorm(0.0, -span, span), aspect="auto")
+    for i in range(rows):
+        for j in range(i + 1, k):
+            text = (f"{diff[i, j]:.4f}\n{int(wins[i, j])} / {int(ties[i, j])} /"
+                    f" {int(losses[i, j])}\n{p[i, j]:.2g}")
+            ax.text(j - 1, i, text, ha="center", va="center", fontsize=7,
+                    fontweight="bold" if sig[i, j] else "normal",
+                    color="white" if abs(diff[i, j]) > 0.6 * span else "black")
+    ax.set_xticks(range(cols), names[1:], rotation=30, ha="left", fontsize=8)
+    ax.xaxis.tick_top()
+    ax.set_yticks(range(rows), names[:-1], fontsize=8)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    if k < full:
+        fig.text(0.01, 0.005, f"the best {k} of {full} learners", fontsize=7, color="0.3")
     return fig
 
 

@@ -177,8 +177,12 @@ def build(cmp) -> Document:
         doc.add(Heading("Effect sizes"), _effects_table(cmp))
     if cmp.bayesian:
         doc.add(Heading("Bayesian analysis"), _bayesian_table(cmp))
-    if cmp.pool_check is not None:
-        doc.add(Heading("Does the pool matter?"), *_pool_blocks(cmp))
+    if cmp.pool_check is not None or cmp.mcm is not None:
+        doc.add(Heading("Does the pool matter?"))
+        if cmp.pool_check is not None:
+            doc.add(*_pool_blocks(cmp))
+        if cmp.mcm is not None:
+            doc.add(*_mcm_blocks(cmp))
     doc.add(Heading("Rank table"), *_rank_table(cmp))
     doc.add(Heading("Wins / ties / losses"), _wtl_table(cmp))
     doc.add(Heading("Quartile charts"), Preformatted(_quartile_lines(cmp), "quartiles"))
@@ -217,6 +221,46 @@ def _pool_blocks(cmp) -> list:
                                     + (f" (the first {POOL_ROWS}; {more:,} more in the JSON)."
                                        if more > 0 else ".")))
     return blocks
+
+
+#: The multi-comparison matrix in a report: the pairs among this many best learners.
+MCM_LEARNERS = 10
+
+
+def _mcm_blocks(cmp) -> list:
+    """The multi-comparison matrix as one row per pair (the matrix itself is the figure)."""
+    m = cmp.mcm
+    k = len(m.learners)
+    keep = set(m.order[:MCM_LEARNERS])
+    where = {j: i for i, j in enumerate(m.order)}
+    rows = []
+    idx = [i for i in range(len(m.a)) if m.a[i] in keep and m.b[i] in keep]
+    idx.sort(key=lambda i: (where[m.a[i]], where[m.b[i]]))
+    d = table_digits(cmp)
+    p = m.apv_holm if m.holm else m.pvalue
+    for i in idx:
+        rows.append([m.learners[m.a[i]], m.learners[m.b[i]],
+                     f"{m.mean_difference[i]:.{d + 1}f}",
+                     f"{int(m.wins[i])} / {int(m.ties[i])} / {int(m.losses[i])}",
+                     Cell(fmt_p(p[i]), mark=bool(m.significant[i]))])
+    how = ("the multi-comp-matrix package's conventions (raw scores, scipy's p-value rule,"
+           " significance as p < alpha" + (", its Holm flags" if m.holm else "") + ")"
+           if m.convention == "paper" else
+           "scores rounded as everywhere, exact p-values up to 50 data sets (ties and zeros"
+           " included)" + (", Holm's step-down procedure" if m.holm else ""))
+    shown = (f" The pairs among the best {MCM_LEARNERS} of {k:,} learners are listed; every"
+             " pair is in the JSON." if k > MCM_LEARNERS else "")
+    intro = Paragraph(
+        "Multi-comparison matrix (Ismail-Fawaz et al. 2023): each pair on its own two columns,"
+        " so no entry depends on the other learners (only the Holm adjustment does, through"
+        " the number of pairs). Learners by mean score, best first; a is the better-placed"
+        f" learner of each pair; two-sided Wilcoxon signed-ranks test with Pratt's zero rule;"
+        f" {how}." + shown)
+    column = "Holm-adjusted p" if m.holm else "p"
+    table = Table(["a", "b", "mean difference a - b", "wins / ties / losses of a", column],
+                  rows, "<<>>>", key="mcm",
+                  caption=f"Multi-comparison matrix; * = significant at alpha = {m.alpha}.")
+    return [intro, table]
 
 
 def _headline_verdict(cmp) -> bool:

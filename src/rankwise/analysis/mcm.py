@@ -1,0 +1,156 @@
+"""The multi-comparison matrix (Ismail-Fawaz et al. 2023): every pair on its own two columns.
+
+For every pair (row r, column c) of learners: the mean difference r − c of their scores, the
+data sets r wins, ties and loses against c, and the two-sided Wilcoxon signed-ranks p-value
+with Pratt's zero rule, optionally Holm-adjusted over the k(k−1)/2 pairs. The learners are
+ordered by mean score, best first. Nothing in a pair depends on the other learners (only the
+Holm adjustment does, through the number of pairs), which is the point of the matrix.
+
+Two conventions, as everywhere in rankwise:
+
+- ``default``: the scores (and their differences) are rounded to ``decimals`` places before they
+  are compared, so printed ties are ties; wins are read in the table's direction; the p-value is
+  exact up to 50 data sets, ties and zeros included (the permutation distribution over the
+  mid-ranks), and normal above; Holm's procedure is the step-down procedure (adjusted p-values
+  ≤ alpha).
+- ``paper``: the numbers of the ``multi-comp-matrix`` package's ``get_analysis``: raw floats
+  compared as they are, scipy's rule for the p-value (exact only with at most 50 data sets and
+  neither zero nor tied differences, else the tie-corrected normal approximation), significance
+  as p < alpha, and its "Holm" flags, which compare the i-th smallest p with alpha/(m − i + 1)
+  without stopping at the first retained hypothesis (so they can flag a pair that Holm's
+  procedure retains).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..stats.adjust import adjust
+from ..stats.pairwise import pairwise_statistics
+from ..stats.ranking import round_scores
+from ..stats.results import jsonable
+
+
+@dataclass(frozen=True)
+class MultiComparisonMatrix:
+    """Pairs (``a``, ``b`` index ``learners``, a before b in ``order``) as columns."""
+
+    learners: tuple
+    order: tuple  # learner indices, best mean score first
+    means: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    mean_difference: np.ndarray  # mean(a) − mean(b)
+    wins: np.ndarray  # data sets a is better on
+    ties: np.ndarray
+    losses: np.ndarray
+    pvalue: np.ndarray
+    apv_holm: np.ndarray | None
+    significant: np.ndarray
+    alpha: float
+    convention: str
+    holm: bool
+    method: np.ndarray  # "exact" or "normal", per pair
+
+    def to_dict(self) -> dict:
+        return jsonable({
+            "order": [self.learners[j] for j in self.order],
+            "means": dict(zip(self.learners, self.means)),
+            "alpha": self.alpha, "convention": self.convention, "holm": self.holm,
+            "test": "wilcoxon", "zero_method": "pratt",
+            "pairs": {"a": self.a, "b": self.b, "mean_difference": self.mean_difference,
+                      "wins": self.wins, "ties": self.ties, "losses": self.losses,
+                      "pvalue": self.pvalue, "apv_holm": self.apv_holm,
+                      "significant": self.significant, "method": list(self.method)},
+        })
+
+    def matrix(self, field: str) -> np.ndarray:
+        """A k × k matrix of ``field`` in ``order`` (row against column; NaN on the diagonal)."""
+        k = len(self.learners)
+        pos = np.empty(k, dtype=np.int64)
+        pos[list(self.order)] = np.arange(k)
+        out = np.full((k, k), np.nan)
+        values = np.asarray(getattr(self, field), dtype=float)
+        sym = {"mean_difference": -1.0, "wins": None, "losses": None}.get(field, 1.0)
+        out[pos[self.a], pos[self.b]] = values
+        if field == "wins":
+            out[pos[self.b], pos[self.a]] = self.losses
+        elif field == "losses":
+            out[pos[self.b], pos[self.a]] = self.wins
+        else:
+            out[pos[self.b], pos[self.a]] = sym * values
+        return out
+
+
+def _scipy_exact(d: np.ndarray) -> np.ndarray:
+    """Per pair (column of ``d``): scipy's rule for an exact Wilcoxon p-value."""
+    n = d.shape[0]
+    absd = np.sort(np.abs(d), axis=0)
+    zeros = (d == 0).any(axis=0)
+    ties = (absd[1:] == absd[:-1]).any(axis=0) if n > 1 else np.zeros(d.shape[1], bool)
+    return (n <= 50) & ~zeros & ~ties
+
+
+def package_holm_flags(p, alpha: float) -> np.ndarray:
+    """The ``multi-comp-matrix`` package's "Holm" flags: the i-th smallest of m p-values is
+    flagged when it is below alpha/(m − i + 1), each on its own. Holm's procedure stops at the
+    first p above its threshold; these flags do not, so a larger p can be flagged while a
+    smaller one is not (kept under ``convention="paper"`` to reproduce the package)."""
+    p = np.asarray(p, dtype=float)
+    ranks = np.empty(len(p), dtype=np.int64)
+    ranks[np.argsort(p, kind="stable")] = np.arange(len(p))
+    return p < alpha / (len(p) - ranks)
+
+
+def multi_comparison_matrix(x, learners, *, higher_is_better: bool = True,
+                            decimals: int | None = 12, convention: str = "default",
+                            holm: bool = False, alpha: float = 0.05) -> MultiComparisonMatrix:
+    """The multi-comparison matrix of the n × k scores ``x`` (see the module docstring)."""
+    x = np.asarray(x, dtype=float)
+    n, k = x.shape
+    paper = convention == "paper"
+    values = x if paper else round_scores(x, decimals)
+    means = values.mean(axis=0)
+    order = tuple(int(j) for j in np.argsort(-means if higher_is_better else means,
+                                             kind="stable"))
+    pos = np.empty(k, dtype=np.int64)
+    pos[list(order)] = np.arange(k)
+    ia, ib = np.triu_indices(k, 1)
+    # a is the better-placed learner of each pair, as the matrix reads (row above column)
+    swap = pos[ia] > pos[ib]
+    a = np.where(swap, ib, ia)
+    b = np.where(swap, ia, ib)
+    places = None if paper else decimals
+    d = values[:, a] - values[:, b]
+    if places is not None:
+        d = round_scores(d, places)
+    better = d > 0 if higher_is_better else d < 0
+    worse = d < 0 if higher_is_better else d > 0
+    wins, losses = better.sum(axis=0), worse.sum(axis=0)
+    ties = n - wins - losses
+    mean_difference = means[a] - means[b]
+    common = dict(higher_is_better=higher_is_better, convention="default", decimals=places,
+                  zero_method="pratt")
+    if paper:
+        exact = _scipy_exact(d)
+        p_exact = pairwise_statistics(values, "wilcoxon", wilcoxon_method="exact",
+                                      **common).pvalues if exact.any() else None
+        p_normal = pairwise_statistics(values, "wilcoxon", wilcoxon_method="normal",
+                                       **common).pvalues
+        pvalue = np.where(exact, p_exact[a, b] if p_exact is not None else np.nan,
+                          p_normal[a, b])
+        method = np.where(exact, "exact", "normal")
+    else:
+        pvalue = pairwise_statistics(values, "wilcoxon", wilcoxon_method="auto",
+                                     **common).pvalues[a, b]
+        method = np.full(len(a), "exact" if n <= 50 else "normal")
+    apv = adjust(pvalue, "holm") if holm and len(pvalue) else None
+    if paper:
+        significant = package_holm_flags(pvalue, alpha) if holm else pvalue < alpha
+    else:
+        significant = (apv if holm else pvalue) <= alpha
+    return MultiComparisonMatrix(tuple(learners), order, means, a, b, mean_difference, wins,
+                                 ties, losses, pvalue, apv, significant, alpha, convention,
+                                 bool(holm), method)
