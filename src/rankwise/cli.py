@@ -171,6 +171,9 @@ def compare(
                             help="Does the pool matter?"),
     mcm: Optional[str] = opt(None, "--mcm", choices=("plain", "holm"), panel=POST,
                              help="Multi-comparison matrix."),
+    groups: Optional[str] = opt(None, "--groups", choices=("scott-knott-esd",
+                                                           "scott-knott-esd-np"),
+                                panel=POST, help="Rank groups."),
     effects: str = opt("auto", "--effects", choices=names.EFFECTS_MODES, panel=EFFECT,
                        help="Pairs with effect sizes (auto: all up to 5,000 pairs, else the"
                        " verdict's; none above N = 10,000)."),
@@ -236,7 +239,8 @@ def compare(
                              samples=samples, seed=seed, threshold=threshold,
                              rank_intervals=rank_intervals, digits=digits, top=top,
                              figure_title=figure_title, pool_check=pool_check,
-                             mcm={None: False, "plain": True, "holm": "holm"}.get(mcm, mcm))
+                             mcm={None: False, "plain": True, "holm": "holm"}.get(mcm, mcm),
+                             groups=groups)
         from .report import render
 
         if report is not None:

@@ -134,6 +134,7 @@ FIGURES = {f.name: f for f in (
     FigureKind("bayesian_simplex", "Posterior of the Bayesian test"),
     FigureKind("rank_intervals", "Mean ranks of every learner"),
     FigureKind("mcm", "Multi-comparison matrix"),
+    FigureKind("groups", "Scott-Knott ESD groups"),
 )}
 
 

@@ -29,7 +29,8 @@ from ..stats.bayesian import BAYESIAN_TESTS, DEFAULT_SAMPLES, DEFAULT_SEED, DEFA
 from . import effects as family
 from .effects import (compute_bayesian, compute_effects, effect_pairs, effects_mode,
                       magnitude_sentence)
-from .figures import (every_learner_figure, plan_figures, plan_mcm, simplex_figures,
+from .figures import (every_learner_figure, plan_figures, plan_groups, plan_mcm,
+                      simplex_figures,
                       with_rank_intervals)
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .results import CriticalDifference, PosthocResult, Verdict
@@ -78,6 +79,8 @@ class Comparison:
         group change when one learner leaves the pool or a dominated copy joins it.
     mcm : MultiComparisonMatrix or None
         With ``mcm=``: the multi-comparison matrix of every pair.
+    groups : RankGroups or None
+        With ``groups=``: the Scott-Knott ESD groups, best first.
     """
 
     table: ScoreTable
@@ -100,6 +103,7 @@ class Comparison:
     mean_rank_intervals: np.ndarray | None = None
     pool_check: object | None = None  # a PoolCheck (analysis.pool), with pool_check=True
     mcm: object | None = None  # a MultiComparisonMatrix (analysis.mcm), with mcm=True
+    groups: object | None = None  # RankGroups (analysis.scott_knott), with groups=
 
     def __repr__(self) -> str:
         t = self.table
@@ -193,7 +197,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             seed: int = DEFAULT_SEED, threshold: float = DEFAULT_THRESHOLD,
             rank_intervals: bool = False, digits: int | None = None,
             figure_title: bool = False, top: int | None = 30, pool_check: bool = False,
-            mcm: bool | str = False, **load_options) -> Comparison:
+            mcm: bool | str = False, groups: str | None = None,
+            **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
     Parameters
@@ -289,6 +294,10 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         learners by mean score; ``"holm"`` also Holm-adjusts the p-values. With
         ``convention="paper"`` its numbers are those of the ``multi-comp-matrix`` package.
         A report section, a figure (``mcm``) and the JSON ``mcm``. Needs a complete table.
+    groups : {None, "scott-knott-esd", "scott-knott-esd-np"}
+        Scott-Knott ESD rank groups (:mod:`rankwise.analysis.scott_knott`) on the scores or
+        (``-np``) on each data set's ranks: listed in the verdict, a row of the rank table, a
+        report section, a figure of box plots by group (``groups``) and the JSON ``groups``.
     """
     options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
                    zero_method=zero_method, wilcoxon_method=wilcoxon_method,
@@ -301,7 +310,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                    bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold,
                    rank_intervals=bool(rank_intervals), digits=digits, top=top,
                    figure_title=bool(figure_title), pool_check=bool(pool_check),
-                   mcm=mcm)
+                   mcm=mcm, groups=groups)
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
@@ -348,14 +357,17 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         if given is not None and posthoc is None:
             raise RankwiseError(f"{flag} chooses what the post-hoc comparisons use; add --posthoc"
                                 " all, control or both (posthoc= in Python)")
+    if groups is not None and groups not in GROUP_METHODS:
+        raise RankwiseError(f"groups must be one of {', '.join(GROUP_METHODS)}; got {groups!r}")
     if mcm not in (False, True, "holm", None):
         raise RankwiseError(f"mcm must be True, False or 'holm'; got {mcm!r}")
     if pool_check and k < 4:
         raise RankwiseError("the pool check needs at least 4 learners: leaving one out must leave"
                             " 3 for a post-hoc comparison")
     if np.isnan(table.values).any():
-        if pool_check or mcm:
-            what = "the pool check" if pool_check else "the multi-comparison matrix"
+        if pool_check or mcm or groups:
+            what = ("the pool check" if pool_check else "the multi-comparison matrix" if mcm
+                    else "Scott-Knott groups")
             raise RankwiseError(f"{what} needs a complete table; drop the missing cells first"
                                 " (--missing drop-datasets)")
         return _compare_incomplete(table, options, pair, posthoc)
@@ -447,8 +459,18 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         matrix = multi_comparison_matrix(table.values, table.learners, higher_is_better=hib,
                                          decimals=decimals, convention=convention,
                                          holm=mcm == "holm", alpha=alpha)
+    rank_groups = None
+    if groups is not None:
+        from .scott_knott import scott_knott_esd
+
+        rank_groups = scott_knott_esd(table.values, table.learners, higher_is_better=hib,
+                                      alpha=alpha, decimals=decimals,
+                                      version="np" if groups.endswith("-np") else "p")
+        verdict = with_sentence(verdict, rank_groups.sentence())
     intervals = _rank_intervals(ranks, options, settings)
     figures = {**(figures or {}), **simplex_figures(bayes, alpha)}
+    if rank_groups is not None:
+        figures["groups"] = plan_groups(rank_groups, x)
     if matrix is not None:
         figures["mcm"] = plan_mcm(matrix)
     if figures and options["rank_intervals"]:
@@ -465,7 +487,12 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       settings=settings, posthoc=report, verdict=verdict,
                       figures=figures, critical_difference=cd, notes=notes,
                       options=options, effects=sizes, bayesian=bayes,
-                      mean_rank_intervals=intervals, pool_check=pool, mcm=matrix)
+                      mean_rank_intervals=intervals, pool_check=pool, mcm=matrix,
+                      groups=rank_groups)
+
+
+#: The rank-group methods of ``groups=`` (``--groups``).
+GROUP_METHODS = ("scott-knott-esd", "scott-knott-esd-np")
 
 
 def _rank_intervals(ranks, options, settings):

@@ -253,6 +253,8 @@ def draw(plan, mean_ranks, names, titled: bool = False) -> Figure | None:
         return simplex_plot(plan.posterior)
     if plan.name == "mcm":
         return mcm_plot(plan.matrix)
+    if plan.name == "groups":
+        return group_boxplot(*plan.matrix)
     names = list(names)
     forced = " [forced: the omnibus test did not reject]" if plan.forced else ""
     head = f"{label(plan.procedure)}, $\\alpha$ = {plan.alpha}{forced}"
@@ -448,6 +450,26 @@ def pvalue_heatmap(pvalues, names, mean_ranks=None, alpha: float = 0.05,
     bar.set_label("adjusted p", fontsize=9)
     if title:
         ax.set_title(title, fontsize=10)
+    return fig
+
+
+def group_boxplot(groups, x, limit: int = 30) -> Figure:
+    """Box plots of each learner's scores, best mean first, coloured by Scott-Knott group."""
+    order = list(groups.order)[:limit]
+    k = len(order)
+    fig = Figure(figsize=(max(4.0, 0.45 * k + 1.5), 3.6))
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0.1, 0.3, 0.86, 0.66))
+    palette = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d",
+               "#666666"]
+    parts = ax.boxplot([x[:, j] for j in order], patch_artist=True, widths=0.6)
+    for box, j in zip(parts["boxes"], order):
+        box.set_facecolor(palette[(int(groups.rank[j]) - 1) % len(palette)])
+        box.set_alpha(0.8)
+    ax.set_xticks(range(1, k + 1), [f"{literal(groups.learners[j])} ({groups.rank[j]})"
+                                    for j in order], rotation=60, ha="right", fontsize=8)
+    ax.tick_params(axis="y", labelsize=8)
+    ax.grid(axis="y", color="0.9")
     return fig
 
 

@@ -177,12 +177,14 @@ def build(cmp) -> Document:
         doc.add(Heading("Effect sizes"), _effects_table(cmp))
     if cmp.bayesian:
         doc.add(Heading("Bayesian analysis"), _bayesian_table(cmp))
-    if cmp.pool_check is not None or cmp.mcm is not None:
+    if cmp.pool_check is not None or cmp.mcm is not None or cmp.groups is not None:
         doc.add(Heading("Does the pool matter?"))
         if cmp.pool_check is not None:
             doc.add(*_pool_blocks(cmp))
         if cmp.mcm is not None:
             doc.add(*_mcm_blocks(cmp))
+        if cmp.groups is not None:
+            doc.add(*_group_blocks(cmp))
     doc.add(Heading("Rank table"), *_rank_table(cmp))
     doc.add(Heading("Wins / ties / losses"), _wtl_table(cmp))
     doc.add(Heading("Quartile charts"), Preformatted(_quartile_lines(cmp), "quartiles"))
@@ -220,6 +222,24 @@ def _pool_blocks(cmp) -> list:
                             caption="Pairs whose decision depends on who else is in the pool"
                                     + (f" (the first {POOL_ROWS}; {more:,} more in the JSON)."
                                        if more > 0 else ".")))
+    return blocks
+
+
+def _group_blocks(cmp) -> list:
+    """The Scott-Knott ESD groups: one row per group, and the merges the correction made."""
+    g = cmp.groups
+    what = "mean score" if g.version == "p" else "mean of k + 1 - rank"
+    rows = [[str(grp["rank"]), ", ".join(grp["learners"]),
+             ", ".join(f"{m:.4g}" for m in grp["means"])] for grp in g.groups]
+    blocks = [Paragraph(g.sentence() + " Scott & Knott's likelihood-ratio test on the sorted"
+                        " means of the one-way ANOVA, as the 1.x releases of the ScottKnottESD"
+                        " R package compute it. The groups depend on the pool too: the test's"
+                        " error variance is pooled over every learner."),
+              Table(["group", "learners", what], rows, "<<<", key="groups",
+                    caption="Scott-Knott ESD groups, best first.")]
+    if g.merged:
+        blocks.append(Paragraph("Merged by the effect-size correction: " + "; ".join(
+            f"{a} and {b} (d = {d:.3f})" for a, b, d in g.merged) + "."))
     return blocks
 
 
@@ -513,6 +533,8 @@ def _rank_table(cmp) -> list:
                                    f"{t.values[i, j]:.{d}f} ({fmt_rank(cmp.ranks[i, j])})",
                                    best=bool(best[i, j])) for j in cols])
     rows.append(["average rank"] + [f"{cmp.mean_ranks[j]:.3f}" for j in cols])
+    if cmp.groups is not None:
+        rows.append(["Scott-Knott group"] + [str(int(cmp.groups.rank[j])) for j in cols])
     blocks = [Table(["dataset"] + [t.learners[j] for j in cols], rows, "<" + ">" * len(cols),
                     caption=f"{t.criterion or 'Scores'} per data set (rank in parentheses,"
                             " 1 = best; bold or * = best of the data set).", key="rank_table")]
