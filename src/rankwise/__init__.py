@@ -40,6 +40,8 @@ _LAZY = {
                      "win_tie_loss"),
                     "rankwise.stats"),
     **dict.fromkeys(("ScoreTable", "load_table"), "rankwise.tables"),
+    "multi_comparison_matrix": "rankwise.analysis.mcm",
+    "scott_knott_esd": "rankwise.analysis.scott_knott",
 }
 
 __all__ = sorted(_LAZY) + ["RankwiseError", "__version__"]

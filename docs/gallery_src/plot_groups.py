@@ -1,0 +1,14 @@
+"""
+Scott-Knott ESD groups
+======================
+
+Box plots of each learner's scores over the data sets, best mean first, one colour per
+Scott-Knott ESD group (group 1 = best), here built on each data set's ranks.
+"""
+
+import rankwise
+from rankwise.report import figures
+
+cmp = rankwise.compare(rankwise.load_example("garcia2008"), groups="scott-knott-esd-np")
+print(cmp.groups.sentence())
+boxes = figures(cmp)["groups"]
