@@ -131,3 +131,63 @@ def test_groups_in_every_output():
     assert "groups" in figures(cmp)
     with pytest.raises(RankwiseError, match="groups must be one of"):
         compare(load_example("garcia2008"), groups="scott-knott")
+
+
+def reference_cut(sizes_and_sums):
+    """The cut of the bootstrap variant by its definition, trying every position."""
+    sizes = [s for s, _ in sizes_and_sums]
+    sums = [v for _, v in sizes_and_sums]
+    n, mu = sum(sizes), sum(sums) / sum(sizes)
+    gains = []
+    for i in range(1, len(sizes)):
+        n1, n2 = sum(sizes[:i]), sum(sizes[i:])
+        m1, m2 = sum(sums[:i]) / n1, sum(sums[i:]) / n2
+        gains.append(n1 / n * (m1 - mu) ** 2 + n2 / n * (m2 - mu) ** 2)
+    return 1 + gains.index(max(gains))
+
+
+def test_a12_is_a_brute_force_count():
+    from rankwise.analysis.scott_knott import a12
+
+    rng = np.random.default_rng(1)
+    a, b = np.round(rng.normal(0, 1, 40), 1), np.round(rng.normal(0.3, 1, 30), 1)
+    count = sum((x > y) + 0.5 * (x == y) for x in a for y in b) / (40 * 30)
+    assert a12(a, b) == pytest.approx(count, abs=1e-12)
+
+
+def test_bootstrap_test_holds_its_level_and_finds_a_shift():
+    from rankwise.analysis.scott_knott import bootstrap_pvalue
+
+    rng = np.random.default_rng(3)
+    rejections = sum(bootstrap_pvalue(rng.normal(0, 1, 30), rng.normal(0, 1, 30), rng, 400)
+                     < 0.05 for _ in range(300))
+    # the bootstrap test is approximate: its size stays near 0.05 (binomial sd 0.013)
+    assert rejections / 300 < 0.05 + 3 * 0.0126
+    assert bootstrap_pvalue(rng.normal(0, 1, 30), rng.normal(1.5, 1, 30), rng) < 0.01
+
+
+def test_bootstrap_groups_on_per_fold_results():
+    from rankwise.analysis.scott_knott import scott_knott_bootstrap
+
+    rng = np.random.default_rng(8)
+    samples = {"A": rng.normal(0.90, 0.02, 50), "B": rng.normal(0.895, 0.02, 50),
+               "C": rng.normal(0.70, 0.02, 50), "D": rng.normal(0.50, 0.02, 50)}
+    g = scott_knott_bootstrap(samples)
+    assert [grp["learners"] for grp in g.groups] == [["A", "B"], ["C"], ["D"]]
+    assert g.rank.tolist() == scott_knott_bootstrap(samples).rank.tolist()  # seeded
+    # the first cut is the one that maximises the weighted spread of the means
+    order = [g.learners[j] for j in g.order]
+    cut = reference_cut([(50, samples[n].sum()) for n in order])
+    assert cut == 2
+    # lower is better: the same groups, read the other way
+    down = scott_knott_bootstrap({k: -v for k, v in samples.items()}, higher_is_better=False)
+    assert down.rank.tolist() == g.rank.tolist()
+
+
+def test_bootstrap_groups_need_per_fold_results():
+    cmp = compare(load_example("folds_demo", criterion="accuracy"),
+                  groups="scott-knott-bootstrap")
+    assert cmp.groups.method == "scott-knott-bootstrap"
+    assert "[1]" in cmp.to_text()  # the quartile chart names each learner's group
+    with pytest.raises(RankwiseError, match="need per-fold results"):
+        compare(load_example("garcia2008"), groups="scott-knott-bootstrap")

@@ -172,7 +172,8 @@ def compare(
     mcm: Optional[str] = opt(None, "--mcm", choices=("plain", "holm"), panel=POST,
                              help="Multi-comparison matrix."),
     groups: Optional[str] = opt(None, "--groups", choices=("scott-knott-esd",
-                                                           "scott-knott-esd-np"),
+                                                           "scott-knott-esd-np",
+                                                           "scott-knott-bootstrap"),
                                 panel=POST, help="Rank groups."),
     effects: str = opt("auto", "--effects", choices=names.EFFECTS_MODES, panel=EFFECT,
                        help="Pairs with effect sizes (auto: all up to 5,000 pairs, else the"

@@ -294,9 +294,11 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         learners by mean score; ``"holm"`` also Holm-adjusts the p-values. With
         ``convention="paper"`` its numbers are those of the ``multi-comp-matrix`` package.
         A report section, a figure (``mcm``) and the JSON ``mcm``. Needs a complete table.
-    groups : {None, "scott-knott-esd", "scott-knott-esd-np"}
-        Scott-Knott ESD rank groups (:mod:`rankwise.analysis.scott_knott`) on the scores or
-        (``-np``) on each data set's ranks: listed in the verdict, a row of the rank table, a
+    groups : {None, "scott-knott-esd", "scott-knott-esd-np", "scott-knott-bootstrap"}
+        Scott-Knott rank groups (:mod:`rankwise.analysis.scott_knott`): ESD on the scores or
+        (``-np``) on each data set's ranks, or the bootstrap/A12 variant on the per-fold
+        results (a long table with repeats and folds, or a results database; its draws come
+        from ``seed``): listed in the verdict, a row of the rank table, the quartile charts, a
         report section, a figure of box plots by group (``groups``) and the JSON ``groups``.
     """
     options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
@@ -461,16 +463,22 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                                          holm=mcm == "holm", alpha=alpha)
     rank_groups = None
     if groups is not None:
-        from .scott_knott import scott_knott_esd
+        from .scott_knott import fold_samples, scott_knott_bootstrap, scott_knott_esd
 
-        rank_groups = scott_knott_esd(table.values, table.learners, higher_is_better=hib,
-                                      alpha=alpha, decimals=decimals,
-                                      version="np" if groups.endswith("-np") else "p")
+        if groups == "scott-knott-bootstrap":
+            rank_groups = scott_knott_bootstrap(fold_samples(table), higher_is_better=hib,
+                                                alpha=alpha, seed=seed)
+        else:
+            rank_groups = scott_knott_esd(table.values, table.learners, higher_is_better=hib,
+                                          alpha=alpha, decimals=decimals,
+                                          version="np" if groups.endswith("-np") else "p")
         verdict = with_sentence(verdict, rank_groups.sentence())
     intervals = _rank_intervals(ranks, options, settings)
     figures = {**(figures or {}), **simplex_figures(bayes, alpha)}
     if rank_groups is not None:
-        figures["groups"] = plan_groups(rank_groups, x)
+        figures["groups"] = plan_groups(
+            rank_groups, fold_samples(table) if groups == "scott-knott-bootstrap" else
+            {name: x[:, j] for j, name in enumerate(table.learners)})
     if matrix is not None:
         figures["mcm"] = plan_mcm(matrix)
     if figures and options["rank_intervals"]:
@@ -492,7 +500,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
 
 
 #: The rank-group methods of ``groups=`` (``--groups``).
-GROUP_METHODS = ("scott-knott-esd", "scott-knott-esd-np")
+GROUP_METHODS = ("scott-knott-esd", "scott-knott-esd-np", "scott-knott-bootstrap")
 
 
 def _rank_intervals(ranks, options, settings):

@@ -183,16 +183,22 @@ def plan_mcm(matrix):
                       caption=caption, matrix=matrix)
 
 
-def plan_groups(groups, x):
-    """The plan of the box plots of every learner's scores, ordered and coloured by group."""
-    what = "score" if groups.version == "p" else "score (the groups were built on ranks)"
-    caption = (f"Scott-Knott ESD groups: box plots of each learner's {what} over the data sets,"
-               " best mean first, one colour per group (group 1 = best); learners in one group"
-               " are not separated by Scott & Knott's test at alpha ="
-               f" {groups.alpha} or differ negligibly (Cohen's d < 0.2).")
+def plan_groups(groups, samples: dict):
+    """The plan of the box plots of every learner's values, ordered and coloured by group."""
+    if groups.method == "scott-knott-bootstrap":
+        caption = ("Scott-Knott groups: box plots of each learner's per-fold results, best"
+                   " median first, one colour per group (group 1 = best); the groups are cut"
+                   f" where a bootstrap test at alpha = {groups.alpha} and a non-negligible"
+                   " A12 separate them.")
+    else:
+        what = "score" if groups.version == "p" else "score (the groups were built on ranks)"
+        caption = (f"Scott-Knott ESD groups: box plots of each learner's {what} over the data"
+                   " sets, best mean first, one colour per group (group 1 = best); learners in"
+                   " one group are not separated by Scott & Knott's test at alpha ="
+                   f" {groups.alpha} or differ negligibly (Cohen's d < 0.2).")
     return FigurePlan("groups", drawn=True, headline=False, procedure=None, family=None,
                       ranking="scott-knott", alpha=groups.alpha, caption=caption,
-                      matrix=(groups, np.asarray(x)))
+                      matrix=(groups, [np.asarray(samples[name]) for name in groups.learners]))
 
 
 def plan_simplex(bayes, alpha: float):

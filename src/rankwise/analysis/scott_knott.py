@@ -59,6 +59,9 @@ class RankGroups:
 
     def sentence(self) -> str:
         parts = "; ".join(f"{g['rank']}: {', '.join(g['learners'])}" for g in self.groups)
+        if self.method == "scott-knott-bootstrap":
+            return (f"Scott-Knott groups (bootstrap test at alpha = {self.alpha} and A12 on the"
+                    f" per-fold results), best first: {parts}.")
         what = "scores" if self.version == "p" else "per-data-set ranks"
         return (f"Scott-Knott ESD groups (on the {what}, alpha = {self.alpha}; adjacent groups"
                 f" merged where Cohen's d < {NEGLIGIBLE_D}), best first: {parts}.")
@@ -201,3 +204,108 @@ def scott_knott_esd(x, learners, *, higher_is_better: bool = True, alpha: float 
     shown = means if higher_is_better or version == "np" else -means
     return RankGroups("scott-knott-esd", version, alpha, tuple(learners),
                       tuple(int(j) for j in order), shown, rank, original, tuple(merged))
+
+
+# --------------------------------------------------------------------- bootstrap / A12 variant
+
+#: Vargha & Delaney's A12 within this distance of 0.5 is a negligible effect (A12 < 0.56).
+A12_NEGLIGIBLE = 0.06
+#: Bootstrap resamples of the two-sample test, and its seed.
+BOOTSTRAP_SAMPLES = 1000
+BOOTSTRAP_SEED = 20171027
+
+
+def fold_samples(table) -> dict:
+    """{learner: every fold-level value} of a table read from per-fold results."""
+    from ..errors import RankwiseError
+
+    if table.raw is None or table.aggregate is None:
+        raise RankwiseError("the bootstrap Scott-Knott groups need per-fold results: a long table"
+                            " with repeat/fold columns or a results database (use"
+                            " --groups scott-knott-esd for one value per data set)")
+    raw = table.raw
+    return {name: raw.loc[raw["learner"] == name, "value"].to_numpy(dtype=float)
+            for name in table.learners}
+
+
+def a12(a, b) -> float:
+    """Vargha & Delaney's A12: the probability that a value of ``a`` exceeds one of ``b``,
+    ties counted half (from sorted values, so large samples cost n log n)."""
+    a = np.sort(np.asarray(a, float))
+    b = np.sort(np.asarray(b, float))
+    below = np.searchsorted(b, a, side="left")
+    not_above = np.searchsorted(b, a, side="right")
+    return float((below + 0.5 * (not_above - below)).sum() / (len(a) * len(b)))
+
+
+def _welch(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Welch's t of mean(a) − mean(b) for each row of the resampled arrays (last axis)."""
+    va = a.var(axis=-1, ddof=1) / a.shape[-1]
+    vb = b.var(axis=-1, ddof=1) / b.shape[-1]
+    diff = a.mean(axis=-1) - b.mean(axis=-1)
+    se = np.sqrt(va + vb)
+    # no spread: equal means give 0, different ones an infinitely strong statistic
+    out = np.where(diff > 0, np.inf, np.where(diff < 0, -np.inf, 0.0))
+    return np.divide(diff, se, out=np.asarray(out, dtype=float), where=se > 0)
+
+
+def bootstrap_pvalue(a, b, rng, samples: int = BOOTSTRAP_SAMPLES) -> float:
+    """Efron & Tibshirani's (1993, §16.4) two-sample bootstrap test of equal means: both
+    samples shifted to the pooled mean, resampled, and the two-sided share of Welch statistics
+    at least as extreme as the observed one."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    observed = float(_welch(a, b))
+    pooled = np.concatenate([a, b]).mean()
+    a0, b0 = a - a.mean() + pooled, b - b.mean() + pooled
+    ra = a0[rng.integers(0, len(a), size=(samples, len(a)))]
+    rb = b0[rng.integers(0, len(b), size=(samples, len(b)))]
+    return float((np.abs(_welch(ra, rb)) >= abs(observed) - 1e-12).mean())
+
+
+def scott_knott_bootstrap(samples: dict, *, higher_is_better: bool = True, alpha: float = 0.05,
+                          seed: int = BOOTSTRAP_SEED,
+                          resamples: int = BOOTSTRAP_SAMPLES) -> RankGroups:
+    """Scott-Knott with a bootstrap test and Vargha & Delaney's A12, on per-fold results.
+
+    ``samples``: {learner: every fold-level value of it}. The learners are sorted by median
+    (best first); a part is cut where the expected squared difference of the two sides' means
+    from the part's, weighted by their numbers of values, is largest, and the cut is kept when
+    the two sides differ by Efron & Tibshirani's bootstrap test at ``alpha`` and by a
+    non-negligible A12 (at least 0.56 or at most 0.44); each side is cut again the same way.
+    The draws come from ``seed``, so the groups are reproducible.
+    """
+    learners = tuple(samples)
+    sign = 1.0 if higher_is_better else -1.0
+    values = [sign * np.asarray(samples[name], float) for name in learners]
+    medians = np.array([np.median(v) for v in values])
+    order = [int(j) for j in np.argsort(-medians, kind="stable")]
+    rng = np.random.default_rng(seed)
+    groups = []
+
+    def part(members):
+        if len(members) >= 2:
+            sizes = np.array([len(values[j]) for j in members], float)
+            sums = np.array([values[j].sum() for j in members])
+            n, mu = sizes.sum(), sums.sum() / sizes.sum()
+            best, cut = -1.0, None
+            for i in range(1, len(members)):
+                n1, n2 = sizes[:i].sum(), sizes[i:].sum()
+                m1, m2 = sums[:i].sum() / n1, sums[i:].sum() / n2
+                gain = n1 / n * (m1 - mu) ** 2 + n2 / n * (m2 - mu) ** 2
+                if gain > best + 1e-15:
+                    best, cut = gain, i
+            left = np.concatenate([values[j] for j in members[:cut]])
+            right = np.concatenate([values[j] for j in members[cut:]])
+            effect = abs(a12(left, right) - 0.5) >= A12_NEGLIGIBLE
+            if effect and bootstrap_pvalue(left, right, rng, resamples) < alpha:
+                part(members[:cut])
+                part(members[cut:])
+                return
+        groups.append(members)
+
+    part(order)
+    rank = np.empty(len(learners), dtype=np.int64)
+    for g, members in enumerate(groups, start=1):
+        rank[members] = g
+    return RankGroups("scott-knott-bootstrap", "a12", alpha, learners, tuple(order),
+                      sign * medians, rank, rank.copy(), ())

@@ -453,8 +453,8 @@ def pvalue_heatmap(pvalues, names, mean_ranks=None, alpha: float = 0.05,
     return fig
 
 
-def group_boxplot(groups, x, limit: int = 30) -> Figure:
-    """Box plots of each learner's scores, best mean first, coloured by Scott-Knott group."""
+def group_boxplot(groups, data, limit: int = 30) -> Figure:
+    """Box plots of each learner's values (``data[j]``), best first, coloured by group."""
     order = list(groups.order)[:limit]
     k = len(order)
     fig = Figure(figsize=(max(4.0, 0.45 * k + 1.5), 3.6))
@@ -462,7 +462,7 @@ def group_boxplot(groups, x, limit: int = 30) -> Figure:
     ax = fig.add_axes((0.1, 0.3, 0.86, 0.66))
     palette = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d",
                "#666666"]
-    parts = ax.boxplot([x[:, j] for j in order], patch_artist=True, widths=0.6)
+    parts = ax.boxplot([data[j] for j in order], patch_artist=True, widths=0.6)
     for box, j in zip(parts["boxes"], order):
         box.set_facecolor(palette[(int(groups.rank[j]) - 1) % len(palette)])
         box.set_alpha(0.8)

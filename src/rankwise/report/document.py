@@ -228,15 +228,20 @@ def _pool_blocks(cmp) -> list:
 def _group_blocks(cmp) -> list:
     """The Scott-Knott ESD groups: one row per group, and the merges the correction made."""
     g = cmp.groups
-    what = "mean score" if g.version == "p" else "mean of k + 1 - rank"
+    what = {"p": "mean score", "np": "mean of k + 1 - rank", "a12": "median"}[g.version]
     rows = [[str(grp["rank"]), ", ".join(grp["learners"]),
              ", ".join(f"{m:.4g}" for m in grp["means"])] for grp in g.groups]
-    blocks = [Paragraph(g.sentence() + " Scott & Knott's likelihood-ratio test on the sorted"
-                        " means of the one-way ANOVA, as the 1.x releases of the ScottKnottESD"
-                        " R package compute it. The groups depend on the pool too: the test's"
-                        " error variance is pooled over every learner."),
+    how = (" Each cut is where the two sides' means differ most (weighted by their numbers of"
+           " values), kept when Efron & Tibshirani's bootstrap test (1,000 seeded resamples)"
+           " and Vargha & Delaney's A12 both separate the sides."
+           if g.method == "scott-knott-bootstrap" else
+           " Scott & Knott's likelihood-ratio test on the sorted means of the one-way ANOVA, as"
+           " the 1.x releases of the ScottKnottESD R package compute it. The groups depend on"
+           " the pool too: the test's error variance is pooled over every learner.")
+    blocks = [Paragraph(g.sentence() + how),
               Table(["group", "learners", what], rows, "<<<", key="groups",
-                    caption="Scott-Knott ESD groups, best first.")]
+                    caption=("Scott-Knott groups" if g.method == "scott-knott-bootstrap" else
+                             "Scott-Knott ESD groups") + ", best first.")]
     if g.merged:
         blocks.append(Paragraph("Merged by the effect-size correction: " + "; ".join(
             f"{a} and {b} (d = {d:.3f})" for a, b, d in g.merged) + "."))
@@ -566,4 +571,15 @@ def _quartile_lines(cmp) -> list:
         charts = {**charts, "overall": [r for r in charts["overall"] if r.learner in shown],
                   "per_dataset": {d: [r for r in rows if r.learner in shown]
                                   for d, rows in charts["per_dataset"].items()}}
+    if cmp.groups is not None:  # each learner's Scott-Knott group beside its name
+        from dataclasses import replace
+
+        tag = {name: f"{name} [{int(g)}]" for name, g in zip(cmp.groups.learners,
+                                                               cmp.groups.rank)}
+
+        def tagged(rows):
+            return [replace(r, learner=tag.get(r.learner, r.learner)) for r in rows]
+
+        charts = {**charts, "overall": tagged(charts["overall"]),
+                  "per_dataset": {d: tagged(rows) for d, rows in charts["per_dataset"].items()}}
     return quartile_chart_lines(cmp.table, digits=table_digits(cmp), charts=charts)
