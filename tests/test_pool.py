@@ -175,3 +175,10 @@ def test_pool_check_is_deterministic_and_in_the_cli_json():
     doc = json.loads(out.stdout)
     again = rankwise.compare(load_example("garcia2008"), pool_check=True).to_dict()
     assert doc["pool_check"] == json.loads(json.dumps(again["pool_check"]))
+
+
+def test_pool_check_refuses_a_pool_too_large_to_reanalyse_in_seconds():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.normal(size=(5, 301)), columns=[f"L{j}" for j in range(301)])
+    with pytest.raises(RankwiseError, match="reanalyses the table 602 times"):
+        compare(frame, pool_check=True)

@@ -32,6 +32,7 @@ from .effects import (compute_bayesian, compute_effects, effect_pairs, effects_m
 from .figures import (every_learner_figure, plan_figures, plan_groups, plan_mcm,
                       simplex_figures,
                       with_rank_intervals)
+from .pool import POOL_MAX_LEARNERS
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .results import CriticalDifference, PosthocResult, Verdict
 from .verdict import check_procedure, decide, with_sentence
@@ -363,6 +364,11 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         raise RankwiseError(f"groups must be one of {', '.join(GROUP_METHODS)}; got {groups!r}")
     if mcm not in (False, True, "holm", None):
         raise RankwiseError(f"mcm must be True, False or 'holm'; got {mcm!r}")
+    if pool_check and k > POOL_MAX_LEARNERS:
+        raise RankwiseError(
+            f"the pool check reanalyses the table {2 * k:,} times (each learner left out and"
+            f" cloned), which takes minutes above {POOL_MAX_LEARNERS} learners; the"
+            " multi-comparison matrix (--mcm) gives pair results that do not depend on the pool")
     if pool_check and k < 4:
         raise RankwiseError("the pool check needs at least 4 learners: leaving one out must leave"
                             " 3 for a post-hoc comparison")

@@ -37,6 +37,9 @@ from ..names import (ALL_PAIRS_PROCEDURES, OPTIONAL_PROCEDURES, RANK_BASED, proc
 from ..stats.ranking import midranks
 from ..stats.results import jsonable
 
+#: Above this many learners the 2k reanalyses take minutes (k = 200: 6 s with Holm's
+#: procedure, growing as k³); the check is refused with the reason.
+POOL_MAX_LEARNERS = 300
 #: Rankings the pool check can recompute (see the module docstring).
 POOL_RANKINGS = ("friedman", "friedman_exact", "friedman_conover", "wilcoxon", "sign")
 RANKS_ONLY = ("friedman", "friedman_exact", "friedman_conover")
