@@ -104,7 +104,7 @@ def _damaged(finished, tmp_path):
     shutil.copy(finished, bad)
     size = bad.stat().st_size
     with open(bad, "r+b") as f:
-        for offset in range(4096, size, 4096):  # every page but the header page
+        for offset in range(4096 * 3, size - 4096, 4096 * 2):
             f.seek(offset + 100)
             f.write(b"\xff" * 300)
     return bad

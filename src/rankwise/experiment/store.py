@@ -60,6 +60,14 @@ class Store:
                         " RESULTS.sqlite" if self.path.suffix.lower() == ".toml" else "")
                 raise RankwiseError(f"{self.path}: not a rankwise results database{hint}")
             self.db = _open_readonly(self.path)
+            # Every reader checks the whole file first: a command that reads only some tables
+            # (status reads no results) must not call a damaged file sound.
+            problem = damage(self.db)
+            if problem:
+                self.close()
+                raise RankwiseError(f"{self.path}: the results file is damaged ({problem}); its"
+                                    " results cannot all be read; run the experiment into a new"
+                                    " --results file")
             return
         check_writable(self.path)
         try:
