@@ -19,6 +19,7 @@ ALLOWED = {
     "analysis": {"stats", "tables"},
     "report": {"analysis", "stats"},
     "power": {"stats", "tables", "analysis"},
+    "bayes": {"stats"},
 }
 #: Imports inside functions may also reach these (for a reason given in the module).
 LAZY_ALLOWED = {"tables": {"experiment"}, "analysis": {"report"},
