@@ -31,7 +31,7 @@ def test_every_public_name_is_in_the_api_reference():
     import rankwise
 
     public = {name for name in rankwise.__all__ if name != "__version__"}
-    for module in ("stats", "tables", "analysis", "report", "experiment", "power"):
+    for module in ("stats", "tables", "analysis", "report", "experiment", "power", "bayes"):
         mod = importlib.import_module(f"rankwise.{module}")
         for name in mod.__all__:
             public.add(name if name in rankwise.__all__ else f"{module}.{name}")
