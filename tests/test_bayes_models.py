@@ -89,3 +89,70 @@ def test_without_the_extra_the_error_is_one_line(monkeypatch):
     with pytest.raises(RankwiseError, match=r'pip install "rankwise\[bayes\]"') as info:
         plackett_luce(load_example("garcia2010").values, list("ABCD"))
     assert "\n" not in str(info.value)
+
+
+# --- Bradley-Terry (Wainer 2023) ------------------------------------------------------------
+
+def bbtcomp_example():
+    import pandas as pd
+    from pathlib import Path
+
+    df = pd.read_csv(Path(__file__).parent / "data" / "bbtcomp_ss.csv", comment="#")
+    names = ["lgbm", "svm", "rf", "dt", "knn"]
+    return [g[names].to_numpy() for _, g in df.groupby("db", sort=False)], names
+
+
+def test_bradley_terry_win_table_is_wainers():
+    """bbtcomp's README, table_wintable(y$wintable, which = "both"): paired local ROPE 0.4."""
+    from rankwise.bayes.bradley_terry import spread_ties, win_table
+
+    folds, names = bbtcomp_example()
+    t = win_table(None, folds=folds)
+    got = {(names[a], names[b]): (w, l, ti) for a, b, w, ti, l in
+           zip(t["a"], t["b"], t["wins"], t["ties"], t["losses"])}
+    printed = {("lgbm", "svm"): (9, 5, 6), ("lgbm", "rf"): (7, 6, 7), ("lgbm", "dt"): (18, 2, 0),
+               ("lgbm", "knn"): (11, 5, 4), ("svm", "rf"): (5, 11, 4), ("svm", "dt"): (13, 6, 1),
+               ("svm", "knn"): (9, 3, 8), ("rf", "dt"): (14, 4, 2), ("rf", "knn"): (11, 5, 4),
+               ("dt", "knn"): (6, 12, 2)}
+    assert got == printed
+    win1, win2 = spread_ties(t)
+    assert (win1[:2].tolist(), win2[:2].tolist()) == ([12, 11], [8, 10])  # ⌈t/2⌉ each side
+
+
+def test_bradley_terry_reproduces_wainers_summary_within_monte_carlo_error():
+    """bbtcomp's README, table_pwin(x): mean, delta (89 % HDI width), above.50, in.rope."""
+    from rankwise.bayes import bradley_terry
+
+    folds, names = bbtcomp_example()
+    m = bradley_terry(folds=folds, learners=names, chains=2, draws=1500, warmup=500)
+    printed = {("lgbm", "rf"): (0.53, 0.22, 0.66, 0.49), ("lgbm", "svm"): (0.62, 0.21, 0.96, 0.16),
+               ("lgbm", "knn"): (0.68, 0.19, 1.00, 0.02), ("lgbm", "dt"): (0.79, 0.16, 1.00, 0.00),
+               ("rf", "svm"): (0.59, 0.22, 0.90, 0.26), ("rf", "knn"): (0.66, 0.20, 0.99, 0.05),
+               ("rf", "dt"): (0.77, 0.17, 1.00, 0.00), ("svm", "knn"): (0.57, 0.22, 0.85, 0.33),
+               ("svm", "dt"): (0.69, 0.20, 1.00, 0.02), ("knn", "dt"): (0.63, 0.22, 0.97, 0.11)}
+    got = {(p["larger"], p["smaller"]): p for p in m.pairs}
+    assert set(got) == set(printed)  # the same pairs, the same way round
+    for pair, (mean, delta, above, rope) in printed.items():
+        p = got[pair]
+        assert abs(p["mean"] - mean) <= 0.015, pair
+        assert abs(p["delta"] - delta) <= 0.025, pair
+        assert abs(p["above_50"] - above) <= 0.05, pair
+        assert abs(p["in_rope"] - rope) <= 0.05, pair
+        assert p["p_a_better"] + p["p_equivalent"] + p["p_b_better"] == pytest.approx(1.0)
+    assert m.diagnostics.converged
+
+
+def test_bradley_terry_on_simulated_tables():
+    from rankwise.bayes import bradley_terry
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(0.8, 0.02, (30, 4))
+    x[:, 0] += 0.1  # a dominant learner
+    m = bradley_terry(x, list("ABCD"), **FAST)
+    for p in m.pairs:
+        if p["larger"] == "A":
+            assert p["p_a_better"] > 0.95
+    same = np.repeat(rng.normal(0.8, 0.05, (30, 1)), 3, axis=1)  # every data set a tie
+    m = bradley_terry(same, list("XYZ"), **FAST)
+    for p in m.pairs:
+        assert p["p_equivalent"] > max(p["p_a_better"], p["p_b_better"])

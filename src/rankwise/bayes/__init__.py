@@ -7,7 +7,9 @@ converged (split R-hat above ``RHAT_MAX`` or bulk effective sample size below ``
 which case no decision rests on it.
 """
 
+from .bradley_terry import BradleyTerry, bradley_terry
 from .plackett_luce import PlackettLuce, plackett_luce
 from .sampling import ESS_MIN, RHAT_MAX, Diagnostics
 
-__all__ = ["Diagnostics", "ESS_MIN", "PlackettLuce", "RHAT_MAX", "plackett_luce"]
+__all__ = ["BradleyTerry", "Diagnostics", "ESS_MIN", "PlackettLuce", "RHAT_MAX",
+           "bradley_terry", "plackett_luce"]
