@@ -156,3 +156,48 @@ def test_bradley_terry_on_simulated_tables():
     m = bradley_terry(same, list("XYZ"), **FAST)
     for p in m.pairs:
         assert p["p_equivalent"] > max(p["p_a_better"], p["p_b_better"])
+
+
+# --- the hierarchical correlated t-test (Corani et al. 2017) ----------------------------------
+
+def folds_table(rng, true, n=10, noise=0.01):
+    a = rng.normal(0.8, 0.02, (len(true), n))
+    return a, a + np.asarray(true)[:, None] + rng.normal(0, noise, (len(true), n))
+
+
+def test_hierarchical_recovers_a_clear_difference_and_an_equivalence():
+    from rankwise.bayes import hierarchical_test
+
+    rng = np.random.default_rng(5)
+    a, b = folds_table(rng, rng.normal(0.05, 0.005, 12))
+    h = hierarchical_test(a, b, folds=10, rope=0.01, **FAST)
+    assert h.p_right > 0.95 and h.share_right > 0.95
+    assert np.all(h.dataset_probs[:, 2] > 0.9)
+    a, b = folds_table(rng, np.zeros(12), noise=0.002)
+    h = hierarchical_test(a, b, folds=10, rope=0.01, **FAST)
+    assert h.p_rope > max(h.p_left, h.p_right)
+
+
+def test_hierarchical_shrinks_towards_the_population():
+    from rankwise.bayes import hierarchical_test
+
+    rng = np.random.default_rng(6)
+    true = rng.normal(0.02, 0.01, 15)
+    a, b = folds_table(rng, true)
+    h = hierarchical_test(a, b, folds=10, rope=0.01, **FAST)
+    observed = (b - a).mean(axis=1)
+    centre = h.shrunk_means.mean()
+    # every shrunk mean lies between its data set's own mean and the population's
+    assert np.all(np.abs(h.shrunk_means - centre) <= np.abs(observed - centre) + 1e-3)
+
+
+def test_hierarchical_with_one_data_set_reads_like_the_correlated_t_test():
+    from rankwise import correlated_t_test
+    from rankwise.bayes import hierarchical_test
+
+    rng = np.random.default_rng(7)
+    a, b = folds_table(rng, [0.012], n=10, noise=0.01)
+    h = hierarchical_test(a, b, folds=10, rope=0.01, chains=2, draws=2000, warmup=1000)
+    c = correlated_t_test(b[0], a[0], folds=10, rope=0.01)  # p_a: b better than a by > r
+    assert h.dataset_probs[0, 2] == pytest.approx(c.p_a, abs=0.06)
+    assert h.dataset_probs[0, 1] == pytest.approx(c.p_rope, abs=0.06)

@@ -8,8 +8,9 @@ which case no decision rests on it.
 """
 
 from .bradley_terry import BradleyTerry, bradley_terry
+from .hierarchical import Hierarchical, hierarchical_test
 from .plackett_luce import PlackettLuce, plackett_luce
 from .sampling import ESS_MIN, RHAT_MAX, Diagnostics
 
-__all__ = ["BradleyTerry", "Diagnostics", "ESS_MIN", "PlackettLuce", "RHAT_MAX",
-           "bradley_terry", "plackett_luce"]
+__all__ = ["BradleyTerry", "Diagnostics", "ESS_MIN", "Hierarchical", "PlackettLuce",
+           "RHAT_MAX", "bradley_terry", "hierarchical_test", "plackett_luce"]

@@ -80,8 +80,9 @@ def diagnose(draws: np.ndarray) -> tuple:
 
 def run_nuts(model, data: dict, *, chains: int, draws: int, warmup: int, seed: int,
              site: str) -> tuple:
-    """Samples of ``site`` (chains × draws × ...) by NUTS, chains one after the other (the same
-    draws on any machine), and their diagnostics."""
+    """Samples of ``site`` (chains × draws × ...; a tuple of names gives a dict) by NUTS, chains
+    one after the other (the same draws on any machine), and their diagnostics over every
+    site returned."""
     numpyro, jax = require()
     from numpyro.infer import MCMC, NUTS
 
@@ -93,8 +94,12 @@ def run_nuts(model, data: dict, *, chains: int, draws: int, warmup: int, seed: i
     mcmc = MCMC(NUTS(model), num_warmup=warmup, num_samples=draws, num_chains=chains,
                 chain_method="sequential", progress_bar=False)
     mcmc.run(jax.random.PRNGKey(seed), **data, extra_fields=("diverging",))
-    samples = np.asarray(mcmc.get_samples(group_by_chain=True)[site], dtype=float)
+    everything = mcmc.get_samples(group_by_chain=True)
+    names = (site,) if isinstance(site, str) else tuple(site)
+    picked = {name: np.asarray(everything[name], dtype=float) for name in names}
     divergences = int(np.asarray(mcmc.get_extra_fields()["diverging"]).sum())
-    flat = samples.reshape(samples.shape[0], samples.shape[1], -1)
+    flat = np.concatenate([v.reshape(v.shape[0], v.shape[1], -1) for v in picked.values()],
+                          axis=2)
     rhat, ess = diagnose(flat)
-    return samples, Diagnostics(chains, draws, warmup, seed, rhat, ess, divergences)
+    diagnostics = Diagnostics(chains, draws, warmup, seed, rhat, ess, divergences)
+    return (picked[site] if isinstance(site, str) else picked), diagnostics
