@@ -557,13 +557,15 @@ def _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict, options, set
                                  samples=options["samples"], seed=options["seed"],
                                  threshold=options["threshold"], decimals=options["decimals"])
         sampled = options["bayesian"] != "correlated-t"
+        if not bayes:
+            raise RankwiseError(f"the {options['bayesian']} test found no data set on which a"
+                                " pair has two or more matching fold results")
+        drawn = (bayes[0].samples if options["bayesian"] == "hierarchical"
+                 else options["samples"])
         settings.update(bayesian=options["bayesian"], rope=float(options["rope"]),
-                        bayesian_samples=options["samples"] if sampled else None,
+                        bayesian_samples=drawn if sampled else None,
                         bayesian_seed=options["seed"] if sampled else None,
                         bayesian_threshold=options["threshold"])
-        if not bayes:
-            raise RankwiseError("the correlated t-test found no data set on which a pair has two"
-                                " or more matching fold results")
     return sizes, bayes, verdict, extra
 
 

@@ -514,6 +514,17 @@ def _bayesian_table(cmp) -> Table:
     if by_dataset:
         what = (f"Bayesian correlated t-test on each data set from its {first.details['folds']}"
                 f"-fold results (Corani & Benavoli 2015; correlation 1/folds), closed form")
+    elif first.test == "hierarchical":
+        d = first.details["diagnostics"]
+        unconverged = [f"{r.a} vs {r.b}" for r in cmp.bayesian
+                       if not r.details["diagnostics"]["converged"]]
+        what = (f"Hierarchical Bayesian correlated t-test over the data sets from the fold-level"
+                f" results (Corani et al. 2017), {d['chains']} chains x {d['draws']:,} draws,"
+                f" seed {first.seed}; P = share of posterior draws in which the outcome is the"
+                f" most probable for a new data set"
+                + (f"; NOT CONVERGED (undecided): {', '.join(unconverged)}" if unconverged
+                   else f"; every chain converged (R-hat <= {d['rhat_limit']},"
+                        f" ESS >= {d['ess_limit']:,})"))
     else:
         what = (f"Bayesian {first.test} test across data sets (Benavoli et al. 2017),"
                 f" {first.samples:,} posterior samples, seed {first.seed}")

@@ -79,6 +79,20 @@ def methods_paragraph(cmp, verdict_info=None) -> str:
                      f" compared the fold-level results (correlation 1/folds) with a region of"
                      f" practical equivalence of {b.rope:g}; a conclusion is drawn when a"
                      f" posterior probability reaches {b.threshold:g}.")
+    elif cmp.bayesian and cmp.bayesian[0].test == "hierarchical":
+        b = cmp.bayesian[0]
+        d = b.details["diagnostics"]
+        unconverged = [f"{r.a} vs {r.b}" for r in cmp.bayesian
+                       if not r.details["diagnostics"]["converged"]]
+        parts.append(f"The hierarchical Bayesian correlated t-test (Corani et al. 2017) compared"
+                     f" the fold-level results over the data sets (correlation 1/folds; the"
+                     f" paper's priors) with a region of practical equivalence of {b.rope:g};"
+                     f" NUTS, {d['chains']} chains x {d['draws']:,} draws (seed {b.seed}), split"
+                     f" R-hat <= {d['rhat_limit']} and bulk ESS >= {d['ess_limit']:,} required;"
+                     f" a conclusion is drawn when the share of posterior draws favouring one"
+                     f" outcome reaches {b.threshold:g}"
+                     + (f"; the chains of {', '.join(unconverged)} did not converge, so no"
+                        " conclusion is drawn from them." if unconverged else "."))
     elif cmp.bayesian:
         b = cmp.bayesian[0]
         prior = (f"a prior pseudo-observation of weight {b.details['prior']:g} at zero"
