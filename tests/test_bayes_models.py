@@ -228,3 +228,31 @@ def test_hierarchical_from_the_command_line_and_in_every_format():
                          text=True)
     assert bad.returncode == 2 and "reads the results of each fold" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize("model, example, extra", [
+    ("plackett-luce", "garcia2008", {}),
+    ("bradley-terry", "folds_demo", {"criterion": "accuracy"}),
+])
+def test_whole_table_models_in_compare_and_every_format(model, example, extra):
+    import json
+
+    from rankwise import compare
+
+    cmp = compare(load_example(example, **extra), bayesian=model)
+    m = cmp.bayesian_model
+    assert m is not None and cmp.bayesian == ()
+    doc = json.loads(cmp.to_json())
+    assert doc["bayesian_model"]["model"] == model
+    assert doc["bayesian_model"]["diagnostics"]["chains"] == 4
+    for text in (cmp.to_text(), cmp.to_markdown(), cmp.to_html(), cmp.to_latex()):
+        assert "Bayesian view of the whole table" in text
+        assert m.diagnostics.sentence()[:20] in text
+    if model == "bradley-terry":
+        assert doc["bayesian_model"]["local_rope"] == 0.4  # fold-level results: paired ROPE
+        # the number printed is the JSON's
+        first = doc["bayesian_model"]["pairs"][0]
+        assert f"{first['p_a_better']:.3f}" in cmp.to_text()
+    else:
+        best = doc["bayesian_model"]["learners"][0]
+        assert best["learner"] == "C4.5" and f"{best['p_best']:.3f}" in cmp.to_text()

@@ -182,7 +182,8 @@ def compare(
                                     help="The same as --effects none."),
     confidence: Optional[float] = opt(None, "--confidence", metavar="C", panel=EFFECT,
                                       help="Level of the intervals (default 1 - alpha)."),
-    bayesian: Optional[str] = opt(None, "--bayesian", choices=names.BAYESIAN_TESTS, panel=EFFECT,
+    bayesian: Optional[str] = opt(None, "--bayesian", choices=names.BAYESIAN_TESTS
+                                  + names.BAYESIAN_MODELS, panel=EFFECT,
                                   help="Also a Bayesian test of the same pairs."),
     rope: float = opt(0.0, "--rope", metavar="R", panel=EFFECT,
                       help="Practical equivalence, in the criterion's units."),

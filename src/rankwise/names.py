@@ -173,6 +173,8 @@ ZERO_METHODS = ("demsar", "zsplit", "pratt", "wilcox")
 SIGN_TIES = ("split", "drop")
 WILCOXON_METHODS = ("auto", "exact", "normal")
 BAYESIAN_TESTS = ("sign", "signed-rank", "correlated-t", "hierarchical")
+#: Bayesian models of the whole table (the bayes extra), a report section of their own.
+BAYESIAN_MODELS = ("plackett-luce", "bradley-terry")
 POSTHOC_FAMILIES = ("all", "control", "both")
 REPORT_FORMATS = ("text", "json", "markdown", "latex", "html")
 EFFECTS_MODES = ("auto", "all", "verdict", "none")

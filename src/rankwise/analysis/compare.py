@@ -25,6 +25,7 @@ from ..stats.results import TestResult
 from ..stats.summary import best_in_row, quartile_charts, win_tie_loss_matrix
 from ..stats.two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
 from ..tables import ScoreTable, load_table
+from ..names import BAYESIAN_MODELS
 from ..stats.bayesian import BAYESIAN_TESTS, DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD
 from . import effects as family
 from .effects import (compute_bayesian, compute_effects, effect_pairs, effects_mode,
@@ -105,6 +106,7 @@ class Comparison:
     pool_check: object | None = None  # a PoolCheck (analysis.pool), with pool_check=True
     mcm: object | None = None  # a MultiComparisonMatrix (analysis.mcm), with mcm=True
     groups: object | None = None  # RankGroups (analysis.scott_knott), with groups=
+    bayesian_model: object | None = None  # PlackettLuce or BradleyTerry (rankwise.bayes)
 
     def __repr__(self) -> str:
         t = self.table
@@ -266,10 +268,14 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         sets; the notes say which pairs have effects.
     confidence : float or None
         Confidence level of the effect-size intervals; default 1 − alpha.
-    bayesian : {None, "sign", "signed-rank"}
+    bayesian : {None, "sign", "signed-rank", "correlated-t", "hierarchical", "plackett-luce", "bradley-terry"}
         Also the Bayesian sign or signed-rank test of the same pairs, with ``rope`` (in the
         criterion's units), ``samples`` posterior draws from ``seed``, and a decision when a
-        posterior probability reaches ``threshold``.
+        posterior probability reaches ``threshold``; the correlated t-test per data set or the
+        hierarchical test over them, from fold-level results; or a model of the whole table
+        (the ``bayes`` extra): Plackett-Luce over the rankings, Wainer's Bradley-Terry over the
+        wins (with the paired local ROPE where fold-level results exist). The models' results
+        are in ``bayesian_model`` and a report section "Bayesian view of the whole table".
     rank_intervals : bool
         Draw the mean ranks' confidence intervals as bars on the CD diagram (the intervals
         themselves are always in the mean-rank table and the JSON).
@@ -331,7 +337,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                                or not 0 <= digits <= 12):
         raise RankwiseError(f"digits must be a whole number from 0 to 12; got {digits!r}")
     if bayesian is not None:
-        check.choice("bayesian", bayesian, BAYESIAN_TESTS)
+        check.choice("bayesian", bayesian, BAYESIAN_TESTS + BAYESIAN_MODELS)
     options["effects"] = effects_mode(effects)
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
         raise RankwiseError(f"top must be a whole number (0 or None: every learner); got {top!r}")
@@ -452,6 +458,12 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         verdict = decide(table, mean_r, verdict_tests, pair, None, alpha=alpha)
     sizes, bayes, verdict, extra = _effects_and_bayesian(table, x, mean_r, pair, posthoc,
                                                           verdict, options, settings)
+    model = None
+    if bayesian in BAYESIAN_MODELS:
+        from .effects import bayesian_model
+
+        model = bayesian_model(table, bayesian, seed=seed)
+        settings.update(bayesian=bayesian, bayesian_seed=seed)
     pool = None
     if pool_check:
         from .pool import pool_check as check_pool
@@ -502,7 +514,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       figures=figures, critical_difference=cd, notes=notes,
                       options=options, effects=sizes, bayesian=bayes,
                       mean_rank_intervals=intervals, pool_check=pool, mcm=matrix,
-                      groups=rank_groups)
+                      groups=rank_groups, bayesian_model=model)
 
 
 #: The rank-group methods of ``groups=`` (``--groups``).
@@ -552,7 +564,7 @@ def _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict, options, set
         sentence = magnitude_sentence(sizes, verdict, options["confidence"])
         if sentence:
             verdict = with_sentence(verdict, sentence)
-    if options["bayesian"] is not None:
+    if options["bayesian"] is not None and options["bayesian"] not in BAYESIAN_MODELS:
         bayes = compute_bayesian(table, x, pairs, test=options["bayesian"], rope=options["rope"],
                                  samples=options["samples"], seed=options["seed"],
                                  threshold=options["threshold"], decimals=options["decimals"])

@@ -150,6 +150,26 @@ def _fold_blocks(table, what: str):
     return blocks, int(raw["fold"].nunique())
 
 
+def bayesian_model(table, name: str, *, seed: int):
+    """A Bayesian model of the whole table (the ``bayes`` extra): Plackett-Luce over the
+    rankings, or Wainer's Bradley-Terry over the wins, with the paired local ROPE when the
+    table was read from fold-level results."""
+    from ..bayes import bradley_terry, plackett_luce
+
+    if name == "plackett-luce":
+        return plackett_luce(table.values, table.learners,
+                             higher_is_better=table.higher_is_better, seed=seed)
+    raw = table.raw
+    if raw is not None and "fold" in raw:
+        blocks, _ = _fold_blocks(table, "the Bradley-Terry model")
+        folds = [wide[list(table.learners)].dropna().to_numpy() for wide in blocks.values()
+                 if all(name in wide for name in table.learners)]
+        return bradley_terry(folds=[f for f in folds if len(f)], learners=table.learners,
+                             higher_is_better=table.higher_is_better, seed=seed)
+    return bradley_terry(table.values, table.learners, higher_is_better=table.higher_is_better,
+                         seed=seed)
+
+
 def _hierarchical_pairs(table, pairs, *, rope, seed, threshold) -> tuple:
     """The hierarchical correlated t-test (the ``bayes`` extra) of every pair over the data
     sets, from the fold-level results; data sets where a pair lacks a fold are left out of that

@@ -74,6 +74,8 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
         "pool_check": cmp.pool_check.to_dict() if cmp.pool_check is not None else None,
         "mcm": cmp.mcm.to_dict() if cmp.mcm is not None else None,
         "groups": cmp.groups.to_dict() if cmp.groups is not None else None,
+        "bayesian_model": (cmp.bayesian_model.to_dict() if cmp.bayesian_model is not None
+                           else None),
         "notes": list(cmp.notes),
     })
     if table and arrays:  # the keys exist already, so the order of the document is kept

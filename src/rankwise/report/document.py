@@ -177,6 +177,8 @@ def build(cmp) -> Document:
         doc.add(Heading("Effect sizes"), _effects_table(cmp))
     if cmp.bayesian:
         doc.add(Heading("Bayesian analysis"), _bayesian_table(cmp))
+    if cmp.bayesian_model is not None:
+        doc.add(Heading("Bayesian view of the whole table"), *_bayesian_model_blocks(cmp))
     if cmp.pool_check is not None or cmp.mcm is not None or cmp.groups is not None:
         doc.add(Heading("Does the pool matter?"))
         if cmp.pool_check is not None:
@@ -223,6 +225,41 @@ def _pool_blocks(cmp) -> list:
                                     + (f" (the first {POOL_ROWS}; {more:,} more in the JSON)."
                                        if more > 0 else ".")))
     return blocks
+
+
+def _bayesian_model_blocks(cmp) -> list:
+    """The Plackett-Luce or Bradley-Terry model: what it says, and whether its chains agree."""
+    m = cmp.bayesian_model
+    d = m.diagnostics
+    shown = _is_shown(cmp)
+    if hasattr(m, "p_best"):
+        rows = [[r["learner"], f"{r['p_best']:.3f}", f"{r['expected_weight']:.3f}",
+                 f"{r['expected_rank']:.2f} [{r['rank_interval'][0]:g}, {r['rank_interval'][1]:g}]"]
+                for r in m.summary() if r["learner"] in shown]
+        level = f"{100 * m.credible:g}%"
+        intro = ("Plackett-Luce model of the rankings (Calvo et al. 2018): Dirichlet(1) prior on"
+                 " the weights; tied learners share a denominator (Breslow). P(best) is the"
+                 " posterior probability that the learner has the largest weight; the expected"
+                 " weight is the probability that it ranks first on a new data set.")
+        table = Table(["learner", "P(best)", "expected weight", f"expected rank [{level}]"],
+                      rows, "<>>>", key="bayesian_model",
+                      caption="Plackett-Luce posterior, by expected weight.")
+    else:
+        rows = [[p["larger"], p["smaller"], f"{p['mean']:.2f}",
+                 f"[{p['hdi_low']:.2f}, {p['hdi_high']:.2f}]", f"{p['p_a_better']:.3f}",
+                 f"{p['p_equivalent']:.3f}", f"{p['p_b_better']:.3f}"]
+                for p in m.pairs if p["larger"] in shown and p["smaller"] in shown][:POOL_ROWS]
+        rope = ("a data set is a tie when the mean per-fold difference lies within"
+                f" {m.local_rope:g} of their standard deviation (paired local ROPE)"
+                if m.local_rope is not None else "only equal values tie")
+        intro = ("Bayesian Bradley-Terry model of the wins over data sets (Wainer 2023):"
+                 f" sigma ~ LogNormal(0, 0.5), beta ~ Normal(0, sigma); {rope}; ties spread"
+                 " half to each side. p = P(a beats b on a new data set); a is practically"
+                 " better when p > 0.55, equivalent when 0.45 <= p <= 0.55.")
+        table = Table(["a", "b", "mean p", "89% HDI", "P(a better)", "P(equivalent)",
+                       "P(b better)"], rows, "<<>>>>>", key="bayesian_model",
+                      caption="Bradley-Terry posterior of every pair, a the larger ability.")
+    return [Paragraph(intro + " Sampling: " + d.sentence()), table]
 
 
 def _group_blocks(cmp) -> list:
