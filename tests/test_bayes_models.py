@@ -203,24 +203,20 @@ def test_hierarchical_with_one_data_set_reads_like_the_correlated_t_test():
     assert h.dataset_probs[0, 1] == pytest.approx(c.p_rope, abs=0.06)
 
 
-def test_hierarchical_from_the_command_line_and_in_every_format():
+def test_hierarchical_in_compare_and_every_format():
     import json
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "rankwise.cli", "compare", "--example",
-                          "folds_demo", "--criterion", "accuracy", "--bayesian", "hierarchical",
-                          "--rope", "0.01", "--format", "json"], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    doc = json.loads(out.stdout)
-    first = doc["bayesian"][0]
-    assert first["test"] == "hierarchical" and first["diagnostics"]["chains"] == 4
-    assert {"p_left", "p_rope", "p_right"} <= set(first["predictive"])
-    assert doc["settings"]["bayesian_samples"] == 8000
     from rankwise import compare
 
     cmp = compare(load_example("folds_demo", criterion="accuracy"), bayesian="hierarchical",
                   rope=0.01)
+    doc = json.loads(cmp.to_json())
+    first = doc["bayesian"][0]
+    assert first["test"] == "hierarchical" and first["diagnostics"]["chains"] == 4
+    assert {"p_left", "p_rope", "p_right"} <= set(first["predictive"])
+    assert doc["settings"]["bayesian_samples"] == 8000
     for text in (cmp.to_text(), cmp.to_markdown(), cmp.to_html(), cmp.to_latex()):
         assert "Hierarchical Bayesian correlated t-test" in text
     bad = subprocess.run([sys.executable, "-m", "rankwise.cli", "compare", "--example",

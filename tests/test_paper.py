@@ -176,8 +176,11 @@ def test_every_choice_is_listed_in_help_and_completed_by_the_shell():
     for values in (names.AGGREGATES, names.SHAPES, names.MISSING_POLICIES, names.CONVENTIONS,
                    names.ALTERNATIVES, names.ZERO_METHODS, names.WILCOXON_METHODS,
                    names.SIGN_TIES, names.FRIEDMAN_METHODS, names.POSTHOC_FAMILIES,
-                   names.BAYESIAN_TESTS, names.REPORT_FORMATS, names.ALL_PAIRS_PROCEDURES):
+                   names.REPORT_FORMATS, names.ALL_PAIRS_PROCEDURES):
         assert "[" + "|".join(values) + "]" in text, values
+    # a list too long for one line is listed under its option
+    assert "One of: " + ", ".join(names.BAYESIAN_TESTS + names.BAYESIAN_MODELS) in " ".join(
+        text.split()) or "[" + "|".join(names.BAYESIAN_TESTS + names.BAYESIAN_MODELS) + "]" in text
     for value in names.CONTROL_PROCEDURES + names.OPTIONAL_PROCEDURES + tuple(names.RANKINGS_ALL):
         assert value in text, value
     for panel in ("Input", "Tests", "Post-hoc", "Effect sizes and Bayesian", "Output"):

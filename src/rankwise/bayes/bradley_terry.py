@@ -78,13 +78,13 @@ def spread_ties(table: dict) -> tuple:
     return table["wins"] + half, table["losses"] + half
 
 
-def _model(a, b, wins, n, k):
+def _model(a, b, wins, n, learners):
     import jax.numpy as jnp
     import numpyro
     import numpyro.distributions as dist
 
     sigma = numpyro.sample("sigma", dist.LogNormal(0.0, 0.5))
-    z = numpyro.sample("z", dist.Normal(0.0, 1.0).expand([k]))
+    z = numpyro.sample("z", dist.Normal(0.0, 1.0).expand([learners.shape[0]]))
     beta = numpyro.deterministic("beta", sigma * z)  # β ~ Normal(0, σ), non-centred
     numpyro.sample("wins", dist.Binomial(total_count=n, logits=beta[a] - beta[b]), obs=wins)
     return jnp.zeros(())
@@ -170,7 +170,7 @@ def bradley_terry(x=None, learners=None, *, folds=None, higher_is_better: bool =
     wins_a, wins_b = spread_ties(table)
     samples, diagnostics = run_nuts(
         _model, {"a": table["a"], "b": table["b"], "wins": wins_a, "n": wins_a + wins_b,
-                 "k": k}, chains=chains, draws=draws, warmup=warmup, seed=seed, site="beta")
+                 "learners": np.zeros(k)}, chains=chains, draws=draws, warmup=warmup, seed=seed, site="beta")
     beta = samples.reshape(-1, k)
     order = np.argsort(-beta.mean(axis=0), kind="stable")
     pos = {int(j): i for i, j in enumerate(order)}

@@ -42,7 +42,7 @@ def _model(x, rho, lows_highs):
     import numpyro.distributions as dist
 
     q, n = x.shape
-    maxdiff, std0_hi, std_hi = lows_highs
+    maxdiff, std0_hi, std_hi = lows_highs[0], lows_highs[1], lows_highs[2]
     delta0 = numpyro.sample("delta0", dist.Uniform(-maxdiff, maxdiff))
     std0 = numpyro.sample("std0", dist.Uniform(0.0, std0_hi))
     alpha = numpyro.sample("alpha", dist.Uniform(1.0, 2.0))
@@ -151,7 +151,8 @@ def hierarchical_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
     maxdiff = float(np.max(np.abs(x)))
     samples, diagnostics = run_nuts(
         _model, {"x": x, "rho": 1.0 / folds,
-                 "lows_highs": (maxdiff, 1000.0 * max(among, 1e-12), 1000.0 * within)},
+                 "lows_highs": np.array([maxdiff, 1000.0 * max(among, 1e-12),
+                                         1000.0 * within])},
         chains=chains, draws=draws, warmup=warmup, seed=seed,
         site=("delta0", "std0", "nu", "delta"))
     mu, std0, nu = (samples[s].reshape(-1) for s in ("delta0", "std0", "nu"))

@@ -71,12 +71,12 @@ def unplaced(ranks: np.ndarray) -> np.ndarray:
     return (ranks[:, None, :] >= ranks[:, :, None]).astype(float)
 
 
-def _model(mask, k):
+def _model(mask):
     import jax.numpy as jnp
     import numpyro
     import numpyro.distributions as dist
 
-    w = numpyro.sample("w", dist.Dirichlet(jnp.ones(k)))
+    w = numpyro.sample("w", dist.Dirichlet(jnp.ones(mask.shape[1])))
     # mask[i, j, l]: learner l is not yet placed when j is drawn in data set i
     denominators = jnp.einsum("ijl,l->ij", mask, w)
     numpyro.factor("rankings", jnp.sum(jnp.log(w)[None, :] - jnp.log(denominators)))
@@ -128,7 +128,7 @@ def plackett_luce(x, learners, *, higher_is_better: bool = True, decimals: int |
     r = midranks(x, descending=higher_is_better)
     mask = unplaced(r)
     ties = int(sum(len(row) - len(np.unique(row)) for row in r))
-    samples, diagnostics = run_nuts(_model, {"mask": mask, "k": k}, chains=chains,
+    samples, diagnostics = run_nuts(_model, {"mask": mask}, chains=chains,
                                     draws=draws, warmup=warmup, seed=seed, site="w")
     w = samples.reshape(-1, k)
     best = np.bincount(np.argmax(w, axis=1), minlength=k) / len(w)

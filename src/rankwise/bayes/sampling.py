@@ -78,6 +78,10 @@ def diagnose(draws: np.ndarray) -> tuple:
                                                                          * draws.shape[1]))
 
 
+#: Compiled samplers by (model, chains, draws, warm-up, data shapes); a handful per process.
+_SAMPLERS: dict = {}
+
+
 def run_nuts(model, data: dict, *, chains: int, draws: int, warmup: int, seed: int,
              site: str) -> tuple:
     """Samples of ``site`` (chains × draws × ...; a tuple of names gives a dict) by NUTS, chains
@@ -91,9 +95,17 @@ def run_nuts(model, data: dict, *, chains: int, draws: int, warmup: int, seed: i
             raise RankwiseError(f"{name} must be a whole number of at least 1; got {value!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise RankwiseError(f"the seed must be a whole number of at least 0; got {seed!r}")
-    mcmc = MCMC(NUTS(model), num_warmup=warmup, num_samples=draws, num_chains=chains,
-                chain_method="sequential", progress_bar=False)
-    mcmc.run(jax.random.PRNGKey(seed), **data, extra_fields=("diverging",))
+    # One compiled sampler per model and data shapes: the pairs of a table reuse it (the data
+    # are traced arguments, jit_model_args), which saves a compilation per pair.
+    shapes = tuple(sorted((k, np.shape(v), np.asarray(v).dtype.str) for k, v in data.items()))
+    key = (model, chains, draws, warmup, shapes)
+    mcmc = _SAMPLERS.get(key)
+    if mcmc is None:
+        mcmc = MCMC(NUTS(model), num_warmup=warmup, num_samples=draws, num_chains=chains,
+                    chain_method="sequential", progress_bar=False, jit_model_args=True)
+        _SAMPLERS[key] = mcmc
+    mcmc.run(jax.random.PRNGKey(seed), **{k: np.asarray(v) for k, v in data.items()},
+             extra_fields=("diverging",))
     everything = mcmc.get_samples(group_by_chain=True)
     names = (site,) if isinstance(site, str) else tuple(site)
     picked = {name: np.asarray(everything[name], dtype=float) for name in names}
