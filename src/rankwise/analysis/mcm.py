@@ -31,6 +31,7 @@ from ..stats.adjust import adjust
 from ..stats.pairwise import pairwise_statistics
 from ..stats.ranking import round_scores
 from ..stats.results import jsonable
+from ..stats.summary import win_tie_loss_matrix
 
 
 @dataclass(frozen=True)
@@ -172,18 +173,13 @@ def multi_comparison_matrix(x, learners, *, higher_is_better: bool = True,
     a = np.where(swap, ib, ia)
     b = np.where(swap, ia, ib)
     places = None if paper else decimals
-    d = values[:, a] - values[:, b]
-    if places is not None:
-        d = round_scores(d, places)
-    better = d > 0 if higher_is_better else d < 0
-    worse = d < 0 if higher_is_better else d > 0
-    wins, losses = better.sum(axis=0), worse.sum(axis=0)
-    ties = n - wins - losses
+    wtl = win_tie_loss_matrix(values, higher_is_better, places)[a, b]
+    wins, ties, losses = wtl[:, 0], wtl[:, 1], wtl[:, 2]
     mean_difference = means[a] - means[b]
     common = dict(higher_is_better=higher_is_better, convention="default", decimals=places,
                   zero_method="pratt")
     if paper:
-        exact = _scipy_exact(d)
+        exact = _scipy_exact(values[:, a] - values[:, b])  # raw differences, as scipy sees them
         p_exact = pairwise_statistics(values, "wilcoxon", wilcoxon_method="exact",
                                       **common).pvalues if exact.any() else None
         p_normal = pairwise_statistics(values, "wilcoxon", wilcoxon_method="normal",

@@ -27,6 +27,7 @@ import numpy as np
 from ..errors import RankwiseError
 from ..stats.ranking import round_scores
 from ..stats.results import jsonable
+from ..stats.summary import win_tie_loss_matrix
 from .sampling import Diagnostics, run_nuts
 
 LOCAL_ROPE = 0.4
@@ -46,12 +47,10 @@ def win_table(values, *, folds=None, higher_is_better: bool = True,
     (folds × k) arrays, one per data set (paired local ROPE, see the module docstring).
     """
     if folds is None:
-        x = round_scores(np.asarray(values, float), decimals)
-        sign = 1.0 if higher_is_better else -1.0
-        k = x.shape[1]
-        a, b = np.triu_indices(k, 1)
-        d = round_scores(sign * (x[:, a] - x[:, b]), decimals)
-        wins, losses, ties = (d > 0).sum(0), (d < 0).sum(0), (d == 0).sum(0)
+        x = np.asarray(values, float)
+        a, b = np.triu_indices(x.shape[1], 1)
+        wtl = win_tie_loss_matrix(x, higher_is_better, decimals)[a, b]
+        wins, ties, losses = wtl[:, 0], wtl[:, 1], wtl[:, 2]
     else:
         k = folds[0].shape[1]
         a, b = np.triu_indices(k, 1)
