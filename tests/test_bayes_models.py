@@ -1,4 +1,5 @@
-"""The Bayesian models of the whole table (rankwise.bayes): Plackett-Luce so far."""
+"""The Bayesian models of the whole table (rankwise.bayes): Plackett-Luce, Bradley-Terry and the
+hierarchical correlated t-test."""
 
 import builtins
 import math
@@ -201,6 +202,22 @@ def test_hierarchical_with_one_data_set_reads_like_the_correlated_t_test():
     c = correlated_t_test(b[0], a[0], folds=10, rope=0.01)  # p_a: b better than a by > r
     assert h.dataset_probs[0, 2] == pytest.approx(c.p_a, abs=0.06)
     assert h.dataset_probs[0, 1] == pytest.approx(c.p_rope, abs=0.06)
+
+
+def test_hierarchical_draws_do_not_depend_on_cores_or_on_the_pairs_before(monkeypatch):
+    from rankwise.bayes import hierarchical_test, sampling
+
+    rng = np.random.default_rng(8)
+    a, b = folds_table(rng, rng.normal(0.01, 0.005, 6))
+    other = folds_table(rng, rng.normal(-0.01, 0.005, 6))
+    few = dict(chains=2, draws=60, warmup=60)
+    sampling._SAMPLERS.clear()
+    alone = hierarchical_test(a, b, folds=10, rope=0.01, **few)
+    hierarchical_test(*other, folds=10, rope=0.01, **few)  # the compiled chain is reused
+    monkeypatch.setattr(sampling.os, "cpu_count", lambda: 1)
+    after = hierarchical_test(a, b, folds=10, rope=0.01, **few)
+    assert np.array_equal(alone.shrunk_means, after.shrunk_means)
+    assert alone.p_left == after.p_left and alone.p_right == after.p_right
 
 
 def test_hierarchical_in_compare_and_every_format():

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,42 +80,71 @@ def diagnose(draws: np.ndarray) -> tuple:
                                                                          * draws.shape[1]))
 
 
-#: Compiled samplers by (model, chains, draws, warm-up, data shapes); a handful per process.
+#: Compiled chains by (model, draws, warm-up, data shapes); a handful per process.
 _SAMPLERS: dict = {}
-#: Chains one after the other: the same draws on any machine. ("vectorized" compiles once per
-#: run instead of once per chain; measured 8 s against 13 s a pair of the hierarchical test.)
-CHAIN_METHOD = "sequential"
+
+
+def _compiled(model, draws: int, warmup: int, shapes: tuple):
+    """``(kernel, run)``: a NUTS kernel and one compiled function that runs a whole chain
+    (warm-up, then draws, then the model's deterministic sites) for data of the given shapes.
+
+    NumPyro's ``MCMC`` driver builds a fresh loop for every chain and every call, and JAX
+    compiles each one (about 3 s a chain here: most of the hierarchical test's time when it
+    ran through ``MCMC``). Driving the kernel directly compiles once per model and shape, and
+    every chain of every pair after the first reuses it (about 0.6 s a chain)."""
+    key = (model, draws, warmup, shapes)
+    if key not in _SAMPLERS:
+        _, jax = require()
+        from jax import lax
+        from numpyro.infer import NUTS
+
+        kernel = NUTS(model)
+
+        def run(state, data):
+            def adapt(s, _):
+                return kernel.sample(s, (), data), None
+
+            def draw(s, _):
+                s = kernel.sample(s, (), data)
+                return s, (s.z, s.diverging)
+
+            state, _ = lax.scan(adapt, state, None, length=warmup)
+            _, (z, diverging) = lax.scan(draw, state, None, length=draws)
+            return jax.vmap(kernel.postprocess_fn((), data))(z), diverging
+
+        _SAMPLERS[key] = (kernel, jax.jit(run))
+    return _SAMPLERS[key]
 
 
 def run_nuts(model, data: dict, *, chains: int, draws: int, warmup: int, seed: int,
              site: str) -> tuple:
     """Samples of ``site`` (chains × draws × ...; a tuple of names gives a dict) by NUTS, chains
-    one after the other (the same draws on any machine), and their diagnostics over every
-    site returned."""
-    numpyro, jax = require()
-    from numpyro.infer import MCMC, NUTS
-
+    one after the other, each from its own key split from ``seed`` (the same draws on any
+    machine), and their diagnostics over every site returned."""
+    _, jax = require()
     for name, value in (("chains", chains), ("draws", draws), ("warmup", warmup)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise RankwiseError(f"{name} must be a whole number of at least 1; got {value!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise RankwiseError(f"the seed must be a whole number of at least 0; got {seed!r}")
-    # One sampler per model and data shapes, reused by the pairs of a table (the data are
-    # traced arguments, jit_model_args). JAX still compiles each sequential chain's loop
-    # (about 2.7 s a chain on the development VM): most of the hierarchical test's time.
-    shapes = tuple(sorted((k, np.shape(v), np.asarray(v).dtype.str) for k, v in data.items()))
-    key = (model, chains, draws, warmup, shapes)
-    mcmc = _SAMPLERS.get(key)
-    if mcmc is None:
-        mcmc = MCMC(NUTS(model), num_warmup=warmup, num_samples=draws, num_chains=chains,
-                    chain_method=CHAIN_METHOD, progress_bar=False, jit_model_args=True)
-        _SAMPLERS[key] = mcmc
-    mcmc.run(jax.random.PRNGKey(seed), **{k: np.asarray(v) for k, v in data.items()},
-             extra_fields=("diverging",))
-    everything = mcmc.get_samples(group_by_chain=True)
+    data = {k: np.asarray(v) for k, v in data.items()}
+    shapes = tuple(sorted((k, v.shape, v.dtype.str) for k, v in data.items()))
+    kernel, run = _compiled(model, draws, warmup, shapes)
     names = (site,) if isinstance(site, str) else tuple(site)
-    picked = {name: np.asarray(everything[name], dtype=float) for name in names}
-    divergences = int(np.asarray(mcmc.get_extra_fields()["diverging"]).sum())
+    picked = {name: [] for name in names}
+    divergences = 0
+    # Each chain starts from its own key; the starts are made first (``init`` sets state on
+    # the kernel), then the chains run on the machine's cores (XLA releases the GIL), and
+    # they are read back in key order: the same draws however many cores there are.
+    starts = [kernel.init(key, warmup, None, (), data)
+              for key in jax.random.split(jax.random.PRNGKey(seed), chains)]
+    with ThreadPoolExecutor(max_workers=min(chains, os.cpu_count() or 1)) as pool:
+        finished = list(pool.map(lambda state: run(state, data), starts))
+    for values, diverging in finished:
+        for name in names:
+            picked[name].append(np.asarray(values[name], dtype=float))
+        divergences += int(np.asarray(diverging).sum())
+    picked = {name: np.stack(v) for name, v in picked.items()}
     flat = np.concatenate([v.reshape(v.shape[0], v.shape[1], -1) for v in picked.values()],
                           axis=2)
     rhat, ess = diagnose(flat)
