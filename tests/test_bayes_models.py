@@ -269,3 +269,80 @@ def test_whole_table_models_in_compare_and_every_format(model, example, extra):
     else:
         best = doc["bayesian_model"]["learners"][0]
         assert best["learner"] == "C4.5" and f"{best['p_best']:.3f}" in cmp.to_text()
+
+
+# --- the verdict in posterior terms and the figure of P(best) -----------------------------------
+
+def test_plackett_luce_verdict_reads_the_posterior_draws():
+    from rankwise.analysis.bayes_verdict import from_model
+
+    t = load_example("garcia2008")
+    pl = plackett_luce(t.values, t.learners, **FAST)
+    v = from_model(pl, 0.95)
+    assert v.reference == "C4.5" and list(v.p_best)[0] == "C4.5"
+    assert v.p_best == pytest.approx(dict(zip(t.learners, pl.p_best)))
+    w = pl.weights
+    ref = t.learners.index("C4.5")
+    for row in v.rows:
+        j = t.learners.index(row["learner"])
+        assert row["p_worse"] == pytest.approx((w[:, ref] > w[:, j]).mean())
+        assert row["p_equivalent"] is None
+        assert row["decision"] == ("worse" if row["p_worse"] >= 0.95 else "undecided")
+    assert f"C4.5 is the best learner with probability {v.p_best['C4.5']:.2f}" in v.statement
+
+
+def test_unconverged_chains_decide_nothing():
+    from rankwise.analysis.bayes_verdict import from_model
+
+    t = load_example("garcia2008")
+    pl = plackett_luce(t.values, t.learners, chains=2, draws=30, warmup=30)
+    assert not pl.diagnostics.converged
+    v = from_model(pl, 0.95)
+    assert not v.converged and all(r["decision"] == "undecided" for r in v.rows)
+    assert "did not converge" in v.statement and "is weaker" not in v.statement
+
+
+def test_many_learners_are_counted_not_listed():
+    from rankwise.analysis.bayes_verdict import from_model
+
+    rng = np.random.default_rng(3)
+    truth = np.linspace(1, 0.1, 12)
+    x = simulate(truth / truth.sum(), 80, rng)
+    names = [f"L{j:02d}" for j in range(12)]
+    v = from_model(plackett_luce(x, names, chains=2, draws=1000, warmup=500), 0.95)
+    assert v.converged
+    assert len(v.rows) == 11
+    counts = sum(1 for r in v.rows if r["decision"] == "worse")
+    assert f"{counts:,} weaker" in v.statement
+    assert "verdict.bayesian in the JSON" in v.statement
+
+
+def test_bradley_terry_verdict_and_the_p_best_figure():
+    import json
+
+    from rankwise import compare
+    from rankwise.report import figures
+
+    cmp = compare(load_example("folds_demo", criterion="accuracy"), bayesian="bradley-terry",
+                  verdict="bayesian")
+    m, bv = cmp.bayesian_model, cmp.verdict.bayesian
+    assert bv.source == "bradley-terry" and bv.reference == m.pairs[0]["larger"]
+    for row in bv.rows:
+        pair = next(p for p in m.pairs if p["larger"] == bv.reference
+                    and p["smaller"] == row["learner"])
+        assert (row["p_worse"], row["p_equivalent"], row["p_better"]) == (
+            pair["p_a_better"], pair["p_equivalent"], pair["p_b_better"])
+    assert sum(bv.p_best.values()) == pytest.approx(1.0)
+    assert "from 0.45 to 0.55" in cmp.verdict.text
+    doc = json.loads(cmp.to_json())
+    assert doc["report"]["verdict"]["bayesian"]["p_best"] == pytest.approx(bv.p_best)
+    assert doc["settings"]["verdict"] == "bayesian"
+    # the figure draws the verdict's P(best), in the same order
+    plan = cmp.figures["p_best"]
+    assert plan.drawn and "p_best" in doc["report"]["figures"]
+    assert plan.matrix["learners"][0] == bv.reference  # best mean ability first
+    assert dict(zip(plan.matrix["learners"], plan.matrix["p_best"])) == pytest.approx(
+        {k: bv.p_best[k] for k in plan.matrix["learners"]})
+    fig = figures(cmp)["p_best"]
+    bars = fig.axes[0].patches
+    assert [b.get_width() for b in bars] == pytest.approx(list(plan.matrix["p_best"]))

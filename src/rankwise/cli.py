@@ -191,6 +191,8 @@ def compare(
     seed: int = opt(20170101, "--seed", metavar="SEED", panel=EFFECT, help="Their seed."),
     threshold: float = opt(0.95, "--threshold", metavar="P", panel=EFFECT,
                            help="Posterior probability that decides."),
+    verdict: str = opt("frequentist", "--verdict", choices=names.VERDICT_BASES, panel=EFFECT,
+                       help="bayesian: the verdict leads with the posterior (needs --bayesian)."),
     fmt: str = opt("text", "--format", "-f", choices=names.REPORT_FORMATS, panel=OUT,
                    help="Output format."),
     output: Optional[Path] = opt(None, "--output", "-o", metavar="FILE", panel=OUT,
@@ -242,7 +244,7 @@ def compare(
                              rank_intervals=rank_intervals, digits=digits, top=top,
                              figure_title=figure_title, pool_check=pool_check,
                              mcm={None: False, "plain": True, "holm": "holm"}.get(mcm, mcm),
-                             groups=groups)
+                             groups=groups, verdict=verdict)
         from .report import render
 
         if report is not None:

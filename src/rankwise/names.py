@@ -135,6 +135,7 @@ FIGURES = {f.name: f for f in (
     FigureKind("rank_intervals", "Mean ranks of every learner"),
     FigureKind("mcm", "Multi-comparison matrix"),
     FigureKind("groups", "Scott-Knott ESD groups"),
+    FigureKind("p_best", "Which learner is the best? (posterior)"),
 )}
 
 
@@ -175,6 +176,8 @@ WILCOXON_METHODS = ("auto", "exact", "normal")
 BAYESIAN_TESTS = ("sign", "signed-rank", "correlated-t", "hierarchical")
 #: Bayesian models of the whole table (the bayes extra), a report section of their own.
 BAYESIAN_MODELS = ("plackett-luce", "bradley-terry")
+#: What the verdict speaks in: the frequentist decisions, or a Bayesian posterior first.
+VERDICT_BASES = ("frequentist", "bayesian")
 POSTHOC_FAMILIES = ("all", "control", "both")
 REPORT_FORMATS = ("text", "json", "markdown", "latex", "html")
 EFFECTS_MODES = ("auto", "all", "verdict", "none")

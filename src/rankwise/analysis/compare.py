@@ -25,12 +25,12 @@ from ..stats.results import TestResult
 from ..stats.summary import best_in_row, quartile_charts, win_tie_loss_matrix
 from ..stats.two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
 from ..tables import ScoreTable, load_table
-from ..names import BAYESIAN_MODELS
+from ..names import BAYESIAN_MODELS, VERDICT_BASES
 from ..stats.bayesian import BAYESIAN_TESTS, DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD
 from . import effects as family
 from .effects import (compute_bayesian, compute_effects, effect_pairs, effects_mode,
                       magnitude_sentence)
-from .figures import (every_learner_figure, plan_figures, plan_groups, plan_mcm,
+from .figures import (every_learner_figure, plan_figures, plan_groups, plan_mcm, plan_p_best,
                       simplex_figures,
                       with_rank_intervals)
 from .pool import POOL_MAX_LEARNERS
@@ -201,7 +201,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             rank_intervals: bool = False, digits: int | None = None,
             figure_title: bool = False, top: int | None = 30, pool_check: bool = False,
             mcm: bool | str = False, groups: str | None = None,
-            **load_options) -> Comparison:
+            verdict: str = "frequentist", **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
     Parameters
@@ -307,6 +307,13 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         results (a long table with repeats and folds, or a results database; its draws come
         from ``seed``): listed in the verdict, a row of the rank table, the quartile charts, a
         report section, a figure of box plots by group (``groups``) and the JSON ``groups``.
+    verdict : {"frequentist", "bayesian"}
+        What the verdict speaks in. ``"bayesian"`` (needs ``bayesian=``) leads it with the
+        posterior (:mod:`rankwise.analysis.bayes_verdict`): with a model of the whole table, each
+        learner's probability of being the best, and every learner against the model's best;
+        with a pairwise test, every learner against the best-ranked one; each "practically
+        worse", "practically equivalent", "practically better" or "undecided" at ``threshold``.
+        The frequentist verdict (the figures' and tables' decisions) follows it, named as such.
     """
     options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
                    zero_method=zero_method, wilcoxon_method=wilcoxon_method,
@@ -319,7 +326,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                    bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold,
                    rank_intervals=bool(rank_intervals), digits=digits, top=top,
                    figure_title=bool(figure_title), pool_check=bool(pool_check),
-                   mcm=mcm, groups=groups)
+                   mcm=mcm, groups=groups, verdict=verdict)
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
@@ -338,6 +345,14 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         raise RankwiseError(f"digits must be a whole number from 0 to 12; got {digits!r}")
     if bayesian is not None:
         check.choice("bayesian", bayesian, BAYESIAN_TESTS + BAYESIAN_MODELS)
+    check.choice("verdict", verdict, VERDICT_BASES)
+    if verdict == "bayesian" and bayesian is None:
+        raise RankwiseError("the Bayesian verdict speaks in the terms of a Bayesian analysis;"
+                            " choose one with --bayesian (bayesian=): plackett-luce,"
+                            " bradley-terry, hierarchical, signed-rank, sign or correlated-t")
+    if bayesian in BAYESIAN_MODELS and not 0.5 < float(threshold) < 1.0:
+        raise RankwiseError(f"the decision threshold must be between 0.5 and 1; got"
+                            f" {threshold!r}")
     options["effects"] = effects_mode(effects)
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
         raise RankwiseError(f"top must be a whole number (0 or None: every learner); got {top!r}")
@@ -464,6 +479,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
 
         model = bayesian_model(table, bayesian, seed=seed)
         settings.update(bayesian=bayesian, bayesian_seed=seed)
+    verdict = _bayesian_verdict(verdict, table, mean_r, bayes, model, options, settings)
     pool = None
     if pool_check:
         from .pool import pool_check as check_pool
@@ -499,6 +515,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             {name: x[:, j] for j, name in enumerate(table.learners)})
     if matrix is not None:
         figures["mcm"] = plan_mcm(matrix)
+    if model is not None:
+        figures["p_best"] = plan_p_best(model, alpha)
     if figures and options["rank_intervals"]:
         figures = with_rank_intervals(figures, table.learners, intervals,
                                       settings["mean_rank_intervals"])
@@ -529,6 +547,21 @@ def _rank_intervals(ranks, options, settings):
         "replicates": RANK_BOOTSTRAP_REPLICATES if how == "bootstrap" else None,
         "seed": RANK_BOOTSTRAP_SEED if how == "bootstrap" else None}
     return intervals
+
+
+def _bayesian_verdict(verdict, table, mean_r, bayes, model, options, settings):
+    """With ``verdict="bayesian"``: the verdict led by the posterior's statement
+    (:mod:`.bayes_verdict`); otherwise the verdict as it is."""
+    settings["verdict"] = options["verdict"]
+    if options["verdict"] != "bayesian":
+        return verdict
+    from .bayes_verdict import from_model, from_pairs, speak_bayesian
+
+    threshold = float(options["threshold"])
+    if model is not None:
+        return speak_bayesian(verdict, from_model(model, threshold))
+    order = [table.learners[j] for j in np.argsort(mean_r, kind="stable")]
+    return speak_bayesian(verdict, from_pairs(bayes, order[0], order[1:], threshold))
 
 
 def _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict, options, settings):
@@ -682,6 +715,7 @@ def _compare_incomplete(table, options: dict, pair, posthoc) -> Comparison:
                      f" sets where both {pair[0]} and {pair[1]} have values.")
     sizes, bayes, verdict, more = _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict,
                                                          options, settings)
+    verdict = _bayesian_verdict(verdict, table, mean_r, bayes, None, options, settings)
     intervals = _rank_intervals(ranks, options, settings)
     figures = simplex_figures(bayes, alpha)
     notes = tuple(extra) + collect_notes(table, results, report, {}, more)

@@ -201,6 +201,42 @@ def plan_groups(groups, samples: dict):
                       matrix=(groups, [np.asarray(samples[name]) for name in groups.learners]))
 
 
+#: Learners the P(best) figure shows (the best by the model), and posterior draws per violin.
+P_BEST_FIGURE_MAX = 30
+P_BEST_DRAWS = 4_000
+
+
+def plan_p_best(model, alpha: float):
+    """The plan of the whole-table model's figure: each learner's posterior probability of
+    being the best, beside the posterior of its Plackett-Luce weight or Bradley-Terry
+    ability (violins), learners best first."""
+    from .bayes_verdict import shares_best
+
+    pl = hasattr(model, "p_best")
+    draws = np.asarray(model.weights if pl else model.beta)
+    p_best = model.p_best if pl else shares_best(draws)
+    centre = draws.mean(axis=0)
+    order = np.argsort(-centre, kind="stable")
+    k = len(order)
+    shown = order[:P_BEST_FIGURE_MAX]
+    step = max(1, len(draws) // P_BEST_DRAWS)
+    what = ("weight (the probability of ranking first on a new data set)" if pl else
+            "ability (beta, on the log-odds scale)")
+    caption = (f"{'Plackett-Luce' if pl else 'Bradley-Terry'} posterior: left, each learner's"
+               " probability of being the best (the share of posterior draws in which its"
+               f" {'weight' if pl else 'ability'} is the largest); right, the posterior of its"
+               f" {what}, a violin of the draws with the median marked. Learners by posterior"
+               " mean, best first"
+               + (f"; the best {len(shown)} of {k:,} (every learner in the JSON)." if len(shown)
+                  < k else ".")
+               + ("" if model.diagnostics.converged else " The chains did NOT converge."))
+    data = {"learners": tuple(model.learners[j] for j in shown),
+            "p_best": np.asarray(p_best)[shown], "draws": draws[::step][:, shown],
+            "scale": "weight" if pl else "ability"}
+    return FigurePlan("p_best", drawn=True, headline=False, procedure=None, family=None,
+                      ranking="bayesian", alpha=alpha, caption=caption, matrix=data)
+
+
 def plan_simplex(bayes, alpha: float):
     """The plan of the Bayesian test's simplex plot (one triangle per pair)."""
     first = bayes[0]

@@ -261,6 +261,8 @@ class Verdict:
     caveats: tuple = ()
     apv: dict = field(default_factory=dict)  # learner -> APV against the best
     statement: str = ""  # the text before its caveats and direction
+    basis: str = "frequentist"  # "bayesian": the statement leads with ``bayesian``
+    bayesian: object | None = None  # a BayesianVerdict (analysis.bayes_verdict)
 
     @property
     def tie(self) -> bool:
@@ -276,7 +278,8 @@ class Verdict:
                          {"test": self.gate.test, "pvalue": self.gate.pvalue,
                           "alpha": self.gate.alpha},
                          "direction": self.direction, "caveats": list(self.caveats),
-                         "apv_against_best": dict(self.apv)})
+                         "apv_against_best": dict(self.apv), "basis": self.basis,
+                         "bayesian": None if self.bayesian is None else self.bayesian.to_dict()})
 
 
 @dataclass(frozen=True)

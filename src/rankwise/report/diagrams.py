@@ -255,6 +255,8 @@ def draw(plan, mean_ranks, names, titled: bool = False) -> Figure | None:
         return mcm_plot(plan.matrix)
     if plan.name == "groups":
         return group_boxplot(*plan.matrix)
+    if plan.name == "p_best":
+        return p_best_plot(plan.matrix)
     names = list(names)
     forced = " [forced: the omnibus test did not reject]" if plan.forced else ""
     head = f"{label(plan.procedure)}, $\\alpha$ = {plan.alpha}{forced}"
@@ -470,6 +472,50 @@ def group_boxplot(groups, data, limit: int = 30) -> Figure:
                                     for j in order], rotation=60, ha="right", fontsize=8)
     ax.tick_params(axis="y", labelsize=8)
     ax.grid(axis="y", color="0.9")
+    return fig
+
+
+def p_best_plot(data: dict) -> Figure:
+    """Two panels sharing the learners (best at the top): bars of P(best) with their values,
+    and violins of the posterior weight or ability with the median marked."""
+    names = [literal(n) for n in data["learners"]]
+    k = len(names)
+    p_best = np.asarray(data["p_best"], float)
+    draws = np.asarray(data["draws"], float)
+    width, height = 7.0, 0.9 + 0.32 * k
+    fig = Figure(figsize=(width, height))
+    FigureCanvasAgg(fig)
+    left = min(0.4, (_label_inches(names, k, 8) + 0.15) / width)
+    bottom, tall = 0.55 / height, 1 - 0.75 / height
+    bars = fig.add_axes((left, bottom, 0.22, tall))
+    violins = fig.add_axes((left + 0.26, bottom, 0.97 - left - 0.26, tall), sharey=bars)
+    y = np.arange(k)
+    bars.barh(y, p_best, color="#3670c9", height=0.6)
+    for i, p in enumerate(p_best):
+        bars.text(min(p, 1.0) + 0.02, i, f"{p:.2f}", va="center", fontsize=7)
+    bars.set_xlim(0, 1.25)
+    bars.set_xticks([0, 0.5, 1])
+    bars.set_xlabel("P(best)", fontsize=8)
+    bars.set_yticks(y, names, fontsize=8)
+    bars.invert_yaxis()
+    # Matplotlib 3.10 names the direction ``orientation``; older releases call it ``vert``
+    import inspect
+
+    way = ({"orientation": "horizontal"} if "orientation" in
+           inspect.signature(violins.violinplot).parameters else {"vert": False})
+    parts = violins.violinplot([draws[:, j] for j in range(k)], positions=y, widths=0.8,
+                               showextrema=False, showmedians=True, **way)
+    for body in parts["bodies"]:
+        body.set_facecolor("#9ecae1")
+        body.set_alpha(0.8)
+    parts["cmedians"].set_color("#08306b")
+    violins.set_xlabel("posterior " + ("weight" if data["scale"] == "weight" else "ability"),
+                       fontsize=8)
+    violins.tick_params(axis="y", left=False, labelleft=False)
+    for ax in (bars, violins):
+        ax.tick_params(axis="x", labelsize=7)
+        ax.grid(axis="x", color="0.9")
+        ax.set_axisbelow(True)
     return fig
 
 
