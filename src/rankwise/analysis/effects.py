@@ -211,6 +211,8 @@ def _hierarchical_pairs(table, pairs, *, rope, seed, threshold) -> tuple:
                      "predictive": {"p_left": h.p_left, "p_rope": h.p_rope,
                                     "p_right": h.p_right},
                      "shrunk_means": dict(zip(names, h.shrunk_means.tolist())),
+                     "population_mean": h.population_mean,
+                     "population_interval": list(h.population_interval),
                      "diagnostics": d.to_dict()}))
     return tuple(out)
 

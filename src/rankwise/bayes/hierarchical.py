@@ -13,7 +13,8 @@ posterior predictive of δ is Student-t(ν, δ₀, σ₀): each posterior draw g
 P(|δ| ≤ r), P(δ > r) for the ROPE r. rankwise reports both readings: the mean of those
 probabilities over the draws, and (as rankwise's other Bayesian tests and baycomp do) the share
 of draws in which each is the largest. The shrunk per-data-set means are the posterior means
-of δ_i, in the scores' units, with each data set's own P(δ_i < −r), P(|δ_i| ≤ r), P(δ_i > r).
+of δ_i, in the scores' units, with each data set's own P(δ_i < −r), P(|δ_i| ≤ r), P(δ_i > r);
+the population's mean difference δ₀ comes with its posterior mean and 95% credible interval.
 A data set whose differences do not vary (σ_i would be 0) gets the
 symmetric pattern ±r·j/n in place of its constant differences, deterministically (baycomp
 draws it at random).
@@ -79,6 +80,8 @@ class Hierarchical:
     dataset_probs: np.ndarray  # q × 3: P(δ_i < −r), P(|δ_i| ≤ r), P(δ_i > r)
     datasets: tuple
     diagnostics: Diagnostics
+    population_mean: float = float("nan")  # posterior mean of δ₀, scores' units
+    population_interval: tuple = (float("nan"), float("nan"))  # its 95% credible interval
 
     def to_dict(self) -> dict:
         return jsonable({
@@ -88,6 +91,8 @@ class Hierarchical:
             "share_rope": self.share_rope, "share_right": self.share_right,
             "shrunk_means": dict(zip(self.datasets, self.shrunk_means)),
             "dataset_probs": {d: list(p) for d, p in zip(self.datasets, self.dataset_probs)},
+            "population_mean": self.population_mean,
+            "population_interval": list(self.population_interval),
             "diagnostics": self.diagnostics.to_dict()})
 
 
@@ -116,6 +121,10 @@ def hierarchical_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
     Returns
     -------
     Hierarchical
+        ``p_left``, ``p_rope``, ``p_right`` (posterior predictive on a new data set, δ = b − a),
+        ``share_left``/``share_rope``/``share_right``, ``shrunk_means`` and ``dataset_probs``
+        per data set, ``population_mean`` and ``population_interval`` (δ₀, 95%), and
+        ``diagnostics``.
 
     References
     ----------
@@ -169,5 +178,6 @@ def hierarchical_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
                                          (np.abs(delta) <= r).mean(axis=0),
                                          (delta > r).mean(axis=0)]),
                         tuple(datasets) if datasets is not None else tuple(range(q)),
-                        diagnostics)
+                        diagnostics, float(mu.mean() * scale),
+                        tuple(float(v) * scale for v in np.quantile(mu, [0.025, 0.975])))
 
