@@ -34,6 +34,9 @@ from .verdict import VERDICT_LIST_MAX, some_names
 P_BEST_NAMED = 3
 
 OUTCOMES = ("worse", "equivalent", "better")
+#: Measured in the slow coverage tests (tests/test_bayes_coverage.py); see the user guide.
+OVERCONFIDENT = ("The model counts every pair's wins as independent although all pairs share"
+                 " the data sets, so its probabilities are somewhat overconfident.")
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,8 @@ def _statement(v: BayesianVerdict, sampling: str | None, rope: float | None = No
         return (head + ". The posterior's chains did not converge, so no Bayesian decision is"
                 " drawn from them." + why)
     parts = [head + "."]
+    if v.source == "bradley-terry":
+        parts.append(OVERCONFIDENT)
     if v.p_best is not None:
         names = list(v.p_best)
         others = [f"{n} {v.p_best[n]:.2f}" for n in names[1:1 + P_BEST_NAMED]]

@@ -229,6 +229,8 @@ def _pool_blocks(cmp) -> list:
 
 def _bayesian_model_blocks(cmp) -> list:
     """The Plackett-Luce or Bradley-Terry model: what it says, and whether its chains agree."""
+    from ..analysis.bayes_verdict import OVERCONFIDENT
+
     m = cmp.bayesian_model
     d = m.diagnostics
     shown = _is_shown(cmp)
@@ -255,7 +257,8 @@ def _bayesian_model_blocks(cmp) -> list:
         intro = ("Bayesian Bradley-Terry model of the wins over data sets (Wainer 2023):"
                  f" sigma ~ LogNormal(0, 0.5), beta ~ Normal(0, sigma); {rope}; ties spread"
                  " half to each side. p = P(a beats b on a new data set); a is practically"
-                 " better when p > 0.55, equivalent when 0.45 <= p <= 0.55.")
+                 " better when p > 0.55, equivalent when 0.45 <= p <= 0.55. "
+                 + OVERCONFIDENT)
         table = Table(["a", "b", "mean p", "89% HDI", "P(a better)", "P(equivalent)",
                        "P(b better)"], rows, "<<>>>>>", key="bayesian_model",
                       caption="Bradley-Terry posterior of every pair, a the larger ability.")
