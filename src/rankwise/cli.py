@@ -121,6 +121,11 @@ def compare(
     aggregate: str = opt("median", "--aggregate", choices=names.AGGREGATES, panel=IN,
                          help="Cell of repeats x folds."),
     shape: str = opt("auto", "--shape", choices=names.SHAPES, panel=IN, help="Table layout."),
+    columns: Optional[str] = opt(None, "--columns", metavar="ROLE=COL,...", panel=IN,
+                                 help="Which column is the dataset, learner, value, criterion,"
+                                 " repeat, fold (e.g. dataset=task,learner=framework)."),
+    source_format: str = opt("auto", "--source", choices=names.SOURCE_FORMATS, panel=IN,
+                             help="Another tool's format (auto: from the header)."),
     missing: str = opt("refuse", "--missing", choices=names.MISSING_POLICIES, panel=IN,
                        help="Missing cells: refuse, drop, or keep them all (skillings-mack)."),
     decimals: int = opt(12, "--decimals", metavar="D", panel=IN,
@@ -225,8 +230,11 @@ def compare(
             raise RankwiseError(f"--mcm must be plain or holm; got {mcm!r}")
         if (input is None) == (example is None):
             raise RankwiseError("give either an INPUT file or --example NAME (not both)")
+        from .tables.sources import parse_columns
+
         options = dict(shape=shape, criterion=criterion, higher_is_better=higher_is_better,
-                       aggregate=aggregate, missing=missing)
+                       aggregate=aggregate, missing=missing, columns=parse_columns(columns),
+                       source_format=source_format)
         table = load_example(example, **options) if example else load_table(input, **options)
         chosen = tuple(pair) if pair else None
         result = run_compare(table, alpha=alpha, convention=convention, decimals=decimals,
@@ -271,6 +279,10 @@ def power(
         help="Direction. Default: from the criterion's name, else higher."),
     missing: str = opt("refuse", "--missing", choices=names.MISSING_POLICIES[:3], panel=POOL_P,
                        help="Missing cells of the pool."),
+    columns: Optional[str] = opt(None, "--columns", metavar="ROLE=COL,...", panel=POOL_P,
+                                 help="Column roles, as for compare."),
+    source_format: str = opt("auto", "--source", choices=names.SOURCE_FORMATS, panel=POOL_P,
+                             help="Another tool's format (auto: from the header)."),
     learners: Optional[str] = opt(None, "--learners", metavar="LIST", panel=STUDY,
                                   help="Learners (default: all). Two: d = first - second; more:"
                                        " the control against the mean of the others."),
@@ -320,7 +332,10 @@ def power(
         if missing == "skillings-mack":
             raise RankwiseError("the power study draws complete samples: use --missing"
                                 " drop-datasets or drop-learners")
-        options = dict(criterion=criterion, higher_is_better=higher_is_better, missing=missing)
+        from .tables.sources import parse_columns
+
+        options = dict(criterion=criterion, higher_is_better=higher_is_better, missing=missing,
+                       columns=parse_columns(columns), source_format=source_format)
         if example:
             table = load_example(example, **options)
         else:

@@ -40,6 +40,7 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
         "schema": SCHEMA,
         "rankwise_version": __version__,
         "source": t.source,
+        "input": t.reading.to_dict() if getattr(t, "reading", None) is not None else None,
         "criterion": t.criterion,
         "learners": list(t.learners),
         "datasets": list(t.datasets),

@@ -38,6 +38,10 @@ def direction_sentence(table) -> str:
     source = table.direction_source
     if source == "option":
         return f"Scores were read as {way} (set by the caller)."
+    if source == "source":
+        reason = getattr(getattr(table, "reading", None), "direction_reason", None)
+        return (f"Scores were read as {way} ({reason or 'as the input format defines them'};"
+                f" pass {other} to override).")
     if source == "criterion":
         word = getattr(table, "direction_word", None)
         why = f", the word '{word}'" if word and word != table.criterion else ""

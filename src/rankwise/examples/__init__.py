@@ -24,6 +24,15 @@ EXAMPLES = {
     "folds_demo": ("folds_demo.csv",
                    "made-up long table: 4 learners, 5 data sets, 5 repeats x 2 folds, criteria"
                    " accuracy and runtime (use --criterion)", "default"),
+    "amlb": ("amlb_results.csv",
+             "made-up AutoML-benchmark results.csv: 4 frameworks, 8 tasks (5 scored by auc,"
+             " 3 by neg_logloss), 5 folds, failed jobs with their messages", "default"),
+    "openml": ("openml_evaluations.csv",
+               "made-up OpenML evaluation listing: predictive_accuracy of 5 flows (one with two"
+               " setups) on 10 data sets", "default"),
+    "mlr3": ("mlr3_benchmark.csv",
+             "made-up mlr3 benchmark table: 4 learners, 6 tasks, 5-fold CV, measures classif.ce"
+             " and classif.auc (use --criterion)", "default"),
 }
 
 

@@ -139,6 +139,8 @@ def build(cmp) -> Document:
     t = cmp.table
     doc = Document(f"rankwise report: {source_name(t.source)}")
     doc.add(Paragraph(lead_sentence(cmp), "lead"))
+    if getattr(t, "reading", None) is not None:
+        doc.add(Paragraph(t.reading.sentence(), "lead"))
     if _headline_verdict(cmp):  # a headline, the table of the learners, then the qualifiers
         v = cmp.verdict
         doc.add(Heading("Verdict"), Paragraph(v.statement, "verdict"), _verdict_table(cmp),

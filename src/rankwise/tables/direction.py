@@ -20,6 +20,8 @@ LOWER_WORDS = frozenset({
     "pf", "fpr", "fnr", "fdr", "far", "alarm", "alarms", "miss", "misses", "misclassification",
     "time", "times", "runtime", "walltime", "cputime", "seconds", "secs", "sec", "ms",
     "duration", "latency", "elapsed", "cost", "regret", "memory", "rank",
+    # mlr3's and mlr's measure names (classif.ce, classif.mmce, classif.bbrier)
+    "ce", "mmce", "bbrier", "mbrier",
 })
 #: Words that mark a criterion whose larger values are better.
 HIGHER_WORDS = frozenset({
@@ -27,6 +29,8 @@ HIGHER_WORDS = frozenset({
     "sensitivity", "specificity", "precision", "ppv", "npv", "f1", "fmeasure", "fscore",
     "kappa", "mcc", "gmean", "r2", "ndcg", "bleu", "rouge", "iou", "dice", "jaccard", "hits",
     "likelihood", "gain", "throughput", "speedup",
+    # mlr3's and the AutoML benchmark's names (classif.bacc, regr.rsq, balacc)
+    "bacc", "balacc", "rsq", "fbeta", "mauc",
 })
 #: Decides only when no other word does ("brier_score" is lower-is-better, "f1_score" higher).
 WEAK_HIGHER_WORDS = frozenset({"score", "scores"})

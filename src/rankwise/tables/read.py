@@ -19,6 +19,7 @@ from .. import _validate as check
 from ..errors import RankwiseError
 from ..names import AGGREGATES, MISSING_POLICIES, SHAPES  # noqa: F401  (re-exported)
 from .direction import direction_of
+from .sources import ROLES, SOURCE_FORMATS, Reading, detect, read_as
 from .table import ScoreTable
 
 LONG_REQUIRED = ("dataset", "learner", "value")
@@ -30,7 +31,8 @@ NA_SPELLINGS = sorted({v for t in MISSING_TOKENS for v in (t, t.upper(), t.capit
 
 def load_table(source, *, shape: str = "auto", criterion: str | None = None,
                higher_is_better: bool | None = None, aggregate: str = "median",
-               missing: str = "refuse", sep: str | None = None) -> ScoreTable:
+               missing: str = "refuse", sep: str | None = None, columns: dict | None = None,
+               source_format: str = "auto") -> ScoreTable:
     """Read a table of results into a :class:`ScoreTable`.
 
     Parameters
@@ -55,24 +57,60 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     sep : str, optional
         Field separator; by default a tab for ``.tsv``/``.tab`` files or a first line with tabs
         and no commas, else a comma.
+    columns : dict, optional
+        Which of the table's columns plays which role: ``{"dataset": "task", "learner":
+        "framework", "value": "result", "fold": "fold", "criterion": "metric"}`` (roles
+        ``dataset``, ``learner``, ``value``, ``criterion``, ``repeat``, ``fold``); roles left
+        out are taken from columns of their own name. The table is then read as a long table.
+    source_format : {"auto", "rankwise", "amlb", "openml", "mlr3"}
+        A format written by another tool (:mod:`rankwise.tables.sources`): ``auto`` recognises
+        the AutoML benchmark's results, OpenML's evaluation listings and mlr3's benchmark
+        tables from their headers; ``rankwise`` reads the table as rankwise's own. ``columns``
+        overrides any choice the format makes.
     """
     check.choice("shape", shape, SHAPES)
     check.choice("aggregate", aggregate, AGGREGATES)
     check.choice("missing", missing, MISSING_POLICIES)
+    check.choice("source_format", source_format, SOURCE_FORMATS)
     run_status = None
+    mapped = False
     if isinstance(source, pd.DataFrame):
-        frame, label = _frame_from_dataframe(source), "DataFrame"
+        mapped = columns is not None or source_format not in ("auto", "rankwise") or (
+            source_format == "auto" and detect(source.columns) is not None)
+        frame = _frame_from_dataframe(source, plain=mapped)
+        label = "DataFrame"
     elif _is_results_db(source):
+        if columns is not None or source_format not in ("auto", "rankwise"):
+            raise RankwiseError(f"{source}: a results database has its own columns; --columns"
+                                " and --source apply to tables")
         frame, run_status = _read_results_db(source)
         label, shape = str(source), "long"
     else:
         frame, label = _read_file(source, sep), str(source)
-    lower = {c.strip().lower(): c for c in frame.columns}
+    reading = None
+    if run_status is None:
+        found = read_as(frame, source_format=source_format, columns=columns,
+                        criterion=criterion, label=label)
+        if found is not None:
+            if shape == "wide":
+                raise RankwiseError(f"{label}: --shape wide cannot go with a column mapping or"
+                                    " another tool's format, which are long tables")
+            frame, reading, criterion = found
+            shape = "long"
+    lower = {c.strip().lower(): c for c in frame.columns if c != "_row"}
     is_long = _looks_long(frame.columns) if shape == "auto" else shape == "long"
     if is_long:
-        table = _from_long(frame, lower, criterion, aggregate, label)
+        table = _from_long(frame, lower, criterion, aggregate, label,
+                           shown=reading.columns if reading is not None else None)
     else:
         table = _from_wide(frame, label)
+    if reading is None:
+        source_kind = "results-db" if run_status is not None else (
+            "long" if is_long else "wide")
+        reading = Reading(source_kind, {r: lower[r] for r in ROLES if r in lower}
+                          if is_long else {})
+    table = replace(table, reading=reading, warnings=table.warnings + (
+        (reading.failed,) if reading.failed else ()))
     if run_status is not None and not run_status["complete"]:
         table = replace(table, warnings=table.warnings + (
             f"the run is unfinished: {run_status['finished_tasks']} of"
@@ -334,12 +372,13 @@ def _check_header(header, where: str):
         seen.add(h)
 
 
-def _frame_from_dataframe(df: pd.DataFrame) -> pd.DataFrame:
-    """The user's DataFrame, columns named and ordered; numeric columns stay numeric."""
+def _frame_from_dataframe(df: pd.DataFrame, plain: bool = False) -> pd.DataFrame:
+    """The user's DataFrame, columns named and ordered; numeric columns stay numeric. ``plain``:
+    a table whose columns are mapped (nothing is moved or added)."""
     df = df.copy(deep=False)
     df.columns = [str(c).strip() for c in df.columns]
     lowered = [c.lower() for c in df.columns]
-    if _looks_long(df.columns):
+    if plain or _looks_long(df.columns):
         pass  # long
     elif "dataset" in lowered:
         # Wide with a named data-set column: put it first, where wide tables keep it.
@@ -420,7 +459,9 @@ def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:
                       counts=(~np.isnan(values)).astype(np.int8), source=label)
 
 
-def _from_long(frame, lower, criterion, aggregate, label) -> ScoreTable:
+def _from_long(frame, lower, criterion, aggregate, label, shown=None) -> ScoreTable:
+    """``shown``: the input's names of the roles' columns, for the messages (mapped tables)."""
+    shown = shown or {}
     missing_cols = [c for c in LONG_REQUIRED if c not in lower]
     if missing_cols:
         raise RankwiseError(f"{label}: a long table needs the columns dataset, learner, value;"
@@ -433,7 +474,7 @@ def _from_long(frame, lower, criterion, aggregate, label) -> ScoreTable:
         if empty.any():
             raise RankwiseError(f"{label}: row {int(np.flatnonzero(empty)[0]) + 2} has an empty"
                                 f" {name}")
-    df["row"] = np.arange(len(df)) + 2
+    df["row"] = frame["_row"].to_numpy() if "_row" in frame else np.arange(len(df)) + 2
     if "criterion" in df:
         found = list(dict.fromkeys(df["criterion"]))
         if criterion is None:
@@ -456,7 +497,9 @@ def _from_long(frame, lower, criterion, aggregate, label) -> ScoreTable:
         raise RankwiseError(f"{label}: rows {rows[0]} and {rows[1]} repeat the same"
                             f" ({', '.join(key)}){hint}")
     rows = df["row"].to_numpy()
-    df["value"] = _parse_numbers(df["value"], lambda i: f"{label}: row {rows[i]}, column 'value'")
+    value_name = str(shown.get("value", lower.get("value", "value")))
+    df["value"] = _parse_numbers(df["value"],
+                                 lambda i: f"{label}: row {rows[i]}, column {value_name!r}")
     datasets = list(dict.fromkeys(df["dataset"]))
     learners = list(dict.fromkeys(df["learner"]))
     warnings = []
@@ -486,7 +529,10 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
     warnings = list(table.warnings)
     said = direction_of(criterion)
     known, word = said.higher_is_better, said.word
-    if higher_is_better is not None:
+    reading = table.reading
+    if higher_is_better is None and reading is not None and reading.higher_is_better is not None:
+        hib, source, word = reading.higher_is_better, "source", None
+    elif higher_is_better is not None:
         hib, source = bool(higher_is_better), "option"
         if known is not None and known != hib:
             warnings.append(f"criterion {criterion!r} is usually "
@@ -510,9 +556,11 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
         if missing == "refuse":
             shown = "; ".join(f"{d} / {l}" for d, l in missing_cells[:5])
             more = f" and {len(missing_cells) - 5} more" if len(missing_cells) > 5 else ""
+            failed = (f" {reading.failed}" if reading is not None and reading.failed
+                      else "")
             raise RankwiseError(f"{table.source}: {len(missing_cells)} missing cell(s) (data set /"
                                 f" learner): {shown}{more}; fill them, or pass --missing"
-                                " drop-datasets, drop-learners or skillings-mack")
+                                f" drop-datasets, drop-learners or skillings-mack.{failed}")
         if missing == "skillings-mack":
             empty = [l for l, col in zip(learners, holes.T) if col.all()]
             if empty:

@@ -22,7 +22,9 @@ class ScoreTable:
         Labels in input order.
     higher_is_better : bool
     direction_source : str
-        ``"default"``, ``"option"`` or ``"criterion"``: where the direction came from.
+        ``"default"``, ``"option"``, ``"criterion"`` or ``"source"`` (the input's format
+        decided it, e.g. the AutoML benchmark's ``result`` over several metrics): where the
+        direction came from.
     direction_word : str or None
         The word of the criterion name that set the direction (``"error"`` in ``test_error``).
     criterion : str or None
@@ -37,6 +39,8 @@ class ScoreTable:
         Cells that had no value before anything was dropped.
     warnings : tuple of str
     source : str
+    reading : Reading or None
+        How the input's columns were read (:class:`rankwise.tables.sources.Reading`).
     """
 
     values: np.ndarray
@@ -56,6 +60,8 @@ class ScoreTable:
     missing_policy: str = "refuse"
     # long input: every (dataset, learner, value[, repeat, fold]) behind a cell
     raw: pd.DataFrame | None = None
+    # how the input's columns were read (tables.sources.Reading), for the report's input line
+    reading: object | None = None
 
     @property
     def n_datasets(self) -> int:

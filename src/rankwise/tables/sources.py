@@ -1,0 +1,395 @@
+"""Results as other tools write them: a column mapping, and the formats of the AutoML benchmark,
+OpenML's evaluation listings and mlr3's benchmark tables.
+
+Every route ends in rankwise's own long table (``dataset``, ``learner``, ``value`` and optionally
+``criterion``, ``repeat``, ``fold``), read by the same code as any long table, and a
+:class:`Reading` that says how each column was taken, for the report's input line. Folds are
+always folds: no format maps them to data sets.
+
+Recognised formats (detected from the header; ``source_format=`` / ``--source`` names one, and
+``columns=`` / ``--columns`` overrides any of its choices):
+
+``amlb``
+    The AutoML benchmark's ``results.csv`` and ``scores/*.csv``: data set = ``task``, learner =
+    ``framework`` (with the ``constraint`` appended when the file holds several), fold =
+    ``fold``, criterion = ``metric``, value = ``result``. Rows with an empty ``result`` are
+    failed jobs: their values are missing and their ``info`` messages are reported. When the
+    tasks were scored on different metrics, ``--criterion NAME`` analyses the tasks of one
+    metric, ``--criterion result`` every task on its own metric (lower-is-better metrics
+    negated, so that higher is better throughout, as the benchmark's ``neg_`` metrics are), and
+    ``--criterion acc`` (any of the file's metric columns) that column for every task.
+``openml``
+    An OpenML evaluation listing saved as CSV: data set = ``data_name`` (with the task id
+    appended when a data set has several tasks; ``task_id`` without names), learner =
+    ``flow_name`` (with the setup id appended when a flow has several setups), criterion =
+    ``function``, value = ``value``, and several runs of one setup on one task as repeats.
+``mlr3``
+    An mlr3 (or mlr3benchmark) table exported as CSV: data set = ``task_id``, learner =
+    ``learner_id``, fold = ``iteration``, and one column per measure, chosen with
+    ``--criterion`` (the direction comes from the measure's name: ``classif.ce`` is an error).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..errors import RankwiseError
+from ..names import SOURCE_FORMATS  # noqa: F401  (re-exported)
+from ..stats.results import jsonable
+from .direction import direction_of
+
+#: What a column can be to rankwise.
+ROLES = ("dataset", "learner", "value", "criterion", "repeat", "fold")
+REQUIRED = ("dataset", "learner", "value")
+#: ``source_format=`` / ``--source``: ``auto`` detects a format from the header; ``rankwise``
+#: reads the table as rankwise's own wide or long table.
+TITLES = {"amlb": "an AutoML-benchmark results file", "openml": "an OpenML evaluation listing",
+          "mlr3": "an mlr3 benchmark table", "columns": "a long table with a column mapping"}
+#: Messages of failed rows named in the notes (the rest are counted).
+FAILED_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How the input's columns were read: ``columns`` maps each role to the input's column or
+    to how it was built from several."""
+
+    source: str  # "wide", "long", "results-db", "amlb", "openml", "mlr3" or "columns"
+    columns: dict = field(default_factory=dict)
+    detected: bool = False
+    notes: tuple = ()
+    higher_is_better: bool | None = None  # when the format decides the direction
+    direction_reason: str | None = None
+    failed: str | None = None  # the failed jobs and their messages (also a warning)
+
+    def sentence(self) -> str:
+        if self.source == "wide":
+            return ("Input read as a wide table: one row per data set (named in the first"
+                    " column), one column per learner.")
+        if self.source == "results-db":
+            what = "a results database of rankwise run"
+        elif self.source == "long":
+            what = "a long table"
+        else:
+            how = ("recognised from its header; --source rankwise reads it as a plain table"
+                   if self.detected else "as asked")
+            what = f"{TITLES[self.source]} ({how})"
+        roles = [f"{_ROLE_WORDS[r]} = {self.columns[r]}" for r in ROLES if r in self.columns]
+        text = f"Input read as {what}: {', '.join(roles)}."
+        if "fold" not in self.columns and "repeat" not in self.columns:
+            text += " No fold or repeat column: one value per data set and learner."
+        return " ".join([text, *self.notes] + ([self.failed] if self.failed else []))
+
+    def to_dict(self) -> dict:
+        return jsonable({"source": self.source, "detected": self.detected,
+                         "columns": dict(self.columns), "notes": list(self.notes),
+                         "failed": self.failed, "sentence": self.sentence()})
+
+
+_ROLE_WORDS = {"dataset": "data set", "learner": "learner", "value": "value",
+               "criterion": "criterion", "repeat": "repeat", "fold": "fold"}
+
+
+def parse_columns(text: str | None) -> dict | None:
+    """``"dataset=task,learner=framework"`` → ``{"dataset": "task", "learner": "framework"}``
+    (the ``--columns`` option), with a one-line error for anything else."""
+    if text is None:
+        return None
+    out = {}
+    for part in str(text).split(","):
+        part = part.strip()
+        if not part:
+            continue
+        role, sep, column = part.partition("=")
+        if not sep or not role.strip() or not column.strip():
+            raise RankwiseError(f"--columns takes ROLE=COLUMN pairs separated by commas (e.g."
+                                f" dataset=task,learner=framework,value=result); got {part!r}")
+        out[role.strip()] = column.strip()
+    if not out:
+        raise RankwiseError("--columns is empty; give ROLE=COLUMN pairs, e.g."
+                            " dataset=task,learner=framework,value=result")
+    return out
+
+
+def detect(columns) -> str | None:
+    """The format a header belongs to, or None for rankwise's own tables."""
+    lower = {str(c).strip().lower() for c in columns}
+    if {"task", "framework", "result", "metric"} <= lower:
+        return "amlb"
+    if {"flow_name", "function", "value"} <= lower and lower & {"data_name", "task_id"}:
+        return "openml"
+    if {"task_id", "learner_id"} <= lower:
+        return "mlr3"
+    return None
+
+
+def check_mapping(mapping: dict, columns, label: str) -> dict:
+    """``mapping`` (role → column) checked against the table's ``columns``: known roles, columns
+    that exist (a different case is accepted when unambiguous), no column used twice."""
+    if not isinstance(mapping, dict):
+        raise RankwiseError(f"columns must map roles to column names, e.g. {{'dataset': 'task',"
+                            f" 'value': 'result'}}; got {type(mapping).__name__}")
+    names = [str(c) for c in columns]
+    by_lower = {}
+    for c in names:
+        by_lower.setdefault(c.strip().lower(), []).append(c)
+    out, used = {}, {}
+    for role, column in mapping.items():
+        if role not in ROLES:
+            raise RankwiseError(f"unknown role {role!r} in the column mapping; the roles are"
+                                f" {', '.join(ROLES)}")
+        column = str(column).strip()
+        if column not in names:
+            found = by_lower.get(column.lower(), [])
+            if len(found) != 1:
+                raise RankwiseError(f"{label}: no column {column!r} (mapped to {role}); the"
+                                    f" table's columns are {', '.join(names)}")
+            column = found[0]
+        if column in used:
+            raise RankwiseError(f"{label}: column {column!r} is mapped twice ({used[column]} and"
+                                f" {role}); each role needs its own column")
+        used[column] = role
+        out[role] = column
+    return out
+
+
+def to_long(frame: pd.DataFrame, mapping: dict, label: str) -> pd.DataFrame:
+    """The columns of ``mapping`` under their roles' names, with the rows' numbers in the input
+    (``_row``); roles left out are taken from columns of the role's own name."""
+    lower = {str(c).strip().lower(): c for c in frame.columns}
+    full = dict(mapping)
+    taken = set(full.values())
+    for role in ROLES:
+        if role not in full and role in lower and lower[role] not in taken:
+            full[role] = lower[role]
+    missing = [r for r in REQUIRED if r not in full]
+    if missing:
+        raise RankwiseError(f"{label}: the column mapping needs {', '.join(missing)} as well"
+                            f" (e.g. --columns {missing[0]}=COLUMN); the table's columns are"
+                            f" {', '.join(map(str, frame.columns))}")
+    out = pd.DataFrame({role: frame[col] for role, col in full.items()})
+    if "_row" in frame:
+        out["_row"] = frame["_row"].to_numpy()
+    return out, full
+
+
+def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, criterion,
+            label: str):
+    """``(long frame, Reading, criterion)`` for a table in a named or detected format or with
+    a column mapping; ``None`` when neither applies (rankwise reads the table itself)."""
+    name = source_format
+    detected = False
+    if name == "auto":
+        name = detect(frame.columns)
+        detected = name is not None
+    if name == "rankwise":
+        name = None
+    if name is None and columns is None:
+        return None
+    frame = frame.copy(deep=False)
+    frame["_row"] = np.arange(len(frame)) + 2
+    notes, extra, built, describe = (), {}, {}, {}
+    if name is not None:
+        adapter = {"amlb": _amlb, "openml": _openml, "mlr3": _mlr3}[name]
+        frame, built, describe, notes, criterion, extra = adapter(frame, criterion, label)
+    mapping = {}
+    if columns is not None:
+        mapping = check_mapping(columns, [c for c in frame.columns if c != "_row"], label)
+    # a format's own choices, then the user's mapping over them
+    plan = {role: col for role, col in built.items() if role not in mapping}
+    plan.update(mapping)
+    plan = check_mapping(plan, [c for c in frame.columns if c != "_row"], label)
+    long, full = to_long(frame, plan, label)
+    shown = {role: describe.get(role, col) for role, col in full.items()}
+    shown.update(mapping)
+    reading = Reading(name or "columns", shown, detected, notes, **extra)
+    return long, reading, criterion
+
+
+def _lower(frame) -> dict:
+    return {str(c).strip().lower(): c for c in frame.columns}
+
+
+def _text(cells: pd.Series) -> pd.Series:
+    return cells.where(cells.notna(), "").astype(str).str.strip()
+
+
+def _amlb(frame, criterion, label):
+    low = _lower(frame)
+    task, framework, result, metric = (low[c] for c in ("task", "framework", "result",
+                                                         "metric"))
+    frame["_learner"] = _text(frame[framework])
+    learner_desc = framework
+    if "constraint" in low:
+        constraint = _text(frame[low["constraint"]])
+        if constraint.nunique() > 1:
+            frame["_learner"] = frame["_learner"] + " (" + constraint + ")"
+            learner_desc = f"{framework} (constraint)"
+    values = pd.to_numeric(_text(frame[result]).replace("", np.nan), errors="coerce") \
+        if not pd.api.types.is_numeric_dtype(frame[result]) else frame[result].astype(float)
+    failed = values.isna() & _text(frame[result]).str.lower().isin(
+        {"", "nan", "na", "none", "null"})
+    metrics = _text(frame[metric])
+    found = list(dict.fromkeys(metrics[metrics != ""]))
+    built = {"dataset": task, "learner": "_learner", "value": "_value"}
+    describe = {"learner": learner_desc, "value": result, "criterion": metric}
+    if "fold" in low:
+        built["fold"] = low["fold"]
+    notes, extra = [], {}
+    frame["_value"] = frame[result]
+    if criterion is None:
+        if len(found) > 1:
+            listed = ", ".join(f"{m} ({_n_tasks(frame, task, metrics, m)} tasks)"
+                               for m in found)
+            raise RankwiseError(f"{label}: the tasks were scored on several metrics ({listed});"
+                                " choose one with --criterion METRIC, or --criterion result to"
+                                " rank every task on its own metric")
+        criterion = found[0] if found else None
+        frame["_criterion"] = metrics
+        built["criterion"] = "_criterion"
+    elif criterion in found:
+        frame["_criterion"] = metrics
+        built["criterion"] = "_criterion"
+    elif criterion == "result":
+        unknown = [m for m in found if direction_of(m).higher_is_better is None]
+        if unknown:
+            raise RankwiseError(f"{label}: cannot tell which way the metric {unknown[0]!r}"
+                                " points, so its tasks cannot be ranked with the others;"
+                                f" analyse it alone with --criterion {unknown[0]}")
+        lower = [m for m in found if direction_of(m).higher_is_better is False]
+        flip = metrics.isin(lower).to_numpy()
+        numbers = values.to_numpy(dtype=float).copy()
+        numbers[flip] = -numbers[flip]
+        frame["_value"] = numbers
+        frame["_criterion"] = "result"
+        built["criterion"] = "_criterion"
+        describe["criterion"] = "result (each task's own metric)"
+        extra = {"higher_is_better": True,
+                 "direction_reason": "every task on its own metric, oriented so that higher"
+                                     " is better"}
+        if lower:
+            notes.append(f"Values of the lower-is-better metric(s) {', '.join(lower)} were"
+                         " negated, so that higher is better for every task.")
+        per = ", ".join(f"{m} for {_n_tasks(frame, task, metrics, m)} tasks" for m in found)
+        notes.append(f"Each task is ranked on its own metric ({per}).")
+    elif criterion in low and criterion not in (task, framework, result, metric):
+        built["value"] = low[criterion]
+        frame["_criterion"] = criterion
+        built["criterion"] = "_criterion"
+        describe.update(criterion=f"{low[criterion]} (a metric column)", value=low[criterion])
+        failed = frame[low[criterion]].isna() & failed
+    else:
+        raise RankwiseError(f"{label}: no metric {criterion!r}; the tasks were scored on"
+                            f" {', '.join(found)} (or --criterion result for every task on its"
+                            " own metric)")
+    if criterion in found:
+        keep = (metrics == criterion).to_numpy()
+        failed = failed[keep]
+        frame = frame[keep]
+    n_failed = int(failed.sum())
+    if n_failed:
+        extra["failed"] = _failures(frame[failed.to_numpy()], task,
+                                    low.get("fold"), low.get("info"), n_failed)
+    return frame, built, describe, tuple(notes), criterion, extra
+
+
+def _failures(rows, task, fold, info, n_failed) -> str:
+    """One sentence: the failed jobs grouped by learner, task and message, folds listed."""
+    groups = {}
+    for _, r in rows.iterrows():
+        message = (str(r[info]).strip() if info is not None and pd.notna(r[info]) else "") \
+            or "no message"
+        key = (r["_learner"], str(r[task]), message)
+        groups.setdefault(key, []).append(str(r[fold]) if fold is not None else None)
+    parts = []
+    for (learner, where, message), folds in list(groups.items())[:FAILED_SHOWN]:
+        folds = [f for f in folds if f is not None]
+        said = (f" fold{'s' if len(folds) > 1 else ''} {', '.join(folds)}" if folds else "")
+        parts.append(f"{learner} on {where}{said}: {message}")
+    more = len(groups) - FAILED_SHOWN
+    tail = f"; and {more} more group(s) of failures" if more > 0 else ""
+    return (f"{n_failed} job(s) failed and their results are missing (" + "; ".join(parts)
+            + tail + ").")
+
+
+def _n_tasks(frame, task, metrics, m) -> int:
+    return int(frame.loc[(metrics == m).to_numpy(), task].nunique())
+
+
+def _openml(frame, criterion, label):
+    low = _lower(frame)
+    built = {"criterion": low["function"], "value": low["value"]}
+    if "data_name" in low:
+        names = _text(frame[low["data_name"]])
+        frame["_dataset"] = names
+        desc = low["data_name"]
+        if "task_id" in low:
+            tasks = _text(frame[low["task_id"]])
+            several = names.groupby(names).transform(lambda s: tasks[s.index].nunique()) > 1
+            if several.any():
+                frame["_dataset"] = names.where(~several, names + " (task " + tasks + ")")
+                desc = f"{low['data_name']} (task_id where a data set has several tasks)"
+    else:
+        frame["_dataset"] = "task " + _text(frame[low["task_id"]])
+        desc = low["task_id"]
+    built["dataset"] = "_dataset"
+    flows = _text(frame[low["flow_name"]])
+    frame["_learner"] = flows
+    ldesc = low["flow_name"]
+    if "setup_id" in low:
+        setups = _text(frame[low["setup_id"]])
+        several = flows.groupby(flows).transform(lambda s: setups[s.index].nunique()) > 1
+        if several.any():
+            frame["_learner"] = flows.where(~several, flows + " (setup " + setups + ")")
+            ldesc = f"{low['flow_name']} (setup_id where a flow has several setups)"
+    built["learner"] = "_learner"
+    if "run_id" in low:
+        built["repeat"] = low["run_id"]
+    describe = {"dataset": desc, "learner": ldesc}
+    notes = ("OpenML's value is each run's score over all of its folds (the per-fold values"
+             " of the listing are not read); several runs of one setup on one task are"
+             " repeats.",) if "run_id" in low else ()
+    return frame, built, describe, notes, criterion, {}
+
+
+#: Columns of mlr3's benchmark tables that are not measures.
+MLR3_META = {"uhash", "nr", "task", "task_id", "learner", "learner_id", "resampling",
+             "resampling_id", "iteration", "iters", "prediction", "prediction_test",
+             "warnings", "errors", "resample_result", "task_hash", "learner_hash",
+             "resampling_hash", "param_values", "learner_param_vals"}
+
+
+def _mlr3(frame, criterion, label):
+    low = _lower(frame)
+    built = {"dataset": low["task_id"], "learner": low["learner_id"]}
+    if "iteration" in low:
+        built["fold"] = low["iteration"]
+    measures = []
+    for key, col in low.items():
+        if key in MLR3_META or col == "_row":
+            continue
+        numbers = pd.to_numeric(frame[col], errors="coerce")
+        if numbers.notna().any():
+            measures.append(col)
+    if not measures:
+        raise RankwiseError(f"{label}: the mlr3 table has no measure column (numbers besides"
+                            f" {', '.join(sorted(k for k in low if k in MLR3_META))})")
+    if criterion is None:
+        if len(measures) > 1:
+            raise RankwiseError(f"{label}: the mlr3 table has several measures"
+                                f" ({', '.join(measures)}); choose one with --criterion")
+        chosen = measures[0]
+    else:
+        hits = [m for m in measures if m == criterion or m.lower() == str(criterion).lower()]
+        if not hits:
+            raise RankwiseError(f"{label}: no measure {criterion!r}; the mlr3 table has"
+                                f" {', '.join(measures)}")
+        chosen = hits[0]
+    built["value"] = chosen
+    frame["_criterion"] = chosen
+    built["criterion"] = "_criterion"
+    describe = {"criterion": f"{chosen} (a measure column)"}
+    return frame, built, describe, (), chosen, {}
