@@ -40,6 +40,7 @@ _LAZY = {
                      "win_tie_loss"),
                     "rankwise.stats"),
     **dict.fromkeys(("ScoreTable", "load_table"), "rankwise.tables"),
+    **dict.fromkeys(("from_cross_validate", "from_search"), "rankwise.tables.from_sklearn"),
     "multi_comparison_matrix": "rankwise.analysis.mcm",
     "scott_knott_esd": "rankwise.analysis.scott_knott",
 }

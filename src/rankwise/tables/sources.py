@@ -126,6 +126,24 @@ def detect(columns) -> str | None:
     return None
 
 
+#: The columns each format cannot do without (any case).
+FORMAT_COLUMNS = {"amlb": ("task", "framework", "result", "metric"),
+                  "openml": ("flow_name", "function", "value"),
+                  "mlr3": ("task_id", "learner_id")}
+
+
+def _check_format(name: str, columns, label: str) -> None:
+    lower = {str(c).strip().lower() for c in columns}
+    need = [c for c in FORMAT_COLUMNS[name] if c not in lower]
+    if name == "openml" and not lower & {"data_name", "task_id"}:
+        need.append("data_name or task_id")
+    if need:
+        raise RankwiseError(f"{label}: --source {name} needs the columns"
+                            f" {', '.join(FORMAT_COLUMNS[name])}; missing {', '.join(need)}"
+                            f" (the table's columns are"
+                            f" {', '.join(str(c) for c in columns if c != '_row')})")
+
+
 def check_mapping(mapping: dict, columns, label: str) -> dict:
     """``mapping`` (role → column) checked against the table's ``columns``: known roles, columns
     that exist (a different case is accepted when unambiguous), no column used twice."""
@@ -192,6 +210,8 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
     frame = frame.copy(deep=False)
     frame["_row"] = np.arange(len(frame)) + 2
     notes, extra, built, describe = (), {}, {}, {}
+    if name is not None and not detected:
+        _check_format(name, frame.columns, label)
     if name is not None:
         adapter = {"amlb": _amlb, "openml": _openml, "mlr3": _mlr3}[name]
         frame, built, describe, notes, criterion, extra = adapter(frame, criterion, label)

@@ -1,0 +1,273 @@
+"""Results as other tools write them (tables/sources.py, tables/from_sklearn.py): each format's
+example gives the same analysis as the long table renamed by hand; failed jobs are reported
+with their messages; folds are never data sets; bad mappings end in one line and exit 2."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rankwise import (RankwiseError, compare, from_cross_validate, from_search, load_example,
+                      load_table)
+from rankwise.examples import example_path
+
+
+def frame_of(name):
+    return pd.read_csv(example_path(name))
+
+
+def same_analysis(a, b):
+    """The numbers and decisions of two comparisons agree."""
+    assert a.table.learners == b.table.learners and a.table.datasets == b.table.datasets
+    assert np.array_equal(a.table.values, b.table.values, equal_nan=True)
+    assert a.table.higher_is_better == b.table.higher_is_better
+    assert np.allclose(a.mean_ranks, b.mean_ranks)
+    for name in a.tests:
+        assert a.tests[name].pvalue == b.tests[name].pvalue
+    assert a.verdict.statement == b.verdict.statement
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "rankwise.cli", *args], capture_output=True,
+                          text=True)
+
+
+# --- the AutoML benchmark -------------------------------------------------------------------
+
+def test_amlb_one_metric_equals_the_renamed_long_table():
+    cmp = compare(load_example("amlb", criterion="auc"))
+    raw = frame_of("amlb")
+    raw = raw[raw["metric"] == "auc"]
+    hand = raw.rename(columns={"task": "dataset", "framework": "learner", "result": "value",
+                               "metric": "criterion"})[["dataset", "learner", "fold",
+                                                        "criterion", "value"]]
+    same_analysis(cmp, compare(hand, criterion="auc"))
+    assert cmp.table.n_datasets == 5 and cmp.table.n_learners == 4  # tasks, not folds
+    r = cmp.table.reading
+    assert r.source == "amlb" and r.detected
+    assert r.columns == {"dataset": "task", "learner": "framework", "value": "result",
+                         "criterion": "metric", "fold": "fold"}
+    text = cmp.to_text()
+    assert "Input read as an AutoML-benchmark results file (recognised from its header" in text
+    assert json.loads(cmp.to_json())["input"]["source"] == "amlb"
+
+
+def test_amlb_every_task_on_its_own_metric():
+    cmp = compare(load_example("amlb", criterion="result", missing="drop-datasets"))
+    raw = frame_of("amlb")
+    flip = raw["metric"].isin(["logloss"])  # the file's only lower-is-better metric name
+    assert not flip.any()  # neg_logloss is already oriented: nothing is negated
+    hand = raw.rename(columns={"task": "dataset", "framework": "learner", "result": "value"})
+    same_analysis(cmp, compare(hand[["dataset", "learner", "fold", "value"]],
+                               higher_is_better=True, missing="drop-datasets"))
+    assert cmp.table.direction_source == "source"
+    assert "every task on its own metric" in cmp.verdict.direction
+    assert "Each task is ranked on its own metric (auc for 5 tasks, neg_logloss for 3" \
+        in cmp.table.reading.sentence()
+
+
+def test_amlb_lower_is_better_metrics_are_negated_for_result(tmp_path):
+    raw = frame_of("amlb")
+    old = raw.copy()
+    neg = old["metric"] == "neg_logloss"
+    old.loc[neg, "result"] = -old.loc[neg, "result"]
+    old.loc[neg, "metric"] = "logloss"  # the benchmark's older files: logloss as it is
+    path = tmp_path / "results.csv"
+    old.to_csv(path, index=False)
+    a = compare(load_table(path, criterion="result", missing="drop-datasets"))
+    b = compare(load_example("amlb", criterion="result", missing="drop-datasets"))
+    assert np.allclose(a.table.values, b.table.values)
+    assert "negated" in a.table.reading.sentence()
+
+
+def test_amlb_several_metrics_need_a_choice_and_failed_jobs_are_reported():
+    with pytest.raises(RankwiseError, match=r"auc \(5 tasks\), neg_logloss \(3 tasks\)"):
+        load_example("amlb")
+    with pytest.raises(RankwiseError) as info:
+        load_example("amlb", criterion="result")  # H2OAutoML failed on every fold of a task
+    message = str(info.value)
+    assert "eucalyptus / H2OAutoML" in message and "MemoryError" in message
+    assert "\n" not in message
+    t = load_example("amlb", criterion="neg_logloss", missing="drop-learners")
+    assert "H2OAutoML" in t.dropped_learners
+    assert any("MemoryError: Unable to allocate" in w for w in t.warnings)
+    # the metric columns of the file can be analysed for every task
+    acc = load_example("amlb", criterion="acc", missing="drop-datasets")
+    assert acc.criterion == "acc" and acc.n_datasets == 7
+
+
+def test_amlb_constraints_become_part_of_the_learner(tmp_path):
+    raw = frame_of("amlb")
+    other = raw[raw["framework"] == "flaml"].assign(constraint="4h16c")
+    path = tmp_path / "results.csv"
+    pd.concat([raw, other]).to_csv(path, index=False)
+    t = load_table(path, criterion="auc")
+    assert "flaml (1h8c)" in t.learners and "flaml (4h16c)" in t.learners
+
+
+# --- OpenML -----------------------------------------------------------------------------------
+
+def test_openml_listing_equals_the_renamed_long_table():
+    cmp = compare(load_example("openml"))
+    raw = frame_of("openml")
+    svc = raw["flow_name"] == "sklearn.svm.SVC"
+    learner = raw["flow_name"].where(~svc, raw["flow_name"] + " (setup "
+                                     + raw["setup_id"].astype(str) + ")")
+    hand = pd.DataFrame({"dataset": raw["data_name"], "learner": learner,
+                         "criterion": raw["function"], "repeat": raw["run_id"],
+                         "value": raw["value"]})
+    same_analysis(cmp, compare(hand))
+    assert cmp.table.n_datasets == 10 and cmp.table.n_learners == 6
+    assert cmp.table.criterion == "predictive_accuracy" and cmp.table.higher_is_better
+    # a DataFrame straight from openml.evaluations.list_evaluations(output_format="dataframe")
+    same_analysis(cmp, compare(raw))
+
+
+# --- mlr3 -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("measure, higher", [("classif.ce", False), ("classif.auc", True)])
+def test_mlr3_table_equals_the_renamed_long_table(measure, higher):
+    cmp = compare(load_example("mlr3", criterion=measure))
+    raw = frame_of("mlr3")
+    hand = pd.DataFrame({"dataset": raw["task_id"], "learner": raw["learner_id"],
+                         "fold": raw["iteration"], "value": raw[measure]})
+    same_analysis(cmp, compare(hand, higher_is_better=higher))
+    assert cmp.table.higher_is_better is higher and cmp.table.direction_source == "criterion"
+    assert cmp.table.n_datasets == 6  # tasks, not iterations
+    with pytest.raises(RankwiseError, match="several measures"):
+        load_example("mlr3")
+
+
+# --- a column mapping -------------------------------------------------------------------------
+
+@pytest.fixture
+def renamed(tmp_path):
+    t = load_example("folds_demo", criterion="accuracy").raw
+    df = t.rename(columns={"dataset": "problem", "learner": "algo", "fold": "split",
+                           "repeat": "run", "value": "acc"})
+    path = tmp_path / "mine.csv"
+    df.to_csv(path, index=False)
+    return path
+
+
+def test_a_column_mapping_reads_any_long_table(renamed):
+    mapping = {"dataset": "problem", "learner": "algo", "fold": "split", "repeat": "run",
+               "value": "acc"}
+    a = compare(renamed, columns=mapping, criterion="accuracy")
+    b = compare(load_example("folds_demo", criterion="accuracy"))
+    same_analysis(a, b)
+    assert a.table.reading.source == "columns" and a.table.reading.columns == mapping
+    out = run("compare", str(renamed), "--criterion", "accuracy", "--columns",
+              "dataset=problem,learner=algo,fold=split,repeat=run,value=acc")
+    assert out.returncode == 0, out.stderr
+    assert "Input read as a long table with a column mapping" in out.stdout.replace("\n", " ")
+
+
+@pytest.mark.parametrize("columns, message", [
+    ("dataset=problem,learner=algo,value=accuracy", "no column 'accuracy' (mapped to value);"
+     " the table's columns are problem, algo, acc, run, split"),
+    ("dataset=problem,learner=problem,value=acc", "column 'problem' is mapped twice"),
+    ("dataset=problem,learner=algo,value=acc,data=run", "unknown role 'data'"),
+    ("dataset=problem,learner=algo,value", "ROLE=COLUMN pairs"),
+    ("dataset=problem,learner=run,repeat=split,fold=acc,value=algo",
+     "column 'algo': 'bc' is not a number"),
+    ("dataset=problem,value=acc", "needs learner as well"),
+])
+def test_bad_mappings_are_one_line_errors(renamed, columns, message):
+    out = run("compare", str(renamed), "--columns", columns)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_source_rankwise_and_shape_wide_override_the_detection(tmp_path):
+    out = run("compare", str(example_path("amlb")), "--source", "rankwise")
+    assert out.returncode == 2 and "appears in more than one row" in out.stderr
+    out = run("compare", str(example_path("mlr3")), "--source", "amlb")
+    assert out.returncode == 2 and "--source amlb needs the columns task, framework" in out.stderr
+    assert "Traceback" not in out.stderr
+    with pytest.raises(RankwiseError, match="--shape wide"):
+        load_table(example_path("mlr3"), shape="wide", criterion="classif.ce")
+
+
+def test_cli_reads_each_format():
+    for args in (["--example", "amlb", "--criterion", "auc"],
+                 ["--example", "openml"],
+                 ["--example", "mlr3", "--criterion", "classif.ce"]):
+        out = run("compare", *args, "--format", "json")
+        assert out.returncode == 0, out.stderr
+        doc = json.loads(out.stdout)
+        assert doc["input"]["detected"] is True
+        assert doc["report"]["verdict"]["text"]
+
+
+# --- scikit-learn -----------------------------------------------------------------------------
+
+sklearn = pytest.importorskip("sklearn")
+
+
+def sklearn_runs():
+    from sklearn.datasets import load_breast_cancer, load_iris, load_wine
+    from sklearn.model_selection import StratifiedKFold, cross_validate
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.tree import DecisionTreeClassifier
+
+    learners = {"tree": DecisionTreeClassifier(random_state=0), "nb": GaussianNB(),
+                "knn": KNeighborsClassifier()}
+    data = {"iris": load_iris(return_X_y=True), "wine": load_wine(return_X_y=True),
+            "breast_cancer": load_breast_cancer(return_X_y=True)}
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    return {name: {l: cross_validate(est, X, y, cv=cv, scoring=["accuracy", "neg_log_loss"])
+                   for l, est in learners.items()} for name, (X, y) in data.items()}
+
+
+def test_from_cross_validate_equals_the_hand_built_table():
+    runs = sklearn_runs()
+    long = from_cross_validate(runs)
+    assert set(long["criterion"]) == {"accuracy", "neg_log_loss"}
+    rows = [(d, l, f, v) for d, ls in runs.items() for l, cv in ls.items()
+            for f, v in enumerate(cv["test_accuracy"])]
+    hand = pd.DataFrame(rows, columns=["dataset", "learner", "fold", "value"])
+    same_analysis(compare(long, criterion="accuracy"),
+                  compare(hand, criterion="accuracy"))
+    nll = compare(long, criterion="neg_log_loss")
+    assert nll.table.higher_is_better  # scikit-learn's negated loss: higher is better
+    timed = from_cross_validate(runs, times=True)
+    assert {"fit_time", "score_time"} <= set(timed["criterion"])
+    assert not load_table(timed, criterion="fit_time").higher_is_better
+
+
+def test_from_search_names_configurations_from_their_parameters():
+    from sklearn.datasets import load_iris, load_wine
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.tree import DecisionTreeClassifier
+
+    grid = {"max_depth": [1, 3, None], "criterion": ["gini", "entropy"]}
+    found = {}
+    for name, (X, y) in {"iris": load_iris(return_X_y=True),
+                         "wine": load_wine(return_X_y=True)}.items():
+        search = GridSearchCV(DecisionTreeClassifier(random_state=0), grid, cv=4).fit(X, y)
+        found[name] = search.cv_results_
+    long = from_search(found)
+    assert long["learner"].nunique() == 6 and set(long["fold"]) == {0, 1, 2, 3}
+    assert "criterion=entropy, max_depth=3" in set(long["learner"])
+    cmp = compare(long)
+    assert cmp.table.n_datasets == 2 and cmp.table.n_learners == 6
+    # each cell is the median of the configuration's split scores
+    res = found["iris"]
+    j = [i for i, p in enumerate(res["params"]) if p == {"criterion": "gini", "max_depth": 1}][0]
+    expected = np.median([res[f"split{i}_test_score"][j] for i in range(4)])
+    assert cmp.table.values[cmp.table.datasets.index("iris"),
+                            cmp.table.learners.index("criterion=gini, max_depth=1")] == expected
+
+
+def test_sklearn_helpers_refuse_what_they_cannot_read():
+    with pytest.raises(RankwiseError, match="no test scores"):
+        from_cross_validate({"iris": {"tree": {"fit_time": [1.0]}}})
+    with pytest.raises(RankwiseError, match="cv_results_"):
+        from_search({"iris": {"mean_test_score": [0.9]}})
+    with pytest.raises(RankwiseError, match="non-empty mapping"):
+        from_cross_validate([])
