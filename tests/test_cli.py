@@ -129,6 +129,14 @@ def test_user_errors_are_one_line_exit_2(tmp_path, args, message):
 def test_examples_and_version():
     out = run("examples")
     assert out.returncode == 0 and "garcia2010" in out.stdout
+    from rankwise.examples import EXAMPLES
+
+    import os
+
+    piped = subprocess.run([sys.executable, "-m", "rankwise.cli", "examples"],
+                           capture_output=True, text=True, env={**os.environ, "COLUMNS": "80"})
+    assert all(name in piped.stdout.splitlines() for name in EXAMPLES)
+    assert max(map(len, piped.stdout.splitlines())) <= 80
     out = run("--version")
     assert out.returncode == 0 and out.stdout.startswith("rankwise ")
 

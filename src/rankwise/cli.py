@@ -495,10 +495,18 @@ def export(
 @app.command()
 def examples():
     """List the bundled example tables."""
+    import shutil
+    import textwrap
+
     from .examples import EXAMPLES
 
+    width = max(60, min(100, shutil.get_terminal_size((80, 24)).columns))
     for name, (_, description, conv) in EXAMPLES.items():
-        typer.echo(f"{name:28s} {description} (published numbers: --convention {conv})")
+        if conv == "paper":  # a paper's table: its printed numbers need the paper's formulas
+            description += "; published numbers: --convention paper"
+        typer.echo(name)
+        typer.echo(textwrap.fill(description, width, initial_indent="    ",
+                                 subsequent_indent="    "))
 
 
 #: Below this many columns (and when piped: 80) --help is click's plain layout, which keeps
