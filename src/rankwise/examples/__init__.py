@@ -57,7 +57,10 @@ def load_example(name: str, **options):
     if options.get("criterion") is None and name in CRITERIA:
         options["criterion"] = CRITERIA[name]
     with resources.as_file(example_path(name)) as path:
-        table = load_table(path, **options)
+        try:
+            table = load_table(path, **options)
+        except RankwiseError as error:  # name the example, not where it is installed
+            raise RankwiseError(str(error).replace(str(path), f"example:{name}")) from None
     from dataclasses import replace
     return replace(table, source=f"example:{name}")
 
