@@ -271,3 +271,13 @@ def test_sklearn_helpers_refuse_what_they_cannot_read():
         from_search({"iris": {"mean_test_score": [0.9]}})
     with pytest.raises(RankwiseError, match="non-empty mapping"):
         from_cross_validate([])
+
+
+def test_openml_data_set_with_several_tasks_keeps_them_apart():
+    raw = frame_of("openml")
+    cmc = raw[raw["data_name"] == "cmc"].assign(task_id=9999,
+                                                run_id=lambda d: d["run_id"] + 10**6)
+    t = load_table(pd.concat([raw, cmc]))
+    assert {"cmc (task 23)", "cmc (task 9999)"} <= set(t.datasets)
+    assert "kr-vs-kp" in t.datasets  # a data set with one task keeps its plain name
+    assert "task_id where a data set has several tasks" in t.reading.sentence()

@@ -174,9 +174,10 @@ def check_mapping(mapping: dict, columns, label: str) -> dict:
     return out
 
 
-def to_long(frame: pd.DataFrame, mapping: dict, label: str) -> pd.DataFrame:
-    """The columns of ``mapping`` under their roles' names, with the rows' numbers in the input
-    (``_row``); roles left out are taken from columns of the role's own name."""
+def to_long(frame: pd.DataFrame, mapping: dict, label: str) -> tuple:
+    """``(frame, mapping)``: the columns of ``mapping`` under their roles' names, with the rows'
+    numbers in the input (``_row``), and the mapping completed: roles left out are taken from
+    columns of the role's own name."""
     lower = {str(c).strip().lower(): c for c in frame.columns}
     full = dict(mapping)
     taken = set(full.values())
@@ -208,6 +209,7 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
     if name is None and columns is None:
         return None
     frame = frame.copy(deep=False)
+    original = [str(c) for c in frame.columns]
     frame["_row"] = np.arange(len(frame)) + 2
     notes, extra, built, describe = (), {}, {}, {}
     if name is not None and not detected:
@@ -216,8 +218,8 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
         adapter = {"amlb": _amlb, "openml": _openml, "mlr3": _mlr3}[name]
         frame, built, describe, notes, criterion, extra = adapter(frame, criterion, label)
     mapping = {}
-    if columns is not None:
-        mapping = check_mapping(columns, [c for c in frame.columns if c != "_row"], label)
+    if columns is not None:  # checked against the input's own columns
+        mapping = check_mapping(columns, original, label)
     # a format's own choices, then the user's mapping over them
     plan = {role: col for role, col in built.items() if role not in mapping}
     plan.update(mapping)
@@ -339,33 +341,32 @@ def _n_tasks(frame, task, metrics, m) -> int:
     return int(frame.loc[(metrics == m).to_numpy(), task].nunique())
 
 
+def _qualified(names: pd.Series, ids: pd.Series, word: str) -> tuple:
+    """``(labels, qualified)``: ``names``, with `` (word id)`` appended to each name that goes
+    with several ids (one data set with several tasks, one flow with several setups)."""
+    several = ids.groupby(names).transform("nunique") > 1
+    if not several.any():
+        return names, False
+    return names.where(~several, names + f" ({word} " + ids + ")"), True
+
+
 def _openml(frame, criterion, label):
     low = _lower(frame)
-    built = {"criterion": low["function"], "value": low["value"]}
+    built = {"criterion": low["function"], "value": low["value"], "dataset": "_dataset",
+             "learner": "_learner"}
     if "data_name" in low:
-        names = _text(frame[low["data_name"]])
-        frame["_dataset"] = names
-        desc = low["data_name"]
-        if "task_id" in low:
-            tasks = _text(frame[low["task_id"]])
-            several = names.groupby(names).transform(lambda s: tasks[s.index].nunique()) > 1
-            if several.any():
-                frame["_dataset"] = names.where(~several, names + " (task " + tasks + ")")
-                desc = f"{low['data_name']} (task_id where a data set has several tasks)"
+        frame["_dataset"], split = _qualified(_text(frame[low["data_name"]]),
+                                              _text(frame[low["task_id"]]) if "task_id" in low
+                                              else pd.Series("", index=frame.index), "task")
+        desc = low["data_name"] + (" (task_id where a data set has several tasks)" if split
+                                   else "")
     else:
         frame["_dataset"] = "task " + _text(frame[low["task_id"]])
         desc = low["task_id"]
-    built["dataset"] = "_dataset"
     flows = _text(frame[low["flow_name"]])
-    frame["_learner"] = flows
-    ldesc = low["flow_name"]
-    if "setup_id" in low:
-        setups = _text(frame[low["setup_id"]])
-        several = flows.groupby(flows).transform(lambda s: setups[s.index].nunique()) > 1
-        if several.any():
-            frame["_learner"] = flows.where(~several, flows + " (setup " + setups + ")")
-            ldesc = f"{low['flow_name']} (setup_id where a flow has several setups)"
-    built["learner"] = "_learner"
+    frame["_learner"], split = _qualified(flows, _text(frame[low["setup_id"]]) if "setup_id"
+                                          in low else pd.Series("", index=frame.index), "setup")
+    ldesc = low["flow_name"] + (" (setup_id where a flow has several setups)" if split else "")
     if "run_id" in low:
         built["repeat"] = low["run_id"]
     describe = {"dataset": desc, "learner": ldesc}
