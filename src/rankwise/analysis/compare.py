@@ -495,14 +495,16 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         matrix = multi_comparison_matrix(table.values, table.learners, higher_is_better=hib,
                                          decimals=decimals, convention=convention,
                                          holm=mcm == "holm", alpha=alpha)
-    rank_groups = None
+    rank_groups = group_samples = None
     if groups is not None:
         from .scott_knott import fold_samples, scott_knott_bootstrap, scott_knott_esd
 
         if groups == "scott-knott-bootstrap":
-            rank_groups = scott_knott_bootstrap(fold_samples(table), higher_is_better=hib,
+            group_samples = fold_samples(table)  # what the groups are cut from, and drawn
+            rank_groups = scott_knott_bootstrap(group_samples, higher_is_better=hib,
                                                 alpha=alpha, seed=seed)
         else:
+            group_samples = {name: x[:, j] for j, name in enumerate(table.learners)}
             rank_groups = scott_knott_esd(table.values, table.learners, higher_is_better=hib,
                                           alpha=alpha, decimals=decimals,
                                           version="np" if groups.endswith("-np") else "p")
@@ -510,9 +512,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     intervals = _rank_intervals(ranks, options, settings)
     figures = {**(figures or {}), **simplex_figures(bayes, alpha)}
     if rank_groups is not None:
-        figures["groups"] = plan_groups(
-            rank_groups, fold_samples(table) if groups == "scott-knott-bootstrap" else
-            {name: x[:, j] for j, name in enumerate(table.learners)})
+        figures["groups"] = plan_groups(rank_groups, group_samples)
     if matrix is not None:
         figures["mcm"] = plan_mcm(matrix)
     if model is not None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from ..stats.effects import dominance_counts
 from ..stats.ranking import midranks, round_scores
 from ..stats.results import jsonable
 
@@ -231,11 +232,8 @@ def fold_samples(table) -> dict:
 def a12(a, b) -> float:
     """Vargha & Delaney's A12: the probability that a value of ``a`` exceeds one of ``b``,
     ties counted half (from sorted values, so large samples cost n log n)."""
-    a = np.sort(np.asarray(a, float))
-    b = np.sort(np.asarray(b, float))
-    below = np.searchsorted(b, a, side="left")
-    not_above = np.searchsorted(b, a, side="right")
-    return float((below + 0.5 * (not_above - below)).sum() / (len(a) * len(b)))
+    below, not_above = dominance_counts(a, b)
+    return float((below + 0.5 * (not_above - below)).sum() / (len(below) * np.size(b)))
 
 
 def _welch(a: np.ndarray, b: np.ndarray) -> np.ndarray:

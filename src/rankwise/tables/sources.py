@@ -38,7 +38,6 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from ..names import SOURCE_FORMATS  # noqa: F401  (re-exported)
-from ..stats.results import jsonable
 from .direction import direction_of
 
 #: What a column can be to rankwise.
@@ -84,9 +83,9 @@ class Reading:
         return " ".join([text, *self.notes] + ([self.failed] if self.failed else []))
 
     def to_dict(self) -> dict:
-        return jsonable({"source": self.source, "detected": self.detected,
-                         "columns": dict(self.columns), "notes": list(self.notes),
-                         "failed": self.failed, "sentence": self.sentence()})
+        return {"source": self.source, "detected": self.detected,
+                "columns": {role: str(col) for role, col in self.columns.items()},
+                "notes": list(self.notes), "failed": self.failed, "sentence": self.sentence()}
 
 
 _ROLE_WORDS = {"dataset": "data set", "learner": "learner", "value": "value",
