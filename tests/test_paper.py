@@ -191,6 +191,11 @@ def test_every_choice_is_listed_in_help_and_completed_by_the_shell():
                             capture_output=True, text=True,
                             env={**os.environ, "COLUMNS": "100"}).stdout
     assert len(narrow.splitlines()) <= 150  # two screens and a little
+    for width in ("80", "100", "120", "160"):  # no option name or help text cut short
+        shown = subprocess.run([sys.executable, "-m", "rankwise.cli", "compare", "--help"],
+                               capture_output=True, text=True,
+                               env={**os.environ, "COLUMNS": width}).stdout
+        assert "…" not in shown, width
     from pathlib import Path
 
     script = Path(sys.executable).parent / "rankwise"  # the console script names the variable

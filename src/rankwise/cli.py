@@ -122,10 +122,9 @@ def compare(
                          help="Cell of repeats x folds."),
     shape: str = opt("auto", "--shape", choices=names.SHAPES, panel=IN, help="Table layout."),
     columns: Optional[str] = opt(None, "--columns", metavar="ROLE=COL,...", panel=IN,
-                                 help="Which column is the dataset, learner, value, criterion,"
-                                 " repeat, fold (e.g. dataset=task,learner=framework)."),
+                                 help="Column roles (e.g. value=result)."),
     source_format: str = opt("auto", "--source", choices=names.SOURCE_FORMATS, panel=IN,
-                             help="Another tool's format (auto: from the header)."),
+                             help="Another tool's format."),
     missing: str = opt("refuse", "--missing", choices=names.MISSING_POLICIES, panel=IN,
                        help="Missing cells: refuse, drop, or keep them all (skillings-mack)."),
     decimals: int = opt(12, "--decimals", metavar="D", panel=IN,
@@ -197,7 +196,7 @@ def compare(
     threshold: float = opt(0.95, "--threshold", metavar="P", panel=EFFECT,
                            help="Posterior probability that decides."),
     verdict: str = opt("frequentist", "--verdict", choices=names.VERDICT_BASES, panel=EFFECT,
-                       help="bayesian: the verdict leads with the posterior (needs --bayesian)."),
+                       help="Posterior terms first (needs --bayesian)."),
     fmt: str = opt("text", "--format", "-f", choices=names.REPORT_FORMATS, panel=OUT,
                    help="Output format."),
     output: Optional[Path] = opt(None, "--output", "-o", metavar="FILE", panel=OUT,
@@ -511,7 +510,7 @@ def examples():
 
 #: Below this many columns (and when piped: 80) --help is click's plain layout, which keeps
 #: every option name whole and every choice list unbroken; wider terminals get the panels.
-PANELS_MIN_COLUMNS = 100
+PANELS_MIN_COLUMNS = 120
 
 
 def run():  # console-script entry point
