@@ -12,7 +12,8 @@ from scipy import optimize, stats
 from rankwise import compare
 from rankwise.analysis.figures import cliques
 from rankwise.stats import effects as fx
-from rankwise.stats.pairwise import RANGE_SF_DIRECT_MAX, range_sf
+from rankwise.stats.pairwise import (RANGE_SF_DIRECT_MAX, RANGE_TAIL, log_range_tail,
+                                     range_sf)
 
 
 def _random_table(rng, n, k, places):
@@ -98,10 +99,34 @@ def test_studentized_range_for_many_statistics_is_the_integral_within_1e12(k):
     got = range_sf(q, k)
     ref = stats.studentized_range.sf(q, k, np.inf)
     assert np.abs(got - ref).max() <= 1.2e-12
-    # few distinct values: each is the integral itself
+    # few distinct values: each is the integral itself (scipy's, or in the tail the log-space one)
     few = np.repeat(q[:50], 3)
-    assert (range_sf(few, k) == stats.studentized_range.sf(few, k, np.inf)).all()
+    ref = stats.studentized_range.sf(few, k, np.inf)
+    body = ref >= RANGE_TAIL
+    assert (range_sf(few, k)[body] == ref[body]).all()
+    assert np.allclose(range_sf(few, k)[~body], np.exp(log_range_tail(few[~body], k)),
+                       rtol=1e-15, atol=0)
+    assert np.abs(range_sf(few, k) - ref).max() <= 1e-13
     assert range_sf(np.array([np.inf, np.nan]), k)[0] == 0.0
+
+
+def test_studentized_range_tail_keeps_its_relative_precision():
+    """scipy's and R's tail stops at about 1e-16 (1 − cdf); rankwise's does not: k = 2 is the
+    closed form 2·Φ̄(q/√2) to 1e-12 relative up to p ≈ 1e-134, and for any k the tail
+    approaches the sum over the k(k − 1)/2 pairs; the interpolated path keeps 1e-7 relative."""
+    q = np.linspace(0.5, 35, 300)
+    closed = np.log(2) + stats.norm.logsf(q / np.sqrt(2))
+    assert np.abs(np.exp(log_range_tail(q, 2) - closed) - 1).max() < 1e-12
+    assert np.abs(range_sf(q, 2) / np.exp(closed) - 1).max() < 1e-9
+    for k in (3, 10, 100, 1000):
+        big = np.array([16.0, 20.0, 30.0])
+        pairs = np.log(k * (k - 1)) + stats.norm.logsf(big / np.sqrt(2))
+        assert np.allclose(log_range_tail(big, k), pairs, atol=1e-6)
+        many = np.linspace(0.01, 30, RANGE_SF_DIRECT_MAX + 2000)
+        exact = range_sf(many[:RANGE_SF_DIRECT_MAX], k)
+        interp = range_sf(many, k)[:RANGE_SF_DIRECT_MAX]
+        assert np.abs(interp / exact - 1).max() < 1e-7
+        assert (range_sf(np.array([30.0]), k) > 0).all()  # not 1.1e-16, not 0
 
 
 def _bron_kerbosch(sig):
