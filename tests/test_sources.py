@@ -175,6 +175,7 @@ def test_a_column_mapping_reads_any_long_table(renamed):
     ("dataset=problem,learner=run,repeat=split,fold=acc,value=algo",
      "column 'algo': 'bc' is not a number"),
     ("dataset=problem,value=acc", "needs learner as well"),
+    ("dataset=problem,learner=algo,learner=run,value=acc", "gives the role 'learner' twice"),
 ])
 def test_bad_mappings_are_one_line_errors(renamed, columns, message):
     out = run("compare", str(renamed), "--columns", columns)

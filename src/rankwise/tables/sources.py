@@ -106,6 +106,9 @@ def parse_columns(text: str | None) -> dict | None:
         if not sep or not role.strip() or not column.strip():
             raise RankwiseError(f"--columns takes ROLE=COLUMN pairs separated by commas (e.g."
                                 f" dataset=task,learner=framework,value=result); got {part!r}")
+        if role.strip() in out:
+            raise RankwiseError(f"--columns gives the role {role.strip()!r} twice; give each"
+                                " role one column")
         out[role.strip()] = column.strip()
     if not out:
         raise RankwiseError("--columns is empty; give ROLE=COLUMN pairs, e.g."
