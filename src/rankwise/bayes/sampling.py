@@ -24,9 +24,13 @@ def require():
     try:
         import jax
         import numpyro
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ArviZ announces its refactor on import
+            import arviz  # noqa: F401  (the diagnostics need it)
     except ImportError:
-        raise RankwiseError(f"the Bayesian models of the whole table need NumPyro and ArviZ;"
-                            f" install them with: {INSTALL}") from None
+        raise RankwiseError(f"the hierarchical, Plackett-Luce and Bradley-Terry models need"
+                            f" NumPyro, JAX and ArviZ; install them with: {INSTALL}") from None
     return numpyro, jax
 
 
