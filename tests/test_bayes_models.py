@@ -294,6 +294,11 @@ def test_whole_table_models_in_compare_and_every_format(model, example, extra):
     else:
         best = doc["bayesian_model"]["learners"][0]
         assert best["learner"] == "C4.5" and f"{best['p_best']:.3f}" in cmp.to_text()
+        # P(a ranks above b) for the verdict's pairs: the printed column is the JSON's matrix
+        ref = list(m.learners).index(cmp.verdict.best)
+        for j, name in enumerate(m.learners):
+            if j != ref:
+                assert f"{doc['bayesian_model']['p_above'][j][ref]:.3f}" in cmp.to_text()
 
 
 # --- the verdict in posterior terms and the figure of P(best) -----------------------------------

@@ -237,17 +237,28 @@ def _bayesian_model_blocks(cmp) -> list:
     d = m.diagnostics
     shown = _is_shown(cmp)
     if hasattr(m, "p_best"):
+        # P(a ranks above b) for the verdict's pairs: each learner against the verdict's best
+        ref = cmp.verdict.best if cmp.verdict.best in m.learners else m.summary()[0]["learner"]
+        r_ref = m.learners.index(ref)
+
+        def above(name):
+            j = m.learners.index(name)
+            return "-" if j == r_ref else f"{m.p_above[j, r_ref]:.3f}"
+
         rows = [[r["learner"], f"{r['p_best']:.3f}", f"{r['expected_weight']:.3f}",
-                 f"{r['expected_rank']:.2f} [{r['rank_interval'][0]:g}, {r['rank_interval'][1]:g}]"]
+                 f"{r['expected_rank']:.2f} [{r['rank_interval'][0]:g}, {r['rank_interval'][1]:g}]",
+                 above(r["learner"])]
                 for r in m.summary() if r["learner"] in shown]
         level = f"{100 * m.credible:g}%"
         intro = ("Plackett-Luce model of the rankings (Calvo et al. 2018): Dirichlet(1) prior on"
                  " the weights; tied learners share a denominator (Breslow). P(best) is the"
                  " posterior probability that the learner has the largest weight; the expected"
                  " weight is the probability that it ranks first on a new data set.")
-        table = Table(["learner", "P(best)", "expected weight", f"expected rank [{level}]"],
-                      rows, "<>>>", key="bayesian_model",
-                      caption="Plackett-Luce posterior, by expected weight.")
+        table = Table(["learner", "P(best)", "expected weight", f"expected rank [{level}]",
+                       f"P(above {ref})"], rows, "<>>>>", key="bayesian_model",
+                      caption=f"Plackett-Luce posterior, by expected weight; P(above {ref}):"
+                              f" the probability that the learner ranks above {ref} on a new"
+                              " data set (every pair in the JSON's p_above).")
     else:
         rows = [[p["larger"], p["smaller"], f"{p['mean']:.2f}",
                  f"[{p['hdi_low']:.2f}, {p['hdi_high']:.2f}]", f"{p['p_a_better']:.3f}",
