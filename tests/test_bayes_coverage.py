@@ -15,6 +15,14 @@ pytest.importorskip("numpyro", reason="the bayes extra: pip install 'rankwise[ba
 from rankwise.bayes import bradley_terry, hierarchical_test, plackett_luce  # noqa: E402
 
 pytestmark = pytest.mark.slow
+BETA = np.array([0.8, 0.3, 0.0, -0.4, -0.7])  # Bradley-Terry abilities of the simulations
+
+
+def coverage_within(hits, low, high):
+    """The share of intervals that held the truth, printed, and checked against its band."""
+    coverage = float(np.mean(hits))
+    print(f"coverage {coverage:.3f} over {len(hits)} intervals")
+    assert low <= coverage <= high, coverage
 SAMPLING = dict(chains=2, draws=1000, warmup=500)
 REPEATS = 60
 
@@ -28,9 +36,7 @@ def test_plackett_luce_weight_intervals_cover_the_true_weights():
         w = plackett_luce(x, list("ABCD"), **SAMPLING).weights
         lo, hi = np.quantile(w, [0.025, 0.975], axis=0)
         hits.extend((lo <= truth) & (truth <= hi))
-    coverage = np.mean(hits)
-    print(f"coverage {coverage:.3f} over {len(hits)} intervals")
-    assert 0.89 <= coverage <= 0.99, coverage
+    coverage_within(hits, 0.89, 0.99)
 
 
 def test_bradley_terry_hdi_covers_the_true_probability_of_winning():
@@ -39,9 +45,8 @@ def test_bradley_terry_hdi_covers_the_true_probability_of_winning():
     from rankwise.bayes.sampling import run_nuts
 
     rng = np.random.default_rng(12)
-    beta = np.array([0.8, 0.3, 0.0, -0.4, -0.7])
     a, b = np.triu_indices(5, 1)
-    truth = 1 / (1 + np.exp(-(beta[a] - beta[b])))
+    truth = 1 / (1 + np.exp(-(BETA[a] - BETA[b])))
     hits = []
     for _ in range(REPEATS):
         wins = rng.binomial(30, truth)
@@ -51,9 +56,7 @@ def test_bradley_terry_hdi_covers_the_true_probability_of_winning():
         for i, (x, y) in enumerate(zip(a, b)):
             low, high = hdi(1 / (1 + np.exp(-(draws[:, x] - draws[:, y]))))  # 89% HDI
             hits.append(low <= truth[i] <= high)
-    coverage = np.mean(hits)
-    print(f"coverage {coverage:.3f} over {len(hits)} intervals")
-    assert 0.80 <= coverage <= 0.95, coverage
+    coverage_within(hits, 0.80, 0.95)
 
 
 def test_bradley_terry_is_overconfident_when_the_pairs_share_data_sets():
@@ -62,18 +65,15 @@ def test_bradley_terry_is_overconfident_when_the_pairs_share_data_sets():
     # counts the pairs as independent, and its 89% HDIs cover the truth less often; the user
     # guide states the rate measured here (about 0.72 at k = 5, N = 30).
     rng = np.random.default_rng(12)
-    beta = np.array([0.8, 0.3, 0.0, -0.4, -0.7])
     names = list("ABCDE")
     hits = []
     for _ in range(REPEATS):
-        x = beta[None, :] + rng.gumbel(size=(30, 5))
+        x = BETA[None, :] + rng.gumbel(size=(30, 5))
         for pair in bradley_terry(x, names, **SAMPLING).pairs:
             i, j = names.index(pair["larger"]), names.index(pair["smaller"])
-            truth = 1 / (1 + np.exp(-(beta[i] - beta[j])))
+            truth = 1 / (1 + np.exp(-(BETA[i] - BETA[j])))
             hits.append(pair["hdi_low"] <= truth <= pair["hdi_high"])
-    coverage = np.mean(hits)
-    print(f"coverage {coverage:.3f} over {len(hits)} intervals")
-    assert 0.62 <= coverage <= 0.82, coverage
+    coverage_within(hits, 0.62, 0.82)
 
 
 def test_hierarchical_population_interval_covers_the_true_mean_difference():
@@ -89,6 +89,4 @@ def test_hierarchical_population_interval_covers_the_true_mean_difference():
         h = hierarchical_test(a, a + d, folds=folds, **SAMPLING)
         lo, hi = h.population_interval
         hits.append(lo <= delta0 <= hi)
-    coverage = np.mean(hits)
-    print(f"coverage {coverage:.3f} over {len(hits)} intervals")
-    assert 0.88 <= coverage <= 1.0, coverage
+    coverage_within(hits, 0.88, 1.0)
