@@ -282,3 +282,29 @@ def test_openml_data_set_with_several_tasks_keeps_them_apart():
     assert {"cmc (task 23)", "cmc (task 9999)"} <= set(t.datasets)
     assert "kr-vs-kp" in t.datasets  # a data set with one task keeps its plain name
     assert "task_id where a data set has several tasks" in t.reading.sentence()
+
+
+def test_mlr3_aggregated_table_and_amlb_scores_file(tmp_path):
+    raw = frame_of("mlr3")
+    agg = raw.groupby(["task_id", "learner_id"], sort=False, as_index=False)[
+        ["classif.ce", "classif.auc"]].mean()
+    agg.insert(0, "nr", range(1, len(agg) + 1))
+    agg["resampling_id"], agg["iters"] = "cv", 5  # as bmr$aggregate() has them
+    t = load_table(agg, criterion="classif.ce")
+    assert t.n_datasets == 6 and t.aggregate is None and not t.higher_is_better
+    assert "fold" not in t.reading.columns
+    # the benchmark's scores/*.csv: the results' columns and a few more
+    scores = frame_of("amlb").assign(training_duration=1.0, predict_duration=0.1,
+                                     models_count=12)
+    path = tmp_path / "RandomForest.benchmark_test.csv"
+    scores.to_csv(path, index=False)
+    same_analysis(compare(path, criterion="auc"), compare(load_example("amlb", criterion="auc")))
+
+
+def test_a_results_database_takes_no_mapping(tmp_path):
+    from rankwise.experiment.store import Store
+
+    path = tmp_path / "results.db"
+    Store(path).close()
+    with pytest.raises(RankwiseError, match="has its own columns"):
+        load_table(path, columns={"value": "x"})
