@@ -72,8 +72,9 @@ sphinx_gallery_conf = {
     "min_reported_time": 3600,
 }
 
-# No network: no intersphinx inventories, no MathJax (formulas show their TeX source).
-html_math_renderer = "tex-source"
+# No network: no intersphinx inventories; MathJax is copied into the site from a PyPI wheel
+# (rankwise_docs.bundle_mathjax), relative to _static.
+mathjax_path = "mathjax/tex-chtml.js"
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"rankwise {release}"

@@ -121,6 +121,21 @@ def test_site_gallery_and_a_worked_example(browser, site):
     assert_clean(check_page(browser, (site / "examples" / "garcia2010.html").as_uri()))
 
 
+def test_site_formulas_are_typeset_offline(browser, site):
+    """MathJax comes with the site (copied from a PyPI wheel at build time): a formula of the
+    API reference is typeset, with nothing fetched and no console error."""
+    page = site / "api" / "generated" / "rankwise.nemenyi_pvalues.html"
+    assert "_static/mathjax/tex-chtml.js" in page.read_text(encoding="utf-8")
+    assert (site / "_static" / "mathjax" / "tex-chtml.js").is_file()
+    assert_clean(check_page(browser, page.as_uri()))
+    browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        (window.MathJax && MathJax.startup ? MathJax.startup.promise : Promise.resolve())
+          .then(() => done(null), () => done(null));""")
+    assert browser.execute_script("return document.querySelectorAll('mjx-container').length") >= 1
+    assert browser.execute_script("return document.querySelectorAll('mjx-merror').length") == 0
+
+
 def k30_comparison():
     import rankwise
 

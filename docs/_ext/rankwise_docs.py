@@ -2,9 +2,12 @@
 
 ``.. rankwise-cli::`` writes the help screen of ``rankwise`` and of each of its commands, taken
 from the application at build time at 80 columns (what ``rankwise CMD --help | cat`` prints).
+The formulas are typeset by a copy of MathJax in the site itself (:func:`bundle_mathjax`).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from docutils import nodes
 from docutils.statemachine import StringList
@@ -49,24 +52,34 @@ class CliReference(SphinxDirective):
         return container.children
 
 
-def _inline_math(self, node):
-    self.body.append(self.starttag(node, "code", "", CLASS="math notranslate"))
-    self.body.append(self.encode(node.astext()))
-    self.body.append("</code>")
-    raise nodes.SkipNode
+#: The one MathJax component the site loads (TeX in, HTML-CSS out) and the fonts it reads.
+MATHJAX_FILES = ("tex-chtml.js", "output/chtml/fonts/woff-v2")
 
 
-def _block_math(self, node):
-    self.body.append(self.starttag(node, "pre", "", CLASS="math notranslate"))
-    self.body.append(self.encode(node.astext().strip()))
-    self.body.append("</pre>\n")
-    raise nodes.SkipNode
+def bundle_mathjax(app, exc):
+    """Copy MathJax from the ``sphinx-mathjax-offline`` package (a PyPI wheel of MathJax 3) into
+    the site's ``_static/mathjax``: the formulas render with no network. Only the component
+    ``conf.mathjax_path`` names and its fonts are copied, not the package's 24 MB."""
+    if exc is not None or app.builder.format != "html":
+        return
+    from importlib.metadata import distribution
+
+    from sphinx.util.fileutil import copy_asset
+
+    source = Path(str(distribution("sphinx-mathjax-offline").locate_file(
+        "sphinx-mathjax-offline/static/mathjax")))
+    target = Path(app.outdir) / "_static" / "mathjax"
+    for name in MATHJAX_FILES:
+        if (source / name).is_dir():
+            copy_asset(str(source / name), str(target / name))
+        else:
+            target.mkdir(parents=True, exist_ok=True)
+            copy_asset(str(source / name), str(target))
 
 
 def setup(app):
     app.add_directive("rankwise-cli", CliReference)
-    # Formulas are shown as their TeX source: no MathJax, so the site needs no network.
-    app.add_html_math_renderer("tex-source", (_inline_math, None), (_block_math, None))
+    app.connect("build-finished", bundle_mathjax)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
