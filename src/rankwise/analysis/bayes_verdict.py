@@ -51,9 +51,6 @@ class BayesianVerdict:
     converged: bool
     statement: str
 
-    def decisions(self) -> dict:
-        return {r["learner"]: r["decision"] for r in self.rows}
-
     def to_dict(self) -> dict:
         return jsonable({"source": self.source, "reference": self.reference,
                          "threshold": self.threshold, "converged": self.converged,
