@@ -121,6 +121,13 @@ def test_site_gallery_and_a_worked_example(browser, site):
     assert_clean(check_page(browser, (site / "examples" / "garcia2010.html").as_uri()))
 
 
+@pytest.mark.parametrize("page", ["guide/sources/amlb", "guide/sources/sklearn",
+                                  "gallery/plot_p_best"])
+def test_site_pages_of_other_tools_formats_and_the_bayesian_figure(browser, site, page):
+    assert_clean(check_page(browser, (site / f"{page}.html").as_uri()),
+                 min_images=1 if page.startswith("gallery") else 0)
+
+
 def test_site_formulas_are_typeset_offline(browser, site):
     """MathJax comes with the site (copied from a PyPI wheel at build time): a formula of the
     API reference is typeset, with nothing fetched and no console error."""
