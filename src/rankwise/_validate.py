@@ -75,6 +75,13 @@ def alpha(value) -> float:
     return a
 
 
+def threshold(value) -> float:
+    """The posterior probability at which a Bayesian decision is taken."""
+    if not 0.5 < float(value) < 1.0:
+        raise RankwiseError(f"the decision threshold must be between 0.5 and 1; got {value!r}")
+    return float(value)
+
+
 def confidence(value) -> float:
     try:
         c = float(value)

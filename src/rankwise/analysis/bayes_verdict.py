@@ -64,46 +64,37 @@ def _decision(p_worse, p_equivalent, p_better, threshold) -> str:
     return OUTCOMES[best] if trio[best] >= threshold else "undecided"
 
 
-def _row(name, p_worse, p_equivalent, p_better, threshold, converged) -> dict:
-    decision = _decision(p_worse, p_equivalent, p_better, threshold) if converged \
-        else "undecided"
+def _row(name, p_worse, p_equivalent, p_better, decision) -> dict:
     return {"learner": name, "p_worse": float(p_worse),
             "p_equivalent": None if p_equivalent is None else float(p_equivalent),
             "p_better": float(p_better), "decision": decision}
 
 
-def shares_best(draws: np.ndarray) -> np.ndarray:
-    """The share of draws (rows) in which each column is the largest."""
-    return np.bincount(np.argmax(draws, axis=1), minlength=draws.shape[1]) / len(draws)
-
-
 def from_model(model, threshold: float) -> BayesianVerdict:
-    """The verdict of a Plackett-Luce or Bradley-Terry posterior."""
+    """The verdict of a Plackett-Luce or Bradley-Terry posterior: every learner against the one
+    of largest posterior mean strength (weight or ability), in that order."""
     learners = list(model.learners)
     converged = model.diagnostics.converged
-    if hasattr(model, "p_best"):  # Plackett-Luce
-        draws = model.weights
-        ref = int(np.argmax(model.expected_weight))
-        p_best = model.p_best
-        rows = []
-        for j in np.argsort(-model.expected_weight, kind="stable"):
-            if j == ref:
-                continue
+    draws = model.strengths
+    centre = draws.mean(axis=0)
+    ref = int(np.argmax(centre))
+    against = {p["smaller"]: p for p in getattr(model, "pairs", ())
+               if p["larger"] == learners[ref]}
+    rows = []
+    for j in np.argsort(-centre, kind="stable"):
+        if j == ref:
+            continue
+        if model.MODEL == "plackett-luce":  # no ROPE: P(the best's weight is the larger)
             weaker = float((draws[:, ref] > draws[:, j]).mean())
-            rows.append(_row(learners[j], weaker, None, 1.0 - weaker, threshold, converged))
-        source = "plackett-luce"
-    else:
-        draws = model.beta
-        ref = int(np.argmax(draws.mean(axis=0)))
-        p_best = shares_best(draws)
-        rows = []
-        for pair in model.pairs:
-            if pair["larger"] == learners[ref]:
-                rows.append(_row(pair["smaller"], pair["p_a_better"], pair["p_equivalent"],
-                                 pair["p_b_better"], threshold, converged))
-        source = "bradley-terry"
-    p_best = {learners[j]: float(p_best[j]) for j in np.argsort(-p_best, kind="stable")}
-    v = BayesianVerdict(source, learners[ref], float(threshold), tuple(rows), p_best,
+            trio = (weaker, None, 1.0 - weaker)
+        else:
+            pair = against[learners[j]]
+            trio = (pair["p_a_better"], pair["p_equivalent"], pair["p_b_better"])
+        decision = _decision(*trio, threshold) if converged else "undecided"
+        rows.append(_row(learners[j], *trio, decision))
+    p_best = {learners[j]: float(model.p_best[j])
+              for j in np.argsort(-model.p_best, kind="stable")}
+    v = BayesianVerdict(model.MODEL, learners[ref], float(threshold), tuple(rows), p_best,
                         converged, "")
     return replace(v, statement=_statement(v, model.diagnostics.sentence()))
 
@@ -119,12 +110,11 @@ def from_pairs(results, reference: str, order, threshold: float) -> BayesianVerd
         worse, better = (r.p_a, r.p_b) if r.a == reference else (r.p_b, r.p_a)
         ok = r.details.get("diagnostics", {}).get("converged", True)
         converged &= bool(ok)
-        row = _row(other, worse, r.p_rope if r.rope > 0 else None, better, threshold, ok)
         # the test's own decision, read from the reference's side (decided once, read here)
         side = {"a": "worse", "b": "better"} if r.a == reference else \
             {"a": "better", "b": "worse"}
-        row["decision"] = side.get(r.decision, r.decision)
-        found[other] = row
+        found[other] = _row(other, worse, r.p_rope if r.rope > 0 else None, better,
+                            side.get(r.decision, r.decision))
     rows = tuple(found[name] for name in order if name in found)
     source = results[0].test if results else "none"
     rope = results[0].rope if results else 0.0

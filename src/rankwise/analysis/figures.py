@@ -210,11 +210,8 @@ def plan_p_best(model, alpha: float):
     """The plan of the whole-table model's figure: each learner's posterior probability of
     being the best, beside the posterior of its Plackett-Luce weight or Bradley-Terry
     ability (violins), learners best first."""
-    from .bayes_verdict import shares_best
-
-    pl = hasattr(model, "p_best")
-    draws = np.asarray(model.weights if pl else model.beta)
-    p_best = model.p_best if pl else shares_best(draws)
+    pl = model.MODEL == "plackett-luce"
+    draws = np.asarray(model.strengths)
     centre = draws.mean(axis=0)
     order = np.argsort(-centre, kind="stable")
     k = len(order)
@@ -231,7 +228,7 @@ def plan_p_best(model, alpha: float):
                   < k else ".")
                + ("" if model.diagnostics.converged else " The chains did NOT converge."))
     data = {"learners": tuple(model.learners[j] for j in shown),
-            "p_best": np.asarray(p_best)[shown], "draws": draws[::step][:, shown],
+            "p_best": np.asarray(model.p_best)[shown], "draws": draws[::step][:, shown],
             "scale": "weight" if pl else "ability"}
     return FigurePlan("p_best", drawn=True, headline=False, procedure=None, family=None,
                       ranking="bayesian", alpha=alpha, caption=caption, matrix=data)

@@ -21,6 +21,7 @@ learners only through σ, so they are nearly stable under changes of the pool.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from ..errors import RankwiseError
 from ..stats.ranking import round_scores
 from ..stats.results import jsonable
 from ..stats.summary import win_tie_loss_matrix
-from .sampling import Diagnostics, run_nuts
+from .sampling import Diagnostics, run_nuts, share_largest
 
 LOCAL_ROPE = 0.4
 PWIN_ROPE = (0.45, 0.55)
@@ -108,6 +109,13 @@ class BradleyTerry:
     pairs: list  # one dict per pair, larger mean β first
     diagnostics: Diagnostics
     local_rope: float | None
+    p_best: np.ndarray  # per learner: the share of draws in which its β is the largest
+    MODEL: ClassVar[str] = "bradley-terry"
+
+    @property
+    def strengths(self) -> np.ndarray:
+        """The posterior draws of what ranks the learners: the abilities β."""
+        return self.beta
 
     def to_dict(self) -> dict:
         t = self.table
@@ -188,4 +196,4 @@ def bradley_terry(x=None, learners=None, *, folds=None, higher_is_better: bool =
                       "p_equivalent": float(((p >= PWIN_ROPE[0]) & (p <= PWIN_ROPE[1])).mean()),
                       "p_b_better": float((p < PWIN_ROPE[0]).mean())})
     return BradleyTerry(learners, beta, table, pairs, diagnostics,
-                        local_rope if folds is not None else None)
+                        local_rope if folds is not None else None, share_largest(beta))

@@ -29,7 +29,7 @@ from scipy import stats
 
 from ..errors import RankwiseError
 from ..stats.results import jsonable
-from .sampling import Diagnostics, run_nuts
+from .sampling import Diagnostics, run_nuts, share_largest
 
 DEFAULT_CHAINS = 4
 DEFAULT_DRAWS = 2000
@@ -170,7 +170,7 @@ def hierarchical_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
     right = stats.t.sf(r, nu, mu, std0)
     middle = 1.0 - left - right
     trio = np.column_stack([left, middle, right])
-    share = np.bincount(np.argmax(trio, axis=1), minlength=3) / len(trio)
+    share = share_largest(trio)
     return Hierarchical(names[0], names[1], rope, float(left.mean()), float(middle.mean()),
                         float(right.mean()), float(share[0]), float(share[1]), float(share[2]),
                         delta.mean(axis=0) * scale,

@@ -21,13 +21,14 @@ probability that a is ranked above b on a new data set.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from ..errors import RankwiseError
 from ..stats.ranking import midranks, round_scores
 from ..stats.results import jsonable
-from .sampling import Diagnostics, run_nuts
+from .sampling import Diagnostics, run_nuts, share_largest
 
 #: Default sampling: enough for stable probabilities at k = 10, N = 30 in a few seconds.
 DEFAULT_CHAINS = 4
@@ -50,6 +51,12 @@ class PlackettLuce:
     credible: float
     diagnostics: Diagnostics
     ties: int
+    MODEL: ClassVar[str] = "plackett-luce"
+
+    @property
+    def strengths(self) -> np.ndarray:
+        """The posterior draws of what ranks the learners: the weights."""
+        return self.weights
 
     def summary(self) -> list:
         """One dict per learner, by expected weight, best first."""
@@ -131,7 +138,7 @@ def plackett_luce(x, learners, *, higher_is_better: bool = True, decimals: int |
     samples, diagnostics = run_nuts(_model, {"mask": mask}, chains=chains,
                                     draws=draws, warmup=warmup, seed=seed, site="w")
     w = samples.reshape(-1, k)
-    best = np.bincount(np.argmax(w, axis=1), minlength=k) / len(w)
+    best = share_largest(w)
     ranks = midranks(w, descending=True)
     lo, hi = (1 - credible) / 2, 1 - (1 - credible) / 2
     interval = np.column_stack([np.quantile(ranks, lo, axis=0, method="inverted_cdf"),

@@ -67,6 +67,13 @@ class Diagnostics:
                          "ess_limit": ESS_MIN})
 
 
+def share_largest(draws: np.ndarray) -> np.ndarray:
+    """The share of draws (rows) in which each column is the largest: P(best) of a learner,
+    or how often each of left / equivalent / right is the most probable."""
+    draws = np.asarray(draws)
+    return np.bincount(np.argmax(draws, axis=1), minlength=draws.shape[1]) / len(draws)
+
+
 def diagnose(draws: np.ndarray) -> tuple:
     """``(largest split R-hat, smallest bulk ESS)`` of ``draws`` (chains × draws × parameters),
     by ArviZ."""

@@ -88,8 +88,7 @@ def _inputs(a, b, rope, higher_is_better, decimals, threshold, samples=None, see
     if not (rope >= 0 and math.isfinite(rope)):
         raise RankwiseError(f"the ROPE must be a number ≥ 0 in the criterion's units (e.g."
                             f" --rope 0.01); got {rope!r}")
-    if not 0.5 < float(threshold) < 1.0:
-        raise RankwiseError(f"the decision threshold must be between 0.5 and 1; got {threshold!r}")
+    check.threshold(threshold)
     if samples is not None and (isinstance(samples, bool) or int(samples) != samples
                                 or not 100 <= samples <= MAX_SAMPLES):
         raise RankwiseError(f"samples must be a whole number from 100 to {MAX_SAMPLES:,} (each"
