@@ -308,3 +308,11 @@ def test_a_results_database_takes_no_mapping(tmp_path):
     Store(path).close()
     with pytest.raises(RankwiseError, match="has its own columns"):
         load_table(path, columns={"value": "x"})
+
+
+def test_a_result_that_is_not_a_number_is_an_error_for_every_reading():
+    raw = frame_of("amlb").astype({"result": object})
+    raw.loc[3, "result"] = "abc"  # the file's row 5
+    for criterion in ("auc", "result"):
+        with pytest.raises(RankwiseError, match=r"row 5, column 'result': 'abc' is not a number"):
+            load_table(raw, criterion=criterion, missing="drop-datasets")

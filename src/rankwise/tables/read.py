@@ -19,14 +19,15 @@ from .. import _validate as check
 from ..errors import RankwiseError
 from ..names import AGGREGATES, MISSING_POLICIES, SHAPES  # noqa: F401  (re-exported)
 from .direction import direction_of
-from .sources import ROLES, SOURCE_FORMATS, Reading, detect, read_as
+from .cells import MISSING_TOKENS, NA_SPELLINGS  # noqa: F401  (re-exported)
+from .cells import is_number_column as _is_number_column
+from .cells import parse_numbers as _parse_numbers
+from .cells import text as _text
+from .sources import ROLES, SOURCE_FORMATS, Reading, read_as
 from .table import ScoreTable
 
 LONG_REQUIRED = ("dataset", "learner", "value")
 LONG_OPTIONAL = ("criterion", "repeat", "fold")
-MISSING_TOKENS = {"", "na", "n/a", "nan", "null", "none", "?"}
-#: The usual spellings of those tokens, for pandas' parser (any other spelling takes the text path).
-NA_SPELLINGS = sorted({v for t in MISSING_TOKENS for v in (t, t.upper(), t.capitalize())})
 
 
 def load_table(source, *, shape: str = "auto", criterion: str | None = None,
@@ -73,12 +74,8 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     check.choice("missing", missing, MISSING_POLICIES)
     check.choice("source_format", source_format, SOURCE_FORMATS)
     run_status = None
-    mapped = False
     if isinstance(source, pd.DataFrame):
-        mapped = columns is not None or source_format not in ("auto", "rankwise") or (
-            source_format == "auto" and detect(source.columns) is not None)
-        frame = _frame_from_dataframe(source, plain=mapped)
-        label = "DataFrame"
+        frame, label = _named(source), "DataFrame"
     elif _is_results_db(source):
         if columns is not None or source_format not in ("auto", "rankwise"):
             raise RankwiseError(f"{source}: a results database has its own columns; --columns"
@@ -88,15 +85,17 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     else:
         frame, label = _read_file(source, sep), str(source)
     reading = None
-    if run_status is None:
-        found = read_as(frame, source_format=source_format, columns=columns,
-                        criterion=criterion, label=label)
-        if found is not None:
-            if shape == "wide":
-                raise RankwiseError(f"{label}: --shape wide cannot go with a column mapping or"
-                                    " another tool's format, which are long tables")
-            frame, reading, criterion = found
-            shape = "long"
+    found = None if run_status is not None else read_as(
+        frame.reset_index(drop=True), source_format=source_format, columns=columns,
+        criterion=criterion, label=label)
+    if found is not None:
+        if shape == "wide":
+            raise RankwiseError(f"{label}: --shape wide cannot go with a column mapping or"
+                                " another tool's format, which are long tables")
+        frame, reading, criterion = found
+        shape = "long"
+    elif isinstance(source, pd.DataFrame):
+        frame = _arranged(frame)
     lower = {c.strip().lower(): c for c in frame.columns if c != "_row"}
     is_long = _looks_long(frame.columns) if shape == "auto" else shape == "long"
     if is_long:
@@ -372,13 +371,19 @@ def _check_header(header, where: str):
         seen.add(h)
 
 
-def _frame_from_dataframe(df: pd.DataFrame, plain: bool = False) -> pd.DataFrame:
-    """The user's DataFrame, columns named and ordered; numeric columns stay numeric. ``plain``:
-    a table whose columns are mapped (nothing is moved or added)."""
+def _named(df: pd.DataFrame) -> pd.DataFrame:
+    """The user's DataFrame with its column names as stripped text (each once); numeric columns
+    stay numeric, and the index stays (a wide table may keep its data sets there)."""
     df = df.copy(deep=False)
     df.columns = [str(c).strip() for c in df.columns]
+    _check_header(list(df.columns), "DataFrame")
+    return df
+
+
+def _arranged(df: pd.DataFrame) -> pd.DataFrame:
+    """A DataFrame of rankwise's own shape: a wide one gets its data-set column first."""
     lowered = [c.lower() for c in df.columns]
-    if plain or _looks_long(df.columns):
+    if _looks_long(df.columns):
         pass  # long
     elif "dataset" in lowered:
         # Wide with a named data-set column: put it first, where wide tables keep it.
@@ -387,47 +392,7 @@ def _frame_from_dataframe(df: pd.DataFrame, plain: bool = False) -> pd.DataFrame
     elif len(df.columns) == 0 or pd.api.types.is_numeric_dtype(df.iloc[:, 0]):
         # Wide with the data sets in the index.
         df.insert(0, "dataset", [str(i) for i in df.index])
-    _check_header(list(df.columns), "DataFrame")
     return df.reset_index(drop=True)
-
-
-def _text(cells: pd.Series) -> pd.Series:
-    """Names as stripped text; a missing name is an empty string."""
-    if pd.api.types.is_string_dtype(cells.dtype) and cells.dtype != object:
-        return cells.fillna("").str.strip()
-    return cells.where(cells.notna(), "").astype(str).str.strip()
-
-
-def _is_number_column(cells: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(cells.dtype) and not pd.api.types.is_bool_dtype(
-        cells.dtype)
-
-
-def _finite(values: np.ndarray, where, shown) -> np.ndarray:
-    """``values`` when none is infinite; otherwise an error that names the first."""
-    inf = np.flatnonzero(np.isinf(values))
-    if inf.size:
-        i = int(inf[0])
-        raise RankwiseError(f"{where(i)}: the value {shown(i)!r} is infinite; scores must be"
-                            " finite numbers")
-    return values
-
-
-def _parse_numbers(cells: pd.Series, where) -> np.ndarray:
-    """Numbers from a column: a numeric column as it is; text cells parsed, with empty/NA tokens
-    as NaN and anything else an error that names the first bad cell."""
-    if _is_number_column(cells):
-        values = cells.to_numpy(dtype=float)
-        return _finite(values, where, lambda i: values[i])
-    text = _text(cells)
-    is_missing = text.str.lower().isin(MISSING_TOKENS)
-    numbers = pd.to_numeric(text.where(~is_missing, None), errors="coerce")
-    bad = numbers.isna() & ~is_missing
-    if bad.any():
-        i = int(np.flatnonzero(bad.to_numpy())[0])
-        raise RankwiseError(f"{where(i)}: {text.iloc[i]!r} is not a number ({int(bad.sum())}"
-                            " non-numeric cells); use a number, or leave the cell empty if missing")
-    return _finite(numbers.to_numpy(dtype=float), where, lambda i: text.iloc[i])
 
 
 def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:

@@ -38,6 +38,7 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from ..names import SOURCE_FORMATS  # noqa: F401  (re-exported)
+from .cells import MISSING_TOKENS, parse_numbers, text
 from .direction import direction_of
 
 #: What a column can be to rankwise.
@@ -237,26 +238,19 @@ def _lower(frame) -> dict:
     return {str(c).strip().lower(): c for c in frame.columns}
 
 
-def _text(cells: pd.Series) -> pd.Series:
-    return cells.where(cells.notna(), "").astype(str).str.strip()
-
-
 def _amlb(frame, criterion, label):
     low = _lower(frame)
     task, framework, result, metric = (low[c] for c in ("task", "framework", "result",
                                                          "metric"))
-    frame["_learner"] = _text(frame[framework])
+    frame["_learner"] = text(frame[framework])
     learner_desc = framework
     if "constraint" in low:
-        constraint = _text(frame[low["constraint"]])
+        constraint = text(frame[low["constraint"]])
         if constraint.nunique() > 1:
             frame["_learner"] = frame["_learner"] + " (" + constraint + ")"
             learner_desc = f"{framework} (constraint)"
-    values = pd.to_numeric(_text(frame[result]).replace("", np.nan), errors="coerce") \
-        if not pd.api.types.is_numeric_dtype(frame[result]) else frame[result].astype(float)
-    failed = values.isna() & _text(frame[result]).str.lower().isin(
-        {"", "nan", "na", "none", "null"})
-    metrics = _text(frame[metric])
+    failed = text(frame[result]).str.lower().isin(MISSING_TOKENS)
+    metrics = text(frame[metric])
     found = list(dict.fromkeys(metrics[metrics != ""]))
     built = {"dataset": task, "learner": "_learner", "value": "_value"}
     describe = {"learner": learner_desc, "value": result, "criterion": metric}
@@ -285,7 +279,9 @@ def _amlb(frame, criterion, label):
                                 f" analyse it alone with --criterion {unknown[0]}")
         lower = [m for m in found if direction_of(m).higher_is_better is False]
         flip = metrics.isin(lower).to_numpy()
-        numbers = values.to_numpy(dtype=float).copy()
+        rows = frame["_row"].to_numpy()
+        numbers = parse_numbers(frame[result],
+                                lambda i: f"{label}: row {rows[i]}, column {result!r}").copy()
         numbers[flip] = -numbers[flip]
         frame["_value"] = numbers
         frame["_criterion"] = "result"
@@ -357,16 +353,16 @@ def _openml(frame, criterion, label):
     built = {"criterion": low["function"], "value": low["value"], "dataset": "_dataset",
              "learner": "_learner"}
     if "data_name" in low:
-        frame["_dataset"], split = _qualified(_text(frame[low["data_name"]]),
-                                              _text(frame[low["task_id"]]) if "task_id" in low
+        frame["_dataset"], split = _qualified(text(frame[low["data_name"]]),
+                                              text(frame[low["task_id"]]) if "task_id" in low
                                               else pd.Series("", index=frame.index), "task")
         desc = low["data_name"] + (" (task_id where a data set has several tasks)" if split
                                    else "")
     else:
-        frame["_dataset"] = "task " + _text(frame[low["task_id"]])
+        frame["_dataset"] = "task " + text(frame[low["task_id"]])
         desc = low["task_id"]
-    flows = _text(frame[low["flow_name"]])
-    frame["_learner"], split = _qualified(flows, _text(frame[low["setup_id"]]) if "setup_id"
+    flows = text(frame[low["flow_name"]])
+    frame["_learner"], split = _qualified(flows, text(frame[low["setup_id"]]) if "setup_id"
                                           in low else pd.Series("", index=frame.index), "setup")
     ldesc = low["flow_name"] + (" (setup_id where a flow has several setups)" if split else "")
     if "run_id" in low:
