@@ -10,8 +10,12 @@ Jobs (3-decimal scores with ties; learners differ in skill):
 
 - k = 100 × N = 50: ``rankwise compare --posthoc all`` (effects on: all 4,950 pairs)
 - k = 1000 × N = 200: ``rankwise compare`` (default), ``--posthoc all --procedures
-  holm,shaffer,nemenyi``, and ``--report DIR`` (every format and figure, and pairs.csv)
-- k = 50 × N = 100,000: ``rankwise compare --posthoc all``, peak memory against the floor's
+  holm,shaffer,nemenyi``, both also with ``--format json -o FILE`` (the file's size and the
+  peak memory against their targets: ≤ 4× and ≤ 8× the floor, ≤ 70 MB, ≤ 600 MB), and
+  ``--report DIR`` (every format and figure, and pairs.csv)
+- k = 50 × N = 100,000: ``rankwise compare --posthoc all``, peak memory against the floor's;
+  its JSON must hold every p-value (none null: the far tail is a bound, 1e-300) and nothing
+  may be printed on stderr
 - the race: Friedman + Nemenyi for all pairs at k = 50, 200 and 1,000 (N = 200), rankwise's
   ``compare(tests=["friedman"], posthoc="all", procedures="nemenyi")`` against
   scikit-posthocs' ``friedmanchisquare`` + ``posthoc_nemenyi_friedman``, each reading the CSV.
@@ -24,6 +28,7 @@ Jobs (3-decimal scores with ties; learners differ in skill):
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -55,6 +60,10 @@ def table(k: int, n: int, path: Path, seed: int = 0) -> Path:
     return path
 
 
+#: What the last run printed on stderr (without /usr/bin/time's own report).
+LAST_STDERR = {"text": ""}
+
+
 def run(cmd) -> tuple:
     """Wall seconds and peak resident memory (MB, or None) of one process."""
     timer = "/usr/bin/time"
@@ -63,9 +72,12 @@ def run(cmd) -> tuple:
         out = subprocess.run([timer, "-v", *cmd], capture_output=True, text=True)
         peak = next((int(line.split()[-1]) / 1024 for line in out.stderr.splitlines()
                      if "Maximum resident set size" in line), None)
+        cut = out.stderr.find("\tCommand being timed")
+        LAST_STDERR["text"] = out.stderr[:cut] if cut >= 0 else out.stderr
     else:
         out = subprocess.run(cmd, capture_output=True, text=True)
         peak = None
+        LAST_STDERR["text"] = out.stderr
     elapsed = time.perf_counter() - start
     if out.returncode != 0:
         raise SystemExit(f"failed: {' '.join(map(str, cmd))}\n{out.stderr[-2000:]}")
@@ -132,10 +144,14 @@ def main():
              res["floor100"][1])
         line("compare --posthoc all (effects on)", res["posthoc100"][0], res["floor100"][0],
              res["posthoc100"][1], 3)
+        posthoc_args = ["--posthoc", "all", "--procedures", "holm,shaffer,nemenyi"]
         res = best({"floor": [py, "-c", FLOOR, str(k1000)],
                     "default": [*rankwise, "compare", str(k1000)],
-                    "posthoc": [*rankwise, "compare", str(k1000), "--posthoc", "all",
-                                "--procedures", "holm,shaffer,nemenyi"],
+                    "posthoc": [*rankwise, "compare", str(k1000), *posthoc_args],
+                    "default_json": [*rankwise, "compare", str(k1000), "--format", "json",
+                                     "-o", str(tmp / "default.json")],
+                    "posthoc_json": [*rankwise, "compare", str(k1000), *posthoc_args,
+                                     "--format", "json", "-o", str(tmp / "posthoc.json")],
                     "report": clean_report()}, args.repeats)
         floor = res["floor"][0]
         print("\nk = 1000 x N = 200")
@@ -146,6 +162,16 @@ def main():
                   f" {'met' if res['default'][1] <= 1024 else 'NOT met'}")
         line("compare --posthoc all --procedures holm,shaffer,nemenyi", res["posthoc"][0],
              floor, res["posthoc"][1], 8)
+        for key, label, target in (("default_json", "compare --format json (default)", 4),
+                                   ("posthoc_json", "compare --posthoc all ... --format json",
+                                    8)):
+            line(label, res[key][0], floor, res[key][1], target)
+            size = (tmp / f"{key.split('_')[0]}.json").stat().st_size / 1e6
+            peak = res[key][1]
+            print(f"{'':<58} file {size:.1f} MB (target <= 70 MB:"
+                  f" {'met' if size <= 70 else 'NOT met'})"
+                  + (f"; peak {peak:.0f} MB (target <= 600 MB:"
+                     f" {'met' if peak <= 600 else 'NOT met'})" if peak else ""))
         line("compare --report DIR (every format and figure)", res["report"][0], floor,
              res["report"][1], 10)
         text = report / "report.txt"
@@ -164,6 +190,20 @@ def main():
                 ratio = res["posthoc"][1] / res["floor"][1]
                 print(f"{'':<58} peak memory {ratio:.2f}x the floor's (target <= 2x:"
                       f" {'met' if ratio <= 2 else 'NOT met'})")
+            seconds, _ = run([*rankwise, "compare", str(big), "--posthoc", "all", "--format",
+                              "json", "-o", str(tmp / "big.json")])
+            stderr = LAST_STDERR["text"].strip()
+            doc = json.loads((tmp / "big.json").read_text())
+            nulls = sum(v is None for ranking in doc["posthoc"]["rankings"]
+                        for family in doc["posthoc"]["families"]
+                        for column in [doc["posthoc"][ranking][family]["pvalue"],
+                                       *doc["posthoc"][ranking][family]["apv"].values()]
+                        for v in column)
+            floored = doc["posthoc"]["friedman"]["all_pairs"]["apv"]["nemenyi"].count(
+                doc["pvalue_floor"])
+            print(f"{'':<58} --format json {seconds:.2f} s: {nulls} null p-values (target 0:"
+                  f" {'met' if nulls == 0 else 'NOT met'}); {floored} Nemenyi APVs at the"
+                  f" bound < 1e-300; stderr {'empty' if not stderr else repr(stderr[:200])}")
         if args.skip_peer:
             return
         peer = peer_python(args.peer_venv)

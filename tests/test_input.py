@@ -107,7 +107,7 @@ def test_drop_learners(tmp_path):
     t = load_table(p, missing="drop-learners")
     assert t.learners == ("A", "C") and t.dropped_learners == ("B",)
     out = compare(t).to_dict()
-    assert out["missing"] == {"policy": "drop-learners", "cells": [["d1", "B"]],
+    assert out["missing"] == {"policy": "drop-learners", "cells": [["d1", "B"]], "filled": [],
                               "dropped_datasets": [], "dropped_learners": ["B"]}
     assert any("dropped 1 learner(s): B" in w for w in out["warnings"])
 
@@ -144,11 +144,13 @@ def test_long_nan_fold_values_are_reported(tmp_path):
     ("dataset\nd1\nd2\n", "found only one column"),
     ("dataset,learner,value\nd1,A,1\nd2,A,2\n", "only 1 learner"),
     ("dataset,learner,value\nd1,A,1\nd1,A,2\nd1,B,1\nd2,A,2\nd2,B,1\n",
-     "rows 2 and 3 repeat the same \\(dataset, learner\\); if these are repeated measurements"),
+     "rows 2 and 3 \\(dataset = d1, learner = A\\) repeat the same \\(dataset, learner\\); if these"
+     " are repeated measurements"),
     ("dataset,learner,repeat,fold,value\nd1,A,0,0,1\nd1,A,0,0,2\n",
-     "rows 2 and 3 repeat the same \\(dataset, learner, repeat, fold\\)"),
+     "rows 2 and 3 \\(dataset = d1, learner = A, repeat = 0, fold = 0\\) repeat the same"
+     " \\(dataset, learner, repeat, fold\\)"),
     ("dataset,learner,value\nd1,,1\n", "row 2 has an empty learner"),
-    (",A,B\nd1,1,2\nd2,2,1\n", "column 1 has no name"),
+    ("dataset,,B\nd1,1,2\nd2,2,1\n", "column 2 has no name"),
     ("dataset,A,B\n,1,2\nd2,2,1\n", "row 2 has no data-set name"),
     ("", "the file is empty"),
     ("dataset,A,B\nd1,1,2,3,4\nd2,2,1\n", "line 2 has 5 fields but the header has 3"),

@@ -2,6 +2,9 @@
 independent pair-by-pair computation, and the reports."""
 
 import json
+import os
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -24,15 +27,52 @@ def tables():
     return out
 
 
+#: The multi-comp-matrix package as users install it: 0.0.4 with its own pins (numpy 1.26,
+#: scipy 1.11), which rankwise's requirements exclude, so it lives in a virtual environment of
+#: its own (.ci/run makes ``.venv-mcm``; ``RANKWISE_MCM_PYTHON`` names another one).
+MCM_PYTHON = Path(os.environ.get("RANKWISE_MCM_PYTHON",
+                                 Path(__file__).resolve().parents[1] / ".venv-mcm" / "bin"
+                                 / "python"))
+_PACKAGE = """
+import json, sys
+import pandas as pd
+import scipy
+from multi_comp_matrix.MCM import get_analysis
+out = {"scipy": scipy.__version__}
+for name, values, names, holm in json.load(open(sys.argv[1])):
+    analysis = get_analysis(pd.DataFrame(values, columns=names), save_as_json=False,
+                            pvalue_correction="Holm" if holm else None)
+    out[name + ("/holm" if holm else "")] = analysis
+json.dump(out, open(sys.argv[2], "w"), default=str)
+"""
+
+
+@pytest.fixture(scope="module")
+def package_analysis(tmp_path_factory):
+    """The package's get_analysis of every table, run in the package's own environment."""
+    if not MCM_PYTHON.exists():
+        pytest.skip("multi-comp-matrix 0.0.4 with its pins is not installed: .ci/run makes"
+                    " .venv-mcm (python -m venv .venv-mcm && .venv-mcm/bin/pip install"
+                    " multi-comp-matrix==0.0.4)")
+    tmp = tmp_path_factory.mktemp("mcm")
+    cases = [(name, x.tolist(), names, holm) for name, x, names in tables()
+             for holm in (False, True)]
+    (tmp / "in.json").write_text(json.dumps(cases))
+    (tmp / "run.py").write_text(_PACKAGE)
+    subprocess.run([str(MCM_PYTHON), str(tmp / "run.py"), str(tmp / "in.json"),
+                    str(tmp / "out.json")], check=True, capture_output=True, cwd=tmp)
+    return json.loads((tmp / "out.json").read_text())
+
+
+def test_the_package_runs_on_its_pinned_scipy(package_analysis):
+    assert package_analysis["scipy"].startswith("1.11.")
+
+
 @pytest.mark.parametrize("name, x, names", tables(), ids=[t[0] for t in tables()])
 @pytest.mark.parametrize("holm", [False, True])
-def test_paper_convention_equals_the_multi_comp_matrix_package(name, x, names, holm, capsys):
-    mcm_module = pytest.importorskip(
-        "multi_comp_matrix.MCM",
-        reason="multi-comp-matrix 0.0.4 pins old numpy/scipy; .ci/run installs it with"
-               " --no-deps to check these numbers")
-    analysis = mcm_module.get_analysis(pd.DataFrame(x, columns=names), save_as_json=False,
-                                       pvalue_correction="Holm" if holm else None)
+def test_paper_convention_equals_the_multi_comp_matrix_package(name, x, names, holm,
+                                                               package_analysis):
+    analysis = package_analysis[name + ("/holm" if holm else "")]
     m = multi_comparison_matrix(x, names, convention="paper", holm=holm)
     assert [names[j] for j in m.order] == list(analysis["ordered-comparate-names"])
     for i in range(len(m.a)):
@@ -42,6 +82,17 @@ def test_paper_convention_equals_the_multi_comp_matrix_package(name, x, names, h
         assert entry["pvalue"] == pytest.approx(m.pvalue[i], abs=1e-12)
         assert entry["mean"] == pytest.approx(m.mean_difference[i], abs=1e-12)
         assert entry["is-significant"] == bool(m.significant[i])
+
+
+def test_the_installed_package_number_of_the_issue():
+    """García & Herrera's Table 2, C4.5 vs NaiveBayes (tied |d|, no zeros, N = 30): the
+    installed package (scipy 1.11) prints 0.5561; scipy 1.13's rule would give 0.5440."""
+    t = load_example("garcia2008")
+    m = multi_comparison_matrix(t.values, list(t.learners), convention="paper")
+    names = list(t.learners)
+    i = next(i for i in range(len(m.a)) if {names[m.a[i]], names[m.b[i]]}
+             == {"C4.5", "NaiveBayes"})
+    assert round(float(m.pvalue[i]), 4) == 0.5561 and m.method[i] == "exact"
 
 
 @pytest.mark.parametrize("name, x, names", tables(), ids=[t[0] for t in tables()])

@@ -32,7 +32,7 @@ def path(tmp_path):
 
 
 def test_the_policy_keeps_every_available_cell(path, tmp_path):
-    with pytest.raises(RankwiseError, match="or skillings-mack"):
+    with pytest.raises(RankwiseError, match="skillings-mack, worst or impute:LEARNER"):
         load_table(path)
     t = load_table(path, missing="skillings-mack")
     assert t.n_datasets == 10 and np.isnan(t.values).sum() == 3

@@ -173,7 +173,9 @@ def test_every_choice_is_listed_in_help_and_completed_by_the_shell():
     assert omnibus.FRIEDMAN_METHODS is names.FRIEDMAN_METHODS
     assert two_learners.ZERO_METHODS is names.ZERO_METHODS
     text = _help("compare")
-    for values in (names.AGGREGATES, names.SHAPES, names.MISSING_POLICIES, names.CONVENTIONS,
+    for value in names.MISSING_POLICIES + ("impute:LEARNER",):  # a name too: listed in words
+        assert value in " ".join(text.split()), value
+    for values in (names.AGGREGATES, names.SHAPES, names.DUPLICATES, names.CONVENTIONS,
                    names.ALTERNATIVES, names.ZERO_METHODS, names.WILCOXON_METHODS,
                    names.SIGN_TIES, names.FRIEDMAN_METHODS, names.POSTHOC_FAMILIES,
                    names.REPORT_FORMATS, names.ALL_PAIRS_PROCEDURES):

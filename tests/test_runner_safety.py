@@ -383,11 +383,11 @@ def test_wrong_files_and_places(wrong_files, case):
     ("dataset,A,B\nd1,0.5,0.6\nd2\u2028x,0.7,0.6\nd3,0.1,0.2\n", "line separator (U+2028)"),
     ("dataset,A,B\nd1,0.5,0.6\nd2,0.7\f,0.6\nd3,0.1,0.2\n", "line 3 contains a form feed"),
     ("dataset,A,B\nd1," + "9" * 200_000 + ",0.6\nd2,0.7,0.6\n",
-     "line 2 has a cell of 200,000 characters"),
+     "row 2, column 'A' has a cell of 200,000 characters"),
     ("dataset,A,B\n" + "x" * 200_000 + ",0.5,0.6\nd2,0.7,0.6\n",
-     "line 2 has a cell of 200,000 characters"),
+     "row 2, column 'dataset' has a cell of 200,000 characters"),
     ("dataset,A,B\nd1,0.5," + "7" * 50_000_000 + "\nd2,0.7,0.6\n",
-     "line 2 has a cell of 50,000,000 characters"),
+     "row 2, column 'B' has a cell of 50,000,000 characters"),
 ])
 def test_hostile_tables_are_one_line_errors(tmp_path, content, expected):
     import csv

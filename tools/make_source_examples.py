@@ -6,7 +6,12 @@
 - openml_evaluations.csv: an OpenML evaluation listing (predictive_accuracy of 5 flows, one with
   two setups, on 10 data sets; one setup run twice on one task);
 - mlr3_benchmark.csv: an mlr3 benchmark table (4 learners, 6 tasks, 5-fold cross-validation,
-  measures classif.ce and classif.auc).
+  measures classif.ce and classif.auc);
+- amlb_older_results.csv: the AutoML benchmark's older results format (no ``metric`` column,
+  ``result`` is auc for binary and logloss for multi-class tasks; the metric columns acc, auc,
+  logloss beside it), with a failed job;
+- amlb_reruns_results.csv: a current results file with two constraints, a failed job whose
+  ``info`` is a long traceback, and its re-run appended at the end.
 
 The columns follow each tool's documentation; the numbers are made up from a fixed seed. Run
 from the repository's root: python tools/make_source_examples.py
@@ -15,6 +20,7 @@ from the repository's root: python tools/make_source_examples.py
 from __future__ import annotations
 
 import csv
+import random
 from pathlib import Path
 
 import numpy as np
@@ -129,7 +135,67 @@ def mlr3(rng):
         w.writerows(rows)
 
 
+AMLB_OLDER = """id,task,framework,fold,result,mode,version,params,tag,utc,duration,models,seed,info,acc,auc,logloss
+openml.org/t/146818,Australian,autosklearn,0,0.949066,aws.docker,0.5.1,,stable,2019-04-15T12:22:02,14445.0,16,1,,0.898551,0.949066,
+openml.org/t/146818,Australian,autosklearn,1,0.921902,aws.docker,0.5.1,,stable,2019-04-15T12:22:34,14444.8,17,2,,0.855072,0.921902,
+openml.org/t/146818,Australian,H2OAutoML,0,0.939066,aws.docker,3.2,,stable,2019-04-15T12:22:02,14445.0,16,1,,0.888551,0.939066,
+openml.org/t/146818,Australian,H2OAutoML,1,0.931902,aws.docker,3.2,,stable,2019-04-15T12:22:34,14444.8,17,2,,0.865072,0.931902,
+openml.org/t/146818,Australian,TPOT,0,0.929066,aws.docker,0.9,,stable,2019-04-15T12:22:02,14445.0,16,1,,0.878551,0.929066,
+openml.org/t/146818,Australian,TPOT,1,,aws.docker,0.9,,stable,2019-04-15T12:22:34,14444.8,17,2,Timeout,,,
+openml.org/t/146821,car,autosklearn,0,0.00265179,aws.docker,0.5.1,,stable,2019-04-15T20:41:07,14494.6,2,1,,1.0,,0.00265179
+openml.org/t/146821,car,autosklearn,1,0.0138889,aws.docker,0.5.1,,stable,2019-04-15T20:42:13,14430.5,3,2,,1.0,,0.0138889
+openml.org/t/146821,car,H2OAutoML,0,0.00165179,aws.docker,3.2,,stable,2019-04-15T20:41:07,14494.6,2,1,,1.0,,0.00165179
+openml.org/t/146821,car,H2OAutoML,1,0.0238889,aws.docker,3.2,,stable,2019-04-15T20:42:13,14430.5,3,2,,0.99,,0.0238889
+openml.org/t/146821,car,TPOT,0,0.01265179,aws.docker,0.9,,stable,2019-04-15T20:41:07,14494.6,2,1,,0.99,,0.01265179
+openml.org/t/146821,car,TPOT,1,0.0338889,aws.docker,0.9,,stable,2019-04-15T20:42:13,14430.5,3,2,,0.98,,0.0338889
+openml.org/t/31,credit-g,autosklearn,0,0.837143,aws.docker,0.5.1,,stable,2019-04-16T08:54:59,14409.5,13,1,,0.75,0.837143,
+openml.org/t/31,credit-g,autosklearn,1,0.752381,aws.docker,0.5.1,,stable,2019-04-16T08:55:19,14435.0,12,2,,0.73,0.752381,
+openml.org/t/31,credit-g,H2OAutoML,0,0.807143,aws.docker,3.2,,stable,2019-04-16T08:54:59,14409.5,13,1,,0.74,0.807143,
+openml.org/t/31,credit-g,H2OAutoML,1,0.782381,aws.docker,3.2,,stable,2019-04-16T08:55:19,14435.0,12,2,,0.72,0.782381,
+openml.org/t/31,credit-g,TPOT,0,0.817143,aws.docker,0.9,,stable,2019-04-16T08:54:59,14409.5,13,1,,0.76,0.817143,
+openml.org/t/31,credit-g,TPOT,1,0.762381,aws.docker,0.9,,stable,2019-04-16T08:55:19,14435.0,12,2,,0.71,0.762381,
+"""
+
+
+def amlb_older():
+    (OUT / "amlb_older_results.csv").write_text(AMLB_OLDER)
+
+
+def amlb_reruns(rng):
+    header = ("id,task,framework,constraint,fold,type,result,metric,mode,version,params,"
+              "app_version,utc,duration,training_duration,predict_duration,models_count,seed,"
+              "info,acc,auc,balacc,logloss").split(",")
+    tasks = [("openml.org/t/359958", "pc4"), ("openml.org/t/359955", "blood-transfusion"),
+             ("openml.org/t/146818", "Australian"), ("openml.org/t/359956", "qsar-biodeg")]
+    skill = {"RandomForest": 0.0, "TunedRandomForest": 0.005, "autogluon": 0.02}
+    rows = []
+    for constraint in ("1h8c_gp3", "4h8c_gp3"):
+        for tid, task in tasks:
+            base = rng.uniform(0.75, 0.9)
+            for framework, plus in skill.items():
+                for fold in (0, 1):
+                    auc = round(min(base + plus + rng.gauss(0, 0.01)
+                                    + (0.004 if constraint == "4h8c_gp3" else 0), 0.999), 6)
+                    rows.append([tid, task, framework, constraint, fold, "binary", auc, "auc",
+                                 "aws.docker", "1.0", "", "v2.1.7", "2023-06-01T10:00:00", 3600,
+                                 3500, 10, 12, 1234 + fold, "", round(auc - 0.1, 6), auc,
+                                 round(auc - 0.12, 6), round(1 - auc, 6)])
+    failed, rerun = list(rows[0]), list(rows[0])
+    failed[6] = ""
+    failed[19:23] = ["", "", "", ""]
+    failed[18] = ("MemoryError: Unable to allocate 1.2 GiB for an array with shape (2, 80000000),"
+                  " data type float64\n" + '  File "amlb/benchmark.py", line 580, in run\n' * 45)
+    rows[0] = failed
+    rows.append(rerun)  # the job run again, appended as the benchmark appends it
+    with open(OUT / "amlb_reruns_results.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
 if __name__ == "__main__":
     amlb(np.random.default_rng(25))
     openml(np.random.default_rng(26))
     mlr3(np.random.default_rng(27))
+    amlb_older()
+    amlb_reruns(random.Random(3))

@@ -65,15 +65,30 @@ def _choices(values):
                 autocompletion=lambda incomplete: [v for v in values if v.startswith(incomplete)])
 
 
-def opt(default, *names, help: str, panel: str, choices=None, metavar=None):
+def opt(default, *names, help: str, panel: str, choices=None, metavar=None, complete=None):
     """An option; the choices are listed in --help and completed by the shell, and validated by
-    the library (one-line errors)."""
+    the library (one-line errors). ``complete``: values the shell offers for an option that
+    also takes others (``--missing impute:LEARNER``)."""
     extra = _choices(choices) if choices else ({"metavar": metavar} if metavar else {})
+    if complete:
+        values = tuple(complete)
+        extra["autocompletion"] = lambda incomplete: [v for v in values
+                                                      if v.startswith(incomplete)]
     if choices and len(extra["metavar"]) > LONG_CHOICES:
         # A list too long for an 80-column line is named under the option, where it wraps.
         extra["metavar"] = "NAME"
         help = f"{help} One of: {', '.join(choices)}."
     return typer.Option(default, *names, help=help, rich_help_panel=panel, **extra)
+
+
+def _separator(sep):
+    """``--sep``: one character; a backslash-t or ``tab`` means a tab."""
+    if sep is None:
+        return None
+    sep = "\t" if sep in ("\\t", "tab", "TAB") else sep
+    if len(sep) != 1:
+        raise RankwiseError(f"--sep takes one character (e.g. ';' or tab); got {sep!r}")
+    return sep
 
 
 #: A choice list longer than this is listed in the option's help instead of beside its name.
@@ -125,8 +140,20 @@ def compare(
                                  help="Column roles (e.g. value=result)."),
     source_format: str = opt("auto", "--source", choices=names.SOURCE_FORMATS, panel=IN,
                              help="Another tool's format."),
-    missing: str = opt("refuse", "--missing", choices=names.MISSING_POLICIES, panel=IN,
-                       help="Missing cells: refuse, drop, or keep them all (skillings-mack)."),
+    missing: str = opt("refuse", "--missing", metavar="POLICY", panel=IN,
+                       complete=names.MISSING_POLICIES + (names.MISSING_IMPUTE,),
+                       help="Missing cells: refuse, drop-datasets, drop-learners,"
+                            " skillings-mack (keep them), worst or impute:LEARNER (fill them)."),
+    duplicates: Optional[str] = opt(None, "--duplicates", choices=names.DUPLICATES, panel=IN,
+                                    help="Repeated rows: refuse, or keep the last or first"
+                                         " (default: last for the AutoML benchmark, else"
+                                         " refuse)."),
+    where: Optional[str] = opt(None, "--where", metavar="COL=VALUE,...", panel=IN,
+                               help="Read only these rows (e.g. constraint=1h8c_gp3)."),
+    sep: Optional[str] = opt(None, "--sep", metavar="CHAR", panel=IN,
+                             help="Field separator (default: sniffed: tab, ';' or ',')."),
+    decimal: Optional[str] = opt(None, "--decimal", choices=(".", ","), panel=IN,
+                                 help="Decimal mark (default: sniffed)."),
     decimals: int = opt(12, "--decimals", metavar="D", panel=IN,
                         help="Round scores to D decimals before comparing."),
     alpha: float = opt(0.05, "--alpha", metavar="A", panel=TESTS_P, help="Significance level."),
@@ -233,7 +260,8 @@ def compare(
 
         options = dict(shape=shape, criterion=criterion, higher_is_better=higher_is_better,
                        aggregate=aggregate, missing=missing, columns=parse_columns(columns),
-                       source_format=source_format)
+                       source_format=source_format, duplicates=duplicates, where=where,
+                       sep=_separator(sep), decimal=decimal)
         table = load_example(example, **options) if example else load_table(input, **options)
         chosen = tuple(pair) if pair else None
         result = run_compare(table, alpha=alpha, convention=convention, decimals=decimals,
@@ -276,12 +304,22 @@ def power(
     higher_is_better: Optional[bool] = flag(
         None, "--higher-is-better/--lower-is-better", panel=POOL_P,
         help="Direction. Default: from the criterion's name, else higher."),
-    missing: str = opt("refuse", "--missing", choices=names.MISSING_POLICIES[:3], panel=POOL_P,
-                       help="Missing cells of the pool."),
+    missing: str = opt("refuse", "--missing", metavar="POLICY", panel=POOL_P,
+                       complete=names.MISSING_POLICIES + (names.MISSING_IMPUTE,),
+                       help="Missing cells of the pool: refuse, drop-datasets, drop-learners,"
+                            " worst or impute:LEARNER."),
     columns: Optional[str] = opt(None, "--columns", metavar="ROLE=COL,...", panel=POOL_P,
                                  help="Column roles, as for compare."),
     source_format: str = opt("auto", "--source", choices=names.SOURCE_FORMATS, panel=POOL_P,
                              help="Another tool's format (auto: from the header)."),
+    duplicates: Optional[str] = opt(None, "--duplicates", choices=names.DUPLICATES, panel=POOL_P,
+                                    help="Repeated rows, as for compare."),
+    where: Optional[str] = opt(None, "--where", metavar="COL=VALUE,...", panel=POOL_P,
+                               help="Read only these rows, as for compare."),
+    sep: Optional[str] = opt(None, "--sep", metavar="CHAR", panel=POOL_P,
+                             help="Field separator, as for compare."),
+    decimal: Optional[str] = opt(None, "--decimal", choices=(".", ","), panel=POOL_P,
+                                 help="Decimal mark, as for compare."),
     learners: Optional[str] = opt(None, "--learners", metavar="LIST", panel=STUDY,
                                   help="Learners (default: all). Two: d = first - second; more:"
                                        " the control against the mean of the others."),
@@ -334,7 +372,8 @@ def power(
         from .tables.sources import parse_columns
 
         options = dict(criterion=criterion, higher_is_better=higher_is_better, missing=missing,
-                       columns=parse_columns(columns), source_format=source_format)
+                       columns=parse_columns(columns), source_format=source_format,
+                       duplicates=duplicates, where=where, sep=_separator(sep), decimal=decimal)
         if example:
             table = load_example(example, **options)
         else:

@@ -167,7 +167,12 @@ def label(name: str) -> str:
 CONVENTIONS = ("default", "paper")
 ALTERNATIVES = ("two-sided", "greater", "less")
 AGGREGATES = ("median", "mean")
-MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners", "skillings-mack")
+MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners", "skillings-mack", "worst")
+#: ``--missing impute:LEARNER`` fills a missing cell with that learner's score (not in the list:
+#: it takes a name).
+MISSING_IMPUTE = "impute:"
+#: ``--duplicates``: repeated rows of a long table.
+DUPLICATES = ("refuse", "last", "first")
 SHAPES = ("auto", "wide", "long")
 FRIEDMAN_METHODS = ("auto", "chi2", "exact", "monte-carlo")
 ZERO_METHODS = ("demsar", "zsplit", "pratt", "wilcox")

@@ -508,6 +508,12 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                                           alpha=alpha, decimals=decimals,
                                           version="np" if groups.endswith("-np") else "p")
         verdict = with_sentence(verdict, rank_groups.sentence())
+    if table.filled_cells:  # an assumption the decisions rest on: said in the verdict
+        how = ("the worst score on its data set" if table.missing_policy == "worst" else
+               f"{table.missing_policy[len('impute:'):]}'s score on its data set")
+        verdict = with_sentence(verdict, f"{len(table.filled_cells)} missing result(s) were"
+                                         f" filled with {how} (--missing"
+                                         f" {table.missing_policy}).")
     intervals = _rank_intervals(ranks, options, settings)
     figures = {**(figures or {}), **simplex_figures(bayes, alpha)}
     if rank_groups is not None:

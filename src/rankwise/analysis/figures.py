@@ -21,6 +21,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..names import FIGURES, procedure_title, ranking_title, test_title
+from ..stats.results import p_phrase
 from .results import FigurePlan
 from .verdict import some_names
 
@@ -63,7 +64,7 @@ def plan_figures(engine, learners, mean_ranks, verdict, *, alpha, diagram_proced
     best = int(np.argmin(mean_ranks))
     if not gate.passed and not force:
         reason = (f"{test_title(gate.test)} does not reject at alpha = {alpha}"
-                  f" (p = {gate.pvalue:.3g}), so there are no post-hoc decisions to show"
+                  f" ({p_phrase(gate.pvalue)}), so there are no post-hoc decisions to show"
                   " (--force-posthoc draws them, labelled)")
         return {name: FigurePlan(name, drawn=False, headline=name == "control_diagram",
                                  procedure=None, family=None, ranking=ranking, alpha=alpha,

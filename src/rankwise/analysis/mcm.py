@@ -14,8 +14,9 @@ Two conventions, as everywhere in rankwise:
   mid-ranks), and normal above; Holm's procedure is the step-down procedure (adjusted p-values
   ≤ alpha).
 - ``paper``: the numbers of the ``multi-comp-matrix`` package's ``get_analysis``: raw floats
-  compared as they are, scipy's rule for the p-value (exact only with at most 50 data sets and
-  neither zero nor tied differences, else the tie-corrected normal approximation), significance
+  compared as they are, the p-value of the scipy the package pins (1.11: "exact" with at most 50
+  data sets and no zero difference, even with tied |d|, where it refers the truncated mid-rank
+  sum to the tie-free distribution; else the tie-corrected normal approximation), significance
   as p < alpha, and its "Holm" flags, which compare the i-th smallest p with alpha/(m − i + 1)
   without stopping at the first retained hypothesis (so they can flag a pair that Holm's
   procedure retains).
@@ -86,12 +87,34 @@ class MultiComparisonMatrix:
 
 
 def _scipy_exact(d: np.ndarray) -> np.ndarray:
-    """Per pair (column of ``d``): scipy's rule for an exact Wilcoxon p-value."""
+    """Per pair (column of ``d``): whether the package's Wilcoxon p-value is "exact". The
+    package pins scipy 1.11, whose rule is: at most 50 data sets and no zero difference, tied
+    |d| or not (scipy 1.13 and later take the normal approximation on ties as well)."""
     n = d.shape[0]
-    absd = np.sort(np.abs(d), axis=0)
     zeros = (d == 0).any(axis=0)
-    ties = (absd[1:] == absd[:-1]).any(axis=0) if n > 1 else np.zeros(d.shape[1], bool)
-    return (n <= 50) & ~zeros & ~ties
+    return (n <= 50) & ~zeros
+
+
+def _scipy111_exact_pvalues(d: np.ndarray) -> np.ndarray:
+    """Two-sided p-values of scipy 1.11's "exact" Wilcoxon test for the columns of ``d`` (no
+    zeros): R⁺ is the sum of the mid-ranks of |d| over the positive differences, truncated to
+    an integer (``int(r_plus)``), and referred to the distribution of R⁺ without ties; 1 at
+    its centre, else twice the smaller tail, at most 1. With tied |d| this is not an exact
+    test (the tie-free distribution, a truncated statistic); it is what the package prints."""
+    from scipy.stats import rankdata
+
+    n = d.shape[0]
+    counts = np.zeros(n * (n + 1) // 2 + 1)
+    counts[0] = 1.0
+    for r in range(1, n + 1):  # subsets of {1..n} by their sum
+        counts[r:] = counts[r:] + counts[:-r].copy()
+    pmf = counts / counts.sum()
+    below = np.cumsum(pmf)  # P(R⁺ ≤ r)
+    above = np.cumsum(pmf[::-1])[::-1]  # P(R⁺ ≥ r)
+    ranks = rankdata(np.abs(d), axis=0)
+    r_plus = np.floor((ranks * (d > 0)).sum(axis=0) + 1e-9).astype(np.int64)
+    p = np.minimum(2.0 * np.minimum(below[r_plus], above[r_plus]), 1.0)
+    return np.where(r_plus == (len(pmf) - 1) // 2, 1.0, p)
 
 
 def package_holm_flags(p, alpha: float) -> np.ndarray:
@@ -179,13 +202,18 @@ def multi_comparison_matrix(x, learners, *, higher_is_better: bool = True,
     common = dict(higher_is_better=higher_is_better, convention="default", decimals=places,
                   zero_method="pratt")
     if paper:
-        exact = _scipy_exact(values[:, a] - values[:, b])  # raw differences, as scipy sees them
-        p_exact = pairwise_statistics(values, "wilcoxon", wilcoxon_method="exact",
-                                      **common).pvalues if exact.any() else None
+        # Raw differences, as scipy sees them, oriented as the package passes them: the truncated
+        # statistic makes x − y and y − x differ. The package computes both orientations, keys
+        # its pair (a, b) by the first, and its "Holm" step then copies the value of the pair
+        # in input order over the other.
+        first, second = (np.minimum(a, b), np.maximum(a, b)) if holm else (a, b)
+        diff = values[:, first] - values[:, second]
+        exact = _scipy_exact(diff)
         p_normal = pairwise_statistics(values, "wilcoxon", wilcoxon_method="normal",
                                        **common).pvalues
-        pvalue = np.where(exact, p_exact[a, b] if p_exact is not None else np.nan,
-                          p_normal[a, b])
+        pvalue = p_normal[a, b].copy()
+        if exact.any():
+            pvalue[exact] = _scipy111_exact_pvalues(diff[:, exact])
         method = np.where(exact, "exact", "normal")
     else:
         pvalue = pairwise_statistics(values, "wilcoxon", wilcoxon_method="auto",

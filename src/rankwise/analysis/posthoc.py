@@ -26,7 +26,7 @@ from ..stats.multiple_sign import multiple_sign_test
 from ..stats.omnibus import _friedman_from_ranks, _iman_davenport_from_friedman
 from ..stats.pairwise import (adjusted_pvalues, check_procedures, critical_difference,
                               family_pairs, pair_test, pairwise_statistics, resolve_control)
-from ..stats.results import jsonable
+from ..stats.results import jsonable, p_phrase
 from .results import CriticalDifference, FamilyResult, Gate, PosthocResult, RankingResult
 
 
@@ -247,7 +247,7 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
             entries[ranking] = RankingResult(
                 ranking, gate, skipped=True, forced=False,
                 notes=(f"{test_title(gate.test)} does not reject at alpha = {alpha}"
-                       f" (p = {gate.pvalue:.3g}): no post-hoc comparisons on"
+                       f" ({p_phrase(gate.pvalue)}): no post-hoc comparisons on"
                        f" {ranking_title(ranking)} (force them with --force-posthoc)",))
             continue
         notes = [] if gate.passed else [

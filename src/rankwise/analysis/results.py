@@ -217,8 +217,10 @@ class PosthocResult:
         costliest part of a large analysis, and only reports print it)."""
         return self.contrast() if callable(self.contrast) else self.contrast
 
-    def to_dict(self, rows: bool = False) -> dict:
-        """The JSON form; ``rows``: families as one dict per pair (schema 1's form)."""
+    def to_dict(self, rows: bool = False, matrices: bool = True) -> dict:
+        """The JSON form; ``rows``: families as one dict per pair (schema 1's form);
+        ``matrices``: the contrast estimation's k × k matrices (else null, with
+        ``matrices_included`` false: ``estimates`` is m_u − m_v of its ``m``)."""
         out = {"families": list(self.families), "rankings": list(self.rankings),
                "control": self.control, "control_source": self.control_source,
                "procedures": {f: list(p) for f, p in self.procedures.items()},
@@ -229,7 +231,12 @@ class PosthocResult:
                                       if self.critical_difference is not None else None)
         if self.multiple_sign_test is not None:
             out["multiple_sign_test"] = self.multiple_sign_test
-        out["contrast_estimation"] = self.contrast_estimation
+        contrast = self.contrast_estimation
+        if contrast is not None:
+            contrast = {**contrast, "matrices_included": matrices}
+            if not matrices:
+                contrast["estimates"] = contrast["medians"] = None
+        out["contrast_estimation"] = contrast
         return jsonable(out)
 
     def __getitem__(self, key):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .._version import __version__
 from ..names import TWO_LEARNER_TESTS
 from ..stats.effects import effects_columns
-from ..stats.results import jsonable
+from ..stats.results import PVALUE_FLOOR, floor_pvalues, jsonable
 
 SCHEMA = "rankwise.compare/2"
 #: Up to this many cells the JSON carries the table itself (values, ranks, best-cell flags), so
@@ -22,6 +22,12 @@ TABLE_CELLS = 10_000
 
 def include_table(cmp, include: bool | None) -> bool:
     return include if include is not None else cmp.table.values.size <= TABLE_CELLS
+
+
+def include_matrices(cmp, include: bool | None) -> bool:
+    """The k × k matrices of the contrast estimation follow the table's rule, on k² cells."""
+    k = cmp.table.n_learners
+    return include if include is not None else k * k <= TABLE_CELLS
 
 
 def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> dict:
@@ -52,6 +58,7 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
         "aggregate": t.aggregate,
         "decimals": cmp.decimals,
         "alpha": cmp.alpha,
+        "pvalue_floor": PVALUE_FLOOR,
         "convention": cmp.convention,
         "settings": cmp.settings,
         "mean_ranks": dict(zip(t.learners, cmp.mean_ranks)),
@@ -62,6 +69,7 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
         "values": t.values if table and not arrays else None,
         "ranks": cmp.ranks if table and not arrays else None,
         "missing": {"policy": t.missing_policy, "cells": [list(c) for c in t.missing_cells],
+                    "filled": [list(c) for c in t.filled_cells],
                     "dropped_datasets": list(t.dropped_datasets),
                     "dropped_learners": list(t.dropped_learners)},
         "warnings": list(t.warnings),
@@ -69,7 +77,8 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
         "tests": tests,
         "critical_difference": (cmp.critical_difference.to_dict()
                                 if cmp.critical_difference is not None else None),
-        "posthoc": cmp.posthoc.to_dict() if cmp.posthoc is not None else None,
+        "posthoc": (cmp.posthoc.to_dict(matrices=include_matrices(cmp, include))
+                    if cmp.posthoc is not None else None),
         "effects": effects_columns(cmp.effects, t.learners),
         "bayesian": [b.to_dict() for b in cmp.bayesian],
         "pool_check": cmp.pool_check.to_dict() if cmp.pool_check is not None else None,
@@ -79,6 +88,7 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
                            else None),
         "notes": list(cmp.notes),
     })
+    floor_pvalues(doc)
     if table and arrays:  # the keys exist already, so the order of the document is kept
         doc["values"], doc["ranks"] = t.values, cmp.ranks
     return doc

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .. import _validate as check
 from ..stats.effects import dominance_counts
 from ..stats.ranking import midranks, round_scores
 from ..stats.results import jsonable
@@ -176,10 +177,10 @@ def scott_knott_esd(x, learners, *, higher_is_better: bool = True, alpha: float 
     if version not in SK_VERSIONS:
         raise RankwiseError(f"the Scott-Knott version must be one of {', '.join(SK_VERSIONS)};"
                             f" got {version!r}")
-    x = round_scores(np.asarray(x, dtype=float), decimals)
-    n, k = x.shape
-    if n < 2:
+    if np.ndim(x) == 2 and np.shape(x)[0] < 2:
         raise RankwiseError("Scott-Knott groups need at least 2 data sets")
+    x = round_scores(check.score_matrix(x), decimals)  # finite scores, as every procedure
+    n, k = x.shape
     if version == "np":
         values = k + 1 - midranks(x, descending=higher_is_better)
     else:
@@ -272,9 +273,16 @@ def scott_knott_bootstrap(samples: dict, *, higher_is_better: bool = True, alpha
     non-negligible A12 (at least 0.56 or at most 0.44); each side is cut again the same way.
     The draws come from ``seed``, so the groups are reproducible.
     """
+    from ..errors import RankwiseError
+
     learners = tuple(samples)
     sign = 1.0 if higher_is_better else -1.0
     values = [sign * np.asarray(samples[name], float) for name in learners]
+    for name, v in zip(learners, values):
+        if v.size == 0 or not np.isfinite(v).all():
+            raise RankwiseError(f"scores must be finite: learner {name!r} has"
+                                f" {'no values' if v.size == 0 else 'a missing or infinite value'}"
+                                " in its per-fold results (drop the learner or fix its runs)")
     medians = np.array([np.median(v) for v in values])
     order = [int(j) for j in np.argsort(-medians, kind="stable")]
     rng = np.random.default_rng(seed)

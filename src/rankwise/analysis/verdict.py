@@ -20,6 +20,7 @@ import numpy as np
 from ..errors import RankwiseError
 from ..names import (ALL_PAIRS_PROCEDURES, CONTROL_PROCEDURES, OPTIONAL_PROCEDURES, RANK_BASED,
                      procedure_title, ranking_title, test_title)
+from ..stats.results import p_phrase
 from .results import Gate, Verdict
 
 #: At or below this many data sets the verdict warns that its approximations are rough.
@@ -96,7 +97,7 @@ def decide(table, mean_ranks, tests, pair, engine, *, alpha, procedure: str = "h
                   alpha=alpha, gate=gate, direction=direction)
     if not gate.passed:
         text = (f"No significant difference detected at alpha = {alpha}: {test_title(gate.test)}"
-                f" does not reject that all learners perform alike (p = {gate.pvalue:.3g})."
+                f" does not reject that all learners perform alike ({p_phrase(gate.pvalue)})."
                 " This does not show that they perform the same.")
         caveats = _caveats(n, gate, detected=False, tests=tests, engine=engine, ranking=ranking)
         return _verdict(text, detected=False, winners=tuple(learners), losers=(),
@@ -111,7 +112,7 @@ def decide(table, mean_ranks, tests, pair, engine, *, alpha, procedure: str = "h
         text = _headline(learners[best], winners, losers, gate, alpha, procedure, ranking)
     else:
         text = (f"At alpha = {alpha} {test_title(gate.test)} rejects that all learners perform"
-                f" alike (p = {gate.pvalue:.3g}). Compared with the best-ranked learner,"
+                f" alike ({p_phrase(gate.pvalue)}). Compared with the best-ranked learner,"
                 f" {learners[best]}, by {procedure_title(procedure)} on {ranking_title(ranking)}: ")
         if losers:
             text += (f"winners (not significantly worse than {learners[best]}):"
@@ -137,7 +138,7 @@ def _headline(best, winners, losers, gate, alpha, procedure, ranking) -> str:
     tied = [name for name in winners if name != best]
     named = some_names(tied)
     text = (f"At alpha = {alpha} {test_title(gate.test)} rejects that all {k:,} learners perform"
-            f" alike (p = {gate.pvalue:.3g}). Best mean rank: {best}. Against it, by"
+            f" alike ({p_phrase(gate.pvalue)}). Best mean rank: {best}. Against it, by"
             f" {procedure_title(procedure)} on {ranking_title(ranking)}: ")
     if not tied:
         text += "every other learner is significantly worse"
@@ -189,7 +190,7 @@ def _two_learners(table, tests, pair, alpha, direction) -> Verdict:
     corrected = "continuity-corrected " if w.method == "normal" and w.details.get(
         "continuity_correction") else ""
     sided = "" if alternative == "two-sided" else ", one-sided"
-    p = f"{corrected}{w.method} p = {w.pvalue:.3g}{sided}"
+    p = f"{corrected}{w.method} {p_phrase(w.pvalue)}{sided}"
     common = dict(procedure=None, ranking="wilcoxon", family=None, alpha=alpha, gate=None,
                   direction=direction, caveats=caveats)
     if w.reject(alpha):

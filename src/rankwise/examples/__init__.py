@@ -27,6 +27,14 @@ EXAMPLES = {
     "amlb": ("amlb_results.csv",
              "made-up AutoML-benchmark results.csv: 4 frameworks, 8 tasks (5 scored by auc,"
              " 3 by neg_logloss), 5 folds, failed jobs with their messages", "default"),
+    "amlb_older": ("amlb_older_results.csv",
+                   "made-up AutoML-benchmark results in its older format (no metric column):"
+                   " 3 frameworks, 3 tasks (2 binary by auc, 1 multi-class by logloss), 2 folds,"
+                   " a failed job (use --criterion result)", "default"),
+    "amlb_reruns": ("amlb_reruns_results.csv",
+                    "made-up AutoML-benchmark results.csv: 3 frameworks under 2 constraints, 4"
+                    " tasks, 2 folds, a failed job (a long traceback) and its re-run appended",
+                    "default"),
     "openml": ("openml_evaluations.csv",
                "made-up OpenML evaluation listing: predictive_accuracy of 5 flows (one with two"
                " setups) on 10 data sets", "default"),

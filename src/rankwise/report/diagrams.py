@@ -28,7 +28,8 @@ from matplotlib.figure import Figure
 from ..analysis.figures import cliques
 from .._text import visible
 from ..names import label
-from .format import fmt_cd
+from ..stats.results import PVALUE_FLOOR
+from .format import BELOW_FLOOR, fmt_cd
 
 ROW = 0.24  # inches per label row
 
@@ -440,7 +441,7 @@ def pvalue_heatmap(pvalues, names, mean_ranks=None, alpha: float = 0.05,
         for i in range(k):
             for j in range(k):
                 if i != j:
-                    ax.text(j, i, f"{q[i, j]:.2g}", ha="center", va="center", fontsize=font - 2,
+                    ax.text(j, i, f"{q[i, j]:.2g}" if q[i, j] >= PVALUE_FLOOR else BELOW_FLOOR, ha="center", va="center", fontsize=font - 2,
                             color="white" if q[i, j] < 0.01 else "black")
     for i in range(k):
         for j in range(k):

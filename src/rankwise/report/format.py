@@ -6,12 +6,19 @@ import math
 
 import numpy as np
 
+from ..stats.results import PVALUE_FLOOR
+
+#: How every text format writes a p-value below ``PVALUE_FLOOR`` (the JSON writes the floor).
+BELOW_FLOOR = f"< {PVALUE_FLOOR:.0e}"
+
 
 def fmt_p(p) -> str:
+    """A p-value in tables: 4 decimals, or 4 significant digits below 1e-4; below
+    ``PVALUE_FLOOR`` (where double precision runs out) the bound ``< 1e-300``."""
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "n/a"
-    if p == 0:
-        return "0"
+    if p < PVALUE_FLOOR:
+        return BELOW_FLOOR
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.3e}"
 
 

@@ -9,6 +9,7 @@ import html
 import numpy as np
 
 from .._text import visible
+from .format import fmt_p
 
 from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
                        figure_caption, source_name, table_digits)
@@ -177,7 +178,7 @@ def full_ranking(cmp) -> str:
         cells = [td(str(pos), pos), td(name), td(f"{cmp.mean_ranks[j]:.3f}", cmp.mean_ranks[j]),
                  td("" if ci is None else f"[{ci[j, 0]:.3f}, {ci[j, 1]:.3f}]",
                     "" if ci is None else ci[j, 0]),
-                 td(decision), td("" if apv is None else f"{apv:.4g}", "" if apv is None else apv),
+                 td(decision), td("" if apv is None else fmt_p(apv), "" if apv is None else apv),
                  td("" if hl is None else f"{hl:.4g}", "" if hl is None else hl)]
         rows.append("<tr>" + "".join(cells) + "</tr>")
     head = "".join(f"<th>{_h(h)}</th>" for h in (

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..analysis.schema import comparison_dict
 from ..analysis.schema import include_table as included
-from ..stats.results import jsonable
+from ..stats.results import arrays_kept, floor_pvalues, jsonable
 from .json_text import dumps
 from .methods import methods_paragraph
 
@@ -41,6 +41,7 @@ def report_section(cmp, include_table: bool | None = None, arrays: bool = False)
         "figures": {name: plan.to_dict() for name, plan in cmp.figures.items()},
         "notes": list(cmp.notes),
     })
+    floor_pvalues(section)
     if arrays and included(cmp, include_table):
         section["rank_table"]["best"] = summary.best
     return section
@@ -53,9 +54,11 @@ def full_json(cmp, include_table: bool | None = None) -> dict:
 
 
 def json_report(cmp, indent: int | None = 2, include_table: bool | None = None) -> str:
-    if not included(cmp, include_table):
+    if indent is None:
         return dumps(full_json(cmp, include_table), indent=indent) + "\n"
-    # The per-cell matrices stay numpy arrays; the writer formats them a row at a time.
-    doc = comparison_dict(cmp, include_table, arrays=True)
-    doc["report"] = report_section(cmp, include_table, arrays=True)
+    # Long columns and the per-cell matrices stay numpy arrays; the writer formats each in one
+    # pass, a bounded chunk at a time, instead of making a Python object of every number.
+    with arrays_kept():
+        doc = comparison_dict(cmp, include_table, arrays=True)
+        doc["report"] = report_section(cmp, include_table, arrays=True)
     return dumps(doc, indent=indent) + "\n"

@@ -1,8 +1,11 @@
-"""JSON text of plain data, the same bytes as ``json.dumps(doc, indent=..., ensure_ascii=False,
-allow_nan=False)`` but much faster for reports.
+"""JSON text of plain data, indented like ``json.dumps(doc, indent=..., ensure_ascii=False,
+allow_nan=False)`` except that a list of numbers (or of booleans) is written on one line, and
+much faster for reports.
 
-The standard library encodes indented JSON in pure Python, one generator step per value; a
-report holds a few long lists of names and numbers, which are written here with one join each.
+The standard library encodes indented JSON in pure Python, one generator step per value, one line
+per number; a report at 1,000 learners holds columns of 499,500 numbers, which are written here
+with one join each, a column per line (a third of the bytes of one number per line). The data
+read back are the same: ``json.loads(dumps(doc)) == json.loads(json.dumps(doc))``.
 """
 
 from __future__ import annotations
@@ -70,7 +73,11 @@ def _write(value, level: int, step: str, out: list) -> None:
             out.append("[]")
             return
         inner = "\n" + step * (level + 1)
-        if all(type(v) in _FLAT for v in value):
+        kinds = set(map(type, value))
+        if kinds <= _ONE_LINE:
+            out.append("[" + ",".join(_numbers(value, kinds)) + "]")
+            return
+        if kinds <= _FLAT:
             out.append("[" + inner + ("," + inner).join(map(_scalar, value)) + "\n"
                        + step * level + "]")
             return
@@ -84,18 +91,72 @@ def _write(value, level: int, step: str, out: list) -> None:
     elif isinstance(value, np.ndarray):
         if value.ndim == 0:
             _write(value.item(), level, step, out)
+        elif value.ndim == 1 and value.dtype.kind in "fiub":
+            out.append("[")
+            first = True
+            for start in range(0, value.size, _CHUNK):  # a bounded list of floats at a time
+                part = _array_text(value[start:start + _CHUNK])
+                out.append(part if first else "," + part)
+                first = False
+            out.append("]")
         elif value.ndim == 1:
-            row = value.tolist()
-            if value.dtype.kind == "f" and not np.isfinite(value).all():
-                row = [v if math.isfinite(v) else None for v in row]
-            _write(row, level, step, out)
+            _write(value.tolist(), level, step, out)
+        elif value.ndim == 2 and value.dtype.kind in "fiub" and value.size:
+            inner = "\n" + step * (level + 1)
+            rows = max(1, _CHUNK // max(value.shape[1], 1))
+            out.append("[")
+            for start in range(0, value.shape[0], rows):
+                block = value[start:start + rows]
+                lines = [_row_text(row, block.dtype.kind) for row in block.tolist()]
+                out.append(("" if start == 0 else ",") + inner + ("," + inner).join(lines))
+            out.append("\n" + step * level + "]")
         else:  # one row (one Python list) at a time
             _write(list(value), level, step, out)
     else:
         out.append(_scalar(value))
 
 
+#: Numbers of an array formatted at once (bounds the Python objects alive at one time).
+_CHUNK = 1 << 16
+
+
+def _array_text(values: np.ndarray) -> str:
+    """The numbers of a 1-D numeric array as JSON, comma-separated (non-finite: null)."""
+    kind = values.dtype.kind
+    if kind == "b":
+        return ",".join("true" if v else "false" for v in values.tolist())
+    if kind in "iu":
+        return ",".join(map(_int_repr, values.tolist()))
+    items = values.astype(float, copy=False).tolist()
+    if np.isfinite(values).all():
+        return ",".join(map(_float_repr, items))
+    return ",".join(_float_repr(v) if math.isfinite(v) else "null" for v in items)
+
+
+def _row_text(row: list, kind: str) -> str:
+    """One row of a 2-D numeric array (as a list) on one line."""
+    if kind in "iu":
+        return "[" + ",".join(map(_int_repr, row)) + "]"
+    if kind == "b":
+        return "[" + ",".join("true" if v else "false" for v in row) + "]"
+    if all(map(math.isfinite, row)):
+        return "[" + ",".join(map(_float_repr, row)) + "]"
+    return "[" + ",".join(_float_repr(v) if math.isfinite(v) else "null" for v in row) + "]"
+
+
 _FLAT = frozenset({str, int, float, bool, type(None)})
+#: Lists of these are written on one line (numbers, and the nulls of numbers not defined).
+_ONE_LINE = frozenset({int, float, bool, type(None)})
+
+
+def _numbers(value, kinds):
+    """The JSON text of each item of a list of numbers, booleans and None."""
+    if kinds == {float}:
+        if all(map(math.isfinite, value)):
+            return map(_float_repr, value)
+    elif kinds == {int}:
+        return map(_int_repr, value)
+    return map(_scalar, value)
 
 
 def _plain(value):

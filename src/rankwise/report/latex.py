@@ -15,6 +15,7 @@ _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"
           "\u2212": "$-$", "\u03b4": r"$\delta$", "\u03b1": r"$\alpha$", "\u2264": r"$\le$",
           "\u00d7": r"$\times$"}
 _SCIENTIFIC = re.compile(r"^(-?\d\.\d+)e([-+]\d+)$")
+_BOUND = re.compile(r"^< 1e-(\d+)$")  # a p-value below the floor: "< 1e-300"
 
 
 def latex_escape(text) -> str:
@@ -25,6 +26,9 @@ def _number(text: str, mark: bool = False) -> str:
     """A printed number in LaTeX: 2.580e-06 becomes $2.580\\cdot 10^{-6}$ (with the
     significance star inside the same formula)."""
     star = "{}^{*}" if mark else ""
+    m = _BOUND.match(text)
+    if m:
+        return f"$<10^{{-{m.group(1)}}}{star}$"
     m = _SCIENTIFIC.match(text)
     if m:
         return f"${m.group(1)}\\cdot 10^{{{int(m.group(2))}}}{star}$"

@@ -112,6 +112,12 @@ def methods_paragraph(cmp, verdict_info=None) -> str:
                      " Each data set's values were ranked among themselves, the omnibus test was"
                      f" the Skillings-Mack test for incomplete tables{how}, and every pairwise"
                      " comparison used the data sets both learners have values on.")
+    elif t.filled_cells:
+        how = ("the worst score on its data set" if t.missing_policy == "worst" else
+               f"the score of {t.missing_policy[len('impute:'):]} on its data set")
+        parts.append(f"{len(t.filled_cells)} result(s) were missing and were filled with {how},"
+                     " as if the learner had scored that (the AutoML benchmark's practice for"
+                     " failed jobs).")
     elif t.dropped_datasets or t.dropped_learners:
         dropped = (f"{len(t.dropped_datasets)} data set(s) ({', '.join(t.dropped_datasets)})"
                    if t.dropped_datasets else

@@ -3,7 +3,8 @@
 Rows are the pairs (a, b) with a before b in the table's order; columns, left to right: the two
 names and mean ranks; the adjusted p-value of the CD diagram's procedure (when it is drawn);
 for every ranking with an all-pairs family, its statistic, unadjusted p and each procedure's
-adjusted p; and the effect sizes of ``a − b`` where they were computed (empty elsewhere). Built
+adjusted p (p-values below 1e-300 written as 1e-300, a bound, as in the JSON); and the effect
+sizes of ``a − b`` where they were computed (empty elsewhere). Built
 from arrays, so 1,000 learners (499,500 rows) are written without an object per pair.
 """
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from .._text import spreadsheet_safe, visible
 from ..stats.effects import effects_columns
+from ..stats.results import PVALUE_FLOOR
 
 
 def _fmt(values) -> list:
@@ -26,6 +28,13 @@ def _fmt(values) -> list:
 
 
 _repr = float.__repr__
+
+
+def _fmt_p(values) -> list:
+    """p-values as :func:`_fmt`, those below ``PVALUE_FLOOR`` written as the floor (as in the
+    JSON: read 1e-300 as p < 1e-300)."""
+    values = np.asarray(values, float)
+    return _fmt(np.where(values < PVALUE_FLOOR, PVALUE_FLOOR, values))
 
 
 def pairs_columns(cmp) -> dict:
@@ -40,7 +49,7 @@ def pairs_columns(cmp) -> dict:
     if plan is not None and plan.drawn and plan.pvalues is not None:
         order = {name: i for i, name in enumerate(plan.learners)}
         where = np.array([order[n] for n in t.learners])
-        cols[f"diagram_{plan.procedure}"] = _fmt(plan.pvalues[where[a], where[b]])
+        cols[f"diagram_{plan.procedure}"] = _fmt_p(plan.pvalues[where[a], where[b]])
     position = np.full((k, k), -1, dtype=np.int64)
     position[a, b] = np.arange(a.size)
     index = {name: i for i, name in enumerate(t.learners)}
@@ -60,7 +69,7 @@ def pairs_columns(cmp) -> dict:
                                             for proc in fam.procedures)):
                 column = np.full(a.size, np.nan)
                 column[rows] = np.where(flip, -values, values) if signed else values
-                cols[f"{ranking}_{label}"] = _fmt(column)
+                cols[f"{ranking}_{label}"] = (_fmt if signed else _fmt_p)(column)
     if cmp.effects:  # the JSON's columns (arrays), each pair turned to (earlier, later)
         e = effects_columns(cmp.effects, t.learners)
         ea, eb = np.asarray(e["a"]), np.asarray(e["b"])

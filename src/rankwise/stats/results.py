@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -9,6 +11,81 @@ from typing import Any
 import numpy as np
 
 _SCALARS = frozenset({str, int, bool, type(None)})
+_NUMBERS = frozenset({float, int, bool, type(None)})
+
+#: The smallest p-value rankwise states as a number. Below it (the far tail of a z of 37 or
+#: more; double precision itself ends near 1e-308) a p-value is a bound: the text formats print
+#: ``< 1e-300`` and the JSON writes 1e-300 under its ``pvalue_floor`` key. Computations keep the
+#: smaller values (and log p where it matters); only what is written is bounded.
+PVALUE_FLOOR = 1e-300
+
+def p_phrase(p) -> str:
+    """A p-value in prose: ``p = 0.000458`` (3 significant digits), or ``p < 1e-300`` below
+    ``PVALUE_FLOOR``."""
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "p = n/a"
+    return f"p < {PVALUE_FLOOR:.0e}" if p < PVALUE_FLOOR else f"p = {p:.3g}"
+
+
+#: JSON keys that hold other things although their names begin like a p-value's.
+_NOT_P = frozenset({"pvalue_heatmap"})
+
+
+def is_pvalue_key(key) -> bool:
+    """``pvalue``, ``pvalues``, ``pvalue_…``, ``…_pvalue``, ``apv`` and ``apv_…``."""
+    if type(key) is not str or key in _NOT_P:
+        return False
+    return (key in ("pvalue", "pvalues", "apv") or key.endswith("_pvalue")
+            or key.startswith(("pvalue_", "apv_")))
+
+
+def floor_pvalues(value, inside: bool = False):
+    """JSON data with every p-value below ``PVALUE_FLOOR`` written as the floor; in place for
+    dicts and lists, returned. A p-value is any number under a key that :func:`is_pvalue_key`
+    names (and everything nested in it: ``apv: {procedure: [...]}``)."""
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():
+            value[key] = floor_pvalues(item, inside or is_pvalue_key(key))
+        return value
+    if kind is list:
+        kinds = set(map(type, value))
+        if kinds <= _NUMBERS:
+            if inside and float in kinds and min(value if len(kinds) == 1 else
+                                                 (v for v in value if type(v) is float)) \
+                    < PVALUE_FLOOR:
+                return [v if type(v) is not float or v >= PVALUE_FLOOR else PVALUE_FLOOR
+                        for v in value]
+            return value
+        if kinds <= _SCALARS:
+            return value
+        for i, item in enumerate(value):
+            value[i] = floor_pvalues(item, inside)
+        return value
+    if inside:
+        if kind is float:
+            return value if value >= PVALUE_FLOOR else PVALUE_FLOOR
+        if kind is int and value == 0:
+            return PVALUE_FLOOR
+        if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+            return np.where(value < PVALUE_FLOOR, PVALUE_FLOOR, value)
+    return value
+
+
+#: While set (:func:`arrays_kept`), numeric arrays of at least ``ARRAY_KEPT`` numbers stay numpy
+#: arrays in the JSON data, for a writer that formats them in one pass
+#: (:mod:`rankwise.report.json_text`) instead of a Python float object per number.
+_KEEP_ARRAYS = contextvars.ContextVar("rankwise_keep_arrays", default=False)
+ARRAY_KEPT = 1024
+
+
+@contextlib.contextmanager
+def arrays_kept():
+    token = _KEEP_ARRAYS.set(True)
+    try:
+        yield
+    finally:
+        _KEEP_ARRAYS.reset(token)
 
 
 def jsonable(value: Any) -> Any:
@@ -25,8 +102,17 @@ def jsonable(value: Any) -> Any:
     if kind is dict:
         return {k if type(k) is str else str(k): jsonable(v) for k, v in value.items()}
     if kind is list or kind is tuple:
+        kinds = set(map(type, value))
+        if kinds <= _SCALARS:  # names, counts, flags: nothing to convert
+            return list(value)
+        if kinds <= _NUMBERS:  # a column of numbers: one C-level pass unless one is not finite
+            floats = [v for v in value if type(v) is float] if len(kinds) > 1 else value
+            if all(map(math.isfinite, floats)):
+                return list(value)
         return [jsonable(v) for v in value]
     if isinstance(value, np.ndarray) and value.dtype.kind in "fiub":
+        if value.size >= ARRAY_KEPT and value.ndim and _KEEP_ARRAYS.get():
+            return value  # the writer formats it (non-finite numbers as null)
         if value.dtype.kind != "f" or np.isfinite(value).all():
             return value.tolist()
         return jsonable(value.tolist())

@@ -114,12 +114,16 @@ def from_search(results: Mapping) -> pd.DataFrame:
     ----------
     results : mapping
         For each data set, the ``cv_results_`` of a fitted search over the same parameter
-        grid; a configuration missing on a data set is a missing cell (``missing=``).
+        grid; a configuration missing on a data set is a missing cell (``missing=``). A
+        successive-halving search (``HalvingGridSearchCV``, ``HalvingRandomSearchCV``: an
+        ``iter`` key) contributes each configuration's last, largest-resource evaluation.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``dataset``, ``learner``, ``criterion``, ``repeat``, ``fold``, ``value``.
+        Columns ``dataset``, ``learner``, ``criterion``, ``repeat``, ``fold``, ``value``; its
+        ``attrs["rankwise_notes"]`` say what was chosen (successive halving), and
+        :func:`rankwise.load_table` puts them in the report's input line.
 
     Examples
     --------
@@ -135,15 +139,17 @@ def from_search(results: Mapping) -> pd.DataFrame:
     if not isinstance(results, Mapping) or not results:
         raise RankwiseError("from_search takes {dataset: search.cv_results_}, a non-empty"
                             " mapping")
-    rows = []
+    rows, notes = [], []
     for dataset, cv in results.items():
         where = f"from_search: {dataset!r}"
         if not isinstance(cv, Mapping) or "params" not in cv:
             raise RankwiseError(f"{where}: expected a fitted search's cv_results_ (a mapping"
                                 " with 'params' and split<i>_test_<scorer> keys)")
         names = [configuration_name(p) for p in cv["params"]]
+        chosen = _last_iteration(cv, names, where, notes)
         seen = {}
-        for i, n in enumerate(names):
+        for i in chosen:
+            n = names[i]
             if n in seen:
                 raise RankwiseError(f"{where}: configurations {seen[n]} and {i} have the same"
                                     f" parameters ({n})")
@@ -152,11 +158,41 @@ def from_search(results: Mapping) -> pd.DataFrame:
                          if (m := _SPLIT.match(str(key)))), key=lambda t: (t[1], t[0]))
         if not splits:
             raise RankwiseError(f"{where}: no split<i>_test_<scorer> keys in cv_results_")
-        for j, name in enumerate(names):
+        for j in chosen:
             for fold, scorer, key in splits:
                 values = _values(cv[key], f"{where}, {key}")
                 if len(values) != len(names):
                     raise RankwiseError(f"{where}: {key} has {len(values)} values for"
                                         f" {len(names)} configurations")
-                rows.append((str(dataset), name, scorer, 0, fold, values[j]))
-    return pd.DataFrame(rows, columns=COLUMNS)
+                rows.append((str(dataset), names[j], scorer, 0, fold, values[j]))
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    if notes:
+        frame.attrs["rankwise_notes"] = tuple(dict.fromkeys(notes))
+    return frame
+
+
+def _last_iteration(cv, names, where, notes) -> list:
+    """The rows of ``cv_results_`` to read: all of them, or for successive halving
+    (``HalvingGridSearchCV``, ``HalvingRandomSearchCV``: an ``iter`` key, a configuration once
+    per iteration it reached) each configuration's last, largest-resource evaluation."""
+    if "iter" not in cv:
+        return list(range(len(names)))
+    iters = _values(cv["iter"], f"{where}, iter")
+    if len(iters) != len(names):
+        raise RankwiseError(f"{where}: iter has {len(iters)} values for {len(names)} rows")
+    last = {}
+    for i, (name, it) in enumerate(zip(names, iters)):
+        if name not in last or it >= iters[last[name]]:
+            last[name] = i
+    chosen = sorted(last.values())
+    resources = (_values(cv["n_resources"], f"{where}, n_resources")
+                 if "n_resources" in cv else None)
+    spread = ""
+    if resources is not None:
+        used = sorted({float(resources[i]) for i in chosen})
+        spread = (f"; they were evaluated with {used[0]:g} to {used[-1]:g} resources, so those"
+                  " eliminated early are compared on fewer" if len(used) > 1 else "")
+    notes.append(f"Successive halving: each configuration's last (largest-resource)"
+                 f" evaluation was read ({len(chosen)} configurations from {len(names)} rows of"
+                 f" cv_results_){spread}.")
+    return chosen

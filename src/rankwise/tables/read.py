@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pandas as pd
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import AGGREGATES, MISSING_POLICIES, SHAPES  # noqa: F401  (re-exported)
+from ..names import AGGREGATES, DUPLICATES, MISSING_POLICIES, SHAPES  # noqa: F401
 from .direction import direction_of
 from .cells import MISSING_TOKENS, NA_SPELLINGS  # noqa: F401  (re-exported)
 from .cells import is_number_column as _is_number_column
@@ -33,7 +34,8 @@ LONG_OPTIONAL = ("criterion", "repeat", "fold")
 def load_table(source, *, shape: str = "auto", criterion: str | None = None,
                higher_is_better: bool | None = None, aggregate: str = "median",
                missing: str = "refuse", sep: str | None = None, columns: dict | None = None,
-               source_format: str = "auto") -> ScoreTable:
+               source_format: str = "auto", duplicates: str | None = None,
+               where: dict | str | None = None, decimal: str | None = None) -> ScoreTable:
     """Read a table of results into a :class:`ScoreTable`.
 
     Parameters
@@ -51,13 +53,30 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         Overrides the direction. Default: from the criterion if known, else True.
     aggregate : {"median", "mean"}
         How repeats × folds of one (data set, learner) are combined. Folds are never data sets.
-    missing : {"refuse", "drop-datasets", "drop-learners", "skillings-mack"}
+    missing : {"refuse", "drop-datasets", "drop-learners", "skillings-mack", "worst", \
+"impute:LEARNER"}
         What to do with cells that have no value. Dropped names are recorded in the result.
         ``skillings-mack`` keeps every available cell (missing ones stay NaN) for the
-        Skillings-Mack test and pairwise tests on the data sets each pair shares.
+        Skillings-Mack test and pairwise tests on the data sets each pair shares. ``worst``
+        fills a missing cell with the worst score on its data set; ``impute:LEARNER`` with
+        that learner's score on the data set (the AutoML benchmark's rule for a failed job,
+        with its constant predictor as the learner). Filled cells are listed in the report.
     sep : str, optional
         Field separator; by default a tab for ``.tsv``/``.tab`` files or a first line with tabs
-        and no commas, else a comma.
+        and no commas, a semicolon for a first line with semicolons and no commas, else a
+        comma (what was taken is stated when it is not a comma).
+    decimal : {".", ","}, optional
+        Decimal mark of the numbers; by default a comma when the separator is a semicolon and
+        the numbers are written with decimal commas (stated in the report), else a point.
+    duplicates : {"refuse", "last", "first"}, optional
+        Rows that repeat a (data set, learner, repeat, fold): refuse them (naming the pairs of
+        rows), or keep the last or the first of each. Default: ``last`` for the AutoML
+        benchmark's results (re-runs appended to a results file replace the earlier job, as the
+        benchmark itself reads them), ``refuse`` for every other table. Kept rows are stated.
+    where : dict or str, optional
+        Keep only the rows whose columns hold these values, before anything else is read:
+        ``{"constraint": "1h8c_gp3"}`` or ``"constraint=1h8c_gp3,framework=RandomForest|TPOT"``
+        (``|`` separates the values a column may have). Any format, any column.
     columns : dict, optional
         Which of the table's columns plays which role: ``{"dataset": "task", "learner":
         "framework", "value": "result", "fold": "fold", "criterion": "metric"}`` (roles
@@ -71,11 +90,18 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     """
     check.choice("shape", shape, SHAPES)
     check.choice("aggregate", aggregate, AGGREGATES)
-    check.choice("missing", missing, MISSING_POLICIES)
+    missing = missing_policy(missing)
     check.choice("source_format", source_format, SOURCE_FORMATS)
+    if duplicates is not None:
+        check.choice("duplicates", duplicates, DUPLICATES)
+    if decimal is not None and decimal not in (".", ","):
+        raise RankwiseError(f"decimal must be '.' or ','; got {decimal!r}")
+    conditions = parse_where(where)
     run_status = None
+    file_notes: list = []
     if isinstance(source, pd.DataFrame):
         frame, label = _named(source), "DataFrame"
+        file_notes += list(source.attrs.get("rankwise_notes", ()))
     elif _is_results_db(source):
         if columns is not None or source_format not in ("auto", "rankwise"):
             raise RankwiseError(f"{source}: a results database has its own columns; --columns"
@@ -83,11 +109,13 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         frame, run_status = _read_results_db(source)
         label, shape = str(source), "long"
     else:
-        frame, label = _read_file(source, sep), str(source)
+        frame, label = _read_file(source, sep, decimal, file_notes), str(source)
+    if conditions:
+        frame = _filtered(frame, conditions, label, file_notes)
     reading = None
     found = None if run_status is not None else read_as(
         frame.reset_index(drop=True), source_format=source_format, columns=columns,
-        criterion=criterion, label=label)
+        criterion=criterion, label=label, duplicates=duplicates)
     if found is not None:
         if shape == "wide":
             raise RankwiseError(f"{label}: --shape wide cannot go with a column mapping or"
@@ -98,16 +126,21 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         frame = _arranged(frame)
     lower = {c.strip().lower(): c for c in frame.columns if c != "_row"}
     is_long = _looks_long(frame.columns) if shape == "auto" else shape == "long"
+    if duplicates is None:  # re-runs appended to a benchmark's results replace earlier jobs
+        duplicates = "last" if reading is not None and reading.source == "amlb" else "refuse"
     if is_long:
         table = _from_long(frame, lower, criterion, aggregate, label,
-                           shown=reading.columns if reading is not None else None)
+                           shown=reading.columns if reading is not None else None,
+                           duplicates=duplicates)
     else:
-        table = _from_wide(frame, label)
+        table = _from_wide(frame.drop(columns="_row", errors="ignore"), label)
     if reading is None:
         source_kind = "results-db" if run_status is not None else (
             "long" if is_long else "wide")
         reading = Reading(source_kind, {r: lower[r] for r in ROLES if r in lower}
                           if is_long else {})
+    if file_notes:
+        reading = replace(reading, notes=tuple(file_notes) + tuple(reading.notes))
     table = replace(table, reading=reading, warnings=table.warnings + (
         (reading.failed,) if reading.failed else ()))
     if run_status is not None and not run_status["complete"]:
@@ -119,6 +152,75 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         table = replace(table, warnings=table.warnings + (
             f"{run_status['failed_tasks']} task(s) failed; their values are missing",))
     return _finish(table, criterion, higher_is_better, missing)
+
+
+def missing_policy(missing: str) -> str:
+    """``missing`` checked: one of ``MISSING_POLICIES`` or ``impute:LEARNER``."""
+    if isinstance(missing, str) and missing.startswith("impute:"):
+        if not missing[len("impute:"):].strip():
+            raise RankwiseError("missing=impute: needs the learner whose score fills a missing"
+                                " cell, e.g. --missing impute:constantpredictor")
+        return "impute:" + missing[len("impute:"):].strip()
+    if missing not in MISSING_POLICIES:
+        raise RankwiseError(f"missing must be one of {', '.join(MISSING_POLICIES)} or"
+                            f" impute:LEARNER; got {missing!r}")
+    return missing
+
+
+def parse_where(where) -> dict:
+    """``"col=a|b,other=c"`` or ``{col: value or [values]}`` → ``{col: [values as text]}``."""
+    if where is None:
+        return {}
+    if isinstance(where, str):
+        out = {}
+        for part in where.split(","):
+            if not part.strip():
+                continue
+            column, sep, values = part.partition("=")
+            if not sep or not column.strip():
+                raise RankwiseError(f"--where takes COLUMN=VALUE conditions separated by commas"
+                                    f" (e.g. constraint=1h8c_gp3); got {part.strip()!r}")
+            out.setdefault(column.strip(), []).extend(v.strip() for v in values.split("|"))
+        if not out:
+            raise RankwiseError("--where is empty; give COLUMN=VALUE, e.g. constraint=1h8c_gp3")
+        return out
+    if isinstance(where, dict):
+        return {str(c).strip(): [str(v).strip() for v in (vals if isinstance(vals, (list, tuple,
+                set)) else [vals])] for c, vals in where.items()}
+    raise RankwiseError(f"where must map columns to values, e.g. {{'constraint': '1h8c_gp3'}};"
+                        f" got {type(where).__name__}")
+
+
+def _filtered(frame: pd.DataFrame, conditions: dict, label: str, notes: list) -> pd.DataFrame:
+    """The rows that meet every condition, each keeping its row number in the input."""
+    frame = frame.reset_index(drop=True)
+    if "_row" not in frame:
+        frame["_row"] = np.arange(len(frame)) + 2
+    names = [c for c in frame.columns if c != "_row"]
+    by_lower = {str(c).strip().lower(): c for c in names}
+    keep = np.ones(len(frame), dtype=bool)
+    said = []
+    for column, values in conditions.items():
+        col = column if column in names else by_lower.get(column.lower())
+        if col is None:
+            raise RankwiseError(f"{label}: --where names no column {column!r}; the table's"
+                                f" columns are {', '.join(map(str, names))}")
+        cells = _text(frame[col])
+        hit = cells.isin(values).to_numpy()
+        if not hit.any():
+            found = list(dict.fromkeys(cells))
+            shown = ", ".join(found[:8]) + (f" and {len(found) - 8} more" if len(found) > 8
+                                             else "")
+            raise RankwiseError(f"{label}: no row has {col} = {' or '.join(values)}; the column"
+                                f" holds {shown}")
+        keep &= hit
+        said.append(f"{col} = {' or '.join(values)}")
+    if not keep.any():
+        raise RankwiseError(f"{label}: no row meets every condition of --where"
+                            f" ({'; '.join(said)})")
+    notes.append(f"Only the rows with {' and '.join(said)} were read ({int(keep.sum())} of"
+                 f" {len(frame)}; --where).")
+    return frame[keep].reset_index(drop=True)
 
 
 def _looks_long(columns) -> bool:
@@ -147,7 +249,45 @@ _CHARACTER_NAMES = {"\x0c": "a form feed", "\x0b": "a vertical tab", "\x00": "a 
                     "\u2028": "a line separator (U+2028)", "\u2029": "a paragraph separator (U+2029)"}
 
 
-def _read_file(path, sep: str | None) -> pd.DataFrame:
+def _read_file(path, sep: str | None, decimal: str | None = None,
+               notes: list | None = None) -> pd.DataFrame:
+    """The file as a frame of its columns; what was sniffed or left out goes to ``notes``."""
+    notes = [] if notes is None else notes
+    frame, sep, decimal, sniffed = _read_text(path, sep, decimal)
+    if sniffed:
+        notes.append(f"Read with {' and '.join(sniffed)}, sniffed from the file (--sep and"
+                     " --decimal set them).")
+    return _row_names(frame, str(path), notes)
+
+
+def _row_names(frame: pd.DataFrame, label: str, notes: list) -> pd.DataFrame:
+    """R's ``write.csv`` writes its row names as a first column with an empty name: row numbers
+    (1, 2, ...) are left out; other names are the data sets of a wide table."""
+    if not len(frame.columns) or frame.columns[0] != "":
+        return frame
+    names = _text(frame.iloc[:, 0])
+    lowered = [str(c).strip().lower() for c in frame.columns[1:]]
+    numbers = names.tolist() == [str(i) for i in range(1, len(frame) + 1)]
+    if "dataset" not in lowered and not _looks_long(frame.columns[1:]):
+        # a wide table: its rows are the data sets, and R's row names are their names
+        what = "row numbers" if numbers else "row names"
+        notes.append(f"The first, unnamed column (R's {what}, write.csv) was read as the"
+                     " data-set names.")
+        return frame.rename(columns={"": "dataset"})
+    if numbers:
+        notes.append("The first, unnamed column holds R's row numbers (write.csv) and was left"
+                     " out; write.csv(..., row.names = FALSE) writes the table without it.")
+        return frame.iloc[:, 1:]
+    raise RankwiseError(f"{label}: column 1 has no name and holds names, not row numbers"
+                        " (R's row names?); name it in the header, or write the table with"
+                        " write.csv(..., row.names = FALSE)")
+
+
+#: A cell of a semicolon-separated file that is a number with a decimal comma: 0,25 or -1,5e-3.
+_DECIMAL_COMMA = re.compile(rb'(?:^|;)\s*"?-?\d+,\d+(?:[eE][-+]?\d+)?"?\s*(?=;|\r?$)', re.M)
+
+
+def _read_text(path, sep: str | None, decimal: str | None):
     path = Path(os.fspath(path))
     if not path.exists():
         raise RankwiseError(f"{path}: no such file")
@@ -176,13 +316,27 @@ def _read_file(path, sep: str | None) -> pd.DataFrame:
                             " RESULTS.sqlite")
     lines = _Lines(data)
     _check_characters(data, lines, path)
+    sniffed = []
     if sep is None:
         tabbed = path.suffix.lower() in (".tsv", ".tab") or ("\t" in first and "," not in first)
-        sep = "\t" if tabbed else ","
+        semicolons = not tabbed and ";" in first and "," not in first
+        sep = "\t" if tabbed else ";" if semicolons else ","
+        if semicolons:
+            sniffed.append("';' as the separator")
+    if decimal is None:
+        decimal = "."
+        if sep == ";" and _DECIMAL_COMMA.search(data[:1 << 20]):
+            decimal = ","
+            sniffed.append("',' as the decimal mark")
+    if decimal == "," and sep == ",":
+        raise RankwiseError(f"{path}: a decimal comma needs another separator (--sep ';')")
     if b'"' not in data and (lines.longest() <= MAX_CELL
                              or _longest_field(lines.raw, sep) <= MAX_CELL):
-        return _read_plain(data, lines, sep, path)
-    return _read_quoted(data.decode("utf-8-sig") if text is None else text, sep, path)
+        frame = _read_plain(data, lines, sep, path, decimal)
+    else:
+        frame = _read_quoted(data.decode("utf-8-sig") if text is None else text, sep, path,
+                             decimal)
+    return frame, sep, decimal, sniffed
 
 
 def _first_line(text: str) -> str:
@@ -261,7 +415,7 @@ def _longest_field(raw: np.ndarray, sep: str) -> int:
     return int((np.diff(bounds) - 1).max())
 
 
-def _read_plain(data: bytes, lines: _Lines, sep: str, path) -> pd.DataFrame:
+def _read_plain(data: bytes, lines: _Lines, sep: str, path, decimal: str = ".") -> pd.DataFrame:
     """No quotes and no cell longer than ``MAX_CELL``: one record per line, read by pandas' C
     parser (numbers without a string round trip). Every record must have the header's number
     of fields."""
@@ -293,7 +447,7 @@ def _read_plain(data: bytes, lines: _Lines, sep: str, path) -> pd.DataFrame:
     # later, and a padded missing-value token (" NA") sends its column to the text path, which
     # strips it.
     options = dict(sep=sep, header=0, names=list(range(width)), encoding="utf-8-sig",
-                   skip_blank_lines=True, keep_default_na=False)
+                   skip_blank_lines=True, keep_default_na=False, decimal=decimal)
     # The text columns of a long table are read as text. The data-set names of a wide table are
     # left to the parser, which keeps a column of names as the very strings of the file; only a
     # column it turned into numbers or booleans ("007" → 7) is read again as text.
@@ -327,9 +481,10 @@ def _wrong_field_counts(lines: _Lines, records, lengths, sep: str, width: int, p
     return wrong
 
 
-def _read_quoted(text: str, sep: str, path) -> pd.DataFrame:
+def _read_quoted(text: str, sep: str, path, decimal: str = ".") -> pd.DataFrame:
     """Quoted fields (which may hold separators and newlines) or long lines: a record at a
-    time, every cell checked."""
+    time, every record's field count checked (the length of the cells rankwise reads is
+    checked where they are read: a long message in a column it never reads is no error)."""
     reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True)
     rows = []
     # The csv module's field limit is global and other libraries change it: parse with a high
@@ -343,11 +498,6 @@ def _read_quoted(text: str, sep: str, path) -> pd.DataFrame:
                 raise RankwiseError(f"{path}: line {reader.line_num} has {len(fields)} fields but"
                                     f" the header has {len(rows[0])}; check the separator and the"
                                     " quoting")
-            longest = max(map(len, fields))
-            if longest > MAX_CELL:
-                raise RankwiseError(f"{path}: line {reader.line_num} has a cell of {longest:,}"
-                                    f" characters; names and numbers are at most {MAX_CELL:,},"
-                                    " so check that this is the right file")
             rows.append(fields)
     except csv.Error as exc:
         raise RankwiseError(f"{path}: line {reader.line_num}: {exc}; check the quoting") from None
@@ -357,12 +507,21 @@ def _read_quoted(text: str, sep: str, path) -> pd.DataFrame:
     _check_header(header, str(path))
     frame = pd.DataFrame(rows[1:], columns=header, dtype=object) if len(rows) > 1 else \
         pd.DataFrame(columns=header, dtype=object)
-    return frame.apply(lambda col: col.str.strip()) if len(frame) else frame
+    frame = frame.apply(lambda col: col.str.strip()) if len(frame) else frame
+    if decimal == ",":  # cells that are numbers with a decimal comma become 0.25 etc.
+        frame = frame.apply(lambda col: col.where(~col.str.fullmatch(_COMMA_NUMBER),
+                                                  col.str.replace(",", ".", regex=False)))
+    return frame
+
+
+_COMMA_NUMBER = r"-?\d+,\d+(?:[eE][-+]?\d+)?"
 
 
 def _check_header(header, where: str):
     seen = set()
     for i, h in enumerate(header):
+        if not h and i == 0 and len(header) > 1:
+            continue  # R's row names (write.csv): see _row_names
         if not h:
             raise RankwiseError(f"{where}: column {i + 1} has no name in the header row")
         if h in seen:
@@ -395,8 +554,27 @@ def _arranged(df: pd.DataFrame) -> pd.DataFrame:
     return df.reset_index(drop=True)
 
 
+def check_cell_lengths(frame: pd.DataFrame, columns, label: str, rows=None,
+                       shown: str | None = None) -> None:
+    """The cells rankwise reads (names, numbers) are at most ``MAX_CELL`` characters: a longer
+    one means the wrong file or a broken quote. Columns it does not read are not checked.
+    ``shown``: the input's name of the (one) column, where rankwise built it from others."""
+    for col in columns:
+        cells = frame[col]
+        if cells.dtype != object and not pd.api.types.is_string_dtype(cells.dtype):
+            continue
+        lengths = cells.astype(str).str.len().to_numpy()
+        if lengths.size and lengths.max() > MAX_CELL:
+            i = int(np.argmax(lengths))
+            row = int(rows[i]) if rows is not None else i + 2
+            raise RankwiseError(f"{label}: row {row}, column {shown or col!r} has a cell of"
+                                f" {int(lengths[i]):,} characters; names and numbers are at"
+                                f" most {MAX_CELL:,}, so check that this is the right file")
+
+
 def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:
     cols = list(frame.columns)
+    check_cell_lengths(frame, cols, label)
     if len(cols) < 2:
         raise RankwiseError(f"{label}: a wide table needs a data-set column and at least two"
                             " learner columns; found only one column")
@@ -424,7 +602,8 @@ def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:
                       counts=(~np.isnan(values)).astype(np.int8), source=label)
 
 
-def _from_long(frame, lower, criterion, aggregate, label, shown=None) -> ScoreTable:
+def _from_long(frame, lower, criterion, aggregate, label, shown=None,
+               duplicates: str = "refuse") -> ScoreTable:
     """``shown``: the input's names of the roles' columns, for the messages (mapped tables)."""
     shown = shown or {}
     missing_cols = [c for c in LONG_REQUIRED if c not in lower]
@@ -432,6 +611,9 @@ def _from_long(frame, lower, criterion, aggregate, label, shown=None) -> ScoreTa
         raise RankwiseError(f"{label}: a long table needs the columns dataset, learner, value;"
                             f" missing {', '.join(missing_cols)}")
     col = {name: lower[name] for name in LONG_REQUIRED + LONG_OPTIONAL if name in lower}
+    rows_in = frame["_row"].to_numpy() if "_row" in frame else np.arange(len(frame)) + 2
+    for name, src in col.items():
+        check_cell_lengths(frame, [src], label, rows_in, str(shown.get(name, src)))
     df = pd.DataFrame({name: frame[src] if name == "value" else _text(frame[src])
                        for name, src in col.items()})
     for name in ("dataset", "learner"):
@@ -454,20 +636,14 @@ def _from_long(frame, lower, criterion, aggregate, label, shown=None) -> ScoreTa
     if df.empty:
         raise RankwiseError(f"{label}: the table has no rows")
     key = ["dataset", "learner"] + [c for c in ("repeat", "fold") if c in df]
-    dup = df.duplicated(key, keep=False).to_numpy()
-    if dup.any():
-        rows = df["row"].to_numpy()[dup][:2]
-        hint = ("" if len(key) > 2 else "; if these are repeated measurements, add repeat/fold"
-                " columns to tell them apart")
-        raise RankwiseError(f"{label}: rows {rows[0]} and {rows[1]} repeat the same"
-                            f" ({', '.join(key)}){hint}")
+    df, dropped = _without_duplicates(df, key, duplicates, label, shown)
     rows = df["row"].to_numpy()
     value_name = str(shown.get("value", lower.get("value", "value")))
     df["value"] = _parse_numbers(df["value"],
                                  lambda i: f"{label}: row {rows[i]}, column {value_name!r}")
     datasets = list(dict.fromkeys(df["dataset"]))
     learners = list(dict.fromkeys(df["learner"]))
-    warnings = []
+    warnings = [dropped] if dropped else []
     n_nan = int(df["value"].isna().sum())
     if n_nan:
         warnings.append(f"{n_nan} value(s) in the long table are missing and were left out of"
@@ -487,6 +663,79 @@ def _from_long(frame, lower, criterion, aggregate, label, shown=None) -> ScoreTa
                       learners=tuple(learners), criterion=criterion,
                       aggregate=aggregate if several else None, counts=counts,
                       warnings=tuple(warnings), source=label, raw=raw if several else None)
+
+
+#: Repeated keys named in the error.
+DUPLICATES_SHOWN = 3
+
+
+def _without_duplicates(df, key, policy: str, label: str, shown) -> tuple:
+    """``(rows, note)``: every (key) once. ``refuse`` names the first repeated keys with their
+    rows; ``last``/``first`` keep one row of each and say how many were left out."""
+    dup = df.duplicated(key, keep=False).to_numpy()
+    if not dup.any():
+        return df, None
+    shown = shown or {}
+    names = [str(shown.get(k, k)) for k in key]
+    repeated = df[dup].groupby(key, sort=False)["row"].apply(list)
+    parts = []
+    for values, rows in list(repeated.items())[:DUPLICATES_SHOWN]:
+        values = values if isinstance(values, tuple) else (values,)
+        what = ", ".join(f"{n} = {v}" for n, v in zip(names, values))
+        parts.append(f"rows {', '.join(map(str, rows[:-1]))} and {rows[-1]} ({what})")
+    if policy == "refuse":
+        more = len(repeated) - DUPLICATES_SHOWN
+        tail = f"; and {more} more repeated key(s)" if more > 0 else ""
+        hint = ("" if len(key) > 2 else "; if these are repeated measurements, add repeat/fold"
+                " columns to tell them apart")
+        raise RankwiseError(f"{label}: {'; '.join(parts)}{tail} repeat the same"
+                            f" ({', '.join(names)}){hint}; keep the last or the first of each"
+                            " with --duplicates last|first (a re-run appended to a results"
+                            " file: last)")
+    keep = ~df.duplicated(key, keep=policy).to_numpy()
+    n_left = int((~keep).sum())
+    note = (f"{n_left} row(s) repeated the ({', '.join(names)}) of an earlier or later row"
+            f" ({len(repeated)} key(s); first: {parts[0]}); the {policy} row of each was kept"
+            f" (--duplicates {policy})")
+    return df[keep], note
+
+
+def _filled(values, datasets, learners, holes, missing: str, hib: bool, source) -> tuple:
+    """``(values, filled cells, note)``: each missing cell filled with the worst score on its
+    data set (``worst``) or a named learner's (``impute:LEARNER``)."""
+    values = values.copy()
+    if missing == "worst":
+        with np.errstate(all="ignore"):
+            worst = np.nanmin(values, axis=1) if hib else np.nanmax(values, axis=1)
+        empty = np.isnan(worst)
+        if empty.any():
+            raise RankwiseError(f"{source}: data set {datasets[int(np.flatnonzero(empty)[0])]!r}"
+                                " has no score at all, so it has no worst score to fill with;"
+                                " remove it from the table")
+        fill, how = np.broadcast_to(worst[:, None], values.shape), (
+            f"the worst score on its data set ({'lowest' if hib else 'highest'}; --missing"
+            " worst)")
+    else:
+        name = missing[len("impute:"):]
+        if name not in learners:
+            raise RankwiseError(f"{source}: --missing impute:{name} names no learner; the"
+                                f" learners are {', '.join(learners)}")
+        j = learners.index(name)
+        gaps = np.flatnonzero(holes.any(axis=1) & np.isnan(values[:, j]))
+        if gaps.size:
+            raise RankwiseError(f"{source}: {name} has no score on {datasets[int(gaps[0])]!r}"
+                                f" either, so it cannot fill that data set's missing cells;"
+                                " choose another learner or --missing worst")
+        fill, how = np.broadcast_to(values[:, [j]], values.shape), (
+            f"{name}'s score on its data set (--missing impute:{name}, the AutoML benchmark's"
+            " rule with its constant predictor)")
+    values[holes] = fill[holes]
+    filled = tuple((datasets[i], learners[j]) for i, j in np.argwhere(holes))
+    shown = "; ".join(f"{d} / {l}" for d, l in filled[:5])
+    more = f" and {len(filled) - 5} more" if len(filled) > 5 else ""
+    return values, filled, (f"{len(filled)} missing cell(s) (data set / learner: {shown}{more})"
+                            f" filled with {how}; the filled learners are compared as if they"
+                            " had scored that")
 
 
 def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTable:
@@ -517,7 +766,12 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
     missing_cells = tuple((datasets[i], learners[j]) for i, j in np.argwhere(holes)) \
         if holes.any() else ()
     dropped_d, dropped_l = [], []
-    if missing_cells:
+    filled = ()
+    if missing_cells and (missing == "worst" or missing.startswith("impute:")):
+        values, filled, note = _filled(values, datasets, learners, holes, missing, hib,
+                                       table.source)
+        warnings.append(note)
+    elif missing_cells:
         if missing == "refuse":
             shown = "; ".join(f"{d} / {l}" for d, l in missing_cells[:5])
             more = f" and {len(missing_cells) - 5} more" if len(missing_cells) > 5 else ""
@@ -525,7 +779,8 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
                       else "")
             raise RankwiseError(f"{table.source}: {len(missing_cells)} missing cell(s) (data set /"
                                 f" learner): {shown}{more}; fill them, or pass --missing"
-                                f" drop-datasets, drop-learners or skillings-mack.{failed}")
+                                f" drop-datasets, drop-learners, skillings-mack, worst or"
+                                f" impute:LEARNER.{failed}")
         if missing == "skillings-mack":
             empty = [l for l, col in zip(learners, holes.T) if col.all()]
             if empty:
@@ -562,7 +817,9 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
     raw = table.raw
     if raw is not None:
         raw = raw[raw["dataset"].isin(datasets) & raw["learner"].isin(learners)]
-    return replace(table, values=values, datasets=tuple(datasets), learners=tuple(learners), raw=raw,
+    if filled:
+        raw = None  # the per-fold values no longer make up the filled cells
+    return replace(table, filled_cells=filled, values=values, datasets=tuple(datasets), learners=tuple(learners), raw=raw,
                    counts=counts, higher_is_better=hib, direction_source=source,
                    direction_word=word,
                    criterion=criterion, dropped_datasets=tuple(dropped_d),

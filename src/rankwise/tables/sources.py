@@ -50,6 +50,8 @@ TITLES = {"amlb": "an AutoML-benchmark results file", "openml": "an OpenML evalu
           "mlr3": "an mlr3 benchmark table", "columns": "a long table with a column mapping"}
 #: Messages of failed rows named in the notes (the rest are counted).
 FAILED_SHOWN = 3
+#: Characters of a failed job's message shown (the benchmark's ``info`` may hold a traceback).
+MESSAGE_SHOWN = 160
 
 
 @dataclass(frozen=True)
@@ -67,8 +69,8 @@ class Reading:
 
     def sentence(self) -> str:
         if self.source == "wide":
-            return ("Input read as a wide table: one row per data set (named in the first"
-                    " column), one column per learner.")
+            return " ".join(["Input read as a wide table: one row per data set (named in the"
+                             " first column), one column per learner.", *self.notes])
         if self.source == "results-db":
             what = "a results database of rankwise run"
         elif self.source == "long":
@@ -122,6 +124,8 @@ def detect(columns) -> str | None:
     lower = {str(c).strip().lower() for c in columns}
     if {"task", "framework", "result", "metric"} <= lower:
         return "amlb"
+    if {"task", "framework", "result", "fold"} <= lower and lower & set(AMLB_METRICS):
+        return "amlb"  # the benchmark's older results: no metric column
     if {"flow_name", "function", "value"} <= lower and lower & {"data_name", "task_id"}:
         return "openml"
     if {"task_id", "learner_id"} <= lower:
@@ -129,8 +133,11 @@ def detect(columns) -> str | None:
     return None
 
 
+#: The metric columns the AutoML benchmark writes beside ``result`` (lower case).
+AMLB_METRICS = ("acc", "auc", "balacc", "logloss", "mae", "mse", "r2", "rmse", "rmsle", "f1",
+                "precision", "recall", "mape", "smape", "mase", "wape", "rmsse", "sql", "wql")
 #: The columns each format cannot do without (any case).
-FORMAT_COLUMNS = {"amlb": ("task", "framework", "result", "metric"),
+FORMAT_COLUMNS = {"amlb": ("task", "framework", "result"),
                   "openml": ("flow_name", "function", "value"),
                   "mlr3": ("task_id", "learner_id")}
 
@@ -199,9 +206,11 @@ def to_long(frame: pd.DataFrame, mapping: dict, label: str) -> tuple:
 
 
 def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, criterion,
-            label: str):
+            label: str, duplicates: str | None = None):
     """``(long frame, Reading, criterion)`` for a table in a named or detected format or with
-    a column mapping; ``None`` when neither applies (rankwise reads the table itself)."""
+    a column mapping; ``None`` when neither applies (rankwise reads the table itself).
+    ``duplicates``: how repeated rows will be resolved (the AutoML benchmark's failed jobs that
+    a re-run replaced are not reported as failures)."""
     name = source_format
     detected = False
     if name == "auto":
@@ -212,17 +221,21 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
     if name is None and columns is None:
         return None
     frame = frame.copy(deep=False)
-    original = [str(c) for c in frame.columns]
-    frame["_row"] = np.arange(len(frame)) + 2
+    original = [str(c) for c in frame.columns if c != "_row"]
+    if "_row" not in frame:  # (a --where filter has numbered the rows already)
+        frame["_row"] = np.arange(len(frame)) + 2
     notes, extra, built, describe = (), {}, {}, {}
     if name is not None and not detected:
         _check_format(name, frame.columns, label)
-    if name is not None:
-        adapter = {"amlb": _amlb, "openml": _openml, "mlr3": _mlr3}[name]
-        frame, built, describe, notes, criterion, extra = adapter(frame, criterion, label)
     mapping = {}
     if columns is not None:  # checked against the input's own columns
         mapping = check_mapping(columns, original, label)
+    if name == "amlb":
+        frame, built, describe, notes, criterion, extra = _amlb(frame, criterion, label,
+                                                                mapping, duplicates)
+    elif name is not None:
+        adapter = {"openml": _openml, "mlr3": _mlr3}[name]
+        frame, built, describe, notes, criterion, extra = adapter(frame, criterion, label)
     # a format's own choices, then the user's mapping over them
     plan = {role: col for role, col in built.items() if role not in mapping}
     plan.update(mapping)
@@ -238,10 +251,11 @@ def _lower(frame) -> dict:
     return {str(c).strip().lower(): c for c in frame.columns}
 
 
-def _amlb(frame, criterion, label):
+def _amlb(frame, criterion, label, mapping=None, duplicates=None):
     low = _lower(frame)
-    task, framework, result, metric = (low[c] for c in ("task", "framework", "result",
-                                                         "metric"))
+    task, framework, result = (low[c] for c in ("task", "framework", "result"))
+    mapping = mapping or {}
+    notes, extra = [], {}
     frame["_learner"] = text(frame[framework])
     learner_desc = framework
     if "constraint" in low:
@@ -249,14 +263,31 @@ def _amlb(frame, criterion, label):
         if constraint.nunique() > 1:
             frame["_learner"] = frame["_learner"] + " (" + constraint + ")"
             learner_desc = f"{framework} (constraint)"
+            if mapping.get("learner") == framework:  # the guide's --columns learner=framework
+                del mapping["learner"]
+            notes.append(f"The file holds {constraint.nunique()} constraints"
+                         f" ({', '.join(dict.fromkeys(constraint))}): each framework under each"
+                         " constraint is a learner; --where constraint=NAME reads one.")
     failed = text(frame[result]).str.lower().isin(MISSING_TOKENS)
-    metrics = text(frame[metric])
+    if "metric" in low:
+        metric = low["metric"]
+        metrics = text(frame[metric])
+    else:
+        metric, metrics = "_metric", _older_metrics(frame, low, task, result, failed, label,
+                                                    notes)
+        frame["_metric"] = metrics
+    metrics = _metrics_filled(frame, metrics, task, result, failed, label, notes)
     found = list(dict.fromkeys(metrics[metrics != ""]))
+    policy = duplicates or "last"  # the benchmark's files: re-runs appended replace a job
+    if policy in ("last", "first"):  # a failed job that a re-run replaced is no failure
+        key = [task, "_learner"] + ([low["fold"]] if "fold" in low else [])
+        failed = failed & ~frame.duplicated(key, keep=policy)
     built = {"dataset": task, "learner": "_learner", "value": "_value"}
-    describe = {"learner": learner_desc, "value": result, "criterion": metric}
+    describe = {"learner": learner_desc, "value": result,
+                "criterion": metric if metric != "_metric" else "the metric column equal to"
+                                                                 f" {result}"}
     if "fold" in low:
         built["fold"] = low["fold"]
-    notes, extra = [], {}
     frame["_value"] = frame[result]
     if criterion is None:
         if len(found) > 1:
@@ -300,7 +331,7 @@ def _amlb(frame, criterion, label):
         frame["_criterion"] = criterion
         built["criterion"] = "_criterion"
         describe.update(criterion=f"{low[criterion]} (a metric column)", value=low[criterion])
-        failed = frame[low[criterion]].isna() & failed
+        failed = text(frame[low[criterion]]).str.lower().isin(MISSING_TOKENS) & failed
     else:
         raise RankwiseError(f"{label}: no metric {criterion!r}; the tasks were scored on"
                             f" {', '.join(found)} (or --criterion result for every task on its"
@@ -316,12 +347,88 @@ def _amlb(frame, criterion, label):
     return frame, built, describe, tuple(notes), criterion, extra
 
 
+def _older_metrics(frame, low, task, result, failed, label, notes) -> pd.Series:
+    """Each row's metric in the benchmark's older results (no ``metric`` column): the metric
+    column that equals ``result`` on every completed job of the task (auc for binary tasks,
+    logloss for multi-class ones, ...)."""
+    columns = [low[m] for m in AMLB_METRICS if m in low]
+    if not columns:
+        raise RankwiseError(f"{label}: an AutoML-benchmark file needs a metric column, or the"
+                            f" metric columns of its older format ({', '.join(AMLB_METRICS[:4])},"
+                            " ...), to know what its result measures")
+    tasks = text(frame[task])
+    done = ~failed.to_numpy()
+    value = pd.to_numeric(text(frame[result]), errors="coerce").to_numpy()
+    chosen = {}
+    for name in dict.fromkeys(tasks):
+        rows = (tasks == name).to_numpy() & done
+        if not rows.any():
+            continue  # only failed jobs: their metric is unknown, and they have no result
+        hits = []
+        for col in columns:
+            other = pd.to_numeric(text(frame[col]), errors="coerce").to_numpy()[rows]
+            if np.allclose(other, value[rows], rtol=1e-9, atol=0, equal_nan=False):
+                hits.append(col)
+        if not hits:
+            raise RankwiseError(f"{label}: task {name!r}: no metric column"
+                                f" ({', '.join(columns)}) equals its {result}, so its metric is"
+                                " unknown; analyse a metric column with --criterion NAME")
+        chosen[name] = hits[0] if len(hits) == 1 else _prefer(hits)
+    per = {}
+    for name, col in chosen.items():
+        per.setdefault(col, []).append(name)
+    notes.append("The file is the AutoML benchmark's older results format (no metric column):"
+                 f" each task's metric is the metric column equal to its {result} ("
+                 + ", ".join(f"{col} for {len(names)} task(s)" for col, names in per.items())
+                 + ").")
+    return tasks.map(lambda t: chosen.get(t, "")).astype(str)
+
+
+def _prefer(hits):
+    """Two metric columns equal to the result on every fold (a perfect score on both): the
+    benchmark's own choice, auc for binary and logloss for multi-class tasks."""
+    for name in ("auc", "logloss", "rmse", "r2"):
+        for col in hits:
+            if col.lower() == name:
+                return col
+    return hits[0]
+
+
+def _metrics_filled(frame, metrics, task, result, failed, label, notes) -> pd.Series:
+    """Rows with an empty metric take their task's metric when the task has exactly one; a row
+    with a result but no knowable metric is an error (never dropped without a word)."""
+    empty = (metrics == "").to_numpy()
+    if not empty.any():
+        return metrics
+    tasks = text(frame[task])
+    known = pd.Series(metrics.to_numpy(), index=tasks.to_numpy())[~empty]
+    per_task = known.groupby(level=0).agg(lambda v: tuple(dict.fromkeys(v)))
+    filled = metrics.copy()
+    rows = frame["_row"].to_numpy()
+    n_filled = 0
+    for i in np.flatnonzero(empty):
+        options = per_task.get(tasks.iloc[i], ())
+        if len(options) == 1:
+            filled.iloc[i] = options[0]
+            n_filled += 1
+        elif not failed.iloc[i]:
+            raise RankwiseError(f"{label}: row {rows[i]} has a result ({frame[result].iloc[i]})"
+                                f" but no metric, and task {tasks.iloc[i]!r} has"
+                                f" {'no other rows' if not options else 'several metrics'} to"
+                                " take it from; fill its metric, or remove the row")
+    if n_filled:
+        notes.append(f"{n_filled} row(s) with an empty metric took their task's metric.")
+    return filled
+
+
 def _failures(rows, task, fold, info, n_failed) -> str:
     """One sentence: the failed jobs grouped by learner, task and message, folds listed."""
     groups = {}
     for _, r in rows.iterrows():
         message = (str(r[info]).strip() if info is not None and pd.notna(r[info]) else "") \
             or "no message"
+        if len(message) > MESSAGE_SHOWN:  # a traceback: its start says what failed
+            message = message[:MESSAGE_SHOWN].rstrip() + "…"
         key = (r["_learner"], str(r[task]), message)
         groups.setdefault(key, []).append(str(r[fold]) if fold is not None else None)
     parts = []

@@ -37,6 +37,9 @@ class ScoreTable:
         What the missing-value policy removed.
     missing_cells : tuple of (dataset, learner)
         Cells that had no value before anything was dropped.
+    filled_cells : tuple of (dataset, learner)
+        Missing cells filled by ``missing="worst"`` or ``"impute:LEARNER"`` (their values are in
+        ``values``).
     warnings : tuple of str
     source : str
     reading : Reading or None
@@ -58,6 +61,7 @@ class ScoreTable:
     warnings: tuple = ()
     source: str = "table"
     missing_policy: str = "refuse"
+    filled_cells: tuple = ()
     # long input: every (dataset, learner, value[, repeat, fold]) behind a cell
     raw: pd.DataFrame | None = None
     # how the input's columns were read (tables.sources.Reading), for the report's input line
