@@ -270,6 +270,14 @@ def test_where_mistakes_are_one_line_errors(where, message):
         load_table(AMLB_RERUNS, where=where)
 
 
+def test_where_keeps_a_dataframes_data_sets_in_its_index():
+    frame = pd.DataFrame({"A": [0.9, 0.8, 0.7], "B": [0.8, 0.9, 0.6], "kind": ["x", "y", "x"]},
+                         index=["iris", "wine", "zoo"])
+    t = load_table(frame.drop(columns="kind").assign(kind=frame["kind"]), where="kind=x",
+                   shape="wide")
+    assert t.datasets == ("iris", "zoo")
+
+
 def test_where_works_on_any_table():
     t = load_table(DATA / "mlr3_repeated_rows.csv", criterion="classif.ce",
                    where="task_id=sonar|spam", duplicates="last")

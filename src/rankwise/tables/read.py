@@ -133,7 +133,10 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
                            shown=reading.columns if reading is not None else None,
                            duplicates=duplicates)
     else:
-        table = _from_wide(frame.drop(columns="_row", errors="ignore"), label)
+        # the columns a --where filter read are not learners of a wide table
+        used = [c for c in frame.columns[1:] if c == "_row" or str(c).strip().lower() in
+                {k.lower() for k in conditions}]
+        table = _from_wide(frame.drop(columns=used), label)
     if reading is None:
         source_kind = "results-db" if run_status is not None else (
             "long" if is_long else "wide")
@@ -193,7 +196,7 @@ def parse_where(where) -> dict:
 
 def _filtered(frame: pd.DataFrame, conditions: dict, label: str, notes: list) -> pd.DataFrame:
     """The rows that meet every condition, each keeping its row number in the input."""
-    frame = frame.reset_index(drop=True)
+    frame = frame.copy(deep=False)  # the index stays: a DataFrame may keep its data sets there
     if "_row" not in frame:
         frame["_row"] = np.arange(len(frame)) + 2
     names = [c for c in frame.columns if c != "_row"]
@@ -220,7 +223,7 @@ def _filtered(frame: pd.DataFrame, conditions: dict, label: str, notes: list) ->
                             f" ({'; '.join(said)})")
     notes.append(f"Only the rows with {' and '.join(said)} were read ({int(keep.sum())} of"
                  f" {len(frame)}; --where).")
-    return frame[keep].reset_index(drop=True)
+    return frame[keep]
 
 
 def _looks_long(columns) -> bool:
