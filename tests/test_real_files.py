@@ -429,6 +429,9 @@ def test_missing_impute_fills_with_a_named_learners_score():
         load_table(_holes(), missing="impute:const")
     with pytest.raises(RankwiseError, match="--missing impute:C names no learner"):
         load_table(_holes(), missing="impute:C")
+    complete = _holes().fillna(0.5)
+    with pytest.raises(RankwiseError, match="--missing impute:Z names no learner"):
+        load_table(complete, missing="impute:Z")  # a typo is caught before it matters
     with pytest.raises(RankwiseError, match="or impute:LEARNER; got 'fill'"):
         load_table(_holes(), missing="fill")
 

@@ -580,7 +580,8 @@ def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:
     check_cell_lengths(frame, cols, label)
     if len(cols) < 2:
         raise RankwiseError(f"{label}: a wide table needs a data-set column and at least two"
-                            " learner columns; found only one column")
+                            " learner columns; found only one column (check the separator:"
+                            " --sep)")
     datasets = _text(frame.iloc[:, 0])
     if (datasets == "").any():
         row = int(np.flatnonzero((datasets == "").to_numpy())[0]) + 2
@@ -770,6 +771,9 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
         if holes.any() else ()
     dropped_d, dropped_l = [], []
     filled = ()
+    if missing.startswith("impute:") and missing[len("impute:"):] not in learners:
+        raise RankwiseError(f"{table.source}: --missing {missing} names no learner; the"
+                            f" learners are {', '.join(learners)}")
     if missing_cells and (missing == "worst" or missing.startswith("impute:")):
         values, filled, note = _filled(values, datasets, learners, holes, missing, hib,
                                        table.source)
