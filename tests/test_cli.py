@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from rankwise.cli import app
-from rankwise.compare import OMNIBUS_TESTS, TWO_LEARNER_TESTS
+from rankwise.names import OMNIBUS_TESTS, TWO_LEARNER_TESTS
 
 
 def run(*args, cwd=None):

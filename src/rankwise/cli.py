@@ -200,12 +200,10 @@ def compare(
                                 help="Seconds for the exact Bergmann-Hommel search."),
     pool_check: bool = flag(False, "--pool-check", panel=POST,
                             help="Does the pool matter?"),
-    mcm: Optional[str] = opt(None, "--mcm", choices=("plain", "holm"), panel=POST,
+    mcm: Optional[str] = opt(None, "--mcm", choices=names.MCM_CHOICES, panel=POST,
                              help="Multi-comparison matrix."),
-    groups: Optional[str] = opt(None, "--groups", choices=("scott-knott-esd",
-                                                           "scott-knott-esd-np",
-                                                           "scott-knott-bootstrap"),
-                                panel=POST, help="Rank groups."),
+    groups: Optional[str] = opt(None, "--groups", choices=names.GROUP_METHODS, panel=POST,
+                                help="Rank groups."),
     effects: str = opt("auto", "--effects", choices=names.EFFECTS_MODES, panel=EFFECT,
                        help="Pairs with effect sizes (auto: all up to 5,000 pairs, else the"
                        " verdict's; none above N = 10,000)."),
@@ -252,7 +250,7 @@ def compare(
     try:
         if fmt not in FORMATS:
             raise RankwiseError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
-        if mcm not in (None, "plain", "holm"):
+        if mcm is not None and mcm not in names.MCM_CHOICES:
             raise RankwiseError(f"--mcm must be plain or holm; got {mcm!r}")
         if (input is None) == (example is None):
             raise RankwiseError("give either an INPUT file or --example NAME (not both)")

@@ -171,6 +171,10 @@ MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners", "skillings-mack"
 #: ``--missing impute:LEARNER`` fills a missing cell with that learner's score (not in the list:
 #: it takes a name).
 MISSING_IMPUTE = "impute:"
+#: ``--mcm``: the multi-comparison matrix, plain or with Holm-adjusted p-values.
+MCM_CHOICES = ("plain", "holm")
+#: The rank-group methods of ``groups=`` (``--groups``).
+GROUP_METHODS = ("scott-knott-esd", "scott-knott-esd-np", "scott-knott-bootstrap")
 #: ``--duplicates``: repeated rows of a long table.
 DUPLICATES = ("refuse", "last", "first")
 SHAPES = ("auto", "wide", "long")

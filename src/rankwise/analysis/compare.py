@@ -4,41 +4,25 @@ verdict, computed once and kept, with the settings that produced them, on a :cla
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import cached_property
 
 import numpy as np
 
-from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import (ALL_PAIRS_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES,
-                     TWO_LEARNER_TESTS, label, ranking_title)
-from ..stats.anova import rm_anova
-from ..stats.exact import PERMUTATION_BELOW_N, skillings_mack
-from ..stats.omnibus import (FRIEDMAN_METHODS, _aligned_from_ranks, _friedman_from_ranks,
-                             _iman_davenport_from_friedman, _quade_from_ranks)
-from ..stats.ranking import (DEFAULT_DECIMALS, RANK_BOOTSTRAP_REPLICATES, RANK_BOOTSTRAP_SEED,
-                             aligned_ranks, mean_rank_intervals, midranks, quade_weights,
-                             round_scores)
-from ..stats.results import TestResult
+from ..names import label, ranking_title
+# Names that rankwise 0.5 defined or imported here, kept importable from here for one release.
+from ..names import (ALL_PAIRS_PROCEDURES, GROUP_METHODS, OMNIBUS_TESTS,  # noqa: F401
+                     OPTIONAL_PROCEDURES, TWO_LEARNER_TESTS)
+from .steps import INCOMPLETE_RANKINGS, PARALLEL_MIN_CELLS  # noqa: F401
+from ..stats.exact import PERMUTATION_BELOW_N
+from ..stats.ranking import DEFAULT_DECIMALS
 from ..stats.summary import best_in_row, quartile_charts, win_tie_loss_matrix
-from ..stats.two_learners import SIGN_TIES, ZERO_METHODS, paired_ttest, sign_test, wilcoxon
 from ..tables import ScoreTable, load_table
-from ..names import BAYESIAN_MODELS, VERDICT_BASES
-from ..stats.bayesian import BAYESIAN_TESTS, DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD
-from . import effects as family
-from .effects import (compute_bayesian, compute_effects, effect_pairs, effects_mode,
-                      magnitude_sentence)
-from .figures import (every_learner_figure, plan_figures, plan_groups, plan_mcm, plan_p_best,
-                      simplex_figures,
-                      with_rank_intervals)
-from .pool import POOL_MAX_LEARNERS
-from .posthoc import Pairwise, build_posthoc, resolve_rankings
+from ..stats.bayesian import DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD
+from . import steps
+from .options import validate
 from .results import CriticalDifference, PosthocResult, Verdict
-from .verdict import check_procedure, decide, with_sentence
-
-PARALLEL_MIN_CELLS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -315,421 +299,38 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         worse", "practically equivalent", "practically better" or "undecided" at ``threshold``.
         The frequentist verdict (the figures' and tables' decisions) follows it, named as such.
     """
-    options = dict(alpha=alpha, convention=convention, decimals=decimals, tests=tests, pair=pair,
-                   zero_method=zero_method, wilcoxon_method=wilcoxon_method,
-                   sign_ties=sign_ties, alternative=alternative,
-                   continuity_correction=continuity_correction,
-                   friedman_method=friedman_method, posthoc=posthoc, control=control,
-                   procedures=procedures, rankings=rankings, force_posthoc=force_posthoc,
-                   bh_time_budget=bh_time_budget, verdict_procedure=verdict_procedure,
-                   diagram_procedure=diagram_procedure, effects=effects, confidence=confidence,
-                   bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold,
-                   rank_intervals=bool(rank_intervals), digits=digits, top=top,
-                   figure_title=bool(figure_title), pool_check=bool(pool_check),
-                   mcm=mcm, groups=groups, verdict=verdict)
-    table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
+    given = dict(locals())  # the settings, before any other name is bound
+    del given["data"], given["load_options"]
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
-    alpha = check.alpha(alpha)
-    convention = check.convention(convention)
-    decimals = check.decimals(decimals)
-    check.choice("zero_method", zero_method, ZERO_METHODS)
-    check.choice("wilcoxon_method", wilcoxon_method, ("auto", "exact", "normal"))
-    check.choice("sign_ties", sign_ties, SIGN_TIES)
-    alternative = check.alternative(alternative)
-    continuity_correction = bool(continuity_correction)
-    check.choice("friedman_method", friedman_method, FRIEDMAN_METHODS)
-    confidence = 1.0 - alpha if confidence is None else check.confidence(confidence)
-    if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int)
-                               or not 0 <= digits <= 12):
-        raise RankwiseError(f"digits must be a whole number from 0 to 12; got {digits!r}")
-    if bayesian is not None:
-        check.choice("bayesian", bayesian, BAYESIAN_TESTS + BAYESIAN_MODELS)
-    check.choice("verdict", verdict, VERDICT_BASES)
-    if verdict == "bayesian" and bayesian is None:
-        raise RankwiseError("the Bayesian verdict speaks in the terms of a Bayesian analysis;"
-                            " choose one with --bayesian (bayesian=): plackett-luce,"
-                            " bradley-terry, hierarchical, signed-rank, sign or correlated-t")
-    if bayesian in BAYESIAN_MODELS:  # the tests check it themselves; the models do not
-        check.threshold(threshold)
-    options["effects"] = effects_mode(effects)
-    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
-        raise RankwiseError(f"top must be a whole number (0 or None: every learner); got {top!r}")
-    options["top"] = top or None
-    options.update(alpha=alpha, convention=convention, decimals=decimals, alternative=alternative,
-                   continuity_correction=continuity_correction,
-                   confidence=confidence)  # as validated
-    check_procedure(verdict_procedure)
-    if diagram_procedure not in ALL_PAIRS_PROCEDURES + OPTIONAL_PROCEDURES:
-        raise RankwiseError(f"the diagram procedure must be one of"
-                            f" {', '.join(ALL_PAIRS_PROCEDURES)}; got {diagram_procedure!r}")
-    k = table.n_learners
-    if pair is not None:
-        pair = tuple(pair)
-        if len(pair) != 2 or pair[0] == pair[1]:
-            raise RankwiseError("pair must name two different learners")
-        for name in pair:
-            table.column(name)
-    elif k == 2:
-        pair = tuple(table.learners)
-    if control is not None and posthoc is None:
-        posthoc = "control"
-    if rankings is not None:
-        resolve_rankings(rankings)  # an empty or unknown ranking is an error, not ignored
-    for given, flag in ((rankings, "--ranking (rankings=)"), (procedures, "--procedures")):
-        if given is not None and posthoc is None:
-            raise RankwiseError(f"{flag} chooses what the post-hoc comparisons use; add --posthoc"
-                                " all, control or both (posthoc= in Python)")
-    if groups is not None and groups not in GROUP_METHODS:
-        raise RankwiseError(f"groups must be one of {', '.join(GROUP_METHODS)}; got {groups!r}")
-    if mcm not in (False, True, "holm", None):
-        raise RankwiseError(f"mcm must be True, False or 'holm'; got {mcm!r}")
-    if pool_check and k > POOL_MAX_LEARNERS:
-        raise RankwiseError(
-            f"the pool check reanalyses the table {2 * k:,} times (each learner left out and"
-            f" cloned), which takes minutes above {POOL_MAX_LEARNERS} learners; the"
-            " multi-comparison matrix (--mcm) gives pair results that do not depend on the pool")
-    if pool_check and k < 4:
-        raise RankwiseError("the pool check needs at least 4 learners: leaving one out must leave"
-                            " 3 for a post-hoc comparison")
-    if np.isnan(table.values).any():
-        if pool_check or mcm or groups:
-            what = ("the pool check" if pool_check else "the multi-comparison matrix" if mcm
-                    else "Scott-Knott groups")
-            raise RankwiseError(f"{what} needs a complete table; drop the missing cells first"
-                                " (--missing drop-datasets)")
-        return _compare_incomplete(table, options, pair, posthoc)
-    if tests is None:
-        tests = OMNIBUS_TESTS if k >= 3 else ()
-        tests = tests + (TWO_LEARNER_TESTS if pair else ())
-    tests = tuple(tests)
-    for name in tests:
-        check.choice("test", name, OMNIBUS_TESTS + TWO_LEARNER_TESTS)
-        if name in TWO_LEARNER_TESTS and not pair:
-            raise RankwiseError(f"the {name} test compares two learners; name them with pair=")
-    x = round_scores(table.values, decimals)
-    hib = table.higher_is_better
-    aligned_job = None
-    if "friedman_aligned" in tests:
-        # The global sort of n·k aligned values dominates on large tables; numpy releases the
-        # GIL while sorting, so it runs beside the rest. The result does not depend on timing.
-        pool = ThreadPoolExecutor(max_workers=1) if x.size >= PARALLEL_MIN_CELLS else None
-        job = partial(aligned_ranks, x, hib, decimals)
-        aligned_job = pool.submit(job) if pool else job
-        if pool:
-            pool.shutdown(wait=False)
-    ranks = midranks(x, descending=hib)
-    results: dict[str, TestResult] = {}
-    if "friedman" in tests or "iman_davenport" in tests:
-        fried = _friedman_from_ranks(ranks, convention, friedman_method)
-        if "friedman" in tests:
-            results["friedman"] = fried
-        if "iman_davenport" in tests:
-            results["iman_davenport"] = _iman_davenport_from_friedman(fried)
-    if aligned_job is not None:
-        r_al = aligned_job() if callable(aligned_job) else aligned_job.result()
-        results["friedman_aligned"] = _aligned_from_ranks(r_al, convention)
-    if "quade" in tests:
-        results["quade"] = _quade_from_ranks(ranks, quade_weights(x, decimals), convention)
-    if "anova" in tests:
-        results["anova"] = rm_anova(x, convention=convention, alpha=alpha, decimals=None)
-    if pair:
-        a, b = (x[:, table.learners.index(name)] for name in pair)
-        results.update(_two_learner_tests(
-            a, b, [name for name in TWO_LEARNER_TESTS if name in tests], options, hib))
-    settings = _settings(options,
-                         friedman="tie-corrected" if convention == "default" else "uncorrected",
-                         ranks="mid-ranks, 1 = best")
-    mean_r = ranks.mean(axis=0)
-    engine = report = figures = cd = None
-    if k >= 3:
-        engine = Pairwise(x, table.learners, higher_is_better=hib, alpha=alpha,
-                          convention=convention, tests=results, zero_method=zero_method,
-                          wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
-                          time_budget=bh_time_budget, ranks=ranks,
-                          correction=continuity_correction, friedman_method=friedman_method,
-                          decimals=decimals)
-        cd = engine.critical_difference()
-        if posthoc is not None:
-            report = build_posthoc(engine, mean_r, family=posthoc, control=control,
-                                   procedures=procedures, rankings=rankings, force=force_posthoc,
-                                   alternative=alternative)
-        verdict = decide(table, mean_r, results, pair, engine, alpha=alpha,
-                         procedure=verdict_procedure)
-        figures = plan_figures(engine, table.learners, mean_r, verdict, alpha=alpha,
-                               diagram_procedure=diagram_procedure, force=force_posthoc)
-    else:
-        if posthoc is not None:
-            raise RankwiseError("post-hoc comparisons need at least 3 learners; with 2, the"
-                                " two-learner tests already answer the question")
-        verdict_tests = results
-        if "wilcoxon" not in results:
-            a, b = (x[:, table.learners.index(name)] for name in pair)
-            verdict_tests = {**results, "wilcoxon": wilcoxon(
-                a, b, zero_method=zero_method, method=wilcoxon_method, higher_is_better=hib,
-                convention=convention, decimals=decimals, alternative=alternative,
-                correction=continuity_correction)}
-        verdict = decide(table, mean_r, verdict_tests, pair, None, alpha=alpha)
-    sizes, bayes, verdict, extra = _effects_and_bayesian(table, x, mean_r, pair, posthoc,
-                                                          verdict, options, settings)
-    model = None
-    if bayesian in BAYESIAN_MODELS:
-        from .effects import bayesian_model
-
-        model = bayesian_model(table, bayesian, seed=seed)
-        settings.update(bayesian=bayesian, bayesian_seed=seed)
-    verdict = _bayesian_verdict(verdict, table, mean_r, bayes, model, options, settings)
-    pool = None
-    if pool_check:
-        from .pool import pool_check as check_pool
-
-        chosen = resolve_rankings(rankings)[0] if rankings is not None else "friedman"
-        pool = check_pool(x, ranks, table.learners, hib, options, ranking=chosen,
-                          procedure=diagram_procedure, verdict_procedure=verdict_procedure)
-        verdict = with_sentence(verdict, pool.sentence())
-    matrix = None
-    if mcm:
-        from .mcm import multi_comparison_matrix
-
-        matrix = multi_comparison_matrix(table.values, table.learners, higher_is_better=hib,
-                                         decimals=decimals, convention=convention,
-                                         holm=mcm == "holm", alpha=alpha)
-    rank_groups = group_samples = None
-    if groups is not None:
-        from .scott_knott import fold_samples, scott_knott_bootstrap, scott_knott_esd
-
-        if groups == "scott-knott-bootstrap":
-            group_samples = fold_samples(table)  # what the groups are cut from, and drawn
-            rank_groups = scott_knott_bootstrap(group_samples, higher_is_better=hib,
-                                                alpha=alpha, seed=seed)
-        else:
-            group_samples = {name: x[:, j] for j, name in enumerate(table.learners)}
-            rank_groups = scott_knott_esd(table.values, table.learners, higher_is_better=hib,
-                                          alpha=alpha, decimals=decimals,
-                                          version="np" if groups.endswith("-np") else "p")
-        verdict = with_sentence(verdict, rank_groups.sentence())
-    if table.filled_cells:  # an assumption the decisions rest on: said in the verdict
-        how = ("the worst score on its data set" if table.missing_policy == "worst" else
-               f"{table.missing_policy[len('impute:'):]}'s score on its data set")
-        verdict = with_sentence(verdict, f"{len(table.filled_cells)} missing result(s) were"
-                                         f" filled with {how} (--missing"
-                                         f" {table.missing_policy}).")
-    intervals = _rank_intervals(ranks, options, settings)
-    figures = {**(figures or {}), **simplex_figures(bayes, alpha)}
-    if rank_groups is not None:
-        figures["groups"] = plan_groups(rank_groups, group_samples)
-    if matrix is not None:
-        figures["mcm"] = plan_mcm(matrix)
-    if model is not None:
-        figures["p_best"] = plan_p_best(model, alpha)
-    if figures and options["rank_intervals"]:
-        figures = with_rank_intervals(figures, table.learners, intervals,
-                                      settings["mean_rank_intervals"])
-    if figures and options["top"] is not None and table.n_learners > options["top"]:
-        figures = {**figures, **every_learner_figure(table.learners, intervals, verdict,
-                                                     settings["mean_rank_intervals"], alpha,
-                                                     options["top"])}
-    notes = collect_notes(table, results, report, figures,
-                          small_sample_guidance(table, results, cd, alpha) + extra)
-    return Comparison(table=table, alpha=alpha, convention=convention, decimals=decimals,
-                      ranks=ranks, mean_ranks=mean_r, tests=results, pair=pair,
-                      settings=settings, posthoc=report, verdict=verdict,
-                      figures=figures, critical_difference=cd, notes=notes,
-                      options=options, effects=sizes, bayesian=bayes,
-                      mean_rank_intervals=intervals, pool_check=pool, mcm=matrix,
-                      groups=rank_groups, bayesian_model=model)
-
-
-#: The rank-group methods of ``groups=`` (``--groups``).
-GROUP_METHODS = ("scott-knott-esd", "scott-knott-esd-np", "scott-knott-bootstrap")
-
-
-def _rank_intervals(ranks, options, settings):
-    """The mean ranks' intervals and, in ``settings``, how they were obtained."""
-    intervals, how = mean_rank_intervals(ranks, confidence=options["confidence"])
-    settings["mean_rank_intervals"] = {
-        "method": how, "confidence": options["confidence"],
-        "replicates": RANK_BOOTSTRAP_REPLICATES if how == "bootstrap" else None,
-        "seed": RANK_BOOTSTRAP_SEED if how == "bootstrap" else None}
-    return intervals
-
-
-def _bayesian_verdict(verdict, table, mean_r, bayes, model, options, settings):
-    """With ``verdict="bayesian"``: the verdict led by the posterior's statement
-    (:mod:`.bayes_verdict`); otherwise the verdict as it is."""
-    settings["verdict"] = options["verdict"]
-    if options["verdict"] != "bayesian":
-        return verdict
-    from .bayes_verdict import from_model, from_pairs, speak_bayesian
-
-    threshold = float(options["threshold"])
-    if model is not None:
-        return speak_bayesian(verdict, from_model(model, threshold))
-    order = [table.learners[j] for j in np.argsort(mean_r, kind="stable")]
-    return speak_bayesian(verdict, from_pairs(bayes, order[0], order[1:], threshold))
-
-
-def _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict, options, settings):
-    """Effect sizes and the Bayesian test of the family (see :mod:`.effects`), the verdict with
-    the size of its differences, and the note when effects were left out."""
-    mode = options["effects"]
-    extra = ()
-    if mode == "auto" and table.n_datasets > family.EFFECTS_AUTO_MAX_N:
-        mode = "none"
-        extra = (f"Effect sizes are not computed by default above"
-                 f" {family.EFFECTS_AUTO_MAX_N:,} data sets; --effects all (effects='all')"
-                 " computes them.",)
-    pairs = effect_pairs(table.learners, mean_r, pair, posthoc, options["control"], verdict)
-    chosen = pairs
-    if mode in ("auto", "verdict"):
-        spoken = effect_pairs(table.learners, mean_r, pair, None, options["control"], verdict)
-        if mode == "verdict" or len(pairs) > family.EFFECTS_AUTO_MAX_PAIRS:
-            chosen = spoken
-            if len(spoken) < len(pairs):
-                why = ("--effects verdict" if mode == "verdict" else
-                       f"the family has more than {family.EFFECTS_AUTO_MAX_PAIRS:,} pairs")
-                extra += (f"Effect sizes are computed for the {len(spoken):,} pairs the verdict"
-                          f" speaks of, not for all {len(pairs):,} pairs of the post-hoc family"
-                          f" ({why}); --effects all computes every pair.",)
-    sizes = bayes = ()
-    wanted = mode != "none"
-    settings["effects"] = bool(wanted)
-    if wanted:
-        settings["effects_pairs"] = ("all" if len(chosen) == len(pairs) else "verdict")
-        sizes = compute_effects(table, x, chosen, confidence=options["confidence"],
-                                decimals=options["decimals"])
-        settings["effects_confidence"] = options["confidence"]
-        sentence = magnitude_sentence(sizes, verdict, options["confidence"])
-        if sentence:
-            verdict = with_sentence(verdict, sentence)
-    if options["bayesian"] is not None and options["bayesian"] not in BAYESIAN_MODELS:
-        bayes = compute_bayesian(table, x, pairs, test=options["bayesian"], rope=options["rope"],
-                                 samples=options["samples"], seed=options["seed"],
-                                 threshold=options["threshold"], decimals=options["decimals"])
-        sampled = options["bayesian"] != "correlated-t"
-        if not bayes:
-            raise RankwiseError(f"the {options['bayesian']} test found no data set on which a"
-                                " pair has two or more matching fold results")
-        drawn = (bayes[0].samples if options["bayesian"] == "hierarchical"
-                 else options["samples"])
-        settings.update(bayesian=options["bayesian"], rope=float(options["rope"]),
-                        bayesian_samples=drawn if sampled else None,
-                        bayesian_seed=options["seed"] if sampled else None,
-                        bayesian_threshold=options["threshold"])
-    return sizes, bayes, verdict, extra
-
-
-def _two_learner_tests(a, b, names, options: dict, higher_is_better: bool) -> dict:
-    """The named two-learner tests of b against a, with the settings of :func:`compare`."""
-    common = dict(higher_is_better=higher_is_better, convention=options["convention"],
-                  decimals=options["decimals"], alternative=options["alternative"])
-    runners = {
-        "wilcoxon": lambda: wilcoxon(a, b, zero_method=options["zero_method"],
-                                     method=options["wilcoxon_method"],
-                                     correction=options["continuity_correction"], **common),
-        "sign": lambda: sign_test(a, b, ties=options["sign_ties"], **common),
-        "ttest": lambda: paired_ttest(a, b, **common),
-        "ttest_relative": lambda: paired_ttest(a, b, relative=True, **common),
-    }
-    return {name: runners[name]() for name in names}
-
-
-INCOMPLETE_RANKINGS = ("wilcoxon", "sign")
-
-
-def _settings(options: dict, **described) -> dict:
-    """The settings every report states (``described``: what the analysis made of the table)."""
-    return {"wilcoxon_zero_method": options["zero_method"],
-            "wilcoxon_method": options["wilcoxon_method"], "sign_ties": options["sign_ties"],
-            "alternative": options["alternative"],
-            "continuity_correction": options["continuity_correction"],
-            "friedman_method": options["friedman_method"], **described,
-            "verdict_procedure": options["verdict_procedure"],
-            "diagram_procedure": options["diagram_procedure"]}
-
-
-def _compare_incomplete(table, options: dict, pair, posthoc) -> Comparison:
-    """A table with missing cells (``--missing skillings-mack``): the Skillings-Mack test as
-    the omnibus test and gate; two-learner and pairwise tests on the data sets each pair
-    shares; the verdict by the verdict procedure on the pairwise Wilcoxon tests against the
-    learner with the best mean rank (over the data sets where it has a value). ``options``:
-    the validated settings of :func:`compare`."""
-    k = table.n_learners
-    tests, alpha = options["tests"], options["alpha"]
-    if tests is not None:
-        complete_only = [name for name in tests if name in OMNIBUS_TESTS]
-        if complete_only:
-            raise RankwiseError(f"the {complete_only[0]} test needs a complete table; with missing"
-                                " cells the omnibus test is skillings_mack")
-    x = round_scores(table.values, options["decimals"])
-    hib = table.higher_is_better
-    present = ~np.isnan(x)
-    ranks = midranks(np.where(present, x, np.inf if not hib else -np.inf), descending=hib)
-    ranks[~present] = np.nan
-    mean_r = np.nanmean(ranks, axis=0)
-    results: dict[str, TestResult] = {}
-    if k >= 3 and (tests is None or "skillings_mack" in tests):
-        results["skillings_mack"] = skillings_mack(x, higher_is_better=hib)
-    wanted = tuple(t for t in (tests if tests is not None else TWO_LEARNER_TESTS)
-                   if t in TWO_LEARNER_TESTS) if pair else ()
-    shared = None
-    if pair:
-        ia, ib = (table.learners.index(name) for name in pair)
-        rows = present[:, ia] & present[:, ib]
-        shared = int(rows.sum())
-        if shared < 2:
-            raise RankwiseError(f"{pair[0]} and {pair[1]} share {shared} data set(s) with values;"
-                                " the two-learner tests need at least two")
-        results.update(_two_learner_tests(x[rows, ia], x[rows, ib], wanted or ("wilcoxon",),
-                                          options, hib))
-    settings = _settings(options, friedman="not computed (missing cells)",
-                         ranks="mid-ranks among each data set's values, 1 = best",
-                         missing_policy="skillings-mack")
-    report, extra = None, []
-    if k >= 3:
-        chosen = resolve_rankings(options["rankings"]) if options["rankings"] else ["wilcoxon"]
-        bad = [r for r in chosen if r not in INCOMPLETE_RANKINGS]
-        if bad and posthoc is not None:
-            raise RankwiseError(f"the {bad[0]} ranking needs a complete table; with missing cells"
-                                f" use {' or '.join(INCOMPLETE_RANKINGS)}")
-        engine = Pairwise(x, table.learners, higher_is_better=hib, alpha=alpha,
-                          convention=options["convention"], tests=results,
-                          zero_method=options["zero_method"],
-                          wilcoxon_method=options["wilcoxon_method"],
-                          sign_ties=options["sign_ties"], time_budget=options["bh_time_budget"],
-                          ranks=ranks, correction=options["continuity_correction"],
-                          gate_test="skillings_mack", decimals=options["decimals"])
-        if posthoc is not None:
-            report = build_posthoc(engine, mean_r, family=posthoc, control=options["control"],
-                                   procedures=options["procedures"], rankings=chosen,
-                                   force=options["force_posthoc"],
-                                   alternative=options["alternative"])
-        verdict = decide(table, mean_r, results, None, engine, alpha=alpha,
-                         procedure=options["verdict_procedure"], ranking="wilcoxon")
-        extra.append(f"The table has {len(table.missing_cells)} missing cell(s), all other cells"
-                     " kept (policy skillings-mack): the omnibus test is the Skillings-Mack test,"
-                     " pairwise tests use the data sets each pair shares (their numbers are in"
-                     " the JSON), and there is no critical-difference diagram, multiple sign test"
-                     " or contrast estimation.")
-        if pair:
-            extra.append(f"The two-learner tests of {pair[0]} and {pair[1]} use the {shared} data"
-                         " sets where both have values.")
-    else:
-        verdict = decide(table, mean_r, results, pair, None, alpha=alpha)
-        extra.append(f"The table has missing cells: the two-learner tests use the {shared} data"
-                     f" sets where both {pair[0]} and {pair[1]} have values.")
-    sizes, bayes, verdict, more = _effects_and_bayesian(table, x, mean_r, pair, posthoc, verdict,
-                                                         options, settings)
-    verdict = _bayesian_verdict(verdict, table, mean_r, bayes, None, options, settings)
-    intervals = _rank_intervals(ranks, options, settings)
-    figures = simplex_figures(bayes, alpha)
-    notes = tuple(extra) + collect_notes(table, results, report, {}, more)
-    return Comparison(table=table, alpha=alpha, convention=options["convention"],
-                      decimals=options["decimals"], ranks=ranks, mean_ranks=mean_r,
-                      tests=results, pair=pair, settings=settings, posthoc=report,
-                      verdict=verdict, figures=figures, critical_difference=None, notes=notes,
-                      options=options, effects=sizes, bayesian=bayes,
-                      mean_rank_intervals=intervals)
+    table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
+    opts = validate(table, **given)
+    ranked = steps.rank(table, opts)
+    tests, shared = steps.run_tests(table, ranked, opts)
+    freq = steps.frequentist(table, ranked, tests, shared, opts)
+    sizes, bayes, verdict, effect_notes, effect_settings = steps.effects_and_bayesian(
+        table, ranked, freq.verdict, opts)
+    model, model_settings = steps.whole_table_model(table, opts)
+    verdict, verdict_settings = steps.bayesian_verdict(verdict, table, ranked.mean_ranks, bayes,
+                                                       model, opts)
+    views = steps.pool_views(table, ranked, verdict, opts)
+    verdict = steps.with_filled_cells(views.verdict, table)
+    intervals, interval_settings = steps.rank_intervals(ranked, opts)
+    figures = steps.figure_plan(table, freq, bayes, model, views, verdict, intervals,
+                                interval_settings, opts)
+    notes = freq.leading_notes + collect_notes(
+        table, tests, freq.posthoc, figures if opts.complete else {},
+        small_sample_guidance(table, tests, freq.critical_difference, opts.alpha) + effect_notes)
+    settings = {**ranked.settings, **effect_settings, **model_settings, **verdict_settings,
+                **interval_settings}
+    return Comparison(table=table, alpha=opts.alpha, convention=opts.convention,
+                      decimals=opts.decimals, ranks=ranked.ranks, mean_ranks=ranked.mean_ranks,
+                      tests=tests, pair=opts.used_pair, settings=settings, posthoc=freq.posthoc,
+                      verdict=verdict, figures=figures,
+                      critical_difference=freq.critical_difference, notes=notes,
+                      options=opts.as_dict(), effects=sizes, bayesian=bayes,
+                      mean_rank_intervals=intervals, pool_check=views.pool_check,
+                      mcm=views.mcm, groups=views.groups, bayesian_model=model)
 
 
 def small_sample_guidance(table, tests, cd, alpha) -> tuple:

@@ -742,9 +742,9 @@ def _filled(values, datasets, learners, holes, missing: str, hib: bool, source) 
                             " had scored that")
 
 
-def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTable:
-    criterion = table.criterion if table.criterion is not None else criterion
-    warnings = list(table.warnings)
+def _direction(table: ScoreTable, criterion, higher_is_better, warnings: list) -> tuple:
+    """``(higher_is_better, source, word)``: the direction from the option, the format, the
+    criterion's name or the default (with a warning where it is assumed or overridden)."""
     said = direction_of(criterion)
     known, word = said.higher_is_better, said.word
     reading = table.reading
@@ -764,6 +764,13 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
             warnings.append(f"the criterion name {criterion!r} does not say whether higher or"
                             " lower is better; higher-is-better was assumed (pass"
                             " --lower-is-better if smaller values are better)")
+    return hib, source, word
+
+
+def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTable:
+    criterion = table.criterion if table.criterion is not None else criterion
+    warnings = list(table.warnings)
+    hib, source, word = _direction(table, criterion, higher_is_better, warnings)
     values, datasets, learners = table.values, list(table.datasets), list(table.learners)
     counts = table.counts
     holes = np.isnan(values)
@@ -782,6 +789,7 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
         if missing == "refuse":
             shown = "; ".join(f"{d} / {l}" for d, l in missing_cells[:5])
             more = f" and {len(missing_cells) - 5} more" if len(missing_cells) > 5 else ""
+            reading = table.reading
             failed = (f" {reading.failed}" if reading is not None and reading.failed
                       else "")
             raise RankwiseError(f"{table.source}: {len(missing_cells)} missing cell(s) (data set /"

@@ -256,18 +256,7 @@ def _amlb(frame, criterion, label, mapping=None, duplicates=None):
     task, framework, result = (low[c] for c in ("task", "framework", "result"))
     mapping = mapping or {}
     notes, extra = [], {}
-    frame["_learner"] = text(frame[framework])
-    learner_desc = framework
-    if "constraint" in low:
-        constraint = text(frame[low["constraint"]])
-        if constraint.nunique() > 1:
-            frame["_learner"] = frame["_learner"] + " (" + constraint + ")"
-            learner_desc = f"{framework} (constraint)"
-            if mapping.get("learner") == framework:  # the guide's --columns learner=framework
-                del mapping["learner"]
-            notes.append(f"The file holds {constraint.nunique()} constraints"
-                         f" ({', '.join(dict.fromkeys(constraint))}): each framework under each"
-                         " constraint is a learner; --where constraint=NAME reads one.")
+    learner_desc = _amlb_learners(frame, low, framework, mapping, notes)
     failed = text(frame[result]).str.lower().isin(MISSING_TOKENS)
     if "metric" in low:
         metric = low["metric"]
@@ -303,29 +292,10 @@ def _amlb(frame, criterion, label, mapping=None, duplicates=None):
         frame["_criterion"] = metrics
         built["criterion"] = "_criterion"
     elif criterion == "result":
-        unknown = [m for m in found if direction_of(m).higher_is_better is None]
-        if unknown:
-            raise RankwiseError(f"{label}: cannot tell which way the metric {unknown[0]!r}"
-                                " points, so its tasks cannot be ranked with the others;"
-                                f" analyse it alone with --criterion {unknown[0]}")
-        lower = [m for m in found if direction_of(m).higher_is_better is False]
-        flip = metrics.isin(lower).to_numpy()
-        rows = frame["_row"].to_numpy()
-        numbers = parse_numbers(frame[result],
-                                lambda i: f"{label}: row {rows[i]}, column {result!r}").copy()
-        numbers[flip] = -numbers[flip]
-        frame["_value"] = numbers
+        extra = _each_task_on_its_metric(frame, task, result, metrics, found, label, notes)
         frame["_criterion"] = "result"
         built["criterion"] = "_criterion"
         describe["criterion"] = "result (each task's own metric)"
-        extra = {"higher_is_better": True,
-                 "direction_reason": "every task on its own metric, oriented so that higher"
-                                     " is better"}
-        if lower:
-            notes.append(f"Values of the lower-is-better metric(s) {', '.join(lower)} were"
-                         " negated, so that higher is better for every task.")
-        per = ", ".join(f"{m} for {_n_tasks(frame, task, metrics, m)} tasks" for m in found)
-        notes.append(f"Each task is ranked on its own metric ({per}).")
     elif criterion in low and criterion not in (task, framework, result, metric):
         built["value"] = low[criterion]
         frame["_criterion"] = criterion
@@ -345,6 +315,48 @@ def _amlb(frame, criterion, label, mapping=None, duplicates=None):
         extra["failed"] = _failures(frame[failed.to_numpy()], task,
                                     low.get("fold"), low.get("info"), n_failed)
     return frame, built, describe, tuple(notes), criterion, extra
+
+
+def _amlb_learners(frame, low, framework, mapping, notes) -> str:
+    """The learners (``_learner``): the framework, with the constraint appended when the file
+    holds several (also under the mapping ``learner=framework``); returns how it was built."""
+    frame["_learner"] = text(frame[framework])
+    if "constraint" not in low:
+        return framework
+    constraint = text(frame[low["constraint"]])
+    if constraint.nunique() <= 1:
+        return framework
+    frame["_learner"] = frame["_learner"] + " (" + constraint + ")"
+    if mapping.get("learner") == framework:  # the guide's --columns learner=framework
+        del mapping["learner"]
+    notes.append(f"The file holds {constraint.nunique()} constraints"
+                 f" ({', '.join(dict.fromkeys(constraint))}): each framework under each"
+                 " constraint is a learner; --where constraint=NAME reads one.")
+    return f"{framework} (constraint)"
+
+
+def _each_task_on_its_metric(frame, task, result, metrics, found, label, notes) -> dict:
+    """``--criterion result``: every task's result on its own metric, the lower-is-better ones
+    negated (``_value``); returns the direction this sets."""
+    unknown = [m for m in found if direction_of(m).higher_is_better is None]
+    if unknown:
+        raise RankwiseError(f"{label}: cannot tell which way the metric {unknown[0]!r}"
+                            " points, so its tasks cannot be ranked with the others;"
+                            f" analyse it alone with --criterion {unknown[0]}")
+    lower = [m for m in found if direction_of(m).higher_is_better is False]
+    flip = metrics.isin(lower).to_numpy()
+    rows = frame["_row"].to_numpy()
+    numbers = parse_numbers(frame[result],
+                            lambda i: f"{label}: row {rows[i]}, column {result!r}").copy()
+    numbers[flip] = -numbers[flip]
+    frame["_value"] = numbers
+    if lower:
+        notes.append(f"Values of the lower-is-better metric(s) {', '.join(lower)} were"
+                     " negated, so that higher is better for every task.")
+    per = ", ".join(f"{m} for {_n_tasks(frame, task, metrics, m)} tasks" for m in found)
+    notes.append(f"Each task is ranked on its own metric ({per}).")
+    return {"higher_is_better": True,
+            "direction_reason": "every task on its own metric, oriented so that higher is better"}
 
 
 def _older_metrics(frame, low, task, result, failed, label, notes) -> pd.Series:

@@ -1,0 +1,211 @@
+"""The settings of one analysis, checked once into a frozen :class:`Options` (scipy's ``_iv``
+pattern): :func:`compare` validates its arguments here, then every step reads them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from .. import _validate as check
+from ..errors import RankwiseError
+from ..names import (ALL_PAIRS_PROCEDURES, BAYESIAN_MODELS, GROUP_METHODS, OMNIBUS_TESTS,
+                     OPTIONAL_PROCEDURES, TWO_LEARNER_TESTS, VERDICT_BASES)
+from ..stats.bayesian import BAYESIAN_TESTS
+from ..stats.omnibus import FRIEDMAN_METHODS
+from ..stats.two_learners import SIGN_TIES, ZERO_METHODS
+from .effects import effects_mode
+from .pool import POOL_MAX_LEARNERS
+from .posthoc import resolve_rankings
+from .verdict import check_procedure
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every setting of :func:`compare`, as given where the caller's value is kept (so that
+    :meth:`as_dict` re-runs the same analysis) and as validated where it was checked; then what
+    the analysis made of them for this table (``used_pair``, ``family``, ``used_tests``,
+    ``complete``)."""
+
+    alpha: float
+    convention: str
+    decimals: int | None
+    tests: object
+    pair: object
+    zero_method: str
+    wilcoxon_method: str
+    sign_ties: str
+    alternative: str
+    continuity_correction: bool
+    friedman_method: str
+    posthoc: str | None
+    control: str | None
+    procedures: object
+    rankings: object
+    force_posthoc: bool
+    bh_time_budget: float
+    verdict_procedure: str
+    diagram_procedure: str
+    effects: str
+    confidence: float
+    bayesian: str | None
+    rope: float
+    samples: int
+    seed: int
+    threshold: float
+    rank_intervals: bool
+    digits: int | None
+    top: int | None
+    figure_title: bool
+    pool_check: bool
+    mcm: object
+    groups: str | None
+    verdict: str
+    # what the analysis made of the settings for this table
+    used_pair: tuple | None = None
+    family: str | None = None
+    used_tests: tuple | None = None
+    complete: bool = True
+
+    def as_dict(self) -> dict:
+        """The settings as :func:`compare` takes them (``Comparison.options``)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name not in _DERIVED}
+
+
+_DERIVED = ("used_pair", "family", "used_tests", "complete")
+
+
+def validate(table, **given) -> Options:
+    """``given`` (the keyword arguments of :func:`compare`) checked against each other and the
+    table; a :class:`RankwiseError` names the first problem."""
+    checked = _checked_values(given)
+    _check_procedures(checked)
+    k = table.n_learners
+    pair = _pair(table, checked["pair"])
+    family = "control" if checked["control"] is not None and checked["posthoc"] is None \
+        else checked["posthoc"]
+    _check_posthoc_choices(checked, family)
+    _check_table_options(checked, k)
+    complete = not np.isnan(table.values).any()
+    if not complete:
+        _check_incomplete(checked)
+    return Options(**checked, used_pair=pair, family=family, complete=complete,
+                   used_tests=_tests(checked["tests"], k, pair, complete))
+
+
+def _checked_values(given: dict) -> dict:
+    """Each setting on its own: ranges, choices and types."""
+    out = dict(given, rank_intervals=bool(given["rank_intervals"]),
+               figure_title=bool(given["figure_title"]), pool_check=bool(given["pool_check"]))
+    out["alpha"] = check.alpha(given["alpha"])
+    out["convention"] = check.convention(given["convention"])
+    out["decimals"] = check.decimals(given["decimals"])
+    check.choice("zero_method", given["zero_method"], ZERO_METHODS)
+    check.choice("wilcoxon_method", given["wilcoxon_method"], ("auto", "exact", "normal"))
+    check.choice("sign_ties", given["sign_ties"], SIGN_TIES)
+    out["alternative"] = check.alternative(given["alternative"])
+    out["continuity_correction"] = bool(given["continuity_correction"])
+    check.choice("friedman_method", given["friedman_method"], FRIEDMAN_METHODS)
+    out["confidence"] = (1.0 - out["alpha"] if given["confidence"] is None
+                         else check.confidence(given["confidence"]))
+    digits = given["digits"]
+    if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int)
+                               or not 0 <= digits <= 12):
+        raise RankwiseError(f"digits must be a whole number from 0 to 12; got {digits!r}")
+    _check_bayesian(given)
+    out["effects"] = effects_mode(given["effects"])
+    top = given["top"]
+    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
+        raise RankwiseError(f"top must be a whole number (0 or None: every learner); got {top!r}")
+    out["top"] = top or None
+    return out
+
+
+def _check_bayesian(given: dict) -> None:
+    bayesian, verdict = given["bayesian"], given["verdict"]
+    if bayesian is not None:
+        check.choice("bayesian", bayesian, BAYESIAN_TESTS + BAYESIAN_MODELS)
+    check.choice("verdict", verdict, VERDICT_BASES)
+    if verdict == "bayesian" and bayesian is None:
+        raise RankwiseError("the Bayesian verdict speaks in the terms of a Bayesian analysis;"
+                            " choose one with --bayesian (bayesian=): plackett-luce,"
+                            " bradley-terry, hierarchical, signed-rank, sign or correlated-t")
+    if bayesian in BAYESIAN_MODELS:  # the tests check it themselves; the models do not
+        check.threshold(given["threshold"])
+
+
+def _check_procedures(checked: dict) -> None:
+    check_procedure(checked["verdict_procedure"])
+    if checked["diagram_procedure"] not in ALL_PAIRS_PROCEDURES + OPTIONAL_PROCEDURES:
+        raise RankwiseError(f"the diagram procedure must be one of"
+                            f" {', '.join(ALL_PAIRS_PROCEDURES)}; got"
+                            f" {checked['diagram_procedure']!r}")
+
+
+def _pair(table, pair) -> tuple | None:
+    """The two learners of the two-learner tests: ``pair``, or both learners when k = 2."""
+    if pair is not None:
+        pair = tuple(pair)
+        if len(pair) != 2 or pair[0] == pair[1]:
+            raise RankwiseError("pair must name two different learners")
+        for name in pair:
+            table.column(name)
+        return pair
+    return tuple(table.learners) if table.n_learners == 2 else None
+
+
+def _check_posthoc_choices(checked: dict, family) -> None:
+    if checked["rankings"] is not None:
+        resolve_rankings(checked["rankings"])  # an empty or unknown ranking is an error
+    for given, flag in ((checked["rankings"], "--ranking (rankings=)"),
+                        (checked["procedures"], "--procedures")):
+        if given is not None and family is None:
+            raise RankwiseError(f"{flag} chooses what the post-hoc comparisons use; add --posthoc"
+                                " all, control or both (posthoc= in Python)")
+
+
+def _check_table_options(checked: dict, k: int) -> None:
+    groups, mcm = checked["groups"], checked["mcm"]
+    if groups is not None and groups not in GROUP_METHODS:
+        raise RankwiseError(f"groups must be one of {', '.join(GROUP_METHODS)}; got {groups!r}")
+    if mcm not in (False, True, "holm", None):
+        raise RankwiseError(f"mcm must be True, False or 'holm'; got {mcm!r}")
+    if checked["pool_check"] and k > POOL_MAX_LEARNERS:
+        raise RankwiseError(
+            f"the pool check reanalyses the table {2 * k:,} times (each learner left out and"
+            f" cloned), which takes minutes above {POOL_MAX_LEARNERS} learners; the"
+            " multi-comparison matrix (--mcm) gives pair results that do not depend on the pool")
+    if checked["pool_check"] and k < 4:
+        raise RankwiseError("the pool check needs at least 4 learners: leaving one out must leave"
+                            " 3 for a post-hoc comparison")
+
+
+def _check_incomplete(checked: dict) -> None:
+    """What a table with missing cells cannot have."""
+    if checked["pool_check"] or checked["mcm"] or checked["groups"]:
+        what = ("the pool check" if checked["pool_check"] else "the multi-comparison matrix"
+                if checked["mcm"] else "Scott-Knott groups")
+        raise RankwiseError(f"{what} needs a complete table; drop the missing cells first"
+                            " (--missing drop-datasets)")
+    tests = checked["tests"]
+    complete_only = [name for name in tests if name in OMNIBUS_TESTS] if tests is not None \
+        else []
+    if complete_only:
+        raise RankwiseError(f"the {complete_only[0]} test needs a complete table; with missing"
+                            " cells the omnibus test is skillings_mack")
+
+
+def _tests(tests, k: int, pair, complete: bool) -> tuple | None:
+    """The tests to run on a complete table (default: every omnibus test for k ≥ 3 and the
+    two-learner tests of the pair); a table with missing cells keeps the request as given."""
+    if not complete:
+        return None if tests is None else tuple(tests)
+    if tests is None:
+        tests = (OMNIBUS_TESTS if k >= 3 else ()) + (TWO_LEARNER_TESTS if pair else ())
+    tests = tuple(tests)
+    for name in tests:
+        check.choice("test", name, OMNIBUS_TESTS + TWO_LEARNER_TESTS)
+        if name in TWO_LEARNER_TESTS and not pair:
+            raise RankwiseError(f"the {name} test compares two learners; name them with pair=")
+    return tests
