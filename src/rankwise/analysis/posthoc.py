@@ -9,7 +9,8 @@ read it, so a decision that two outputs share is the same number in both.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 from scipy import stats
@@ -216,11 +217,51 @@ def resolve_rankings(rankings) -> list:
 def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, rankings,
                   force, alternative: str = "two-sided") -> PosthocResult:
     """The requested post-hoc families on the requested rankings (the ``posthoc`` section)."""
+    plan = _plan(engine, mean_ranks, family, control, procedures, rankings, alternative)
+    learners, c_idx = list(engine.learners), plan.control
+    entries = {}
+    for ranking in plan.rankings:
+        gate = engine.gate(ranking)
+        if not gate.passed and not force:
+            entries[ranking] = RankingResult(
+                ranking, gate, skipped=True, forced=False,
+                notes=(f"{test_title(gate.test)} does not reject at alpha = {engine.alpha}"
+                       f" ({p_phrase(gate.pvalue)}): no post-hoc comparisons on"
+                       f" {ranking_title(ranking)} (force them with --force-posthoc)",))
+            continue
+        notes = _ranking_notes(engine, ranking, gate, plan.rankings)
+        fams, methods = _families(engine, ranking, plan, alternative, notes)
+        entries[ranking] = _ranking_result(engine, ranking, gate, fams, methods, notes, c_idx)
+    return PosthocResult(
+        families=plan.families, rankings=entries,
+        control=learners[c_idx] if c_idx is not None else None,
+        control_source=(None if c_idx is None else
+                        "option" if control not in (None, "best") else
+                        "best Friedman mean rank" if engine.complete else "best mean rank"),
+        procedures={fam: tuple(plan.chosen[fam]) for fam in plan.families}, forced=bool(force),
+        critical_difference=engine.critical_difference() if engine.complete else None,
+        multiple_sign_test=_multiple_sign(engine, c_idx),
+        contrast=partial(_contrast, engine) if engine.complete else None)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What :func:`build_posthoc` computes: the families, the rankings, each family's
+    procedures, the control's index and whether the control family is one-sided."""
+
+    families: tuple
+    rankings: list
+    chosen: dict
+    control: int | None
+    one_sided: bool
+
+
+def _plan(engine, mean_ranks, family, control, procedures, rankings, alternative) -> _Plan:
+    """The request checked against the table: one-line errors for what cannot be done."""
     check.choice("posthoc", family, tuple(POSTHOC_CHOICES))
     families = POSTHOC_CHOICES[family]
-    x, learners = engine.x, list(engine.learners)
-    n, k = x.shape
-    if k < 3:
+    learners = list(engine.learners)
+    if engine.x.shape[1] < 3:
         raise RankwiseError("post-hoc comparisons need at least 3 learners; with 2, the"
                             " two-learner tests already answer the question")
     rankings = resolve_rankings(rankings)
@@ -239,103 +280,99 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
     if one_sided and "anova" in rankings:
         raise RankwiseError("the anova ranking (Dunnett) is two-sided; drop it or use"
                             " --alternative two-sided")
-    alpha = engine.alpha
-    entries = {}
-    for ranking in rankings:
-        gate = engine.gate(ranking)
-        if not gate.passed and not force:
-            entries[ranking] = RankingResult(
-                ranking, gate, skipped=True, forced=False,
-                notes=(f"{test_title(gate.test)} does not reject at alpha = {alpha}"
-                       f" ({p_phrase(gate.pvalue)}): no post-hoc comparisons on"
-                       f" {ranking_title(ranking)} (force them with --force-posthoc)",))
-            continue
-        notes = [] if gate.passed else [
-            f"computed although {test_title(gate.test)} does not reject at alpha = {alpha}: read"
-            " these comparisons with care"]
-        if ranking == "friedman" and n < PERMUTATION_BELOW_N and "friedman_exact" not in rankings:
-            notes.append(f"with {n} data sets the normal approximation of these z-tests is rough;"
-                         " the exact p-values of --ranking friedman_exact (Eisinga et al. 2017)"
-                         " avoid it")
-        fams, methods = {}, {}
-        for fam in families:
-            procs = ("tukey",) if ranking == "anova" and fam == "all_pairs" else (
-                ("dunnett",) if ranking == "anova" else chosen[fam])
-            result, fam_notes, used = engine.family(
-                ranking, fam, procs, c_idx if fam == "control" else None,
-                alternative if fam == "control" else "two-sided")
-            if fam == "control" and one_sided:
-                side = "better" if alternative == "greater" else "worse"
-                fam_notes = (*fam_notes, f"against the control {learners[c_idx]}: one-sided, H1:"
-                             f" each learner is {side} than {learners[c_idx]}")
-            fams[fam] = result
-            notes.extend(n_ for n_ in fam_notes if n_ not in notes)
-            methods.update(used)
-        if ranking == "anova":
-            res = engine.anova(c_idx)
-            entries[ranking] = RankingResult(
-                ranking, gate, skipped=False, forced=not gate.passed,
-                statistic="q (Tukey) / t (Dunnett)", families=fams, notes=tuple(notes),
-                details={"mse": res["mse"], "df": res["df"],
-                         "means": dict(zip(learners, x.mean(axis=0))),
-                         "notes_assumptions": "Tukey and Dunnett assume sphericity; see the"
-                                              " ANOVA's notes"})
-            continue
-        st = engine.statistics(ranking)
-        common = dict(skipped=False, forced=not gate.passed, families=fams, methods=methods,
-                      notes=tuple(notes))
-        if ranking in RANK_BASED:
-            cd = engine.critical_difference(ranking)
-            entries[ranking] = RankingResult(
-                ranking, gate, statistic="z", se=st.se, se_formula=st.details["se_formula"],
-                mean_scores=dict(zip(learners, st.scores)), critical_difference=cd, **common)
-        elif ranking == "friedman_exact":
-            entries[ranking] = RankingResult(
-                ranking, gate, statistic="R_a - R_b (rank sums)",
-                details={"method": "exact", "mean_scores": dict(zip(learners, st.scores))},
-                **common)
-        elif ranking in CONOVER:
-            entries[ranking] = RankingResult(
-                ranking, gate, statistic=f"t ({st.details['df']} df)",
-                details={"se": st.se, "se_formula": st.details["se_formula"],
-                         "df": st.details["df"], "mean_scores": dict(zip(learners, st.scores))},
-                **common)
-        else:
-            label = "T" if ranking == "wilcoxon" else (
-                "wins of b (ties split)" if engine.options["sign_ties"] == "split" else
-                "wins of b")
-            details = dict(st.details)
-            if "n_used" in details:  # missing cells: the data sets each pair shares
-                used = details.pop("n_used")
-                details["n_used"] = {a: {b: int(used[i, j]) for j, b in enumerate(learners)
-                                         if j != i} for i, a in enumerate(learners)}
-            entries[ranking] = RankingResult(ranking, gate, statistic=label, details=details,
-                                             **common)
-    mst = None
-    if c_idx is not None and engine.complete:
-        mst = multiple_sign_test(x, c_idx, alpha=alpha, higher_is_better=engine.hib,
-                                 decimals=engine.decimals)
-        for row in mst["comparisons"]:
-            row["learner"] = learners[row["learner"]]
-        mst["control"] = learners[c_idx]
-        mst = jsonable(mst)
+    return _Plan(families, rankings, chosen, c_idx, one_sided)
 
-    def contrast():
-        ce = contrast_estimation(x, decimals=engine.decimals)
-        # k × k matrices in ``learners`` order (schema 2), kept as arrays: at k = 1,000 a
-        # dict of dicts is a million Python objects.
-        return {"learners": list(learners), "m": np.asarray(ce["m"], dtype=float),
-                "estimates": np.asarray(ce["estimates"], dtype=float),
-                "medians": np.asarray(ce["medians"], dtype=float),
-                "orientation": "estimates[u][v] = m[u] - m[v] (rows and columns in learners"
-                               " order); positive means u scores higher"}
 
-    return PosthocResult(
-        families=families, rankings=entries,
-        control=learners[c_idx] if c_idx is not None else None,
-        control_source=(None if c_idx is None else
-                        "option" if control not in (None, "best") else
-                        "best Friedman mean rank" if engine.complete else "best mean rank"),
-        procedures={fam: tuple(chosen[fam]) for fam in families}, forced=bool(force),
-        critical_difference=engine.critical_difference() if engine.complete else None,
-        multiple_sign_test=mst, contrast=contrast if engine.complete else None)
+def _ranking_notes(engine, ranking, gate, rankings) -> list:
+    """What a reader of the ranking's comparisons should know before reading them."""
+    n = engine.x.shape[0]
+    notes = [] if gate.passed else [
+        f"computed although {test_title(gate.test)} does not reject at alpha = {engine.alpha}:"
+        " read these comparisons with care"]
+    if ranking == "friedman" and n < PERMUTATION_BELOW_N and "friedman_exact" not in rankings:
+        notes.append(f"with {n} data sets the normal approximation of these z-tests is rough;"
+                     " the exact p-values of --ranking friedman_exact (Eisinga et al. 2017)"
+                     " avoid it")
+    return notes
+
+
+def _families(engine, ranking, plan: _Plan, alternative, notes: list) -> tuple:
+    """``(families, methods)`` of one ranking; their notes are added to ``notes``."""
+    learners, c_idx = list(engine.learners), plan.control
+    fams, methods = {}, {}
+    for fam in plan.families:
+        procs = ("tukey",) if ranking == "anova" and fam == "all_pairs" else (
+            ("dunnett",) if ranking == "anova" else plan.chosen[fam])
+        result, fam_notes, used = engine.family(
+            ranking, fam, procs, c_idx if fam == "control" else None,
+            alternative if fam == "control" else "two-sided")
+        if fam == "control" and plan.one_sided:
+            side = "better" if alternative == "greater" else "worse"
+            fam_notes = (*fam_notes, f"against the control {learners[c_idx]}: one-sided, H1:"
+                         f" each learner is {side} than {learners[c_idx]}")
+        fams[fam] = result
+        notes.extend(n_ for n_ in fam_notes if n_ not in notes)
+        methods.update(used)
+    return fams, methods
+
+
+def _ranking_result(engine, ranking, gate, fams, methods, notes, c_idx) -> RankingResult:
+    """One ranking's section: its statistic and what it needs beside the families."""
+    learners = list(engine.learners)
+    if ranking == "anova":
+        res = engine.anova(c_idx)
+        return RankingResult(
+            ranking, gate, skipped=False, forced=not gate.passed,
+            statistic="q (Tukey) / t (Dunnett)", families=fams, notes=tuple(notes),
+            details={"mse": res["mse"], "df": res["df"],
+                     "means": dict(zip(learners, engine.x.mean(axis=0))),
+                     "notes_assumptions": "Tukey and Dunnett assume sphericity; see the"
+                                          " ANOVA's notes"})
+    st = engine.statistics(ranking)
+    common = dict(skipped=False, forced=not gate.passed, families=fams, methods=methods,
+                  notes=tuple(notes))
+    scores = dict(zip(learners, st.scores)) if st.scores is not None else None
+    if ranking in RANK_BASED:
+        return RankingResult(ranking, gate, statistic="z", se=st.se,
+                             se_formula=st.details["se_formula"], mean_scores=scores,
+                             critical_difference=engine.critical_difference(ranking), **common)
+    if ranking == "friedman_exact":
+        return RankingResult(ranking, gate, statistic="R_a - R_b (rank sums)",
+                             details={"method": "exact", "mean_scores": scores}, **common)
+    if ranking in CONOVER:
+        return RankingResult(ranking, gate, statistic=f"t ({st.details['df']} df)",
+                             details={"se": st.se, "se_formula": st.details["se_formula"],
+                                      "df": st.details["df"], "mean_scores": scores}, **common)
+    label = "T" if ranking == "wilcoxon" else (
+        "wins of b (ties split)" if engine.options["sign_ties"] == "split" else "wins of b")
+    details = dict(st.details)
+    if "n_used" in details:  # missing cells: the data sets each pair shares
+        used = details.pop("n_used")
+        details["n_used"] = {a: {b: int(used[i, j]) for j, b in enumerate(learners) if j != i}
+                             for i, a in enumerate(learners)}
+    return RankingResult(ranking, gate, statistic=label, details=details, **common)
+
+
+def _multiple_sign(engine, c_idx):
+    """The multiple sign test against the control (complete tables), as JSON data."""
+    if c_idx is None or not engine.complete:
+        return None
+    learners = list(engine.learners)
+    mst = multiple_sign_test(engine.x, c_idx, alpha=engine.alpha, higher_is_better=engine.hib,
+                             decimals=engine.decimals)
+    for row in mst["comparisons"]:
+        row["learner"] = learners[row["learner"]]
+    mst["control"] = learners[c_idx]
+    return jsonable(mst)
+
+
+def _contrast(engine) -> dict:
+    """Contrast estimation, computed when a report first reads it; k × k matrices in
+    ``learners`` order (schema 2), kept as arrays: at k = 1,000 a dict of dicts is a million
+    Python objects."""
+    ce = contrast_estimation(engine.x, decimals=engine.decimals)
+    return {"learners": list(engine.learners), "m": np.asarray(ce["m"], dtype=float),
+            "estimates": np.asarray(ce["estimates"], dtype=float),
+            "medians": np.asarray(ce["medians"], dtype=float),
+            "orientation": "estimates[u][v] = m[u] - m[v] (rows and columns in learners"
+                           " order); positive means u scores higher"}
