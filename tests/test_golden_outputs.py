@@ -107,3 +107,27 @@ def test_every_output_is_byte_identical(input_name, option_name):
     changed = [key for key, digest in got.items() if recorded.get(key) != digest]
     assert not changed, (f"outputs changed: {', '.join(changed)} (regenerate with"
                          " RANKWISE_REGENERATE_GOLDEN=1 only after a deliberate change)")
+
+
+POWER = {
+    "two": {"learners": ["C4.5", "CN2"], "draws": 60},
+    "control": {"learners": ["C4.5", "CN2", "Kernel"], "draws": 60, "biases": [0, 10],
+                "sample_size": "5:10", "procedures": ["holm"]},
+}
+
+
+@pytest.mark.parametrize("case", POWER)
+def test_power_study_outputs_are_byte_identical(case):
+    from rankwise.power import power_study
+    from rankwise.power.report import json_report, text_report
+
+    study = power_study(load_example("garcia2008"), **POWER[case])
+    got = {f"power/{case}/{fmt}": hashlib.sha256(text.encode()).hexdigest()
+           for fmt, text in (("json", json_report(study)), ("text", text_report(study)))}
+    recorded = _recorded()
+    if REGENERATE:
+        recorded.update(got)
+        GOLDEN.write_text(json.dumps(dict(sorted(recorded.items())), indent=1) + "\n")
+        return
+    changed = [key for key, digest in got.items() if recorded.get(key) != digest]
+    assert not changed, f"outputs changed: {', '.join(changed)}"

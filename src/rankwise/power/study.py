@@ -287,32 +287,9 @@ def power_study(pool, *, learners=None, control: str | None = None, sample_size=
     if len(chosen) < 2 or len(set(chosen)) != len(chosen):
         raise RankwiseError("--learners needs at least two different learners of the pool")
     x = round_scores(table.values[:, [names.index(n) for n in chosen]], decimals)
-    k = len(chosen)
-    hib = table.higher_is_better
-    if k == 2:
-        if control is not None:
-            raise RankwiseError("--control is for three or more learners; with two, the"
-                                " difference is the first minus the second of --learners")
-        ctrl = None
-    elif control is not None:
-        if control not in chosen:
-            raise RankwiseError(f"the control {control!r} is not among the learners"
-                                f" {', '.join(chosen)}")
-        ctrl = control
-    elif learners is not None:
-        ctrl = chosen[0]
-    else:
-        from ..stats.ranking import mean_ranks
-
-        ctrl = chosen[int(np.argmin(mean_ranks(x, hib, decimals)))]
-    tests = _names(tests, DEFAULT_TWO if k == 2 else OMNIBUS_TESTS,
-                   TWO_LEARNER_TESTS if k == 2 else OMNIBUS_TESTS, "test")
-    procedures = _names(procedures, (), PROCEDURES, "procedure")
-    if procedures and k == 2:
-        raise RankwiseError("post-hoc procedures compare three or more learners with a control;"
-                            " with two learners the tests are the comparison")
-    if not tests and not procedures:
-        raise RankwiseError("nothing to study: give at least one test or procedure")
+    k, hib = len(chosen), table.higher_is_better
+    ctrl = _control(x, hib, decimals, chosen, control, learners is not None)
+    tests, procedures = _what(tests, procedures, k)
     sizes = parse_sample_sizes(DEFAULT_SAMPLE_SIZE if sample_size is None else sample_size)
     n_pool = table.n_datasets
     bad = [s for s in sizes if not 2 <= s <= n_pool]
@@ -324,35 +301,14 @@ def power_study(pool, *, learners=None, control: str | None = None, sample_size=
         raise RankwiseError(f"--draws must be a whole number of at least 2; got {draws!r}")
     draws = int(draws)
     c_index = chosen.index(ctrl) if ctrl is not None else 0
-    d = _differences(x, hib, c_index, k)
+    weights = {b: selection_weights(_differences(x, hib, c_index, k), b) for b in biases}
     notes = [f"pool: {w}" for w in table.warnings]
     if max(sizes) > 0.5 * n_pool:
         notes.append(f"samples of up to {max(sizes)} of {n_pool} data sets overlap a lot, so the"
                      " bias changes them little and the draws are far from independent")
-    weights = {b: selection_weights(d, b) for b in biases}
-    jobs_list = []
-    for si, size in enumerate(sizes):
-        for bi, bias in enumerate(biases):
-            for ci, start in enumerate(range(0, draws, CHUNK)):
-                jobs_list.append({"values": x, "hib": hib, "decimals": decimals, "alpha": alpha,
-                                  "weights": weights[bias], "size": size,
-                                  "draws": min(CHUNK, draws - start), "tests": tests,
-                                  "procedures": procedures, "control": c_index,
-                                  "entropy": (int(seed), si, bi, ci)})
-    from .parallel import run_all
-
-    chunks = run_all(run_chunk, jobs_list, jobs=jobs, dask_scheduler=dask_scheduler)
-    results = []
-    per = len(range(0, draws, CHUNK))
-    for si, size in enumerate(sizes):
-        for bi, bias in enumerate(biases):
-            part = chunks[(si * len(biases) + bi) * per:(si * len(biases) + bi + 1) * per]
-            for name in tests:
-                p = np.concatenate([c["tests"][name] for c in part])
-                results.append(summarise(name, "test", bias, size, p, alpha))
-            for name in procedures:
-                m = np.concatenate([c["procedures"][name] for c in part])
-                results.append(summarise(name, "procedure", bias, size, m[:, 1], alpha, m))
+    common = {"values": x, "hib": hib, "decimals": decimals, "alpha": alpha, "tests": tests,
+              "procedures": procedures, "control": c_index}
+    results = _simulate(common, weights, sizes, biases, draws, int(seed), jobs, dask_scheduler)
     undefined = sorted({e.test for e in results if e.undefined})
     if undefined:
         notes.append(f"some draws gave no p-value for {', '.join(undefined)} (e.g. all"
@@ -360,16 +316,73 @@ def power_study(pool, *, learners=None, control: str | None = None, sample_size=
                      " p-value summaries")
     planning = _plan(results, tests + procedures, biases, sizes, target_power) \
         if len(sizes) > 1 else ()
-    if k == 2:
-        difference = f"{chosen[0]} − {chosen[1]}"
-    else:
-        difference = f"{ctrl} − mean of the other {k - 1}"
+    difference = (f"{chosen[0]} − {chosen[1]}" if k == 2 else
+                  f"{ctrl} − mean of the other {k - 1}")
     return PowerStudy(source=table.source, criterion=table.criterion, higher_is_better=hib,
                       learners=tuple(chosen), control=ctrl, difference=difference,
                       pool_size=n_pool, sample_sizes=sizes, biases=biases, draws=draws,
                       seed=int(seed), alpha=alpha, tests=tests, procedures=procedures,
                       results=tuple(results), target_power=float(target_power),
                       planning=planning, notes=tuple(notes), weights=weights)
+
+
+def _control(x, hib, decimals, chosen, control, named: bool):
+    """The control of three or more learners: the one asked for, else the first of the named
+    learners, else the best mean rank over the pool; None for two learners."""
+    if len(chosen) == 2:
+        if control is not None:
+            raise RankwiseError("--control is for three or more learners; with two, the"
+                                " difference is the first minus the second of --learners")
+        return None
+    if control is not None:
+        if control not in chosen:
+            raise RankwiseError(f"the control {control!r} is not among the learners"
+                                f" {', '.join(chosen)}")
+        return control
+    if named:
+        return chosen[0]
+    from ..stats.ranking import mean_ranks
+
+    return chosen[int(np.argmin(mean_ranks(x, hib, decimals)))]
+
+
+def _what(tests, procedures, k: int) -> tuple:
+    """``(tests, procedures)`` of the study, checked."""
+    tests = _names(tests, DEFAULT_TWO if k == 2 else OMNIBUS_TESTS,
+                   TWO_LEARNER_TESTS if k == 2 else OMNIBUS_TESTS, "test")
+    procedures = _names(procedures, (), PROCEDURES, "procedure")
+    if procedures and k == 2:
+        raise RankwiseError("post-hoc procedures compare three or more learners with a control;"
+                            " with two learners the tests are the comparison")
+    if not tests and not procedures:
+        raise RankwiseError("nothing to study: give at least one test or procedure")
+    return tests, procedures
+
+
+def _simulate(common: dict, weights, sizes, biases, draws, seed, jobs, dask_scheduler) -> list:
+    """Every (sample size, bias) as chunks of draws, each chunk seeded by its position, run
+    sequentially or in parallel (the results do not depend on it), then summarised."""
+    from .parallel import run_all
+
+    jobs_list = []
+    for si, size in enumerate(sizes):
+        for bi, bias in enumerate(biases):
+            for ci, start in enumerate(range(0, draws, CHUNK)):
+                jobs_list.append({**common, "weights": weights[bias], "size": size,
+                                  "draws": min(CHUNK, draws - start),
+                                  "entropy": (seed, si, bi, ci)})
+    chunks = run_all(run_chunk, jobs_list, jobs=jobs, dask_scheduler=dask_scheduler)
+    results, per, alpha = [], len(range(0, draws, CHUNK)), common["alpha"]
+    for si, size in enumerate(sizes):
+        for bi, bias in enumerate(biases):
+            part = chunks[(si * len(biases) + bi) * per:(si * len(biases) + bi + 1) * per]
+            for name in common["tests"]:
+                p = np.concatenate([c["tests"][name] for c in part])
+                results.append(summarise(name, "test", bias, size, p, alpha))
+            for name in common["procedures"]:
+                m = np.concatenate([c["procedures"][name] for c in part])
+                results.append(summarise(name, "procedure", bias, size, m[:, 1], alpha, m))
+    return results
 
 
 def _plan(results, names, biases, sizes, target) -> tuple:
