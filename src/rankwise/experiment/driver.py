@@ -193,41 +193,7 @@ def _run(experiment, results, *, jobs, dask_scheduler, retry_failed, force, prog
         if dask_scheduler and experiment.time_limit is not None:
             notes.append(f"the time limit of {experiment.time_limit:g} s is not enforced on Dask"
                          " workers; a stuck task holds its worker until it ends")
-        meta = store.meta()
-        now = {"design": experiment.design(), "dataset_hashes": hashes, "versions": versions(),
-               "total_tasks": len(tasks), "seed": experiment.seed, "format": FORMAT,
-               "forced_changes": meta.get("forced_changes", [])}
-        stored = store.tasks()
-        # A 0.1 file continued with --force may hold results of several experiments, and its
-        # meta describes only the last one: its tasks' identities are unknown, never guessed.
-        trusted = meta.get("format", 1) >= 2 or not meta.get("forced_changes")
-        if trusted and any(ident is None for _, ident in stored.values()):
-            store.set_identities({k: i for k, i in stored_identities(meta).items()
-                                  if k in stored and stored[k][1] is None})
-            stored = store.tasks()
-        planned = {t.key: t.identity for t in tasks}
-        stale = [k for k, (_, ident) in stored.items() if planned.get(k) != ident]
-        changes = describe_changes(meta, now) if meta else []
-        libraries = version_changes(meta, now) if meta else []
-        if (changes or libraries or stale) and not force:
-            keep = len(stored) - len(stale)
-            if changes or stale:
-                what = "; ".join(changes) or (
-                    f"{len(stale)} stored task(s) no longer match" if trusted else
-                    "it was continued with --force by rankwise 0.1, which could mix results of"
-                    " different experiments")
-                raise RankwiseError(
-                    f"{results}: the experiment changed since this results file was started"
-                    f" ({what}); use a new results file, or --force to keep the {keep} stored"
-                    f" task(s) that still match and run the other {len(tasks) - keep} again")
-            raise RankwiseError(
-                f"{results}: library versions changed since this results file was started"
-                f" ({'; '.join(libraries)}); use a new results file, or --force to keep the"
-                " stored results (the change is recorded in the file)")
-        if changes or libraries or stale:
-            now["forced_changes"] = now["forced_changes"] + [changes + libraries]
-        store.delete(stale)
-        store.set_meta(now)
+        planned, stale = _reconcile(store, experiment, tasks, hashes, results, force)
         finished = store.finished()
         todo = [t for t in tasks if finished.get(t.key) is None
                 or (retry_failed and finished[t.key] == "failed")]
@@ -267,15 +233,62 @@ def _run(experiment, results, *, jobs, dask_scheduler, retry_failed, force, prog
                 raise RunInterrupted(done, len(tasks)) from None
         summary["failures_total"] = sum(1 for s in store.finished().values() if s == "failed")
         if summary["failures_total"]:
-            errors = store.failures()["error"].fillna("unknown error")
-            counts = errors.value_counts()
-            top = int(counts.max())
-            summary["common_error"] = (min(str(e) for e, c in counts.items() if c == top), top)
+            summary["common_error"] = _common_error(store)
         return summary
     finally:
         if progress:
             progress.stop()
         store.close()
+
+
+def _reconcile(store, experiment, tasks, hashes, results, force) -> tuple:
+    """``(planned, stale)``: the planned tasks' identities and the stored tasks that no longer
+    match them. A changed experiment or library is refused unless ``force`` (then recorded in
+    the file); stale tasks are removed and the file's description updated."""
+    meta = store.meta()
+    now = {"design": experiment.design(), "dataset_hashes": hashes, "versions": versions(),
+           "total_tasks": len(tasks), "seed": experiment.seed, "format": FORMAT,
+           "forced_changes": meta.get("forced_changes", [])}
+    stored = store.tasks()
+    # A 0.1 file continued with --force may hold results of several experiments, and its
+    # meta describes only the last one: its tasks' identities are unknown, never guessed.
+    trusted = meta.get("format", 1) >= 2 or not meta.get("forced_changes")
+    if trusted and any(ident is None for _, ident in stored.values()):
+        store.set_identities({k: i for k, i in stored_identities(meta).items()
+                              if k in stored and stored[k][1] is None})
+        stored = store.tasks()
+    planned = {t.key: t.identity for t in tasks}
+    stale = [k for k, (_, ident) in stored.items() if planned.get(k) != ident]
+    changes = describe_changes(meta, now) if meta else []
+    libraries = version_changes(meta, now) if meta else []
+    if (changes or libraries or stale) and not force:
+        keep = len(stored) - len(stale)
+        if changes or stale:
+            what = "; ".join(changes) or (
+                f"{len(stale)} stored task(s) no longer match" if trusted else
+                "it was continued with --force by rankwise 0.1, which could mix results of"
+                " different experiments")
+            raise RankwiseError(
+                f"{results}: the experiment changed since this results file was started"
+                f" ({what}); use a new results file, or --force to keep the {keep} stored"
+                f" task(s) that still match and run the other {len(tasks) - keep} again")
+        raise RankwiseError(
+            f"{results}: library versions changed since this results file was started"
+            f" ({'; '.join(libraries)}); use a new results file, or --force to keep the"
+            " stored results (the change is recorded in the file)")
+    if changes or libraries or stale:
+        now["forced_changes"] = now["forced_changes"] + [changes + libraries]
+    store.delete(stale)
+    store.set_meta(now)
+    return planned, stale
+
+
+def _common_error(store) -> tuple:
+    """``(message, count)``: the most frequent error of the failed tasks (the first in
+    alphabetical order among equally frequent ones)."""
+    counts = store.failures()["error"].fillna("unknown error").value_counts()
+    top = int(counts.max())
+    return min(str(e) for e, c in counts.items() if c == top), top
 
 
 def _execute(todo, jobs, dask_scheduler, commit, guard):
