@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).parents[1] / "src" / "rankwise"
-LEAVES = {"names", "errors", "_validate", "_version", "_text"}
+LEAVES = {"names", "errors", "_validate", "_version", "_text", "defaults"}
 #: What each wing may import at module level (besides itself and the shared leaves).
 ALLOWED = {
     "stats": set(),
@@ -204,3 +204,55 @@ def test_import_and_cli_start_without_heavy_libraries():
                           " & {m.split('.')[0] for m in sys.modules}))"],
                          capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "[]", (out.stdout, out.stderr)
+
+
+def test_one_source_for_defaults_and_seeds():
+    """Seeds and the rounding default are numbers only in rankwise.defaults: a second literal
+    (a sampler seeded differently when called directly, decimals=12 in a signature) fails."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "defaults.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) \
+                    and isinstance(node.value.value, int):
+                for target in node.targets:
+                    if isinstance(target, ast.Name) and target.id.endswith("SEED"):
+                        found.append(f"{path.name}:{node.lineno} {target.id}")
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = node.args
+                for arg, default in zip(args.kwonlyargs, args.kw_defaults):
+                    if arg.arg in ("seed", "decimals") and isinstance(default, ast.Constant) \
+                            and isinstance(default.value, int) and default.value != 0:
+                        found.append(f"{path.name}:{node.lineno} {node.name}({arg.arg}=...)")
+                positional = args.posonlyargs + args.args
+                for arg, default in zip(positional[len(positional) - len(args.defaults):],
+                                        args.defaults):
+                    if arg.arg in ("seed", "decimals") and isinstance(default, ast.Constant) \
+                            and isinstance(default.value, int) and default.value != 0:
+                        found.append(f"{path.name}:{node.lineno} {node.name}({arg.arg}=...)")
+    assert not found, "defaults outside rankwise.defaults: " + "; ".join(found)
+
+
+def test_every_sampler_defaults_to_the_same_seed():
+    import inspect
+
+    from rankwise.analysis.scott_knott import scott_knott_bootstrap
+    from rankwise.defaults import DEFAULT_SEED
+    from rankwise.stats.bayesian import bayesian_sign_test, bayesian_signed_rank_test
+
+    samplers = [bayesian_sign_test, bayesian_signed_rank_test, scott_knott_bootstrap]
+    try:
+        from rankwise.bayes import bradley_terry, hierarchical_test, plackett_luce
+        samplers += [bradley_terry, hierarchical_test, plackett_luce]
+    except ImportError:  # the bayes extra
+        pass
+    for fn in samplers + [rankwise_compare()]:
+        assert inspect.signature(fn).parameters["seed"].default == DEFAULT_SEED, fn.__name__
+
+
+def rankwise_compare():
+    from rankwise import compare
+
+    return compare

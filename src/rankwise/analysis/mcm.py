@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..defaults import DEFAULT_DECIMALS
 from ..stats.adjust import adjust
 from ..stats.pairwise import pairwise_statistics
 from ..stats.ranking import round_scores
@@ -129,7 +130,7 @@ def package_holm_flags(p, alpha: float) -> np.ndarray:
 
 
 def multi_comparison_matrix(x, learners, *, higher_is_better: bool = True,
-                            decimals: int | None = 12, convention: str = "default",
+                            decimals: int | None = DEFAULT_DECIMALS, convention: str = "default",
                             holm: bool = False, alpha: float = 0.05) -> MultiComparisonMatrix:
     """The multi-comparison matrix of an n × k score table (Ismail-Fawaz et al. 2023).
 

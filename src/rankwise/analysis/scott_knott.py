@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from ..defaults import DEFAULT_DECIMALS, DEFAULT_SEED
 from .. import _validate as check
 from ..stats.effects import dominance_counts
 from ..stats.ranking import midranks, round_scores
@@ -133,7 +134,7 @@ def scott_knott_groups(sorted_means: np.ndarray, mmse: float, dfr: int, alpha: f
 
 
 def scott_knott_esd(x, learners, *, higher_is_better: bool = True, alpha: float = 0.05,
-                    version: str = "p", decimals: int | None = 12) -> RankGroups:
+                    version: str = "p", decimals: int | None = DEFAULT_DECIMALS) -> RankGroups:
     """Scott-Knott ESD rank groups of an n × k score table (see the module docstring).
 
     Parameters
@@ -214,7 +215,7 @@ def scott_knott_esd(x, learners, *, higher_is_better: bool = True, alpha: float 
 A12_NEGLIGIBLE = 0.06
 #: Bootstrap resamples of the two-sample test, and its seed.
 BOOTSTRAP_SAMPLES = 1000
-BOOTSTRAP_SEED = 20171027
+BOOTSTRAP_SEED = DEFAULT_SEED  # one seed policy: rankwise.defaults
 
 
 def fold_samples(table) -> dict:

@@ -25,6 +25,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..defaults import DEFAULT_DECIMALS, MODEL_DRAWS
+from ..defaults import DEFAULT_SEED as SEED
 from ..errors import RankwiseError
 from ..stats.ranking import round_scores
 from ..stats.results import jsonable
@@ -35,13 +37,13 @@ LOCAL_ROPE = 0.4
 PWIN_ROPE = (0.45, 0.55)
 HDI_MASS = 0.89
 DEFAULT_CHAINS = 4
-DEFAULT_DRAWS = 2000
+DEFAULT_DRAWS = MODEL_DRAWS
 DEFAULT_WARMUP = 1000
-DEFAULT_SEED = 20230801
+DEFAULT_SEED = SEED  # one seed policy: rankwise.defaults
 
 
 def win_table(values, *, folds=None, higher_is_better: bool = True,
-              local_rope: float = LOCAL_ROPE, decimals: int | None = 12) -> dict:
+              local_rope: float = LOCAL_ROPE, decimals: int | None = DEFAULT_DECIMALS) -> dict:
     """Wins, ties and losses of every pair (a < b in column order) over the data sets.
 
     ``values``: n × k, one value per data set (ties: equal values); or ``folds``: a list of
@@ -131,7 +133,7 @@ class BradleyTerry:
 
 
 def bradley_terry(x=None, learners=None, *, folds=None, higher_is_better: bool = True,
-                  local_rope: float = LOCAL_ROPE, decimals: int | None = 12,
+                  local_rope: float = LOCAL_ROPE, decimals: int | None = DEFAULT_DECIMALS,
                   chains: int = DEFAULT_CHAINS, draws: int = DEFAULT_DRAWS,
                   warmup: int = DEFAULT_WARMUP, seed: int = DEFAULT_SEED) -> BradleyTerry:
     """Wainer's Bayesian Bradley-Terry model (see the module docstring).

@@ -27,14 +27,15 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from ..defaults import DEFAULT_SEED as SEED, MODEL_DRAWS
 from ..errors import RankwiseError
 from ..stats.results import jsonable
 from .sampling import Diagnostics, run_nuts, share_largest
 
 DEFAULT_CHAINS = 4
-DEFAULT_DRAWS = 2000
+DEFAULT_DRAWS = MODEL_DRAWS
 DEFAULT_WARMUP = 1000
-DEFAULT_SEED = 20170601
+DEFAULT_SEED = SEED  # one seed policy: rankwise.defaults
 
 
 def _model(x, rho, lows_highs):

@@ -25,6 +25,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..defaults import DEFAULT_DECIMALS, MODEL_DRAWS
+from ..defaults import DEFAULT_SEED as SEED
 from ..errors import RankwiseError
 from ..stats.ranking import midranks, round_scores
 from ..stats.results import jsonable
@@ -32,9 +34,9 @@ from .sampling import Diagnostics, run_nuts, share_largest
 
 #: Default sampling: enough for stable probabilities at k = 10, N = 30 in a few seconds.
 DEFAULT_CHAINS = 4
-DEFAULT_DRAWS = 2000
+DEFAULT_DRAWS = MODEL_DRAWS
 DEFAULT_WARMUP = 1000
-DEFAULT_SEED = 20180715
+DEFAULT_SEED = SEED  # one seed policy: rankwise.defaults
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,8 @@ def _model(mask):
     numpyro.factor("rankings", jnp.sum(jnp.log(w)[None, :] - jnp.log(denominators)))
 
 
-def plackett_luce(x, learners, *, higher_is_better: bool = True, decimals: int | None = 12,
+def plackett_luce(x, learners, *, higher_is_better: bool = True,
+                  decimals: int | None = DEFAULT_DECIMALS,
                   chains: int = DEFAULT_CHAINS, draws: int = DEFAULT_DRAWS,
                   warmup: int = DEFAULT_WARMUP, seed: int = DEFAULT_SEED,
                   credible: float = 0.95) -> PlackettLuce:

@@ -18,16 +18,18 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
+from ..defaults import BAYESIAN_SAMPLES, BAYESIAN_THRESHOLD
+from ..defaults import DEFAULT_SEED as SEED
 from .. import _validate as check
 from ..errors import RankwiseError
 from ..names import BAYESIAN_TESTS  # noqa: F401  (re-exported)
 from .ranking import DEFAULT_DECIMALS, round_scores
 from .results import jsonable
 #: Posterior samples by default (as baycomp).
-DEFAULT_SAMPLES = 50_000
-DEFAULT_SEED = 20170101
+DEFAULT_SAMPLES = BAYESIAN_SAMPLES
+DEFAULT_SEED = SEED
 #: Posterior probability at which a decision is taken.
-DEFAULT_THRESHOLD = 0.95
+DEFAULT_THRESHOLD = BAYESIAN_THRESHOLD
 #: Weight of the prior pseudo-observation: 1 in the ROPE for the sign test, 0.5 at z₀ = 0 for the
 #: signed-rank test (Benavoli et al. 2017, §4; baycomp's defaults).
 SIGN_PRIOR = 1.0

@@ -16,6 +16,7 @@ from itertools import permutations
 import numpy as np
 from scipy import stats
 
+from ..defaults import MONTE_CARLO_SEED as MC_SEED
 from ..errors import RankwiseError
 from .ranking import midranks
 from .results import TestResult
@@ -27,7 +28,7 @@ PERMUTATION_BELOW_N = 20
 #: this many candidate states.
 EXACT_MAX_CANDIDATES = 2_000_000
 MONTE_CARLO_REPLICATES = 100_000
-MONTE_CARLO_SEED = 20_170_000
+MONTE_CARLO_SEED = MC_SEED
 
 
 def _doubled(ranks: np.ndarray) -> np.ndarray:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-DEFAULT_DECIMALS = 12
+from ..defaults import DEFAULT_DECIMALS as DECIMALS
+from ..defaults import RANK_BOOTSTRAP_SEED as BOOTSTRAP_SEED
+
+DEFAULT_DECIMALS = DECIMALS
 
 
 #: From this magnitude on a float has no digits after the decimal point (2^52 ≈ 4.5e15), so
@@ -279,7 +282,7 @@ def quade_weights(x, decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
 #: which they are drawn; above it the normal interval is used (and named).
 RANK_BOOTSTRAP_REPLICATES = 2_000
 RANK_BOOTSTRAP_MAX_CELLS = 20_000_000
-RANK_BOOTSTRAP_SEED = 20060101
+RANK_BOOTSTRAP_SEED = BOOTSTRAP_SEED
 
 
 def mean_rank_intervals(ranks, *, confidence: float = 0.95,

@@ -1,0 +1,30 @@
+"""Every default of rankwise, and its seed policy, in one place.
+
+Seeds. Every sampler a user can seed takes ``seed=`` with the default :data:`DEFAULT_SEED`,
+whether it is called through :func:`rankwise.compare` (``--seed``) or directly: the Bayesian
+sign, signed-rank and hierarchical tests, the Plackett-Luce and Bradley-Terry models, and the
+bootstrap Scott-Knott groups. The same seed gives the same draws either way, on one core or
+several. A power study draws its samples from :data:`POWER_SEED` (``rankwise power --seed``).
+Two approximations inside the tests have fixed seeds, so that an analysis is reproducible
+without one, and every output that uses them says so: the Monte Carlo p-value of the Friedman
+and Skillings-Mack tests (:data:`MONTE_CARLO_SEED`) and the bootstrap intervals of the mean ranks
+(:data:`RANK_BOOTSTRAP_SEED`).
+"""
+
+#: Scores and their differences are rounded to this many decimals before any comparison.
+DEFAULT_DECIMALS = 12
+#: The seed of every user-seedable sampler (see the module docstring).
+DEFAULT_SEED = 20170101
+#: Posterior samples of the Bayesian sign and signed-rank tests.
+BAYESIAN_SAMPLES = 50_000
+#: A Bayesian decision is drawn when a posterior probability reaches this.
+BAYESIAN_THRESHOLD = 0.95
+#: Draws per chain of the NUTS models (hierarchical test, Plackett-Luce, Bradley-Terry).
+MODEL_DRAWS = 2000
+#: The seed and the number of draws of a power study.
+POWER_SEED = 2006
+POWER_DRAWS = 1000
+#: The seed of the Monte Carlo permutation p-values (Friedman, Skillings-Mack).
+MONTE_CARLO_SEED = 20_170_000
+#: The seed of the bootstrap intervals of the mean ranks.
+RANK_BOOTSTRAP_SEED = 20060101
