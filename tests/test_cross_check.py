@@ -13,8 +13,8 @@ from statsmodels.stats.anova import AnovaRM
 
 from rankwise import (aligned_ranks, friedman, friedman_aligned, iman_davenport, paired_ttest,
                       quade, quade_weights, rank_within_datasets, rm_anova, sign_test, wilcoxon)
-from rankwise.ranking import midranks
-from rankwise.two_learners import ZERO_METHODS, differences
+from rankwise.stats.ranking import midranks
+from rankwise.stats.two_learners import ZERO_METHODS, differences
 
 
 def tied_tables(seed, count=25):

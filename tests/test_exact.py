@@ -137,7 +137,7 @@ def test_eisinga_moments_without_ties():
 
 
 def test_friedman_exact_ranking_in_compare_and_its_level():
-    from rankwise.posthoc import adjusted_pvalues
+    from rankwise.stats.pairwise import adjusted_pvalues
     from rankwise.stats.pairwise import pairwise_statistics
 
     cmp = compare(load_example("demsar2006_table6"), posthoc="all",

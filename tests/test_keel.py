@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from rankwise import RankwiseError
-from rankwise.keel import parse_keel
+from rankwise.experiment.keel import parse_keel
 
 GOOD = """% a comment line
 @Relation   'tiny set'

@@ -9,9 +9,9 @@ import pytest
 
 from rankwise import (aligned_ranks, friedman, friedman_aligned, iman_davenport, load_example, quade,
                       rank_within_datasets, sign_test, wilcoxon, wilcoxon_critical_value)
-from rankwise.omnibus import _aligned_statistic, _quade_from_ranks
-from rankwise.ranking import midranks
-from rankwise.two_learners import differences
+from rankwise.stats.omnibus import _aligned_statistic, _quade_from_ranks
+from rankwise.stats.ranking import midranks
+from rankwise.stats.two_learners import differences
 
 
 # --- Demšar (2006) ---------------------------------------------------------------------------

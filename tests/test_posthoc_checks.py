@@ -6,10 +6,11 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from rankwise import RankwiseError, compare, load_example
-from rankwise.adjust import CONTROL_PROCEDURES, adjust, rom_constants, shaffer_counts
-from rankwise.bergmann_hommel import (bergmann_hommel, branch_and_bound, brute_force, fast,
-                                      set_partitions)
-from rankwise.posthoc import dunnett_pvalue, pairwise_statistics, tukey_dunnett
+from rankwise.stats.adjust import CONTROL_PROCEDURES, adjust, rom_constants, shaffer_counts
+from rankwise.stats.bergmann_hommel import (bergmann_hommel, branch_and_bound, brute_force, fast,
+                                            set_partitions)
+from rankwise.stats.anova import dunnett_pvalue, tukey_dunnett
+from rankwise.stats.pairwise import pairwise_statistics
 
 
 def random_pvalues(rng, m):
@@ -270,7 +271,7 @@ def test_familywise_error_at_most_alpha(ranking):
     reps, alpha, k = 600, 0.05, 5
     any_control = {p: 0 for p in CONTROL_PROCEDURES}
     any_pairs = {p: 0 for p in ("nemenyi", "bonferroni", "holm", "shaffer", "bergmann_hommel")}
-    from rankwise.posthoc import adjusted_pvalues
+    from rankwise.stats.pairwise import adjusted_pvalues
     for x in null_tables(rng, reps, 20, k):
         st = pairwise_statistics(x, ranking)
         _, _, apv, _, _ = adjusted_pvalues(st, "control", CONTROL_PROCEDURES, control=0)
@@ -426,7 +427,7 @@ def test_sidak_matches_statsmodels_and_holds_the_familywise_level():
         "friedman"]["all_pairs"]["apv"]).isdisjoint({"sidak"})
     assert compare(load_example("garcia2008"), verdict_procedure="sidak").verdict.procedure == \
         "sidak"
-    from rankwise.posthoc import adjusted_pvalues
+    from rankwise.stats.pairwise import adjusted_pvalues
     count = 0
     for x in null_tables(rng, 600, 20, 5):
         _, _, apv, _, _ = adjusted_pvalues(pairwise_statistics(x), "all_pairs", ("sidak",))
@@ -516,7 +517,7 @@ def test_conover_posthocs_reproduce_pmcmrplus_on_its_example():
 @pytest.mark.parametrize("ranking", ["friedman_conover", "quade_conover"])
 def test_conover_familywise_error_at_most_alpha(ranking):
     rng = np.random.default_rng(42)
-    from rankwise.posthoc import adjusted_pvalues
+    from rankwise.stats.pairwise import adjusted_pvalues
     counts = {"holm": 0, "bonferroni": 0, "shaffer": 0}
     for x in null_tables(rng, 600, 20, 5):
         _, _, apv, _, _ = adjusted_pvalues(pairwise_statistics(x, ranking), "all_pairs",

@@ -9,10 +9,11 @@ import pytest
 from scipy import stats
 
 from rankwise import compare, load_example
-from rankwise.adjust import adjust, rom, rom_constants, shaffer_multipliers
-from rankwise.bergmann_hommel import bergmann_hommel
-from rankwise.posthoc import (contrast_estimation, critical_difference, multiple_sign_test,
-                              nemenyi_pvalues, pairwise_statistics, sign_critical_value)
+from rankwise.stats.adjust import adjust, rom, rom_constants, shaffer_multipliers
+from rankwise.stats.bergmann_hommel import bergmann_hommel
+from rankwise.stats.contrast import contrast_estimation
+from rankwise.stats.pairwise import critical_difference, nemenyi_pvalues, pairwise_statistics
+from rankwise.stats.multiple_sign import multiple_sign_test, sign_critical_value
 
 # --- Demšar (2006) ---------------------------------------------------------------------------
 

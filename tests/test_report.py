@@ -11,12 +11,13 @@ import numpy as np
 import pytest
 
 from rankwise import ScoreTable, compare, load_example
-from rankwise.cd_diagram import (assign_levels, cd_diagram, cliques, control_diagram,
-                                 figure_bytes, pvalue_heatmap)
+from rankwise.report.diagrams import (assign_levels, cd_diagram, control_diagram, figure_bytes,
+                                      pvalue_heatmap)
+from rankwise.analysis.figures import cliques
 from rankwise.report import figures, latex_report, markdown_report, text_report
-from rankwise.summary import (QuartileRow, format_quartile_chart, quartile_bar, quartile_charts,
-                              win_tie_loss_matrix)
-from rankwise.verdict import verdict
+from rankwise.stats.summary import (QuartileRow, format_quartile_chart, quartile_bar,
+                                    quartile_charts, win_tie_loss_matrix)
+from rankwise.analysis.verdict import verdict
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("RANKWISE_REGENERATE_GOLDEN") == "1"

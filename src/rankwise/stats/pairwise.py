@@ -12,8 +12,8 @@ Pairwise statistics come from a *ranking*:
   learners happen to be in the pool, as it does for the rank-based z-tests.
 
 Families: ``control`` (k − 1 comparisons with one learner) and ``all_pairs``. The procedures are
-those of :mod:`rankwise.adjust`, plus ``nemenyi`` (studentized range; rank-based rankings only)
-and ``bergmann_hommel`` (:mod:`rankwise.bergmann_hommel`). The standard errors are derived in
+those of :mod:`rankwise.stats.adjust`, plus ``nemenyi`` (studentized range; rank-based rankings only)
+and ``bergmann_hommel`` (:mod:`rankwise.stats.bergmann_hommel`). The standard errors are derived in
 ``docs/reference/pairwise.md``.
 """
 
@@ -35,7 +35,6 @@ from .bergmann_hommel import bergmann_hommel
 from .exact import eisinga_pvalues
 from .omnibus import _quade_from_ranks
 from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
-from .results import jsonable
 from .two_learners import sign_test, wilcoxon
 
 
@@ -747,12 +746,3 @@ def check_procedures(procedures, family):
                             f"{', '.join(CONTROL_PROCEDURES + OPTIONAL_PROCEDURES)}; all-pairs"
                             f" procedures: {', '.join(ALL_PAIRS_PROCEDURES + OPTIONAL_PROCEDURES)}")
     return tuple(chosen)
-
-
-def comparisons_json(pairs, p, apvs, stat: PairwiseStatistics, learners) -> list:
-    rows = []
-    for idx, (a, b) in enumerate(pairs):
-        rows.append({"a": learners[a], "b": learners[b],
-                     "statistic": stat.statistics[a, b], "pvalue": p[idx],
-                     "apv": {proc: vals[idx] for proc, vals in apvs.items()}})
-    return jsonable(rows)

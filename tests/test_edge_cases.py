@@ -1,5 +1,5 @@
-"""Issue 22's loose ends: Rom's and Li's edge cases, and sampling options that once ended in a
-traceback."""
+"""Edge cases: Rom's and Li's procedures at their limits, and sampling options that once ended
+in a traceback."""
 
 import subprocess
 import sys
