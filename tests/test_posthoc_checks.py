@@ -251,9 +251,9 @@ def test_tukey_matches_studentized_range_of_anova_residuals():
                           "y": x.ravel()})
     table = AnovaRM(frame, "y", "s", within=["t"]).fit().anova_table.iloc[0]
     ms_treat = 12 * ((x.mean(0) - x.mean()) ** 2).sum() / 3
-    assert res["mse"] == pytest.approx(ms_treat / table["F Value"], rel=1e-9)
-    first = res["tukey"][0]
-    q = abs(x[:, 0].mean() - x[:, 1].mean()) / np.sqrt(res["mse"] / 12)
+    assert res.mse == pytest.approx(ms_treat / table["F Value"], rel=1e-9)
+    first = res.tukey[0]
+    q = abs(x[:, 0].mean() - x[:, 1].mean()) / np.sqrt(res.mse / 12)
     assert first["pvalue"] == pytest.approx(stats.studentized_range.sf(q, 4, 33), rel=1e-9)
 
 
@@ -351,18 +351,18 @@ def test_contrast_medians_equal_the_pairwise_medians_of_rounded_differences(monk
             r = round_scores(y, dec)
             expected = np.array([[np.median(round_scores(r[:, u] - r[:, v], dec))
                                   for v in range(k)] for u in range(k)])
-            assert np.array_equal(contrast_estimation(y, dec)["medians"], expected)
+            assert np.array_equal(contrast_estimation(y, dec).medians, expected)
     x = np.round(rng.uniform(size=(4_000, 8)), 3)
     monkeypatch.setattr(contrast, "PARALLEL_MIN_CELLS", 1)
-    threaded = contrast_estimation(x)["medians"]
+    threaded = contrast_estimation(x).medians
     monkeypatch.setattr(contrast, "PARALLEL_MIN_CELLS", 10 ** 12)
-    sequential = contrast_estimation(x)["medians"]
+    sequential = contrast_estimation(x).medians
     assert np.array_equal(threaded, sequential)
     for cells in (1, 3 * 4_000, 10 ** 9):  # one row, three rows, every row per block
         monkeypatch.setattr(contrast, "BLOCK_CELLS", cells)
-        assert np.array_equal(contrast_estimation(x)["medians"], sequential)
+        assert np.array_equal(contrast_estimation(x).medians, sequential)
         odd = x[:3_999]
-        assert np.array_equal(contrast_estimation(odd)["medians"], np.array(
+        assert np.array_equal(contrast_estimation(odd).medians, np.array(
             [[np.median(round_scores(odd[:, u] - odd[:, v], 12)) for v in range(8)]
              for u in range(8)]))
 
@@ -395,8 +395,8 @@ def test_multiple_sign_test_on_many_data_sets_says_how_r_was_found():
     from rankwise.stats.multiple_sign import multiple_sign_test
 
     res = multiple_sign_test(x, 0)
-    assert res["critical_value_method"] == "normal" and not res["exact"]
-    assert any("normal approximation" in note for note in res["notes"])
+    assert res.critical_value_method == "normal" and not res.exact
+    assert any("normal approximation" in note for note in res.notes)
 
 
 def test_sign_critical_value_methods_by_name():
@@ -614,3 +614,30 @@ def test_pairwise_rankings_round_differences_as_the_two_learner_tests_do():
     pair = next(r for r in cmp.posthoc.rankings["wilcoxon"].families["all_pairs"].comparisons
                 if (r.a, r.b) == ("PDFC", "IS-CHC+1NN"))
     assert pair.pvalue == pytest.approx(0.005184531211853027, rel=1e-12)
+
+
+def test_result_classes_keep_the_access_of_rankwise_05_for_one_release():
+    """The functions that returned a dict or a tuple return a result class; the old access
+    still works, with a DeprecationWarning that names the attribute."""
+    from rankwise import (contrast_estimation, critical_difference, multiple_sign_test,
+                          tukey_dunnett, win_tie_loss)
+    from rankwise.examples import load_example
+
+    x = load_example("garcia2010").values
+    res = critical_difference(4, 14, 0.05)
+    with pytest.warns(DeprecationWarning, match="use the attributes .cd, .q"):
+        cd, q = res
+    assert (cd, q) == (res.cd, res.q)
+    wtl = win_tie_loss(x[:, 0], x[:, 1])
+    with pytest.warns(DeprecationWarning):
+        assert tuple(wtl) == (wtl.a_wins, wtl.ties, wtl.b_wins)
+    mst = multiple_sign_test(x, 0)
+    with pytest.warns(DeprecationWarning, match="attribute .critical_value"):
+        assert mst["critical_value"] == mst.critical_value == 6
+    ce = contrast_estimation(x)
+    with pytest.warns(DeprecationWarning, match="attribute .estimates"):
+        assert np.array_equal(ce["estimates"], ce.estimates)
+    td = tukey_dunnett(x, 0)
+    with pytest.warns(DeprecationWarning, match="attribute .mse"):
+        assert td["mse"] == td.mse
+    assert td.to_dict()["tukey"][0] == td.tukey[0] and mst.to_dict()["n"] == 24

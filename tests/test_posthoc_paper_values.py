@@ -38,12 +38,13 @@ def test_demsar_control_comparisons():
 
 
 def test_demsar_critical_differences():
-    cd05, q05 = critical_difference(4, 14, 0.05)
-    cd10, q10 = critical_difference(4, 14, 0.10)
+    r05, r10 = critical_difference(4, 14, 0.05), critical_difference(4, 14, 0.10)
+    (cd05, q05), (cd10, q10) = (r05.cd, r05.q), (r10.cd, r10.q)
     assert (q05, q10) == pytest.approx((2.569, 2.291), abs=5e-4)
     # Printed 1.25; q rounded to 3 decimals gives 1.2535 / 1.1179, the exact q 1.2536 / 1.1181.
     assert (cd05, cd10) == pytest.approx((1.2535, 1.1179), abs=3e-4)
-    bd, q = critical_difference(4, 14, 0.05, "bonferroni_dunn")
+    res = critical_difference(4, 14, 0.05, "bonferroni_dunn")
+    bd, q = res.cd, res.q
     assert q == pytest.approx(2.394, abs=5e-4)
     # ERRATA D4: the paper prints 1.16; 1.1682 is 2.394·0.48795 (q rounded), exactly 1.16814.
     assert bd == pytest.approx(1.1682, abs=1e-4)
@@ -57,10 +58,10 @@ def test_demsar_critical_differences():
     (10, 3.1637, 2.9199, 2.7729, 2.5392)])
 def test_critical_value_table(k, q05, q10, bd05, bd10):
     """docs/reference/pairwise.md (critical differences), which replaces Demšar's Table 5 (D2: B-D q0.05 for k = 9 is 2.734)."""
-    assert critical_difference(k, 10, 0.05)[1] == pytest.approx(q05, abs=5e-5)
-    assert critical_difference(k, 10, 0.10)[1] == pytest.approx(q10, abs=5e-5)
-    assert critical_difference(k, 10, 0.05, "bonferroni_dunn")[1] == pytest.approx(bd05, abs=5e-5)
-    assert critical_difference(k, 10, 0.10, "bonferroni_dunn")[1] == pytest.approx(bd10, abs=5e-5)
+    assert critical_difference(k, 10, 0.05).q == pytest.approx(q05, abs=5e-5)
+    assert critical_difference(k, 10, 0.10).q == pytest.approx(q10, abs=5e-5)
+    assert critical_difference(k, 10, 0.05, "bonferroni_dunn").q == pytest.approx(bd05, abs=5e-5)
+    assert critical_difference(k, 10, 0.10, "bonferroni_dunn").q == pytest.approx(bd10, abs=5e-5)
 
 
 # --- García & Herrera (2008) -----------------------------------------------------------------
@@ -216,8 +217,8 @@ def test_rom_constants():
 def test_garcia2010_table4_multiple_sign_test():
     t = load_example("garcia2010")
     res = multiple_sign_test(t.values, 0)
-    assert res["critical_value"] == 6 and res["exact"]
-    rows = {t.learners[r["learner"]]: r for r in res["comparisons"]}
+    assert res.critical_value == 6 and res.exact
+    rows = {t.learners[r["learner"]]: r for r in res.comparisons}
     # ERRATA G17: Cleveland NNEP is (+) (0.553 > 0.508): 15 minuses, 8 pluses, 1 tie.
     assert (rows["NNEP"]["minuses"], rows["NNEP"]["pluses"], rows["NNEP"]["ties"]) == (15, 8, 1)
     assert (rows["IS-CHC+1NN"]["minuses"], rows["IS-CHC+1NN"]["pluses"]) == (18, 6)
@@ -236,7 +237,7 @@ def test_rhyne_steel_critical_values(m, n, alpha, printed, exact):
 
 def test_garcia2010_table6_contrast_estimation():
     t = load_example("garcia2010")
-    est = contrast_estimation(t.values)["estimates"]
+    est = contrast_estimation(t.values).estimates
     # From the CSV (3-decimal data); Table 6 needs the unrounded data (ERRATA G19, G20).
     want = {(0, 1): 0.0225, (0, 2): 0.01975, (0, 3): 0.05925, (1, 2): -0.00275, (1, 3): 0.03675,
             (2, 3): 0.0395}

@@ -102,13 +102,13 @@ class Pairwise:
         if ranking not in self._cds:
             st = self.statistics(ranking)
             n, k = self.x.shape
-            nem, q_nem = critical_difference(k, n, self.alpha, "nemenyi", se=st.se)
-            bd, q_bd = critical_difference(k, n, self.alpha, "bonferroni_dunn", se=st.se)
+            nem = critical_difference(k, n, self.alpha, "nemenyi", se=st.se)
+            bd = critical_difference(k, n, self.alpha, "bonferroni_dunn", se=st.se)
             self._cds[ranking] = CriticalDifference(self.alpha, st.se, st.details["se_formula"],
-                                                    nem, q_nem, bd, q_bd)
+                                                    nem.cd, nem.q, bd.cd, bd.q)
         return self._cds[ranking]
 
-    def anova(self, control: int | None) -> dict:
+    def anova(self, control: int | None):
         """Tukey and Dunnett comparisons (computed once per control)."""
         if control not in self._anova:
             self._anova[control] = tukey_dunnett(self.x, control, alpha=self.alpha,
@@ -179,13 +179,13 @@ class Pairwise:
         n = self.x.shape[0]
 
         def unadjusted(diff):
-            if res["mse"] <= 0:
+            if res.mse <= 0:
                 return 0.0
-            t = abs(diff) / math.sqrt(2 * res["mse"] / n)
-            return float(2 * stats.t.sf(t, res["df"]))
+            t = abs(diff) / math.sqrt(2 * res.mse / n)
+            return float(2 * stats.t.sf(t, res.df))
 
-        proc, rows = ("tukey", res["tukey"]) if family == "all_pairs" else ("dunnett",
-                                                                            res["dunnett"])
+        proc, rows = ("tukey", res.tukey) if family == "all_pairs" else ("dunnett",
+                                                                         res.dunnett)
         out = FamilyResult(family, (proc,), self.learners,
                            np.array([r["a"] for r in rows], dtype=np.int64),
                            np.array([r["b"] for r in rows], dtype=np.int64),
@@ -324,7 +324,7 @@ def _ranking_result(engine, ranking, gate, fams, methods, notes, c_idx) -> Ranki
         return RankingResult(
             ranking, gate, skipped=False, forced=not gate.passed,
             statistic="q (Tukey) / t (Dunnett)", families=fams, notes=tuple(notes),
-            details={"mse": res["mse"], "df": res["df"],
+            details={"mse": res.mse, "df": res.df,
                      "means": dict(zip(learners, engine.x.mean(axis=0))),
                      "notes_assumptions": "Tukey and Dunnett assume sphericity; see the"
                                           " ANOVA's notes"})
@@ -359,7 +359,7 @@ def _multiple_sign(engine, c_idx):
         return None
     learners = list(engine.learners)
     mst = multiple_sign_test(engine.x, c_idx, alpha=engine.alpha, higher_is_better=engine.hib,
-                             decimals=engine.decimals)
+                             decimals=engine.decimals).to_dict()
     for row in mst["comparisons"]:
         row["learner"] = learners[row["learner"]]
     mst["control"] = learners[c_idx]
@@ -371,8 +371,8 @@ def _contrast(engine) -> dict:
     ``learners`` order (schema 2), kept as arrays: at k = 1,000 a dict of dicts is a million
     Python objects."""
     ce = contrast_estimation(engine.x, decimals=engine.decimals)
-    return {"learners": list(engine.learners), "m": np.asarray(ce["m"], dtype=float),
-            "estimates": np.asarray(ce["estimates"], dtype=float),
-            "medians": np.asarray(ce["medians"], dtype=float),
+    return {"learners": list(engine.learners), "m": np.asarray(ce.m, dtype=float),
+            "estimates": np.asarray(ce.estimates, dtype=float),
+            "medians": np.asarray(ce.medians, dtype=float),
             "orientation": "estimates[u][v] = m[u] - m[v] (rows and columns in learners"
                            " order); positive means u scores higher"}

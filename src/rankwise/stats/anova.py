@@ -7,6 +7,7 @@ Numbers in, result objects out. Formulas and cross-checks: ``docs/reference/anov
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import special, stats
@@ -15,7 +16,7 @@ from .. import _validate as check
 from .omnibus import _NO_SPREAD
 from .pairwise import family_pairs
 from .ranking import DEFAULT_DECIMALS, round_scores
-from .results import TestResult
+from .results import LegacyMapping, TestResult
 
 
 def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
@@ -196,8 +197,24 @@ def _mauchly(x: np.ndarray, cov: np.ndarray):
     return w, float(stats.chi2.sf(chi2, dof))
 
 
+@dataclass(frozen=True)
+class TukeyDunnett(LegacyMapping):
+    """Tukey's and Dunnett's comparisons after a repeated-measures ANOVA: the error mean square
+    ``mse`` and its ``df``, ``tukey`` (one dict per pair: ``a``, ``b``, ``difference``,
+    ``statistic``, ``pvalue``) and ``dunnett`` (one per learner against the control)."""
+
+    mse: float
+    df: int
+    tukey: tuple
+    dunnett: tuple
+
+    def to_dict(self) -> dict:
+        return {"mse": self.mse, "df": self.df, "tukey": [dict(r) for r in self.tukey],
+                "dunnett": [dict(r) for r in self.dunnett]}
+
+
 def tukey_dunnett(x, control: int | None, *, alpha: float = 0.05,
-                  decimals: int | None = DEFAULT_DECIMALS) -> dict:
+                  decimals: int | None = DEFAULT_DECIMALS) -> TukeyDunnett:
     """Tukey (all pairs) and Dunnett (against a control) after a repeated-measures ANOVA.
 
     Both use the ANOVA's error mean square MS_E with (k−1)(n−1) degrees of freedom. Tukey:
@@ -219,9 +236,11 @@ def tukey_dunnett(x, control: int | None, *, alpha: float = 0.05,
 
     Returns
     -------
-    dict
+    TukeyDunnett
         ``mse``, ``df``, ``tukey`` (one dict per pair: ``a``, ``b``, ``difference``,
-        ``statistic``, ``pvalue``) and ``dunnett`` (one per learner against the control).
+        ``statistic``, ``pvalue``) and ``dunnett`` (one per learner against the control);
+        rankwise 0.5 returned them as a dict, whose access keeps working for one release with
+        a DeprecationWarning.
 
     References
     ----------
@@ -237,9 +256,9 @@ def tukey_dunnett(x, control: int | None, *, alpha: float = 0.05,
     >>> from rankwise import load_example, tukey_dunnett
     >>> x = load_example("garcia2010").values
     >>> res = tukey_dunnett(x, 0)
-    >>> first = res["tukey"][0]
-    >>> q = abs(x[:, 0].mean() - x[:, 1].mean()) / np.sqrt(res["mse"] / len(x))
-    >>> bool(np.isclose(first["pvalue"], studentized_range.sf(q, 4, res["df"])))
+    >>> first = res.tukey[0]
+    >>> q = abs(x[:, 0].mean() - x[:, 1].mean()) / np.sqrt(res.mse / len(x))
+    >>> bool(np.isclose(first["pvalue"], studentized_range.sf(q, 4, res.df)))
     True
     """
     x = round_scores(check.score_matrix(x), decimals)
@@ -259,7 +278,7 @@ def tukey_dunnett(x, control: int | None, *, alpha: float = 0.05,
             t = (means[b] - means[a]) / math.sqrt(2 * mse / n) if mse > 0 else math.inf
             dunnett.append({"a": a, "b": b, "difference": means[b] - means[a], "statistic": t,
                             "pvalue": dunnett_pvalue(t, k - 1, df)})
-    return {"mse": mse, "df": df, "tukey": tukey, "dunnett": dunnett}
+    return TukeyDunnett(mse, df, tuple(tukey), tuple(dunnett))
 
 
 

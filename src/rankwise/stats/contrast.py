@@ -4,18 +4,33 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 
 from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, round_scores
+from .results import LegacyMapping
 
 PARALLEL_MIN_CELLS = 1_000_000
 #: Differences held at once by one worker (16 MB of float64).
 BLOCK_CELLS = 2_000_000
 
 
-def contrast_estimation(x, decimals: int | None = DEFAULT_DECIMALS) -> dict:
+@dataclass(frozen=True, eq=False)
+class ContrastEstimation(LegacyMapping):
+    """Contrast estimation: ``medians`` (the k × k matrix Z), ``m`` (one value per learner) and
+    ``estimates`` (the k × k matrix of m_u − m_v)."""
+
+    medians: np.ndarray
+    m: np.ndarray
+    estimates: np.ndarray
+
+    def to_dict(self) -> dict:
+        return {"medians": self.medians, "m": self.m, "estimates": self.estimates}
+
+
+def contrast_estimation(x, decimals: int | None = DEFAULT_DECIMALS) -> ContrastEstimation:
     """Contrast estimation based on medians (Doksum 1967; García et al. 2010 §3.3).
 
     Z_uv = median_i(x_iu − x_iv), m_u = mean_v Z_uv (Z_uu = 0, Z_vu = −Z_uv), and the estimate of
@@ -32,8 +47,10 @@ def contrast_estimation(x, decimals: int | None = DEFAULT_DECIMALS) -> dict:
 
     Returns
     -------
-    dict
-        ``medians`` (the k × k matrix Z), ``m`` and ``estimates`` (the k × k matrix of m_u − m_v).
+    ContrastEstimation
+        ``medians`` (the k × k matrix Z), ``m`` and ``estimates`` (the k × k matrix of
+        m_u − m_v); rankwise 0.5 returned them as a dict, whose access keeps working for one
+        release with a DeprecationWarning.
 
     References
     ----------
@@ -45,7 +62,7 @@ def contrast_estimation(x, decimals: int | None = DEFAULT_DECIMALS) -> dict:
     bundled 3-decimal table gives 0.0225 (ERRATA G19, G20):
 
     >>> from rankwise import contrast_estimation, load_example
-    >>> est = contrast_estimation(load_example("garcia2010").values)["estimates"]
+    >>> est = contrast_estimation(load_example("garcia2010").values).estimates
     >>> round(float(est[0, 1]), 5), round(float(est[0, 3]), 5)
     (0.0225, 0.05925)
     """
@@ -88,4 +105,4 @@ def contrast_estimation(x, decimals: int | None = DEFAULT_DECIMALS) -> dict:
             list(pool.map(rows, (order[0::2], order[1::2])))
     z -= np.triu(z, 1).T
     m = z.mean(axis=1)
-    return {"medians": z, "m": m, "estimates": m[:, None] - m[None, :]}
+    return ContrastEstimation(z, m, m[:, None] - m[None, :])

@@ -5,15 +5,40 @@ its exact experimentwise critical values. See ``docs/reference/multiple-sign-tes
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, round_scores
+from .results import LegacyMapping
+
+
+@dataclass(frozen=True)
+class MultipleSignTest(LegacyMapping):
+    """The multiple sign test against a control: the critical value r* (None when no count
+    can reach it), how it was obtained, and one row per learner (``learner`` as its column,
+    ``pluses``, ``minuses``, ``ties``, ``control_better``, ``control_worse``)."""
+
+    critical_value: int | None
+    n: int
+    m: int
+    alpha: float
+    exact: bool
+    critical_value_method: str
+    comparisons: tuple
+    notes: tuple
+
+    def to_dict(self) -> dict:
+        return {"critical_value": self.critical_value, "n": self.n, "m": self.m,
+                "alpha": self.alpha, "exact": self.exact,
+                "critical_value_method": self.critical_value_method,
+                "comparisons": [dict(row) for row in self.comparisons],
+                "notes": list(self.notes)}
 
 
 def multiple_sign_test(x, control: int, *, alpha: float = 0.05, higher_is_better: bool = True,
-                       decimals: int | None = DEFAULT_DECIMALS) -> dict:
+                       decimals: int | None = DEFAULT_DECIMALS) -> MultipleSignTest:
     """Multiple comparison sign test against a control (Steel 1959; García et al. 2010 §3.2).
 
     For each learner j: pluses = data sets where j beats the control, minuses = where the control
@@ -39,10 +64,11 @@ def multiple_sign_test(x, control: int, *, alpha: float = 0.05, higher_is_better
 
     Returns
     -------
-    dict
+    MultipleSignTest
         ``critical_value`` (r*), ``n``, ``m``, ``alpha``, ``exact``, ``comparisons`` (one dict per
         learner: ``learner``, ``pluses``, ``minuses``, ``ties``, ``control_better``,
-        ``control_worse``) and ``notes``.
+        ``control_worse``) and ``notes``; ``to_dict()`` for JSON (rankwise 0.5 returned that
+        dict; dict access keeps working for one release, with a DeprecationWarning).
 
     References
     ----------
@@ -56,7 +82,7 @@ def multiple_sign_test(x, control: int, *, alpha: float = 0.05, higher_is_better
 
     >>> from rankwise import load_example, multiple_sign_test
     >>> res = multiple_sign_test(load_example("garcia2010").values, control=0)
-    >>> res["critical_value"], [(c["pluses"], c["control_better"]) for c in res["comparisons"]]
+    >>> res.critical_value, [(c["pluses"], c["control_better"]) for c in res.comparisons]
     (6, [(8, False), (6, True), (4, True)])
     """
     alpha = check.alpha(alpha)
@@ -86,8 +112,7 @@ def multiple_sign_test(x, control: int, *, alpha: float = 0.05, higher_is_better
         notes.append("critical value from the normal approximation (equicorrelated counts, ρ ="
                      " 1/3, continuity-corrected): too many data sets for the exact programme or"
                      " a Monte Carlo")
-    return {"critical_value": r_star, "n": n, "m": k - 1, "alpha": alpha, "exact": exact,
-            "critical_value_method": method, "comparisons": rows, "notes": notes}
+    return MultipleSignTest(r_star, n, k - 1, alpha, exact, method, tuple(rows), tuple(notes))
 
 
 

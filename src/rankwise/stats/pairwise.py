@@ -35,6 +35,7 @@ from .bergmann_hommel import bergmann_hommel
 from .exact import eisinga_pvalues
 from .omnibus import _quade_from_ranks
 from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
+from .results import LegacyTuple
 from .two_learners import sign_test, wilcoxon
 
 
@@ -628,8 +629,26 @@ def _range_tail_interpolated(q: np.ndarray, k: int):
     return sf, log
 
 
+@dataclass(frozen=True)
+class CriticalValue(LegacyTuple):
+    """A critical difference of mean ranks ``cd`` and the critical value ``q`` of the statistic
+    it comes from (cd = q·se); ``method``, ``alpha``, ``k``, ``n`` say which."""
+
+    _FIELDS = ("cd", "q")
+    cd: float
+    q: float
+    method: str
+    alpha: float
+    k: int
+    n: int
+
+    def to_dict(self) -> dict:
+        return {"cd": self.cd, "q": self.q, "method": self.method, "alpha": self.alpha,
+                "k": self.k, "n": self.n}
+
+
 def critical_difference(k: int, n: int, alpha: float = 0.05, method: str = "nemenyi",
-                        se: float | None = None) -> tuple:
+                        se: float | None = None) -> CriticalValue:
     r"""Critical difference of mean ranks, ``(cd, q)``, Demšar (2006) §3.2.2.
 
     .. math:: CD = q_\alpha \sqrt{\frac{k(k+1)}{6n}}
@@ -653,8 +672,9 @@ def critical_difference(k: int, n: int, alpha: float = 0.05, method: str = "neme
 
     Returns
     -------
-    tuple of float
-        ``(cd, q)``.
+    CriticalValue
+        ``cd`` and ``q`` (rankwise 0.5 returned the tuple ``(cd, q)``, whose unpacking keeps
+        working for one release with a DeprecationWarning).
 
     References
     ----------
@@ -665,17 +685,17 @@ def critical_difference(k: int, n: int, alpha: float = 0.05, method: str = "neme
     Demšar (2006): k = 4, N = 14, q₀.₀₅ = 2.569 and CD = 1.25 (1.2536 with the exact q):
 
     >>> from rankwise import critical_difference
-    >>> cd, q = critical_difference(4, 14, 0.05)
-    >>> round(cd, 4), round(q, 3)
+    >>> res = critical_difference(4, 14, 0.05)
+    >>> round(res.cd, 4), round(res.q, 3)
     (1.2536, 2.569)
-    >>> round(critical_difference(4, 14, 0.05, "bonferroni_dunn")[1], 3)
+    >>> round(critical_difference(4, 14, 0.05, "bonferroni_dunn").q, 3)
     2.394
     """
     alpha = check.alpha(alpha)
     check.choice("method", method, ("nemenyi", "bonferroni_dunn"))
     q = _q_alpha(k, alpha, method)
     se = math.sqrt(k * (k + 1) / (6.0 * n)) if se is None else se
-    return q * se, q
+    return CriticalValue(q * se, q, method, alpha, k, n)
 
 
 @functools.lru_cache(maxsize=256)

@@ -9,6 +9,7 @@ Formulas, examples and cross-checks: ``docs/reference/two-learners.md``.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
@@ -16,7 +17,7 @@ from scipy import stats
 from .. import _validate as check
 from ..names import SIGN_TIES, ZERO_METHODS  # noqa: F401  (re-exported)
 from .ranking import DEFAULT_DECIMALS, midranks, round_scores
-from .results import TestResult
+from .results import LegacyTuple, TestResult
 EXACT_MAX_N = 50
 
 
@@ -27,8 +28,22 @@ def differences(a, b, higher_is_better: bool = True, decimals: int | None = DEFA
     return round_scores(d, decimals)
 
 
-def win_tie_loss(a, b, higher_is_better: bool = True, decimals: int | None = DEFAULT_DECIMALS):
-    """Counts ``(a_wins, ties, b_wins)`` over the data sets, after rounding.
+@dataclass(frozen=True)
+class WinTieLoss(LegacyTuple):
+    """How often ``a`` wins, ties and loses against ``b`` over the data sets."""
+
+    _FIELDS = ("a_wins", "ties", "b_wins")
+    a_wins: int
+    ties: int
+    b_wins: int
+
+    def to_dict(self) -> dict:
+        return {"a_wins": self.a_wins, "ties": self.ties, "b_wins": self.b_wins}
+
+
+def win_tie_loss(a, b, higher_is_better: bool = True,
+                 decimals: int | None = DEFAULT_DECIMALS) -> WinTieLoss:
+    """Counts ``a_wins``, ``ties``, ``b_wins`` over the data sets, after rounding.
 
     Parameters
     ----------
@@ -42,8 +57,9 @@ def win_tie_loss(a, b, higher_is_better: bool = True, decimals: int | None = DEF
 
     Returns
     -------
-    tuple of int
-        ``(a_wins, ties, b_wins)``.
+    WinTieLoss
+        ``a_wins``, ``ties``, ``b_wins`` (rankwise 0.5 returned the tuple, whose unpacking keeps
+        working for one release with a DeprecationWarning).
 
     Examples
     --------
@@ -51,10 +67,10 @@ def win_tie_loss(a, b, higher_is_better: bool = True, decimals: int | None = DEF
 
     >>> from rankwise import win_tie_loss
     >>> win_tie_loss([0.3 - 0.2, 0.9, 0.5], [0.1, 0.8, 0.6])
-    (1, 1, 1)
+    WinTieLoss(a_wins=1, ties=1, b_wins=1)
     """
     d = differences(a, b, higher_is_better, decimals)
-    return int((d < 0).sum()), int((d == 0).sum()), int((d > 0).sum())
+    return WinTieLoss(int((d < 0).sum()), int((d == 0).sum()), int((d > 0).sum()))
 
 
 def _signed_rank_distribution(weights: np.ndarray) -> np.ndarray:
