@@ -9,7 +9,7 @@ import pytest
 
 from rankwise import (aligned_ranks, friedman, friedman_aligned, iman_davenport, load_example, quade,
                       rank_within_datasets, sign_test, wilcoxon, wilcoxon_critical_value)
-from rankwise.stats.omnibus import _aligned_statistic, _quade_from_ranks
+from rankwise.stats.omnibus import _aligned_statistic, quade_from_ranks
 from rankwise.stats.ranking import midranks
 from rankwise.stats.two_learners import differences
 
@@ -161,7 +161,7 @@ def _quade_with_paper_weights():
 
 def test_garcia2010_quade_correct():
     r, q = _quade_with_paper_weights()
-    res = _quade_from_ranks(r, q, "default")
+    res = quade_from_ranks(r, q, "default")
     assert res.s.tolist() == [-332, 11, 27.5, 293.5]
     assert res.mean_ranks == pytest.approx([1.393333, 2.536667, 2.591667, 3.478333], abs=1e-6)
     # ERRATA G5: B = 8218.479, not the printed 4068.479.
@@ -175,7 +175,7 @@ def test_garcia2010_quade_correct():
 
 def test_garcia2010_quade_paper_convention():
     r, q = _quade_with_paper_weights()
-    res = _quade_from_ranks(r, q, "paper")
+    res = quade_from_ranks(r, q, "paper")
     # KEEL centres the ranks at (k+1)//2 = 2 (integer division): every S_j moves by ΣQ/2 = 150.
     assert res.s.tolist() == [-182, 161, 177.5, 443.5]
     assert res.b == pytest.approx(11_968.479, abs=1e-3)

@@ -91,3 +91,12 @@ def confidence(value) -> float:
         raise RankwiseError(f"confidence must be between 0 and 1 (exclusive), e.g. 0.95; got"
                             f" {value!r}")
     return c
+
+
+def parse_list(value) -> list | None:
+    """A list of names from ``"a, b"`` or a sequence (None stays None)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return list(value)

@@ -24,7 +24,7 @@ from ..stats.anova import tukey_dunnett
 from ..stats.contrast import contrast_estimation
 from ..stats.exact import PERMUTATION_BELOW_N, rank_sum_difference_distribution
 from ..stats.multiple_sign import multiple_sign_test
-from ..stats.omnibus import _friedman_from_ranks, _iman_davenport_from_friedman
+from ..stats.omnibus import friedman_from_ranks, iman_davenport_from_friedman
 from ..stats.pairwise import (adjusted_pvalues, check_procedures, critical_difference,
                               family_pairs, pair_test, pairwise_statistics, resolve_control)
 from ..stats.results import jsonable, p_phrase
@@ -73,7 +73,7 @@ class Pairwise:
         if gate_name not in self._gates:
             res = self.tests.get(gate_name) or self.extra_tests.get(gate_name)
             if res is None and gate_name == "iman_davenport" and self.ranks is not None:
-                res = _iman_davenport_from_friedman(_friedman_from_ranks(
+                res = iman_davenport_from_friedman(friedman_from_ranks(
                     self.ranks, self.convention, self.friedman_method))
                 self.extra_tests[gate_name] = res
             if res is None:
@@ -195,16 +195,8 @@ class Pairwise:
         return out, (), {}
 
 
-def parse_list(value) -> list | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return [v.strip() for v in value.split(",") if v.strip()]
-    return list(value)
-
-
 def resolve_rankings(rankings) -> list:
-    chosen = parse_list(rankings)
+    chosen = check.parse_list(rankings)
     if chosen is not None and not chosen:
         raise RankwiseError("--ranking is empty; name at least one of "
                             f"{', '.join(RANKINGS_ALL)}")
@@ -265,7 +257,7 @@ def _plan(engine, mean_ranks, family, control, procedures, rankings, alternative
         raise RankwiseError("post-hoc comparisons need at least 3 learners; with 2, the"
                             " two-learner tests already answer the question")
     rankings = resolve_rankings(rankings)
-    procedures = parse_list(procedures)
+    procedures = check.parse_list(procedures)
     chosen = {fam: check_procedures(procedures, fam) for fam in families}
     for fam in families:
         if procedures is not None and not chosen[fam] and "anova" not in rankings:
@@ -376,3 +368,6 @@ def _contrast(engine) -> dict:
             "medians": np.asarray(ce.medians, dtype=float),
             "orientation": "estimates[u][v] = m[u] - m[v] (rows and columns in learners"
                            " order); positive means u scores higher"}
+
+
+parse_list = check.parse_list  # importable from here as in rankwise 0.5

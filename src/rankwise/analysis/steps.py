@@ -18,8 +18,8 @@ from ..errors import RankwiseError
 from ..names import BAYESIAN_MODELS, TWO_LEARNER_TESTS
 from ..stats.anova import rm_anova
 from ..stats.exact import skillings_mack
-from ..stats.omnibus import (_aligned_from_ranks, _friedman_from_ranks,
-                             _iman_davenport_from_friedman, _quade_from_ranks)
+from ..stats.omnibus import (aligned_from_ranks, friedman_from_ranks,
+                             iman_davenport_from_friedman, quade_from_ranks)
 from ..stats.ranking import (RANK_BOOTSTRAP_REPLICATES, RANK_BOOTSTRAP_SEED, aligned_ranks,
                              mean_rank_intervals, midranks, quade_weights, round_scores)
 from ..stats.two_learners import paired_ttest, sign_test, wilcoxon
@@ -99,16 +99,16 @@ def run_tests(table, ranked: Ranked, opts) -> tuple:
         if "friedman_aligned" in names else None
     results = {}
     if "friedman" in names or "iman_davenport" in names:
-        fried = _friedman_from_ranks(ranks, opts.convention, opts.friedman_method)
+        fried = friedman_from_ranks(ranks, opts.convention, opts.friedman_method)
         if "friedman" in names:
             results["friedman"] = fried
         if "iman_davenport" in names:
-            results["iman_davenport"] = _iman_davenport_from_friedman(fried)
+            results["iman_davenport"] = iman_davenport_from_friedman(fried)
     if aligned_job is not None:
         r_al = aligned_job() if callable(aligned_job) else aligned_job.result()
-        results["friedman_aligned"] = _aligned_from_ranks(r_al, opts.convention)
+        results["friedman_aligned"] = aligned_from_ranks(r_al, opts.convention)
     if "quade" in names:
-        results["quade"] = _quade_from_ranks(ranks, quade_weights(x, opts.decimals),
+        results["quade"] = quade_from_ranks(ranks, quade_weights(x, opts.decimals),
                                              opts.convention)
     if "anova" in names:
         results["anova"] = rm_anova(x, convention=opts.convention, alpha=opts.alpha,

@@ -21,7 +21,7 @@ from ..errors import RankwiseError
 from .tasks import Task, run_task
 
 
-def _worker_init(driver: int | None = None):
+def worker_init(driver: int | None = None):
     # A worker must not outlive a driver that was killed, even with SIGKILL. Linux's parent-death
     # signal covers direct children; under the forkserver the parent is the server (kept alive
     # by its children), so every worker also watches the driver's PID and leaves when it is gone.
@@ -64,7 +64,7 @@ def _zombie(pid: int) -> bool:
 
 
 def _isolated_entry(task, conn, driver):
-    _worker_init(driver)
+    worker_init(driver)
     conn.send(run_task(task))
     conn.close()
 
@@ -115,7 +115,7 @@ def _timed_out(task) -> dict:
                      " its process was ended)"}
 
 
-def _context():
+def process_context():
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
     if ctx.get_start_method() == "forkserver":
@@ -132,11 +132,11 @@ def execute_pool(tasks, jobs: int, commit, guard=nullcontext):
     (KeyboardInterrupt in the driver) the tasks in flight are abandoned and the workers ended.
     ``guard()`` holds an interruption back while a worker is being started, so that every
     started worker is known and can be ended."""
-    ctx = _context()
+    ctx = process_context()
     pending = deque(tasks)
     while pending:
         suspects = []
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=worker_init,
                                    initargs=(os.getpid(),))
         try:
             inflight = {}
@@ -240,3 +240,7 @@ def execute_dask(tasks, address: str, jobs: int, commit):
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+# The names of rankwise 0.5 (private then, used by rankwise.power), kept for one release.
+_worker_init, _context = worker_init, process_context

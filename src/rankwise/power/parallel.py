@@ -24,11 +24,11 @@ def run_all(func, jobs_list, *, jobs: int = 1, dask_scheduler: str | None = None
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from ..experiment.executors import _context, _worker_init  # one way of starting workers
+    from ..experiment.executors import process_context, worker_init  # one way to start workers
 
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=_context(),
-                                 initializer=_worker_init, initargs=(os.getpid(),)) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=process_context(),
+                                 initializer=worker_init, initargs=(os.getpid(),)) as pool:
             return list(pool.map(func, jobs_list,
                                  chunksize=max(1, len(jobs_list) // (4 * jobs))))
     except BrokenProcessPool:

@@ -23,7 +23,6 @@ import numpy as np
 from ..defaults import POWER_DRAWS, POWER_SEED
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..analysis.posthoc import parse_list
 from ..names import CONTROL_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES, TWO_LEARNER_TESTS
 from ..stats.adjust import adjust
 from ..stats.anova import rm_anova
@@ -225,7 +224,7 @@ def parse_sample_sizes(value) -> tuple:
 def parse_biases(value) -> tuple:
     if value is None:
         return DEFAULT_BIASES
-    items = parse_list(value if isinstance(value, (list, tuple)) else str(value))
+    items = check.parse_list(value if isinstance(value, (list, tuple)) else str(value))
     try:
         biases = tuple(float(v) for v in items if str(v).strip() != "")
     except ValueError:
@@ -239,7 +238,7 @@ def parse_biases(value) -> tuple:
 def _names(value, default, allowed, what) -> tuple:
     if value is None:
         return tuple(default)
-    items = tuple(str(v).strip() for v in parse_list(value) if str(v).strip())
+    items = tuple(str(v).strip() for v in check.parse_list(value) if str(v).strip())
     for v in items:
         if v not in allowed:
             raise RankwiseError(f"unknown {what} {v!r}; choose from {', '.join(allowed)}")

@@ -92,7 +92,7 @@ def friedman(x, *, higher_is_better: bool = True, convention: str = "default",
     """
     convention = check.convention(convention)
     x = check.score_matrix(x)
-    return _friedman_from_ranks(rank_within_datasets(x, higher_is_better, decimals), convention,
+    return friedman_from_ranks(rank_within_datasets(x, higher_is_better, decimals), convention,
                                 method)
 
 
@@ -108,7 +108,7 @@ def friedman_method(method: str, convention: str, n: int) -> str:
     return "permutation"
 
 
-def _friedman_from_ranks(r: np.ndarray, convention: str, method: str = "auto") -> TestResult:
+def friedman_from_ranks(r: np.ndarray, convention: str, method: str = "auto") -> TestResult:
     n, k = r.shape
     mean_r = r.mean(axis=0)
     uncorrected = 12.0 * n / (k * (k + 1)) * (float((mean_r ** 2).sum()) - k * (k + 1) ** 2 / 4.0)
@@ -196,12 +196,12 @@ def iman_davenport(x, *, higher_is_better: bool = True, convention: str = "defau
     """
     convention = check.convention(convention)
     x = check.score_matrix(x)
-    fried = _friedman_from_ranks(rank_within_datasets(x, higher_is_better, decimals), convention,
+    fried = friedman_from_ranks(rank_within_datasets(x, higher_is_better, decimals), convention,
                                  method)
-    return _iman_davenport_from_friedman(fried)
+    return iman_davenport_from_friedman(fried)
 
 
-def _iman_davenport_from_friedman(fried: TestResult) -> TestResult:
+def iman_davenport_from_friedman(fried: TestResult) -> TestResult:
     n, k = fried.details["n"], fried.details["k"]
     chi2 = fried.statistic
     df = (k - 1, (k - 1) * (n - 1))
@@ -284,10 +284,10 @@ def friedman_aligned(x, *, higher_is_better: bool = True, convention: str = "def
     """
     convention = check.convention(convention)
     x = check.score_matrix(x)
-    return _aligned_from_ranks(aligned_ranks(x, higher_is_better, decimals), convention)
+    return aligned_from_ranks(aligned_ranks(x, higher_is_better, decimals), convention)
 
 
-def _aligned_from_ranks(r: np.ndarray, convention: str) -> TestResult:
+def aligned_from_ranks(r: np.ndarray, convention: str) -> TestResult:
     n, k = r.shape
     col = r.sum(axis=0)
     row = r.sum(axis=1)
@@ -371,10 +371,10 @@ def quade(x, *, higher_is_better: bool = True, convention: str = "default",
     xr = round_scores(x, decimals)
     r = rank_within_datasets(xr, higher_is_better, None)
     q = midranks(round_scores(xr.max(axis=1) - xr.min(axis=1), decimals))
-    return _quade_from_ranks(r, q, convention)
+    return quade_from_ranks(r, q, convention)
 
 
-def _quade_from_ranks(r: np.ndarray, q: np.ndarray, convention: str) -> TestResult:
+def quade_from_ranks(r: np.ndarray, q: np.ndarray, convention: str) -> TestResult:
     n, k = r.shape
     centre = (k + 1) // 2 if convention == "paper" else (k + 1) / 2.0
     # The products q·(r − centre), their squares and q·r, one buffer in turn.
@@ -407,3 +407,7 @@ def _quade_from_ranks(r: np.ndarray, q: np.ndarray, convention: str) -> TestResu
                                "n": n, "k": k},
                       notes=tuple(notes))
 
+
+# The names of rankwise 0.5 (private then, imported by other modules), kept for one release.
+_friedman_from_ranks, _iman_davenport_from_friedman = friedman_from_ranks, iman_davenport_from_friedman
+_aligned_from_ranks, _quade_from_ranks = aligned_from_ranks, quade_from_ranks

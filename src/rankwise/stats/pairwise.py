@@ -33,7 +33,7 @@ from ..names import (ALL_PAIRS_PROCEDURES, CONOVER, CONTROL_PROCEDURES, OPTIONAL
 from .adjust import adjust
 from .bergmann_hommel import bergmann_hommel
 from .exact import eisinga_pvalues
-from .omnibus import _quade_from_ranks
+from .omnibus import quade_from_ranks
 from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
 from .results import LegacyTuple
 from .two_learners import sign_test, wilcoxon
@@ -335,7 +335,7 @@ def _rank_scores(x, ranking, higher_is_better, convention, decimals, ranks=None)
 def _quade_sums(x, ranks, decimals) -> dict:
     """The Quade test's sums, as its default convention computes them: S_j (``s``),
     A₂ = Σ S_ij² (``a2``), B = Σ S_j²/n (``b``) and T_j/(n(n+1)/2) (``mean_ranks``)."""
-    return _quade_from_ranks(ranks, quade_weights(x, decimals), "default").details
+    return quade_from_ranks(ranks, quade_weights(x, decimals), "default").details
 
 
 def _conover_scores(x, ranking, higher_is_better, convention, decimals, ranks=None):
