@@ -84,7 +84,7 @@ def from_model(model, threshold: float) -> BayesianVerdict:
     for j in np.argsort(-centre, kind="stable"):
         if j == ref:
             continue
-        if model.MODEL == "plackett-luce":  # no ROPE: P(the best's weight is the larger)
+        if not model.HAS_ROPE:  # P(the best's strength is the larger)
             weaker = float((draws[:, ref] > draws[:, j]).mean())
             trio = (weaker, None, 1.0 - weaker)
         else:

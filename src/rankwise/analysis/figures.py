@@ -211,18 +211,16 @@ def plan_p_best(model, alpha: float):
     """The plan of the whole-table model's figure: each learner's posterior probability of
     being the best, beside the posterior of its Plackett-Luce weight or Bradley-Terry
     ability (violins), learners best first."""
-    pl = model.MODEL == "plackett-luce"
     draws = np.asarray(model.strengths)
     centre = draws.mean(axis=0)
     order = np.argsort(-centre, kind="stable")
     k = len(order)
     shown = order[:P_BEST_FIGURE_MAX]
     step = max(1, len(draws) // P_BEST_DRAWS)
-    what = ("weight (the probability of ranking first on a new data set)" if pl else
-            "ability (beta, on the log-odds scale)")
-    caption = (f"{'Plackett-Luce' if pl else 'Bradley-Terry'} posterior: left, each learner's"
+    what = f"{model.STRENGTH} ({model.STRENGTH_MEANS})"
+    caption = (f"{model.TITLE} posterior: left, each learner's"
                " probability of being the best (the share of posterior draws in which its"
-               f" {'weight' if pl else 'ability'} is the largest); right, the posterior of its"
+               f" {model.STRENGTH} is the largest); right, the posterior of its"
                f" {what}, a violin of the draws with the median marked. Learners by posterior"
                " mean, best first"
                + (f"; the best {len(shown)} of {k:,} (every learner in the JSON)." if len(shown)
@@ -230,7 +228,7 @@ def plan_p_best(model, alpha: float):
                + ("" if model.diagnostics.converged else " The chains did NOT converge."))
     data = {"learners": tuple(model.learners[j] for j in shown),
             "p_best": np.asarray(model.p_best)[shown], "draws": draws[::step][:, shown],
-            "scale": "weight" if pl else "ability"}
+            "scale": model.STRENGTH}
     return FigurePlan("p_best", drawn=True, headline=False, procedure=None, family=None,
                       ranking="bayesian", alpha=alpha, caption=caption, matrix=data)
 

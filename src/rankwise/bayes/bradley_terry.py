@@ -113,6 +113,11 @@ class BradleyTerry:
     local_rope: float | None
     p_best: np.ndarray  # per learner: the share of draws in which its β is the largest
     MODEL: ClassVar[str] = "bradley-terry"
+    #: The interface every whole-table model shares (see PlackettLuce).
+    TITLE: ClassVar[str] = "Bradley-Terry"
+    STRENGTH: ClassVar[str] = "ability"
+    STRENGTH_MEANS: ClassVar[str] = "beta, on the log-odds scale"
+    HAS_ROPE: ClassVar[bool] = True
 
     @property
     def strengths(self) -> np.ndarray:

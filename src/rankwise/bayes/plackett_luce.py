@@ -54,6 +54,12 @@ class PlackettLuce:
     diagnostics: Diagnostics
     ties: int
     MODEL: ClassVar[str] = "plackett-luce"
+    #: The interface every whole-table model shares (rankwise.bayes): its title, what its
+    #: ``strengths`` are, and whether its pairs have a region of practical equivalence.
+    TITLE: ClassVar[str] = "Plackett-Luce"
+    STRENGTH: ClassVar[str] = "weight"
+    STRENGTH_MEANS: ClassVar[str] = "the probability of ranking first on a new data set"
+    HAS_ROPE: ClassVar[bool] = False
 
     @property
     def strengths(self) -> np.ndarray:

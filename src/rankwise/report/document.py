@@ -236,7 +236,7 @@ def _bayesian_model_blocks(cmp) -> list:
     m = cmp.bayesian_model
     d = m.diagnostics
     shown = _is_shown(cmp)
-    if m.MODEL == "plackett-luce":
+    if not m.HAS_ROPE:  # Plackett-Luce
         # P(a ranks above b) for the verdict's pairs: each learner against the verdict's best
         ref = cmp.verdict.best if cmp.verdict.best in m.learners else m.summary()[0]["learner"]
         r_ref = m.learners.index(ref)
