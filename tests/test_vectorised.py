@@ -12,6 +12,7 @@ from scipy import optimize, stats
 from rankwise import compare
 from rankwise.analysis.figures import cliques
 from rankwise.stats import effects as fx
+from rankwise.stats import effects_all as fxa
 from rankwise.stats.pairwise import (RANGE_SF_DIRECT_MAX, RANGE_TAIL, log_range_tail,
                                      range_sf)
 
@@ -32,7 +33,7 @@ def test_every_effect_for_all_pairs_equals_the_one_pair_functions(n, decimals, p
     x = _random_table(rng, n, k, places)
     names = [f"L{j}" for j in range(k)]
     pairs = list(itertools.combinations(range(k), 2)) + [(3, 0), (5, 4)]
-    table = fx.effect_sizes_all(x, pairs, names, decimals=decimals, confidence=0.9)
+    table = fxa.effect_sizes_all(x, pairs, names, decimals=decimals, confidence=0.9)
     assert len(table) == len(pairs)
     methods = set()
     for (i, j), got in zip(pairs, table):
@@ -51,11 +52,11 @@ def test_large_scores_and_long_tables_fall_back_to_the_reference():
     rng = np.random.default_rng(3)
     x = rng.normal(0, 1, (20, 3)) * 1e300  # beyond exact integer sums
     pairs = [(0, 1), (1, 2)]
-    got = fx.effect_sizes_all(x, pairs, ["a", "b", "c"])
+    got = fxa.effect_sizes_all(x, pairs, ["a", "b", "c"])
     for (i, j), e in zip(pairs, got):
         assert e.to_dict() == fx.effect_sizes(x[:, i], x[:, j], names=(e.a, e.b)).to_dict()
     y = np.round(rng.normal(0, 1, (500, 3)), 2)  # 125,250 Walsh averages: not listed
-    got = fx.effect_sizes_all(y, [(0, 1)], ["a", "b", "c"])
+    got = fxa.effect_sizes_all(y, [(0, 1)], ["a", "b", "c"])
     assert got[0].to_dict() == fx.effect_sizes(y[:, 0], y[:, 1], names=("a", "b")).to_dict()
 
 
@@ -210,14 +211,14 @@ def test_effects_auto_covers_all_pairs_up_to_5000_then_the_verdict():
 
 
 def test_effects_json_columns_from_the_arrays_equal_those_from_the_objects():
-    from rankwise.stats.effects import effects_columns
+    from rankwise.analysis.effect_columns import effects_columns
     from rankwise.stats.results import jsonable
 
     rng = np.random.default_rng(9)
     x = _random_table(rng, 30, 6, 3)
     names = [f"L{j}" for j in range(6)]
     pairs = list(itertools.combinations(range(6), 2))
-    table = fx.effect_sizes_all(x, pairs, names)
+    table = fxa.effect_sizes_all(x, pairs, names)
     fast = jsonable(effects_columns(table, names))
     slow = jsonable(effects_columns(list(table), names))
     assert fast == slow

@@ -18,7 +18,8 @@ from ..errors import RankwiseError
 from ..stats.bayesian import BAYESIAN, correlated_t_test
 from ..names import EFFECTS_MODES
 from .verdict import VERDICT_LIST_MAX
-from ..stats.effects import effect_sizes, effect_sizes_all
+from ..stats.effects import effect_sizes
+from ..stats.effects_all import effect_sizes_all
 
 #: Above this many data sets effects are computed only on request (they cost N log N per pair
 #: and the listing of Walsh averages grows with N²); the report says so.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .._version import __version__
 from ..names import TWO_LEARNER_TESTS
-from ..stats.effects import effects_columns
+from .effect_columns import effects_columns
 from ..stats.results import PVALUE_FLOOR, floor_pvalues, jsonable
 
 SCHEMA = "rankwise.compare/2"

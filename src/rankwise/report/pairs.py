@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from .._text import spreadsheet_safe, visible
-from ..stats.effects import effects_columns
+from ..analysis.effect_columns import effects_columns
 from ..stats.results import PVALUE_FLOOR
 
 
