@@ -95,6 +95,23 @@ def _separator(sep):
 LONG_CHOICES = 60
 
 
+#: The options that say how a table is read, shared by compare and power: (choices or metavar,
+#: help).
+READING = {
+    "duplicates": (dict(choices=names.DUPLICATES), "Repeated rows: refuse, or keep the last or"
+                   " first (default: last for the AutoML benchmark, else refuse)."),
+    "where": (dict(metavar="COL=VALUE,..."), "Read only these rows (e.g. constraint=1h8c_gp3)."),
+    "sep": (dict(metavar="CHAR"), "Field separator (default: sniffed: tab, ';' or ',')."),
+    "decimal": (dict(choices=(".", ",")), "Decimal mark (default: sniffed)."),
+}
+
+
+def reading_opt(name: str, panel: str, more: str = ""):
+    """One of the ``READING`` options, in ``panel``."""
+    how, help_text = READING[name]
+    return opt(None, f"--{name}", panel=panel, help=help_text + more, **how)
+
+
 def flag(default, *names, help: str, panel: str):
     """A flag: shown as a flag (no type), its default said in its help when it matters."""
     return typer.Option(default, *names, help=help, rich_help_panel=panel, metavar="",
@@ -144,16 +161,10 @@ def compare(
                        complete=names.MISSING_POLICIES + (names.MISSING_IMPUTE,),
                        help="Missing cells: refuse, drop-datasets, drop-learners,"
                             " skillings-mack (keep them), worst or impute:LEARNER (fill them)."),
-    duplicates: Optional[str] = opt(None, "--duplicates", choices=names.DUPLICATES, panel=IN,
-                                    help="Repeated rows: refuse, or keep the last or first"
-                                         " (default: last for the AutoML benchmark, else"
-                                         " refuse)."),
-    where: Optional[str] = opt(None, "--where", metavar="COL=VALUE,...", panel=IN,
-                               help="Read only these rows (e.g. constraint=1h8c_gp3)."),
-    sep: Optional[str] = opt(None, "--sep", metavar="CHAR", panel=IN,
-                             help="Field separator (default: sniffed: tab, ';' or ',')."),
-    decimal: Optional[str] = opt(None, "--decimal", choices=(".", ","), panel=IN,
-                                 help="Decimal mark (default: sniffed)."),
+    duplicates: Optional[str] = reading_opt("duplicates", IN),
+    where: Optional[str] = reading_opt("where", IN),
+    sep: Optional[str] = reading_opt("sep", IN),
+    decimal: Optional[str] = reading_opt("decimal", IN),
     decimals: int = opt(12, "--decimals", metavar="D", panel=IN,
                         help="Round scores to D decimals before comparing."),
     alpha: float = opt(0.05, "--alpha", metavar="A", panel=TESTS_P, help="Significance level."),
@@ -310,14 +321,10 @@ def power(
                                  help="Column roles, as for compare."),
     source_format: str = opt("auto", "--source", choices=names.SOURCE_FORMATS, panel=POOL_P,
                              help="Another tool's format (auto: from the header)."),
-    duplicates: Optional[str] = opt(None, "--duplicates", choices=names.DUPLICATES, panel=POOL_P,
-                                    help="Repeated rows, as for compare."),
-    where: Optional[str] = opt(None, "--where", metavar="COL=VALUE,...", panel=POOL_P,
-                               help="Read only these rows, as for compare."),
-    sep: Optional[str] = opt(None, "--sep", metavar="CHAR", panel=POOL_P,
-                             help="Field separator, as for compare."),
-    decimal: Optional[str] = opt(None, "--decimal", choices=(".", ","), panel=POOL_P,
-                                 help="Decimal mark, as for compare."),
+    duplicates: Optional[str] = reading_opt("duplicates", POOL_P, " As for compare."),
+    where: Optional[str] = reading_opt("where", POOL_P, " As for compare."),
+    sep: Optional[str] = reading_opt("sep", POOL_P, " As for compare."),
+    decimal: Optional[str] = reading_opt("decimal", POOL_P, " As for compare."),
     learners: Optional[str] = opt(None, "--learners", metavar="LIST", panel=STUDY,
                                   help="Learners (default: all). Two: d = first - second; more:"
                                        " the control against the mean of the others."),
