@@ -75,7 +75,7 @@ def _columns(table, x, a, b):
 
 def compute_effects(table, x, pairs, *, confidence, decimals):
     """Effect sizes of ``pairs`` (names): on a complete table all at once (an
-    :class:`~rankwise.stats.effects.EffectsTable`), else pair by pair on shared data sets."""
+    :class:`~rankwise.stats.effects_all.EffectsTable`), else pair by pair on shared data sets."""
     if not pairs:
         return ()
     index = {name: i for i, name in enumerate(table.learners)}

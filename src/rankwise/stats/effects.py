@@ -611,7 +611,3 @@ def _hl_c(n: int, confidence: float) -> dict:
     c = int(round(m / 2.0 - z * math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0)))
     out["normal"] = (min(max(c, 1), m // 2 if m > 1 else 1), None)
     return out
-
-
-# The all-pairs engine, importable from here as in rankwise 0.5 (it imports the functions above).
-from .effects_all import EffectsTable, effect_sizes_all  # noqa: E402,F401
