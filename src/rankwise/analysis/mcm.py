@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..defaults import DEFAULT_DECIMALS
+from ..stats._docs import shared_docs
 from ..stats.adjust import adjust
 from ..stats.pairwise import pairwise_statistics
 from ..stats.ranking import round_scores
@@ -129,6 +130,7 @@ def package_holm_flags(p, alpha: float) -> np.ndarray:
     return p < alpha / (len(p) - ranks)
 
 
+@shared_docs
 def multi_comparison_matrix(x, learners, *, higher_is_better: bool = True,
                             decimals: int | None = DEFAULT_DECIMALS, convention: str = "default",
                             holm: bool = False, alpha: float = 0.05) -> MultiComparisonMatrix:
@@ -141,10 +143,7 @@ def multi_comparison_matrix(x, learners, *, higher_is_better: bool = True,
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
-    learners : sequence of str
-        The learners' names.
+    {{x_learners}}
     higher_is_better : bool, default True
         Direction of the scores (wins and the order).
     decimals : int or None, default 12

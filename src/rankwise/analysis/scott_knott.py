@@ -28,6 +28,7 @@ from scipy import stats
 
 from ..defaults import DEFAULT_DECIMALS, DEFAULT_SEED
 from .. import _validate as check
+from ..stats._docs import shared_docs
 from ..stats.effects import dominance_counts
 from ..stats.ranking import midranks, round_scores
 from ..stats.results import jsonable
@@ -133,16 +134,14 @@ def scott_knott_groups(sorted_means: np.ndarray, mmse: float, dfr: int, alpha: f
     return out
 
 
+@shared_docs
 def scott_knott_esd(x, learners, *, higher_is_better: bool = True, alpha: float = 0.05,
                     version: str = "p", decimals: int | None = DEFAULT_DECIMALS) -> RankGroups:
     """Scott-Knott ESD rank groups of an n × k score table (see the module docstring).
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
-    learners : sequence of str
-        The learners' names.
+    {{x_learners}}
     higher_is_better : bool, default True
         Direction of the scores.
     alpha : float, default 0.05

@@ -28,6 +28,7 @@ import numpy as np
 from ..defaults import DEFAULT_DECIMALS, MODEL_DRAWS
 from ..defaults import DEFAULT_SEED as SEED
 from ..errors import RankwiseError
+from ..stats._docs import shared_docs
 from ..stats.ranking import midranks, round_scores
 from ..stats.results import jsonable
 from .sampling import Diagnostics, run_nuts, share_largest
@@ -97,6 +98,7 @@ def _model(mask):
     numpyro.factor("rankings", jnp.sum(jnp.log(w)[None, :] - jnp.log(denominators)))
 
 
+@shared_docs
 def plackett_luce(x, learners, *, higher_is_better: bool = True,
                   decimals: int | None = DEFAULT_DECIMALS,
                   chains: int = DEFAULT_CHAINS, draws: int = DEFAULT_DRAWS,
@@ -106,10 +108,7 @@ def plackett_luce(x, learners, *, higher_is_better: bool = True,
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
-    learners : sequence of str
-        The learners' names.
+    {{x_learners}}
     higher_is_better : bool, default True
         Direction of the scores.
     decimals : int or None, default 12

@@ -17,8 +17,10 @@ from .omnibus import _NO_SPREAD
 from .pairwise import family_pairs
 from .ranking import DEFAULT_DECIMALS, round_scores
 from .results import LegacyMapping, TestResult
+from ._docs import shared_docs
 
 
+@shared_docs
 def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
              decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
     r"""One-way repeated-measures ANOVA (data sets are the subjects, learners the treatment).
@@ -32,15 +34,12 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
+    {{x}}
     convention : {"default", "paper"}
         ``"default"``: the Greenhouse-Geisser corrected p-value (valid whether or not sphericity holds). ``"paper"``: the uncorrected p (Fisher's classic test, as in Demšar 2006 §3.2.1).
     alpha : float, default 0.05
         Level of the assumption checks behind the notes.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{decimals}}
 
     Returns
     -------
@@ -213,6 +212,7 @@ class TukeyDunnett(LegacyMapping):
                 "dunnett": [dict(r) for r in self.dunnett]}
 
 
+@shared_docs
 def tukey_dunnett(x, control: int | None, *, alpha: float = 0.05,
                   decimals: int | None = DEFAULT_DECIMALS) -> TukeyDunnett:
     """Tukey (all pairs) and Dunnett (against a control) after a repeated-measures ANOVA.
@@ -224,15 +224,12 @@ def tukey_dunnett(x, control: int | None, *, alpha: float = 0.05,
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
+    {{x}}
     control : int or None
         Column of the control for Dunnett's test (None: Tukey only).
     alpha : float, default 0.05
         Level, recorded in the result.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{decimals}}
 
     Returns
     -------

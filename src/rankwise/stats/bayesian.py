@@ -25,6 +25,7 @@ from ..errors import RankwiseError
 from ..names import BAYESIAN_TESTS  # noqa: F401  (re-exported)
 from .ranking import DEFAULT_DECIMALS, round_scores
 from .results import jsonable
+from ._docs import shared_docs
 #: Posterior samples by default (as baycomp).
 DEFAULT_SAMPLES = BAYESIAN_SAMPLES
 DEFAULT_SEED = SEED
@@ -112,6 +113,7 @@ def _result(test, names, rope, winners, samples, seed, threshold, details, poste
                           int(samples), int(seed), float(threshold), word, details, posterior)
 
 
+@shared_docs
 def bayesian_sign_test(a, b, *, rope: float = 0.0, names=("a", "b"),
                        higher_is_better: bool = True, prior: float = SIGN_PRIOR,
                        samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
@@ -133,31 +135,16 @@ def bayesian_sign_test(a, b, *, rope: float = 0.0, names=("a", "b"),
     ----------
     a, b : array_like, shape (n,)
         Scores of the two learners on the same n data sets.
-    rope : float, default 0.0
-        Half-width of the region of practical equivalence, in the scores' units.
-    names : tuple of str, default ("a", "b")
-        Names of the two learners, kept in the result.
+    {{bayes_rope_names}}
     higher_is_better : bool, default True
         Direction of the scores.
     prior : float, default 1.0
         Weight s of the prior pseudo-observation.
-    samples : int, default 50000
-        Posterior draws.
-    seed : int, default 20170101
-        Seed of the draws; the same seed gives the same result.
-    threshold : float, default 0.95
-        Probability a decision needs.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals first.
-    keep_samples : bool, default False
-        Keep the draws in ``details`` (for the simplex figure).
+    {{bayes_draws}}
 
     Returns
     -------
-    BayesianResult
-        ``p_a``, ``p_rope``, ``p_b`` (posterior probabilities that a is practically better, that
-        they are equivalent, that b is), ``decision`` (``"a"``, ``"rope"``, ``"b"`` when one of
-        them reaches ``threshold``, else ``"undecided"``), ``samples``, ``seed`` and ``details``.
+    {{bayesian_result}}
 
     References
     ----------
@@ -205,6 +192,7 @@ def _staircase_mass(w: np.ndarray, z: np.ndarray, bound: float) -> np.ndarray:
     return np.einsum("si,si->s", w, strictly + 0.5 * ties)
 
 
+@shared_docs
 def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
                               higher_is_better: bool = True, prior: float = SIGNED_RANK_PRIOR,
                               samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
@@ -229,31 +217,16 @@ def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
     ----------
     a, b : array_like, shape (n,)
         Scores of the two learners on the same n data sets.
-    rope : float, default 0.0
-        Half-width of the region of practical equivalence, in the scores' units.
-    names : tuple of str, default ("a", "b")
-        Names of the two learners, kept in the result.
+    {{bayes_rope_names}}
     higher_is_better : bool, default True
         Direction of the scores.
     prior : float, default 0.5
         Weight s of the pseudo-observation at 0.
-    samples : int, default 50000
-        Posterior draws.
-    seed : int, default 20170101
-        Seed of the draws; the same seed gives the same result.
-    threshold : float, default 0.95
-        Probability a decision needs.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals first.
-    keep_samples : bool, default False
-        Keep the draws in ``details`` (for the simplex figure).
+    {{bayes_draws}}
 
     Returns
     -------
-    BayesianResult
-        ``p_a``, ``p_rope``, ``p_b`` (posterior probabilities that a is practically better, that
-        they are equivalent, that b is), ``decision`` (``"a"``, ``"rope"``, ``"b"`` when one of
-        them reaches ``threshold``, else ``"undecided"``), ``samples``, ``seed`` and ``details``.
+    {{bayesian_result}}
 
     References
     ----------
@@ -303,6 +276,7 @@ def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
                    threshold, details, thetas[:, ::-1] if keep_samples else None)
 
 
+@shared_docs
 def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
                       higher_is_better: bool = True, threshold: float = DEFAULT_THRESHOLD,
                       decimals: int | None = DEFAULT_DECIMALS) -> BayesianResult:
@@ -322,10 +296,7 @@ def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
         Results on the same n test folds of one data set.
     folds : int
         Folds per repetition of the cross-validation (sets ρ = 1/folds).
-    rope : float, default 0.0
-        Half-width of the region of practical equivalence, in the scores' units.
-    names : tuple of str, default ("a", "b")
-        Names of the two learners, kept in the result.
+    {{bayes_rope_names}}
     higher_is_better : bool, default True
         Direction of the scores.
     threshold : float, default 0.95
@@ -335,10 +306,7 @@ def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
 
     Returns
     -------
-    BayesianResult
-        ``p_a``, ``p_rope``, ``p_b`` (posterior probabilities that a is practically better, that
-        they are equivalent, that b is), ``decision`` (``"a"``, ``"rope"``, ``"b"`` when one of
-        them reaches ``threshold``, else ``"undecided"``), ``samples``, ``seed`` and ``details``.
+    {{bayesian_result}}
 
     References
     ----------

@@ -11,6 +11,7 @@ import numpy as np
 from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, round_scores
 from .results import LegacyMapping
+from ._docs import shared_docs
 
 PARALLEL_MIN_CELLS = 1_000_000
 #: Differences held at once by one worker (16 MB of float64).
@@ -30,6 +31,7 @@ class ContrastEstimation(LegacyMapping):
         return {"medians": self.medians, "m": self.m, "estimates": self.estimates}
 
 
+@shared_docs
 def contrast_estimation(x, decimals: int | None = DEFAULT_DECIMALS) -> ContrastEstimation:
     """Contrast estimation based on medians (Doksum 1967; García et al. 2010 §3.3).
 
@@ -39,11 +41,8 @@ def contrast_estimation(x, decimals: int | None = DEFAULT_DECIMALS) -> ContrastE
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{x}}
+    {{decimals}}
 
     Returns
     -------

@@ -22,6 +22,7 @@ from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, round_scores
 from .results import DetailsAsAttributes, jsonable
 from .two_learners import _signed_rank_distribution
+from ._docs import shared_docs
 
 #: Walsh averages are listed in full up to this many (N ≈ 450); above, order statistics are
 #: selected without listing them (faster from there on).
@@ -148,6 +149,7 @@ def walsh_order_statistics(d, positions, decimals: int | None = None) -> np.ndar
     return np.array(out)
 
 
+@shared_docs
 def hodges_lehmann(a, b, *, confidence: float = 0.95,
                    decimals: int | None = DEFAULT_DECIMALS) -> Estimate:
     """Hodges-Lehmann estimate of the median paired difference ``a − b``, with its
@@ -164,18 +166,13 @@ def hodges_lehmann(a, b, *, confidence: float = 0.95,
 
     Parameters
     ----------
-    a, b : array_like, shape (n,)
-        Scores of the two learners on the same n data sets; the effect is that of ``a − b``.
-    confidence : float, default 0.95
-        Confidence level of the interval.
-    decimals : int or None, default 12
-        Scores and differences are rounded to this many decimals first (None: not rounded).
+    {{effect_a_b}}
+    {{confidence}}
+    {{effect_decimals}}
 
     Returns
     -------
-    Estimate
-        ``estimate``, ``ci_low``, ``ci_high``, ``method``, ``magnitude`` (where a label exists)
-        and ``details``.
+    {{estimate}}
 
     References
     ----------
@@ -216,6 +213,7 @@ def hodges_lehmann(a, b, *, confidence: float = 0.95,
     return Estimate(estimate, low, high, method, details=details)
 
 
+@shared_docs
 def probability_of_superiority(a, b, *, confidence: float = 0.95,
                                decimals: int | None = DEFAULT_DECIMALS) -> Estimate:
     r"""Paired probability of superiority: the share of data sets on which ``a`` has the larger value.
@@ -228,18 +226,13 @@ def probability_of_superiority(a, b, *, confidence: float = 0.95,
 
     Parameters
     ----------
-    a, b : array_like, shape (n,)
-        Scores of the two learners on the same n data sets; the effect is that of ``a − b``.
-    confidence : float, default 0.95
-        Confidence level of the interval.
-    decimals : int or None, default 12
-        Scores and differences are rounded to this many decimals first (None: not rounded).
+    {{effect_a_b}}
+    {{confidence}}
+    {{effect_decimals}}
 
     Returns
     -------
-    Estimate
-        ``estimate``, ``ci_low``, ``ci_high``, ``method``, ``magnitude`` (where a label exists)
-        and ``details``.
+    {{estimate}}
 
     References
     ----------
@@ -280,6 +273,7 @@ def wilson_interval(p, n, confidence: float = 0.95) -> tuple:
     return (float(low), float(high)) if np.ndim(low) == 0 else (low, high)
 
 
+@shared_docs
 def cohens_dz(a, b, *, confidence: float = 0.95,
               decimals: int | None = DEFAULT_DECIMALS) -> Estimate:
     r"""Cohen's d_z of the paired differences d = a − b, with a noncentral-t interval.
@@ -293,18 +287,13 @@ def cohens_dz(a, b, *, confidence: float = 0.95,
 
     Parameters
     ----------
-    a, b : array_like, shape (n,)
-        Scores of the two learners on the same n data sets; the effect is that of ``a − b``.
-    confidence : float, default 0.95
-        Confidence level of the interval.
-    decimals : int or None, default 12
-        Scores and differences are rounded to this many decimals first (None: not rounded).
+    {{effect_a_b}}
+    {{confidence}}
+    {{effect_decimals}}
 
     Returns
     -------
-    Estimate
-        ``estimate``, ``ci_low``, ``ci_high``, ``method``, ``magnitude`` (where a label exists)
-        and ``details``.
+    {{estimate}}
 
     References
     ----------
@@ -365,6 +354,7 @@ def dominance_counts(x, y) -> tuple:
     return np.searchsorted(sy, x, "left"), np.searchsorted(sy, x, "right")
 
 
+@shared_docs
 def cliffs_delta(a, b, *, confidence: float = 0.95,
                  decimals: int | None = DEFAULT_DECIMALS) -> Estimate:
     """Cliff's δ = P(A > B) − P(A < B) over all N² pairs of a value of ``a`` and a value of ``b``.
@@ -378,18 +368,13 @@ def cliffs_delta(a, b, *, confidence: float = 0.95,
 
     Parameters
     ----------
-    a, b : array_like, shape (n,)
-        Scores of the two learners on the same n data sets; the effect is that of ``a − b``.
-    confidence : float, default 0.95
-        Confidence level of the interval.
-    decimals : int or None, default 12
-        Scores and differences are rounded to this many decimals first (None: not rounded).
+    {{effect_a_b}}
+    {{confidence}}
+    {{effect_decimals}}
 
     Returns
     -------
-    Estimate
-        ``estimate``, ``ci_low``, ``ci_high``, ``method``, ``magnitude`` (where a label exists)
-        and ``details``.
+    {{estimate}}
 
     References
     ----------
@@ -473,20 +458,18 @@ class PairEffects:
                 "a12": jsonable(self.a12), "confidence": self.confidence}
 
 
+@shared_docs
 def effect_sizes(a, b, *, names=("a", "b"), confidence: float = 0.95,
                  decimals: int | None = DEFAULT_DECIMALS) -> PairEffects:
     """All four effect sizes of ``a − b`` at one confidence level.
 
     Parameters
     ----------
-    a, b : array_like, shape (n,)
-        Scores of the two learners on the same n data sets; the effect is that of ``a − b``.
+    {{effect_a_b}}
     names : tuple of str, default ("a", "b")
         Names of the two learners, kept in the result.
-    confidence : float, default 0.95
-        Confidence level of the interval.
-    decimals : int or None, default 12
-        Scores and differences are rounded to this many decimals first (None: not rounded).
+    {{confidence}}
+    {{effect_decimals}}
 
     Returns
     -------

@@ -20,6 +20,7 @@ from ..defaults import MONTE_CARLO_SEED as MC_SEED
 from ..errors import RankwiseError
 from .ranking import midranks
 from .results import TestResult
+from ._docs import shared_docs
 
 #: ``method="auto"`` uses a permutation p-value below this many data sets (the chi-square and
 #: normal approximations are weakest there); at or above it the approximations.
@@ -199,6 +200,7 @@ def eisinga_pvalues(ranks) -> np.ndarray:
     return p
 
 
+@shared_docs
 def skillings_mack(x, *, higher_is_better: bool = True, permutation: bool | None = None,
                    replicates: int = 20_000, seed: int = MONTE_CARLO_SEED):
     r"""Skillings-Mack test for a table with missing cells (NaN), Skillings & Mack (1981).
@@ -218,8 +220,7 @@ def skillings_mack(x, *, higher_is_better: bool = True, permutation: bool | None
     ----------
     x : array_like, shape (n, k)
         Scores: one row per data set, one column per learner. NaN marks a missing cell.
-    higher_is_better : bool, default True
-        Direction of the scores; rank 1 goes to the best learner of each data set.
+    {{higher_is_better}}
     permutation : bool or None, default None
         Also a seeded Monte Carlo p-value (each data set's ranks arranged at random over its
         observed learners), reported as the p-value. None: when the table has fewer than

@@ -12,6 +12,7 @@ import numpy as np
 from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, round_scores
 from .results import LegacyMapping
+from ._docs import shared_docs
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class MultipleSignTest(LegacyMapping):
                 "notes": list(self.notes)}
 
 
+@shared_docs
 def multiple_sign_test(x, control: int, *, alpha: float = 0.05, higher_is_better: bool = True,
                        decimals: int | None = DEFAULT_DECIMALS) -> MultipleSignTest:
     """Multiple comparison sign test against a control (Steel 1959; García et al. 2010 §3.2).
@@ -50,17 +52,13 @@ def multiple_sign_test(x, control: int, *, alpha: float = 0.05, higher_is_better
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
+    {{x}}
     control : int
         Column of the control.
     alpha : float, default 0.05
         Experimentwise level of the critical value.
-    higher_is_better : bool, default True
-        Direction of the scores; rank 1 goes to the best learner of each data set.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{higher_is_better}}
+    {{decimals}}
 
     Returns
     -------

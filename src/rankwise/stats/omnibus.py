@@ -21,10 +21,12 @@ from ..names import FRIEDMAN_METHODS  # noqa: F401  (re-exported)
 from .exact import PERMUTATION_BELOW_N, friedman_permutation_pvalue
 from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, rank_within_datasets, round_scores
 from .results import TestResult
+from ._docs import shared_docs
 
 _NO_SPREAD = "no learner differs from another on any data set: the statistic is undefined (p = 1)"
 
 
+@shared_docs
 def friedman(x, *, higher_is_better: bool = True, convention: str = "default",
              decimals: int | None = DEFAULT_DECIMALS, method: str = "auto") -> TestResult:
     r"""Friedman's test on within-data-set ranks.
@@ -43,21 +45,12 @@ def friedman(x, *, higher_is_better: bool = True, convention: str = "default",
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
-    higher_is_better : bool, default True
-        Direction of the scores; rank 1 goes to the best learner of each data set.
+    {{x}}
+    {{higher_is_better}}
     convention : {"default", "paper"}
         ``"default"``: the tie-corrected statistic (scipy's ``friedmanchisquare``). ``"paper"``: the uncorrected statistic, as the papers print it.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
-    method : {"auto", "chi2", "exact", "monte-carlo"}, default "auto"
-        How the p-value is computed: the chi-square (or F) approximation, the exact permutation
-        distribution given each data set's ranks (a dynamic programme over data sets), or 100,000
-        seeded random arrangements (standard error in ``details``). ``"auto"``: a permutation
-        p-value (exact when it fits) below 20 data sets, the approximation from 20 on and always
-        under ``convention="paper"``.
+    {{decimals}}
+    {{friedman_method}}
 
     Returns
     -------
@@ -140,6 +133,7 @@ def friedman_from_ranks(r: np.ndarray, convention: str, method: str = "auto") ->
         notes=tuple(notes))
 
 
+@shared_docs
 def iman_davenport(x, *, higher_is_better: bool = True, convention: str = "default",
                    decimals: int | None = DEFAULT_DECIMALS, method: str = "auto") -> TestResult:
     r"""Iman-Davenport's F correction of Friedman's χ² (Iman & Davenport 1980).
@@ -153,21 +147,12 @@ def iman_davenport(x, *, higher_is_better: bool = True, convention: str = "defau
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
-    higher_is_better : bool, default True
-        Direction of the scores; rank 1 goes to the best learner of each data set.
+    {{x}}
+    {{higher_is_better}}
     convention : {"default", "paper"}
         ``"default"``: from the tie-corrected χ²_F. ``"paper"``: from the uncorrected χ²_F, as the papers print it.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
-    method : {"auto", "chi2", "exact", "monte-carlo"}, default "auto"
-        How the p-value is computed: the chi-square (or F) approximation, the exact permutation
-        distribution given each data set's ranks (a dynamic programme over data sets), or 100,000
-        seeded random arrangements (standard error in ``details``). ``"auto"``: a permutation
-        p-value (exact when it fits) below 20 data sets, the approximation from 20 on and always
-        under ``convention="paper"``.
+    {{decimals}}
+    {{friedman_method}}
 
     Returns
     -------
@@ -235,6 +220,7 @@ def iman_davenport_from_friedman(fried: TestResult) -> TestResult:
                       notes=tuple(notes))
 
 
+@shared_docs
 def friedman_aligned(x, *, higher_is_better: bool = True, convention: str = "default",
                      decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
     r"""Friedman aligned-ranks test (Hodges & Lehmann 1962; García et al. 2010, §4.1).
@@ -249,15 +235,11 @@ def friedman_aligned(x, *, higher_is_better: bool = True, convention: str = "def
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
-    higher_is_better : bool, default True
-        Direction of the scores; rank 1 goes to the best learner of each data set.
+    {{x}}
+    {{higher_is_better}}
     convention : {"default", "paper"}
         ``"default"``: the formula above with the actual Σr̂² (exact with ties). ``"paper"``: KEEL's formula behind García et al.'s printed 18.837, with a misplaced 1/k (ERRATA G2): (k−1)[ΣR̂_j²/k − (kn²/4)(kn+1)²] / (kn(kn+1)(2kn+1)/6 − ΣR̂_i²).
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{decimals}}
 
     Returns
     -------
@@ -323,6 +305,7 @@ def _aligned_statistic(col_totals, row_totals, sum_sq: float, n: int, k: int, co
     return num / denom, denom
 
 
+@shared_docs
 def quade(x, *, higher_is_better: bool = True, convention: str = "default",
           decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
     r"""Quade's test (Quade 1979; Conover 1999; García et al. 2010, §4.2).
@@ -334,15 +317,11 @@ def quade(x, *, higher_is_better: bool = True, convention: str = "default",
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
-    higher_is_better : bool, default True
-        Direction of the scores; rank 1 goes to the best learner of each data set.
+    {{x}}
+    {{higher_is_better}}
     convention : {"default", "paper"}
         ``"default"``: A₂ = ΣS_ij² (exact with ties). ``"paper"``: García et al.'s printed 21.967: the no-ties A₂ = n(n+1)(2n+1)k(k+1)(k−1)/72 and KEEL's integer centring ⌊(k+1)/2⌋ (ERRATA G6, G8), which inflates T₃ for even k.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{decimals}}
 
     Returns
     -------

@@ -37,6 +37,7 @@ from .omnibus import quade_from_ranks
 from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
 from .results import LegacyTuple
 from .two_learners import sign_test, wilcoxon
+from ._docs import shared_docs
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class PairwiseStatistics:
     details: dict = field(default_factory=dict)
 
 
+@shared_docs
 def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool = True,
                         convention: str = "default", decimals: int | None = DEFAULT_DECIMALS,
                         zero_method: str = "demsar", wilcoxon_method: str = "auto",
@@ -66,18 +68,14 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
+    {{x}}
     ranking : str, default "friedman"
         One of ``rankwise.RANKINGS`` (``friedman``, ``friedman_aligned``, ``quade``,
         ``friedman_exact``, ``friedman_conover``, ``quade_conover``, ``wilcoxon``, ``sign``).
-    higher_is_better : bool, default True
-        Direction of the scores; rank 1 goes to the best learner of each data set.
+    {{higher_is_better}}
     convention : {"default", "paper"}
         As in the omnibus test of the ranking.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{decimals}}
     zero_method, wilcoxon_method, sign_ties, correction
         Passed to :func:`wilcoxon` (``zero_method``, ``method``, ``correction``) and
         :func:`sign_test` (``ties``) for those rankings.

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..defaults import DEFAULT_DECIMALS as DECIMALS
 from ..defaults import RANK_BOOTSTRAP_SEED as BOOTSTRAP_SEED
+from ._docs import shared_docs
 
 DEFAULT_DECIMALS = DECIMALS
 
@@ -142,6 +143,7 @@ def _ranks_of_rows(x: np.ndarray) -> np.ndarray:
     return ranked
 
 
+@shared_docs
 def rank_within_datasets(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_DECIMALS):
     """Mid-ranks of each row of an n × k score matrix, rank 1 = best.
 
@@ -149,13 +151,9 @@ def rank_within_datasets(x, higher_is_better: bool = True, decimals: int | None 
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
-    higher_is_better : bool, default True
-        Direction of the scores; rank 1 goes to the best learner of each data set.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{x}}
+    {{higher_is_better}}
+    {{decimals}}
 
     Returns
     -------
@@ -176,18 +174,15 @@ def rank_within_datasets(x, higher_is_better: bool = True, decimals: int | None 
     return midranks(round_scores(x, decimals), descending=higher_is_better)
 
 
+@shared_docs
 def mean_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_DECIMALS):
     """Average rank of each learner over the data sets (Demšar's R_j; 1 = best).
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
-    higher_is_better : bool, default True
-        Direction of the scores; rank 1 goes to the best learner of each data set.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{x}}
+    {{higher_is_better}}
+    {{decimals}}
 
     Returns
     -------
@@ -205,6 +200,7 @@ def mean_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_
     return rank_within_datasets(x, higher_is_better, decimals).mean(axis=0)
 
 
+@shared_docs
 def aligned_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_DECIMALS):
     """Hodges-Lehmann aligned ranks: subtract each data set's mean, rank all n·k values together.
 
@@ -213,13 +209,9 @@ def aligned_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAU
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
-    higher_is_better : bool, default True
-        Direction of the scores; rank 1 goes to the best learner of each data set.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{x}}
+    {{higher_is_better}}
+    {{decimals}}
 
     Returns
     -------
@@ -248,16 +240,14 @@ def aligned_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAU
     return midranks(aligned.ravel(), descending=higher_is_better).reshape(aligned.shape)
 
 
+@shared_docs
 def quade_weights(x, decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
     """Quade's Q_i: the mid-rank of each data set's sample range among all data sets (1 = smallest).
 
     Parameters
     ----------
-    x : array_like, shape (n, k)
-        Scores: one row per data set, one column per learner.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{x}}
+    {{decimals}}
 
     Returns
     -------

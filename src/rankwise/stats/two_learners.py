@@ -18,6 +18,7 @@ from .. import _validate as check
 from ..names import SIGN_TIES, ZERO_METHODS  # noqa: F401  (re-exported)
 from .ranking import DEFAULT_DECIMALS, midranks, round_scores
 from .results import LegacyTuple, TestResult
+from ._docs import shared_docs
 EXACT_MAX_N = 50
 
 
@@ -41,19 +42,16 @@ class WinTieLoss(LegacyTuple):
         return {"a_wins": self.a_wins, "ties": self.ties, "b_wins": self.b_wins}
 
 
+@shared_docs
 def win_tie_loss(a, b, higher_is_better: bool = True,
                  decimals: int | None = DEFAULT_DECIMALS) -> WinTieLoss:
     """Counts ``a_wins``, ``ties``, ``b_wins`` over the data sets, after rounding.
 
     Parameters
     ----------
-    a, b : array_like, shape (n,)
-        Scores of the two learners on the same n data sets; ``b`` is compared with ``a``.
-    higher_is_better : bool, default True
-        Direction of the scores; rank 1 goes to the best learner of each data set.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{a_b}}
+    {{higher_is_better}}
+    {{decimals}}
 
     Returns
     -------
@@ -144,6 +142,7 @@ def wilcoxon_critical_value(n: int, alpha: float = 0.05, alternative: str = "two
     return int(ok[-1]) if ok.size else None
 
 
+@shared_docs
 def wilcoxon(a, b, *, higher_is_better: bool = True, zero_method: str = "demsar",
              method: str = "auto", alternative: str = "two-sided", convention: str = "default",
              correction: bool = False, decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
@@ -154,8 +153,7 @@ def wilcoxon(a, b, *, higher_is_better: bool = True, zero_method: str = "demsar"
 
     Parameters
     ----------
-    a, b : array_like, shape (n,)
-        Scores of the two learners on the same n data sets; ``b`` is compared with ``a``.
+    {{a_b}}
     higher_is_better : bool, default True
         Direction of the scores.
     zero_method : {"demsar", "zsplit", "pratt", "wilcox"}
@@ -262,6 +260,7 @@ def _normal_pvalue(z: float, alternative: str) -> float:
     return float(min(1.0, 2 * stats.norm.sf(abs(z))))
 
 
+@shared_docs
 def sign_test(a, b, *, higher_is_better: bool = True, ties: str = "split", method: str = "exact",
               alternative: str = "two-sided", convention: str = "default",
               decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
@@ -269,8 +268,7 @@ def sign_test(a, b, *, higher_is_better: bool = True, ties: str = "split", metho
 
     Parameters
     ----------
-    a, b : array_like, shape (n,)
-        Scores of the two learners on the same n data sets; ``b`` is compared with ``a``.
+    {{a_b}}
     higher_is_better : bool, default True
         Direction of the scores.
     ties : {"split", "drop"}
@@ -334,6 +332,7 @@ def sign_test(a, b, *, higher_is_better: bool = True, ties: str = "split", metho
         notes=tuple(notes))
 
 
+@shared_docs
 def paired_ttest(a, b, *, higher_is_better: bool = True, relative: bool = False,
                  alternative: str = "two-sided", convention: str = "default",
                  decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
@@ -348,19 +347,15 @@ def paired_ttest(a, b, *, higher_is_better: bool = True, relative: bool = False,
 
     Parameters
     ----------
-    a, b : array_like, shape (n,)
-        Scores of the two learners on the same n data sets; ``b`` is compared with ``a``.
-    higher_is_better : bool, default True
-        Direction of the scores; rank 1 goes to the best learner of each data set.
+    {{a_b}}
+    {{higher_is_better}}
     relative : bool, default False
         Test the relative differences instead.
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         ``"greater"``: b is better than a (in the direction of the scores); ``"less"``: worse.
     convention : {"default", "paper"}
         Recorded only: both conventions use the same formula.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals before they are ranked or compared (None: not
-        rounded), so that floating-point noise does not break ties.
+    {{decimals}}
 
     Returns
     -------
