@@ -11,26 +11,28 @@ Each procedure's formula, references, paper example and cross-checking tests are
 """
 
 from .adjust import adjust
-from .anova import rm_anova, tukey_dunnett
+from .anova import TukeyDunnett, rm_anova, tukey_dunnett
 from .bayesian import bayesian_sign_test, bayesian_signed_rank_test, correlated_t_test
 from .bergmann_hommel import bergmann_hommel
-from .contrast import contrast_estimation
+from .contrast import ContrastEstimation, contrast_estimation
 from .effects import (cliffs_delta, cohens_dz, effect_sizes, hodges_lehmann,
                       probability_of_superiority)
 from .exact import skillings_mack
-from .multiple_sign import multiple_sign_test
+from .multiple_sign import MultipleSignTest, multiple_sign_test
 from .omnibus import friedman, friedman_aligned, iman_davenport, quade
-from .pairwise import critical_difference, nemenyi_pvalues, pairwise_statistics
+from .pairwise import CriticalValue, critical_difference, nemenyi_pvalues, pairwise_statistics
 from .ranking import (aligned_ranks, mean_rank_intervals, mean_ranks, quade_weights,
                       rank_within_datasets)
 from .results import TestResult
-from .two_learners import paired_ttest, sign_test, wilcoxon, wilcoxon_critical_value, win_tie_loss
+from .two_learners import (WinTieLoss, paired_ttest, sign_test, wilcoxon, wilcoxon_critical_value,
+                           win_tie_loss)
 
 #: Omnibus test functions by name (the names of the JSON contract).
 OMNIBUS = {"friedman": friedman, "iman_davenport": iman_davenport,
            "friedman_aligned": friedman_aligned, "quade": quade, "anova": rm_anova}
 
-__all__ = ["OMNIBUS", "TestResult", "adjust", "aligned_ranks", "bayesian_sign_test",
+__all__ = ["ContrastEstimation", "CriticalValue", "MultipleSignTest", "OMNIBUS", "TestResult",
+           "TukeyDunnett", "WinTieLoss", "adjust", "aligned_ranks", "bayesian_sign_test",
            "bayesian_signed_rank_test", "bergmann_hommel", "cliffs_delta", "cohens_dz",
            "contrast_estimation", "correlated_t_test", "critical_difference", "effect_sizes",
            "friedman", "friedman_aligned", "hodges_lehmann", "iman_davenport",
