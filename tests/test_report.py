@@ -138,7 +138,7 @@ def test_cliques_demsar_nemenyi():
     for alpha, expected in [(0.10, [{"C4.5+m+cf", "C4.5+m", "C4.5+cf"}, {"C4.5+cf", "C4.5"}]),
                             (0.05, [set(names)])]:
         from rankwise import critical_difference
-        cd = critical_difference(4, 14, alpha)[0]
+        cd = critical_difference(4, 14, alpha).cd
         groups = cliques(r, np.abs(r[:, None] - r[None, :]) >= cd)
         assert [{names[i] for i in g} for g in groups] == expected
 
