@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from . import names
+from . import defaults, names
 from .errors import RankwiseError
 
 app = typer.Typer(add_completion=True, no_args_is_help=True,
@@ -165,7 +165,7 @@ def compare(
     where: Optional[str] = reading_opt("where", IN),
     sep: Optional[str] = reading_opt("sep", IN),
     decimal: Optional[str] = reading_opt("decimal", IN),
-    decimals: int = opt(12, "--decimals", metavar="D", panel=IN,
+    decimals: int = opt(defaults.DEFAULT_DECIMALS, "--decimals", metavar="D", panel=IN,
                         help="Round scores to D decimals before comparing."),
     alpha: float = opt(0.05, "--alpha", metavar="A", panel=TESTS_P, help="Significance level."),
     convention: str = opt("default", "--convention", choices=names.CONVENTIONS, panel=TESTS_P,
@@ -227,9 +227,9 @@ def compare(
                                   help="Also a Bayesian test of the same pairs."),
     rope: float = opt(0.0, "--rope", metavar="R", panel=EFFECT,
                       help="Practical equivalence, in the criterion's units."),
-    samples: int = opt(50_000, "--samples", metavar="S", panel=EFFECT, help="Posterior samples."),
-    seed: int = opt(20170101, "--seed", metavar="SEED", panel=EFFECT, help="Their seed."),
-    threshold: float = opt(0.95, "--threshold", metavar="P", panel=EFFECT,
+    samples: int = opt(defaults.BAYESIAN_SAMPLES, "--samples", metavar="S", panel=EFFECT, help="Posterior samples."),
+    seed: int = opt(defaults.DEFAULT_SEED, "--seed", metavar="SEED", panel=EFFECT, help="Their seed."),
+    threshold: float = opt(defaults.BAYESIAN_THRESHOLD, "--threshold", metavar="P", panel=EFFECT,
                            help="Posterior probability that decides."),
     verdict: str = opt("frequentist", "--verdict", choices=names.VERDICT_BASES, panel=EFFECT,
                        help="Posterior terms first (needs --bayesian)."),
@@ -335,9 +335,9 @@ def power(
                            help="Data sets per draw, or a range for planning."),
     bias: Optional[str] = opt(None, "--bias", metavar="LIST", panel=STUDY,
                               help="Biases k (default 0,2,...,20)."),
-    draws: int = opt(1000, "--draws", metavar="D", panel=STUDY,
+    draws: int = opt(defaults.POWER_DRAWS, "--draws", metavar="D", panel=STUDY,
                      help="Samples per bias and sample size."),
-    seed: int = opt(2006, "--seed", metavar="SEED", panel=STUDY, help="Seed of the draws."),
+    seed: int = opt(defaults.POWER_SEED, "--seed", metavar="SEED", panel=STUDY, help="Seed of the draws."),
     tests: Optional[str] = opt(
         None, "--tests", metavar="LIST", panel=STUDY,
         help="Comma-separated (default: wilcoxon,sign,ttest for two learners; the five omnibus"
