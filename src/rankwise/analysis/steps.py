@@ -24,7 +24,8 @@ from ..stats.ranking import (RANK_BOOTSTRAP_REPLICATES, RANK_BOOTSTRAP_SEED, ali
                              mean_rank_intervals, midranks, quade_weights, round_scores)
 from ..stats.two_learners import paired_ttest, sign_test, wilcoxon
 from . import effects as family_effects
-from .effects import compute_bayesian, compute_effects, effect_pairs, magnitude_sentence
+from .bayesian import compute_bayesian
+from .effects import compute_effects, effect_pairs, magnitude_sentence
 from .figures import (every_learner_figure, plan_figures, plan_groups, plan_mcm, plan_p_best,
                       simplex_figures, with_rank_intervals)
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
@@ -303,7 +304,7 @@ def whole_table_model(table, opts) -> tuple:
     models), or ``(None, {})``."""
     if opts.bayesian not in BAYESIAN_MODELS or not opts.complete:
         return None, {}
-    from .effects import bayesian_model
+    from .bayesian import bayesian_model
 
     return (bayesian_model(table, opts.bayesian, seed=opts.seed),
             {"bayesian": opts.bayesian, "bayesian_seed": opts.seed})
