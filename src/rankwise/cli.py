@@ -102,7 +102,7 @@ READING = {
                    " first (default: last for the AutoML benchmark, else refuse)."),
     "where": (dict(metavar="COL=VALUE,..."), "Read only these rows (e.g. constraint=1h8c_gp3)."),
     "sep": (dict(metavar="CHAR"), "Field separator (default: sniffed: tab, ';' or ',')."),
-    "decimal": (dict(choices=(".", ",")), "Decimal mark (default: sniffed)."),
+    "decimal": (dict(choices=names.DECIMAL_MARKS), "Decimal mark (default: sniffed)."),
 }
 
 
@@ -354,7 +354,7 @@ def power(
                     help="Worker processes (0: one per CPU)."),
     dask_scheduler: Optional[str] = opt(None, "--dask-scheduler", metavar="ADDRESS", panel=RUN_P,
                                         help="Dask scheduler address, scheduler file, or 'local'."),
-    fmt: str = opt("text", "--format", "-f", choices=("text", "json"), panel=OUT_P,
+    fmt: str = opt("text", "--format", "-f", choices=names.SUMMARY_FORMATS, panel=OUT_P,
                    help="Output format."),
     report: Optional[Path] = opt(None, "--report", metavar="DIR", panel=OUT_P,
                                  help="The text, JSON and figures (SVG, PDF, PNG) into DIR."),
@@ -367,7 +367,7 @@ def power(
     from .power.report import json_report, text_report, write_report
 
     try:
-        if fmt not in ("text", "json"):
+        if fmt not in names.SUMMARY_FORMATS:
             raise RankwiseError(f"--format must be text or json; got {fmt!r}")
         if (pool is None) == (example is None):
             raise RankwiseError("give either a POOL file or --example NAME (not both)")
@@ -486,7 +486,7 @@ def status(
     from .experiment.status import status_text
 
     try:
-        if fmt not in ("text", "json"):
+        if fmt not in names.SUMMARY_FORMATS:
             raise RankwiseError(f"--format must be text or json; got {fmt!r}")
         info = read_status(results)
         sys.stdout.write(json.dumps(info, indent=2) + "\n" if fmt == "json" else

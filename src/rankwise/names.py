@@ -166,6 +166,10 @@ MISSING_IMPUTE = "impute:"
 MCM_CHOICES = ("plain", "holm")
 #: The rank-group methods of ``groups=`` (``--groups``).
 GROUP_METHODS = ("scott-knott-esd", "scott-knott-esd-np", "scott-knott-bootstrap")
+#: ``--decimal``: the decimal marks a table's numbers may use.
+DECIMAL_MARKS = (".", ",")
+#: ``--format`` of the commands that print a summary (power, status), not a report.
+SUMMARY_FORMATS = ("text", "json")
 #: ``--duplicates``: repeated rows of a long table.
 DUPLICATES = ("refuse", "last", "first")
 SHAPES = ("auto", "wide", "long")

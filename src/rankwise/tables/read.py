@@ -18,7 +18,8 @@ import pandas as pd
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import AGGREGATES, DUPLICATES, MISSING_POLICIES, SHAPES  # noqa: F401
+from ..names import (AGGREGATES, DECIMAL_MARKS, DUPLICATES, MISSING_POLICIES,  # noqa: F401
+                     SHAPES)
 from .direction import direction_of
 from .cells import MISSING_TOKENS, NA_SPELLINGS  # noqa: F401  (re-exported)
 from .cells import is_number_column as _is_number_column
@@ -94,7 +95,7 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     check.choice("source_format", source_format, SOURCE_FORMATS)
     if duplicates is not None:
         check.choice("duplicates", duplicates, DUPLICATES)
-    if decimal is not None and decimal not in (".", ","):
+    if decimal is not None and decimal not in DECIMAL_MARKS:
         raise RankwiseError(f"decimal must be '.' or ','; got {decimal!r}")
     conditions = parse_where(where)
     run_status = None
