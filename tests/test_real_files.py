@@ -242,6 +242,20 @@ def test_amlb_older_format_is_recognised_and_each_task_has_its_metric():
     assert set(acc.datasets) == {"Australian", "car", "credit-g"}
 
 
+def test_amlb_older_format_row_with_its_result_in_another_metric_column(tmp_path):
+    """The benchmark's own results_medium-8c4h.csv has a re-run row of a multi-class task whose
+    log loss sits in the auc column: the task is still a logloss task, its result is read, and
+    the report counts the row."""
+    frame = pd.read_csv(AMLB_OLDER, keep_default_na=False, dtype=str)
+    row = frame.index[(frame.task == "car") & (frame.framework == "TPOT")][0]
+    frame.loc[row, "auc"], frame.loc[row, "logloss"] = frame.loc[row, "result"], ""
+    frame.to_csv(tmp_path / "f.csv", index=False)
+    t = load_table(tmp_path / "f.csv", criterion="result", missing="worst")
+    reference = load_table(AMLB_OLDER, criterion="result", missing="worst")
+    assert np.array_equal(t.values, reference.values)
+    assert "In 1 completed job(s) that column differs from result" in t.reading.sentence()
+
+
 def test_amlb_older_format_without_its_metric_columns_is_an_error(tmp_path):
     frame = pd.read_csv(AMLB_OLDER).drop(columns=["auc", "logloss"])
     frame.to_csv(tmp_path / "f.csv", index=False)

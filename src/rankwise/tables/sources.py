@@ -361,8 +361,10 @@ def _each_task_on_its_metric(frame, task, result, metrics, found, label, notes) 
 
 def _older_metrics(frame, low, task, result, failed, label, notes) -> pd.Series:
     """Each row's metric in the benchmark's older results (no ``metric`` column): the metric
-    column that equals ``result`` on every completed job of the task (auc for binary tasks,
-    logloss for multi-class ones, ...)."""
+    column that equals ``result`` on the most completed jobs of the task, at least half of them
+    (auc for binary tasks, logloss for multi-class ones, ...). The benchmark's own files have
+    re-run rows whose result sits in another metric's column; the result is what is read, and
+    the report counts those rows."""
     columns = [low[m] for m in AMLB_METRICS if m in low]
     if not columns:
         raise RankwiseError(f"{label}: an AutoML-benchmark file needs a metric column, or the"
@@ -371,34 +373,38 @@ def _older_metrics(frame, low, task, result, failed, label, notes) -> pd.Series:
     tasks = text(frame[task])
     done = ~failed.to_numpy()
     value = pd.to_numeric(text(frame[result]), errors="coerce").to_numpy()
-    chosen = {}
+    # per column: whether it equals the result, on every row (read once, not per task)
+    equal = {col: np.isclose(pd.to_numeric(text(frame[col]), errors="coerce").to_numpy(),
+                             value, rtol=1e-9, atol=0) for col in columns}
+    chosen, astray = {}, 0
     for name in dict.fromkeys(tasks):
         rows = (tasks == name).to_numpy() & done
         if not rows.any():
             continue  # only failed jobs: their metric is unknown, and they have no result
-        hits = []
-        for col in columns:
-            other = pd.to_numeric(text(frame[col]), errors="coerce").to_numpy()[rows]
-            if np.allclose(other, value[rows], rtol=1e-9, atol=0, equal_nan=False):
-                hits.append(col)
-        if not hits:
+        counts = {col: int(equal[col][rows].sum()) for col in columns}
+        best = max(counts.values())
+        if 2 * best < rows.sum():
             raise RankwiseError(f"{label}: task {name!r}: no metric column"
-                                f" ({', '.join(columns)}) equals its {result}, so its metric is"
-                                " unknown; analyse a metric column with --criterion NAME")
-        chosen[name] = hits[0] if len(hits) == 1 else _prefer(hits)
+                                f" ({', '.join(columns)}) equals its {result} on most of its"
+                                " jobs, so its metric is unknown; analyse a metric column with"
+                                " --criterion NAME")
+        chosen[name] = _prefer([col for col in columns if counts[col] == best])
+        astray += int(rows.sum()) - best
     per = {}
     for name, col in chosen.items():
         per.setdefault(col, []).append(name)
     notes.append("The file is the AutoML benchmark's older results format (no metric column):"
                  f" each task's metric is the metric column equal to its {result} ("
                  + ", ".join(f"{col} for {len(names)} task(s)" for col, names in per.items())
-                 + ").")
+                 + ")." + (f" In {astray} completed job(s) that column differs from {result}"
+                           f" (the value sits in another metric's column); their {result} was"
+                           " read." if astray else ""))
     return tasks.map(lambda t: chosen.get(t, "")).astype(str)
 
 
 def _prefer(hits):
-    """Two metric columns equal to the result on every fold (a perfect score on both): the
-    benchmark's own choice, auc for binary and logloss for multi-class tasks."""
+    """Of the metric columns equal to the result equally often (a perfect score on both, or one
+    alone): the benchmark's own choice, auc for binary and logloss for multi-class tasks."""
     for name in ("auc", "logloss", "rmse", "r2"):
         for col in hits:
             if col.lower() == name:
