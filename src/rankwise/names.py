@@ -162,6 +162,11 @@ MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners", "skillings-mack"
 #: ``--missing impute:LEARNER`` fills a missing cell with that learner's score (not in the list:
 #: it takes a name).
 MISSING_IMPUTE = "impute:"
+
+
+def imputed_from(policy: str) -> str | None:
+    """The learner of ``impute:LEARNER``, or None for any other missing-cells policy."""
+    return policy[len(MISSING_IMPUTE):] if policy.startswith(MISSING_IMPUTE) else None
 #: ``--mcm``: the multi-comparison matrix, plain or with Holm-adjusted p-values.
 MCM_CHOICES = ("plain", "holm")
 #: The rank-group methods of ``groups=`` (``--groups``).

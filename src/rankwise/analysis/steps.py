@@ -15,7 +15,7 @@ from functools import partial
 import numpy as np
 
 from ..errors import RankwiseError
-from ..names import BAYESIAN_MODELS, TWO_LEARNER_TESTS
+from ..names import BAYESIAN_MODELS, TWO_LEARNER_TESTS, imputed_from
 from ..stats.anova import rm_anova
 from ..stats.exact import skillings_mack
 from ..stats.omnibus import (aligned_from_ranks, friedman_from_ranks,
@@ -381,7 +381,7 @@ def with_filled_cells(verdict, table):
     if not table.filled_cells:
         return verdict
     how = ("the worst score on its data set" if table.missing_policy == "worst" else
-           f"{table.missing_policy[len('impute:'):]}'s score on its data set")
+           f"{imputed_from(table.missing_policy)}'s score on its data set")
     return with_sentence(verdict, f"{len(table.filled_cells)} missing result(s) were filled with"
                                   f" {how} (--missing {table.missing_policy}).")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..analysis.verdict import one_sided_claim
-from ..names import TESTS, procedure_title, ranking_title
+from ..names import TESTS, imputed_from, procedure_title, ranking_title
 
 
 def methods_paragraph(cmp) -> str:
@@ -153,7 +153,7 @@ def _missing(cmp) -> list:
                 " comparison used the data sets both learners have values on."]
     if t.filled_cells:
         how = ("the worst score on its data set" if t.missing_policy == "worst" else
-               f"the score of {t.missing_policy[len('impute:'):]} on its data set")
+               f"the score of {imputed_from(t.missing_policy)} on its data set")
         return [f"{len(t.filled_cells)} result(s) were missing and were filled with {how},"
                 " as if the learner had scored that (the AutoML benchmark's practice for"
                 " failed jobs)."]

@@ -18,8 +18,8 @@ import pandas as pd
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import (AGGREGATES, DECIMAL_MARKS, DUPLICATES, MISSING_POLICIES,  # noqa: F401
-                     SHAPES)
+from ..names import (AGGREGATES, DECIMAL_MARKS, DUPLICATES, MISSING_IMPUTE,  # noqa: F401
+                     MISSING_POLICIES, SHAPES, imputed_from)
 from .direction import direction_of
 from .cells import MISSING_TOKENS, NA_SPELLINGS  # noqa: F401  (re-exported)
 from .cells import is_number_column as _is_number_column
@@ -135,8 +135,8 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
                            duplicates=duplicates)
     else:
         # the columns a --where filter read are not learners of a wide table
-        used = [c for c in frame.columns[1:] if c == "_row" or str(c).strip().lower() in
-                {k.lower() for k in conditions}]
+        filters = {k.lower() for k in conditions}
+        used = [c for c in frame.columns[1:] if c == "_row" or str(c).strip().lower() in filters]
         table = _from_wide(frame.drop(columns=used), label)
     if reading is None:
         source_kind = "results-db" if run_status is not None else (
@@ -160,11 +160,12 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
 
 def missing_policy(missing: str) -> str:
     """``missing`` checked: one of ``MISSING_POLICIES`` or ``impute:LEARNER``."""
-    if isinstance(missing, str) and missing.startswith("impute:"):
-        if not missing[len("impute:"):].strip():
+    if isinstance(missing, str) and imputed_from(missing) is not None:
+        name = imputed_from(missing).strip()
+        if not name:
             raise RankwiseError("missing=impute: needs the learner whose score fills a missing"
                                 " cell, e.g. --missing impute:constantpredictor")
-        return "impute:" + missing[len("impute:"):].strip()
+        return MISSING_IMPUTE + name
     if missing not in MISSING_POLICIES:
         raise RankwiseError(f"missing must be one of {', '.join(MISSING_POLICIES)} or"
                             f" impute:LEARNER; got {missing!r}")
@@ -721,7 +722,7 @@ def _filled(values, datasets, learners, holes, missing: str, hib: bool, source) 
             f"the worst score on its data set ({'lowest' if hib else 'highest'}; --missing"
             " worst)")
     else:
-        name = missing[len("impute:"):]
+        name = imputed_from(missing)
         if name not in learners:
             raise RankwiseError(f"{source}: --missing impute:{name} names no learner; the"
                                 f" learners are {', '.join(learners)}")
@@ -779,10 +780,10 @@ def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTab
         if holes.any() else ()
     dropped_d, dropped_l = [], []
     filled = ()
-    if missing.startswith("impute:") and missing[len("impute:"):] not in learners:
+    if imputed_from(missing) is not None and imputed_from(missing) not in learners:
         raise RankwiseError(f"{table.source}: --missing {missing} names no learner; the"
                             f" learners are {', '.join(learners)}")
-    if missing_cells and (missing == "worst" or missing.startswith("impute:")):
+    if missing_cells and (missing == "worst" or imputed_from(missing) is not None):
         values, filled, note = _filled(values, datasets, learners, holes, missing, hib,
                                        table.source)
         warnings.append(note)
