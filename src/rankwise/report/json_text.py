@@ -106,8 +106,7 @@ def _write(value, level: int, step: str, out: list) -> None:
             rows = max(1, _CHUNK // max(value.shape[1], 1))
             out.append("[")
             for start in range(0, value.shape[0], rows):
-                block = value[start:start + rows]
-                lines = [_row_text(row, block.dtype.kind) for row in block.tolist()]
+                lines = ["[" + _array_text(row) + "]" for row in value[start:start + rows]]
                 out.append(("" if start == 0 else ",") + inner + ("," + inner).join(lines))
             out.append("\n" + step * level + "]")
         else:  # one row (one Python list) at a time
@@ -131,17 +130,6 @@ def _array_text(values: np.ndarray) -> str:
     if np.isfinite(values).all():
         return ",".join(map(_float_repr, items))
     return ",".join(_float_repr(v) if math.isfinite(v) else "null" for v in items)
-
-
-def _row_text(row: list, kind: str) -> str:
-    """One row of a 2-D numeric array (as a list) on one line."""
-    if kind in "iu":
-        return "[" + ",".join(map(_int_repr, row)) + "]"
-    if kind == "b":
-        return "[" + ",".join("true" if v else "false" for v in row) + "]"
-    if all(map(math.isfinite, row)):
-        return "[" + ",".join(map(_float_repr, row)) + "]"
-    return "[" + ",".join(_float_repr(v) if math.isfinite(v) else "null" for v in row) + "]"
 
 
 _FLAT = frozenset({str, int, float, bool, type(None)})
