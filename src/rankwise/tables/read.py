@@ -25,7 +25,7 @@ from .cells import MISSING_TOKENS, NA_SPELLINGS  # noqa: F401  (re-exported)
 from .cells import is_number_column as _is_number_column
 from .cells import parse_numbers as _parse_numbers
 from .cells import text as _text
-from .sources import ROLES, SOURCE_FORMATS, Reading, read_as
+from .sources import ROLES, SOURCE_FORMATS, Reading, duplicates_policy, read_as
 from .table import ScoreTable
 
 LONG_REQUIRED = ("dataset", "learner", "value")
@@ -127,8 +127,7 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         frame = _arranged(frame)
     lower = {c.strip().lower(): c for c in frame.columns if c != "_row"}
     is_long = _looks_long(frame.columns) if shape == "auto" else shape == "long"
-    if duplicates is None:  # re-runs appended to a benchmark's results replace earlier jobs
-        duplicates = "last" if reading is not None and reading.source == "amlb" else "refuse"
+    duplicates = duplicates_policy(reading.source if reading is not None else None, duplicates)
     if is_long:
         table = _from_long(frame, lower, criterion, aggregate, label,
                            shown=reading.columns if reading is not None else None,

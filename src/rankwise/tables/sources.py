@@ -251,6 +251,16 @@ def _lower(frame) -> dict:
     return {str(c).strip().lower(): c for c in frame.columns}
 
 
+#: How each format reads repeated rows by default: the AutoML benchmark appends a re-run job to
+#: its results file, and the later row replaces the earlier one; every other table refuses them.
+FORMAT_DUPLICATES = {"amlb": "last"}
+
+
+def duplicates_policy(source: str | None, given: str | None) -> str:
+    """``given``, or the default of the input's format (``refuse`` for rankwise's own)."""
+    return given or FORMAT_DUPLICATES.get(source, "refuse")
+
+
 def _amlb(frame, criterion, label, mapping=None, duplicates=None):
     low = _lower(frame)
     task, framework, result = (low[c] for c in ("task", "framework", "result"))
@@ -267,7 +277,7 @@ def _amlb(frame, criterion, label, mapping=None, duplicates=None):
         frame["_metric"] = metrics
     metrics = _metrics_filled(frame, metrics, task, result, failed, label, notes)
     found = list(dict.fromkeys(metrics[metrics != ""]))
-    policy = duplicates or "last"  # the benchmark's files: re-runs appended replace a job
+    policy = duplicates_policy("amlb", duplicates)
     if policy in ("last", "first"):  # a failed job that a re-run replaced is no failure
         key = [task, "_learner"] + ([low["fold"]] if "fold" in low else [])
         failed = failed & ~frame.duplicated(key, keep=policy)
