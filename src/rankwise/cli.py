@@ -9,14 +9,12 @@ from typing import Optional
 import typer
 
 from . import defaults, names
+from .cli_options import Effect, In, Out, Pool, Post, Study, Tests
 from .errors import RankwiseError
 
 app = typer.Typer(add_completion=True, no_args_is_help=True,
                   help="Compare learners over many data sets, with the statistics done right.",
                   pretty_exceptions_enable=False)
-
-FORMATS = names.REPORT_FORMATS
-
 
 def fail(message: str) -> None:
     from ._text import visible
@@ -58,29 +56,6 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
     """rankwise: which learners are really better, and how sure can you be?"""
 
 
-def _choices(values):
-    """What a choice option shows in --help and offers to shell completion."""
-    values = tuple(values)
-    return dict(metavar="[" + "|".join(values) + "]",
-                autocompletion=lambda incomplete: [v for v in values if v.startswith(incomplete)])
-
-
-def opt(default, *names, help: str, panel: str, choices=None, metavar=None, complete=None):
-    """An option; the choices are listed in --help and completed by the shell, and validated by
-    the library (one-line errors). ``complete``: values the shell offers for an option that
-    also takes others (``--missing impute:LEARNER``)."""
-    extra = _choices(choices) if choices else ({"metavar": metavar} if metavar else {})
-    if complete:
-        values = tuple(complete)
-        extra["autocompletion"] = lambda incomplete: [v for v in values
-                                                      if v.startswith(incomplete)]
-    if choices and len(extra["metavar"]) > LONG_CHOICES:
-        # A list too long for an 80-column line is named under the option, where it wraps.
-        extra["metavar"] = "NAME"
-        help = f"{help} One of: {', '.join(choices)}."
-    return typer.Option(default, *names, help=help, rich_help_panel=panel, **extra)
-
-
 def _separator(sep):
     """``--sep``: one character; a backslash-t or ``tab`` means a tab."""
     if sep is None:
@@ -91,31 +66,20 @@ def _separator(sep):
     return sep
 
 
-#: A choice list longer than this is listed in the option's help instead of beside its name.
-LONG_CHOICES = 60
+def read_table(path, example, what: str, **options):
+    """The table of ``path`` or the bundled ``example`` (exactly one), read with ``options``;
+    ``what`` names the file argument in the error."""
+    from .examples import load_example
+    from .tables.sources import parse_columns
 
+    if (path is None) == (example is None):
+        raise RankwiseError(f"give either {what} file or --example NAME (not both)")
+    options.update(columns=parse_columns(options["columns"]), sep=_separator(options["sep"]))
+    if example:
+        return load_example(example, **options)
+    from .tables import load_table
 
-#: The options that say how a table is read, shared by compare and power: (choices or metavar,
-#: help).
-READING = {
-    "duplicates": (dict(choices=names.DUPLICATES), "Repeated rows: refuse, or keep the last or"
-                   " first (default: last for the AutoML benchmark, else refuse)."),
-    "where": (dict(metavar="COL=VALUE,..."), "Read only these rows (e.g. constraint=1h8c_gp3)."),
-    "sep": (dict(metavar="CHAR"), "Field separator (default: sniffed: tab, ';' or ',')."),
-    "decimal": (dict(choices=names.DECIMAL_MARKS), "Decimal mark (default: sniffed)."),
-}
-
-
-def reading_opt(name: str, panel: str, more: str = ""):
-    """One of the ``READING`` options, in ``panel``."""
-    how, help_text = READING[name]
-    return opt(None, f"--{name}", panel=panel, help=help_text + more, **how)
-
-
-def flag(default, *names, help: str, panel: str):
-    """A flag: shown as a flag (no type), its default said in its help when it matters."""
-    return typer.Option(default, *names, help=help, rich_help_panel=panel, metavar="",
-                        show_default=False)
+    return load_table(path, **options)
 
 
 def text_width(output) -> int:
@@ -127,170 +91,62 @@ def text_width(output) -> int:
     return 80
 
 
-# Each panel names the user-guide page (docs/guide/) that explains its options.
-IN = "Input (guide: input)"
-TESTS_P = "Tests (guide: choosing-a-test, conventions)"
-POST = "Post-hoc (guide: posthoc)"
-EFFECT = "Effect sizes and Bayesian (guide: effects)"
-OUT = "Output (guide: reports, papers, large-k)"
-POOL_P = "Pool (guide: power)"
-STUDY = "Study (guide: power; docs/reference/power.md)"
-RUN_P = "Parallel runs (the results do not depend on them)"
-OUT_P = "Output"
-
-
 @app.command()
 def compare(
-    input: Optional[Path] = typer.Argument(None, help="CSV/TSV table (wide or long) or results"
-                                           " database.", show_default=False, metavar="INPUT"),
-    example: Optional[str] = opt(None, "--example", metavar="NAME", panel=IN,
-                                 help="A bundled table instead (rankwise examples)."),
-    criterion: Optional[str] = opt(None, "--criterion", "-c", metavar="NAME", panel=IN,
-                                   help="Criterion of a long table or results database."),
-    higher_is_better: Optional[bool] = flag(
-        None, "--higher-is-better/--lower-is-better", panel=IN,
-        help="Direction. Default: from the criterion's name, else higher."),
-    aggregate: str = opt("median", "--aggregate", choices=names.AGGREGATES, panel=IN,
-                         help="Cell of repeats x folds."),
-    shape: str = opt("auto", "--shape", choices=names.SHAPES, panel=IN, help="Table layout."),
-    columns: Optional[str] = opt(None, "--columns", metavar="ROLE=COL,...", panel=IN,
-                                 help="Column roles (e.g. value=result)."),
-    source_format: str = opt("auto", "--source", choices=names.SOURCE_FORMATS, panel=IN,
-                             help="Another tool's format."),
-    missing: str = opt("refuse", "--missing", metavar="POLICY", panel=IN,
-                       complete=names.MISSING_POLICIES + (names.MISSING_IMPUTE,),
-                       help="Missing cells: refuse, drop-datasets, drop-learners,"
-                            " skillings-mack (keep them), worst or impute:LEARNER (fill them)."),
-    duplicates: Optional[str] = reading_opt("duplicates", IN),
-    where: Optional[str] = reading_opt("where", IN),
-    sep: Optional[str] = reading_opt("sep", IN),
-    decimal: Optional[str] = reading_opt("decimal", IN),
-    decimals: int = opt(defaults.DEFAULT_DECIMALS, "--decimals", metavar="D", panel=IN,
-                        help="Round scores to D decimals before comparing."),
-    alpha: float = opt(0.05, "--alpha", metavar="A", panel=TESTS_P, help="Significance level."),
-    convention: str = opt("default", "--convention", choices=names.CONVENTIONS, panel=TESTS_P,
-                          help="Exact formulas, or as published (ERRATA)."),
-    pair: Optional[tuple[str, str]] = typer.Option(
-        None, "--pair", show_default=False, metavar="A B", rich_help_panel=TESTS_P,
-        help="With 3+ learners, also the two-learner tests of A and B."),
-    alternative: str = opt("two-sided", "--alternative", choices=names.ALTERNATIVES,
-                           panel=TESTS_P, help="Two-learner tests; greater: B of --pair better."),
-    zero_method: str = opt("demsar", "--zero-method", choices=names.ZERO_METHODS, panel=TESTS_P,
-                           help="Wilcoxon: zero differences."),
-    wilcoxon_method: str = opt("auto", "--wilcoxon-method", choices=names.WILCOXON_METHODS,
-                               panel=TESTS_P, help="Wilcoxon p-value (auto: exact to N = 50)."),
-    continuity_correction: bool = flag(
-        False, "--continuity-correction/--no-continuity-correction", panel=TESTS_P,
-        help="Wilcoxon normal approximation corrected by 1/2 (R's default; off here)."),
-    sign_ties: str = opt("split", "--sign-ties", choices=names.SIGN_TIES, panel=TESTS_P,
-                         help="Sign test: ties."),
-    friedman_method: str = opt("auto", "--friedman-method", choices=names.FRIEDMAN_METHODS,
-                               panel=TESTS_P,
-                               help="Friedman/Iman-Davenport p (auto: permutation below N = 20)."),
-    posthoc: Optional[str] = opt(None, "--posthoc", choices=names.POSTHOC_FAMILIES, panel=POST,
-                                 help="Post-hoc family."),
-    control: Optional[str] = opt(None, "--control", metavar="NAME", panel=POST,
-                                 help="Control learner (default: best mean rank)."),
-    procedures: Optional[str] = opt(
-        None, "--procedures", metavar="LIST", panel=POST,
-        help="Comma-separated: " + ", ".join(dict.fromkeys(
-            names.CONTROL_PROCEDURES + names.ALL_PAIRS_PROCEDURES + names.OPTIONAL_PROCEDURES))
-        + " (default: all of the family)."),
-    ranking: Optional[str] = opt(None, "--ranking", metavar="LIST", panel=POST,
-                                 help="Comma-separated: " + ", ".join(names.RANKINGS_ALL)
-                                 + " (default friedman)."),
-    force_posthoc: bool = flag(False, "--force-posthoc", panel=POST,
-                               help="Post-hoc tests even if the omnibus test does not reject."),
-    verdict_procedure: str = opt("holm", "--verdict-procedure",
-                                 choices=names.CONTROL_PROCEDURES + names.OPTIONAL_PROCEDURES,
-                                 panel=POST, help="The verdict: each learner against the best."),
-    diagram_procedure: str = opt("nemenyi", "--diagram-procedure",
-                                 choices=names.ALL_PAIRS_PROCEDURES, panel=POST,
-                                 help="The CD diagram's cliques."),
-    bh_time_budget: float = opt(10.0, "--bh-time-budget", metavar="S", panel=POST,
-                                help="Seconds for the exact Bergmann-Hommel search."),
-    pool_check: bool = flag(False, "--pool-check", panel=POST,
-                            help="Does the pool matter?"),
-    mcm: Optional[str] = opt(None, "--mcm", choices=names.MCM_CHOICES, panel=POST,
-                             help="Multi-comparison matrix."),
-    groups: Optional[str] = opt(None, "--groups", choices=names.GROUP_METHODS, panel=POST,
-                                help="Rank groups."),
-    effects: str = opt("auto", "--effects", choices=names.EFFECTS_MODES, panel=EFFECT,
-                       help="Pairs with effect sizes (auto: all up to 5,000 pairs, else the"
-                       " verdict's; none above N = 10,000)."),
-    no_effects: bool = typer.Option(False, "--no-effects", hidden=True,
-                                    help="The same as --effects none."),
-    confidence: Optional[float] = opt(None, "--confidence", metavar="C", panel=EFFECT,
-                                      help="Level of the intervals (default 1 - alpha)."),
-    bayesian: Optional[str] = opt(None, "--bayesian", choices=names.BAYESIAN_TESTS
-                                  + names.BAYESIAN_MODELS, panel=EFFECT,
-                                  help="Also a Bayesian test of the same pairs."),
-    rope: float = opt(0.0, "--rope", metavar="R", panel=EFFECT,
-                      help="Practical equivalence, in the criterion's units."),
-    samples: int = opt(defaults.BAYESIAN_SAMPLES, "--samples", metavar="S", panel=EFFECT, help="Posterior samples."),
-    seed: int = opt(defaults.DEFAULT_SEED, "--seed", metavar="SEED", panel=EFFECT, help="Their seed."),
-    threshold: float = opt(defaults.BAYESIAN_THRESHOLD, "--threshold", metavar="P", panel=EFFECT,
-                           help="Posterior probability that decides."),
-    verdict: str = opt("frequentist", "--verdict", choices=names.VERDICT_BASES, panel=EFFECT,
-                       help="Posterior terms first (needs --bayesian)."),
-    fmt: str = opt("text", "--format", "-f", choices=names.REPORT_FORMATS, panel=OUT,
-                   help="Output format."),
-    output: Optional[Path] = opt(None, "--output", "-o", metavar="FILE", panel=OUT,
-                                 help="Write to FILE instead of the screen."),
-    report: Optional[Path] = opt(None, "--report", metavar="DIR", panel=OUT,
-                                 help="Every format and figure (SVG, PDF, PNG, TikZ) into DIR."),
-    include_table: Optional[bool] = flag(
-        None, "--include-table/--no-include-table", panel=OUT,
-        help="JSON: the per-cell matrices (default: up to 10,000 cells)."),
-    top: int = opt(30, "--top", metavar="N", panel=OUT,
-                   help="Reports show the best N learners (0: all); JSON keeps all."),
-    digits: Optional[int] = opt(None, "--digits", metavar="D", panel=OUT,
-                                help="Decimals of the values in reports (default: the input's)."),
-    rank_intervals: bool = flag(False, "--rank-intervals", panel=OUT,
-                                help="Mean ranks' intervals on the CD diagram."),
-    figure_title: bool = flag(False, "--figure-title", panel=OUT,
-                              help="A title inside the figures (default: caption only)."),
-    latex_fragment: bool = flag(False, "--latex-fragment", panel=OUT,
-                                help="--format latex: only tables and figures, to \\input."),
+    input: In.File = None, example: In.Example = None, criterion: In.Criterion = None,
+    higher_is_better: In.Direction = None, aggregate: In.Aggregate = "median",
+    shape: In.Shape = "auto", columns: In.Columns = None, source_format: In.Source = "auto",
+    missing: In.Missing = "refuse", duplicates: In.Duplicates = None, where: In.Where = None,
+    sep: In.Sep = None, decimal: In.Decimal = None,
+    decimals: In.Decimals = defaults.DEFAULT_DECIMALS,
+    alpha: Tests.Alpha = 0.05, convention: Tests.Convention = "default",
+    pair: Tests.Pair = None, alternative: Tests.Alternative = "two-sided",
+    zero_method: Tests.ZeroMethod = "demsar", wilcoxon_method: Tests.WilcoxonMethod = "auto",
+    continuity_correction: Tests.ContinuityCorrection = False,
+    sign_ties: Tests.SignTies = "split", friedman_method: Tests.FriedmanMethod = "auto",
+    posthoc: Post.Family = None, control: Post.Control = None,
+    procedures: Post.Procedures = None, ranking: Post.Ranking = None,
+    force_posthoc: Post.Force = False, verdict_procedure: Post.VerdictProcedure = "holm",
+    diagram_procedure: Post.DiagramProcedure = "nemenyi", bh_time_budget: Post.TimeBudget = 10.0,
+    pool_check: Post.PoolCheck = False, mcm: Post.Mcm = None, groups: Post.Groups = None,
+    effects: Effect.Pairs = "auto", no_effects: Effect.NoEffects = False,
+    confidence: Effect.Confidence = None, bayesian: Effect.Bayesian = None,
+    rope: Effect.Rope = 0.0, samples: Effect.Samples = defaults.BAYESIAN_SAMPLES,
+    seed: Effect.Seed = defaults.DEFAULT_SEED,
+    threshold: Effect.Threshold = defaults.BAYESIAN_THRESHOLD,
+    verdict: Effect.Verdict = "frequentist",
+    fmt: Out.Format = "text", output: Out.Output = None, report: Out.Report = None,
+    include_table: Out.IncludeTable = None, top: Out.Top = 30, digits: Out.Digits = None,
+    rank_intervals: Out.RankIntervals = False, figure_title: Out.FigureTitle = False,
+    latex_fragment: Out.LatexFragment = False,
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare
-    from .examples import load_example
-    from .tables import load_table
+    from .report import render
 
     try:
-        if fmt not in FORMATS:
-            raise RankwiseError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+        if fmt not in names.REPORT_FORMATS:
+            raise RankwiseError(f"--format must be one of {', '.join(names.REPORT_FORMATS)};"
+                                f" got {fmt!r}")
         if mcm is not None and mcm not in names.MCM_CHOICES:
             raise RankwiseError(f"--mcm must be plain or holm; got {mcm!r}")
-        if (input is None) == (example is None):
-            raise RankwiseError("give either an INPUT file or --example NAME (not both)")
-        from .tables.sources import parse_columns
-
-        options = dict(shape=shape, criterion=criterion, higher_is_better=higher_is_better,
-                       aggregate=aggregate, missing=missing, columns=parse_columns(columns),
-                       source_format=source_format, duplicates=duplicates, where=where,
-                       sep=_separator(sep), decimal=decimal)
-        table = load_example(example, **options) if example else load_table(input, **options)
-        chosen = tuple(pair) if pair else None
-        result = run_compare(table, alpha=alpha, convention=convention, decimals=decimals,
-                             pair=chosen, zero_method=zero_method,
-                             wilcoxon_method=wilcoxon_method, sign_ties=sign_ties,
-                             alternative=alternative,
-                             continuity_correction=continuity_correction,
-                             friedman_method=friedman_method, posthoc=posthoc, control=control, procedures=procedures,
-                             rankings=ranking, force_posthoc=force_posthoc,
-                             bh_time_budget=bh_time_budget, diagram_procedure=diagram_procedure,
-                             verdict_procedure=verdict_procedure,
-                             effects="none" if no_effects else effects,
-                             confidence=confidence, bayesian=bayesian, rope=rope,
-                             samples=samples, seed=seed, threshold=threshold,
-                             rank_intervals=rank_intervals, digits=digits, top=top,
-                             figure_title=figure_title, pool_check=pool_check,
-                             mcm={None: False, "plain": True, "holm": "holm"}.get(mcm, mcm),
-                             groups=groups, verdict=verdict)
-        from .report import render
-
+        table = read_table(input, example, "an INPUT", shape=shape, criterion=criterion,
+                           higher_is_better=higher_is_better, aggregate=aggregate,
+                           missing=missing, columns=columns, source_format=source_format,
+                           duplicates=duplicates, where=where, sep=sep, decimal=decimal)
+        result = run_compare(
+            table, alpha=alpha, convention=convention, decimals=decimals,
+            pair=tuple(pair) if pair else None, zero_method=zero_method,
+            wilcoxon_method=wilcoxon_method, sign_ties=sign_ties, alternative=alternative,
+            continuity_correction=continuity_correction, friedman_method=friedman_method,
+            posthoc=posthoc, control=control, procedures=procedures, rankings=ranking,
+            force_posthoc=force_posthoc, bh_time_budget=bh_time_budget,
+            diagram_procedure=diagram_procedure, verdict_procedure=verdict_procedure,
+            effects="none" if no_effects else effects, confidence=confidence,
+            bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold,
+            rank_intervals=rank_intervals, digits=digits, top=top, figure_title=figure_title,
+            pool_check=pool_check, mcm={None: False, "plain": True}.get(mcm, mcm),
+            groups=groups, verdict=verdict)
         if report is not None:
             write_folder(result.write_report, report)
         if latex_fragment and fmt != "latex":
@@ -303,88 +159,32 @@ def compare(
 
 @app.command()
 def power(
-    pool: Optional[Path] = typer.Argument(None, help="Table of results whose data sets are the"
-                                          " population (wide, long or a results database).",
-                                          show_default=False, metavar="POOL"),
-    example: Optional[str] = opt(None, "--example", metavar="NAME", panel=POOL_P,
-                                 help="A bundled table as the pool instead."),
-    criterion: Optional[str] = opt(None, "--criterion", "-c", metavar="NAME", panel=POOL_P,
-                                   help="Criterion of a long table or results database."),
-    higher_is_better: Optional[bool] = flag(
-        None, "--higher-is-better/--lower-is-better", panel=POOL_P,
-        help="Direction. Default: from the criterion's name, else higher."),
-    missing: str = opt("refuse", "--missing", metavar="POLICY", panel=POOL_P,
-                       complete=names.MISSING_POLICIES + (names.MISSING_IMPUTE,),
-                       help="Missing cells of the pool: refuse, drop-datasets, drop-learners,"
-                            " worst or impute:LEARNER."),
-    columns: Optional[str] = opt(None, "--columns", metavar="ROLE=COL,...", panel=POOL_P,
-                                 help="Column roles, as for compare."),
-    source_format: str = opt("auto", "--source", choices=names.SOURCE_FORMATS, panel=POOL_P,
-                             help="Another tool's format (auto: from the header)."),
-    duplicates: Optional[str] = reading_opt("duplicates", POOL_P, " As for compare."),
-    where: Optional[str] = reading_opt("where", POOL_P, " As for compare."),
-    sep: Optional[str] = reading_opt("sep", POOL_P, " As for compare."),
-    decimal: Optional[str] = reading_opt("decimal", POOL_P, " As for compare."),
-    learners: Optional[str] = opt(None, "--learners", metavar="LIST", panel=STUDY,
-                                  help="Learners (default: all). Two: d = first - second; more:"
-                                       " the control against the mean of the others."),
-    control: Optional[str] = opt(None, "--control", metavar="NAME", panel=STUDY,
-                                 help="Control with 3+ learners (default: the first of"
-                                      " --learners, else the best mean rank)."),
-    sample_size: str = opt("10", "--sample-size", "-n", metavar="N|a:b", panel=STUDY,
-                           help="Data sets per draw, or a range for planning."),
-    bias: Optional[str] = opt(None, "--bias", metavar="LIST", panel=STUDY,
-                              help="Biases k (default 0,2,...,20)."),
-    draws: int = opt(defaults.POWER_DRAWS, "--draws", metavar="D", panel=STUDY,
-                     help="Samples per bias and sample size."),
-    seed: int = opt(defaults.POWER_SEED, "--seed", metavar="SEED", panel=STUDY, help="Seed of the draws."),
-    tests: Optional[str] = opt(
-        None, "--tests", metavar="LIST", panel=STUDY,
-        help="Comma-separated (default: wilcoxon,sign,ttest for two learners; the five omnibus"
-             " tests for more): " + ", ".join(names.TWO_LEARNER_TESTS + names.OMNIBUS_TESTS)
-             + "."),
-    procedures: Optional[str] = opt(
-        None, "--procedures", metavar="LIST", panel=STUDY,
-        help="Control procedures on Friedman ranks (3+ learners; default none): "
-             + ", ".join(names.CONTROL_PROCEDURES + names.OPTIONAL_PROCEDURES) + "."),
-    alpha: float = opt(0.05, "--alpha", metavar="A", panel=STUDY, help="Significance level."),
-    target_power: float = opt(0.8, "--power", metavar="P", panel=STUDY,
-                              help="With --sample-size a:b, the rejection rate to reach."),
-    jobs: int = opt(1, "--jobs", "-j", metavar="N", panel=RUN_P,
-                    help="Worker processes (0: one per CPU)."),
-    dask_scheduler: Optional[str] = opt(None, "--dask-scheduler", metavar="ADDRESS", panel=RUN_P,
-                                        help="Dask scheduler address, scheduler file, or 'local'."),
-    fmt: str = opt("text", "--format", "-f", choices=names.SUMMARY_FORMATS, panel=OUT_P,
-                   help="Output format."),
-    report: Optional[Path] = opt(None, "--report", metavar="DIR", panel=OUT_P,
-                                 help="The text, JSON and figures (SVG, PDF, PNG) into DIR."),
-    output: Optional[Path] = opt(None, "--output", "-o", metavar="FILE", panel=OUT_P,
-                                 help="Write to FILE instead of the screen."),
+    pool: Pool.File = None, example: Pool.Example = None, criterion: Pool.Criterion = None,
+    higher_is_better: Pool.Direction = None, missing: Pool.Missing = "refuse",
+    columns: Pool.Columns = None, source_format: Pool.Source = "auto",
+    duplicates: Pool.Duplicates = None, where: Pool.Where = None, sep: Pool.Sep = None,
+    decimal: Pool.Decimal = None,
+    learners: Study.Learners = None, control: Study.Control = None,
+    sample_size: Study.SampleSize = "10", bias: Study.Bias = None,
+    draws: Study.Draws = defaults.POWER_DRAWS, seed: Study.Seed = defaults.POWER_SEED,
+    tests: Study.Tests = None, procedures: Study.Procedures = None, alpha: Study.Alpha = 0.05,
+    target_power: Study.Power = 0.8, jobs: Study.Jobs = 1, dask_scheduler: Study.Dask = None,
+    fmt: Study.Format = "text", report: Study.Report = None, output: Study.Output = None,
 ):
     """How often, and how reproducibly, each test rejects on biased samples of the pool's data sets (Demšar 2006, §4)."""
-    from .examples import load_example
     from .power import power_study
     from .power.report import json_report, text_report, write_report
 
     try:
         if fmt not in names.SUMMARY_FORMATS:
             raise RankwiseError(f"--format must be text or json; got {fmt!r}")
-        if (pool is None) == (example is None):
-            raise RankwiseError("give either a POOL file or --example NAME (not both)")
         if missing == "skillings-mack":
             raise RankwiseError("the power study draws complete samples: use --missing"
                                 " drop-datasets or drop-learners")
-        from .tables.sources import parse_columns
-
-        options = dict(criterion=criterion, higher_is_better=higher_is_better, missing=missing,
-                       columns=parse_columns(columns), source_format=source_format,
-                       duplicates=duplicates, where=where, sep=_separator(sep), decimal=decimal)
-        if example:
-            table = load_example(example, **options)
-        else:
-            from .tables import load_table
-
-            table = load_table(pool, **options)
+        table = read_table(pool, example, "a POOL", criterion=criterion,
+                           higher_is_better=higher_is_better, missing=missing, columns=columns,
+                           source_format=source_format, duplicates=duplicates, where=where,
+                           sep=sep, decimal=decimal)
         study = power_study(table, learners=learners, control=control, sample_size=sample_size,
                             biases=bias, draws=draws, seed=seed, tests=tests,
                             procedures=procedures, alpha=alpha, target_power=target_power,
