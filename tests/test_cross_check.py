@@ -280,3 +280,36 @@ def test_one_sided_normal_wilcoxon_holds_its_level():
         p = np.array([wilcoxon(np.zeros(25), row, alternative=alt, correction=True,
                                method="normal", zero_method="wilcox").pvalue for row in d])
         assert (p <= 0.05).mean() <= 0.055
+
+
+def test_common_extras_are_declared_fields_with_independent_values():
+    """n, k, mean_ranks, alternative and variant are fields of every TestResult, equal to the
+    counts and scipy's mid-ranks computed here (and to the details the JSON writes)."""
+    import dataclasses
+
+    from rankwise import skillings_mack
+    from rankwise.stats.results import COMMON_EXTRAS, TestResult
+
+    declared = {f.name for f in dataclasses.fields(TestResult)}
+    assert set(COMMON_EXTRAS) <= declared
+    x = next(tied_tables(11))
+    n, k = x.shape
+    ranks = stats.rankdata(-x, axis=1).mean(axis=0)  # 1 = best
+    for test in (friedman, iman_davenport):
+        res = test(x)
+        assert (res.n, res.k, res.alternative) == (n, k, None)
+        np.testing.assert_allclose(res.mean_ranks, ranks, rtol=1e-12)
+        assert res.variant == "tie-corrected"
+    for test in (friedman_aligned, quade, rm_anova, skillings_mack):
+        res = test(x)
+        assert (res.n, res.k, res.alternative) == (n, k, None)
+    assert friedman_aligned(x, convention="paper").variant == "keel"
+    assert rm_anova(x).variant == "greenhouse-geisser" and rm_anova(x).mean_ranks is None
+    a, b = x[:, 0], x[:, 1] + 0.5
+    nonzero = int(np.count_nonzero(a != b))
+    assert wilcoxon(a, b, zero_method="wilcox").n == nonzero
+    for test in (wilcoxon, sign_test, paired_ttest):
+        for alternative in ("two-sided", "greater", "less"):
+            res = test(a, b, alternative=alternative)
+            assert (res.alternative, res.k, res.mean_ranks) == (alternative, None, None)
+            assert all(getattr(res, name) is res.details.get(name) for name in COMMON_EXTRAS)

@@ -441,7 +441,8 @@ def pvalue_heatmap(pvalues, names, mean_ranks=None, alpha: float = 0.05,
         for i in range(k):
             for j in range(k):
                 if i != j:
-                    ax.text(j, i, f"{q[i, j]:.2g}" if q[i, j] >= PVALUE_FLOOR else BELOW_FLOOR, ha="center", va="center", fontsize=font - 2,
+                    label = f"{q[i, j]:.2g}" if q[i, j] >= PVALUE_FLOOR else BELOW_FLOOR
+                    ax.text(j, i, label, ha="center", va="center", fontsize=font - 2,
                             color="white" if q[i, j] < 0.01 else "black")
     for i in range(k):
         for j in range(k):

@@ -6,10 +6,7 @@ import math
 
 import numpy as np
 
-from ..stats.results import PVALUE_FLOOR
-
-#: How every text format writes a p-value below ``PVALUE_FLOOR`` (the JSON writes the floor).
-BELOW_FLOOR = f"< {PVALUE_FLOOR:.0e}"
+from ..stats.results import BELOW_FLOOR, PVALUE_FLOOR
 
 
 def fmt_p(p) -> str:

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._text import spreadsheet_safe, visible
 from ..analysis.effect_columns import effects_columns
-from ..stats.results import PVALUE_FLOOR
+from ..stats.results import clip_to_floor
 
 
 def _fmt(values) -> list:
@@ -33,8 +33,7 @@ _repr = float.__repr__
 def _fmt_p(values) -> list:
     """p-values as :func:`_fmt`, those below ``PVALUE_FLOOR`` written as the floor (as in the
     JSON: read 1e-300 as p < 1e-300)."""
-    values = np.asarray(values, float)
-    return _fmt(np.where(values < PVALUE_FLOOR, PVALUE_FLOOR, values))
+    return _fmt(clip_to_floor(values))
 
 
 def pairs_columns(cmp) -> dict:

@@ -38,6 +38,14 @@ learners : sequence of str
     Half-width of the region of practical equivalence, in the scores' units.
 names : tuple of str, default ("a", "b")
     Names of the two learners, kept in the result.""",
+    "bayes_a_b": """a, b : array_like, shape (n,)
+    Scores of the two learners on the same n data sets.
+rope : float, default 0.0
+    Half-width of the region of practical equivalence, in the scores' units.
+names : tuple of str, default ("a", "b")
+    Names of the two learners, kept in the result.
+higher_is_better : bool, default True
+    Direction of the scores.""",
     "bayes_draws": f"""samples : int, default {BAYESIAN_SAMPLES}
     Posterior draws.
 seed : int, default {DEFAULT_SEED}

@@ -133,11 +133,7 @@ def bayesian_sign_test(a, b, *, rope: float = 0.0, names=("a", "b"),
 
     Parameters
     ----------
-    a, b : array_like, shape (n,)
-        Scores of the two learners on the same n data sets.
-    {{bayes_rope_names}}
-    higher_is_better : bool, default True
-        Direction of the scores.
+    {{bayes_a_b}}
     prior : float, default 1.0
         Weight s of the prior pseudo-observation.
     {{bayes_draws}}
@@ -215,11 +211,7 @@ def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
 
     Parameters
     ----------
-    a, b : array_like, shape (n,)
-        Scores of the two learners on the same n data sets.
-    {{bayes_rope_names}}
-    higher_is_better : bool, default True
-        Direction of the scores.
+    {{bayes_a_b}}
     prior : float, default 0.5
         Weight s of the pseudo-observation at 0.
     {{bayes_draws}}
@@ -301,8 +293,7 @@ def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
         Direction of the scores.
     threshold : float, default 0.95
         Probability a decision needs.
-    decimals : int or None, default 12
-        Scores are rounded to this many decimals first.
+    {{effect_decimals}}
 
     Returns
     -------

@@ -56,8 +56,9 @@ def friedman(x, *, higher_is_better: bool = True, convention: str = "default",
     -------
     TestResult
         ``statistic``, ``pvalue``, ``df``, ``method`` (how the p-value was computed),
-        ``convention``, ``details`` (also readable as attributes) and ``notes``. ``details["mean_ranks"]`` are the R_j; ``details["pvalue_chi2"]``
-        keeps the chi-square p-value when another method was used.
+        ``convention``, ``n``, ``k``, ``mean_ranks``, ``variant``, ``details`` (its keys also
+        readable as attributes) and ``notes``. ``mean_ranks`` are the R_j;
+        ``details["pvalue_chi2"]`` keeps the chi-square p-value when another method was used.
 
     See Also
     --------
@@ -187,7 +188,7 @@ def iman_davenport(x, *, higher_is_better: bool = True, convention: str = "defau
 
 
 def iman_davenport_from_friedman(fried: TestResult) -> TestResult:
-    n, k = fried.details["n"], fried.details["k"]
+    n, k = fried.n, fried.k
     chi2 = fried.statistic
     df = (k - 1, (k - 1) * (n - 1))
     denom = n * (k - 1) - chi2
@@ -206,8 +207,8 @@ def iman_davenport_from_friedman(fried: TestResult) -> TestResult:
     else:
         f = (n - 1) * chi2 / denom
         p = float(stats.f.sf(f, *df))
-    details = {"friedman_statistic": chi2, "variant": fried.details["variant"],
-               "mean_ranks": fried.details["mean_ranks"], "n": n, "k": k}
+    details = {"friedman_statistic": chi2, "variant": fried.variant,
+               "mean_ranks": fried.mean_ranks, "n": n, "k": k}
     if fried.method != "chi2" and math.isfinite(f) and not fried.notes:
         # F increases with Friedman's statistic: the same permutation p-value
         details.update({"pvalue_F": p,
@@ -245,8 +246,9 @@ def friedman_aligned(x, *, higher_is_better: bool = True, convention: str = "def
     -------
     TestResult
         ``statistic``, ``pvalue``, ``df``, ``method`` (how the p-value was computed),
-        ``convention``, ``details`` (also readable as attributes) and ``notes``. ``details["mean_ranks"]`` are the mean aligned ranks R̂_j/n and
-        ``rank_totals`` the R̂_j.
+        ``convention``, ``n``, ``k``, ``mean_ranks``, ``variant``, ``details`` (its keys also
+        readable as attributes) and ``notes``. ``mean_ranks`` are the mean aligned ranks
+        R̂_j/n and ``rank_totals`` the R̂_j.
 
     References
     ----------
@@ -327,8 +329,9 @@ def quade(x, *, higher_is_better: bool = True, convention: str = "default",
     -------
     TestResult
         ``statistic``, ``pvalue``, ``df``, ``method`` (how the p-value was computed),
-        ``convention``, ``details`` (also readable as attributes) and ``notes``. ``details["mean_ranks"]`` are Quade's T_j = W_j / (n(n+1)/2) with
-        W_j = Σ_i Q_i r_ij.
+        ``convention``, ``n``, ``k``, ``mean_ranks``, ``variant``, ``details`` (its keys also
+        readable as attributes) and ``notes``. ``mean_ranks`` are Quade's
+        T_j = W_j / (n(n+1)/2) with W_j = Σ_i Q_i r_ij.
 
     References
     ----------

@@ -19,13 +19,22 @@ _NUMBERS = frozenset({float, int, bool, type(None)})
 #: ``< 1e-300`` and the JSON writes 1e-300 under its ``pvalue_floor`` key. Computations keep the
 #: smaller values (and log p where it matters); only what is written is bounded.
 PVALUE_FLOOR = 1e-300
+#: How every text format writes a p-value below ``PVALUE_FLOOR``.
+BELOW_FLOOR = f"< {PVALUE_FLOOR:.0e}"
+
+
+def clip_to_floor(values) -> np.ndarray:
+    """An array of p-values with those below ``PVALUE_FLOOR`` written as the floor."""
+    values = np.asarray(values, float)
+    return np.where(values < PVALUE_FLOOR, PVALUE_FLOOR, values)
+
 
 def p_phrase(p) -> str:
     """A p-value in prose: ``p = 0.000458`` (3 significant digits), or ``p < 1e-300`` below
     ``PVALUE_FLOOR``."""
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "p = n/a"
-    return f"p < {PVALUE_FLOOR:.0e}" if p < PVALUE_FLOOR else f"p = {p:.3g}"
+    return f"p {BELOW_FLOOR}" if p < PVALUE_FLOOR else f"p = {p:.3g}"
 
 
 #: JSON keys that hold other things although their names begin like a p-value's.
@@ -69,7 +78,7 @@ def floor_pvalues(value, inside: bool = False):
         if kind is int and value == 0:
             return PVALUE_FLOOR
         if isinstance(value, np.ndarray) and value.dtype.kind == "f":
-            return np.where(value < PVALUE_FLOOR, PVALUE_FLOOR, value)
+            return clip_to_floor(value)
     return value
 
 
@@ -190,6 +199,10 @@ class DetailsAsAttributes:
         raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
 
 
+#: The extras of ``details`` that ``TestResult`` declares as fields.
+COMMON_EXTRAS = ("n", "k", "mean_ranks", "alternative", "variant")
+
+
 @dataclass(frozen=True)
 class TestResult(DetailsAsAttributes):
     """Outcome of one statistical test.
@@ -207,10 +220,22 @@ class TestResult(DetailsAsAttributes):
     df : tuple of float, optional
         Degrees of freedom of the reference distribution, if it has any.
     details : dict
-        Whatever else the test reports (counts, mean ranks, z, corrections...). Its keys can also be
-        read as attributes: ``result.r_plus``.
+        Everything the test reports beyond these fields, in the order the JSON writes it
+        (counts, z, corrections...); the keys below are declared, the others can be read as
+        attributes too: ``result.r_plus``.
     notes : tuple of str
         Warnings and explanations a reader of the result should see.
+    n : int or None
+        Number of data sets (paired differences for the two-learner tests) the test used.
+    k : int or None
+        Number of learners (None for the two-learner tests).
+    mean_ranks : ndarray or None
+        The learners' mean ranks under the test's own ranking (the rank-based omnibus tests).
+    alternative : str or None
+        ``"two-sided"``, ``"greater"`` or ``"less"`` (the two-learner tests).
+    variant : str or None
+        Which form of the statistic the ``convention`` chose (``"tie-corrected"``, ``"keel"``,
+        ``"greenhouse-geisser"``...; the omnibus tests).
     """
 
     __test__ = False  # not a pytest test class
@@ -223,6 +248,17 @@ class TestResult(DetailsAsAttributes):
     df: tuple | None = None
     details: dict = field(default_factory=dict)
     notes: tuple = ()
+    # The extras most tests share, declared; read from ``details``, which keeps the order the
+    # JSON has always had.
+    n: int | None = field(init=False, default=None, repr=False, compare=False)
+    k: int | None = field(init=False, default=None, repr=False, compare=False)
+    mean_ranks: Any = field(init=False, default=None, repr=False, compare=False)
+    alternative: str | None = field(init=False, default=None, repr=False, compare=False)
+    variant: str | None = field(init=False, default=None, repr=False, compare=False)
+
+    def __post_init__(self):
+        for name in COMMON_EXTRAS:
+            object.__setattr__(self, name, self.details.get(name))
 
     def reject(self, alpha: float) -> bool:
         """True when the null hypothesis is rejected at level ``alpha`` (p ≤ α)."""

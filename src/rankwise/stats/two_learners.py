@@ -181,8 +181,9 @@ def wilcoxon(a, b, *, higher_is_better: bool = True, zero_method: str = "demsar"
     Returns
     -------
     TestResult
-        ``statistic`` is T for a two-sided test and R+ otherwise; ``details`` has r_plus, r_minus,
-        t, n (differences ranked), n_zeros, n_discarded, z, a_wins, ties, b_wins.
+        ``statistic`` is T for a two-sided test and R+ otherwise; ``n`` the differences ranked;
+        ``alternative``; ``details`` has r_plus, r_minus, t, n_zeros, n_discarded, z, a_wins,
+        ties, b_wins.
 
     References
     ----------
@@ -288,8 +289,9 @@ def sign_test(a, b, *, higher_is_better: bool = True, ties: str = "split", metho
     Returns
     -------
     TestResult
-        ``statistic`` is w′, the (tie-adjusted) number of wins of ``b``; ``details`` has
-        ``wins_b_adjusted``, ``wins_a_adjusted``, ``n`` (= N′), ``z``, a_wins, ties, b_wins.
+        ``statistic`` is w′, the (tie-adjusted) number of wins of ``b``; ``n`` is N′;
+        ``alternative``; ``details`` has ``wins_b_adjusted``, ``wins_a_adjusted``, ``z``,
+        a_wins, ties, b_wins.
 
     References
     ----------
@@ -361,7 +363,8 @@ def paired_ttest(a, b, *, higher_is_better: bool = True, relative: bool = False,
     -------
     TestResult
         ``statistic``, ``pvalue``, ``df``, ``method`` (how the p-value was computed),
-        ``convention``, ``details`` (also readable as attributes) and ``notes``.
+        ``convention``, ``n``, ``alternative``, ``details`` (``mean_difference``,
+        ``sd_difference``, ``relative``; also readable as attributes) and ``notes``.
 
     Examples
     --------
