@@ -75,11 +75,46 @@ def alpha(value) -> float:
     return a
 
 
+def _number(value) -> float:
+    """``value`` as a float, NaN when it is not a number (text, None, a complex number)."""
+    if isinstance(value, (bool, complex, np.complexfloating)):
+        return float("nan")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
 def threshold(value) -> float:
     """The posterior probability at which a Bayesian decision is taken."""
-    if not 0.5 < float(value) < 1.0:
+    t = _number(value)
+    if not 0.5 < t < 1.0:
         raise RankwiseError(f"the decision threshold must be between 0.5 and 1; got {value!r}")
-    return float(value)
+    return t
+
+
+def rope(value) -> float:
+    """Half-width of a region of practical equivalence: a finite number ≥ 0."""
+    r = _number(value)
+    if not (r >= 0 and np.isfinite(r)):
+        raise RankwiseError(f"the ROPE must be a number ≥ 0 in the criterion's units (e.g."
+                            f" --rope 0.01); got {value!r}")
+    return r
+
+
+def seed(value) -> int:
+    """A seed of numpy's generators: a whole number ≥ 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise RankwiseError(f"the seed must be a whole number ≥ 0; got {value!r}")
+    return int(value)
+
+
+def seconds(name: str, value) -> float:
+    """A time budget: a number of seconds ≥ 0 (inf: no limit)."""
+    t = _number(value)
+    if not t >= 0:
+        raise RankwiseError(f"{name} must be a number of seconds ≥ 0; got {value!r}")
+    return t
 
 
 def confidence(value) -> float:

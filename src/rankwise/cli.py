@@ -75,7 +75,7 @@ def read_table(path, example, what: str, **options):
     if (path is None) == (example is None):
         raise RankwiseError(f"give either {what} file or --example NAME (not both)")
     options.update(columns=parse_columns(options["columns"]), sep=_separator(options["sep"]))
-    if example:
+    if example is not None:
         return load_example(example, **options)
     from .tables import load_table
 
@@ -357,12 +357,51 @@ def examples():
 PANELS_MIN_COLUMNS = 120
 
 
+def _click_errors() -> tuple:
+    """``(no-args help, usage errors, abort)``: click's exception classes, from each click that
+    may be at work (recent typer carries its own copy)."""
+    import importlib
+
+    found = []
+    for name in ("typer._click.exceptions", "click.exceptions"):
+        try:
+            found.append(importlib.import_module(name))
+        except ImportError:
+            pass
+    return (tuple(m.NoArgsIsHelpError for m in found if hasattr(m, "NoArgsIsHelpError")),
+            tuple(m.UsageError for m in found),
+            (typer.Abort,) + tuple(m.Abort for m in found if hasattr(m, "Abort")))
+
+
 def run():  # console-script entry point
     import shutil
 
     if shutil.get_terminal_size((80, 24)).columns < PANELS_MIN_COLUMNS:
         app.rich_markup_mode = None
-    app()
+    no_args, usage, abort = _click_errors()
+    try:
+        code = app(standalone_mode=False)
+    except no_args as exc:
+        exc.show()
+        code = exc.exit_code
+    except usage as exc:
+        # click's own parsing errors (a mistyped option, text for a number) in one line, as the
+        # library's, with where to look.
+        command = exc.ctx.command_path if exc.ctx is not None else "rankwise"
+        typer.echo(f"rankwise: error: {usage_message(exc)} (see {command} --help)", err=True)
+        code = 2
+    except abort:
+        typer.echo("rankwise: interrupted", err=True)
+        code = 130
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_message(exc) -> str:
+    """click's message on one line: 'Error: ' and typer's parse wording trimmed."""
+    message = " ".join(exc.format_message().split())
+    return message.replace(": Input should be a valid ", ": expected a valid ") \
+        .replace(", unable to parse string as an integer", "") \
+        .replace(", unable to parse string as a number", "")
 
 
 if __name__ == "__main__":

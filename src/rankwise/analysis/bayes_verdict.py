@@ -137,6 +137,8 @@ def _one(row, ref) -> str:
                 f"{name} is practically worse ({row['p_worse']:.2f})")
     if d == "better":
         return f"{name} is practically better ({row['p_better']:.2f})"
+    if d == "equivalent" and ropeless:  # only a posterior with no spread at 0 gets here
+        return f"{name} and {ref} do not differ (every difference is 0)"
     if d == "equivalent":
         return f"{name} and {ref} are practically equivalent ({row['p_equivalent']:.2f})"
     if ropeless:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from .. import _validate as check
+from ..defaults import BAYESIAN_SAMPLES, BAYESIAN_THRESHOLD
 from ..errors import RankwiseError
 from ..names import (ALL_PAIRS_PROCEDURES, BAYESIAN_MODELS, GROUP_METHODS, OMNIBUS_TESTS,
                      OPTIONAL_PROCEDURES, TWO_LEARNER_TESTS, VERDICT_BASES)
@@ -114,6 +115,7 @@ def _checked_values(given: dict) -> dict:
                                or not 0 <= digits <= 12):
         raise RankwiseError(f"digits must be a whole number from 0 to 12; got {digits!r}")
     _check_bayesian(given)
+    check.seconds("the Bergmann-Hommel time budget (--bh-time-budget)", given["bh_time_budget"])
     out["effects"] = effects_mode(given["effects"])
     top = given["top"]
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
@@ -131,8 +133,40 @@ def _check_bayesian(given: dict) -> None:
         raise RankwiseError("the Bayesian verdict speaks in the terms of a Bayesian analysis;"
                             " choose one with --bayesian (bayesian=): plackett-luce,"
                             " bradley-terry, hierarchical, signed-rank, sign or correlated-t")
-    if bayesian in BAYESIAN_MODELS:  # the tests check it themselves; the models do not
-        check.threshold(given["threshold"])
+    check.rope(given["rope"])
+    check.threshold(given["threshold"])
+    check.seed(given["seed"])
+    _check_unused_bayesian(given)
+
+
+#: What each Bayesian analysis reads of --rope and --samples (the models draw 4 chains of their
+#: own, and the correlated t-test is closed-form).
+_USES = {None: (), "sign": ("rope", "samples"), "signed-rank": ("rope", "samples"),
+         "correlated-t": ("rope",), "hierarchical": ("rope",), "plackett-luce": (),
+         "bradley-terry": ()}
+_SETTING = {"rope": ("--rope (rope=)", 0.0), "samples": ("--samples (samples=)", BAYESIAN_SAMPLES),
+            "threshold": ("--threshold (threshold=)", BAYESIAN_THRESHOLD)}
+
+
+def _check_unused_bayesian(given: dict) -> None:
+    """A Bayesian setting given where nothing reads it is refused (a mistyped analysis would
+    otherwise run without it, silently)."""
+    bayesian = given["bayesian"]
+    uses = _USES[bayesian] + (("threshold",) if bayesian else ())
+    for name, (flag, default) in _SETTING.items():
+        if name in uses or given[name] == default:
+            continue
+        if bayesian is None:
+            raise RankwiseError(f"{flag} is a setting of a Bayesian analysis; add --bayesian"
+                                " (bayesian=) or leave it out")
+        why = {"plackett-luce": "has no region of practical equivalence",
+               "bradley-terry": "has its own region of practical equivalence, on the probability"
+                                " of winning"}.get(bayesian, "does not read it")
+        if name == "samples":
+            why = ("draws its own posterior (4 chains)" if bayesian in BAYESIAN_MODELS + (
+                "hierarchical",) else "is in closed form")
+        raise RankwiseError(f"{flag} is not used by --bayesian {bayesian}, which {why};"
+                            f" leave it out")
 
 
 def _check_procedures(checked: dict) -> None:

@@ -285,7 +285,7 @@ def scott_knott_bootstrap(samples: dict, *, higher_is_better: bool = True, alpha
                                 " in its per-fold results (drop the learner or fix its runs)")
     medians = np.array([np.median(v) for v in values])
     order = [int(j) for j in np.argsort(-medians, kind="stable")]
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check.seed(seed))
     groups = []
 
     def part(members):

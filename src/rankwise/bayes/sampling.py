@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import _validate as check
 from ..errors import RankwiseError
 from ..stats.results import jsonable
 
@@ -136,8 +137,7 @@ def run_nuts(model, data: dict, *, chains: int, draws: int, warmup: int, seed: i
     for name, value in (("chains", chains), ("draws", draws), ("warmup", warmup)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise RankwiseError(f"{name} must be a whole number of at least 1; got {value!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise RankwiseError(f"the seed must be a whole number of at least 0; got {seed!r}")
+    check.seed(seed)
     data = {k: np.asarray(v) for k, v in data.items()}
     shapes = tuple(sorted((k, v.shape, v.dtype.str) for k, v in data.items()))
     kernel, run = _compiled(model, draws, warmup, shapes)

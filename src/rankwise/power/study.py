@@ -279,6 +279,7 @@ def power_study(pool, *, learners=None, control: str | None = None, sample_size=
         raise RankwiseError("the power study draws complete samples; the pool has missing cells:"
                             " read it with missing='drop-datasets' or 'drop-learners'")
     alpha = check.alpha(alpha)
+    seed = check.seed(seed)
     decimals = check.decimals(decimals)
     if not 0 < float(target_power) < 1:
         raise RankwiseError(f"--power must be between 0 and 1; got {target_power!r}")

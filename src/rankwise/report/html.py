@@ -62,6 +62,9 @@ def _box_chart(title: str, rows, lo: float, hi: float, digits: int) -> str:
         y = top + row_h * i + row_h / 2
         out.append(f'<text x="{label_w - 6}" y="{y + 4:.1f}" text-anchor="end">'
                    f"{_h(r.learner)}</text>")
+        if not r.n:
+            out.append(f'<text x="{label_w + 6}" y="{y + 4:.1f}">no values</text>')
+            continue
         out.append(f'<line x1="{x(r.minimum):.1f}" x2="{x(r.maximum):.1f}" y1="{y:.1f}"'
                    f' y2="{y:.1f}" stroke="#555"/>')
         out.append(f'<rect x="{x(r.q1):.1f}" y="{y - 5:.1f}" width="{max(x(r.q3) - x(r.q1), 1):.1f}"'

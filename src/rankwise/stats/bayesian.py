@@ -84,26 +84,25 @@ def _inputs(a, b, rope, higher_is_better, decimals, threshold, samples=None, see
     x = round_scores(check.score_pair(a, b, min_rows=1), decimals)
     z = x[:, 0] - x[:, 1] if higher_is_better else x[:, 1] - x[:, 0]
     z = round_scores(z, decimals)  # positive: a better
-    try:
-        rope = float(rope)
-    except (TypeError, ValueError):
-        rope = math.nan
-    if not (rope >= 0 and math.isfinite(rope)):
-        raise RankwiseError(f"the ROPE must be a number ≥ 0 in the criterion's units (e.g."
-                            f" --rope 0.01); got {rope!r}")
+    rope = check.rope(rope)
     check.threshold(threshold)
     if samples is not None and (isinstance(samples, bool) or int(samples) != samples
                                 or not 100 <= samples <= MAX_SAMPLES):
         raise RankwiseError(f"samples must be a whole number from 100 to {MAX_SAMPLES:,} (each"
                             f" draw keeps three numbers per pair); got {samples!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise RankwiseError(f"the seed must be a whole number ≥ 0; got {seed!r}")
+    check.seed(seed)
     return z, rope
 
 
-def _result(test, names, rope, winners, samples, seed, threshold, details, posterior):
+def _result(test, names, rope, winners, samples, seed, threshold, details, posterior, z):
     counts = np.bincount(winners, minlength=3) / winners.size
-    if rope == 0 and counts[1] > 0:
+    if rope == 0 and not np.any(z):
+        # No ROPE and no difference: no draw favours either learner, and by the posterior's
+        # symmetry each gets 0.5 (its draws' exact ties would be split by rounding noise).
+        counts = np.array([0.5, 0.0, 0.5])
+        details = {**details, "note": "every difference is 0 and there is no ROPE: neither"
+                   " learner is favoured (probability 0.5 each)"}
+    elif rope == 0 and counts[1] > 0:
         # No equivalence region: draws where the tie class is largest say nothing about a
         # against b, and are left out (as baycomp does).
         counts = np.array([counts[0], 0.0, counts[2]]) / (counts[0] + counts[2])
@@ -173,7 +172,7 @@ def bayesian_sign_test(a, b, *, rope: float = 0.0, names=("a", "b"),
     draws = np.random.default_rng(seed).dirichlet(alpha, int(samples))
     details = {"n": int(z.size), "n_a": n_a, "n_rope": n_rope, "n_b": n_b, "prior": prior}
     return _result("sign", names, rope, np.argmax(draws, axis=1), samples, seed, threshold,
-                   details, draws[:, ::-1] if keep_samples else None)  # columns: a, rope, b
+                   details, draws[:, ::-1] if keep_samples else None, z)  # columns: a, rope, b
 
 
 def _staircase_mass(w: np.ndarray, z: np.ndarray, bound: float) -> np.ndarray:
@@ -265,7 +264,7 @@ def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
     thetas[:, 1] = 1.0 - thetas[:, 0] - thetas[:, 2] if rope > 0 else 0.0
     details = {"n": int(z.size), "prior": prior}
     return _result("signed-rank", names, rope, np.argmax(thetas, axis=1), samples, seed,
-                   threshold, details, thetas[:, ::-1] if keep_samples else None)
+                   threshold, details, thetas[:, ::-1] if keep_samples else None, z)
 
 
 @shared_docs

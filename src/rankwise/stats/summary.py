@@ -80,18 +80,22 @@ class QuartileRow:
 
 
 def quartiles(samples: dict) -> list:
-    """Five-number summary per learner (``numpy.percentile``, linear interpolation)."""
+    """Five-number summary per learner (``numpy.percentile``, linear interpolation); a learner
+    without a value (a missing cell kept by ``missing="skillings-mack"``) gets NaN and n = 0."""
     rows = []
     for name, vals in samples.items():
         v = np.asarray(vals, dtype=float)
         v = v[~np.isnan(v)]  # missing cells are not values
-        q = np.percentile(v, [0, 25, 50, 75, 100])
+        q = np.percentile(v, [0, 25, 50, 75, 100]) if v.size else np.full(5, np.nan)
         rows.append(QuartileRow(name, *map(float, q), n=v.size))
     return rows
 
 
 def quartile_bar(row: QuartileRow, lo: float, hi: float, width: int = BAR_WIDTH) -> str:
-    """The notes' bar: '-' from q1 to the median, '|' at the median, '+' to q3, on [lo, hi]."""
+    """The notes' bar: '-' from q1 to the median, '|' at the median, '+' to q3, on [lo, hi];
+    a row without values says so."""
+    if not row.n:
+        return "[" + "no values".center(width) + "]"
     span = hi - lo
 
     def pos(v):
@@ -110,8 +114,8 @@ def quartile_bar(row: QuartileRow, lo: float, hi: float, width: int = BAR_WIDTH)
 def format_quartile_chart(title: str, rows: list, lo: float, hi: float, digits: int = 3,
                           width: int = BAR_WIDTH) -> list:
     """Lines of one chart, in the notes' layout (columns padded so that the bars line up)."""
-    cells = [[r.learner] + [f"{v:.{digits}f}" for v in (r.minimum, r.q1, r.median, r.q3,
-                                                       r.maximum)] for r in rows]
+    cells = [[r.learner] + [f"{v:.{digits}f}" if r.n else "-" for v in
+                            (r.minimum, r.q1, r.median, r.q3, r.maximum)] for r in rows]
     widths = [max(len(c[i]) for c in cells) for i in range(6)]
     out = [f"----| {title} |-----"]
     for r, c in zip(rows, cells):
@@ -121,7 +125,10 @@ def format_quartile_chart(title: str, rows: list, lo: float, hi: float, digits: 
 
 
 def _kendall_tau(a, b) -> float:
+    """Kendall's tau-a of the learners that have a value in both (NaN: none)."""
     a, b = np.asarray(a), np.asarray(b)
+    both = ~(np.isnan(a) | np.isnan(b))
+    a, b = a[both], b[both]
     n = a.size
     if n < 2:
         return 1.0
@@ -145,8 +152,8 @@ def quartile_charts(table, width: int = BAR_WIDTH, tau: float = AGREEMENT_TAU) -
     else:
         overall = {l: table.values[:, j] for j, l in enumerate(learners)}
     rows = quartiles(overall)
-    lo = min(r.minimum for r in rows)
-    hi = max(r.maximum for r in rows)
+    lo = min(r.minimum for r in rows if r.n)
+    hi = max(r.maximum for r in rows if r.n)
     per_dataset = {}
     agreements = {}
     sign = 1 if table.higher_is_better else -1
