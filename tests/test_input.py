@@ -59,8 +59,10 @@ def test_long_table_shape_detection_is_case_insensitive_and_overridable(tmp_path
     assert load_table(p).values.tolist() == [[1, 2], [3, 1]]
     with pytest.raises(RankwiseError, match="long table needs the columns"):
         load_table(write(tmp_path, WIDE, "w.csv"), shape="long")
-    # Forcing "wide" on a long table makes its first column the data set, which then repeats.
-    with pytest.raises(RankwiseError, match="appears in more than one row"):
+    # Forcing "wide" on a long table: its learner column holds names, and the error says how
+    # to read it as the long table it is.
+    with pytest.raises(RankwiseError, match=r"--shape wide\), but column 'Learner' holds names"
+                                            ".*--columns dataset=Dataset,learner=Learner,value=Value"):
         load_table(p, shape="wide")
 
 

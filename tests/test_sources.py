@@ -185,7 +185,8 @@ def test_bad_mappings_are_one_line_errors(renamed, columns, message):
 
 def test_source_rankwise_and_shape_wide_override_the_detection(tmp_path):
     out = run("compare", str(example_path("amlb")), "--source", "rankwise")
-    assert out.returncode == 2 and "appears in more than one row" in out.stderr
+    assert out.returncode == 2 and "column 'task' holds names such as 'kc2'" in out.stderr \
+        and "--columns dataset=COLUMN,learner=COLUMN,value=COLUMN" in out.stderr
     out = run("compare", str(example_path("mlr3")), "--source", "amlb")
     assert out.returncode == 2 and "--source amlb needs the columns task, framework" in out.stderr
     assert "Traceback" not in out.stderr

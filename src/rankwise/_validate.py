@@ -8,25 +8,50 @@ from .errors import RankwiseError
 from .names import ALTERNATIVES, CONVENTIONS  # noqa: F401  (re-exported)
 
 
-def score_matrix(x, min_rows: int = 2, min_cols: int = 2) -> np.ndarray:
-    """An n × k float matrix of finite scores (n data sets, k learners)."""
+#: Scores larger than this in magnitude are refused: differences, sums and the spread of two
+#: scores must stay finite in double precision (which ends near 1.8e308).
+MAX_ABS_SCORE = 1e300
+
+
+def real_scores(values, missing_ok: bool = True, names=None) -> np.ndarray:
+    """``values`` as a float array of real scores (NaN, a missing cell, where ``missing_ok``),
+    none infinite and none beyond ``MAX_ABS_SCORE``; else a one-line error naming a cell (by
+    ``names``, (data sets, learners), when given)."""
+    if np.iscomplexobj(values):
+        raise RankwiseError("scores must be real numbers; got complex values (take their real"
+                            " part or modulus first)")
     try:
-        x = np.asarray(x, dtype=float)
+        x = np.asarray(values, dtype=float)
     except (TypeError, ValueError) as exc:
         raise RankwiseError(f"scores must be numbers: {exc}") from None
-    if x.ndim != 2:
-        raise RankwiseError(f"scores must be a 2-D table (data sets × learners), got {x.ndim}-D")
-    n, k = x.shape
+    present = ~np.isnan(x) if missing_ok else np.ones(x.shape, bool)
+    for bad, what in ((present & ~np.isfinite(x), "finite"),
+                      (present & (np.abs(np.nan_to_num(x)) > MAX_ABS_SCORE),
+                       f"at most {MAX_ABS_SCORE:.0e} in magnitude (their differences must not"
+                       " overflow; divide them by a power of ten)")):
+        if bad.any():
+            where = np.argwhere(bad)[0]
+            cell = (f" at row {where[0] + 1}, column {where[1] + 1}" if x.ndim == 2 else
+                    f" at position {where[0] + 1}" if x.ndim == 1 else "")
+            if names is not None and x.ndim == 2:
+                cell = f" for {names[1][where[1]]!r} on {names[0][where[0]]!r}"
+            raise RankwiseError(f"scores must be {what}: {x[tuple(where)]:g}{cell}"
+                                f" ({int(bad.sum())} such cells)")
+    return x
+
+
+def score_matrix(x, min_rows: int = 2, min_cols: int = 2) -> np.ndarray:
+    """An n × k float matrix of finite scores (n data sets, k learners)."""
+    x = np.asarray(x) if np.iscomplexobj(x) else x
+    if np.ndim(x) != 2:
+        raise RankwiseError(f"scores must be a 2-D table (data sets × learners), got"
+                            f" {np.ndim(x)}-D")
+    n, k = np.shape(x)
     if n < min_rows:
         raise RankwiseError(f"need at least {min_rows} data sets, got {n}")
     if k < min_cols:
         raise RankwiseError(f"need at least {min_cols} learners, got {k}")
-    bad = ~np.isfinite(x)
-    if bad.any():
-        i, j = np.argwhere(bad)[0]
-        raise RankwiseError(f"scores must be finite: {x[i, j]} at row {i + 1}, column {j + 1}"
-                            f" ({int(bad.sum())} such cells)")
-    return x
+    return real_scores(x, missing_ok=False)
 
 
 def score_pair(a, b, min_rows: int = 2):

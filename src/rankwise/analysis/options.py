@@ -80,6 +80,7 @@ _DERIVED = ("used_pair", "family", "used_tests", "complete")
 def validate(table, **given) -> Options:
     """``given`` (the keyword arguments of :func:`compare`) checked against each other and the
     table; a :class:`RankwiseError` names the first problem."""
+    check.real_scores(table.values, names=(table.datasets, table.learners))
     checked = _checked_values(given)
     _check_procedures(checked)
     k = table.n_learners

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import re
 import signal
 import sys
 import threading
@@ -202,6 +203,11 @@ def dask_client(address: str, jobs: int):
     except ImportError:
         raise RankwiseError("Dask execution needs the dask extra: pip install 'rankwise[dask]'"
                             ) from None
+    known = address == "local" or os.path.exists(address)
+    if not known and "://" not in address and not re.fullmatch(r"[\w.\-\[\]:]+:\d+", address):
+        raise RankwiseError(f"--dask-scheduler {address!r} is neither a scheduler file that"
+                            " exists nor an address; give 'local', an address such as"
+                            " tcp://host:8786, or the path of a scheduler file")
     cluster = None
     try:
         if address == "local":
@@ -212,7 +218,7 @@ def dask_client(address: str, jobs: int):
             client = Client(scheduler_file=address, timeout="20s")
         else:
             client = Client(address, timeout="20s")
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         if cluster is not None:
             cluster.close()
         raise RankwiseError(f"cannot reach the Dask scheduler {address}: {exc}") from None

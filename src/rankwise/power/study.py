@@ -275,6 +275,7 @@ def power_study(pool, *, learners=None, control: str | None = None, sample_size=
     from ..tables import ScoreTable, load_table
 
     table = pool if isinstance(pool, ScoreTable) else load_table(pool, **load_options)
+    check.real_scores(table.values, names=(table.datasets, table.learners))
     if np.isnan(table.values).any():
         raise RankwiseError("the power study draws complete samples; the pool has missing cells:"
                             " read it with missing='drop-datasets' or 'drop-learners'")

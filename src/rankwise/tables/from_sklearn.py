@@ -145,7 +145,12 @@ def from_search(results: Mapping) -> pd.DataFrame:
         if not isinstance(cv, Mapping) or "params" not in cv:
             raise RankwiseError(f"{where}: expected a fitted search's cv_results_ (a mapping"
                                 " with 'params' and split<i>_test_<scorer> keys)")
-        names = [configuration_name(p) for p in cv["params"]]
+        params = cv["params"]
+        if not isinstance(params, (list, tuple, np.ndarray)) \
+                or not all(isinstance(p, Mapping) for p in params):
+            raise RankwiseError(f"{where}: cv_results_['params'] must be a list of parameter"
+                                f" dicts, one per configuration; got {repr(params)[:60]}")
+        names = [configuration_name(p) for p in params]
         chosen = _last_iteration(cv, names, where, notes)
         seen = {}
         for i in chosen:

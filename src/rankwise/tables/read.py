@@ -100,6 +100,10 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     conditions = parse_where(where)
     run_status = None
     file_notes: list = []
+    if not isinstance(source, (pd.DataFrame, str, os.PathLike)):
+        raise RankwiseError(f"a table is read from a file path, a pandas DataFrame or a"
+                            f" ScoreTable; got {type(source).__name__} (for an array of scores:"
+                            " ScoreTable(values=x, datasets=[...], learners=[...]))")
     if isinstance(source, pd.DataFrame):
         frame, label = _named(source), "DataFrame"
         file_notes += list(source.attrs.get("rankwise_notes", ()))
@@ -136,7 +140,7 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         # the columns a --where filter read are not learners of a wide table
         filters = {k.lower() for k in conditions}
         used = [c for c in frame.columns[1:] if c == "_row" or str(c).strip().lower() in filters]
-        table = _from_wide(frame.drop(columns=used), label)
+        table = _from_wide(frame.drop(columns=used), label, forced=shape == "wide")
     if reading is None:
         source_kind = "results-db" if run_status is not None else (
             "long" if is_long else "wide")
@@ -576,7 +580,39 @@ def check_cell_lengths(frame: pd.DataFrame, columns, label: str, rows=None,
                                 f" most {MAX_CELL:,}, so check that this is the right file")
 
 
-def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:
+def _not_scores(first: pd.Series, name, label: str) -> None:
+    """A wide table's first column names the data sets: a column of fractional numbers there is
+    a table saved without its names, whose first learner would silently become them. (Whole
+    numbers are read as names: OpenML's task and data set ids are such names.)"""
+    numbers = pd.to_numeric(first, errors="coerce")
+    if len(first) and numbers.notna().all() and (numbers % 1 != 0).any():
+        example = first.iloc[int(np.flatnonzero((numbers % 1 != 0).to_numpy())[0])]
+        raise RankwiseError(f"{label}: the first column, {name!r}, holds scores such as"
+                            f" {example}, not data-set names; a wide table's first column names"
+                            " the data sets: add such a column (or, for a long table, name its"
+                            " columns with --columns)")
+
+
+def _not_long(frame: pd.DataFrame, label: str, forced: bool) -> None:
+    """A learner column of nothing but names is a long table whose columns have other names
+    than dataset, learner and value (or ``--shape wide`` was ``forced`` on it): say how to read
+    it instead of blaming its cells."""
+    cols = list(frame.columns)
+    numbers = {c: pd.to_numeric(frame[c], errors="coerce") for c in cols[1:]}
+    filled = {c: _text(frame[c]) != "" for c in cols[1:]}
+    names = [c for c in cols[1:] if filled[c].any() and numbers[c][filled[c]].isna().all()]
+    scores = [c for c in cols[1:] if c not in names and numbers[c].notna().any()]
+    if names and scores:
+        why = "--shape wide" if forced else "it has no learner and value columns"
+        mapping = (f"dataset={cols[0]},learner={names[0]},value={scores[0]}"
+                   if len(cols) == 3 else "dataset=COLUMN,learner=COLUMN,value=COLUMN")
+        raise RankwiseError(f"{label}: read as a wide table ({why}), but column {names[0]!r}"
+                            f" holds names such as"
+                            f" {_text(frame[names[0]])[filled[names[0]]].iloc[0]!r}; if it is a"
+                            f" long table, name its columns: --columns {mapping}")
+
+
+def _from_wide(frame: pd.DataFrame, label: str, forced: bool = False) -> ScoreTable:
     cols = list(frame.columns)
     check_cell_lengths(frame, cols, label)
     if len(cols) < 2:
@@ -584,6 +620,8 @@ def _from_wide(frame: pd.DataFrame, label: str) -> ScoreTable:
                             " learner columns; found only one column (check the separator:"
                             " --sep)")
     datasets = _text(frame.iloc[:, 0])
+    _not_scores(frame.iloc[:, 0], cols[0], label)
+    _not_long(frame, label, forced)
     if (datasets == "").any():
         row = int(np.flatnonzero((datasets == "").to_numpy())[0]) + 2
         raise RankwiseError(f"{label}: row {row} has no data-set name in the first column")

@@ -198,7 +198,7 @@ def to_long(frame: pd.DataFrame, mapping: dict, label: str) -> tuple:
     if missing:
         raise RankwiseError(f"{label}: the column mapping needs {', '.join(missing)} as well"
                             f" (e.g. --columns {missing[0]}=COLUMN); the table's columns are"
-                            f" {', '.join(map(str, frame.columns))}")
+                            f" {', '.join(str(c) for c in frame.columns if c != '_row')}")
     out = pd.DataFrame({role: frame[col] for role, col in full.items()})
     if "_row" in frame:
         out["_row"] = frame["_row"].to_numpy()
@@ -261,6 +261,11 @@ def duplicates_policy(source: str | None, given: str | None) -> str:
     return given or FORMAT_DUPLICATES.get(source, "refuse")
 
 
+#: The AutoML benchmark's columns that say how a job ran, not how well: never a criterion.
+AMLB_NOT_CRITERIA = frozenset({"id", "constraint", "fold", "type", "mode", "version", "params",
+                               "app_version", "utc", "seed", "info", "tag"})
+
+
 def _amlb(frame, criterion, label, mapping=None, duplicates=None):
     low = _lower(frame)
     task, framework, result = (low[c] for c in ("task", "framework", "result"))
@@ -306,6 +311,12 @@ def _amlb(frame, criterion, label, mapping=None, duplicates=None):
         frame["_criterion"] = "result"
         built["criterion"] = "_criterion"
         describe["criterion"] = "result (each task's own metric)"
+    elif criterion in AMLB_NOT_CRITERIA and criterion in low:
+        scores = [c for c in low if c not in AMLB_NOT_CRITERIA and not c.startswith("_")
+                  and c not in ("task", "framework", "result", "metric", "models")]
+        raise RankwiseError(f"{label}: {criterion!r} is a bookkeeping column of the AutoML"
+                            f" benchmark, not a criterion; the scores are in"
+                            f" {', '.join(scores)}, or --criterion result")
     elif criterion in low and criterion not in (task, framework, result, metric):
         built["value"] = low[criterion]
         frame["_criterion"] = criterion
