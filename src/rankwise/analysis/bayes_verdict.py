@@ -148,6 +148,25 @@ def _one(row, ref) -> str:
     return f"{name}: undecided ({trio})"
 
 
+def _p_best_sentence(v: BayesianVerdict) -> str:
+    """The reference's probability of being the best, then the others' by that probability.
+    The reference is the learner of largest mean strength; where (with near ties) another has
+    the larger probability of being the best, the sentence says so rather than hide it."""
+    ref = v.reference
+    names = [n for n in v.p_best if n != ref]  # by P(best), largest first
+    others = [f"{n} {v.p_best[n]:.2f}" for n in names[:P_BEST_NAMED]]
+    rest = sum(v.p_best[n] for n in names[P_BEST_NAMED:])
+    if rest > 0:
+        others.append(f"the other {len(names) - P_BEST_NAMED} together {rest:.2f}")
+    rival = names[0] if names and v.p_best[names[0]] > v.p_best[ref] else None
+    listed = f" ({'others' if rival else 'next'}: {', '.join(others)})" if others else ""
+    if rival:
+        return (f"{ref} has the largest posterior mean strength, but {rival} the largest"
+                f" probability of being the best: {ref} is the best with probability"
+                f" {v.p_best[ref]:.2f}{listed}.")
+    return f"{ref} is the best learner with probability {v.p_best[ref]:.2f}{listed}."
+
+
 def _statement(v: BayesianVerdict, sampling: str | None, rope: float | None = None) -> str:
     ref = v.reference
     head = f"Bayesian verdict, by {TITLES.get(v.source, v.source)}"
@@ -169,13 +188,7 @@ def _statement(v: BayesianVerdict, sampling: str | None, rope: float | None = No
     if v.source == "bradley-terry":
         parts.append(OVERCONFIDENT)
     if v.p_best is not None:
-        names = list(v.p_best)
-        others = [f"{n} {v.p_best[n]:.2f}" for n in names[1:1 + P_BEST_NAMED]]
-        rest = sum(v.p_best[n] for n in names[1 + P_BEST_NAMED:])
-        if rest > 0:
-            others.append(f"the other {len(names) - 1 - P_BEST_NAMED} together {rest:.2f}")
-        parts.append(f"{ref} is the best learner with probability {v.p_best[ref]:.2f}"
-                     + (f" (next: {', '.join(others)})." if others else "."))
+        parts.append(_p_best_sentence(v))
     else:
         parts.append(f"Against the best-ranked learner, {ref}:")
     if not v.rows:

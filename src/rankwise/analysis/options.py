@@ -191,6 +191,11 @@ def _pair(table, pair) -> tuple | None:
 
 
 def _check_posthoc_choices(checked: dict, family) -> None:
+    if family == "all" and checked["control"] not in (None, "best"):
+        raise RankwiseError(f"--control {checked['control']} (control=) chooses the learner of"
+                            " the control family, which --posthoc all does not test; use"
+                            " --posthoc both (every pair, and every learner against the control)"
+                            " or --posthoc control")
     if checked["rankings"] is not None:
         resolve_rankings(checked["rankings"])  # an empty or unknown ranking is an error
     for given, flag in ((checked["rankings"], "--ranking (rankings=)"),

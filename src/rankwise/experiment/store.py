@@ -274,6 +274,31 @@ def check_writable(path: Path) -> None:
     if path.exists() and path.stat().st_size > 0 and not is_sqlite(path):
         raise RankwiseError(f"{path}: exists and is not a results database (not SQLite); choose"
                             " another --results file, or remove this one if it is yours to lose")
+    if path.exists() and path.stat().st_size > 0:
+        other = _foreign_tables(path)
+        if other:
+            raise RankwiseError(f"{path}: an SQLite database of something else (its tables:"
+                                f" {', '.join(other[:5])}{', ...' if len(other) > 5 else ''});"
+                                " nothing was changed; give rankwise a --results file of its own")
+
+
+#: The tables of a rankwise results database; a database with any other is not one.
+TABLES = ("meta", "tasks", "results")
+
+
+def _foreign_tables(path: Path) -> list:
+    """The tables of the SQLite file ``path`` that rankwise did not make, read without writing
+    (no journal switch, no lock): empty for a results database or an empty one."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type ="
+                                              " 'table' ORDER BY name")]
+        finally:
+            db.close()
+    except sqlite3.DatabaseError:
+        return []  # unreadable: the damage check says what is wrong
+    return [n for n in names if n not in TABLES and not n.startswith("sqlite_")]
 
 
 def _lock(path: Path):

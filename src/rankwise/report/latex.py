@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import re
 
 from .._text import visible
@@ -76,8 +77,28 @@ def math(text: str) -> str:
     return _MATH.sub(_to_math, text)
 
 
+#: The names of the report being written that :func:`math` would change (a learner called
+#: ``alpha`` or ``chi2``), as one pattern: names are text, never mathematics.
+_NAMES = contextvars.ContextVar("rankwise_latex_names", default=None)
+
+
+def _names_pattern(names):
+    """A pattern matching the escaped ``names`` that contain what :func:`math` typesets."""
+    risky = sorted({latex_escape(n) for n in names if _MATH.search(latex_escape(n))},
+                   key=len, reverse=True)
+    # "alpha = 0.05" is the level, never a name: a name is not followed by " = number".
+    return re.compile("((?:" + "|".join(map(re.escape, risky)) + r")(?! = -?[0-9]))") \
+        if risky else None
+
+
 def _text(text) -> str:
-    return math(latex_escape(text))
+    escaped = latex_escape(text)
+    names = _NAMES.get()
+    if names is None:
+        return math(escaped)
+    # the names stand at the odd places of the split, and stay as they are
+    return "".join(part if i % 2 else math(part)
+                   for i, part in enumerate(names.split(escaped)))
 
 
 def _width(block: Table) -> tuple:
@@ -163,6 +184,14 @@ def latex_report(cmp, figure_files: bool = False, fragment: bool = False) -> str
     figure floats with captions and labels. ``fragment``: only the table and figure
     environments (with captions and ``tab:rankwise-…``/``fig:rankwise-…`` labels), to
     ``\\input`` into a paper that loads booktabs and graphicx."""
+    token = _NAMES.set(_names_pattern(cmp.table.learners + cmp.table.datasets))
+    try:
+        return _latex_report(cmp, figure_files, fragment)
+    finally:
+        _NAMES.reset(token)
+
+
+def _latex_report(cmp, figure_files: bool, fragment: bool) -> str:
     doc = build(cmp)
     out = [] if fragment else PREAMBLE + [r"\begin{document}", "",
                                           r"\section*{" + _text(doc.title) + "}"]

@@ -781,12 +781,25 @@ def _filled(values, datasets, learners, holes, missing: str, hib: bool, source) 
                             " had scored that")
 
 
+def _way(higher: bool) -> str:
+    return "higher" if higher else "lower"
+
+
 def _direction(table: ScoreTable, criterion, higher_is_better, warnings: list) -> tuple:
     """``(higher_is_better, source, word)``: the direction from the option, the format, the
     criterion's name or the default (with a warning where it is assumed or overridden)."""
     said = direction_of(criterion)
     known, word = said.higher_is_better, said.word
     reading = table.reading
+    value = reading.columns.get("value") if reading is not None else None
+    by_value = direction_of(value).higher_is_better if isinstance(value, str) else None
+    if higher_is_better is None and None not in (known, by_value) and known != by_value:
+        # --columns value=logloss with --criterion auc: the scores' own name contradicts it
+        raise RankwiseError(
+            f"{table.source}: the criterion {criterion!r} is {_way(known)}-is-better but the"
+            f" values come from the column {value!r}, which is {_way(by_value)}-is-better; name"
+            " the criterion of that column, or say which way it points with --higher-is-better"
+            " or --lower-is-better")
     if higher_is_better is None and reading is not None and reading.higher_is_better is not None:
         hib, source, word = reading.higher_is_better, "source", None
     elif higher_is_better is not None:
