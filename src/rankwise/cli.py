@@ -28,8 +28,34 @@ def write_folder(write, folder: Path) -> None:
     try:
         paths = write(folder)
     except OSError as exc:
-        raise RankwiseError(f"cannot write the report to {folder}: {exc.strerror}") from None
+        raise RankwiseError(f"cannot write the report to {folder}: {exc.strerror or exc};"
+                            " nothing in it was changed") from None
     typer.echo(f"rankwise: wrote {len(paths)} files to {folder}", err=True)
+
+
+def check_destinations(output: Optional[Path], folder: Optional[Path] = None) -> None:
+    """Before any work: ``-o FILE`` names a file in an existing folder, ``--report DIR`` a
+    folder (not a file, not an empty name)."""
+    if folder is not None:
+        if str(folder) in ("", "."):
+            raise RankwiseError("--report needs the name of a folder to write into (e.g."
+                                " --report results/report)")
+        if folder.exists() and not folder.is_dir():
+            raise RankwiseError(f"--report {folder}: is a file; give a folder")
+        for parent in folder.parents:
+            if parent.exists() and not parent.is_dir():
+                raise RankwiseError(f"--report {folder}: {parent} is a file, not a folder")
+    if output is not None:
+        if str(output) in ("", "."):
+            raise RankwiseError("--output needs a file name")
+        if output.is_dir():
+            raise RankwiseError(f"{output}: is a folder; give a file name such as"
+                                f" {output}/report.txt")
+        if output.parent.exists() and not output.parent.is_dir():
+            raise RankwiseError(f"{output}: {output.parent} is a file, not a folder")
+        if not output.parent.exists():
+            raise RankwiseError(f"{output}: the folder {output.parent} does not exist; create it"
+                                " first")
 
 
 def emit(text: str, output: Optional[Path]) -> None:
@@ -37,10 +63,13 @@ def emit(text: str, output: Optional[Path]) -> None:
     if output is None:
         sys.stdout.write(text)
         return
+    from ._files import write_atomic
+
     try:
-        output.write_text(text, encoding="utf-8")
+        write_atomic(output, text)
     except OSError as exc:
-        raise RankwiseError(f"cannot write {output}: {exc.strerror}") from None
+        raise RankwiseError(f"cannot write {output}: {exc.strerror or exc}; nothing was"
+                            " written") from None
 
 
 def _version(value: bool):
@@ -130,6 +159,9 @@ def compare(
                                 f" got {fmt!r}")
         if mcm is not None and mcm not in names.MCM_CHOICES:
             raise RankwiseError(f"--mcm must be plain or holm; got {mcm!r}")
+        if latex_fragment and fmt != "latex":
+            raise RankwiseError("--latex-fragment goes with --format latex")
+        check_destinations(output, report)
         table = read_table(input, example, "an INPUT", shape=shape, criterion=criterion,
                            higher_is_better=higher_is_better, aggregate=aggregate,
                            missing=missing, columns=columns, source_format=source_format,
@@ -149,8 +181,6 @@ def compare(
             groups=groups, verdict=verdict)
         if report is not None:
             write_folder(result.write_report, report)
-        if latex_fragment and fmt != "latex":
-            raise RankwiseError("--latex-fragment goes with --format latex")
         emit(render(result, fmt, include_table=include_table, fragment=latex_fragment,
                     width=text_width(output)), output)
     except RankwiseError as exc:
@@ -181,6 +211,7 @@ def power(
         if missing == "skillings-mack":
             raise RankwiseError("the power study draws complete samples: use --missing"
                                 " drop-datasets or drop-learners")
+        check_destinations(output, report)
         table = read_table(pool, example, "a POOL", criterion=criterion,
                            higher_is_better=higher_is_better, missing=missing, columns=columns,
                            source_format=source_format, duplicates=duplicates, where=where,
@@ -309,13 +340,11 @@ def export(
             raise RankwiseError(f"--format must be csv or parquet; got {fmt!r}")
         if not results.exists():
             raise RankwiseError(f"{results}: no such file")
-        table, _, _ = read_results(results)
         if output.is_dir():
             raise RankwiseError(f"{output}: is a folder; give a file name such as"
                                 f" {output}/results.{fmt}")
-        if not output.parent.exists():
-            raise RankwiseError(f"{output}: the folder {output.parent} does not exist; create it"
-                                " first")
+        check_destinations(output)
+        table, _, _ = read_results(results)
         try:
             if fmt == "csv":
                 # A name starting with = + - @ would run as a formula in a spreadsheet.
@@ -323,9 +352,12 @@ def export(
 
                 names_ = [c for c in ("dataset", "learner", "criterion") if c in table]
                 table = table.assign(**{c: table[c].map(spreadsheet_safe) for c in names_})
-                table.to_csv(output, index=False)
+                data = table.to_csv(index=False).encode("utf-8")
             else:
-                table.to_parquet(output, index=False)
+                data = table.to_parquet(index=False)
+            from ._files import write_atomic
+
+            write_atomic(output, data)
         except ImportError:
             raise RankwiseError("Parquet needs pyarrow: pip install 'rankwise[parquet]'") from None
         except OSError as exc:

@@ -258,6 +258,8 @@ def effects_and_bayesian(table, ranked: Ranked, verdict, opts) -> tuple:
         if sentence:
             verdict = with_sentence(verdict, sentence)
     if opts.bayesian is not None and opts.bayesian not in BAYESIAN_MODELS:
+        pairs, note = _bayesian_pairs(table, ranked.mean_ranks, pairs, verdict, opts)
+        notes += note
         bayes = compute_bayesian(table, ranked.x, pairs, test=opts.bayesian, rope=opts.rope,
                                  samples=opts.samples, seed=opts.seed, threshold=opts.threshold,
                                  decimals=opts.decimals)
@@ -271,6 +273,19 @@ def effects_and_bayesian(table, ranked: Ranked, verdict, opts) -> tuple:
                         bayesian_seed=opts.seed if sampled else None,
                         bayesian_threshold=opts.threshold)
     return sizes, bayes, verdict, notes, settings
+
+
+def _bayesian_pairs(table, mean_r, pairs, verdict, opts) -> tuple:
+    """``(pairs, notes)``: the pairs of the Bayesian test, bounded as the effect sizes are by
+    default: every pair of the family up to ``EFFECTS_AUTO_MAX_PAIRS``, else the verdict's."""
+    limit = family_effects.EFFECTS_AUTO_MAX_PAIRS
+    if len(pairs) <= limit:
+        return pairs, ()
+    spoken = effect_pairs(table.learners, mean_r, opts.used_pair, None, opts.control, verdict)
+    return spoken, (f"The Bayesian {opts.bayesian} test is run on the {len(spoken):,} pairs the"
+                    f" verdict speaks of, not on all {len(pairs):,} pairs of the post-hoc family"
+                    f" (above {limit:,} pairs, as for the effect sizes: each pair draws its own"
+                    " posterior, so 500,000 pairs would take about an hour).",)
 
 
 def _effect_pairs(table, mean_r, verdict, opts) -> tuple:

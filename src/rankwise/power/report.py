@@ -120,10 +120,18 @@ def figure_captions(study) -> dict:
 
 
 def write_report(study, folder) -> list:
+    """power.txt, power.json and the figures (SVG, PDF, PNG) into ``folder``, each renamed into
+    place once all are written (a failure leaves ``folder`` as it was); the paths written."""
+    from .._files import moved, staged_folder
+
+    with staged_folder(folder) as staging:
+        written = _write_all(study, staging)
+    return moved(written, folder)
+
+
+def _write_all(study, folder: Path) -> list:
     from ..report.diagrams import figure_bytes
 
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, fig in figures(study).items():
         for fmt in ("svg", "pdf", "png"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .._files import moved, staged_folder
 from .diagrams import draw_all, figure_bytes, shown_figure_inputs
 from .html import html_report
 from .json_report import json_report
@@ -19,9 +20,15 @@ def write_report(cmp, folder) -> list:
     environments to \\input into a paper), each drawn figure as SVG, PDF and PNG, and the CD
     diagram also as TikZ (cd_diagram.tikz, and cd_diagram_tikz.tex, which compiles on its own;
     not cd_diagram.tex, whose PDF would overwrite the drawn cd_diagram.pdf) and pairs.csv
-    (every pair's numbers, :mod:`.pairs`) into ``folder``; return the paths written."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    (every pair's numbers, :mod:`.pairs`) into ``folder``; return the paths written. Every
+    file is written first into a staging folder and then renamed into place, so a failure
+    half-way (a full disk) leaves ``folder`` as it was."""
+    with staged_folder(folder) as staging:
+        written = _write_all(cmp, staging)
+    return moved(written, folder)
+
+
+def _write_all(cmp, folder: Path) -> list:
     written = []
     svgs = {}
     for name, fig in draw_all(cmp).items():

@@ -109,7 +109,8 @@ def friedman_permutation_pvalue(ranks, *, method: str = "auto",
             return {"pvalue": p, "method": "exact", "replicates": None, "standard_error": 0.0}
         if method == "exact":
             raise RankwiseError("the exact Friedman distribution is too large for this table;"
-                                " use method='monte-carlo' (or 'auto')")
+                                " use --friedman-method monte-carlo or auto (in Python:"
+                                " method='monte-carlo' or 'auto')")
     n, k = r.shape
     # Each replicate arranges every cell: past MONTE_CARLO_CELLS arranged cells the replicates
     # are cut (to at least MONTE_CARLO_MIN), so that 1,000 learners on 12 data sets take

@@ -34,7 +34,9 @@ def finite(values: np.ndarray, where, shown) -> np.ndarray:
     inf = np.flatnonzero(np.isinf(values))
     if inf.size:
         i = int(inf[0])
-        raise RankwiseError(f"{where(i)}: the value {shown(i)!r} is infinite; scores must be"
+        value = shown(i)
+        value = f"{float(value):g}" if isinstance(value, (float, np.floating)) else repr(value)
+        raise RankwiseError(f"{where(i)}: the value {value} is infinite; scores must be"
                             " finite numbers")
     return values
 

@@ -322,6 +322,10 @@ def _read_text(path, sep: str | None, decimal: str | None):
         raise RankwiseError(f"{path}: is an experiment file, not a table of results; run it with"
                             f" rankwise run {path} --results RESULTS.sqlite, then compare"
                             " RESULTS.sqlite")
+    if path.suffix.lower() == ".json" or first.lstrip().startswith(("{", "[{", "[[")):
+        raise RankwiseError(f"{path}: a JSON file; rankwise reads tables as CSV or TSV (or a"
+                            " results database); a rankwise JSON report is an output, not an"
+                            " input, and pandas' DataFrame.to_csv writes a table it reads")
     lines = _Lines(data)
     _check_characters(data, lines, path)
     sniffed = []
