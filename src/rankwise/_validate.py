@@ -10,7 +10,7 @@ from .names import ALTERNATIVES, CONVENTIONS  # noqa: F401  (re-exported)
 
 #: Scores larger than this in magnitude are refused: differences, sums and the spread of two
 #: scores must stay finite in double precision (which ends near 1.8e308).
-MAX_ABS_SCORE = 1e300
+MAX_ABS_SCORE = 1e307
 
 
 def real_scores(values, missing_ok: bool = True, names=None) -> np.ndarray:

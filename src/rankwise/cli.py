@@ -412,7 +412,7 @@ def run():  # console-script entry point
         app.rich_markup_mode = None
     no_args, usage, abort = _click_errors()
     try:
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False, prog_name="rankwise")
     except no_args as exc:
         exc.show()
         code = exc.exit_code

@@ -187,15 +187,20 @@ def scott_knott_esd(x, learners, *, higher_is_better: bool = True, alpha: float 
         values = x if higher_is_better else -x
     means = values.mean(axis=0)
     order = np.argsort(-means, kind="stable")
+    # The procedure is scale-free; scores beyond 1e150 are divided by their largest so that
+    # their squares stay finite (ordinary scores are used as they are).
+    top = float(np.abs(values).max(initial=0.0))
+    scaled = values / top if top > 1e150 else values
+    centres = scaled.mean(axis=0)
     # one-way ANOVA value ~ learner: the error mean square and its degrees of freedom
     dfr = k * (n - 1)
-    mse = float(((values - means) ** 2).sum()) / dfr
-    original_sorted = scott_knott_groups(means[order], mse / n, dfr, alpha)
+    mse = float(((scaled - centres) ** 2).sum()) / dfr
+    original_sorted = scott_knott_groups(centres[order], mse / n, dfr, alpha)
     ranking = list(original_sorted)
     merged = []
     for pos in range(1, k):
         above, below = order[pos - 1], order[pos]
-        d = cohens_d(values[:, below], values[:, above])
+        d = cohens_d(scaled[:, below], scaled[:, above])
         if abs(d) < NEGLIGIBLE_D and ranking[pos] != ranking[pos - 1]:
             ranking[pos:] = [r - 1 for r in ranking[pos:]]
             merged.append((learners[above], learners[below], d))

@@ -16,8 +16,10 @@ from scipy import special
 
 
 def selection_weights(d, bias: float) -> np.ndarray:
-    """1/(1 + e^(−bias·d_i)), normalised to sum to 1 (uniform at bias 0)."""
-    w = special.expit(bias * np.asarray(d, dtype=float))
+    """1/(1 + e^(−bias·d_i)), normalised to sum to 1 (uniform at bias 0). Where bias·d_i
+    overflows (huge differences) the weight is the formula's limit, 0 or 1."""
+    with np.errstate(over="ignore"):
+        w = special.expit(bias * np.asarray(d, dtype=float))
     return w / w.sum()
 
 
@@ -25,6 +27,7 @@ def draw_samples(weights, size: int, draws: int, rng: np.random.Generator) -> np
     """``draws`` × ``size`` row indices: successive samples without replacement, each row
     sorted (the order of the data sets within a sample does not matter to any test)."""
     w = np.asarray(weights, dtype=float)
-    keys = np.log(w)[None, :] + rng.gumbel(size=(draws, w.size))
+    with np.errstate(divide="ignore"):  # a weight of 0 (underflow) is never picked first
+        keys = np.log(w)[None, :] + rng.gumbel(size=(draws, w.size))
     top = np.argpartition(-keys, size - 1, axis=1)[:, :size]
     return np.sort(top, axis=1)

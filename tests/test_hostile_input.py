@@ -1,0 +1,366 @@
+"""Every option and reader under fire, as a hurried user tries them: a mistake gets one
+``rankwise: error:`` line and exit 2 (no traceback, nothing written, changed or lost), and an odd
+but valid input a correct analysis. The command line runs in this process (fast); the full-disk
+cases run it as a process with a file-size limit."""
+
+import hashlib
+import json
+import os
+import resource
+import signal
+import sqlite3
+import subprocess
+import sys
+from unittest import mock
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rankwise as rw
+from rankwise.cli import run
+from rankwise.errors import RankwiseError
+from rankwise.experiment.store import Store
+
+T6 = ("--example", "demsar2006_table6")
+POWER = ("power", *T6, "--draws", "20", "--bias", "0,10", "--sample-size", "10")
+
+
+def cli(capsys, *args):
+    """``(exit code, stdout, stderr)`` of ``rankwise ARGS``, run in this process."""
+    with pytest.raises(SystemExit) as stop, mock.patch.object(sys, "argv",
+                                                              ["rankwise", *map(str, args)]):
+        run()
+    out = capsys.readouterr()
+    return stop.value.code, out.out, out.err
+
+
+def refused(result, *words):
+    code, out, err = result
+    lines = err.strip().splitlines()
+    assert code == 2, (code, err)
+    assert len(lines) == 1 and lines[0].startswith("rankwise: error:"), err
+    for word in words:
+        assert word in err, (word, err)
+    return err
+
+
+def md5(path):
+    return hashlib.md5(path.read_bytes()).hexdigest()
+
+
+# -- numbers: text, fractions for whole numbers, negatives, NaN and infinities -----------------
+
+BAYES = ("--bayesian", "sign")
+NUMBERS = [
+    (("compare", *T6), "--alpha", ["abc", "nan", "inf", "-1", "0", "1"]),
+    (("compare", *T6), "--decimals", ["abc", "1.5", "-1", "nan", "inf", "16"]),
+    (("compare", *T6), "--bh-time-budget", ["abc", "-1", "nan", "-inf"]),
+    (("compare", *T6), "--confidence", ["abc", "nan", "inf", "-1", "1"]),
+    (("compare", *T6, *BAYES), "--rope", ["abc", "-1", "nan", "inf"]),
+    (("compare", *T6, *BAYES), "--samples", ["abc", "1.5", "-1", "nan", "inf", "5"]),
+    (("compare", *T6), "--seed", ["abc", "1.5", "-1", "nan", "inf"]),
+    (("compare", *T6, *BAYES), "--threshold", ["abc", "nan", "inf", "-1", "0.3", "1"]),
+    (("compare", *T6), "--top", ["abc", "1.5", "-1", "nan", "inf"]),
+    (("compare", *T6), "--digits", ["abc", "1.5", "-1", "nan", "inf", "13"]),
+    (POWER, "--draws", ["abc", "1.5", "-1", "nan", "inf", "1"]),
+    (POWER, "--seed", ["abc", "1.5", "-1"]),
+    (POWER, "--alpha", ["abc", "nan", "-1", "1"]),
+    (POWER, "--power", ["abc", "nan", "1.5", "0"]),
+    (POWER, "--jobs", ["abc", "1.5", "-1"]),
+    (POWER, "--sample-size", ["abc", "-1", "1.5", "nan", "1", "100"]),
+    (POWER, "--bias", ["abc", "nan", "inf"]),
+]
+
+
+@pytest.mark.parametrize("base, option, values", NUMBERS, ids=[f"{b[0]}{o}" for b, o, _ in NUMBERS])
+def test_every_number_option_refuses_what_is_not_a_valid_number(capsys, base, option, values):
+    for value in values:
+        refused(cli(capsys, *base, option, value))
+
+
+def test_click_parse_errors_are_one_line_with_the_suggestion(capsys):
+    refused(cli(capsys, "compare", *T6, "--alpah", "0.1"), "No such option: --alpah", "--alpha",
+            "see rankwise compare --help")
+    refused(cli(capsys, "compar"), "Did you mean 'compare'?")
+    refused(cli(capsys, "compare", *T6, "--pair", "C4.5"), "--pair", "2 arguments")
+    refused(cli(capsys, "compare", *T6, "--top", "1.5"), "'--top'", "valid integer")
+    code, out, _ = cli(capsys, "compare", "--help")
+    assert code == 0 and "Usage" in out
+
+
+# -- what raised a traceback ----------------------------------------------------------------------
+
+def test_skillings_mack_with_an_empty_cell_charts_it_as_no_values(capsys):
+    code, out, err = cli(capsys, "compare", "--example", "amlb", "--criterion", "result",
+                         "--missing", "skillings-mack")
+    assert code == 0 and not err and "no values" in out
+    doc = json.loads(cli(capsys, "compare", "--example", "amlb", "--criterion", "result",
+                         "--missing", "skillings-mack", "-f", "json")[1])
+    empty = [r for rows in doc["report"]["quartiles"]["per_dataset"].values() for r in rows
+             if r["n"] == 0]
+    assert empty and all(r["median"] is None for r in empty)
+
+
+def fold_table(path, identical=True):
+    rng = np.random.default_rng(0)
+    rows = []
+    for d in range(6):
+        for f in range(10):
+            v = rng.random()
+            rows += [(f"d{d}", "A", f, v), (f"d{d}", "B", f, v if identical else v + 0.01)]
+    pd.DataFrame(rows, columns=["dataset", "learner", "fold", "value"]).to_csv(path, index=False)
+    return path
+
+
+def test_bayesian_tests_of_identical_learners(capsys, tmp_path):
+    path = fold_table(tmp_path / "same.csv")
+    code, out, err = cli(capsys, "compare", path, "--bayesian", "correlated-t", "--verdict",
+                         "bayesian")
+    assert code == 0 and "B and A do not differ (every difference is 0)" in " ".join(out.split())
+    from rankwise.stats.bayesian import BAYESIAN
+
+    for test in ("sign", "signed-rank"):  # no warning (errors here), and no side favoured
+        r = BAYESIAN[test](np.arange(10.0), np.arange(10.0))
+        assert (r.p_a, r.p_rope, r.p_b, r.decision) == (0.5, 0.0, 0.5, "undecided")
+        assert "every difference is 0" in r.details["note"]
+
+
+def test_negative_seeds_and_an_empty_example_name(capsys):
+    refused(cli(capsys, "compare", "--example", "folds_demo", "-c", "accuracy", "--groups",
+                "scott-knott-bootstrap", "--seed", "-1"), "seed must be a whole number")
+    refused(cli(capsys, *POWER, "--seed", "-5"), "seed")
+    refused(cli(capsys, "compare", "--example", ""), "no bundled example named ''")
+    refused(cli(capsys, "power", "--example", ""), "no bundled example named ''")
+    from rankwise.power import power_study
+
+    with pytest.raises(RankwiseError, match="seed"):
+        power_study(rw.load_example("demsar2006_table6"), seed=-1, draws=10)
+
+
+def test_a_dask_scheduler_that_is_neither_file_nor_address(capsys, tmp_path):
+    pytest.importorskip("distributed")
+    refused(cli(capsys, *POWER, "--dask-scheduler", tmp_path / "gone.json"),
+            "neither a scheduler file that exists nor an address")
+
+
+def test_scores_near_the_largest_double_are_refused_with_the_cell(capsys, tmp_path):
+    x = np.random.default_rng(0).uniform(-1, 1, (8, 4)) * 1.7e308
+    frame = pd.DataFrame(x, columns=list("ABCD"))
+    frame.insert(0, "dataset", [f"d{i}" for i in range(8)])
+    frame.to_csv(tmp_path / "huge.csv", index=False)
+    refused(cli(capsys, "compare", tmp_path / "huge.csv"), "at most 1e+307", "for 'A' on 'd0'")
+    refused(cli(capsys, "power", tmp_path / "huge.csv"), "at most 1e+307")
+    with pytest.raises(RankwiseError, match="at most 1e"):
+        rw.friedman(np.full((4, 3), 1e308) * [[1, -1, 0.5]])
+
+
+def test_scores_up_to_the_bound_give_every_analysis_without_a_warning():
+    """At ±1e307 (warnings are errors here): every test, family, effect size, Bayesian test,
+    pool view and power study, and every format."""
+    from rankwise.power import power_study
+    from rankwise.power.report import json_report, text_report
+
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-1, 1, (12, 4)) * 1e307
+    x[:, 0] = rng.choice([-1, 1], 12) * 1e307
+    table = rw.ScoreTable(values=x, datasets=tuple(f"d{i}" for i in range(12)),
+                          learners=tuple("ABCD"))
+    for options in ({"pair": ("A", "B"), "posthoc": "all", "effects": "all",
+                     "bayesian": "signed-rank", "samples": 500},
+                    {"bayesian": "sign", "samples": 500, "groups": "scott-knott-esd",
+                     "mcm": "holm", "pool_check": True},
+                    {"posthoc": "both", "rankings": "friedman,friedman_aligned,quade,wilcoxon,"
+                     "sign,anova,friedman_conover", "procedures": "holm,nemenyi,shaffer"}):
+        cmp = rw.compare(table, **options)
+        cmp.to_text(), cmp.to_json(), cmp.to_latex(), cmp.to_html(), cmp.to_markdown()
+    study = power_study(table, draws=20, biases=[0, 5], procedures="holm")
+    text_report(study), json_report(study)
+
+
+def test_python_api_mistakes_are_rankwise_errors():
+    with pytest.raises(RankwiseError, match="got ndarray .*ScoreTable"):
+        rw.compare(np.zeros((4, 3)))
+    frame = rw.load_example("demsar2006_table6")
+    with pytest.raises(RankwiseError, match="threshold"):
+        rw.compare(frame, bayesian="sign", threshold="abc")
+    for params in (None, [1, 2], "abc"):
+        with pytest.raises(RankwiseError, match=r"cv_results_\['params'\] must be a list"):
+            rw.from_search({"d": {"params": params, "split0_test_score": [0.1, 0.2]}})
+    complex_table = rw.ScoreTable(values=np.ones((4, 3)) + 1j, datasets=tuple("abcd"),
+                                  learners=tuple("xyz"))
+    with pytest.raises(RankwiseError, match="real numbers"):
+        rw.compare(complex_table)
+    with pytest.raises(RankwiseError, match="real numbers"):
+        rw.friedman(np.ones((4, 3)) + 1j)
+
+
+# -- what was misread without a word -------------------------------------------------------------
+
+def test_a_wide_table_saved_without_its_names(capsys, tmp_path):
+    path = tmp_path / "nonames.csv"
+    path.write_text("A,B,C\n0.81,0.80,0.7\n0.9,0.85,0.8\n0.7,0.72,0.6\n")
+    refused(cli(capsys, "compare", path), "the first column, 'A', holds scores such as 0.81")
+    ids = tmp_path / "ids.csv"  # whole numbers are names: OpenML task ids
+    ids.write_text("task,B,C\n3,0.80,0.7\n31,0.85,0.8\n37,0.72,0.6\n")
+    assert rw.load_table(ids).datasets == ("3", "31", "37")
+
+
+def test_a_value_column_that_contradicts_the_criterion(capsys):
+    refused(cli(capsys, "compare", "--example", "amlb", "--criterion", "auc", "--columns",
+                "value=logloss"), "'auc' is higher-is-better", "'logloss', which is lower")
+    code, out, _ = cli(capsys, "compare", "--example", "amlb", "--criterion", "auc",
+                       "--columns", "value=logloss", "--lower-is-better")
+    assert code == 0 and "lower is better (option)" in out
+
+
+def test_p_best_sentence_names_a_rival_with_the_larger_probability():
+    from rankwise.analysis.bayes_verdict import BayesianVerdict, _p_best_sentence
+
+    p_best = {"C": 0.258, "D": 0.25, "A": 0.25, "B": 0.242}
+    tied = BayesianVerdict("bradley-terry", "D", 0.95, (), p_best, True, "")
+    text = _p_best_sentence(tied)
+    assert "but C the largest probability of being the best" in text
+    assert "(others: C 0.26, A 0.25, B 0.24)" in text and "D 0.25)" not in text
+    clear = BayesianVerdict("bradley-terry", "C", 0.95, (), p_best, True, "")
+    assert _p_best_sentence(clear) == ("C is the best learner with probability 0.26 (next:"
+                                       " D 0.25, A 0.25, B 0.24).")
+
+
+def test_latex_never_makes_mathematics_of_a_name():
+    x = np.random.default_rng(0).random((6, 3))
+    table = rw.ScoreTable(values=x, datasets=tuple("abcdef"),
+                          learners=("alpha", "chi2", "k = 5"))
+    tex = rw.compare(table).to_latex()
+    assert "$\\alpha$ &" not in tex and "$\\chi^2$ &" not in tex
+    assert "alpha & chi2 & k = 5" in tex
+    assert "$\\alpha = 0.05$" in tex  # the level is still typeset
+
+
+def test_bookkeeping_columns_are_no_criterion(capsys):
+    for example in ("amlb", "amlb_older"):
+        err = refused(cli(capsys, "compare", "--example", example, "--criterion", "seed"),
+                      "'seed' is a bookkeeping column")
+        assert "_row" not in err
+
+
+def test_settings_that_nothing_reads_are_refused(capsys):
+    refused(cli(capsys, "compare", *T6, "--posthoc", "all", "--control", "C4.5"),
+            "--posthoc both")
+    refused(cli(capsys, "compare", *T6, "--rope", "0.01"), "add --bayesian")
+    refused(cli(capsys, "compare", *T6, "--threshold", "0.9"), "add --bayesian")
+    refused(cli(capsys, "compare", *T6, "--bayesian", "plackett-luce", "--rope", "-1"), "ROPE")
+    refused(cli(capsys, "compare", *T6, "--bayesian", "plackett-luce", "--rope", "0.01"),
+            "no region of practical equivalence")
+    refused(cli(capsys, "compare", *T6, "--bayesian", "bradley-terry", "--samples", "5"),
+            "draws its own posterior")
+    refused(cli(capsys, "compare", *T6, "--bayesian", "correlated-t", "--samples", "1000"),
+            "closed form")
+    refused(cli(capsys, "compare", *T6, "--bh-time-budget", "-1"), "seconds")
+
+
+# -- files -----------------------------------------------------------------------------------------
+
+def test_a_foreign_sqlite_file_is_left_as_it_was(capsys, tmp_path):
+    path = tmp_path / "other.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("create table users (id int, name text)")
+    db.execute("insert into users values (1, 'x')")
+    db.commit()
+    db.close()
+    before = md5(path)
+    refused(cli(capsys, "run", "--example", "demo", "--results", path),
+            "an SQLite database of something else (its tables: users)")
+    assert md5(path) == before and sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite"]
+    assert sqlite3.connect(path).execute("pragma journal_mode").fetchone()[0] == "delete"
+
+
+def test_destinations_are_checked_before_any_work(capsys, tmp_path):
+    os.chdir(tmp_path)
+    (tmp_path / "afile").write_text("mine")
+    refused(cli(capsys, "compare", *T6, "--report", ""), "--report needs the name of a folder")
+    refused(cli(capsys, "compare", *T6, "--report", "afile"), "is a file; give a folder")
+    refused(cli(capsys, "compare", *T6, "-o", "afile/x.txt"), "afile is a file, not a folder")
+    refused(cli(capsys, "compare", *T6, "--report", "new", "--latex-fragment"),
+            "--latex-fragment goes with --format latex")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+    db = results_db(tmp_path / "r.sqlite", 2)
+    refused(cli(capsys, "export", db, "-o", "afile/x.csv"), "afile is a file, not a folder")
+
+
+def results_db(path, datasets):
+    store = Store(path)
+    try:
+        for d in range(datasets):
+            for fold in range(10):
+                for learner in ("A", "B", "C"):
+                    store.record((f"data set {d}", 0, fold, learner), "done",
+                                 {"accuracy": (0.5 + 0.01 * fold, None),
+                                  "f1": (0.4 + 0.01 * d, None)})
+    finally:
+        store.close()
+    return path
+
+
+def limited(*args, limit=40_000):
+    """``rankwise ARGS`` as a process that may write files of at most ``limit`` bytes (the
+    disk is full beyond): writes fail with EFBIG instead of the process being killed."""
+    def restrict():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return subprocess.run([sys.executable, "-m", "rankwise.cli", *map(str, args)],
+                          capture_output=True, text=True, preexec_fn=restrict, timeout=300)
+
+
+@pytest.mark.skipif(not hasattr(resource, "RLIMIT_FSIZE"), reason="needs a file-size limit")
+def test_a_full_disk_leaves_no_truncated_file(tmp_path):
+    old = tmp_path / "report.html"
+    old.write_text("the report of yesterday")
+    out = limited("compare", *T6, "-f", "html", "-o", old)
+    assert out.returncode == 2 and "nothing was written" in out.stderr, out.stderr
+    assert old.read_text() == "the report of yesterday"
+    folder = tmp_path / "rep"
+    folder.mkdir()
+    (folder / "report.txt").write_text("kept")
+    out = limited("compare", *T6, "--report", folder)
+    assert out.returncode == 2 and "nothing in it was changed" in out.stderr, out.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["report.txt"]
+    assert (folder / "report.txt").read_text() == "kept"
+    db = results_db(tmp_path / "r.sqlite", 40)
+    csv = tmp_path / "x.csv"
+    csv.write_text("old export")
+    out = limited("export", db, "-o", csv)
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert csv.read_text() == "old export"
+    left = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("r.sqlite"))
+    assert left == ["rep", "report.html", "x.csv"]  # no temporary file left behind
+
+
+# -- warnings, hangs, unclear errors ------------------------------------------------------------
+
+def test_bayesian_pairs_are_bounded_like_the_effect_sizes():
+    x = np.round(np.random.default_rng(0).random((12, 101)), 3)  # 5,050 pairs
+    table = rw.ScoreTable(values=x, datasets=tuple(f"d{i}" for i in range(12)),
+                          learners=tuple(f"L{j}" for j in range(101)))
+    cmp = rw.compare(table, posthoc="all", bayesian="sign", samples=200)
+    assert len(cmp.bayesian) == 100
+    assert any("not on all 5,050 pairs" in note for note in cmp.notes)
+
+
+def test_unclear_messages_made_plain(capsys, tmp_path):
+    (tmp_path / "r.json").write_text('{"schema": "rankwise.compare/2"}')
+    refused(cli(capsys, "compare", tmp_path / "r.json"), "a JSON file")
+    (tmp_path / "inf.csv").write_text("dataset,A,B\nd1,inf,1\nd2,1,2\n")
+    err = refused(cli(capsys, "compare", tmp_path / "inf.csv"), "the value inf is infinite")
+    assert "np.float64" not in err
+    (tmp_path / "long.csv").write_text("ds,algo,score\nd1,A,0.8\nd1,B,0.7\nd2,A,0.8\n"
+                                       "d2,B,0.6\n")
+    refused(cli(capsys, "compare", tmp_path / "long.csv"),
+            "--columns dataset=ds,learner=algo,value=score")
+    err = refused(cli(capsys, "compare", tmp_path / "long.csv", "--columns", "value=score"),
+                  "the table's columns are ds, algo, score")
+    assert "_row" not in err
+    x = np.random.default_rng(0).random((60, 12))
+    with pytest.raises(RankwiseError, match="--friedman-method monte-carlo"):
+        rw.friedman(x, method="exact")
