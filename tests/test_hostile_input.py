@@ -7,7 +7,6 @@ import hashlib
 import json
 import os
 import resource
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -302,15 +301,19 @@ def results_db(path, datasets):
     return path
 
 
-def limited(*args, limit=40_000):
-    """``rankwise ARGS`` as a process that may write files of at most ``limit`` bytes (the
-    disk is full beyond): writes fail with EFBIG instead of the process being killed."""
-    def restrict():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+#: The command line in a process that may write files of at most LIMIT bytes: beyond, the
+#: disk is full (writes fail with EFBIG instead of the process being killed by SIGXFSZ). Set in
+#: the child itself, so that this process (which may hold JAX's threads) never forks.
+LIMITED = ("import resource, runpy, signal, sys; limit = int(sys.argv.pop(1));"
+           " signal.signal(signal.SIGXFSZ, signal.SIG_IGN);"
+           " resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit));"
+           " sys.argv[0] = 'rankwise'; runpy.run_module('rankwise.cli', run_name='__main__')")
 
-    return subprocess.run([sys.executable, "-m", "rankwise.cli", *map(str, args)],
-                          capture_output=True, text=True, preexec_fn=restrict, timeout=300)
+
+def limited(*args, limit=40_000):
+    """``rankwise ARGS`` with a full disk beyond ``limit`` bytes a file."""
+    return subprocess.run([sys.executable, "-c", LIMITED, str(limit), *map(str, args)],
+                          capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.skipif(not hasattr(resource, "RLIMIT_FSIZE"), reason="needs a file-size limit")
