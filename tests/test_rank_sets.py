@@ -1,0 +1,129 @@
+"""Confidence sets for ranks: the procedure of Mogstad et al. (2023) as csranks runs it, checked
+against a plain loop of the same procedure, against cases whose answer is known, and by their
+coverage in simulation."""
+
+import numpy as np
+import pytest
+
+from rankwise.errors import RankwiseError
+from rankwise.stats.rank_sets import (_difference_sds, _draws, _step_down, mean_rank_sets,
+                                      rank_confidence_sets)
+from rankwise.stats.ranking import midranks
+
+
+def loop_step_down(theta, z, sd, coverage, stepdown=True):
+    """csranks' two-sided step-down, written as the paper states it: pair by pair."""
+    k = theta.size
+    under_test = {(i, j) for i in range(k) for j in range(k) if i != j}
+    shown = set()
+    while under_test:
+        maxima = [max((z[r, i] - z[r, j]) / sd[i, j] for i, j in under_test)
+                  for r in range(z.shape[0])]
+        c = float(np.quantile(maxima, coverage))
+        new = {(i, j) for i, j in under_test if theta[i] - theta[j] - sd[i, j] * c > 0}
+        shown |= new
+        under_test -= new
+        if not stepdown or not new:
+            break
+    return shown, c
+
+
+def table_ranks(seed, n=25, k=6):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, k)) + np.linspace(0, 1.5, k)
+    return midranks(x, descending=True)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("stepdown", [True, False])
+def test_vectorised_step_down_equals_the_pairwise_loop(seed, stepdown):
+    ranks = table_ranks(seed)
+    theta = -ranks.mean(axis=0)
+    sigma = np.cov(ranks, rowvar=False) / ranks.shape[0]
+    sd = _difference_sds(sigma)
+    z = _draws(sigma, 300, seed)
+    k = theta.size
+    shown, _ = _step_down(theta, z, sd, ~np.eye(k, dtype=bool), 0.95, stepdown)
+    expected, c = loop_step_down(theta, z, sd, 0.95, stepdown)
+    got = {(int(i), int(j)) for i, j in zip(*np.nonzero(shown))}
+    # single against double precision can move a pair only where it sits on the boundary
+    for i, j in got ^ expected:
+        assert abs(theta[i] - theta[j] - sd[i, j] * c) < 1e-5 * sd[i, j]
+    assert got == expected or len(got ^ expected) <= 1
+
+
+def test_known_answers():
+    # far apart with tiny errors: every rank known; all equal: every rank possible
+    sets = rank_confidence_sets([3.0, 2.0, 1.0], np.eye(3) * 1e-6, learners=["a", "b", "c"])
+    assert sets.lower.tolist() == [1, 2, 3] and sets.upper.tolist() == [1, 2, 3]
+    assert sets.best.tolist() == [True, False, False]
+    equal = rank_confidence_sets([1.0, 1.0, 1.0, 1.0], np.eye(4))
+    assert equal.lower.tolist() == [1] * 4 and equal.upper.tolist() == [4] * 4
+    assert equal.best.all() and equal.rank.tolist() == [1, 1, 1, 1]
+    smaller = rank_confidence_sets([3.0, 2.0, 1.0], np.eye(3) * 1e-6, larger_is_better=False)
+    assert smaller.lower.tolist() == [3, 2, 1]
+
+
+def test_the_estimated_rank_lies_in_its_set_and_marginal_sets_are_no_wider():
+    for seed in range(5):
+        ranks = table_ranks(seed, n=30, k=8)
+        joint = mean_rank_sets(ranks, seed=seed)
+        own = mean_rank_sets(ranks, simultaneous=False, seed=seed)
+        assert (joint.lower <= joint.rank).all() and (joint.rank <= joint.upper).all()
+        assert (own.lower >= joint.lower).all() and (own.upper <= joint.upper).all()
+        assert joint.best[np.argmin(ranks.mean(axis=0))]
+        assert (joint.best == (joint.lower == 1)).all()
+
+
+def test_same_seed_same_sets_and_a_singular_covariance_is_fine():
+    ranks = table_ranks(3)
+    a, b = mean_rank_sets(ranks, seed=7), mean_rank_sets(ranks, seed=7)
+    assert a.lower.tolist() == b.lower.tolist() and a.upper.tolist() == b.upper.tolist()
+    # two learners with the same rank on every data set: no spread, never told apart
+    ranks[:, 1] = ranks[:, 0]
+    sets = mean_rank_sets(ranks)
+    assert sets.lower[0] == sets.lower[1] and sets.upper[0] == sets.upper[1]
+
+
+def test_bad_inputs():
+    with pytest.raises(RankwiseError, match="at least two"):
+        rank_confidence_sets([1.0], [[1.0]])
+    with pytest.raises(RankwiseError, match="3 × 3"):
+        rank_confidence_sets([1.0, 2.0, 3.0], np.eye(2))
+    with pytest.raises(RankwiseError, match="symmetric"):
+        rank_confidence_sets([1.0, 2.0], [[1.0, 0.5], [0.0, 1.0]])
+    with pytest.raises(RankwiseError, match="draws"):
+        rank_confidence_sets([1.0, 2.0], np.eye(2), draws=10)
+    with pytest.raises(RankwiseError, match="seed"):
+        rank_confidence_sets([1.0, 2.0], np.eye(2), seed=-1)
+    with pytest.raises(RankwiseError, match="confidence"):
+        rank_confidence_sets([1.0, 2.0], np.eye(2), coverage=1.5)
+
+
+def coverage(reps, k=5, simultaneous=True, seed=0):
+    """Share of samples whose sets hold every true rank (simultaneous) or, marginally, the
+    share of (sample, learner) sets that hold their learner's rank."""
+    rng = np.random.default_rng(seed)
+    theta = np.array([0.0, 0.1, 0.1, 0.3, 0.6])[:k]
+    sigma = 0.01 * (np.eye(k) + 0.3)
+    true_rank = 1 + (theta[None, :] > theta[:, None]).sum(axis=1)
+    hits = []
+    for r in range(reps):
+        est = rng.multivariate_normal(theta, sigma)
+        sets = rank_confidence_sets(est, sigma, simultaneous=simultaneous, draws=400,
+                                    seed=r)
+        inside = (sets.lower <= true_rank) & (true_rank <= sets.upper)
+        hits.append(inside.all() if simultaneous else inside.mean())
+    return float(np.mean(hits))
+
+
+def test_coverage_quick():
+    assert coverage(150) >= 0.9
+    assert coverage(100, simultaneous=False) >= 0.9
+
+
+@pytest.mark.slow
+def test_coverage_at_the_nominal_level():
+    # 2,000 samples: the Monte Carlo standard error of a 0.95 share is 0.005
+    assert coverage(2000) >= 0.95 - 3 * 0.005
+    assert coverage(1000, simultaneous=False) >= 0.95 - 3 * 0.007
