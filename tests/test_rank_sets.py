@@ -2,6 +2,10 @@
 against a plain loop of the same procedure, against cases whose answer is known, and by their
 coverage in simulation."""
 
+import json
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -127,3 +131,70 @@ def test_coverage_at_the_nominal_level():
     # 2,000 samples: the Monte Carlo standard error of a 0.95 share is 0.005
     assert coverage(2000) >= 0.95 - 3 * 0.005
     assert coverage(1000, simultaneous=False) >= 0.95 - 3 * 0.007
+
+
+# -- csranks 1.2.2 (R), on the mean ranks of three tables ------------------------------------------
+
+REFERENCE = Path(__file__).parent / "data" / "reference" / "csranks.json"
+REFERENCE_TABLES = ("garcia2008", "demsar2006_table6", "seeded10")
+
+
+def rank_inputs(name):
+    """(x, Σ) as csranks takes them: minus the mean ranks (larger is better there) and the
+    covariance of a row of ranks over N."""
+    from rankwise import load_example
+
+    if name == "seeded10":
+        rng = np.random.default_rng(10)
+        values = rng.normal(size=(40, 10)) + np.linspace(0, 1.2, 10)
+        higher = True
+    else:
+        t = load_example(name)
+        values, higher = t.values, t.higher_is_better
+    ranks = midranks(values, descending=higher)
+    return -ranks.mean(axis=0), np.cov(ranks, rowvar=False) / ranks.shape[0]
+
+
+def ours(x, sigma, simultaneous, seed, draws):
+    return rank_confidence_sets(x, sigma, simultaneous=simultaneous, draws=draws, seed=seed)
+
+
+def assert_agrees(theirs: dict, x, sigma, simultaneous, draws):
+    """Every bound equal to csranks', or off by one only for a learner whose bound moves with
+    the seed of the draws here too (its decision sits within Monte Carlo error of the
+    boundary)."""
+    runs = [ours(x, sigma, simultaneous, seed, draws) for seed in (1, 2, 3)]
+    for side in ("lower", "upper"):
+        mine = np.array([getattr(r, side) for r in runs])
+        given = np.array(theirs[side])
+        off = np.nonzero(mine[0] != given)[0]
+        for i in off:
+            assert abs(int(mine[0, i]) - int(given[i])) == 1, (side, i, mine[:, i], given[i])
+            assert len(set(mine[:, i])) > 1 or given[i] in mine[:, i], (side, i, mine[:, i])
+
+
+@pytest.mark.parametrize("name", REFERENCE_TABLES)
+def test_equal_to_csranks_stored(name):
+    ref = json.loads(REFERENCE.read_text())["tables"][name]
+    x, sigma = np.array(ref["x"]), np.array(ref["sigma"])
+    assert np.allclose((x, sigma[0]), (rank_inputs(name)[0], rank_inputs(name)[1][0]))
+    for kind in ("simultaneous", "marginal"):
+        assert_agrees(ref[kind], x, sigma, kind == "simultaneous", ref["draws"])
+    best = ours(x, sigma, True, 1, ref["draws"]).best
+    assert best.tolist() == ref["best"]
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None, reason="R is not installed")
+def test_equal_to_csranks_run_now():
+    import subprocess
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tools"))
+    try:
+        from make_r_references import csranks_reference
+        x, sigma = rank_inputs("seeded10")
+        theirs = csranks_reference(x, sigma, 5000)
+    except subprocess.CalledProcessError as exc:
+        pytest.skip(f"csranks is not installed in R: {exc.stderr.strip()[-120:]}")
+    for kind in ("simultaneous", "marginal"):
+        assert_agrees(theirs[kind], x, sigma, kind == "simultaneous", 5000)
