@@ -73,6 +73,7 @@ OPTIONS = {
     "pool": {"mcm": "holm", "groups": "scott-knott-esd", "pool_check": True},
     "bayes": {"bayesian": "signed-rank"},
     "anova": {"posthoc": "control", "rankings": "anova", "effects": "all"},
+    "rank_sets": {"rank_sets": True},
 }
 #: Which option sets each input is run with (all of them for the papers' tables).
 RUNS = {name: (list(OPTIONS) if name in ("garcia2008", "garcia2010", "demsar2006_table6",

@@ -198,3 +198,47 @@ def test_equal_to_csranks_run_now():
         pytest.skip(f"csranks is not installed in R: {exc.stderr.strip()[-120:]}")
     for kind in ("simultaneous", "marginal"):
         assert_agrees(theirs[kind], x, sigma, kind == "simultaneous", 5000)
+
+
+# -- in compare, the command line and every format -------------------------------------------------
+
+def test_compare_rank_sets_are_the_function_on_the_analysis_ranks():
+    from rankwise import compare, load_example
+    from rankwise.defaults import DEFAULT_SEED
+
+    cmp = compare(load_example("garcia2008"), rank_sets=True, alpha=0.1)
+    direct = mean_rank_sets(cmp.ranks, learners=cmp.table.learners, coverage=0.9,
+                            seed=DEFAULT_SEED)
+    assert cmp.rank_sets.lower.tolist() == direct.lower.tolist()
+    assert cmp.rank_sets.upper.tolist() == direct.upper.tolist()
+    assert cmp.settings["rank_sets"]["coverage"] == 0.9
+    doc = json.loads(cmp.to_json())
+    assert [r["lower"] for r in doc["rank_sets"]["learners"]] == direct.lower.tolist()
+    best = [n for n, b in zip(direct.learners, direct.best) if b]
+    assert f"the best is one of {', '.join(best)}" in cmp.verdict.text.replace(" and ", ", ")
+    assert json.loads(compare(load_example("garcia2008")).to_json())["rank_sets"] is None
+    scores = compare(load_example("garcia2008"), rank_sets="scores", rank_sets_marginal=True)
+    x = scores.table.values
+    expected = rank_confidence_sets(x.mean(axis=0), np.cov(x, rowvar=False) / x.shape[0],
+                                    simultaneous=False, seed=DEFAULT_SEED)
+    assert scores.rank_sets.upper.tolist() == expected.upper.tolist()
+    assert "by mean score" in scores.verdict.text
+
+
+def test_every_format_shows_the_rank_sets_and_mistakes_are_refused():
+    from rankwise import compare, load_example
+    from rankwise.errors import RankwiseError
+
+    cmp = compare(load_example("demsar2006_table6"), rank_sets=True)
+    for text, head, cell in ((cmp.to_text(), "95% rank set", "1-2*"),
+                             (cmp.to_html(), "95% rank set", "1-2*"),
+                             (cmp.to_markdown(), "95% rank set", "1-2\\*"),
+                             (cmp.to_latex(), "95\\% rank set", "1-2*")):
+        assert head in text and cell in text, head
+    with pytest.raises(RankwiseError, match="goes with --rank-sets"):
+        compare(load_example("demsar2006_table6"), rank_sets_marginal=True)
+    with pytest.raises(RankwiseError, match="rank_sets must be one of ranks, scores"):
+        compare(load_example("demsar2006_table6"), rank_sets="medians")
+    with pytest.raises(RankwiseError, match="complete table"):
+        compare(load_example("amlb", criterion="result", missing="skillings-mack"),
+                rank_sets=True)

@@ -170,6 +170,11 @@ class Post:
                                        help="Multi-comparison matrix.")]
     Groups = Annotated[Optional[str], opt("--groups", choices=names.GROUP_METHODS, panel=POST,
                                           help="Rank groups.")]
+    RankSets = Annotated[Optional[str], opt(
+        "--rank-sets", choices=names.RANK_SET_BASES, panel=POST,
+        help="Confidence sets for the ranks, by mean rank or mean score, jointly at 1 - alpha.")]
+    MarginalRankSets = Annotated[bool, flag("--marginal-rank-sets", panel=POST,
+                                            help="Each learner's own rank set instead.")]
 
 
 class Effect:

@@ -169,6 +169,8 @@ def imputed_from(policy: str) -> str | None:
     return policy[len(MISSING_IMPUTE):] if policy.startswith(MISSING_IMPUTE) else None
 #: ``--mcm``: the multi-comparison matrix, plain or with Holm-adjusted p-values.
 MCM_CHOICES = ("plain", "holm")
+#: ``rank_sets=`` (``--rank-sets``): confidence sets for the ranks by mean rank or by mean score.
+RANK_SET_BASES = ("ranks", "scores")
 #: The rank-group methods of ``groups=`` (``--groups``).
 GROUP_METHODS = ("scott-knott-esd", "scott-knott-esd-np", "scott-knott-bootstrap")
 #: ``--decimal``: the decimal marks a table's numbers may use.

@@ -67,6 +67,8 @@ class Comparison:
         With ``mcm=``: the multi-comparison matrix of every pair.
     groups : RankGroups or None
         With ``groups=``: the Scott-Knott ESD groups, best first.
+    rank_sets : RankSets or None
+        With ``rank_sets=``: the confidence sets for the learners' ranks.
     """
 
     table: ScoreTable
@@ -91,6 +93,7 @@ class Comparison:
     mcm: object | None = None  # a MultiComparisonMatrix (analysis.mcm), with mcm=True
     groups: object | None = None  # RankGroups (analysis.scott_knott), with groups=
     bayesian_model: object | None = None  # PlackettLuce or BradleyTerry (rankwise.bayes)
+    rank_sets: object | None = None  # RankSets (stats.rank_sets), with rank_sets=
 
     def __repr__(self) -> str:
         t = self.table
@@ -185,7 +188,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             rank_intervals: bool = False, digits: int | None = None,
             figure_title: bool = False, top: int | None = 30, pool_check: bool = False,
             mcm: bool | str = False, groups: str | None = None,
-            verdict: str = "frequentist", **load_options) -> Comparison:
+            verdict: str = "frequentist", rank_sets: bool | str | None = None,
+            rank_sets_marginal: bool = False, **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
     Parameters
@@ -298,6 +302,15 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         with a pairwise test, every learner against the best-ranked one; each "practically
         worse", "practically equivalent", "practically better" or "undecided" at ``threshold``.
         The frequentist verdict (the figures' and tables' decisions) follows it, named as such.
+    rank_sets : {None, True, "ranks", "scores"}
+        Confidence sets for the learners' ranks (:func:`rankwise.rank_confidence_sets`,
+        Mogstad et al. 2023) at 1 − ``alpha``, jointly for every learner: by mean rank
+        (``True`` or ``"ranks"``: the N × k ranks give the covariance) or by mean score
+        (``"scores"``, when the scores of different data sets are on one scale); 1,000 draws
+        from ``seed``. A column of the mean-rank table, a sentence of the verdict (the learners
+        that could be the best) and the JSON ``rank_sets``. Needs a complete table.
+    rank_sets_marginal : bool
+        Each learner's own (marginal) set instead of sets that hold jointly.
     """
     given = dict(locals())  # the settings, before any other name is bound
     del given["data"], given["load_options"]
@@ -316,13 +329,15 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     views = steps.pool_views(table, ranked, verdict, opts)
     verdict = steps.with_filled_cells(views.verdict, table)
     intervals, interval_settings = steps.rank_intervals(ranked, opts)
+    sets, set_settings = steps.rank_sets(table, ranked, opts)
+    verdict = steps.with_rank_sets(verdict, sets, opts.rank_sets)
     figures = steps.figure_plan(table, freq, bayes, model, views, verdict, intervals,
                                 interval_settings, opts)
     notes = freq.leading_notes + collect_notes(
         table, tests, freq.posthoc, figures if opts.complete else {},
         small_sample_guidance(table, tests, freq.critical_difference, opts.alpha) + effect_notes)
     settings = {**ranked.settings, **effect_settings, **model_settings, **verdict_settings,
-                **interval_settings}
+                **interval_settings, **set_settings}
     return Comparison(table=table, alpha=opts.alpha, convention=opts.convention,
                       decimals=opts.decimals, ranks=ranked.ranks, mean_ranks=ranked.mean_ranks,
                       tests=tests, pair=opts.used_pair, settings=settings, posthoc=freq.posthoc,
@@ -330,7 +345,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       critical_difference=freq.critical_difference, notes=notes,
                       options=opts.as_dict(), effects=sizes, bayesian=bayes,
                       mean_rank_intervals=intervals, pool_check=views.pool_check,
-                      mcm=views.mcm, groups=views.groups, bayesian_model=model)
+                      mcm=views.mcm, groups=views.groups, bayesian_model=model,
+                      rank_sets=sets)
 
 
 def small_sample_guidance(table, tests, cd, alpha) -> tuple:

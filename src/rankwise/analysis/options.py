@@ -11,7 +11,7 @@ from .. import _validate as check
 from ..defaults import BAYESIAN_SAMPLES, BAYESIAN_THRESHOLD
 from ..errors import RankwiseError
 from ..names import (ALL_PAIRS_PROCEDURES, BAYESIAN_MODELS, GROUP_METHODS, OMNIBUS_TESTS,
-                     OPTIONAL_PROCEDURES, TWO_LEARNER_TESTS, VERDICT_BASES)
+                     OPTIONAL_PROCEDURES, RANK_SET_BASES, TWO_LEARNER_TESTS, VERDICT_BASES)
 from ..stats.bayesian import BAYESIAN_TESTS
 from ..stats.omnibus import FRIEDMAN_METHODS
 from ..stats.two_learners import SIGN_TIES, ZERO_METHODS
@@ -62,6 +62,8 @@ class Options:
     mcm: object
     groups: str | None
     verdict: str
+    rank_sets: str | None
+    rank_sets_marginal: bool
     # what the analysis made of the settings for this table
     used_pair: tuple | None = None
     family: str | None = None
@@ -122,7 +124,20 @@ def _checked_values(given: dict) -> dict:
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
         raise RankwiseError(f"top must be a whole number (0 or None: every learner); got {top!r}")
     out["top"] = top or None
+    out["rank_sets"], out["rank_sets_marginal"] = _rank_sets(given)
     return out
+
+
+def _rank_sets(given: dict) -> tuple:
+    """``(basis or None, marginal)``: True means the mean ranks; marginal sets need a basis."""
+    basis, marginal = given["rank_sets"], bool(given["rank_sets_marginal"])
+    basis = "ranks" if basis is True else None if basis in (False, None) else basis
+    if basis is not None:
+        check.choice("rank_sets", basis, RANK_SET_BASES)
+    elif marginal:
+        raise RankwiseError("--marginal-rank-sets (rank_sets_marginal=) goes with --rank-sets"
+                            " ranks or scores")
+    return basis, marginal
 
 
 def _check_bayesian(given: dict) -> None:
@@ -223,9 +238,10 @@ def _check_table_options(checked: dict, k: int) -> None:
 
 def _check_incomplete(checked: dict) -> None:
     """What a table with missing cells cannot have."""
-    if checked["pool_check"] or checked["mcm"] or checked["groups"]:
+    if checked["pool_check"] or checked["mcm"] or checked["groups"] or checked["rank_sets"]:
         what = ("the pool check" if checked["pool_check"] else "the multi-comparison matrix"
-                if checked["mcm"] else "Scott-Knott groups")
+                if checked["mcm"] else "Scott-Knott groups" if checked["groups"] else
+                "a confidence set for the ranks")
         raise RankwiseError(f"{what} needs a complete table; drop the missing cells first"
                             " (--missing drop-datasets)")
     tests = checked["tests"]

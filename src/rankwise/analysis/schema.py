@@ -86,6 +86,7 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
         "groups": cmp.groups.to_dict() if cmp.groups is not None else None,
         "bayesian_model": (cmp.bayesian_model.to_dict() if cmp.bayesian_model is not None
                            else None),
+        "rank_sets": cmp.rank_sets.to_dict() if cmp.rank_sets is not None else None,
         "notes": list(cmp.notes),
     })
     floor_pvalues(doc)

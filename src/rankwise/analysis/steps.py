@@ -22,6 +22,7 @@ from ..stats.omnibus import (aligned_from_ranks, friedman_from_ranks,
                              iman_davenport_from_friedman, quade_from_ranks)
 from ..stats.ranking import (RANK_BOOTSTRAP_REPLICATES, RANK_BOOTSTRAP_SEED, aligned_ranks,
                              mean_rank_intervals, midranks, quade_weights, round_scores)
+from ..stats.rank_sets import mean_rank_sets, rank_confidence_sets
 from ..stats.two_learners import paired_ttest, sign_test, wilcoxon
 from . import effects as family_effects
 from .bayesian import compute_bayesian
@@ -29,7 +30,7 @@ from .effects import compute_effects, effect_pairs, magnitude_sentence
 from .figures import (every_learner_figure, plan_figures, plan_groups, plan_mcm, plan_p_best,
                       simplex_figures, with_rank_intervals)
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
-from .verdict import decide, with_sentence
+from .verdict import decide, some_names, with_sentence
 
 #: From this many cells the aligned ranks are sorted in a thread beside the other tests.
 PARALLEL_MIN_CELLS = 1_000_000
@@ -408,6 +409,43 @@ def rank_intervals(ranked: Ranked, opts) -> tuple:
         "method": how, "confidence": opts.confidence,
         "replicates": RANK_BOOTSTRAP_REPLICATES if how == "bootstrap" else None,
         "seed": RANK_BOOTSTRAP_SEED if how == "bootstrap" else None}}
+
+
+def rank_sets(table, ranked: Ranked, opts) -> tuple:
+    """``(sets, settings)``: confidence sets for the ranks at 1 − alpha (``rank_sets=``), by
+    mean rank or by mean score, or ``(None, {})``."""
+    if opts.rank_sets is None:
+        return None, {}
+    common = dict(learners=table.learners, coverage=1.0 - opts.alpha,
+                  simultaneous=not opts.rank_sets_marginal, seed=opts.seed)
+    if opts.rank_sets == "ranks":
+        sets = mean_rank_sets(ranked.ranks, **common)
+    else:
+        x = ranked.x
+        sets = rank_confidence_sets(x.mean(axis=0), np.cov(x, rowvar=False) / x.shape[0],
+                                    larger_is_better=table.higher_is_better, **common)
+    return sets, {"rank_sets": {"basis": opts.rank_sets, "simultaneous": sets.simultaneous,
+                                "coverage": sets.coverage, "draws": sets.draws,
+                                "seed": sets.seed, "stepdown": sets.stepdown}}
+
+
+def with_rank_sets(verdict, sets, basis):
+    """The verdict with what the rank sets say of the best: who could be it, at what level."""
+    if sets is None:
+        return verdict
+    level = f"{100 * sets.coverage:g}%"
+    jointly = "jointly for every learner" if sets.simultaneous else "for each learner on its own"
+    basis = "mean rank" if basis == "ranks" else "mean score"
+    could = [name for name, b in zip(sets.learners, sets.best) if b]
+    order = sorted(range(len(sets.learners)), key=lambda j: (sets.rank[j], j))
+    first = sets.learners[order[0]]
+    span = f"{sets.lower[order[0]]}–{sets.upper[order[0]]}" \
+        if sets.lower[order[0]] != sets.upper[order[0]] else f"{sets.lower[order[0]]}"
+    who = (f"{could[0]} is the best" if len(could) == 1 else
+           f"the best is one of {some_names(could)}")
+    return with_sentence(verdict, f"How sure: with {level} confidence ({jointly}; confidence"
+                                  f" sets for the ranks by {basis}, Mogstad et al. 2023), {who};"
+                                  f" {first}'s rank lies in {span}.")
 
 
 def figure_plan(table, freq: Frequentist, bayes, model, views: PoolViews, verdict, intervals,

@@ -390,6 +390,28 @@ def figure_caption(plan) -> str:
 
 
 def _mean_rank_table(cmp) -> Table:
+    table = _mean_rank_columns(cmp)
+    sets = cmp.rank_sets
+    if sets is None:
+        return table
+    how = cmp.settings["rank_sets"]
+    level = f"{100 * how['coverage']:g}%"
+    rows = [row + [_rank_span(sets, j)] for row, j in zip(table.rows, shown_learners(cmp))]
+    caption = (f"{table.caption} Rank sets: {level} confidence sets for the ranks by"
+               f" {'mean rank' if how['basis'] == 'ranks' else 'mean score'},"
+               f" {'jointly for every learner' if how['simultaneous'] else 'each on its own'}"
+               f" (Mogstad et al. 2023; {how['draws']:,} draws, seed {how['seed']}); * = could"
+               f" be the best{'' if how['simultaneous'] else ' (by the joint sets)'}.")
+    return Table(table.header + [f"{level} rank set"], rows, table.align + ">",
+                 key=table.key, caption=caption.strip())
+
+
+def _rank_span(sets, j) -> str:
+    lo, hi = int(sets.lower[j]), int(sets.upper[j])
+    return (f"{lo}" if lo == hi else f"{lo}-{hi}") + ("*" if sets.best[j] else "")
+
+
+def _mean_rank_columns(cmp) -> Table:
     t = cmp.table
     order = shown_learners(cmp)
     ci = cmp.mean_rank_intervals
