@@ -194,7 +194,8 @@ class Effect:
                                 help="Practical equivalence, in the criterion's units.")]
     Samples = Annotated[int, opt("--samples", metavar="S", panel=EFFECT,
                                  help="Posterior samples.")]
-    Seed = Annotated[int, opt("--seed", metavar="SEED", panel=EFFECT, help="Their seed.")]
+    Seed = Annotated[int, opt("--seed", metavar="SEED", panel=EFFECT,
+                              help="Seed of every draw: posteriors, rank sets, bootstrap groups.")]
     Threshold = Annotated[float, opt("--threshold", metavar="P", panel=EFFECT,
                                      help="Posterior probability that decides.")]
     Verdict = Annotated[str, opt("--verdict", choices=names.VERDICT_BASES, panel=EFFECT,
