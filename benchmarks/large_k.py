@@ -12,7 +12,8 @@ Jobs (3-decimal scores with ties; learners differ in skill):
 - k = 1000 × N = 200: ``rankwise compare`` (default), ``--posthoc all --procedures
   holm,shaffer,nemenyi``, both also with ``--format json -o FILE`` (the file's size and the
   peak memory against their targets: ≤ 4× and ≤ 8× the floor, ≤ 70 MB, ≤ 600 MB), and
-  ``--report DIR`` (every format and figure, and pairs.csv)
+  ``--report DIR`` (every format and figure, and pairs.csv), and ``--rank-sets ranks`` (the
+  confidence sets for the ranks: target ≤ 8× the floor)
 - k = 50 × N = 100,000: ``rankwise compare --posthoc all``, peak memory against the floor's;
   its JSON must hold every p-value (none null: the far tail is a bound, 1e-300) and nothing
   may be printed on stderr
@@ -152,6 +153,7 @@ def main():
                                      "-o", str(tmp / "default.json")],
                     "posthoc_json": [*rankwise, "compare", str(k1000), *posthoc_args,
                                      "--format", "json", "-o", str(tmp / "posthoc.json")],
+                    "rank_sets": [*rankwise, "compare", str(k1000), "--rank-sets", "ranks"],
                     "report": clean_report()}, args.repeats)
         floor = res["floor"][0]
         print("\nk = 1000 x N = 200")
@@ -172,6 +174,8 @@ def main():
                   f" {'met' if size <= 70 else 'NOT met'})"
                   + (f"; peak {peak:.0f} MB (target <= 600 MB:"
                      f" {'met' if peak <= 600 else 'NOT met'})" if peak else ""))
+        line("compare --rank-sets ranks (499,500 pairs x 1,000 draws)", res["rank_sets"][0],
+             floor, res["rank_sets"][1], 8)
         line("compare --report DIR (every format and figure)", res["report"][0], floor,
              res["report"][1], 10)
         text = report / "report.txt"
