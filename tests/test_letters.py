@@ -96,3 +96,37 @@ def test_bad_decisions():
     asymmetric[0, 1] = True
     with pytest.raises(RankwiseError, match="symmetric"):
         compact_letters("ABC", asymmetric)
+
+
+def test_compare_letters_are_the_cd_diagrams_decisions_in_every_format():
+    from rankwise import compare, load_example
+
+    cmp = compare(load_example("garcia2008"), posthoc="all", procedures="holm,nemenyi")
+    plan = cmp.figures["cd_diagram"]
+    order = np.argsort(cmp.mean_ranks, kind="stable")
+    fam, _, _ = _engine_of(cmp).family(plan.ranking, "all_pairs", (plan.procedure,), None)
+    sig = fam.significant(plan.procedure, plan.alpha, cmp.table.learners)
+    names = [cmp.table.learners[j] for j in order]
+    expected = compact_letters(names, sig[np.ix_(order, order)])
+    assert cmp.letters.letters == expected.letters
+    assert dict(zip(names, expected.letters)) == {"C4.5": "a", "NaiveBayes": "ab", "CN2": "ab",
+                                                  "1-NN": "bc", "Kernel": "c"}
+    doc = json.loads(cmp.to_json())
+    assert doc["letters"]["procedure"] == "nemenyi" and doc["letters"]["letters"]["1-NN"] == "bc"
+    assert "Letters (learners that share one are not significantly different)" in plan.caption
+    for text in (cmp.to_text(), cmp.to_markdown(), cmp.to_latex(), cmp.to_html()):
+        assert "letters" in text and "Piepho 2004" in text
+    plain = compare(load_example("garcia2008"))
+    assert plain.letters is None and json.loads(plain.to_json())["letters"] is None
+    assert "Letters" not in plain.to_text()
+
+
+def _engine_of(cmp):
+    """The analysis' post-hoc engine, rebuilt as compare builds it."""
+    from rankwise.analysis import steps
+    from rankwise.analysis.options import validate
+
+    opts = validate(cmp.table, **cmp.options)
+    ranked = steps.rank(cmp.table, opts)
+    tests, shared = steps.run_tests(cmp.table, ranked, opts)
+    return steps.frequentist(cmp.table, ranked, tests, shared, opts).engine

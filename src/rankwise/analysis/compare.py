@@ -69,6 +69,9 @@ class Comparison:
         With ``groups=``: the Scott-Knott ESD groups, best first.
     rank_sets : RankSets or None
         With ``rank_sets=``: the confidence sets for the learners' ranks.
+    letters : LetterDisplay or None
+        With the all-pairs family: the compact letter display of the CD diagram's decisions
+        (Piepho 2004) for the learners the reports show.
     """
 
     table: ScoreTable
@@ -94,6 +97,7 @@ class Comparison:
     groups: object | None = None  # RankGroups (analysis.scott_knott), with groups=
     bayesian_model: object | None = None  # PlackettLuce or BradleyTerry (rankwise.bayes)
     rank_sets: object | None = None  # RankSets (stats.rank_sets), with rank_sets=
+    letters: object | None = None  # LetterDisplay (stats.letters), with the all-pairs family
 
     def __repr__(self) -> str:
         t = self.table
@@ -321,6 +325,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     ranked = steps.rank(table, opts)
     tests, shared = steps.run_tests(table, ranked, opts)
     freq = steps.frequentist(table, ranked, tests, shared, opts)
+    letters, freq = steps.letters(table, ranked, freq, opts)
     sizes, bayes, verdict, effect_notes, effect_settings = steps.effects_and_bayesian(
         table, ranked, freq.verdict, opts)
     model, model_settings = steps.whole_table_model(table, opts)
@@ -346,7 +351,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       options=opts.as_dict(), effects=sizes, bayesian=bayes,
                       mean_rank_intervals=intervals, pool_check=views.pool_check,
                       mcm=views.mcm, groups=views.groups, bayesian_model=model,
-                      rank_sets=sets)
+                      rank_sets=sets, letters=letters)
 
 
 def small_sample_guidance(table, tests, cd, alpha) -> tuple:

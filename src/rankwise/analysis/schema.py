@@ -87,12 +87,22 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
         "bayesian_model": (cmp.bayesian_model.to_dict() if cmp.bayesian_model is not None
                            else None),
         "rank_sets": cmp.rank_sets.to_dict() if cmp.rank_sets is not None else None,
+        "letters": _letters(cmp),
         "notes": list(cmp.notes),
     })
     floor_pvalues(doc)
     if table and arrays:  # the keys exist already, so the order of the document is kept
         doc["values"], doc["ranks"] = t.values, cmp.ranks
     return doc
+
+
+def _letters(cmp):
+    """The letter display with the procedure and ranking whose decisions it shows."""
+    if cmp.letters is None:
+        return None
+    plan = cmp.figures["cd_diagram"]
+    return {"procedure": plan.procedure, "ranking": plan.ranking, "alpha": plan.alpha,
+            **cmp.letters.to_dict()}
 
 
 def pair_rows(columns: dict, learners) -> list:

@@ -9,7 +9,7 @@ where it differs (its ranks, its omnibus test, its post-hoc engine and notes), t
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -22,6 +22,7 @@ from ..stats.omnibus import (aligned_from_ranks, friedman_from_ranks,
                              iman_davenport_from_friedman, quade_from_ranks)
 from ..stats.ranking import (RANK_BOOTSTRAP_REPLICATES, RANK_BOOTSTRAP_SEED, aligned_ranks,
                              mean_rank_intervals, midranks, quade_weights, round_scores)
+from ..stats.letters import compact_letters
 from ..stats.rank_sets import mean_rank_sets, rank_confidence_sets
 from ..stats.two_learners import paired_ttest, sign_test, wilcoxon
 from . import effects as family_effects
@@ -446,6 +447,34 @@ def with_rank_sets(verdict, sets, basis):
     return with_sentence(verdict, f"How sure: with {level} confidence ({jointly}; confidence"
                                   f" sets for the ranks by {basis}, Mogstad et al. 2023), {who};"
                                   f" {first}'s rank lies in {span}.")
+
+
+#: Letters for more learners than this (``--top 0`` at large k) are not computed: nobody reads
+#: them, and the groups of a thousand learners take minutes.
+LETTERS_MAX_LEARNERS = 100
+
+
+def letters(table, ranked: Ranked, freq: Frequentist, opts) -> tuple:
+    """``(display, freq)``: with the all-pairs family (``posthoc="all"`` or ``"both"``), the
+    compact letter display of the CD diagram's decisions for the learners a report shows
+    (``top``, best first), and the diagram's caption naming them; else ``(None, freq)``."""
+    plan = (freq.figures or {}).get("cd_diagram")
+    if opts.family not in ("all", "both") or plan is None or not plan.drawn:
+        return None, freq
+    order = [int(j) for j in np.argsort(ranked.mean_ranks, kind="stable")][:opts.top]
+    if len(order) > LETTERS_MAX_LEARNERS:
+        return None, freq
+    fam, _, _ = freq.engine.family(plan.ranking, "all_pairs", (plan.procedure,), None)
+    sig = fam.significant(plan.procedure, plan.alpha, table.learners)
+    try:
+        display = compact_letters([table.learners[j] for j in order], sig[np.ix_(order, order)])
+    except RankwiseError:  # more letters than a person can read: the figure says none
+        return None, freq
+    shown = ", ".join(f"{name} {mark}" for name, mark in zip(display.learners, display.letters))
+    caption = (f"{plan.caption} Letters (learners that share one are not significantly"
+               f" different): {shown}.")
+    figures = {**freq.figures, "cd_diagram": replace(plan, caption=caption)}
+    return display, replace(freq, figures=figures)
 
 
 def figure_plan(table, freq: Frequentist, bayes, model, views: PoolViews, verdict, intervals,

@@ -626,13 +626,26 @@ def _rank_table(cmp) -> list:
     rows.append(["average rank"] + [f"{cmp.mean_ranks[j]:.3f}" for j in cols])
     if cmp.groups is not None:
         rows.append(["Scott-Knott group"] + [str(int(cmp.groups.rank[j])) for j in cols])
+    if cmp.letters is not None:
+        marks = dict(zip(cmp.letters.learners, cmp.letters.letters))
+        rows.append(["letters"] + [marks.get(t.learners[j], "") for j in cols])
     blocks = [Table(["dataset"] + [t.learners[j] for j in cols], rows, "<" + ">" * len(cols),
                     caption=f"{t.criterion or 'Scores'} per data set (rank in parentheses,"
-                            " 1 = best; bold or * = best of the data set).", key="rank_table")]
+                            " 1 = best; bold or * = best of the data set)." + _letters_note(cmp),
+                    key="rank_table")]
     if t.n_datasets > MAX_TABLE_ROWS:
         blocks.append(Paragraph(f"... {t.n_datasets - MAX_TABLE_ROWS} more data sets (the average"
                                 " ranks use all of them; see the JSON output)."))
     return blocks
+
+
+def _letters_note(cmp) -> str:
+    if cmp.letters is None:
+        return ""
+    plan = cmp.figures["cd_diagram"]
+    return (f" Letters: learners that share one are not significantly different by"
+            f" {procedure_title(plan.procedure)} at alpha = {plan.alpha} (compact letter"
+            " display, Piepho 2004).")
 
 
 def _wtl_table(cmp) -> Table:
