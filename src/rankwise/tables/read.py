@@ -602,10 +602,17 @@ def _not_long(frame: pd.DataFrame, label: str, forced: bool) -> None:
     than dataset, learner and value (or ``--shape wide`` was ``forced`` on it): say how to read
     it instead of blaming its cells."""
     cols = list(frame.columns)
-    numbers = {c: pd.to_numeric(frame[c], errors="coerce") for c in cols[1:]}
-    filled = {c: _text(frame[c]) != "" for c in cols[1:]}
-    names = [c for c in cols[1:] if filled[c].any() and numbers[c][filled[c]].isna().all()]
-    scores = [c for c in cols[1:] if c not in names and numbers[c].notna().any()]
+    # Only a column pandas did not read as numbers can hold names: the usual wide table of
+    # numbers (a thousand learners) costs one dtype look per column, not a parse.
+    texts = [c for c in cols[1:] if not _is_number_column(frame[c])]
+    filled = {c: _text(frame[c]) != "" for c in texts}
+    names = [c for c in texts if filled[c].any()
+             and pd.to_numeric(frame[c][filled[c]], errors="coerce").isna().all()]
+    if not names:
+        return
+    scores = [c for c in cols[1:] if c not in names
+              and (_is_number_column(frame[c])
+                   or pd.to_numeric(frame[c], errors="coerce").notna().any())]
     if names and scores:
         why = "--shape wide" if forced else "it has no learner and value columns"
         mapping = (f"dataset={cols[0]},learner={names[0]},value={scores[0]}"
