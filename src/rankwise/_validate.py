@@ -42,7 +42,6 @@ def real_scores(values, missing_ok: bool = True, names=None) -> np.ndarray:
 
 def score_matrix(x, min_rows: int = 2, min_cols: int = 2) -> np.ndarray:
     """An n × k float matrix of finite scores (n data sets, k learners)."""
-    x = np.asarray(x) if np.iscomplexobj(x) else x
     if np.ndim(x) != 2:
         raise RankwiseError(f"scores must be a 2-D table (data sets × learners), got"
                             f" {np.ndim(x)}-D")
