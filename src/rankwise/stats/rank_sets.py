@@ -126,21 +126,19 @@ def rank_confidence_sets(estimates, cov, *, learners=None, coverage: float = 0.9
     z = _draws(sigma, int(draws), check.seed(seed))
     signed = theta if larger_is_better else -theta
     sd = _difference_sds(sigma)
-    if simultaneous:
-        shown, steps = _step_down(signed, z, sd, ~np.eye(k, dtype=bool), coverage, stepdown)
-        lower = 1 + shown.sum(axis=0)
-        upper = k - shown.sum(axis=1)
-    else:
-        lower, upper, steps = np.empty(k, np.int64), np.empty(k, np.int64), 0
+    # The joint sets: the answer when simultaneous, and the set for the best either way.
+    shown, steps = _step_down(signed, z, sd, ~np.eye(k, dtype=bool), coverage, stepdown)
+    lower, upper = 1 + shown.sum(axis=0), k - shown.sum(axis=1)
+    best = lower == 1
+    if not simultaneous:  # each learner's own family; the rounds counted are theirs
+        steps = 0
         for i in range(k):
             mask = np.zeros((k, k), dtype=bool)
             mask[i, :] = mask[:, i] = True
             mask[i, i] = False
-            shown, used = _step_down(signed, z, sd, mask, coverage, stepdown)
-            lower[i], upper[i], steps = 1 + shown[:, i].sum(), k - shown[i, :].sum(), max(steps,
-                                                                                          used)
-    best = _simultaneous_best(signed, z, sd, coverage, stepdown) if not simultaneous \
-        else lower == 1
+            own, used = _step_down(signed, z, sd, mask, coverage, stepdown)
+            lower[i], upper[i] = 1 + own[:, i].sum(), k - own[i, :].sum()
+            steps = max(steps, used)
     rank = 1 + (signed[None, :] > signed[:, None]).sum(axis=1)
     return RankSets(names, theta, rank, lower.astype(np.int64), upper.astype(np.int64), best,
                     float(coverage), bool(simultaneous), bool(stepdown), int(draws), int(seed),
@@ -223,12 +221,6 @@ def _max_statistic(z, sd, active) -> np.ndarray:
         cells += floor
         out[start:start + step] = cells.reshape(block.shape[0], -1).max(axis=1)
     return out
-
-
-def _simultaneous_best(theta, z, sd, coverage, stepdown) -> np.ndarray:
-    k = theta.size
-    shown, _ = _step_down(theta, z, sd, ~np.eye(k, dtype=bool), coverage, stepdown)
-    return shown.sum(axis=0) == 0
 
 
 def mean_rank_sets(ranks, *, learners=None, coverage: float = 0.95, simultaneous: bool = True,
