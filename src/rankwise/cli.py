@@ -139,6 +139,7 @@ def compare(
     diagram_procedure: Post.DiagramProcedure = "nemenyi", bh_time_budget: Post.TimeBudget = 10.0,
     pool_check: Post.PoolCheck = False, mcm: Post.Mcm = None, groups: Post.Groups = None,
     rank_sets: Post.RankSets = None, marginal_rank_sets: Post.MarginalRankSets = False,
+    dataset_check: Post.DatasetCheck = False,
     effects: Effect.Pairs = "auto", no_effects: Effect.NoEffects = False,
     confidence: Effect.Confidence = None, bayesian: Effect.Bayesian = None,
     rope: Effect.Rope = 0.0, samples: Effect.Samples = defaults.BAYESIAN_SAMPLES,
@@ -180,7 +181,7 @@ def compare(
             rank_intervals=rank_intervals, digits=digits, top=top, figure_title=figure_title,
             pool_check=pool_check, mcm={None: False, "plain": True}.get(mcm, mcm),
             groups=groups, verdict=verdict, rank_sets=rank_sets,
-            rank_sets_marginal=marginal_rank_sets)
+            rank_sets_marginal=marginal_rank_sets, dataset_check=dataset_check)
         if report is not None:
             write_folder(result.write_report, report)
         emit(render(result, fmt, include_table=include_table, fragment=latex_fragment,

@@ -24,6 +24,7 @@ TESTS_P = "Tests (guide: choosing-a-test, conventions)"
 POST = "Post-hoc (guide: posthoc)"
 EFFECT = "Effect sizes and Bayesian (guide: effects)"
 OUT = "Output (guide: reports, papers, large-k)"
+SURE = "How sure? (guide: how-sure)"
 POOL_P = "Pool (guide: power)"
 STUDY = "Study (guide: power; docs/reference/power.md)"
 RUN_P = "Parallel runs (the results do not depend on them)"
@@ -165,16 +166,19 @@ class Post:
                                           help="The CD diagram's cliques.")]
     TimeBudget = Annotated[float, opt("--bh-time-budget", metavar="S", panel=POST,
                                       help="Seconds for the exact Bergmann-Hommel search.")]
-    PoolCheck = Annotated[bool, flag("--pool-check", panel=POST, help="Does the pool matter?")]
+    PoolCheck = Annotated[bool, flag("--pool-check", panel=SURE, help="Does the pool matter?")]
     Mcm = Annotated[Optional[str], opt("--mcm", choices=names.MCM_CHOICES, panel=POST,
                                        help="Multi-comparison matrix.")]
     Groups = Annotated[Optional[str], opt("--groups", choices=names.GROUP_METHODS, panel=POST,
                                           help="Rank groups.")]
     RankSets = Annotated[Optional[str], opt(
-        "--rank-sets", choices=names.RANK_SET_BASES, panel=POST,
+        "--rank-sets", choices=names.RANK_SET_BASES, panel=SURE,
         help="Confidence sets for the ranks, by mean rank or mean score, jointly at 1 - alpha.")]
-    MarginalRankSets = Annotated[bool, flag("--marginal-rank-sets", panel=POST,
+    MarginalRankSets = Annotated[bool, flag("--marginal-rank-sets", panel=SURE,
                                             help="Each learner's own rank set instead.")]
+    DatasetCheck = Annotated[bool, flag(
+        "--dataset-check", panel=SURE,
+        help="The fewest data sets whose removal overturns each claim of the verdict.")]
 
 
 class Effect:

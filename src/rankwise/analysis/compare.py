@@ -72,6 +72,8 @@ class Comparison:
     letters : LetterDisplay or None
         With the all-pairs family: the compact letter display of the CD diagram's decisions
         (Piepho 2004) for the learners the reports show.
+    dataset_check : DatasetCheck or None
+        With ``dataset_check=True``: the fewest data sets whose removal overturns each claim.
     """
 
     table: ScoreTable
@@ -98,6 +100,7 @@ class Comparison:
     bayesian_model: object | None = None  # PlackettLuce or BradleyTerry (rankwise.bayes)
     rank_sets: object | None = None  # RankSets (stats.rank_sets), with rank_sets=
     letters: object | None = None  # LetterDisplay (stats.letters), with the all-pairs family
+    dataset_check: object | None = None  # DatasetCheck (analysis.dataset_check)
 
     def __repr__(self) -> str:
         t = self.table
@@ -193,7 +196,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             figure_title: bool = False, top: int | None = 30, pool_check: bool = False,
             mcm: bool | str = False, groups: str | None = None,
             verdict: str = "frequentist", rank_sets: bool | str | None = None,
-            rank_sets_marginal: bool = False, **load_options) -> Comparison:
+            rank_sets_marginal: bool = False, dataset_check: bool = False,
+            **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
     Parameters
@@ -315,6 +319,13 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         that could be the best) and the JSON ``rank_sets``. Needs a complete table.
     rank_sets_marginal : bool
         Each learner's own (marginal) set instead of sets that hold jointly.
+    dataset_check : bool
+        Which data sets carry the claims (:mod:`rankwise.analysis.dataset_check`): for the
+        best-ranked learner, the gate, each learner's decision in the verdict and (with the
+        all-pairs family) each pair's decision in the CD diagram, the fewest data sets whose
+        removal changes it (every subset of up to three, then a greedy upper bound), and
+        leave-one-data-set-out. Claims that one or two data sets carry are named in the verdict;
+        the JSON ``dataset_check``. Needs k ≥ 3 and a complete table.
     """
     given = dict(locals())  # the settings, before any other name is bound
     del given["data"], given["load_options"]
@@ -336,6 +347,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     intervals, interval_settings = steps.rank_intervals(ranked, opts)
     sets, set_settings = steps.rank_sets(table, ranked, opts)
     verdict = steps.with_rank_sets(verdict, sets, opts.rank_sets)
+    carried, verdict = steps.dataset_check(table, ranked, freq, verdict, opts)
     figures = steps.figure_plan(table, freq, bayes, model, views, verdict, intervals,
                                 interval_settings, opts)
     notes = freq.leading_notes + collect_notes(
@@ -351,7 +363,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       options=opts.as_dict(), effects=sizes, bayesian=bayes,
                       mean_rank_intervals=intervals, pool_check=views.pool_check,
                       mcm=views.mcm, groups=views.groups, bayesian_model=model,
-                      rank_sets=sets, letters=letters)
+                      rank_sets=sets, letters=letters, dataset_check=carried)
 
 
 def small_sample_guidance(table, tests, cd, alpha) -> tuple:

@@ -64,6 +64,7 @@ class Options:
     verdict: str
     rank_sets: str | None
     rank_sets_marginal: bool
+    dataset_check: bool
     # what the analysis made of the settings for this table
     used_pair: tuple | None = None
     family: str | None = None
@@ -101,7 +102,8 @@ def validate(table, **given) -> Options:
 def _checked_values(given: dict) -> dict:
     """Each setting on its own: ranges, choices and types."""
     out = dict(given, rank_intervals=bool(given["rank_intervals"]),
-               figure_title=bool(given["figure_title"]), pool_check=bool(given["pool_check"]))
+               figure_title=bool(given["figure_title"]), pool_check=bool(given["pool_check"]),
+               dataset_check=bool(given["dataset_check"]))
     out["alpha"] = check.alpha(given["alpha"])
     out["convention"] = check.convention(given["convention"])
     out["decimals"] = check.decimals(given["decimals"])
@@ -231,6 +233,10 @@ def _check_table_options(checked: dict, k: int) -> None:
             f"the pool check reanalyses the table {2 * k:,} times (each learner left out and"
             f" cloned), which takes minutes above {POOL_MAX_LEARNERS} learners; the"
             " multi-comparison matrix (--mcm) gives pair results that do not depend on the pool")
+    if checked["dataset_check"] and k < 3:
+        raise RankwiseError("the data-set check needs at least 3 learners: it checks the claims"
+                            " of the Friedman-based verdict (with two, leave-one-out by hand:"
+                            " compare on the table without each data set)")
     if checked["pool_check"] and k < 4:
         raise RankwiseError("the pool check needs at least 4 learners: leaving one out must leave"
                             " 3 for a post-hoc comparison")
@@ -238,10 +244,12 @@ def _check_table_options(checked: dict, k: int) -> None:
 
 def _check_incomplete(checked: dict) -> None:
     """What a table with missing cells cannot have."""
-    if checked["pool_check"] or checked["mcm"] or checked["groups"] or checked["rank_sets"]:
+    if (checked["pool_check"] or checked["mcm"] or checked["groups"] or checked["rank_sets"]
+            or checked["dataset_check"]):
         what = ("the pool check" if checked["pool_check"] else "the multi-comparison matrix"
                 if checked["mcm"] else "Scott-Knott groups" if checked["groups"] else
-                "a confidence set for the ranks")
+                "a confidence set for the ranks" if checked["rank_sets"] else
+                "the data-set check")
         raise RankwiseError(f"{what} needs a complete table; drop the missing cells first"
                             " (--missing drop-datasets)")
     tests = checked["tests"]

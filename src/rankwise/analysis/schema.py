@@ -88,6 +88,8 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
                            else None),
         "rank_sets": cmp.rank_sets.to_dict() if cmp.rank_sets is not None else None,
         "letters": _letters(cmp),
+        "dataset_check": (cmp.dataset_check.to_dict() if cmp.dataset_check is not None
+                          else None),
         "notes": list(cmp.notes),
     })
     floor_pvalues(doc)

@@ -449,6 +449,24 @@ def with_rank_sets(verdict, sets, basis):
                                   f" {first}'s rank lies in {span}.")
 
 
+def dataset_check(table, ranked: Ranked, freq: Frequentist, verdict, opts) -> tuple:
+    """``(check, verdict)``: with ``dataset_check=True``, which data sets carry each claim of
+    the verdict (and of the CD diagram, with the all-pairs family), and the verdict with what
+    it found; else ``(None, verdict)``."""
+    if not opts.dataset_check:
+        return None, verdict
+    from .dataset_check import dataset_check as check_datasets
+
+    pairs = opts.family in ("all", "both")
+    found = check_datasets(ranked.ranks, table.learners, table.datasets, alpha=opts.alpha,
+                           convention=opts.convention, friedman_method=opts.friedman_method,
+                           verdict_procedure=opts.verdict_procedure,
+                           pair_procedure=opts.diagram_procedure if pairs else None,
+                           force_posthoc=opts.force_posthoc,
+                           gate_passed=freq.verdict.gate.passed)
+    return found, with_sentence(verdict, found.sentence())
+
+
 #: Letters for more learners than this (``--top 0`` at large k) are not computed: nobody reads
 #: them, and the groups of a thousand learners take minutes.
 LETTERS_MAX_LEARNERS = 100

@@ -310,3 +310,66 @@ def adjust(p, method: str, *, k: int | None = None, convention: str = "default")
     if method == "shaffer" and k is None:
         raise RankwiseError("Shaffer's procedure needs the number of learners k")
     return _SIMPLE[method](p, k=k, convention=convention)
+
+
+def _rows_step_down(ps, m):
+    """Step-down APVs of row-sorted p-values: the running maximum of each row's values."""
+    return np.maximum.accumulate(ps, axis=1)
+
+
+def _rows_step_up(vals):
+    """Step-up APVs of row-sorted values: the running minimum from each row's end."""
+    return np.minimum.accumulate(np.minimum(vals, 1.0)[:, ::-1], axis=1)[:, ::-1]
+
+
+def _sorted_rows(method: str, ps: np.ndarray, k: int | None) -> np.ndarray | None:
+    """APVs of p-values sorted along each row (m columns), or None when ``method`` has no
+    row-wise form here; the formulas are those of the one-family functions above."""
+    m = ps.shape[1]
+    i = np.arange(m)
+    with np.errstate(divide="ignore", invalid="ignore"):  # p = 1: log(0), as in the 1-D forms
+        if method in ("bonferroni", "bonferroni_dunn"):
+            return np.minimum(ps * m, 1.0)
+        if method == "sidak":
+            return -np.expm1(m * np.log1p(-ps))
+        if method == "holm":
+            return _rows_step_down((m - i) * ps, m)
+        if method == "holland":
+            return _rows_step_down(-np.expm1((m - i) * np.log1p(-ps)), m)
+        if method == "finner":
+            return _rows_step_down(-np.expm1(m / (i + 1) * np.log1p(-ps)), m)
+        if method == "hochberg":
+            return _rows_step_up((m - i) * ps)
+        if method == "benjamini_hochberg":
+            return _rows_step_up(m / (i + 1) * ps)
+        if method == "shaffer":
+            return _rows_step_down(shaffer_multipliers(k) * ps, m)
+        if method == "li":
+            last = ps[:, -1:]
+            return np.where(ps == 0, 0.0, np.where(ps + 1 - last > 0, ps / (ps + 1 - last), 1.0))
+    return None
+
+
+def adjust_rows(p, method: str, *, k: int | None = None,
+                convention: str = "default") -> np.ndarray:
+    """:func:`adjust` applied to each row of ``p`` (one family per row), vectorised where the
+    procedure's formula allows (every procedure but Hommel's, Rom's and Benjamini-Yekutieli's,
+    which go row by row). Equal to ``adjust`` on each row."""
+    p = np.asarray(p, dtype=float)
+    if p.ndim != 2:
+        raise RankwiseError("adjust_rows needs a 2-D array: one family per row")
+    if method not in _SIMPLE:
+        raise RankwiseError(f"unknown procedure {method!r}; choose from {', '.join(_SIMPLE)}")
+    if p.size == 0:
+        return p.copy()
+    if np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
+        raise RankwiseError("p-values must be numbers between 0 and 1")
+    if method == "shaffer" and (k is None or p.shape[1] != k * (k - 1) // 2):
+        return np.array([adjust(row, method, k=k, convention=convention) for row in p])
+    order = np.argsort(p, axis=1, kind="stable")
+    apv = _sorted_rows(method, np.take_along_axis(p, order, axis=1), k)
+    if apv is None:
+        return np.array([adjust(row, method, k=k, convention=convention) for row in p])
+    out = np.empty_like(apv)
+    np.put_along_axis(out, order, np.minimum(apv, 1.0), axis=1)
+    return out
