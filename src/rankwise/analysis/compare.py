@@ -350,6 +350,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     carried, verdict = steps.dataset_check(table, ranked, freq, verdict, opts)
     figures = steps.figure_plan(table, freq, bayes, model, views, verdict, intervals,
                                 interval_settings, opts)
+    figures = steps.with_rank_set_figure(figures, sets, carried, ranked, opts)
     notes = freq.leading_notes + collect_notes(
         table, tests, freq.posthoc, figures if opts.complete else {},
         small_sample_guidance(table, tests, freq.critical_difference, opts.alpha) + effect_notes)

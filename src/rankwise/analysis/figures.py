@@ -207,6 +207,43 @@ P_BEST_FIGURE_MAX = 30
 P_BEST_DRAWS = 4_000
 
 
+#: The rank-set figure shows at most this many learners (the best by mean rank).
+RANK_SET_FIGURE_MAX = 60
+
+
+def plan_rank_sets(sets, mean_ranks, check, alpha: float, basis: str):
+    """The plan of the "how sure" figure: each learner's confidence set for its rank as a bar
+    from its lowest to its highest possible rank, the estimated rank as a dot (filled: could be
+    the best), learners best first; with the data-set check, the learners whose verdict claim
+    one or two data sets overturn are marked, with those data sets."""
+    k = len(sets.learners)
+    order = [int(j) for j in np.lexsort((np.arange(k), np.asarray(mean_ranks)))]
+    shown = order[:RANK_SET_FIGURE_MAX]
+    fragile = {}
+    if check is not None:
+        for claim in check.claims:
+            if claim.kind in ("best", "verdict") and claim.fragile:
+                fragile[claim.learners[0]] = claim.removed
+    level = f"{100 * sets.coverage:g}%"
+    caption = (f"Each learner's {level} confidence set for its rank by"
+               f" {'mean rank' if basis == 'ranks' else 'mean score'}"
+               f" ({'jointly for every learner' if sets.simultaneous else 'each on its own'};"
+               f" Mogstad et al. 2023): the bar spans the ranks it can have, the dot is its"
+               f" estimated rank (filled: it could be the best), best mean rank first"
+               + (f"; the best {len(shown)} of {k:,}" if len(shown) < k else "")
+               + ("; marked with the data sets named: the verdict's claim about the learner"
+                  " falls when they are removed (one or two data sets)" if check is not None
+                  else "") + ".")
+    data = {"learners": tuple(sets.learners[j] for j in shown),
+            "rank": np.asarray(sets.rank)[shown], "lower": np.asarray(sets.lower)[shown],
+            "upper": np.asarray(sets.upper)[shown], "best": np.asarray(sets.best)[shown],
+            "k": k, "fragile": {name: fragile[name] for name in
+                                (sets.learners[j] for j in shown) if name in fragile}}
+    return FigurePlan("rank_sets", drawn=True, headline=False, procedure=None, family=None,
+                      ranking="friedman" if basis == "ranks" else "scores", alpha=alpha,
+                      caption=caption, matrix=data)
+
+
 def plan_p_best(model, alpha: float):
     """The plan of the whole-table model's figure: each learner's posterior probability of
     being the best, beside the posterior of its Plackett-Luce weight or Bradley-Terry

@@ -29,7 +29,7 @@ from . import effects as family_effects
 from .bayesian import compute_bayesian
 from .effects import compute_effects, effect_pairs, magnitude_sentence
 from .figures import (every_learner_figure, plan_figures, plan_groups, plan_mcm, plan_p_best,
-                      simplex_figures, with_rank_intervals)
+                      plan_rank_sets, simplex_figures, with_rank_intervals)
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .verdict import decide, some_names, with_sentence
 
@@ -434,6 +434,12 @@ def with_rank_sets(verdict, sets, basis):
     """The verdict with what the rank sets say of the best: who could be it, at what level."""
     if sets is None:
         return verdict
+    return with_sentence(verdict, rank_set_sentence(sets, basis))
+
+
+def rank_set_sentence(sets, basis) -> str:
+    """What the rank sets say, in a sentence or two: who could be the best, the first one's
+    rank, and (joint sets) the tiers."""
     level = f"{100 * sets.coverage:g}%"
     jointly = "jointly for every learner" if sets.simultaneous else "for each learner on its own"
     basis = "mean rank" if basis == "ranks" else "mean score"
@@ -444,9 +450,17 @@ def with_rank_sets(verdict, sets, basis):
         if sets.lower[order[0]] != sets.upper[order[0]] else f"{sets.lower[order[0]]}"
     who = (f"{could[0]} is the best" if len(could) == 1 else
            f"the best is one of {some_names(could)}")
-    return with_sentence(verdict, f"How sure: with {level} confidence ({jointly}; confidence"
-                                  f" sets for the ranks by {basis}, Mogstad et al. 2023), {who};"
-                                  f" {first}'s rank lies in {span}.")
+    tiers = sets.tiers()
+    shown = "; ".join(f"{i + 1}: {some_names(t)}" for i, t in enumerate(tiers[:TIERS_NAMED]))
+    more = f"; and {len(tiers) - TIERS_NAMED} more" if len(tiers) > TIERS_NAMED else ""
+    tiered = (f" Tiers (by how many learners are surely better): {shown}{more}."
+              if len(tiers) > 1 and sets.simultaneous else "")
+    return (f"How sure: with {level} confidence ({jointly}; confidence sets for the ranks by"
+            f" {basis}, Mogstad et al. 2023), {who}; {first}'s rank lies in {span}.{tiered}")
+
+
+#: The verdict names the learners of this many tiers (the JSON has every learner's tier).
+TIERS_NAMED = 3
 
 
 def dataset_check(table, ranked: Ranked, freq: Frequentist, verdict, opts) -> tuple:
@@ -493,6 +507,14 @@ def letters(table, ranked: Ranked, freq: Frequentist, opts) -> tuple:
                f" different): {shown}.")
     figures = {**freq.figures, "cd_diagram": replace(plan, caption=caption)}
     return display, replace(freq, figures=figures)
+
+
+def with_rank_set_figure(figures: dict, sets, check, ranked: Ranked, opts) -> dict:
+    """The figures with the rank sets' (and the data-set check's marks) when there are sets."""
+    if sets is None:
+        return figures
+    return {**figures, "rank_sets": plan_rank_sets(sets, ranked.mean_ranks, check, opts.alpha,
+                                                   opts.rank_sets)}
 
 
 def figure_plan(table, freq: Frequentist, bayes, model, views: PoolViews, verdict, intervals,

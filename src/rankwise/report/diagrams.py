@@ -24,6 +24,7 @@ import io
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from ..analysis.figures import cliques
 from .._text import visible
@@ -258,6 +259,8 @@ def draw(plan, mean_ranks, names, titled: bool = False) -> Figure | None:
         return group_boxplot(*plan.matrix)
     if plan.name == "p_best":
         return p_best_plot(plan.matrix)
+    if plan.name == "rank_sets":
+        return rank_set_plot(plan.matrix)
     names = list(names)
     forced = " [forced: the omnibus test did not reject]" if plan.forced else ""
     head = f"{label(plan.procedure)}, $\\alpha$ = {plan.alpha}{forced}"
@@ -474,6 +477,42 @@ def group_boxplot(groups, data, limit: int = 30) -> Figure:
                                     for j in order], rotation=60, ha="right", fontsize=8)
     ax.tick_params(axis="y", labelsize=8)
     ax.grid(axis="y", color="0.9")
+    return fig
+
+
+def rank_set_plot(data: dict) -> Figure:
+    """Rank sets as horizontal bars (rank 1 on the left), one row per learner, best first;
+    the estimated rank a dot (filled: could be the best); fragile claims named at the right."""
+    names = list(data["learners"])
+    m = len(names)
+    lo, hi = np.asarray(data["lower"], float), np.asarray(data["upper"], float)
+    rank, best = np.asarray(data["rank"], float), np.asarray(data["best"], bool)
+    fragile = data["fragile"]
+    fig = Figure(figsize=(7.0 if fragile else 5.5, max(1.6, 0.28 * m + 0.9)))
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    y = np.arange(m)
+    ax.hlines(y, lo - 0.35, hi + 0.35, color="#9ecae1", linewidth=7, zorder=1)
+    # filled: could be the best (the caption says so; a legend would crowd a small figure)
+    ax.scatter(rank[best], y[best], s=22, color="black", zorder=3)
+    ax.scatter(rank[~best], y[~best], s=22, facecolors="white", edgecolors="black",
+               linewidths=0.8, zorder=3)
+    top = float(max(hi.max(), rank.max()))
+    for i, name in enumerate(names):
+        if name in fragile:
+            ax.text(top + 0.9, i, "falls without " + ", ".join(map(literal, fragile[name])),
+                    va="center", fontsize=7, color="#b2182b")
+    ax.set_yticks(y)
+    ax.set_yticklabels([literal(n) for n in names], fontsize=8)
+    ax.set_ylim(m - 0.5, -0.5)
+    ax.set_xlim(0.3, top + (0.7 + 0.35 * max(len(", ".join(v)) for v in fragile.values()) / 4
+                            if fragile else 0.7))
+    ax.set_xlabel(f"rank (1 = best; {int(data['k']):,} learners)")
+    ticks = MaxNLocator(integer=True).tick_values(1, top)
+    ax.set_xticks([t for t in ticks if 1 <= t <= top])  # no ranks beyond the last under the names
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    fig.tight_layout()
     return fig
 
 

@@ -18,6 +18,7 @@ from ..analysis.effects import effects_against
 from ..analysis.verdict import one_sided_claim
 from ..names import FIGURES, TESTS, label, procedure_title, ranking_title, test_title
 from .format import digits, fmt_cd, fmt_num, fmt_p, fmt_rank
+from . import how_sure
 from .methods import methods_paragraph
 
 MAX_TABLE_ROWS = 200
@@ -168,6 +169,8 @@ def build(cmp) -> Document:
     doc.add(Heading("Mean ranks"), _mean_rank_table(cmp))
     if cmp.pair and any(TESTS[n].kind == "two_learners" for n in cmp.tests):
         doc.add(Paragraph(_pair_sentence(cmp)))
+    if how_sure.has_section(cmp):
+        doc.add(Heading("How sure can I be?"), *_how_sure_blocks(cmp))
     doc.add(Heading("Tests"), _tests_table(cmp))
     if cmp.posthoc is not None:
         _posthoc(doc, cmp)
@@ -181,10 +184,8 @@ def build(cmp) -> Document:
         doc.add(Heading("Bayesian analysis"), _bayesian_table(cmp))
     if cmp.bayesian_model is not None:
         doc.add(Heading("Bayesian view of the whole table"), *_bayesian_model_blocks(cmp))
-    if cmp.pool_check is not None or cmp.mcm is not None or cmp.groups is not None:
-        doc.add(Heading("Does the pool matter?"))
-        if cmp.pool_check is not None:
-            doc.add(*_pool_blocks(cmp))
+    if cmp.mcm is not None or cmp.groups is not None:
+        doc.add(Heading("Multi-comparison matrix and rank groups"))
         if cmp.mcm is not None:
             doc.add(*_mcm_blocks(cmp))
         if cmp.groups is not None:
@@ -198,6 +199,52 @@ def build(cmp) -> Document:
 
 #: Rows of the pool check's tables in a report (the JSON has every pair).
 POOL_ROWS = 30
+
+
+def _how_sure_blocks(cmp) -> list:
+    """Rank sets, the data-set check and the pool check, with the letters: the sentences the
+    verdict carries, a table of the learners, the claims and what overturns them."""
+    blocks = []
+    if cmp.rank_sets is not None or cmp.dataset_check is not None:
+        said = [x for x in how_sure.sentences(cmp)
+                if cmp.pool_check is None or x != cmp.pool_check.sentence()]
+        blocks.append(Paragraph(" ".join(said)))  # the pool's is in its own part below
+        blocks.append(_how_sure_table(cmp))
+    if cmp.dataset_check is not None:
+        check = cmp.dataset_check
+        blocks.append(Table(
+            ["claim", "falls without", "subsets"], how_sure.claim_rows(cmp), "<<>",
+            key="dataset_check",
+            caption=(f"Which data sets carry each claim: every subset of up to"
+                     f" {check.settings['max_exact']} of the {len(check.datasets)} data sets"
+                     " was removed in turn and the analysis rerun with the same settings;"
+                     " 'm: names' gives the fewest data sets that change the claim (the first"
+                     " such set; subsets: how many sets of that size do), '<=m' an upper bound"
+                     " found by removing, one at a time, the data set that most weakens it."
+                     " The verdict's claims, then the pairs that one or two data sets decide"
+                     " (every claim in the JSON).")))
+        blocks.append(Paragraph(" ".join([how_sure.leave_one_out_sentence(cmp),
+                                          *check.notes])))
+    if cmp.pool_check is not None:
+        blocks += [Heading("Does the pool matter?", 3), *_pool_blocks(cmp)]
+    return blocks
+
+
+def _how_sure_table(cmp) -> Table:
+    header, rows, align = how_sure.rows(cmp, shown_learners(cmp))
+    parts = []
+    if cmp.rank_sets is not None:
+        parts.append("rank set: the ranks the learner can have at the stated confidence"
+                     " (* = could be the best)" + ("; tier: learners grouped by how many others"
+                                                    " are surely better" if
+                                                    cmp.rank_sets.simultaneous else ""))
+    if cmp.letters is not None:
+        parts.append("letters: learners that share one are not significantly different")
+    if cmp.dataset_check is not None:
+        parts.append("falls without: the fewest data sets whose removal changes the verdict's"
+                     " claim about the learner, and which")
+    return Table(header, rows, align, key="how_sure", caption="How sure: " + "; ".join(parts)
+                 + ".")
 
 
 def _pool_blocks(cmp) -> list:

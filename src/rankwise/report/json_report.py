@@ -10,6 +10,7 @@ from ..analysis.schema import comparison_dict
 from ..analysis.schema import include_table as included
 from ..stats.results import arrays_kept, floor_pvalues, jsonable
 from .json_text import dumps
+from . import how_sure
 from .methods import methods_paragraph
 
 
@@ -39,6 +40,7 @@ def report_section(cmp, include_table: bool | None = None, arrays: bool = False)
                       "agreement_tau": charts["agreement"],
                       "overall_enough": charts["overall_enough"], "tau_threshold": charts["tau"]},
         "figures": {name: plan.to_dict() for name, plan in cmp.figures.items()},
+        "how_sure": how_sure.to_dict(cmp),
         "notes": list(cmp.notes),
     })
     floor_pvalues(section)

@@ -58,13 +58,29 @@ class RankSets:
     steps: int
     larger_is_better: bool
 
+    def tiers(self) -> tuple:
+        """The tiers the sets imply: learners grouped by how many others are surely better
+        than them (``lower`` − 1), best tier first, each in rank order. With simultaneous
+        sets, tier 1 is the set of learners that could be the best."""
+        order = sorted(range(len(self.learners)), key=lambda j: (self.lower[j], self.rank[j], j))
+        out = {}
+        for j in order:
+            out.setdefault(int(self.lower[j]), []).append(self.learners[j])
+        return tuple(tuple(names) for names in out.values())
+
+    def tier_of(self) -> dict:
+        """``{learner: tier number}`` (1 = the first tier)."""
+        return {name: i + 1 for i, tier in enumerate(self.tiers()) for name in tier}
+
     def to_dict(self) -> dict:
+        tier = self.tier_of()
         return jsonable({
             "coverage": self.coverage, "simultaneous": self.simultaneous,
             "stepdown": self.stepdown, "draws": self.draws, "seed": self.seed,
             "steps": self.steps, "larger_is_better": self.larger_is_better,
             "learners": [{"learner": name, "estimate": float(e), "rank": int(r),
-                          "lower": int(lo), "upper": int(up), "could_be_best": bool(b)}
+                          "lower": int(lo), "upper": int(up), "could_be_best": bool(b),
+                          "tier": tier[name]}
                          for name, e, r, lo, up, b in zip(self.learners, self.estimates,
                                                           self.rank, self.lower, self.upper,
                                                           self.best)]})
