@@ -139,7 +139,7 @@ def compare(
     diagram_procedure: Post.DiagramProcedure = "nemenyi", bh_time_budget: Post.TimeBudget = 10.0,
     pool_check: Post.PoolCheck = False, mcm: Post.Mcm = None, groups: Post.Groups = None,
     rank_sets: Post.RankSets = None, marginal_rank_sets: Post.MarginalRankSets = False,
-    dataset_check: Post.DatasetCheck = False,
+    dataset_check: Post.DatasetCheck = False, multiverse: Post.Multiverse = None,
     effects: Effect.Pairs = "auto", no_effects: Effect.NoEffects = False,
     confidence: Effect.Confidence = None, bayesian: Effect.Bayesian = None,
     rope: Effect.Rope = 0.0, samples: Effect.Samples = defaults.BAYESIAN_SAMPLES,
@@ -181,7 +181,8 @@ def compare(
             rank_intervals=rank_intervals, digits=digits, top=top, figure_title=figure_title,
             pool_check=pool_check, mcm={None: False, "plain": True}.get(mcm, mcm),
             groups=groups, verdict=verdict, rank_sets=rank_sets,
-            rank_sets_marginal=marginal_rank_sets, dataset_check=dataset_check)
+            rank_sets_marginal=marginal_rank_sets, dataset_check=dataset_check,
+            multiverse=True if multiverse == "default" else multiverse)
         if report is not None:
             write_folder(result.write_report, report)
         emit(render(result, fmt, include_table=include_table, fragment=latex_fragment,
@@ -415,7 +416,8 @@ def run():  # console-script entry point
         app.rich_markup_mode = None
     no_args, usage, abort = _click_errors()
     try:
-        code = app(standalone_mode=False, prog_name="rankwise")
+        code = app(args=optional_values(sys.argv[1:]), standalone_mode=False,
+                   prog_name="rankwise")
     except no_args as exc:
         exc.show()
         code = exc.exit_code
@@ -429,6 +431,22 @@ def run():  # console-script entry point
         typer.echo("rankwise: interrupted", err=True)
         code = 130
     sys.exit(code if isinstance(code, int) else 0)
+
+
+#: Options whose value may be left out, and what they mean without one.
+OPTIONAL_VALUES = {"--multiverse": "default"}
+
+
+def optional_values(args: list) -> list:
+    """The arguments with the implied value of an option given alone (``--multiverse`` at the
+    end or before another option), which the command-line parser cannot leave out itself."""
+    out = []
+    for i, arg in enumerate(args):
+        out.append(arg)
+        nxt = args[i + 1] if i + 1 < len(args) else None
+        if arg in OPTIONAL_VALUES and (nxt is None or nxt.startswith("-")):
+            out.append(OPTIONAL_VALUES[arg])
+    return out
 
 
 def usage_message(exc) -> str:

@@ -128,6 +128,7 @@ FIGURES = {f.name: f for f in (
     FigureKind("groups", "Scott-Knott ESD groups"),
     FigureKind("p_best", "Which learner is the best? (posterior)"),
     FigureKind("rank_sets", "How sure: rank sets and fragile claims"),
+    FigureKind("multiverse", "Another reasonable analysis (specification curve)"),
 )}
 
 

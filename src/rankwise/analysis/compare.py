@@ -74,6 +74,8 @@ class Comparison:
         (Piepho 2004) for the learners the reports show.
     dataset_check : DatasetCheck or None
         With ``dataset_check=True``: the fewest data sets whose removal overturns each claim.
+    multiverse : Multiverse or None
+        With ``multiverse=``: the verdict rerun over a grid of other reasonable analyses.
     """
 
     table: ScoreTable
@@ -101,6 +103,7 @@ class Comparison:
     rank_sets: object | None = None  # RankSets (stats.rank_sets), with rank_sets=
     letters: object | None = None  # LetterDisplay (stats.letters), with the all-pairs family
     dataset_check: object | None = None  # DatasetCheck (analysis.dataset_check)
+    multiverse: object | None = None  # Multiverse (analysis.multiverse), with multiverse=
 
     def __repr__(self) -> str:
         t = self.table
@@ -197,7 +200,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             mcm: bool | str = False, groups: str | None = None,
             verdict: str = "frequentist", rank_sets: bool | str | None = None,
             rank_sets_marginal: bool = False, dataset_check: bool = False,
-            **load_options) -> Comparison:
+            multiverse=None, **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
     Parameters
@@ -326,6 +329,14 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         removal changes it (every subset of up to three, then a greedy upper bound), and
         leave-one-data-set-out. Claims that one or two data sets carry are named in the verdict;
         the JSON ``dataset_check``. Needs k ≥ 3 and a complete table.
+    multiverse : None, True, dict or path
+        Another reasonable analysis (:mod:`rankwise.analysis.multiverse`): the verdict rerun
+        over a grid of defensible choices (every criterion of the input, the fold aggregation,
+        the rounding, the missing-value rule, the basis of the verdict), each a ``compare`` of
+        its own; for each claim of this verdict, the share of analyses that agree and the
+        choices that flip it. True: the default grid; a dict or a TOML file (``[grid]``): your
+        own. A sentence of the verdict, a report section, a figure (``multiverse``) and the
+        JSON ``multiverse``.
     """
     given = dict(locals())  # the settings, before any other name is bound
     del given["data"], given["load_options"]
@@ -356,7 +367,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         small_sample_guidance(table, tests, freq.critical_difference, opts.alpha) + effect_notes)
     settings = {**ranked.settings, **effect_settings, **model_settings, **verdict_settings,
                 **interval_settings, **set_settings}
-    return Comparison(table=table, alpha=opts.alpha, convention=opts.convention,
+    cmp = Comparison(table=table, alpha=opts.alpha, convention=opts.convention,
                       decimals=opts.decimals, ranks=ranked.ranks, mean_ranks=ranked.mean_ranks,
                       tests=tests, pair=opts.used_pair, settings=settings, posthoc=freq.posthoc,
                       verdict=verdict, figures=figures,
@@ -365,6 +376,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       mean_rank_intervals=intervals, pool_check=views.pool_check,
                       mcm=views.mcm, groups=views.groups, bayesian_model=model,
                       rank_sets=sets, letters=letters, dataset_check=carried)
+    return steps.with_multiverse(cmp, data, load_options, opts)
 
 
 def small_sample_guidance(table, tests, cd, alpha) -> tuple:

@@ -244,6 +244,26 @@ def plan_rank_sets(sets, mean_ranks, check, alpha: float, basis: str):
                       caption=caption, matrix=data)
 
 
+def plan_multiverse(found, alpha: float):
+    """The specification curve of the multiverse: each analysis that ran, by how many of the
+    verdict's claims it makes (most first), above the choices that define it."""
+    ran = found.ran()
+    order = sorted(range(len(ran)), key=lambda i: (-sum(ran[i].agrees), i))
+    dims = {d: v for d, v in found.dimensions.items() if len(v) > 1}
+    rows = [(d, value) for d, values in dims.items() for value in values]
+    data = {"share": [sum(ran[i].agrees) / len(found.claims) for i in order],
+            "same_best": [bool(ran[i].agrees[0]) for i in order],
+            "rows": [f"{d} {v}" for d, v in rows],
+            "used": [[ran[i].choices.get(d) == v for i in order] for d, v in rows]}
+    caption = (f"Another reasonable analysis: each of the {len(ran)} analyses of the grid"
+               " (columns, by how many of the verdict's claims they make) with the share of"
+               " claims it makes (filled: the same best learner) above the choices that define"
+               " it (dots).")
+    return FigurePlan("multiverse", drawn=bool(ran), headline=False, procedure=None,
+                      family=None, ranking="friedman", alpha=alpha, caption=caption,
+                      matrix=data, reason=None if ran else "no analysis of the grid could run")
+
+
 def plan_p_best(model, alpha: float):
     """The plan of the whole-table model's figure: each learner's posterior probability of
     being the best, beside the posterior of its Plackett-Luce weight or Bradley-Terry

@@ -65,6 +65,7 @@ class Options:
     rank_sets: str | None
     rank_sets_marginal: bool
     dataset_check: bool
+    multiverse: object
     # what the analysis made of the settings for this table
     used_pair: tuple | None = None
     family: str | None = None
@@ -127,6 +128,14 @@ def _checked_values(given: dict) -> dict:
         raise RankwiseError(f"top must be a whole number (0 or None: every learner); got {top!r}")
     out["top"] = top or None
     out["rank_sets"], out["rank_sets_marginal"] = _rank_sets(given)
+    if given["multiverse"] not in (None, False):
+        from .multiverse import read_grid
+
+        read_grid(given["multiverse"])  # a bad grid is refused before any analysis runs
+        if hasattr(given["multiverse"], "__fspath__"):
+            out["multiverse"] = str(given["multiverse"])
+    else:
+        out["multiverse"] = None
     return out
 
 

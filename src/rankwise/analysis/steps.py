@@ -481,6 +481,19 @@ def dataset_check(table, ranked: Ranked, freq: Frequentist, verdict, opts) -> tu
     return found, with_sentence(verdict, found.sentence())
 
 
+def with_multiverse(cmp, data, load_options, opts):
+    """The comparison with the multiverse of its verdict (``multiverse=``), its sentence in
+    the verdict and its figure; else the comparison as it is."""
+    if opts.multiverse is None:
+        return cmp
+    from .figures import plan_multiverse
+    from .multiverse import multiverse
+
+    found = multiverse(data, cmp, opts.multiverse, load_options)
+    return replace(cmp, multiverse=found, verdict=with_sentence(cmp.verdict, found.sentence()),
+                   figures={**cmp.figures, "multiverse": plan_multiverse(found, opts.alpha)})
+
+
 #: Letters for more learners than this (``--top 0`` at large k) are not computed: nobody reads
 #: them, and the groups of a thousand learners take minutes.
 LETTERS_MAX_LEARNERS = 100

@@ -261,6 +261,8 @@ def draw(plan, mean_ranks, names, titled: bool = False) -> Figure | None:
         return p_best_plot(plan.matrix)
     if plan.name == "rank_sets":
         return rank_set_plot(plan.matrix)
+    if plan.name == "multiverse":
+        return specification_curve(plan.matrix)
     names = list(names)
     forced = " [forced: the omnibus test did not reject]" if plan.forced else ""
     head = f"{label(plan.procedure)}, $\\alpha$ = {plan.alpha}{forced}"
@@ -513,6 +515,41 @@ def rank_set_plot(data: dict) -> Figure:
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     fig.tight_layout()
+    return fig
+
+
+def specification_curve(data: dict) -> Figure:
+    """Top: each analysis's share of the verdict's claims (filled: the same best learner);
+    bottom: the choices of each analysis, one row per choice."""
+    share = np.asarray(data["share"], float)
+    same = np.asarray(data["same_best"], bool)
+    rows, used = data["rows"], np.asarray(data["used"], bool).reshape(len(data["rows"]), -1)
+    m = share.size
+    x = np.arange(m)
+    fig = Figure(figsize=(max(5.0, min(12.0, 0.22 * m + 2.5)), 2.4 + 0.22 * len(rows)))
+    FigureCanvasAgg(fig)
+    grid = fig.add_gridspec(2, 1, height_ratios=[2.2, max(0.6, 0.22 * len(rows))], hspace=0.08)
+    top = fig.add_subplot(grid[0])
+    top.scatter(x[same], share[same], s=20, color="black", zorder=3)
+    top.scatter(x[~same], share[~same], s=20, facecolors="white", edgecolors="black", zorder=3)
+    top.set_ylim(-0.05, 1.05)
+    top.set_xlim(-0.7, m - 0.3)
+    top.set_ylabel("share of the\nverdict's claims", fontsize=8)
+    top.set_xticks([])
+    for side in ("top", "right"):
+        top.spines[side].set_visible(False)
+    if rows:
+        low = fig.add_subplot(grid[1], sharex=top)
+        for r in range(len(rows)):
+            low.scatter(x[used[r]], np.full(int(used[r].sum()), r), s=10, color="#3670c9")
+        low.set_yticks(range(len(rows)))
+        low.set_yticklabels([literal(r) for r in rows], fontsize=7)
+        low.set_ylim(len(rows) - 0.5, -0.5)
+        low.set_xlabel("analyses of the grid", fontsize=8)
+        low.set_xticks([])
+        for side in ("top", "right"):
+            low.spines[side].set_visible(False)
+    fig.subplots_adjust(left=0.3, right=0.97, top=0.95, bottom=0.12)
     return fig
 
 

@@ -205,10 +205,11 @@ def _how_sure_blocks(cmp) -> list:
     """Rank sets, the data-set check and the pool check, with the letters: the sentences the
     verdict carries, a table of the learners, the claims and what overturns them."""
     blocks = []
-    if cmp.rank_sets is not None or cmp.dataset_check is not None:
-        said = [x for x in how_sure.sentences(cmp)
-                if cmp.pool_check is None or x != cmp.pool_check.sentence()]
-        blocks.append(Paragraph(" ".join(said)))  # the pool's is in its own part below
+    if cmp.rank_sets is not None or cmp.dataset_check is not None or cmp.multiverse is not None:
+        own = {x.sentence() for x in (cmp.pool_check, cmp.multiverse) if x is not None}
+        said = [x for x in how_sure.sentences(cmp) if x not in own]
+        if said:  # the pool's and the multiverse's are in their own parts below
+            blocks.append(Paragraph(" ".join(said)))
         blocks.append(_how_sure_table(cmp))
     if cmp.dataset_check is not None:
         check = cmp.dataset_check
@@ -225,8 +226,29 @@ def _how_sure_blocks(cmp) -> list:
                      " (every claim in the JSON).")))
         blocks.append(Paragraph(" ".join([how_sure.leave_one_out_sentence(cmp),
                                           *check.notes])))
+    if cmp.multiverse is not None:
+        blocks += [Heading("Another reasonable analysis", 3), *_multiverse_blocks(cmp)]
     if cmp.pool_check is not None:
         blocks += [Heading("Does the pool matter?", 3), *_pool_blocks(cmp)]
+    return blocks
+
+
+def _multiverse_blocks(cmp) -> list:
+    mv = cmp.multiverse
+    dims = "; ".join(f"{d}: {', '.join(map(str, v))}" for d, v in mv.dimensions.items())
+    blocks = [Paragraph(f"The verdict was rerun for every combination of these choices ({dims};"
+                        " the analysis's own first), each the same analysis as compare with"
+                        " those options. " + " ".join([mv.sentence(), *mv.notes])),
+              Table(["claim of the verdict", "analyses agreeing", "not with"],
+                    how_sure.multiverse_claim_rows(cmp), "<><", key="multiverse_claims",
+                    caption="Each claim of the verdict across the analyses that ran; 'not with':"
+                            " the choices under which it never holds, else the analyses that"
+                            " do not make it."),
+              Table(["#", "analysis", "best", "worse than it", "claims made"],
+                    how_sure.multiverse_entry_rows(cmp), "<<<>>", key="multiverse",
+                    caption="Every analysis of the grid; its command is below, under its"
+                            " number."),
+              Preformatted(how_sure.multiverse_commands(cmp), "multiverse_commands")]
     return blocks
 
 
@@ -243,6 +265,9 @@ def _how_sure_table(cmp) -> Table:
     if cmp.dataset_check is not None:
         parts.append("falls without: the fewest data sets whose removal changes the verdict's"
                      " claim about the learner, and which")
+    if cmp.multiverse is not None:
+        parts.append("analyses agreeing: the analyses of the grid that make the verdict's claim"
+                     " about the learner")
     return Table(header, rows, align, key="how_sure", caption="How sure: " + "; ".join(parts)
                  + ".")
 

@@ -18,7 +18,8 @@ LOO_NAMED = 8
 
 
 def has_section(cmp) -> bool:
-    return any(x is not None for x in (cmp.rank_sets, cmp.dataset_check, cmp.pool_check))
+    return any(x is not None for x in (cmp.rank_sets, cmp.dataset_check, cmp.pool_check,
+                                       cmp.multiverse))
 
 
 def sentences(cmp) -> list:
@@ -28,6 +29,8 @@ def sentences(cmp) -> list:
         out.append(rank_set_sentence(cmp.rank_sets, cmp.settings["rank_sets"]["basis"]))
     if cmp.dataset_check is not None:
         out.append(cmp.dataset_check.sentence())
+    if cmp.multiverse is not None:
+        out.append(cmp.multiverse.sentence())
     if cmp.pool_check is not None:
         out.append(cmp.pool_check.sentence())
     return out
@@ -71,6 +74,9 @@ def rows(cmp, order) -> tuple:
     header.append("verdict")
     if claims:
         header.append("falls without")
+    agree = cmp.multiverse.learner_agreement() if cmp.multiverse is not None else {}
+    if agree:
+        header.append("analyses agreeing")
     tiers = sets.tier_of() if sets is not None else {}
     marks = dict(zip(letters.learners, letters.letters)) if letters is not None else {}
     out = []
@@ -87,8 +93,12 @@ def rows(cmp, order) -> tuple:
         row.append(_decision(v, name))
         if claims:
             row.append(falls_without(claims.get(name)))
+        if agree:
+            row.append(f"{agree[name]} of {len(cmp.multiverse.ran())}")
         out.append(row)
-    return header, out, "<<>" + ">" * (len(header) - 4) + "<"
+    align = "<<>" + "".join("<" if h in ("verdict", "falls without") else ">"
+                            for h in header[3:])
+    return header, out, align
 
 
 def _decision(verdict, name) -> str:
@@ -140,9 +150,42 @@ def to_dict(cmp) -> dict | None:
                          could_be_best=bool(sets.best[j]), tier=tiers.get(name))
         if letters is not None:
             entry["letters"] = marks.get(name)
+        if cmp.multiverse is not None:
+            entry["analyses_agreeing"] = cmp.multiverse.learner_agreement()[name]
+            entry["analyses"] = len(cmp.multiverse.ran())
         if name in claims:
             c = claims[name]
             entry["falls_without"] = {"smallest": c.smallest, "exact": c.exact,
                                       "removed": list(c.removed)}
         learners.append(entry)
     return {"sentences": sentences(cmp), "learners": learners}
+
+
+def multiverse_claim_rows(cmp) -> list:
+    mv = cmp.multiverse
+    n = len(mv.ran())
+    agree = mv.agreement()
+    return [[claim, f"{int(a)} of {n}", "; ".join(mv.flipped_by(i)[:3]) if a < n else "-"]
+            for i, (claim, a) in enumerate(zip(mv.claims, agree))][:CLAIM_ROWS]
+
+
+def multiverse_entry_rows(cmp) -> list:
+    mv = cmp.multiverse
+    rows = []
+    for i, e in enumerate(mv.entries):
+        if e.error is not None:
+            rows.append([str(i + 1), e.label, "-", "-", "could not run"])
+            continue
+        rows.append([str(i + 1), e.label, e.best or "-", str(len(e.losers)),
+                     f"{sum(e.agrees)} of {len(e.agrees)}"])
+    return rows
+
+
+def multiverse_commands(cmp) -> list:
+    """Each analysis's command, numbered as the table numbers them; why one could not run."""
+    out = []
+    for i, e in enumerate(cmp.multiverse.entries):
+        out.append(f"{i + 1:>3}  {e.command}")
+        if e.error is not None:
+            out.append(f"     could not run: {e.error}")
+    return out

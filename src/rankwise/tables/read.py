@@ -676,6 +676,7 @@ def _from_long(frame, lower, criterion, aggregate, label, shown=None,
             raise RankwiseError(f"{label}: row {int(np.flatnonzero(empty)[0]) + 2} has an empty"
                                 f" {name}")
     df["row"] = frame["_row"].to_numpy() if "_row" in frame else np.arange(len(df)) + 2
+    found = ()
     if "criterion" in df:
         found = list(dict.fromkeys(df["criterion"]))
         if criterion is None:
@@ -716,7 +717,8 @@ def _from_long(frame, lower, criterion, aggregate, label, shown=None,
     return ScoreTable(values=agg.to_numpy(dtype=float), datasets=tuple(datasets),
                       learners=tuple(learners), criterion=criterion,
                       aggregate=aggregate if several else None, counts=counts,
-                      warnings=tuple(warnings), source=label, raw=raw if several else None)
+                      warnings=tuple(warnings), source=label, raw=raw if several else None,
+                      criteria=tuple(str(c) for c in found))
 
 
 #: Repeated keys named in the error.

@@ -66,6 +66,8 @@ class ScoreTable:
     raw: pd.DataFrame | None = None
     # how the input's columns were read (tables.sources.Reading), for the report's input line
     reading: object | None = None
+    # every criterion of a long input (the one read is ``criterion``), for the multiverse
+    criteria: tuple = ()
 
     @property
     def n_datasets(self) -> int:

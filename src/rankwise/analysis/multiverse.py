@@ -1,0 +1,390 @@
+"""Another reasonable analysis: the verdict rerun over a grid of defensible choices.
+
+Benchmark conclusions move with choices nobody would call wrong (Nießl et al. 2022): which
+criterion, how the folds are combined, how finely scores are compared, what is done with a
+missing result, and which test decides. :func:`multiverse` reruns :func:`rankwise.compare` once
+for every combination of
+
+- ``criterion``: every criterion of a long input with several (else the one read);
+- ``aggregate``: ``median`` and ``mean`` of the repeats × folds (only when cells have several);
+- ``decimals``: the analysis's own, 12 and 3;
+- ``missing``: every rule that gives an analysis (only when the input has missing cells);
+- ``basis``: what decides the verdict — ``friedman-holm`` (Friedman mean ranks and Holm's
+  procedure against the best, the verdict of compare), ``wilcoxon-holm`` and ``sign-holm``
+  (pairwise Wilcoxon or sign tests against the best-ranked learner, Holm-adjusted, after the
+  same gate), ``mcm`` (the multi-comparison matrix: Wilcoxon with Pratt's zeros, Holm over
+  every pair, the best mean score first) and ``plackett-luce`` (the posterior's best and the
+  learners it finds worse; with the ``bayes`` extra);
+
+and reports, for each claim of the analysis's own verdict (the best learner; each learner
+significantly worse than it, or not), the share of analyses that agree and which choices flip
+it. Each analysis is ``compare`` with its options (``Entry.options``; the command line in
+``Entry.command``), so any one of them can be rerun on its own. An analysis the table does not
+allow (a missing-value rule that leaves nothing, a basis that needs a complete table) is listed
+with its reason and left out of the shares. A TOML file (or a dict) can give the grid instead:
+
+.. code-block:: toml
+
+    [grid]
+    criterion = ["accuracy", "auc"]
+    decimals = [12, 3]
+    basis = ["friedman-holm", "wilcoxon-holm"]
+"""
+
+from __future__ import annotations
+
+import itertools
+import shlex
+from dataclasses import dataclass, field
+from importlib.util import find_spec
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import RankwiseError
+from ..names import AGGREGATES
+from ..stats.results import jsonable
+
+#: The bases of the verdict the grid can vary, with what each is called in a report.
+BASES = {
+    "friedman-holm": "Friedman mean ranks, Holm",
+    "wilcoxon-holm": "pairwise Wilcoxon, Holm",
+    "sign-holm": "pairwise sign tests, Holm",
+    "mcm": "multi-comparison matrix (Wilcoxon, Holm)",
+    "plackett-luce": "Plackett-Luce posterior",
+}
+DIMENSIONS = ("criterion", "aggregate", "decimals", "missing", "basis")
+PLURALS = {"criterion": "criteria", "aggregate": "fold aggregations", "decimals": "roundings",
+           "missing": "missing-value rules", "basis": "bases"}
+#: Missing-value rules the default grid tries on a table with missing cells.
+MISSING_RULES = ("drop-datasets", "drop-learners", "worst", "skillings-mack")
+#: More analyses than this are refused (a grid of your own can be as large as you ask).
+MAX_ENTRIES = 200
+#: Options of an entry's own analysis that the multiverse turns off (it reads the verdict).
+QUIET = {"effects": "none", "dataset_check": False, "rank_sets": None, "pool_check": False,
+         "multiverse": None, "groups": None}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One analysis of the grid: its ``choices``, the ``compare`` options that run it (on the
+    input read again when ``rereads``, else on the table as read), the command line, and what
+    it found (``best`` and the learners worse than it), or why it could
+    not run (``error``)."""
+
+    choices: dict
+    options: dict
+    command: str
+    rereads: bool = False     # run on the input read again (else on the table as read)
+    best: str | None = None
+    losers: tuple = ()
+    agrees: tuple = ()        # per claim of the default verdict: does this analysis make it?
+    error: str | None = None
+
+    @property
+    def label(self) -> str:
+        return ", ".join(f"{k} {v}" for k, v in self.choices.items())
+
+
+@dataclass(frozen=True)
+class Multiverse:
+    """The analyses of the grid and, per claim of the analysis's own verdict, how many agree."""
+
+    dimensions: dict          # dimension -> the values tried, the analysis's own first
+    claims: tuple             # statements of the default verdict's claims
+    learners: tuple           # whom each claim is about (the best first)
+    entries: tuple
+    notes: tuple = ()
+    default: dict = field(default_factory=dict)   # the analysis's own choices
+
+    def ran(self) -> tuple:
+        return tuple(e for e in self.entries if e.error is None)
+
+    def agreement(self) -> np.ndarray:
+        """Per claim, how many analyses that ran make it."""
+        ran = self.ran()
+        if not ran:
+            return np.zeros(len(self.claims), dtype=int)
+        return np.array([e.agrees for e in ran], dtype=bool).sum(axis=0)
+
+    def flipped_by(self, claim: int) -> list:
+        """The choices under which the claim never holds (each ``dimension value``), else the
+        analyses that do not make it."""
+        ran = self.ran()
+        out = []
+        for dim, values in self.dimensions.items():
+            if len(values) < 2:
+                continue
+            for value in values:
+                having = [e for e in ran if e.choices.get(dim) == value]
+                if having and not any(e.agrees[claim] for e in having):
+                    out.append(f"{dim} {value}")
+        if out:
+            return out
+        return [e.label for e in ran if not e.agrees[claim]]
+
+    def learner_agreement(self) -> dict:
+        """``{learner: analyses that make the verdict's claim about it}``."""
+        agree = self.agreement()
+        return {name: int(a) for name, a in zip(self.learners, agree)}
+
+    def sentence(self) -> str:
+        ran = self.ran()
+        n = len(ran)
+        if not n:
+            return "Another reasonable analysis: no analysis of the grid could run."
+        agree = self.agreement()
+        every = sum(all(e.agrees) for e in ran)
+        sizes = " x ".join(f"{len(v)} {PLURALS[d]}" for d, v in self.dimensions.items()
+                           if len(v) > 1)
+        head = (f"Another reasonable analysis ({n} analyses: {sizes or 'one choice each'}):"
+                f" {every} of {n} agree with every claim of the verdict")
+        weakest = int(np.argmin(agree))
+        if agree[weakest] == n:
+            return head + "."
+        flips = self.flipped_by(weakest)
+        shown = "; ".join(flips[:3]) + (f"; and {len(flips) - 3} more" if len(flips) > 3 else "")
+        return (f"{head}; '{self.claims[0]}' holds in {agree[0]} of {n}; the least robust,"
+                f" '{self.claims[weakest]}', in {agree[weakest]} (not with {shown}).")
+
+    def to_dict(self) -> dict:
+        agree = self.agreement()
+        return jsonable({
+            "dimensions": self.dimensions, "default": self.default,
+            "claims": [{"statement": c, "agree": int(a), "of": len(self.ran()),
+                        "flipped_by": self.flipped_by(i) if a < len(self.ran()) else []}
+                       for i, (c, a) in enumerate(zip(self.claims, agree))],
+            "entries": [{"choices": e.choices, "command": e.command, "best": e.best,
+                         "losers": list(e.losers), "agrees": list(e.agrees),
+                         "error": e.error} for e in self.entries],
+            "notes": list(self.notes)})
+
+
+def read_grid(grid) -> dict | None:
+    """A grid from a TOML file's ``[grid]`` table or a dict (None: the default grid)."""
+    if grid is None or grid is True or grid == "default":
+        return None
+    if isinstance(grid, (str, Path)):
+        path = Path(grid)
+        if not path.is_file():
+            raise RankwiseError(f"{path}: no such grid file (a TOML file with a [grid] table;"
+                                " --multiverse alone uses the default grid)")
+        try:
+            import tomllib
+        except ModuleNotFoundError:  # Python 3.10
+            import tomli as tomllib
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise RankwiseError(f"{path}: not a TOML file ({exc})") from None
+        grid = data.get("grid", data)
+    if not isinstance(grid, dict):
+        raise RankwiseError("the multiverse grid must be a table of lists, e.g."
+                            " {'decimals': [12, 3], 'basis': ['friedman-holm', 'mcm']}")
+    unknown = [k for k in grid if k not in DIMENSIONS]
+    if unknown:
+        raise RankwiseError(f"unknown dimension {unknown[0]!r} in the multiverse grid; the"
+                            f" dimensions are {', '.join(DIMENSIONS)}")
+    out = {}
+    for key, values in grid.items():
+        values = list(values) if isinstance(values, (list, tuple)) else [values]
+        if not values:
+            raise RankwiseError(f"the multiverse grid's {key} has no values")
+        out[key] = _checked(key, values)
+    return out
+
+
+def _checked(key, values) -> list:
+    if key == "basis":
+        bad = [v for v in values if v not in BASES]
+        if bad:
+            raise RankwiseError(f"unknown basis {bad[0]!r} in the multiverse grid; choose from"
+                                f" {', '.join(BASES)}")
+    if key == "aggregate":
+        bad = [v for v in values if v not in AGGREGATES]
+        if bad:
+            raise RankwiseError(f"unknown aggregate {bad[0]!r}; choose from"
+                                f" {', '.join(AGGREGATES)}")
+    if key == "decimals":
+        if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 15
+               for v in values):
+            raise RankwiseError("the multiverse grid's decimals must be whole numbers from 0"
+                                " to 15")
+    return list(dict.fromkeys(values))
+
+
+def default_grid(table, options: dict, can_reload: bool) -> tuple:
+    """``(grid, notes)``: the dimensions that apply to this table (see the module docstring),
+    each with the analysis's own choice first."""
+    notes = []
+    own = {"criterion": table.criterion, "aggregate": options.get("aggregate", "median"),
+           "decimals": options.get("decimals"), "missing": options.get("missing", "refuse"),
+           "basis": "friedman-holm"}
+    grid = {"decimals": [own["decimals"], 12, 3],
+            "basis": [b for b in BASES if b != "plackett-luce" or find_spec("numpyro")]}
+    if "plackett-luce" not in grid["basis"]:
+        notes.append("The Plackett-Luce basis needs the bayes extra (pip install"
+                     " 'rankwise[bayes]'); it is left out of the grid.")
+    if can_reload:
+        if len(table.criteria) > 1:
+            grid["criterion"] = [own["criterion"], *table.criteria]
+        if table.aggregate is not None:
+            grid["aggregate"] = [own["aggregate"], "median", "mean"]
+        if table.missing_cells:
+            grid["missing"] = [own["missing"], *MISSING_RULES]
+    elif len(table.criteria) > 1 or table.aggregate is not None or table.missing_cells:
+        notes.append("The criterion, the fold aggregation and the missing-value rule are"
+                     " varied only when the input is a file or a DataFrame (not a ScoreTable).")
+    grid = {k: list(dict.fromkeys(v)) for k, v in grid.items()}
+    return {k: grid[k] for k in DIMENSIONS if k in grid}, notes
+
+
+def _basis_options(basis: str) -> dict:
+    return {"friedman-holm": {},
+            "wilcoxon-holm": {"posthoc": "control", "rankings": ["wilcoxon"],
+                              "procedures": ["holm"], "control": None},
+            "sign-holm": {"posthoc": "control", "rankings": ["sign"], "procedures": ["holm"],
+                          "control": None},
+            "mcm": {"mcm": "holm"},
+            "plackett-luce": {"bayesian": "plackett-luce", "verdict": "bayesian"}}[basis]
+
+
+def read_claims(cmp, basis: str) -> tuple:
+    """``(best, losers)`` of an analysis by its basis (see the module docstring)."""
+    v = cmp.verdict
+    if basis == "friedman-holm":
+        return v.best, tuple(v.losers)
+    if basis in ("wilcoxon-holm", "sign-holm"):
+        ranking = basis.split("-")[0]
+        entry = cmp.posthoc.rankings[ranking]
+        best = cmp.posthoc.control
+        if entry.skipped:
+            return best, ()
+        fam = entry.families["control"]
+        worse = fam.rejected("holm", cmp.alpha)
+        return best, tuple(fam.learners[int(b)] for b, w in zip(fam.b, worse) if w)
+    if basis == "mcm":
+        m = cmp.mcm
+        best = int(m.order[0])
+        return m.learners[best], tuple(m.learners[int(b)] for a, b, s in
+                                       zip(m.a, m.b, m.significant) if a == best and s)
+    bv = v.bayesian
+    return bv.reference, tuple(r["learner"] for r in bv.rows if r["decision"] == "worse")
+
+
+def multiverse(data, base, grid=None, load_options=None) -> Multiverse:
+    """Rerun ``base`` (a :class:`~rankwise.Comparison`) over the grid; ``data`` and
+    ``load_options`` are what it was read from (a ScoreTable: nothing to reread)."""
+    from ..tables import ScoreTable
+    from .compare import compare
+
+    load_options = dict(load_options or {})
+    can_reload = not isinstance(data, ScoreTable)
+    defaults, notes = default_grid(base.table, {**load_options, **base.options}, can_reload)
+    chosen = read_grid(grid)
+    if chosen is not None:
+        if not can_reload and any(k in chosen for k in ("criterion", "aggregate", "missing")):
+            raise RankwiseError("the grid varies how the table is read (criterion, aggregate or"
+                                " missing); give compare the file or DataFrame, not a"
+                                " ScoreTable")
+        dims = {k: chosen[k] for k in DIMENSIONS if k in chosen}
+    else:
+        dims = defaults
+    size = int(np.prod([len(v) for v in dims.values()])) if dims else 1
+    if size > MAX_ENTRIES:
+        raise RankwiseError(f"the multiverse grid has {size:,} analyses (more than"
+                            f" {MAX_ENTRIES}); give a smaller grid (--multiverse FILE.toml)")
+    own = {"criterion": base.table.criterion, "decimals": base.options.get("decimals"),
+           "aggregate": load_options.get("aggregate", "median"),
+           "missing": load_options.get("missing", "refuse"), "basis": "friedman-holm"}
+    claims, about, truth = _default_claims(base)
+    entries = []
+    for values in itertools.product(*dims.values()):
+        choices = dict(zip(dims, values))
+        entries.append(_run(compare, data, base, load_options, choices, own, truth))
+    return Multiverse({k: list(v) for k, v in dims.items()}, claims, about, tuple(entries),
+                      tuple(notes), {k: own[k] for k in dims})
+
+
+def _default_claims(base) -> tuple:
+    """The statements of the verdict's claims and the function that reads them off an
+    analysis's ``(best, losers)``."""
+    v = base.verdict
+    best, losers = v.best, set(v.losers)
+    others = [name for name in base.table.learners if name != best]
+    claims = [f"{best} is the best"] + [
+        f"{name} is {'' if name in losers else 'not '}significantly worse than {best}"
+        for name in others]
+
+    def truth(found_best, found_losers):
+        found_losers = set(found_losers)
+        return (found_best == best,) + tuple((name in found_losers) == (name in losers)
+                                            for name in others)
+    return tuple(claims), (best, *others), truth
+
+
+def _run(compare, data, base, load_options, choices, own, truth) -> Entry:
+    """One analysis: compare on the table as read (or, when the choices read it otherwise, on
+    the input read again with them)."""
+    options = {**base.options, **QUIET}
+    load = dict(load_options)
+    basis = choices.get("basis", "friedman-holm")
+    rereads = any(choices[k] != own[k] for k in ("criterion", "aggregate", "missing")
+                  if k in choices)
+    for key in ("criterion", "aggregate", "missing"):
+        if key in choices:
+            load[key] = choices[key]
+    if choices.get("criterion", own["criterion"]) != own["criterion"]:
+        load.pop("higher_is_better", None)   # another criterion's direction is its own
+    if "decimals" in choices:
+        options["decimals"] = choices["decimals"]
+    options.update(_basis_options(basis))
+    command = command_line(base, options, load)
+    given = {**options, **load} if rereads else options
+    try:
+        cmp = compare(data if rereads else base.table, **given)
+        best, losers = read_claims(cmp, basis)
+    except RankwiseError as exc:
+        return Entry(choices, given, command, rereads, error=str(exc))
+    return Entry(choices, given, command, rereads, best, losers, truth(best, losers))
+
+
+#: compare's options as the command line writes them, for the entries' commands.
+FLAGS = {"alpha": "--alpha", "convention": "--convention", "decimals": "--decimals",
+         "friedman_method": "--friedman-method", "verdict_procedure": "--verdict-procedure",
+         "posthoc": "--posthoc", "rankings": "--ranking", "procedures": "--procedures",
+         "mcm": "--mcm", "bayesian": "--bayesian", "verdict": "--verdict", "seed": "--seed",
+         "threshold": "--threshold", "force_posthoc": "--force-posthoc",
+         "zero_method": "--zero-method", "sign_ties": "--sign-ties"}
+LOAD_FLAGS = {"criterion": "--criterion", "aggregate": "--aggregate", "missing": "--missing",
+              "shape": "--shape", "source_format": "--source", "duplicates": "--duplicates",
+              "sep": "--sep", "decimal": "--decimal"}
+
+
+def command_line(base, options, load) -> str:
+    """The ``rankwise compare`` command of one analysis (the input as the analysis named it)."""
+    from .compare import compare
+    import inspect
+
+    source = base.table.source
+    words = ["rankwise", "compare"]
+    words += (["--example", source.split(":", 1)[1]] if source.startswith("example:") else
+              ["TABLE" if source in ("table", "DataFrame") else source])
+    defaults = {name: p.default for name, p in inspect.signature(compare).parameters.items()}
+    for name, flag in FLAGS.items():
+        value = options.get(name, defaults.get(name))
+        if value is None or value == defaults.get(name) or value is False:
+            continue
+        if value is True:
+            words.append(flag)
+            continue
+        words += [flag, ",".join(map(str, value)) if isinstance(value, (list, tuple))
+                  else str(value)]
+    for name, flag in LOAD_FLAGS.items():
+        value = load.get(name)
+        if value not in (None, "auto", "median", "refuse") or (name == "aggregate"
+                                                                and value == "mean"):
+            words += [flag, str(value)]
+    if load.get("higher_is_better") is not None:
+        words.append("--higher-is-better" if load["higher_is_better"] else "--lower-is-better")
+    return " ".join(shlex.quote(w) for w in words)
