@@ -97,7 +97,8 @@ def test_a_long_input_varies_its_criteria_and_fold_aggregation():
         mv = cmp.multiverse
         assert len(mv.entries) == 8
         for entry in mv.entries:
-            data = str(path) if entry.rereads else cmp.table
+            data = compare(str(path), **{"criterion": "accuracy", **entry.load}).table \
+                if entry.rereads else cmp.table
             alone = compare(data, **entry.options)
             assert read_claims(alone, entry.choices["basis"]) == (entry.best, entry.losers)
             assert entry.rereads == (entry.choices["criterion"] != "accuracy"
@@ -111,15 +112,16 @@ def test_the_default_grid_fits_the_table():
 
     with resources.as_file(example_path("folds_demo")) as path:
         table = compare(str(path), criterion="accuracy", effects="none").table
-    dims, notes = default_grid(table, {"decimals": 12}, can_reload=True)
+    own = {"criterion": "accuracy", "aggregate": "median", "decimals": 12, "missing": "refuse"}
+    dims, notes = default_grid(table, own, can_reload=True)
     assert dims["criterion"] == ["accuracy", "runtime"]
     assert dims["aggregate"] == ["median", "mean"]
     assert dims["decimals"] == [12, 3]
     assert "missing" not in dims  # no missing cells
     assert dims["basis"][:4] == ["friedman-holm", "wilcoxon-holm", "sign-holm", "mcm"]
-    dims, notes = default_grid(table, {"decimals": 6}, can_reload=False)
+    dims, notes = default_grid(table, {**own, "decimals": 6}, can_reload=False)
     assert set(dims) == {"decimals", "basis"} and dims["decimals"] == [6, 12, 3]
-    assert any("ScoreTable" in note for note in notes)
+    assert any("built directly" in note for note in notes)
 
 
 def test_missing_cells_try_every_rule_and_say_which_cannot_run(tmp_path):
@@ -137,7 +139,9 @@ def test_missing_cells_try_every_rule_and_say_which_cannot_run(tmp_path):
     assert entries[("worst", "mcm")].rereads and entries[("worst", "mcm")].error is None
     assert len(cmp.multiverse.ran()) == len(cmp.multiverse.entries) - 1
     for entry in cmp.multiverse.ran():
-        alone = compare(str(path) if entry.rereads else cmp.table, **entry.options)
+        table = compare(str(path), **{"missing": "drop-datasets", **entry.load}).table \
+            if entry.rereads else cmp.table
+        alone = compare(table, **entry.options)
         assert read_claims(alone, entry.choices["basis"]) == (entry.best, entry.losers)
     assert "could not run" in cmp.to_text()
 
@@ -186,3 +190,14 @@ def test_a_grid_too_large_is_refused():
     with resources.as_file(example_path("folds_demo")) as path:
         with pytest.raises(RankwiseError, match="more than"):
             compare(str(path), criterion="accuracy", multiverse=grid)
+
+
+def test_the_command_line_varies_how_the_input_is_read(capsys):
+    code, out, err = cli(capsys, "compare", "--example", "folds_demo", "--criterion", "accuracy",
+                         "--multiverse", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)["multiverse"]
+    assert data["dimensions"]["criterion"] == ["accuracy", "runtime"]
+    assert data["dimensions"]["aggregate"] == ["median", "mean"]
+    runtime = [e for e in data["entries"] if e["choices"]["criterion"] == "runtime"]
+    assert runtime and all("--criterion runtime" in e["command"] for e in runtime)

@@ -45,6 +45,8 @@ _LAZY = {
     **dict.fromkeys(("from_cross_validate", "from_search"), "rankwise.tables.from_sklearn"),
     "multi_comparison_matrix": "rankwise.analysis.mcm",
     "scott_knott_esd": "rankwise.analysis.scott_knott",
+    **dict.fromkeys(("DatasetCheck", "dataset_check"), "rankwise.analysis.dataset_check"),
+    "Multiverse": "rankwise.analysis.multiverse",
 }
 
 __all__ = sorted(_LAZY) + ["RankwiseError", "__version__"]

@@ -178,8 +178,8 @@ class Post:
                                             help="Each learner's own rank set instead.")]
     Multiverse = Annotated[Optional[str], typer.Option(
         "--multiverse", metavar="[GRID.toml]", rich_help_panel=SURE, show_default=False,
-        help="Rerun the verdict over a grid of reasonable analyses (a TOML [grid] of your own;"
-             " put it after the input).")]
+        help="Rerun the verdict over a grid of reasonable analyses (GRID.toml: a grid of your"
+             " own; put it after the input).")]
     DatasetCheck = Annotated[bool, flag(
         "--dataset-check", panel=SURE,
         help="The fewest data sets whose removal overturns each claim of the verdict.")]

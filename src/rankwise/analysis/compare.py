@@ -376,7 +376,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       mean_rank_intervals=intervals, pool_check=views.pool_check,
                       mcm=views.mcm, groups=views.groups, bayesian_model=model,
                       rank_sets=sets, letters=letters, dataset_check=carried)
-    return steps.with_multiverse(cmp, data, load_options, opts)
+    return steps.with_multiverse(cmp, opts)
 
 
 def small_sample_guidance(table, tests, cd, alpha) -> tuple:

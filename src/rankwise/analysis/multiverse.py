@@ -68,18 +68,22 @@ QUIET = {"effects": "none", "dataset_check": False, "rank_sets": None, "pool_che
 @dataclass(frozen=True)
 class Entry:
     """One analysis of the grid: its ``choices``, the ``compare`` options that run it (on the
-    input read again when ``rereads``, else on the table as read), the command line, and what
-    it found (``best`` and the learners worse than it), or why it could
+    input read again with ``load`` when it has any, else on the table as read), the command
+    line, and what it found (``best`` and the learners worse than it), or why it could
     not run (``error``)."""
 
     choices: dict
     options: dict
     command: str
-    rereads: bool = False     # run on the input read again (else on the table as read)
+    load: dict = field(default_factory=dict)   # read the input again with these (else as read)
     best: str | None = None
     losers: tuple = ()
     agrees: tuple = ()        # per claim of the default verdict: does this analysis make it?
     error: str | None = None
+
+    @property
+    def rereads(self) -> bool:
+        return bool(self.load)
 
     @property
     def label(self) -> str:
@@ -213,13 +217,10 @@ def _checked(key, values) -> list:
     return list(dict.fromkeys(values))
 
 
-def default_grid(table, options: dict, can_reload: bool) -> tuple:
+def default_grid(table, own: dict, can_reload: bool) -> tuple:
     """``(grid, notes)``: the dimensions that apply to this table (see the module docstring),
-    each with the analysis's own choice first."""
+    each with the analysis's own choice (``own``) first."""
     notes = []
-    own = {"criterion": table.criterion, "aggregate": options.get("aggregate", "median"),
-           "decimals": options.get("decimals"), "missing": options.get("missing", "refuse"),
-           "basis": "friedman-holm"}
     grid = {"decimals": [own["decimals"], 12, 3],
             "basis": [b for b in BASES if b != "plackett-luce" or find_spec("numpyro")]}
     if "plackett-luce" not in grid["basis"]:
@@ -234,7 +235,8 @@ def default_grid(table, options: dict, can_reload: bool) -> tuple:
             grid["missing"] = [own["missing"], *MISSING_RULES]
     elif len(table.criteria) > 1 or table.aggregate is not None or table.missing_cells:
         notes.append("The criterion, the fold aggregation and the missing-value rule are"
-                     " varied only when the input is a file or a DataFrame (not a ScoreTable).")
+                     " varied only when the table was read from a file, a DataFrame or an"
+                     " example (this ScoreTable was built directly).")
     grid = {k: list(dict.fromkeys(v)) for k, v in grid.items()}
     return {k: grid[k] for k in DIMENSIONS if k in grid}, notes
 
@@ -272,21 +274,23 @@ def read_claims(cmp, basis: str) -> tuple:
     return bv.reference, tuple(r["learner"] for r in bv.rows if r["decision"] == "worse")
 
 
-def multiverse(data, base, grid=None, load_options=None) -> Multiverse:
-    """Rerun ``base`` (a :class:`~rankwise.Comparison`) over the grid; ``data`` and
-    ``load_options`` are what it was read from (a ScoreTable: nothing to reread)."""
-    from ..tables import ScoreTable
-    from .compare import compare
-
-    load_options = dict(load_options or {})
-    can_reload = not isinstance(data, ScoreTable)
-    defaults, notes = default_grid(base.table, {**load_options, **base.options}, can_reload)
+def multiverse(base, grid=None) -> Multiverse:
+    """Rerun ``base`` (a :class:`~rankwise.Comparison`) over the grid (None: the default grid;
+    a dict or a TOML file). The criterion, aggregation and missing-value rule are varied by
+    reading the input again (``ScoreTable.reread``)."""
+    table = base.table
+    read_with = dict(getattr(table.reread, "keywords", {}) or {})
+    can_reload = table.reread is not None
+    own = {"criterion": table.criterion, "decimals": base.options.get("decimals"),
+           "aggregate": read_with.get("aggregate") or "median",
+           "missing": read_with.get("missing") or "refuse", "basis": "friedman-holm"}
+    defaults, notes = default_grid(table, own, can_reload)
     chosen = read_grid(grid)
     if chosen is not None:
         if not can_reload and any(k in chosen for k in ("criterion", "aggregate", "missing")):
             raise RankwiseError("the grid varies how the table is read (criterion, aggregate or"
-                                " missing); give compare the file or DataFrame, not a"
-                                " ScoreTable")
+                                " missing), but this table was not read from a file, a"
+                                " DataFrame or an example")
         dims = {k: chosen[k] for k in DIMENSIONS if k in chosen}
     else:
         dims = defaults
@@ -294,15 +298,10 @@ def multiverse(data, base, grid=None, load_options=None) -> Multiverse:
     if size > MAX_ENTRIES:
         raise RankwiseError(f"the multiverse grid has {size:,} analyses (more than"
                             f" {MAX_ENTRIES}); give a smaller grid (--multiverse FILE.toml)")
-    own = {"criterion": base.table.criterion, "decimals": base.options.get("decimals"),
-           "aggregate": load_options.get("aggregate", "median"),
-           "missing": load_options.get("missing", "refuse"), "basis": "friedman-holm"}
     claims, about, truth = _default_claims(base)
-    entries = []
-    for values in itertools.product(*dims.values()):
-        choices = dict(zip(dims, values))
-        entries.append(_run(compare, data, base, load_options, choices, own, truth))
-    return Multiverse({k: list(v) for k, v in dims.items()}, claims, about, tuple(entries),
+    entries = tuple(_run(base, read_with, dict(zip(dims, values)), own, truth)
+                    for values in itertools.product(*dims.values()))
+    return Multiverse({k: list(v) for k, v in dims.items()}, claims, about, entries,
                       tuple(notes), {k: own[k] for k in dims})
 
 
@@ -323,30 +322,28 @@ def _default_claims(base) -> tuple:
     return tuple(claims), (best, *others), truth
 
 
-def _run(compare, data, base, load_options, choices, own, truth) -> Entry:
-    """One analysis: compare on the table as read (or, when the choices read it otherwise, on
-    the input read again with them)."""
+def _run(base, read_with, choices, own, truth) -> Entry:
+    """One analysis: compare on the table as read or, when the choices read it otherwise, on
+    the input read again with them (``Entry.load``)."""
+    from .compare import compare
+
     options = {**base.options, **QUIET}
-    load = dict(load_options)
     basis = choices.get("basis", "friedman-holm")
-    rereads = any(choices[k] != own[k] for k in ("criterion", "aggregate", "missing")
-                  if k in choices)
-    for key in ("criterion", "aggregate", "missing"):
-        if key in choices:
-            load[key] = choices[key]
-    if choices.get("criterion", own["criterion"]) != own["criterion"]:
-        load.pop("higher_is_better", None)   # another criterion's direction is its own
+    load = {k: choices[k] for k in ("criterion", "aggregate", "missing")
+            if k in choices and choices[k] != own[k]}
+    if "criterion" in load:
+        load["higher_is_better"] = None   # another criterion's direction is its own
     if "decimals" in choices:
         options["decimals"] = choices["decimals"]
     options.update(_basis_options(basis))
-    command = command_line(base, options, load)
-    given = {**options, **load} if rereads else options
+    command = command_line(base, options, {**read_with, **load})
     try:
-        cmp = compare(data if rereads else base.table, **given)
+        table = base.table.reread(**load) if load else base.table
+        cmp = compare(table, **options)
         best, losers = read_claims(cmp, basis)
     except RankwiseError as exc:
-        return Entry(choices, given, command, rereads, error=str(exc))
-    return Entry(choices, given, command, rereads, best, losers, truth(best, losers))
+        return Entry(choices, options, command, load, error=str(exc))
+    return Entry(choices, options, command, load, best, losers, truth(best, losers))
 
 
 #: compare's options as the command line writes them, for the entries' commands.
@@ -382,9 +379,13 @@ def command_line(base, options, load) -> str:
                   else str(value)]
     for name, flag in LOAD_FLAGS.items():
         value = load.get(name)
-        if value not in (None, "auto", "median", "refuse") or (name == "aggregate"
-                                                                and value == "mean"):
+        if value not in (None, "auto", "median", "refuse"):
             words += [flag, str(value)]
+    for name, flag in (("columns", "--columns"), ("where", "--where")):
+        if load.get(name):
+            value = load[name]
+            words += [flag, ",".join(f"{k}={v}" for k, v in value.items())
+                      if isinstance(value, dict) else str(value)]
     if load.get("higher_is_better") is not None:
         words.append("--higher-is-better" if load["higher_is_better"] else "--lower-is-better")
     return " ".join(shlex.quote(w) for w in words)

@@ -481,7 +481,7 @@ def dataset_check(table, ranked: Ranked, freq: Frequentist, verdict, opts) -> tu
     return found, with_sentence(verdict, found.sentence())
 
 
-def with_multiverse(cmp, data, load_options, opts):
+def with_multiverse(cmp, opts):
     """The comparison with the multiverse of its verdict (``multiverse=``), its sentence in
     the verdict and its figure; else the comparison as it is."""
     if opts.multiverse is None:
@@ -489,7 +489,7 @@ def with_multiverse(cmp, data, load_options, opts):
     from .figures import plan_multiverse
     from .multiverse import multiverse
 
-    found = multiverse(data, cmp, opts.multiverse, load_options)
+    found = multiverse(cmp, opts.multiverse)
     return replace(cmp, multiverse=found, verdict=with_sentence(cmp.verdict, found.sentence()),
                    figures={**cmp.figures, "multiverse": plan_multiverse(found, opts.alpha)})
 

@@ -70,7 +70,10 @@ def load_example(name: str, **options):
         except RankwiseError as error:  # name the example, not where it is installed
             raise RankwiseError(str(error).replace(str(path), f"example:{name}")) from None
     from dataclasses import replace
-    return replace(table, source=f"example:{name}")
+    from functools import partial
+
+    return replace(table, source=f"example:{name}", reread=partial(load_example, name, **{
+        **table.reread.keywords}))
 
 
 EXPERIMENTS = {"demo": "demo_experiment.toml"}

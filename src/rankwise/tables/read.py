@@ -11,6 +11,7 @@ import io
 import os
 import re
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -158,7 +159,12 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     elif run_status is not None and run_status["failed_tasks"]:
         table = replace(table, warnings=table.warnings + (
             f"{run_status['failed_tasks']} task(s) failed; their values are missing",))
-    return _finish(table, criterion, higher_is_better, missing)
+    table = _finish(table, criterion, higher_is_better, missing)
+    options = dict(shape=shape, criterion=criterion, higher_is_better=higher_is_better,
+                   aggregate=aggregate, missing=missing, sep=sep, columns=columns,
+                   source_format=source_format, duplicates=duplicates, where=where,
+                   decimal=decimal)
+    return replace(table, reread=partial(load_table, source, **options))
 
 
 def missing_policy(missing: str) -> str:

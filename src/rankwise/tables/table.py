@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -68,6 +68,9 @@ class ScoreTable:
     reading: object | None = None
     # every criterion of a long input (the one read is ``criterion``), for the multiverse
     criteria: tuple = ()
+    # the input read again with other options (``reread(criterion=...)``), when the table came
+    # from a file, a DataFrame or an example; its keywords are the options it was read with
+    reread: object | None = field(default=None, repr=False, compare=False)
 
     @property
     def n_datasets(self) -> int:
