@@ -11,30 +11,11 @@ the diagram procedures Holm, Shaffer, Nemenyi and Bergmann-Hommel.
 from __future__ import annotations
 
 import argparse
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
-
-def table(k: int, n: int, path: Path, seed: int = 0) -> Path:
-    rng = np.random.default_rng(seed)
-    x = np.round(0.7 + np.linspace(0, 0.05, k) + rng.normal(0, 0.03, (n, k)), 3)
-    frame = pd.DataFrame(x, columns=[f"learner_{j:02d}" for j in range(k)])
-    frame.insert(0, "dataset", [f"ds{i:04d}" for i in range(n)])
-    frame.to_csv(path, index=False)
-    return path
-
-
-def seconds(args) -> float:
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "rankwise.cli", *args], check=True,
-                   stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+from _timing import cli_seconds as seconds
+from _timing import wide_csv
 
 
 def main():
@@ -44,7 +25,7 @@ def main():
     ap.add_argument("--n", type=int, default=100)
     opts = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        path = table(opts.k, opts.n, Path(tmp) / "t.csv")
+        path = wide_csv(opts.k, opts.n, Path(tmp) / "t.csv", spread=0.05)
         print(f"k = {opts.k} x N = {opts.n}, best of {opts.repeats}")
         print(f"{'procedure':16s} {'compare':>9s} {'--pool-check':>13s} {'ratio':>7s}")
         for proc in ("holm", "shaffer", "nemenyi", "bergmann_hommel"):

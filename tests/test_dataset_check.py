@@ -201,3 +201,20 @@ def test_step_down_decisions_equal_the_adjusted_p_values(method):
     p[50:60] = 0.05 / np.arange(15, 0, -1)      # every p on its Holm boundary
     expected = adjust_rows(p, method, k=k) <= 0.05
     assert np.array_equal(sub._step_down(p), expected)
+
+
+def test_large_tables_stay_within_budget_and_say_so():
+    from rankwise.analysis import dataset_check as dc
+
+    notes = []
+    assert dc._affordable(3, 200, 1000, 0, notes) == 2 and "not 3" in notes[0]
+    notes = []
+    assert dc._affordable(3, 100, 30, 435, notes) == 3 and not notes
+    rng = np.random.default_rng(1)
+    k = 250
+    ranks = np.argsort(np.argsort(-(rng.normal(size=(12, k)) + np.linspace(0, 3, k)),
+                                  axis=1), axis=1) + 1.0
+    check = dataset_check(ranks, [f"L{j}" for j in range(k)], [f"d{i}" for i in range(12)])
+    skipped = [c for c in check.claims if not c.searched]
+    assert skipped and all(c.smallest is None and not c.exact for c in skipped)
+    assert any("greedy search beyond the exact sizes ran for 100" in n for n in check.notes)

@@ -10,28 +10,19 @@ import resource
 import sqlite3
 import subprocess
 import sys
-from unittest import mock
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import rankwise as rw
-from rankwise.cli import run
 from rankwise.errors import RankwiseError
 from rankwise.experiment.store import Store
 
+from cli_run import cli
+
 T6 = ("--example", "demsar2006_table6")
 POWER = ("power", *T6, "--draws", "20", "--bias", "0,10", "--sample-size", "10")
-
-
-def cli(capsys, *args):
-    """``(exit code, stdout, stderr)`` of ``rankwise ARGS``, run in this process."""
-    with pytest.raises(SystemExit) as stop, mock.patch.object(sys, "argv",
-                                                              ["rankwise", *map(str, args)]):
-        run()
-    out = capsys.readouterr()
-    return stop.value.code, out.out, out.err
 
 
 def refused(result, *words):

@@ -3,27 +3,18 @@ and by its printed command), the shares agree with the entries, and bad grids ar
 
 import json
 import shlex
-import sys
 from importlib import resources
-from unittest import mock
 
 import pytest
 
 from rankwise import compare, load_example
 from rankwise.analysis.multiverse import MAX_ENTRIES, read_claims, read_grid
-from rankwise.cli import run
 from rankwise.errors import RankwiseError
 from rankwise.examples import example_path
 
+from cli_run import cli
+
 GRID = {"decimals": [12, 2], "basis": ["friedman-holm", "wilcoxon-holm", "sign-holm", "mcm"]}
-
-
-def cli(capsys, *args):
-    with pytest.raises(SystemExit) as stop, mock.patch.object(sys, "argv",
-                                                              ["rankwise", *map(str, args)]):
-        run()
-    out = capsys.readouterr()
-    return stop.value.code, out.out, out.err
 
 
 @pytest.fixture(scope="module")
@@ -201,3 +192,17 @@ def test_the_command_line_varies_how_the_input_is_read(capsys):
     assert data["dimensions"]["aggregate"] == ["median", "mean"]
     runtime = [e for e in data["entries"] if e["choices"]["criterion"] == "runtime"]
     assert runtime and all("--criterion runtime" in e["command"] for e in runtime)
+
+
+def test_two_learners_speak_of_no_best_when_none_is_detected(tmp_path):
+    path = tmp_path / "two.csv"
+    path.write_text("dataset,A,B\nd1,0.8,0.7\nd2,0.7,0.75\nd3,0.9,0.8\nd4,0.6,0.65\n"
+                    "d5,0.85,0.8\n")
+    cmp = compare(str(path), multiverse={"decimals": [12, 1], "basis": ["friedman-holm",
+                                                                        "mcm"]})
+    mv = cmp.multiverse
+    assert cmp.verdict.best is None
+    assert mv.claims == ("A is not significantly worse than the others",
+                         "B is not significantly worse than the others")
+    assert all(e.error is None for e in mv.entries)
+    assert "None" not in mv.sentence() and "None" not in cmp.to_text()

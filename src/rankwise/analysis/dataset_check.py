@@ -58,6 +58,12 @@ FRAGILE_AT = 2
 CHUNK = 8_192
 #: Above this many pairs the all-pairs decisions are not checked (the verdict's are).
 MAX_PAIR_CLAIMS = 5_000
+#: The exact search stops at the subset size whose subsets × (learners + pairs) pass this.
+WORK_MAX = 2e8
+#: The greedy search goes on with at most max(GREEDY_MIN_CLAIMS, GREEDY_WORK // k) claims
+#: (the verdict's first): each walks down every data set with all k learners.
+GREEDY_MIN_CLAIMS = 100
+GREEDY_WORK = 20_000
 #: The greedy search stops when this many data sets are left.
 MIN_LEFT = 2
 #: Pair procedures with one exhaustive search per table (Bergmann-Hommel) are not checked.
@@ -72,7 +78,8 @@ class Claim:
     ``smallest``: the fewest data sets whose removal changes it (None: no subset found);
     ``exact``: ``smallest`` is exact (every subset of that size and below was tried) rather than
     a greedy upper bound; ``removed``: one such set of data sets (the first in data-set order);
-    ``count``: how many subsets of that size change it (exact sizes only).
+    ``count``: how many subsets of that size change it (exact sizes only); ``searched``:
+    False when the greedy search did not run for it (too many claims; see ``GREEDY_WORK``).
     """
 
     kind: str
@@ -83,6 +90,7 @@ class Claim:
     exact: bool
     removed: tuple
     count: int | None
+    searched: bool = True   # False: the greedy search did not run for it (too many claims)
 
     @property
     def fragile(self) -> bool:
@@ -91,7 +99,8 @@ class Claim:
     def to_dict(self) -> dict:
         return {"kind": self.kind, "learners": list(self.learners), "holds": self.holds,
                 "statement": self.statement, "smallest": self.smallest, "exact": self.exact,
-                "removed": list(self.removed), "count": self.count, "fragile": self.fragile}
+                "removed": list(self.removed), "count": self.count, "fragile": self.fragile,
+                "searched": self.searched}
 
 
 @dataclass(frozen=True)
@@ -473,6 +482,7 @@ def dataset_check(ranks, learners, datasets, *, alpha: float = 0.05,
                    force=force_posthoc, gate_passed=gate_passed)
     specs = _claims(sub, list(learners), sub.state(sub.removing(np.empty((1, 0))), whole=True))
     found, loo = {}, {}
+    max_exact = _affordable(max_exact, n, k, 0 if sub.pairs is None else len(sub.pairs), notes)
     for size in range(1, min(max_exact, n - MIN_LEFT) + 1):
         open_ = [i for i in range(len(specs)) if i not in found]
         if size == 1:
@@ -480,6 +490,7 @@ def dataset_check(ranks, learners, datasets, *, alpha: float = 0.05,
         if open_:
             found.update({i: (size, *hit) for i, hit in _exhaustive(sub, specs, open_,
                                                                      size).items()})
+    searched = _greedy_claims(sub, specs, found, notes)
     out = []
     for i, spec in enumerate(specs):
         if i in found:
@@ -487,10 +498,11 @@ def dataset_check(ranks, learners, datasets, *, alpha: float = 0.05,
             out.append(Claim(spec.kind, spec.names, spec.holds, spec.statement, size, True,
                              tuple(datasets[j] for j in first), count))
         else:
-            greedy = _greedy(sub, spec)
+            greedy = _greedy(sub, spec) if i in searched else None
             out.append(Claim(spec.kind, spec.names, spec.holds, spec.statement,
                              len(greedy) if greedy else None, False,
-                             tuple(datasets[j] for j in greedy or ()), None))
+                             tuple(datasets[j] for j in greedy or ()), None,
+                             searched=i in searched))
     if sub.approximated:
         sizes = ", ".join(str(m) for m in sorted(sub.approximated))
         notes.append(f"With {sizes} data sets left, the gate's exact permutation p-value is"
@@ -501,6 +513,34 @@ def dataset_check(ranks, learners, datasets, *, alpha: float = 0.05,
                 "gate": "iman_davenport", "friedman_method": friedman_method,
                 "force_posthoc": force_posthoc, "search_beyond": "greedy (an upper bound)"}
     return DatasetCheck(tuple(out), tuple(datasets), loo, settings, tuple(notes))
+
+
+def _affordable(max_exact, n, k, pairs, notes) -> int:
+    """The largest subset size up to ``max_exact`` whose every subset fits ``WORK_MAX``."""
+    size = max_exact
+    while size > 1 and math.comb(n, size) * (k + pairs) > WORK_MAX:
+        size -= 1
+    if size < max_exact:
+        notes.append(f"Every subset of up to {size} data sets was tried, not {max_exact}: with"
+                     f" {k:,} learners and {n:,} data sets the {math.comb(n, max_exact):,}"
+                     f" subsets of {max_exact} would take minutes.")
+    return size
+
+
+def _greedy_claims(sub, specs, found, notes) -> set:
+    """The claims the greedy search goes on with (see ``GREEDY_WORK``): those of the verdict
+    first, learners by mean rank, then the pairs."""
+    left = [i for i in range(len(specs)) if i not in found]
+    order = {j: r for r, j in enumerate(np.argsort(sub.total, kind="stable"))}
+    left.sort(key=lambda i: (specs[i].kind == "pair",
+                             order.get(specs[i].where, -1) if specs[i].kind == "verdict" else -1,
+                             i))
+    most = max(GREEDY_MIN_CLAIMS, GREEDY_WORK // sub.k)
+    if len(left) > most:
+        notes.append(f"The greedy search beyond the exact sizes ran for {most} of"
+                     f" the {len(left):,} claims that survived them (the verdict's first, best"
+                     " mean rank first); the others are marked as not searched.")
+    return set(left[:most])
 
 
 def _pair_procedure(procedure, k) -> tuple:

@@ -10,11 +10,12 @@ for every combination of
 - ``decimals``: the analysis's own, 12 and 3;
 - ``missing``: every rule that gives an analysis (only when the input has missing cells);
 - ``basis``: what decides the verdict — ``friedman-holm`` (Friedman mean ranks and Holm's
-  procedure against the best, the verdict of compare), ``wilcoxon-holm`` and ``sign-holm``
+  procedure against the best, the verdict of compare; with two learners, compare's verdict is
+  the Wilcoxon signed-ranks test and the pairwise bases are left out), ``wilcoxon-holm`` and ``sign-holm``
   (pairwise Wilcoxon or sign tests against the best-ranked learner, Holm-adjusted, after the
   same gate), ``mcm`` (the multi-comparison matrix: Wilcoxon with Pratt's zeros, Holm over
   every pair, the best mean score first) and ``plackett-luce`` (the posterior's best and the
-  learners it finds worse; with the ``bayes`` extra);
+  learners it finds worse; with the ``bayes`` extra, and by default up to 20 learners);
 
 and reports, for each claim of the analysis's own verdict (the best learner; each learner
 significantly worse than it, or not), the share of analyses that agree and which choices flip
@@ -47,7 +48,7 @@ from ..stats.results import jsonable
 
 #: The bases of the verdict the grid can vary, with what each is called in a report.
 BASES = {
-    "friedman-holm": "Friedman mean ranks, Holm",
+    "friedman-holm": "Friedman mean ranks, Holm (two learners: the Wilcoxon test)",
     "wilcoxon-holm": "pairwise Wilcoxon, Holm",
     "sign-holm": "pairwise sign tests, Holm",
     "mcm": "multi-comparison matrix (Wilcoxon, Holm)",
@@ -58,6 +59,8 @@ PLURALS = {"criterion": "criteria", "aggregate": "fold aggregations", "decimals"
            "missing": "missing-value rules", "basis": "bases"}
 #: Missing-value rules the default grid tries on a table with missing cells.
 MISSING_RULES = ("drop-datasets", "drop-learners", "worst", "skillings-mack")
+#: Above this many learners the default grid leaves the Plackett-Luce posterior out.
+MODEL_MAX_LEARNERS = 20
 #: More analyses than this are refused (a grid of your own can be as large as you ask).
 MAX_ENTRIES = 200
 #: Options of an entry's own analysis that the multiverse turns off (it reads the verdict).
@@ -148,8 +151,10 @@ class Multiverse:
             return head + "."
         flips = self.flipped_by(weakest)
         shown = "; ".join(flips[:3]) + (f"; and {len(flips) - 3} more" if len(flips) > 3 else "")
-        return (f"{head}; '{self.claims[0]}' holds in {agree[0]} of {n}; the least robust,"
-                f" '{self.claims[weakest]}', in {agree[weakest]} (not with {shown}).")
+        first = (f"; '{self.claims[0]}' holds in {agree[0]} of {n}"
+                 if self.claims[0].endswith(" is the best") and weakest != 0 else "")
+        return (f"{head}{first}; the least robust, '{self.claims[weakest]}', in"
+                f" {agree[weakest]} (not with {shown}).")
 
     def to_dict(self) -> dict:
         agree = self.agreement()
@@ -221,11 +226,19 @@ def default_grid(table, own: dict, can_reload: bool) -> tuple:
     """``(grid, notes)``: the dimensions that apply to this table (see the module docstring),
     each with the analysis's own choice (``own``) first."""
     notes = []
+    pairwise = ("wilcoxon-holm", "sign-holm")  # post-hoc families: k >= 3
+    k = table.n_learners
+    model = find_spec("numpyro") is not None and k <= MODEL_MAX_LEARNERS
     grid = {"decimals": [own["decimals"], 12, 3],
-            "basis": [b for b in BASES if b != "plackett-luce" or find_spec("numpyro")]}
-    if "plackett-luce" not in grid["basis"]:
+            "basis": [b for b in BASES if (b != "plackett-luce" or model)
+                      and (k >= 3 or b not in pairwise)]}
+    if find_spec("numpyro") is None:
         notes.append("The Plackett-Luce basis needs the bayes extra (pip install"
                      " 'rankwise[bayes]'); it is left out of the grid.")
+    elif not model:
+        notes.append(f"The Plackett-Luce basis is left out of the default grid above"
+                     f" {MODEL_MAX_LEARNERS} learners (each posterior takes tens of seconds);"
+                     " a grid of your own can have it.")
     if can_reload:
         if len(table.criteria) > 1:
             grid["criterion"] = [own["criterion"], *table.criteria]
@@ -306,20 +319,22 @@ def multiverse(base, grid=None) -> Multiverse:
 
 
 def _default_claims(base) -> tuple:
-    """The statements of the verdict's claims and the function that reads them off an
-    analysis's ``(best, losers)``."""
+    """``(statements, learners, truth)``: the verdict's claims (the best learner, when it names
+    one; each other learner worse than it, or not), whom each is about, and the function that
+    reads them off an analysis's ``(best, losers)``."""
     v = base.verdict
     best, losers = v.best, set(v.losers)
     others = [name for name in base.table.learners if name != best]
-    claims = [f"{best} is the best"] + [
-        f"{name} is {'' if name in losers else 'not '}significantly worse than {best}"
+    than = best if best is not None else "the others"
+    claims = ([f"{best} is the best"] if best is not None else []) + [
+        f"{name} is {'' if name in losers else 'not '}significantly worse than {than}"
         for name in others]
 
     def truth(found_best, found_losers):
         found_losers = set(found_losers)
-        return (found_best == best,) + tuple((name in found_losers) == (name in losers)
-                                            for name in others)
-    return tuple(claims), (best, *others), truth
+        head = (found_best == best,) if best is not None else ()
+        return head + tuple((name in found_losers) == (name in losers) for name in others)
+    return tuple(claims), tuple(([best] if best is not None else []) + others), truth
 
 
 def _run(base, read_with, choices, own, truth) -> Entry:

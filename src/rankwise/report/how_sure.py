@@ -54,7 +54,7 @@ def falls_without(claim) -> str:
     if claim is None:
         return ""
     if claim.smallest is None:
-        return "no set found"
+        return "no set found" if claim.searched else "not searched beyond the exact sizes"
     names = ", ".join(claim.removed[:2]) + (f" +{len(claim.removed) - 2}"
                                             if len(claim.removed) > 2 else "")
     return f"{'' if claim.exact else '<='}{claim.smallest}: {names}"
