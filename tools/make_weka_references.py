@@ -1,0 +1,72 @@
+"""Weka's own experiment files and its corrected resampled t-test, as the Debian ``weka`` 3.6
+package runs them: ``tests/data/weka/weka_cv10x5.arff`` (ZeroR, J48 and NaiveBayes on iris,
+glass and breast-cancer, 5 runs of 10-fold cross-validation, one file as the Experimenter
+writes it), ``weka_5x2.arff`` (the same, 5 runs of 2-fold), and
+``tests/data/reference/weka_corrected_ttest.json`` (``PairedCorrectedTTester``'s statistics of
+every ordered pair on every data set, for Percent_correct and Area_under_ROC).
+
+    python tools/make_weka_references.py      # needs java, javac and /usr/share/java/weka.jar
+
+The tests read the stored values always and run Weka themselves where it is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+JAR = Path("/usr/share/java/weka.jar")
+EXAMPLES = Path("/usr/share/doc/weka/examples")
+DATA = ROOT / "tests" / "data" / "weka"
+OUT = ROOT / "tests" / "data" / "reference"
+#: The columns compared (1-based, as Weka counts them) and their names.
+COLUMNS = {"Percent_correct": 13, "Area_under_ROC": 41}
+
+
+def compiled(tmp: Path) -> Path:
+    subprocess.run(["javac", "-nowarn", "-cp", str(JAR), "-d", str(tmp),
+                    str(ROOT / "tools" / "weka" / "RunExp.java"),
+                    str(ROOT / "tools" / "weka" / "TTest.java")], check=True,
+                   capture_output=True)
+    return tmp
+
+
+def run_experiment(classes: Path, folds: int, runs: int, out: Path) -> None:
+    datasets = [str(EXAMPLES / f"{name}.arff") for name in ("iris", "glass", "breast-cancer")]
+    subprocess.run(["java", "-cp", f"{JAR}:{classes}", "RunExp", str(folds), str(runs),
+                    str(out), *datasets], check=True, capture_output=True)
+
+
+def corrected_ttests(classes: Path, results: Path, column: int) -> list:
+    done = subprocess.run(["java", "-cp", f"{JAR}:{classes}", "TTest", str(results),
+                           str(column)], check=True, capture_output=True, text=True)
+    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+def main() -> int:
+    if not JAR.exists():
+        print(f"no {JAR}: install Debian's weka package", file=sys.stderr)
+        return 1
+    DATA.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        classes = compiled(Path(tmp))
+        run_experiment(classes, 10, 5, DATA / "weka_cv10x5.arff")
+        run_experiment(classes, 2, 5, DATA / "weka_5x2.arff")
+        reference = {"weka": "3.6.14 (Debian)", "tester": "weka.experiment.PairedCorrectedTTester",
+                     "significance_level": 0.05, "files": {}}
+        for name in ("weka_cv10x5.arff", "weka_5x2.arff"):
+            reference["files"][name] = {
+                label: corrected_ttests(classes, DATA / name, column)
+                for label, column in COLUMNS.items()}
+    path = OUT / "weka_corrected_ttest.json"
+    path.write_text(json.dumps(reference, indent=1) + "\n")
+    print(f"wrote {path} and the experiment files in {DATA}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
