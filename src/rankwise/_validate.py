@@ -117,6 +117,15 @@ def threshold(value) -> float:
     return t
 
 
+def fraction(value) -> float:
+    """A share strictly between 0 and 1 (the test fraction of a hold-out design)."""
+    f = _number(value)
+    if not 0 < f < 1:
+        raise RankwiseError(f"the test fraction must be a share between 0 and 1 (e.g."
+                            f" --test-fraction 0.3); got {value!r}")
+    return f
+
+
 def rope(value) -> float:
     """Half-width of a region of practical equivalence: a finite number ≥ 0."""
     r = _number(value)

@@ -140,6 +140,8 @@ def compare(
     pool_check: Post.PoolCheck = False, mcm: Post.Mcm = None, groups: Post.Groups = None,
     rank_sets: Post.RankSets = None, marginal_rank_sets: Post.MarginalRankSets = False,
     dataset_check: Post.DatasetCheck = False, multiverse: Post.Multiverse = None,
+    per_dataset: Post.PerDataset = None, per_dataset_adjust: Post.PerDatasetAdjust = "none",
+    test_fraction: Post.TestFraction = None,
     effects: Effect.Pairs = "auto", no_effects: Effect.NoEffects = False,
     confidence: Effect.Confidence = None, bayesian: Effect.Bayesian = None,
     rope: Effect.Rope = 0.0, samples: Effect.Samples = defaults.BAYESIAN_SAMPLES,
@@ -182,7 +184,9 @@ def compare(
             pool_check=pool_check, mcm={None: False, "plain": True}.get(mcm, mcm),
             groups=groups, verdict=verdict, rank_sets=rank_sets,
             rank_sets_marginal=marginal_rank_sets, dataset_check=dataset_check,
-            multiverse=True if multiverse == "default" else multiverse)
+            multiverse=True if multiverse == "default" else multiverse,
+            per_dataset=per_dataset, per_dataset_adjust=per_dataset_adjust,
+            test_fraction=test_fraction)
         if report is not None:
             write_folder(result.write_report, report)
         emit(render(result, fmt, include_table=include_table, fragment=latex_fragment,
@@ -434,7 +438,7 @@ def run():  # console-script entry point
 
 
 #: Options whose value may be left out, and what they mean without one.
-OPTIONAL_VALUES = {"--multiverse": "default"}
+OPTIONAL_VALUES = {"--multiverse": "default", "--per-dataset": "corrected"}
 
 
 def optional_values(args: list) -> list:

@@ -25,6 +25,7 @@ POST = "Post-hoc (guide: posthoc)"
 EFFECT = "Effect sizes and Bayesian (guide: effects)"
 OUT = "Output (guide: reports, papers, large-k)"
 SURE = "How sure? (guide: how-sure)"
+PER = "Data set by data set (guide: per-dataset)"
 POOL_P = "Pool (guide: power)"
 STUDY = "Study (guide: power; docs/reference/power.md)"
 RUN_P = "Parallel runs (the results do not depend on them)"
@@ -180,6 +181,15 @@ class Post:
         "--multiverse", metavar="[GRID.toml]", rich_help_panel=SURE, show_default=False,
         help="Rerun the verdict over a grid of reasonable analyses (GRID.toml: a grid of your"
              " own; put it after the input).")]
+    PerDataset = Annotated[Optional[str], opt(
+        "--per-dataset", choices=("corrected", "5x2cv"), panel=PER,
+        help="Each learner against the base on each data set, from the folds (alone:"
+             " corrected).")]
+    PerDatasetAdjust = Annotated[str, opt("--per-dataset-adjust", choices=("none", "holm"),
+                                          panel=PER, help="Over the data sets (WEKA: none).")]
+    TestFraction = Annotated[Optional[float], opt(
+        "--test-fraction", metavar="F", panel=PER,
+        help="Share of instances tested on (default: from the results, else k-fold).")]
     DatasetCheck = Annotated[bool, flag(
         "--dataset-check", panel=SURE,
         help="The fewest data sets whose removal overturns each claim of the verdict.")]

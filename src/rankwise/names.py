@@ -190,7 +190,7 @@ BAYESIAN_TESTS = ("sign", "signed-rank", "correlated-t", "hierarchical")
 #: Bayesian models of the whole table (the bayes extra), a report section of their own.
 BAYESIAN_MODELS = ("plackett-luce", "bradley-terry")
 #: Formats of other tools that ``load_table`` reads (tables/sources.py), for ``--source``.
-SOURCE_FORMATS = ("auto", "rankwise", "amlb", "openml", "mlr3")
+SOURCE_FORMATS = ("auto", "rankwise", "amlb", "openml", "mlr3", "weka")
 #: What the verdict speaks in: the frequentist decisions, or a Bayesian posterior first.
 VERDICT_BASES = ("frequentist", "bayesian")
 POSTHOC_FAMILIES = ("all", "control", "both")

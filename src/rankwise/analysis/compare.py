@@ -76,6 +76,8 @@ class Comparison:
         With ``dataset_check=True``: the fewest data sets whose removal overturns each claim.
     multiverse : Multiverse or None
         With ``multiverse=``: the verdict rerun over a grid of other reasonable analyses.
+    per_dataset : PerDataset or None
+        With ``per_dataset=``: the tests of each learner against the base on each data set.
     """
 
     table: ScoreTable
@@ -104,6 +106,7 @@ class Comparison:
     letters: object | None = None  # LetterDisplay (stats.letters), with the all-pairs family
     dataset_check: object | None = None  # DatasetCheck (analysis.dataset_check)
     multiverse: object | None = None  # Multiverse (analysis.multiverse), with multiverse=
+    per_dataset: object | None = None  # PerDataset (analysis.per_dataset), with per_dataset=
 
     def __repr__(self) -> str:
         t = self.table
@@ -200,7 +203,9 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             mcm: bool | str = False, groups: str | None = None,
             verdict: str = "frequentist", rank_sets: bool | str | None = None,
             rank_sets_marginal: bool = False, dataset_check: bool = False,
-            multiverse=None, **load_options) -> Comparison:
+            multiverse=None, per_dataset: bool | str | None = None,
+            per_dataset_adjust: str = "none", test_fraction: float | None = None,
+            **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
     Parameters
@@ -337,6 +342,19 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         choices that flip it. True: the default grid; a dict or a TOML file (``[grid]``): your
         own. A sentence of the verdict, a report section, a figure (``multiverse``) and the
         JSON ``multiverse``.
+    per_dataset : None, True, {"corrected", "5x2cv"}
+        Data set by data set (:mod:`rankwise.analysis.per_dataset`), from the results of every
+        fold: each learner against the base (``control``, else the best mean rank) on each
+        data set by the corrected resampled t-test (True or ``"corrected"``), with the 5×2cv t
+        and F tests (``"5x2cv"``, on 5 repetitions of 2-fold cross-validation only), and the
+        Bayesian correlated t-test with ``rope``; WEKA's table of mean (sd) with ``v``/``*``
+        marks and the ``(v/ /*)`` counts in every report, the JSON ``per_dataset``. Needs
+        fold-level results.
+    per_dataset_adjust : {"none", "holm"}
+        Adjust each learner's p-values over the data sets (default none, as WEKA).
+    test_fraction : float, optional
+        The share of instances tested on, for n₂/n₁ when the results do not say it (default:
+        WEKA's instance counts, a results database's k folds, or 1/(k − 1) assumed).
     """
     given = dict(locals())  # the settings, before any other name is bound
     del given["data"], given["load_options"]
@@ -359,6 +377,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     sets, set_settings = steps.rank_sets(table, ranked, opts)
     verdict = steps.with_rank_sets(verdict, sets, opts.rank_sets)
     carried, verdict = steps.dataset_check(table, ranked, freq, verdict, opts)
+    by_dataset = steps.per_dataset(table, ranked, verdict, opts)
     figures = steps.figure_plan(table, freq, bayes, model, views, verdict, intervals,
                                 interval_settings, opts)
     figures = steps.with_rank_set_figure(figures, sets, carried, ranked, opts)
@@ -375,7 +394,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       options=opts.as_dict(), effects=sizes, bayesian=bayes,
                       mean_rank_intervals=intervals, pool_check=views.pool_check,
                       mcm=views.mcm, groups=views.groups, bayesian_model=model,
-                      rank_sets=sets, letters=letters, dataset_check=carried)
+                      rank_sets=sets, letters=letters, dataset_check=carried,
+                      per_dataset=by_dataset)
     return steps.with_multiverse(cmp, opts)
 
 

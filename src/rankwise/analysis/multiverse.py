@@ -59,6 +59,8 @@ PLURALS = {"criterion": "criteria", "aggregate": "fold aggregations", "decimals"
            "missing": "missing-value rules", "basis": "bases"}
 #: Missing-value rules the default grid tries on a table with missing cells.
 MISSING_RULES = ("drop-datasets", "drop-learners", "worst", "skillings-mack")
+#: The default grid varies the criterion when the input has at most this many.
+MAX_CRITERIA = 6
 #: Above this many learners the default grid leaves the Plackett-Luce posterior out.
 MODEL_MAX_LEARNERS = 20
 #: More analyses than this are refused (a grid of your own can be as large as you ask).
@@ -240,8 +242,11 @@ def default_grid(table, own: dict, can_reload: bool) -> tuple:
                      f" {MODEL_MAX_LEARNERS} learners (each posterior takes tens of seconds);"
                      " a grid of your own can have it.")
     if can_reload:
-        if len(table.criteria) > 1:
+        if 1 < len(table.criteria) <= MAX_CRITERIA:
             grid["criterion"] = [own["criterion"], *table.criteria]
+        elif len(table.criteria) > MAX_CRITERIA:
+            notes.append(f"The input has {len(table.criteria)} criteria; the default grid keeps"
+                         f" {own['criterion']} (a grid of your own can name the others).")
         if table.aggregate is not None:
             grid["aggregate"] = [own["aggregate"], "median", "mean"]
         if table.missing_cells:

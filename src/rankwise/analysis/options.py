@@ -66,6 +66,9 @@ class Options:
     rank_sets_marginal: bool
     dataset_check: bool
     multiverse: object
+    per_dataset: str | None
+    per_dataset_adjust: str
+    test_fraction: float | None
     # what the analysis made of the settings for this table
     used_pair: tuple | None = None
     family: str | None = None
@@ -128,6 +131,7 @@ def _checked_values(given: dict) -> dict:
         raise RankwiseError(f"top must be a whole number (0 or None: every learner); got {top!r}")
     out["top"] = top or None
     out["rank_sets"], out["rank_sets_marginal"] = _rank_sets(given)
+    out["per_dataset"], out["per_dataset_adjust"], out["test_fraction"] = _per_dataset(given)
     if given["multiverse"] not in (None, False):
         from .multiverse import read_grid
 
@@ -137,6 +141,23 @@ def _checked_values(given: dict) -> dict:
     else:
         out["multiverse"] = None
     return out
+
+
+def _per_dataset(given: dict) -> tuple:
+    """``(tests or None, adjustment, test fraction)`` of the per-data-set tests."""
+    from .per_dataset import PER_DATASET_ADJUST, PER_DATASET_TESTS
+
+    tests = given["per_dataset"]
+    tests = "corrected" if tests is True else None if tests in (False, None) else tests
+    if tests is not None:
+        check.choice("per_dataset", tests, PER_DATASET_TESTS)
+    adjust = check.choice("per_dataset_adjust", given["per_dataset_adjust"], PER_DATASET_ADJUST)
+    fraction = given["test_fraction"]
+    if fraction is not None:
+        fraction = check.fraction(fraction)
+    if tests is None and (fraction is not None or adjust != "none"):
+        raise RankwiseError("--test-fraction and --per-dataset-adjust go with --per-dataset")
+    return tests, adjust, fraction
 
 
 def _rank_sets(given: dict) -> tuple:

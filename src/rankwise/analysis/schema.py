@@ -91,6 +91,7 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
         "dataset_check": (cmp.dataset_check.to_dict() if cmp.dataset_check is not None
                           else None),
         "multiverse": cmp.multiverse.to_dict() if cmp.multiverse is not None else None,
+        "per_dataset": cmp.per_dataset.to_dict() if cmp.per_dataset is not None else None,
         "notes": list(cmp.notes),
     })
     floor_pvalues(doc)

@@ -494,6 +494,22 @@ def with_multiverse(cmp, opts):
                    figures={**cmp.figures, "multiverse": plan_multiverse(found, opts.alpha)})
 
 
+def per_dataset(table, ranked: Ranked, verdict, opts):
+    """With ``per_dataset=``, every learner against the base (``control``, else the best mean
+    rank) on every data set, from the fold-level results; else None."""
+    if opts.per_dataset is None:
+        return None
+    from .per_dataset import per_dataset as by_dataset
+
+    base = opts.control if opts.control not in (None, "best") else \
+        table.learners[int(np.argmin(np.where(np.isnan(ranked.mean_ranks), np.inf,
+                                              ranked.mean_ranks)))]
+    return by_dataset(table, base, alpha=opts.alpha, tests=opts.per_dataset,
+                      adjust_over=opts.per_dataset_adjust, test_fraction=opts.test_fraction,
+                      rope=opts.rope, threshold=opts.threshold, decimals=opts.decimals,
+                      all_pairs=opts.family in ("all", "both"))
+
+
 #: Letters for more learners than this (``--top 0`` at large k) are not computed: nobody reads
 #: them, and the groups of a thousand learners take minutes.
 LETTERS_MAX_LEARNERS = 100

@@ -190,6 +190,8 @@ def build(cmp) -> Document:
             doc.add(*_mcm_blocks(cmp))
         if cmp.groups is not None:
             doc.add(*_group_blocks(cmp))
+    if cmp.per_dataset is not None:
+        doc.add(Heading("Data set by data set"), *_per_dataset_blocks(cmp))
     doc.add(Heading("Rank table"), *_rank_table(cmp))
     doc.add(Heading("Wins / ties / losses"), _wtl_table(cmp))
     doc.add(Heading("Quartile charts"), Preformatted(_quartile_lines(cmp), "quartiles"))
@@ -250,6 +252,42 @@ def _multiverse_blocks(cmp) -> list:
                             " number."),
               Preformatted(how_sure.multiverse_commands(cmp), "multiverse_commands")]
     return blocks
+
+
+def _per_dataset_blocks(cmp) -> list:
+    """WEKA's Experimenter table: mean (sd) over folds, v/* against the base, (v/ /*)."""
+    pd_ = cmp.per_dataset
+    # WEKA prints two decimals (of percentages); scores within ±10 get four
+    d = cmp.options.get("digits")
+    if d is None:
+        d = 2 if np.nanmax(np.abs(pd_.means), initial=0.0) >= 10 else 4
+    marks = pd_.marks()
+    rows = []
+    for i, name in enumerate(pd_.datasets[:MAX_TABLE_ROWS]):
+        row = [name]
+        for j, learner in enumerate(pd_.learners):
+            m, s = pd_.means[i, j], pd_.sds[i, j]
+            cell = "-" if np.isnan(m) else f"{m:.{d}f} ({'-' if np.isnan(s) else f'{s:.{d}f}'})"
+            mark = marks.get((name, learner), "") if j else ""
+            row.append(f"{cell} {mark}".rstrip())
+        rows.append(row)
+    totals = pd_.totals()
+    rows.append(["(v/ /*)", ""] + [f"({v}/{t}/{w})" for v, t, w in
+                                   (totals[n] for n in pd_.learners[1:])])
+    s = pd_.settings
+    tests = ("; with Dietterich's 5x2cv t-test and Alpaydin's combined 5x2cv F-test in the"
+             " JSON" if s["tests"] == "5x2cv" else "")
+    caption = (f"Mean (sd) of {cmp.table.criterion or 'the score'} over the {s['repeats']} x"
+               f" {s['folds']} folds of each data set; against {pd_.base} (first column) by the"
+               f" corrected resampled t-test (Nadeau & Bengio 2003, as WEKA's"
+               f" PairedCorrectedTTester) at alpha = {s['alpha']}, n2/n1 {s['test_train_ratio']}"
+               f", {'Holm-adjusted over the data sets' if s['adjust'] == 'holm' else 'not adjusted over the data sets'}"
+               f": v significantly better, * significantly worse (in the criterion's direction;"
+               f" WEKA marks higher and lower values){tests}. The Bayesian correlated t-test of"
+               " each pair (ROPE and decision) is in the JSON.")
+    return [Paragraph(" ".join([pd_.sentence(), *pd_.notes])),
+            Table(["dataset", *pd_.learners], rows, "<" + ">" * len(pd_.learners),
+                  key="per_dataset", caption=caption)]
 
 
 def _how_sure_table(cmp) -> Table:

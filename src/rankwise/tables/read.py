@@ -22,6 +22,7 @@ from ..errors import RankwiseError
 from ..names import (AGGREGATES, DECIMAL_MARKS, DUPLICATES, MISSING_IMPUTE,  # noqa: F401
                      MISSING_POLICIES, SHAPES, imputed_from)
 from .direction import direction_of
+from .arff import looks_like_arff, read_arff
 from .cells import MISSING_TOKENS, NA_SPELLINGS  # noqa: F401  (re-exported)
 from .cells import is_number_column as _is_number_column
 from .cells import parse_numbers as _parse_numbers
@@ -150,7 +151,8 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     if file_notes:
         reading = replace(reading, notes=tuple(file_notes) + tuple(reading.notes))
     table = replace(table, reading=reading, warnings=table.warnings + (
-        (reading.failed,) if reading.failed else ()))
+        (reading.failed,) if reading.failed else ()),
+        criteria=reading.criteria or table.criteria)
     if run_status is not None and not run_status["complete"]:
         table = replace(table, warnings=table.warnings + (
             f"the run is unfinished: {run_status['finished_tasks']} of"
@@ -332,6 +334,9 @@ def _read_text(path, sep: str | None, decimal: str | None):
         raise RankwiseError(f"{path}: a JSON file; rankwise reads tables as CSV or TSV (or a"
                             " results database); a rankwise JSON report is an output, not an"
                             " input, and pandas' DataFrame.to_csv writes a table it reads")
+    if looks_like_arff(first, path.suffix):
+        text = data.decode("utf-8-sig") if text is None else text
+        return read_arff(text, str(path)), ",", ".", []
     lines = _Lines(data)
     _check_characters(data, lines, path)
     sniffed = []

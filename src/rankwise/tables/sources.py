@@ -47,6 +47,7 @@ REQUIRED = ("dataset", "learner", "value")
 #: ``source_format=`` / ``--source``: ``auto`` detects a format from the header; ``rankwise``
 #: reads the table as rankwise's own wide or long table.
 TITLES = {"amlb": "an AutoML-benchmark results file", "openml": "an OpenML evaluation listing",
+          "weka": "a WEKA Experimenter result file",
           "mlr3": "an mlr3 benchmark table", "columns": "a long table with a column mapping"}
 #: Messages of failed rows named in the notes (the rest are counted).
 FAILED_SHOWN = 3
@@ -66,6 +67,8 @@ class Reading:
     higher_is_better: bool | None = None  # when the format decides the direction
     direction_reason: str | None = None
     failed: str | None = None  # the failed jobs and their messages (also a warning)
+    criteria: tuple = ()  # every criterion (measure column) the input has
+    test_train_ratio: dict | None = None  # data set -> test over training instances (WEKA)
 
     def sentence(self) -> str:
         if self.source == "wide":
@@ -130,6 +133,8 @@ def detect(columns) -> str | None:
         return "openml"
     if {"task_id", "learner_id"} <= lower:
         return "mlr3"
+    if {"key_dataset", "key_run", "key_scheme"} <= lower:
+        return "weka"
     return None
 
 
@@ -139,7 +144,8 @@ AMLB_METRICS = ("acc", "auc", "balacc", "logloss", "mae", "mse", "r2", "rmse", "
 #: The columns each format cannot do without (any case).
 FORMAT_COLUMNS = {"amlb": ("task", "framework", "result"),
                   "openml": ("flow_name", "function", "value"),
-                  "mlr3": ("task_id", "learner_id")}
+                  "mlr3": ("task_id", "learner_id"),
+                  "weka": ("Key_Dataset", "Key_Run", "Key_Scheme")}
 
 
 def _check_format(name: str, columns, label: str) -> None:
@@ -234,7 +240,7 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
         frame, built, describe, notes, criterion, extra = _amlb(frame, criterion, label,
                                                                 mapping, duplicates)
     elif name is not None:
-        adapter = {"openml": _openml, "mlr3": _mlr3}[name]
+        adapter = {"openml": _openml, "mlr3": _mlr3, "weka": _weka}[name]
         frame, built, describe, notes, criterion, extra = adapter(frame, criterion, label)
     # a format's own choices, then the user's mapping over them
     plan = {role: col for role, col in built.items() if role not in mapping}
@@ -557,4 +563,83 @@ def _mlr3(frame, criterion, label):
     frame["_criterion"] = chosen
     built["criterion"] = "_criterion"
     describe = {"criterion": f"{chosen} (a measure column)"}
-    return frame, built, describe, (), chosen, {}
+    return frame, built, describe, (), chosen, {"criteria": tuple(measures)}
+
+
+#: WEKA's result columns that are not measures of a learner.
+WEKA_KEYS = ("key_dataset", "key_run", "key_fold", "key_scheme", "key_scheme_options",
+             "key_scheme_version_id", "date_time", "number_of_training_instances",
+             "number_of_testing_instances", "summary")
+#: The direction of WEKA's measures whose names do not say it (the others: their words).
+WEKA_DIRECTIONS = {"percent_correct": True, "percent_incorrect": False,
+                   "percent_unclassified": False, "number_correct": True,
+                   "number_incorrect": False, "area_under_prc": True,
+                   "true_positive_rate": True, "false_positive_rate": False,
+                   "true_negative_rate": True, "false_negative_rate": False,
+                   "weighted_avg_true_positive_rate": True,
+                   "weighted_avg_false_positive_rate": False,
+                   "weighted_avg_area_under_prc": True, "serialized_model_size": False,
+                   "serialized_train_set_size": False, "serialized_test_set_size": False,
+                   "kb_information": True, "kb_mean_information": True,
+                   "kb_relative_information": True, "sf_entropy_gain": True,
+                   "sf_mean_entropy_gain": True, "sf_scheme_entropy": False,
+                   "sf_mean_scheme_entropy": False}
+#: WEKA's Experimenter compares this column by default.
+WEKA_DEFAULT = "Percent_correct"
+
+
+def _weka(frame, criterion, label):
+    """WEKA's Experimenter result file (ARFF or CSV): data set = ``Key_Dataset``, learner =
+    ``Key_Scheme`` without ``weka.classifiers.`` (with its options when one scheme ran with
+    several), repeat = ``Key_Run``, fold = ``Key_Fold``, criterion = a measure column
+    (``Percent_correct`` by default, as in WEKA); the test-to-training ratio of each data set
+    comes from the instance counts."""
+    low = _lower(frame)
+    measures = [col for key, col in low.items() if key not in WEKA_KEYS and col != "_row"
+                and pd.to_numeric(frame[col], errors="coerce").notna().any()]
+    chosen = _weka_measure(measures, criterion, label)
+    scheme = text(frame[low["key_scheme"]]).str.replace("weka.classifiers.", "", regex=False)
+    options = (text(frame[low["key_scheme_options"]]).fillna("")
+               if "key_scheme_options" in low else pd.Series("", index=frame.index))
+    several = options.groupby(scheme).nunique() > 1
+    frame["_learner"] = [f"{s} {o}".strip() if several.get(s, False) else s
+                         for s, o in zip(scheme, options)]
+    built = {"dataset": low["key_dataset"], "learner": "_learner", "repeat": low["key_run"],
+             "value": chosen}
+    if "key_fold" in low:
+        built["fold"] = low["key_fold"]
+    frame["_criterion"] = chosen
+    built["criterion"] = "_criterion"
+    describe = {"learner": f"{low['key_scheme']} (and its options where one scheme ran with"
+                           " several)", "criterion": f"{chosen} (a measure column)"}
+    extra = {"criteria": tuple(measures), "test_train_ratio": _weka_ratios(frame, low)}
+    way = WEKA_DIRECTIONS.get(chosen.lower())
+    if way is not None:
+        extra.update(higher_is_better=way, direction_reason=f"WEKA's measure {chosen}")
+    return frame, built, describe, (), chosen, extra
+
+
+def _weka_measure(measures, criterion, label) -> str:
+    if not measures:
+        raise RankwiseError(f"{label}: the WEKA result file has no measure column")
+    want = WEKA_DEFAULT if criterion is None else str(criterion)
+    hits = [m for m in measures if m.lower() == want.lower()]
+    if not hits:
+        if criterion is None:
+            raise RankwiseError(f"{label}: no {WEKA_DEFAULT} column; choose a measure with"
+                                f" --criterion (one of {', '.join(measures)})")
+        raise RankwiseError(f"{label}: no measure {criterion!r}; the WEKA result file has"
+                            f" {', '.join(measures)}")
+    return hits[0]
+
+
+def _weka_ratios(frame, low) -> dict | None:
+    """``{data set: Σ test instances / Σ training instances}`` over its folds (WEKA's n₂/n₁)."""
+    train, test = low.get("number_of_training_instances"), low.get("number_of_testing_instances")
+    if train is None or test is None:
+        return None
+    sums = pd.DataFrame({"dataset": text(frame[low["key_dataset"]]),
+                         "train": pd.to_numeric(frame[train], errors="coerce"),
+                         "test": pd.to_numeric(frame[test], errors="coerce")}
+                        ).groupby("dataset", sort=False)[["train", "test"]].sum()
+    return {str(d): float(row.test / row.train) for d, row in sums.iterrows() if row.train > 0}

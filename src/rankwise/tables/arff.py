@@ -1,0 +1,105 @@
+"""ARFF files (WEKA's format) as a frame of text cells, for the readers of :mod:`.sources`.
+
+Only what WEKA's Experimenter writes is read: a header of ``@attribute NAME TYPE`` lines and
+dense ``@data`` rows of comma-separated values, quoted with ``'`` (or ``"``) and escaped with a
+backslash; ``?`` is a missing value; ``%`` starts a comment. Sparse rows (``{...}``) are
+refused with the reason.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pandas as pd
+
+from ..errors import RankwiseError
+
+
+def looks_like_arff(first_line: str, suffix: str) -> bool:
+    return suffix.lower() == ".arff" or first_line.lstrip().lower().startswith("@relation")
+
+
+def _attribute_name(line: str, label: str, number: int) -> str:
+    rest = line.strip()[len("@attribute"):].strip()
+    if not rest:
+        raise RankwiseError(f"{label}: line {number}: an @attribute without a name")
+    if rest[0] in "'\"":
+        end = rest.find(rest[0], 1)
+        while end > 0 and rest[end - 1] == "\\":
+            end = rest.find(rest[0], end + 1)
+        if end < 0:
+            raise RankwiseError(f"{label}: line {number}: an attribute name's quote is not"
+                                " closed")
+        return rest[1:end].replace("\\" + rest[0], rest[0])
+    return rest.split()[0]
+
+
+def read_arff(text: str, label: str) -> pd.DataFrame:
+    """The ARFF ``text`` as a frame: one column per attribute (text, ``?`` as missing), and the
+    row numbers of the file in ``_row``."""
+    lines = text.splitlines()
+    names, start = [], None
+    for number, line in enumerate(lines, 1):
+        low = line.strip().lower()
+        if not low or low.startswith("%"):
+            continue
+        if low.startswith("@attribute"):
+            names.append(_attribute_name(line, label, number))
+        elif low.startswith("@data"):
+            start = number
+            break
+        elif not low.startswith("@relation"):
+            raise RankwiseError(f"{label}: line {number} is neither @relation, @attribute nor"
+                                " @data; not an ARFF header")
+    if start is None or not names:
+        raise RankwiseError(f"{label}: an ARFF file needs @attribute lines and @data")
+    rows, numbers = [], []
+    body = [(n, line) for n, line in enumerate(lines[start:], start + 1)
+            if line.strip() and not line.lstrip().startswith("%")]
+    for (number, line), cells in zip(body, csv.reader(
+            (line for _, line in body), quotechar="'", escapechar="\\",
+            skipinitialspace=True)):
+        if line.lstrip().startswith("{"):
+            raise RankwiseError(f"{label}: line {number} is a sparse ARFF row; rankwise reads"
+                                " the dense rows WEKA's Experimenter writes")
+        if len(cells) != len(names):
+            raise RankwiseError(f"{label}: line {number} has {len(cells)} values for"
+                                f" {len(names)} attributes")
+        rows.append(cells)
+        numbers.append(number)
+    frame = pd.DataFrame(rows, columns=names, dtype=object)
+    frame = frame.mask(frame == "?")
+    frame["_row"] = numbers
+    return frame
+
+
+def write_arff(relation: str, columns: dict, rows: list) -> str:
+    """An ARFF file: ``columns`` maps each attribute to ``"numeric"`` or a list of its nominal
+    values; ``rows`` are lists of values (None: missing)."""
+    out = io.StringIO()
+    out.write(f"@relation {_quoted(relation)}\n\n")
+    for name, kind in columns.items():
+        kind = kind if isinstance(kind, str) else "{" + ",".join(_quoted(v) for v in kind) + "}"
+        out.write(f"@attribute {_quoted(name)} {kind}\n")
+    out.write("\n@data\n\n")
+    for row in rows:
+        out.write(",".join(_cell(v) for v in row) + "\n")
+    return out.getvalue()
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "?"
+    if isinstance(value, str):
+        return _quoted(value)
+    if float(value).is_integer() and abs(value) < 2 ** 53:
+        return str(int(value))
+    return repr(float(value))
+
+
+def _quoted(value) -> str:
+    value = str(value)
+    if value and all(c.isalnum() or c in "._-" for c in value):
+        return value
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
