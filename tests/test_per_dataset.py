@@ -17,6 +17,8 @@ from rankwise.errors import RankwiseError
 from rankwise.stats.per_dataset import corrected_resampled_ttest, five_by_two_f, five_by_two_t
 
 DATA = Path(__file__).parent / "data"
+WEKA_FILES = {"weka_cv10x5.arff": Path(__file__).parents[1] / "src" / "rankwise" / "examples"
+              / "weka_cv10x5.arff", "weka_5x2.arff": DATA / "weka" / "weka_5x2.arff"}
 REFERENCE = json.loads((DATA / "reference" / "weka_corrected_ttest.json").read_text())
 SCHEMES = ("weka.classifiers.rules.ZeroR", "weka.classifiers.trees.J48",
            "weka.classifiers.bayes.NaiveBayes")
@@ -49,8 +51,8 @@ def folds_of(path, dataset, scheme, column):
 @pytest.mark.parametrize("column", ["Percent_correct", "Area_under_ROC"])
 def test_equal_to_weka_paired_corrected_ttester(name, column):
     for entry in REFERENCE["files"][name][column]:
-        x, ratio = folds_of(DATA / "weka" / name, entry["dataset"], SCHEMES[entry["a"]], column)
-        y, _ = folds_of(DATA / "weka" / name, entry["dataset"], SCHEMES[entry["b"]], column)
+        x, ratio = folds_of(WEKA_FILES[name], entry["dataset"], SCHEMES[entry["a"]], column)
+        y, _ = folds_of(WEKA_FILES[name], entry["dataset"], SCHEMES[entry["b"]], column)
         # WEKA tests x − y; rankwise b − a: a = y, b = x
         r = corrected_resampled_ttest(y, x, test_train_ratio=ratio, decimals=None)
         assert r.n == entry["count"]
@@ -71,7 +73,7 @@ def test_weka_run_now(tmp_path):
     subprocess.run(["javac", "-nowarn", "-cp", str(jar), "-d", str(tmp_path),
                     str(tools / "TTest.java")], check=True, capture_output=True)
     out = subprocess.run(["java", "-cp", f"{jar}:{tmp_path}", "TTest",
-                          str(DATA / "weka" / "weka_cv10x5.arff"), "13"], check=True,
+                          str(WEKA_FILES["weka_cv10x5.arff"]), "13"], check=True,
                          capture_output=True, text=True).stdout
     now = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     assert now == REFERENCE["files"]["weka_cv10x5.arff"]["Percent_correct"]

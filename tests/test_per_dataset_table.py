@@ -16,7 +16,7 @@ from rankwise.report import render
 from cli_run import cli
 
 DATA = Path(__file__).parent / "data"
-WEKA = DATA / "weka" / "weka_cv10x5.arff"
+WEKA = Path(__file__).parents[1] / "src" / "rankwise" / "examples" / "weka_cv10x5.arff"
 REFERENCE = json.loads((DATA / "reference" / "weka_corrected_ttest.json").read_text())
 SHORT = ("rules.ZeroR", "trees.J48", "bayes.NaiveBayes")
 
@@ -114,3 +114,16 @@ def test_refusals(capsys):
     assert code == 0, err
     assert json.loads(out)["per_dataset"]["settings"]["tests"] == "corrected"
     assert np.isfinite(json.loads(out)["per_dataset"]["means"][0][0])
+
+
+def test_the_forest_plot_shows_the_tables_decisions():
+    cmp = compare(load_example("weka"), per_dataset=True, control="rules.ZeroR",
+                  effects="none")
+    plan = cmp.figures["per_dataset"]
+    marks = cmp.per_dataset.marks()
+    for panel in plan.matrix["panels"]:
+        for dataset, mean, lo, hi, mark in panel["rows"]:
+            assert mark == marks[(dataset, panel["learner"])]
+            assert lo <= mean <= hi
+            assert (lo > 0 or hi < 0) == bool(mark)  # the interval and the test agree
+    assert cmp.figure_svgs["per_dataset"].startswith("<?xml")

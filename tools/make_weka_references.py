@@ -1,7 +1,8 @@
 """Weka's own experiment files and its corrected resampled t-test, as the Debian ``weka`` 3.6
-package runs them: ``tests/data/weka/weka_cv10x5.arff`` (ZeroR, J48 and NaiveBayes on iris,
+package runs them: the experiment file (ZeroR, J48 and NaiveBayes on iris,
 glass and breast-cancer, 5 runs of 10-fold cross-validation, one file as the Experimenter
-writes it), ``weka_5x2.arff`` (the same, 5 runs of 2-fold), and
+writes it; bundled as ``--example weka``: ``src/rankwise/examples/weka_cv10x5.arff``),
+``weka_5x2.arff`` (the same, 5 runs of 2-fold), and
 ``tests/data/reference/weka_corrected_ttest.json`` (``PairedCorrectedTTester``'s statistics of
 every ordered pair on every data set, for Percent_correct and Area_under_ROC).
 
@@ -23,6 +24,7 @@ JAR = Path("/usr/share/java/weka.jar")
 EXAMPLES = Path("/usr/share/doc/weka/examples")
 DATA = ROOT / "tests" / "data" / "weka"
 OUT = ROOT / "tests" / "data" / "reference"
+EXAMPLE = ROOT / "src" / "rankwise" / "examples" / "weka_cv10x5.arff"  # also --example weka
 #: The columns compared (1-based, as Weka counts them) and their names.
 COLUMNS = {"Percent_correct": 13, "Area_under_ROC": 41}
 
@@ -54,13 +56,14 @@ def main() -> int:
     DATA.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         classes = compiled(Path(tmp))
-        run_experiment(classes, 10, 5, DATA / "weka_cv10x5.arff")
+        run_experiment(classes, 10, 5, EXAMPLE)
         run_experiment(classes, 2, 5, DATA / "weka_5x2.arff")
         reference = {"weka": "3.6.14 (Debian)", "tester": "weka.experiment.PairedCorrectedTTester",
                      "significance_level": 0.05, "files": {}}
-        for name in ("weka_cv10x5.arff", "weka_5x2.arff"):
+        for name, path in (("weka_cv10x5.arff", EXAMPLE), ("weka_5x2.arff",
+                                                             DATA / "weka_5x2.arff")):
             reference["files"][name] = {
-                label: corrected_ttests(classes, DATA / name, column)
+                label: corrected_ttests(classes, path, column)
                 for label, column in COLUMNS.items()}
     path = OUT / "weka_corrected_ttest.json"
     path.write_text(json.dumps(reference, indent=1) + "\n")

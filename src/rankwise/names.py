@@ -129,6 +129,7 @@ FIGURES = {f.name: f for f in (
     FigureKind("p_best", "Which learner is the best? (posterior)"),
     FigureKind("rank_sets", "How sure: rank sets and fragile claims"),
     FigureKind("multiverse", "Another reasonable analysis (specification curve)"),
+    FigureKind("per_dataset", "Data set by data set: differences from the base"),
 )}
 
 

@@ -381,6 +381,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     figures = steps.figure_plan(table, freq, bayes, model, views, verdict, intervals,
                                 interval_settings, opts)
     figures = steps.with_rank_set_figure(figures, sets, carried, ranked, opts)
+    figures = steps.with_per_dataset_figure(figures, by_dataset, ranked, table, opts)
     notes = freq.leading_notes + collect_notes(
         table, tests, freq.posthoc, figures if opts.complete else {},
         small_sample_guidance(table, tests, freq.critical_difference, opts.alpha) + effect_notes)

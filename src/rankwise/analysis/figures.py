@@ -244,6 +244,42 @@ def plan_rank_sets(sets, mean_ranks, check, alpha: float, basis: str):
                       caption=caption, matrix=data)
 
 
+#: The forest plot shows at most this many learners against the base, and data sets.
+FOREST_LEARNERS = 6
+FOREST_DATASETS = 40
+
+
+def plan_per_dataset(found, mean_ranks, learners, alpha: float):
+    """The forest plot of the per-data-set tests: for each learner against the base (the best
+    ``FOREST_LEARNERS`` by mean rank), its mean difference from the base on each data set with
+    the corrected interval; filled where the test finds it significant."""
+    rank = {name: r for name, r in zip(learners, mean_ranks)}
+    others = sorted(found.learners[1:], key=lambda n: (rank.get(n, np.inf), n))
+    shown = others[:FOREST_LEARNERS]
+    datasets = list(found.datasets[:FOREST_DATASETS])
+    panels = []
+    for name in shown:
+        rows = {p.dataset: p for p in found.against_base if p.learner == name}
+        panels.append({"learner": name, "rows": [
+            (d, rows[d].corrected.details["mean_difference"], rows[d].corrected.details["ci_low"],
+             rows[d].corrected.details["ci_high"], rows[d].mark) if d in rows else (d, None, None,
+                                                                                   None, "")
+            for d in datasets]})
+    level = f"{100 * found.against_base[0].corrected.details['confidence']:g}%" \
+        if found.against_base else "95%"
+    caption = (f"Each learner's mean difference from {found.base} on each data set (positive:"
+               f" better), with its {level} corrected interval (Nadeau & Bengio; n2/n1"
+               f" {found.settings['test_train_ratio']}); filled where the corrected t-test finds"
+               " it significant" + (f"; the best {len(shown)} of {len(others)} learners" if
+                                    len(shown) < len(others) else "")
+               + (f"; the first {len(datasets)} of {len(found.datasets)} data sets" if
+                  len(datasets) < len(found.datasets) else "") + ".")
+    return FigurePlan("per_dataset", drawn=bool(panels), headline=False, procedure=None,
+                      family=None, ranking="friedman", alpha=alpha, caption=caption,
+                      matrix={"base": found.base, "panels": panels, "datasets": datasets},
+                      reason=None if panels else "there is no other learner")
+
+
 def plan_multiverse(found, alpha: float):
     """The specification curve of the multiverse: each analysis that ran, by how many of the
     verdict's claims it makes (most first), above the choices that define it."""

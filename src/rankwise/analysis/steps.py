@@ -546,6 +546,16 @@ def with_rank_set_figure(figures: dict, sets, check, ranked: Ranked, opts) -> di
                                                    opts.rank_sets)}
 
 
+def with_per_dataset_figure(figures: dict, found, ranked: Ranked, table, opts) -> dict:
+    """The figures with the per-data-set forest plot when there are per-data-set tests."""
+    if found is None:
+        return figures
+    from .figures import plan_per_dataset
+
+    return {**figures, "per_dataset": plan_per_dataset(found, ranked.mean_ranks, table.learners,
+                                                       opts.alpha)}
+
+
 def figure_plan(table, freq: Frequentist, bayes, model, views: PoolViews, verdict, intervals,
                 interval_settings: dict, opts) -> dict:
     """Every figure's plan: the frequentist ones, the Bayesian simplices and P(best), the MCM

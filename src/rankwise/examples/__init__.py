@@ -35,6 +35,10 @@ EXAMPLES = {
                     "made-up AutoML-benchmark results.csv: 3 frameworks under 2 constraints, 4"
                     " tasks, 2 folds, a failed job (a long traceback) and its re-run appended",
                     "default"),
+    "weka": ("weka_cv10x5.arff",
+             "WEKA 3.6 Experimenter results (written by WEKA): ZeroR, J48 and NaiveBayes on"
+             " iris, glass and breast-cancer, 5 x 10-fold cross-validation, Percent_correct"
+             " and 49 other measures (try --per-dataset)", "default"),
     "openml": ("openml_evaluations.csv",
                "made-up OpenML evaluation listing: predictive_accuracy of 5 flows (one with two"
                " setups) on 10 data sets", "default"),

@@ -263,6 +263,8 @@ def draw(plan, mean_ranks, names, titled: bool = False) -> Figure | None:
         return rank_set_plot(plan.matrix)
     if plan.name == "multiverse":
         return specification_curve(plan.matrix)
+    if plan.name == "per_dataset":
+        return forest_plot(plan.matrix)
     names = list(names)
     forced = " [forced: the omnibus test did not reject]" if plan.forced else ""
     head = f"{label(plan.procedure)}, $\\alpha$ = {plan.alpha}{forced}"
@@ -514,6 +516,35 @@ def rank_set_plot(data: dict) -> Figure:
     ax.set_xticks([t for t in ticks if 1 <= t <= top])  # no ranks beyond the last under the names
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def forest_plot(data: dict) -> Figure:
+    """One panel per learner: its difference from the base on each data set (rows) with the
+    interval; a line at 0; filled where significant."""
+    panels, datasets = data["panels"], data["datasets"]
+    m, n = len(panels), len(datasets)
+    fig = Figure(figsize=(min(12.0, 2.0 + 2.3 * m), max(1.8, 0.25 * n + 1.0)))
+    FigureCanvasAgg(fig)
+    for p, panel in enumerate(panels):
+        ax = fig.add_subplot(1, m, p + 1)
+        for i, (_, mean, lo, hi, mark) in enumerate(panel["rows"]):
+            if mean is None:
+                continue
+            ax.hlines(i, lo, hi, color="0.45", linewidth=1.0)
+            filled = bool(mark)
+            ax.scatter([mean], [i], s=18, zorder=3, color="black" if filled else "white",
+                       edgecolors="black", linewidths=0.8)
+        ax.axvline(0.0, color="#b2182b", linewidth=0.8, linestyle="--")
+        ax.set_ylim(n - 0.5, -0.5)
+        ax.set_yticks(range(n))
+        ax.set_yticklabels([literal(d) for d in datasets] if p == 0 else [], fontsize=7)
+        ax.set_title(literal(panel["learner"]), fontsize=8)
+        ax.tick_params(axis="x", labelsize=7)
+        for side in ("top", "right"):
+            ax.spines[side].set_visible(False)
+    fig.supxlabel(f"difference from {literal(data['base'])} (positive: better)", fontsize=8)
     fig.tight_layout()
     return fig
 

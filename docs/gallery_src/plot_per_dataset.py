@@ -1,0 +1,15 @@
+"""
+Data set by data set: the forest plot
+=====================================
+
+Each learner's mean difference from the base learner on each data set, with its corrected
+resampled t-test interval (Nadeau & Bengio 2003), filled where the test finds it significant:
+WEKA's Experimenter table as a figure, on a file WEKA 3.6's Experimenter wrote.
+"""
+
+import rankwise
+from rankwise.report import figures
+
+cmp = rankwise.compare(rankwise.load_example("weka"), per_dataset=True, control="rules.ZeroR")
+print(cmp.per_dataset.sentence())
+fig = figures(cmp)["per_dataset"]
