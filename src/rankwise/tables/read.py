@@ -161,12 +161,10 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     elif run_status is not None and run_status["failed_tasks"]:
         table = replace(table, warnings=table.warnings + (
             f"{run_status['failed_tasks']} task(s) failed; their values are missing",))
-    table = _finish(table, criterion, higher_is_better, missing)
-    options = dict(shape=shape, criterion=criterion, higher_is_better=higher_is_better,
-                   aggregate=aggregate, missing=missing, sep=sep, columns=columns,
-                   source_format=source_format, duplicates=duplicates, where=where,
-                   decimal=decimal)
-    return replace(table, reread=partial(load_table, source, **options))
+    return replace(_finish(table, criterion, higher_is_better, missing), reread=partial(
+        load_table, source, shape=shape, criterion=criterion, higher_is_better=higher_is_better,
+        aggregate=aggregate, missing=missing, sep=sep, columns=columns,
+        source_format=source_format, duplicates=duplicates, where=where, decimal=decimal))
 
 
 def missing_policy(missing: str) -> str:
