@@ -337,24 +337,33 @@ def status(
 @app.command()
 def export(
     results: Path = typer.Argument(..., help="Results database written by `rankwise run`."),
-    fmt: str = typer.Option("csv", "--format", "-f", help="csv or parquet."),
+    fmt: str = typer.Option("csv", "--format", "-f",
+                            help="csv, parquet or weka (WEKA's Experimenter result file, ARFF)."),
     output: Path = typer.Option(..., "--output", "-o", help="File to write."),
 ):
-    """Write the long table (dataset, repeat, fold, learner, criterion, value)."""
+    """Write the long table (dataset, repeat, fold, learner, criterion, value), or WEKA's
+    result file."""
     from .experiment.store import read_results
 
     try:
-        if fmt not in ("csv", "parquet"):
-            raise RankwiseError(f"--format must be csv or parquet; got {fmt!r}")
+        if fmt not in ("csv", "parquet", "weka"):
+            raise RankwiseError(f"--format must be csv, parquet or weka; got {fmt!r}")
         if not results.exists():
             raise RankwiseError(f"{results}: no such file")
         if output.is_dir():
             raise RankwiseError(f"{output}: is a folder; give a file name such as"
                                 f" {output}/results.{fmt}")
         check_destinations(output)
-        table, _, _ = read_results(results)
+        table, meta, _ = read_results(results)
         try:
-            if fmt == "csv":
+            if fmt == "weka":
+                from .experiment.weka import weka_results
+
+                text, count, notes = weka_results(table, meta)
+                data = text.encode("utf-8")
+                for note in notes:
+                    typer.echo(f"rankwise: note: {note}", err=True)
+            elif fmt == "csv":
                 # A name starting with = + - @ would run as a formula in a spreadsheet.
                 from ._text import spreadsheet_safe
 
@@ -370,7 +379,8 @@ def export(
             raise RankwiseError("Parquet needs pyarrow: pip install 'rankwise[parquet]'") from None
         except OSError as exc:
             raise RankwiseError(f"cannot write {output}: {exc.strerror or exc}") from None
-        typer.echo(f"rankwise: wrote {len(table)} rows to {output}", err=True)
+        typer.echo(f"rankwise: wrote {count if fmt == 'weka' else len(table)} rows to {output}",
+                   err=True)
     except RankwiseError as exc:
         fail(str(exc))
 

@@ -92,8 +92,14 @@ def validate(table, **given) -> Options:
     _check_procedures(checked)
     k = table.n_learners
     pair = _pair(table, checked["pair"])
+    # with two learners and the per-data-set tests, --control names their base learner only
+    base_only = k == 2 and checked["per_dataset"] is not None and checked["posthoc"] is None
     family = "control" if checked["control"] is not None and checked["posthoc"] is None \
-        else checked["posthoc"]
+        and not base_only else checked["posthoc"]
+    if base_only and checked["control"] not in (None, "best") \
+            and checked["control"] not in table.learners:
+        raise RankwiseError(f"no learner named {checked['control']!r} (--control); the learners"
+                            f" are {', '.join(table.learners)}")
     _check_posthoc_choices(checked, family)
     _check_table_options(checked, k)
     complete = not np.isnan(table.values).any()
