@@ -67,7 +67,8 @@ MODEL_MAX_LEARNERS = 20
 MAX_ENTRIES = 200
 #: Options of an entry's own analysis that the multiverse turns off (it reads the verdict).
 QUIET = {"effects": "none", "dataset_check": False, "rank_sets": None, "pool_check": False,
-         "multiverse": None, "groups": None}
+         "multiverse": None, "groups": None, "per_dataset": None, "per_dataset_adjust": "none",
+         "test_fraction": None}
 
 
 @dataclass(frozen=True)
