@@ -35,6 +35,13 @@ def _p_value(dist, t: float, alternative: str) -> float:
     return float(min(1.0, 2 * dist.sf(abs(t))))
 
 
+def _unit(d: np.ndarray) -> tuple:
+    """``(d / scale, scale)``: the statistics here are scale-free, so they are computed on
+    differences scaled to at most 1, which keeps every square finite for any finite scores."""
+    scale = float(np.max(np.abs(d))) if d.size else 0.0
+    return (d / scale, scale) if 0 < scale < math.inf else (d, 1.0)
+
+
 def _degenerate(mean: float, alternative: str) -> tuple:
     """``(t, p)`` when every difference is the same: no spread to scale them by."""
     if mean == 0:
@@ -107,15 +114,17 @@ def corrected_resampled_ttest(a, b, *, test_train_ratio: float, higher_is_better
     n = d.size
     if n < 2:
         raise RankwiseError("the corrected t-test needs the results of at least two folds")
-    mean, sd = float(d.mean()), float(d.std(ddof=1))
+    unit, size = _unit(d)
+    mean_u, sd_u = float(unit.mean()), float(unit.std(ddof=1))
+    mean, sd = mean_u * size, sd_u * size   # Python floats: an overflow is inf, not a warning
     scale = math.sqrt(1.0 / n + ratio)
     dist = stats.t(n - 1)
-    if sd == 0:
+    if sd_u == 0:
         t, p = _degenerate(mean, alternative)
         half = 0.0
         notes = ("every fold gives the same difference: the t statistic is degenerate",)
     else:
-        t = mean / (scale * sd)
+        t = mean_u / (scale * sd_u)
         p = _p_value(dist, t, alternative)
         half = float(dist.ppf(0.5 + confidence / 2)) * scale * sd
         notes = ()
@@ -190,7 +199,7 @@ def five_by_two_t(a, b, *, higher_is_better: bool = True, alternative: str = "tw
     (3.0, 0.0301)
     """
     alternative = check.alternative(alternative)
-    p = _five_by_two(a, b, higher_is_better, decimals)
+    p, size = _unit(_five_by_two(a, b, higher_is_better, decimals))
     s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     total = float(s2.sum())
     first = float(p[0, 0])
@@ -204,7 +213,8 @@ def five_by_two_t(a, b, *, higher_is_better: bool = True, alternative: str = "tw
         notes = ()
     return TestResult(test="five_by_two_t", statistic=t, pvalue=pv, method="t",
                       convention="default", df=(5,),
-                      details={"first_difference": first, "variance_sum": total, "n": 10,
+                      details={"first_difference": first * size,
+                               "variance_sum": total * size * size, "n": 10,
                                "alternative": alternative}, notes=notes)
 
 
@@ -249,7 +259,7 @@ def five_by_two_f(a, b, *, higher_is_better: bool = True,
     >>> round(r.statistic, 4), round(r.pvalue, 4)
     (4.6, 0.053)
     """
-    p = _five_by_two(a, b, higher_is_better, decimals)
+    p, size = _unit(_five_by_two(a, b, higher_is_better, decimals))
     s2 = ((p - p.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
     total = float(s2.sum())
     squares = float((p ** 2).sum())
@@ -264,8 +274,10 @@ def five_by_two_f(a, b, *, higher_is_better: bool = True,
         notes = ()
     return TestResult(test="five_by_two_f", statistic=f, pvalue=pv, method="F",
                       convention="default", df=(10, 5),
-                      details={"mean_difference": float(p.mean()), "sum_of_squares": squares,
-                               "variance_sum": total, "n": 10, "alternative": "two-sided"},
+                      details={"mean_difference": float(p.mean()) * size,
+                               "sum_of_squares": squares * size * size,
+                               "variance_sum": total * size * size, "n": 10,
+                               "alternative": "two-sided"},
                       notes=notes)
 
 
