@@ -178,6 +178,9 @@ def read_grid(grid) -> dict | None:
         return None
     if isinstance(grid, (str, Path)):
         path = Path(grid)
+        if path.is_dir():
+            raise RankwiseError(f"{path}: is a folder; --multiverse takes a TOML grid file (or"
+                                " nothing, for the default grid)")
         if not path.is_file():
             raise RankwiseError(f"{path}: no such grid file (a TOML file with a [grid] table;"
                                 " --multiverse alone uses the default grid)")
