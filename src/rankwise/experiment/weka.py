@@ -14,12 +14,12 @@ repetition). A data set that cannot be loaded here gets missing counts, and the 
 
 from __future__ import annotations
 
+import io
 import re
 
 import numpy as np
 
 from ..errors import RankwiseError
-from ..tables.arff import write_arff
 
 #: rankwise's criteria under WEKA's names, with the factor WEKA's unit needs.
 #: (Only where the two mean the same: WEKA's per-class measures, AUC among them, are those of
@@ -86,3 +86,34 @@ def weka_results(table, meta: dict) -> tuple:
 def _attribute(name: str) -> str:
     """A criterion's name as an ARFF attribute (letters, digits and underscores)."""
     return re.sub(r"\W+", "_", str(name)).strip("_") or "value"
+
+
+def write_arff(relation: str, columns: dict, rows: list) -> str:
+    """An ARFF file: ``columns`` maps each attribute to ``"numeric"`` or a list of its nominal
+    values; ``rows`` are lists of values (None: missing)."""
+    out = io.StringIO()
+    out.write(f"@relation {_quoted(relation)}\n\n")
+    for name, kind in columns.items():
+        kind = kind if isinstance(kind, str) else "{" + ",".join(_quoted(v) for v in kind) + "}"
+        out.write(f"@attribute {_quoted(name)} {kind}\n")
+    out.write("\n@data\n\n")
+    for row in rows:
+        out.write(",".join(_cell(v) for v in row) + "\n")
+    return out.getvalue()
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "?"
+    if isinstance(value, str):
+        return _quoted(value)
+    if float(value).is_integer() and abs(value) < 2 ** 53:
+        return str(int(value))
+    return repr(float(value))
+
+
+def _quoted(value) -> str:
+    value = str(value)
+    if value and all(c.isalnum() or c in "._-" for c in value):
+        return value
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"

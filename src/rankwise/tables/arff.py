@@ -1,4 +1,5 @@
-"""ARFF files (WEKA's format) as a frame of text cells, for the readers of :mod:`.sources`.
+"""ARFF files (WEKA's format) read as a frame of text cells, for the readers of :mod:`.sources`
+(the export writes them: :mod:`rankwise.experiment.weka`).
 
 Only what WEKA's Experimenter writes is read: a header of ``@attribute NAME TYPE`` lines and
 dense ``@data`` rows of comma-separated values, quoted with ``'`` (or ``"``) and escaped with a
@@ -9,7 +10,6 @@ refused with the reason.
 from __future__ import annotations
 
 import csv
-import io
 
 import pandas as pd
 
@@ -72,34 +72,3 @@ def read_arff(text: str, label: str) -> pd.DataFrame:
     frame = frame.mask(frame == "?")
     frame["_row"] = numbers
     return frame
-
-
-def write_arff(relation: str, columns: dict, rows: list) -> str:
-    """An ARFF file: ``columns`` maps each attribute to ``"numeric"`` or a list of its nominal
-    values; ``rows`` are lists of values (None: missing)."""
-    out = io.StringIO()
-    out.write(f"@relation {_quoted(relation)}\n\n")
-    for name, kind in columns.items():
-        kind = kind if isinstance(kind, str) else "{" + ",".join(_quoted(v) for v in kind) + "}"
-        out.write(f"@attribute {_quoted(name)} {kind}\n")
-    out.write("\n@data\n\n")
-    for row in rows:
-        out.write(",".join(_cell(v) for v in row) + "\n")
-    return out.getvalue()
-
-
-def _cell(value) -> str:
-    if value is None:
-        return "?"
-    if isinstance(value, str):
-        return _quoted(value)
-    if float(value).is_integer() and abs(value) < 2 ** 53:
-        return str(int(value))
-    return repr(float(value))
-
-
-def _quoted(value) -> str:
-    value = str(value)
-    if value and all(c.isalnum() or c in "._-" for c in value):
-        return value
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
