@@ -192,10 +192,11 @@ class _Subsets:
         self.vproc, self.pproc, self.force = verdict_procedure, pair_procedure, force
         self.gate_passed = gate_passed  # the table's own gate decision, as compare made it
         k = self.k
-        self.pairs = np.array([(i, j) for i in range(k) for j in range(i + 1, k)],
-                              dtype=np.int64).reshape(-1, 2) if pair_procedure else None
-        self._others = np.array([[j for j in range(k) if j != c] for c in range(k)],
-                                dtype=np.int64).reshape(k, k - 1)
+        # every pair a < b in the all-pairs family's order; row c of _others: all but c
+        self.pairs = np.column_stack(np.triu_indices(k, 1)).astype(np.int64) \
+            if pair_procedure else None
+        step = np.arange(k - 1)
+        self._others = step[None, :] + (step[None, :] >= np.arange(k)[:, None])
         self._dist = {}
         self._too_large = math.inf   # fewest rows on which the exact programme gave up
         self._nemenyi_z = None

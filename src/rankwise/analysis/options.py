@@ -96,10 +96,8 @@ def validate(table, **given) -> Options:
     base_only = k == 2 and checked["per_dataset"] is not None and checked["posthoc"] is None
     family = "control" if checked["control"] is not None and checked["posthoc"] is None \
         and not base_only else checked["posthoc"]
-    if base_only and checked["control"] not in (None, "best") \
-            and checked["control"] not in table.learners:
-        raise RankwiseError(f"no learner named {checked['control']!r} (--control); the learners"
-                            f" are {', '.join(table.learners)}")
+    if base_only and checked["control"] not in (None, "best"):
+        table.column(checked["control"])  # an unknown name is refused, naming the learners
     _check_posthoc_choices(checked, family)
     _check_table_options(checked, k)
     complete = not np.isnan(table.values).any()

@@ -20,7 +20,7 @@ These counts describe the data sets one at a time; they are not a test across da
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -163,14 +163,13 @@ def per_dataset(table, base: str, *, alpha: float, tests: str = "corrected",
                     sds[i, j] = v.std(ddof=1) if v.size > 1 else np.nan
     common = dict(hib=table.higher_is_better, ratios=ratios, tests=tests, folds=folds, rope=rope,
                   threshold=threshold, decimals=decimals)
-    against = _marked([_pair(blocks[d], d, base, name, **common) for name in learners[1:]
-                       for d in datasets], alpha, adjust_over)
+    against = tuple(_marked([_pair(blocks[d], d, base, name, **common) for name in learners[1:]
+                       for d in datasets], alpha, adjust_over))
     pairs = ()
     if all_pairs:
         names = list(table.learners)
         pairs = tuple(_marked([_pair(blocks[d], d, a, b, **common) for x, a in enumerate(names)
                                for b in names[x + 1:] for d in datasets], alpha, adjust_over))
-    against = tuple(p for p in against if p is not None)
     settings = {"test": "corrected resampled t-test (Nadeau & Bengio 2003)", "tests": tests,
                 "alpha": alpha, "adjust": adjust_over, "test_train_ratio": how,
                 "ratios": ratios, "repeats": repeats, "folds": folds,
@@ -203,8 +202,6 @@ def _pair(wide, dataset, a, b, *, hib, ratios, tests, folds, rope, threshold, de
 def _marked(pairs, alpha, adjust_over) -> list:
     """The pairs with their marks; with ``holm`` the corrected p-values of one learner are
     adjusted over the data sets first."""
-    from dataclasses import replace
-
     out = [p for p in pairs if p is not None]
     if adjust_over == "holm":
         groups = {}

@@ -312,7 +312,7 @@ def adjust(p, method: str, *, k: int | None = None, convention: str = "default")
     return _SIMPLE[method](p, k=k, convention=convention)
 
 
-def _rows_step_down(ps, m):
+def _rows_step_down(ps):
     """Step-down APVs of row-sorted p-values: the running maximum of each row's values."""
     return np.maximum.accumulate(ps, axis=1)
 
@@ -333,17 +333,17 @@ def _sorted_rows(method: str, ps: np.ndarray, k: int | None) -> np.ndarray | Non
         if method == "sidak":
             return -np.expm1(m * np.log1p(-ps))
         if method == "holm":
-            return _rows_step_down((m - i) * ps, m)
+            return _rows_step_down((m - i) * ps)
         if method == "holland":
-            return _rows_step_down(-np.expm1((m - i) * np.log1p(-ps)), m)
+            return _rows_step_down(-np.expm1((m - i) * np.log1p(-ps)))
         if method == "finner":
-            return _rows_step_down(-np.expm1(m / (i + 1) * np.log1p(-ps)), m)
+            return _rows_step_down(-np.expm1(m / (i + 1) * np.log1p(-ps)))
         if method == "hochberg":
             return _rows_step_up((m - i) * ps)
         if method == "benjamini_hochberg":
             return _rows_step_up(m / (i + 1) * ps)
         if method == "shaffer":
-            return _rows_step_down(shaffer_multipliers(k) * ps, m)
+            return _rows_step_down(shaffer_multipliers(k) * ps)
         if method == "li":
             last = ps[:, -1:]
             return np.where(ps == 0, 0.0, np.where(ps + 1 - last > 0, ps / (ps + 1 - last), 1.0))

@@ -24,32 +24,10 @@ from ..errors import RankwiseError
 from ._docs import shared_docs
 from .ranking import DEFAULT_DECIMALS
 from .results import TestResult
+from .two_learners import degenerate_t as _degenerate
 from .two_learners import differences
-
-
-def _p_value(dist, t: float, alternative: str) -> float:
-    if alternative == "greater":
-        return float(dist.sf(t))
-    if alternative == "less":
-        return float(dist.cdf(t))
-    return float(min(1.0, 2 * dist.sf(abs(t))))
-
-
-def _unit(d: np.ndarray) -> tuple:
-    """``(d / scale, scale)``: the statistics here are scale-free, so they are computed on
-    differences scaled to at most 1, which keeps every square finite for any finite scores."""
-    scale = float(np.max(np.abs(d))) if d.size else 0.0
-    return (d / scale, scale) if 0 < scale < math.inf else (d, 1.0)
-
-
-def _degenerate(mean: float, alternative: str) -> tuple:
-    """``(t, p)`` when every difference is the same: no spread to scale them by."""
-    if mean == 0:
-        return 0.0, 1.0
-    t = math.copysign(math.inf, mean)
-    if alternative == "two-sided":
-        return t, 0.0
-    return t, 0.0 if (mean > 0) == (alternative == "greater") else 1.0
+from .two_learners import t_pvalue as _p_value
+from .two_learners import unit_differences as _unit
 
 
 @shared_docs

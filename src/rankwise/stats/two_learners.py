@@ -29,6 +29,32 @@ def differences(a, b, higher_is_better: bool = True, decimals: int | None = DEFA
     return round_scores(d, decimals)
 
 
+def unit_differences(d: np.ndarray) -> tuple:
+    """``(d / scale, scale)``: t-type statistics are scale-free, so they are computed on
+    differences scaled to at most 1, which keeps every square finite for any finite scores."""
+    scale = float(np.max(np.abs(d))) if d.size else 0.0
+    return (d / scale, scale) if 0 < scale < math.inf else (d, 1.0)
+
+
+def t_pvalue(dist, t: float, alternative: str) -> float:
+    """The p-value of ``t`` under ``dist`` on the side(s) ``alternative`` names."""
+    if alternative == "greater":
+        return float(dist.sf(t))
+    if alternative == "less":
+        return float(dist.cdf(t))
+    return float(min(1.0, 2 * dist.sf(abs(t))))
+
+
+def degenerate_t(mean: float, alternative: str) -> tuple:
+    """``(t, p)`` when every difference is the same: no spread to scale them by."""
+    if mean == 0:
+        return 0.0, 1.0
+    t = math.copysign(math.inf, mean)
+    if alternative == "two-sided":
+        return t, 0.0
+    return t, 0.0 if (mean > 0) == (alternative == "greater") else 1.0
+
+
 @dataclass(frozen=True)
 class WinTieLoss(LegacyTuple):
     """How often ``a`` wins, ties and loses against ``b`` over the data sets."""
@@ -396,29 +422,15 @@ def paired_ttest(a, b, *, higher_is_better: bool = True, relative: bool = False,
                                        "alternative": alternative},
                               notes=tuple(notes))
         d = d / np.abs(mid)
-    # t is scale-free: computing on d / max|d| keeps the squares finite for any finite scores.
-    scale = float(np.max(np.abs(d))) if n else 0.0
-    unit = d / scale if 0 < scale < math.inf else d
+    unit, scale = unit_differences(d)
     mean_u, sd_u = float(unit.mean()), float(unit.std(ddof=1))
-    mean, sd = (mean_u * scale, sd_u * scale) if unit is not d else (mean_u, sd_u)
+    mean, sd = mean_u * scale, sd_u * scale
     if sd_u == 0:
-        t = 0.0 if mean == 0 else math.copysign(math.inf, mean)
+        t, p = degenerate_t(mean, alternative)
         notes.append("all differences are equal: the t statistic is degenerate")
-        if mean == 0:
-            p = 1.0
-        elif alternative == "two-sided":
-            p = 0.0
-        else:
-            p = 0.0 if (mean > 0) == (alternative == "greater") else 1.0
     else:
         t = mean_u / (sd_u / math.sqrt(n))
-        dist = stats.t(n - 1)
-        if alternative == "greater":
-            p = float(dist.sf(t))
-        elif alternative == "less":
-            p = float(dist.cdf(t))
-        else:
-            p = float(min(1.0, 2 * dist.sf(abs(t))))
+        p = t_pvalue(stats.t(n - 1), t, alternative)
     return TestResult(test=name, statistic=t, pvalue=p, method="t", convention=convention,
                       df=(n - 1,), details={"mean_difference": mean, "sd_difference": sd, "n": n,
                                             "relative": relative, "alternative": alternative},
