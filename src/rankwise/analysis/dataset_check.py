@@ -118,7 +118,7 @@ class DatasetCheck:
 
     def sentence(self) -> str:
         """What the verdict says of it: the fragile claims by name, or the least robust one."""
-        n = len(self.datasets)
+        n = f"{len(self.datasets):,}"
         weak = self.fragile()
         head = "Which data sets carry it:"
         if weak:
@@ -127,16 +127,21 @@ class DatasetCheck:
             more = f"; and {len(weak) - 3} more" if len(weak) > 3 else ""
             return (f"{head} {len(weak)} of the {len(self.claims)} claims rest on one or two of"
                     f" the {n} data sets: {shown}{more}.")
+        tried = int(self.settings.get("max_exact", MAX_EXACT))
         found = [c for c in self.claims if c.smallest is not None]
         if not found:
-            return (f"{head} no claim falls when any {MAX_EXACT} of the {n} data sets are"
-                    " removed, nor along a greedy search.")
+            where = "" if all(c.searched for c in self.claims) else " where it ran"
+            return (f"{head} no claim falls when {_any(tried)} of the {n} data sets"
+                    f" {'is' if tried == 1 else 'are'} removed, nor along the greedy"
+                    f" search{where}.")
         least = min(found, key=lambda c: (c.smallest, not c.exact))
         how = (f"{least.smallest} ({_names(least.removed)})" if least.exact else
                f"these {least.smallest}, found by a greedy search (fewer may do):"
                f" {_names(least.removed)}")
-        return (f"{head} no claim falls when one or two of the {n} data sets are removed; the"
-                f" least robust, '{least.statement}', falls without {how}.")
+        fewest = min(tried, FRAGILE_AT)
+        return (f"{head} no claim falls when {_any(fewest)} of the {n} data sets"
+                f" {'is' if fewest == 1 else 'are'} removed; the least robust,"
+                f" '{least.statement}', falls without {how}.")
 
     def to_dict(self) -> dict:
         return jsonable({"claims": [c.to_dict() for c in self.claims],
@@ -145,6 +150,12 @@ class DatasetCheck:
                                            self.leave_one_out.items()},
                          "fragile": [i for i, c in enumerate(self.claims) if c.fragile],
                          "settings": self.settings, "notes": list(self.notes)})
+
+
+def _any(size: int) -> str:
+    """Every subset of up to ``size`` data sets, in words."""
+    return {1: "any one", 2: "any one or two", 3: "any one, two or three"}.get(
+        size, f"any {size} or fewer")
 
 
 def _names(names, limit: int = 4) -> str:
@@ -522,9 +533,11 @@ def _affordable(max_exact, n, k, pairs, notes) -> int:
     while size > 1 and math.comb(n, size) * (k + pairs) > WORK_MAX:
         size -= 1
     if size < max_exact:
-        notes.append(f"Every subset of up to {size} data sets was tried, not {max_exact}: with"
-                     f" {k:,} learners and {n:,} data sets the {math.comb(n, max_exact):,}"
-                     f" subsets of {max_exact} would take minutes.")
+        tried = "Each data set was removed on its own" if size == 1 else \
+            f"Every subset of up to {size} data sets was removed"
+        notes.append(f"{tried}, not {max_exact} at a time as well: with {k:,} learners and"
+                     f" {n:,} data sets the {math.comb(n, max_exact):,} subsets of {max_exact}"
+                     " would take too long.")
     return size
 
 
