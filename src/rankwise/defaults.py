@@ -28,3 +28,6 @@ POWER_DRAWS = 1000
 MONTE_CARLO_SEED = 20_170_000
 #: The seed of the bootstrap intervals of the mean ranks.
 RANK_BOOTSTRAP_SEED = 20060101
+#: Up to this many learners the outputs hold every pair (k × k matrices in the JSON, pairs.csv,
+#: the heat map of every learner); above it, what the reports show and what scales with k.
+PAIR_MATRIX_MAX_LEARNERS = 1_000

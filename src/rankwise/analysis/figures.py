@@ -20,9 +20,11 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..defaults import PAIR_MATRIX_MAX_LEARNERS
 from ..names import FIGURES, procedure_title, ranking_title, test_title
+from ..stats.pairwise import critical_difference, nemenyi_pvalues
 from ..stats.results import p_phrase
-from .results import FigurePlan
+from .results import FigurePlan, Runs
 from .verdict import some_names
 
 
@@ -33,29 +35,76 @@ def cliques(mean_ranks, significant) -> list:
     ``significant[a, b]`` is True when a and b differ significantly. Learners are ordered by
     (mean rank, index); groups are tuples of indices in that order, ordered by their first
     member. O(k²): the first significant partner to the right of each learner bounds how far a
-    run starting there can reach, and a backward pass takes the minimum of those bounds.
+    run starting there can reach (see :func:`runs_from_reach`).
     """
     sig = np.asarray(significant, dtype=bool)
     k = sig.shape[0]
     if k == 0:
         return []
-    ranks = np.asarray(mean_ranks, dtype=float)
-    order = np.lexsort((np.arange(k), ranks))
+    order = np.lexsort((np.arange(k), np.asarray(mean_ranks, dtype=float)))
     s = sig[np.ix_(order, order)]
     s = s | s.T
     right = np.triu(s, 1)
     reach = np.where(right.any(axis=1), right.argmax(axis=1) - 1, k - 1)
-    end = np.minimum.accumulate(reach[::-1])[::-1]  # furthest end of a run starting at i
-    groups = []
-    for i in range(k):
-        if end[i] > i and (i == 0 or end[i] > end[i - 1]):
-            groups.append(tuple(int(order[j]) for j in range(i, int(end[i]) + 1)))
-    return groups
+    runs = runs_from_reach(order, reach)
+    return [tuple(int(j) for j in order[a:b + 1]) for a, b in zip(runs.start, runs.end)]
+
+
+def runs_from_reach(order, reach) -> Runs:
+    """The maximal runs, given for each position i of the order the furthest position
+    ``reach[i]`` that is not significantly different from it (everything between included):
+    a backward pass takes the minimum of the reaches, and a run starts wherever it grows."""
+    k = len(order)
+    end = np.minimum.accumulate(np.asarray(reach)[::-1])[::-1]  # furthest end of a run from i
+    grows = np.ones(k, dtype=bool)
+    grows[1:] = end[1:] > end[:-1]
+    starts = np.flatnonzero((end > np.arange(k)) & grows)
+    return Runs(np.asarray(order, dtype=np.int64), starts, end[starts].astype(np.int64))
+
+
+#: Mean-rank differences within this relative distance of the critical difference are decided
+#: by their Nemenyi p-value itself, not by the comparison with the CD (rounding of either).
+CD_BAND = 1e-6
+
+
+def nemenyi_runs(mean_ranks, se: float, alpha: float) -> Runs:
+    """The maximal runs of the Nemenyi CD diagram in one pass over the sorted mean ranks.
+
+    Two learners differ when their Nemenyi p-value (:func:`nemenyi_pvalues` of
+    (M_a − M_b)/SE) is at most ``alpha``, that is when |M_a − M_b| reaches the critical
+    difference CD = q_α·SE: the first learner to the right of each that differs is found by a
+    binary search, O(k log k) in all, where the k × k decisions took O(k²). Differences within
+    a relative ``CD_BAND`` of the CD are decided by their p-value, so the runs are those of
+    :func:`cliques` on the p-values of every pair (the tests compare them).
+    """
+    ranks = np.asarray(mean_ranks, dtype=float)
+    k = ranks.size
+    order = np.lexsort((np.arange(k), ranks))
+    if k < 2 or not se > 0:  # no difference can be significant
+        return runs_from_reach(order, np.full(k, k - 1))
+    s = ranks[order]
+    cd = critical_difference(k, 1, alpha, "nemenyi", se=se).cd
+    low = np.searchsorted(s, s + cd * (1 - CD_BAND), side="left")
+    sure = np.searchsorted(s, s + cd * (1 + CD_BAND), side="left")
+    first = np.maximum(sure, np.arange(k) + 1)  # first surely significant partner (k: none)
+    low = np.maximum(low, np.arange(k) + 1)
+    width = np.maximum(first - low, 0)
+    if width.any():  # the pairs near the CD: their p-values decide
+        u = np.repeat(np.arange(k), width)
+        v = np.arange(width.sum()) - np.repeat(np.cumsum(width) - width, width) + low[u]
+        hit = nemenyi_pvalues((s[v] - s[u]) / se, k) <= alpha
+        if hit.any():
+            cand = np.full(k, k)
+            np.minimum.at(cand, u[hit], v[hit])
+            first = np.minimum(first, cand)
+    return runs_from_reach(order, first - 1)
 
 
 def plan_figures(engine, learners, mean_ranks, verdict, *, alpha, diagram_procedure: str,
-                 force: bool, ranking: str = "friedman") -> dict:
-    """``{name: FigurePlan}`` for the three figures (empty with fewer than three learners)."""
+                 force: bool, ranking: str = "friedman", top: int | None = None) -> dict:
+    """``{name: FigurePlan}`` for the three figures (empty with fewer than three learners).
+    Above ``PAIR_MATRIX_MAX_LEARNERS`` the heat map and the clique lists hold the best
+    ``top`` learners only (every learner's groups stay in the plan's ``runs``)."""
     learners = list(learners)
     k = len(learners)
     if k < 3:
@@ -76,7 +125,8 @@ def plan_figures(engine, learners, mean_ranks, verdict, *, alpha, diagram_proced
     cd = engine.critical_difference(ranking)
     vproc = verdict.procedure or "holm"
     control_fam, _, _ = engine.family(ranking, "control", (vproc,), best)
-    decisions = {c.b: c.rejected(vproc, alpha) for c in control_fam.comparisons}
+    decisions = dict(zip((learners[j] for j in control_fam.b.tolist()),
+                         control_fam.rejected(vproc, alpha).tolist()))
     band = cd.value(vproc)
     out = {"control_diagram": FigurePlan(
         "control_diagram", drawn=True, headline=True, procedure=vproc, family="control",
@@ -87,32 +137,67 @@ def plan_figures(engine, learners, mean_ranks, verdict, *, alpha, diagram_proced
                  f" comparisons): filled = significantly different by {procedure_title(vproc)} at"
                  f" alpha = {alpha}" + (f"; shaded: {learners[best]} ± CD = {band:.4f}"
                                         if band is not None else "") + "." + label))}
-    all_fam, _, _ = engine.family(ranking, "all_pairs", (diagram_procedure,), None)
-    sig = all_fam.significant(diagram_procedure, alpha, learners)
-    groups = tuple(tuple(learners[i] for i in g) for g in cliques(mean_ranks, sig))
+    runs, matrix_rows, apv = _all_pairs(engine, mean_ranks, ranking, diagram_procedure, alpha,
+                                        top)
+    every = k <= PAIR_MATRIX_MAX_LEARNERS
+    groups = runs.groups(learners, None if every else len(matrix_rows))
     nem = cd.value(diagram_procedure) if diagram_procedure == "nemenyi" else None
-    note = _disagreement(groups, verdict, learners[best], diagram_procedure, vproc, k) \
+    note = _disagreement(runs, learners, verdict, diagram_procedure, vproc) \
         if verdict.detected else None
+    shown = "" if every else f" Bars among the best {len(matrix_rows)} learners shown."
     out["cd_diagram"] = FigurePlan(
         "cd_diagram", drawn=True, headline=False, procedure=diagram_procedure,
         family="all_pairs", ranking=ranking, alpha=alpha, forced=forced,
         critical_difference=nem, cd_procedure="nemenyi" if nem is not None else None,
-        cliques=groups, note=note,
+        cliques=groups, runs=runs, note=note,
         caption=(f"All pairs by {procedure_title(diagram_procedure)} at alpha = {alpha} on"
                  f" {ranking_title(ranking)}: bars join learners that are not significantly different"
-                 + (f"; CD = {nem:.4f}" if nem is not None else "") + "." + label))
+                 + (f"; CD = {nem:.4f}" if nem is not None else "") + "." + shown + label))
     out["pvalue_heatmap"] = FigurePlan(
         "pvalue_heatmap", drawn=True, headline=False, procedure=diagram_procedure,
         family="all_pairs", ranking=ranking, alpha=alpha, forced=forced,
-        pvalues=all_fam.apv_matrix(diagram_procedure, learners), learners=tuple(learners),
+        pvalues=apv, learners=tuple(learners[j] for j in matrix_rows), subset=not every,
         caption=(f"Adjusted p-values of all pairs by {procedure_title(diagram_procedure)}; outlined:"
                  f" p <= {alpha}." + label))
     return out
 
 
-def _disagreement(groups, verdict, best, procedure, vproc, k) -> str | None:
+def _all_pairs(engine, mean_ranks, ranking, procedure, alpha, top) -> tuple:
+    """``(runs, rows, apv)``: the CD diagram's runs of every learner, and the adjusted p-values
+    of the pairs among ``rows`` (every learner in table order up to
+    ``PAIR_MATRIX_MAX_LEARNERS``, else the best ``top`` by mean rank). Nemenyi's runs come
+    from the sorted mean ranks and its p-values pair by pair, so neither needs the k × k
+    family; other procedures adjust over every pair."""
+    k = len(engine.learners)
+    if k <= PAIR_MATRIX_MAX_LEARNERS:
+        rows = np.arange(k)
+    else:
+        order = np.lexsort((np.arange(k), np.asarray(mean_ranks, dtype=float)))
+        rows = order[:min(top or k, PAIR_MATRIX_MAX_LEARNERS)]
+    if procedure == "nemenyi" and ranking == "friedman":  # its scores are the mean ranks
+        st = engine.statistics(ranking)
+        runs = nemenyi_runs(mean_ranks, st.se, alpha)
+        apv = nemenyi_pvalues(st.statistics[rows[:, None], rows[None, :]], k)
+        np.fill_diagonal(apv, 1.0)
+        return runs, rows, apv
+    fam, _, _ = engine.family(ranking, "all_pairs", (procedure,), None)
+    learners = list(engine.learners)
+    sig = fam.significant(procedure, alpha, learners)
+    order = np.lexsort((np.arange(k), np.asarray(mean_ranks, dtype=float)))
+    ordered = sig[np.ix_(order, order)]
+    right = np.triu(ordered | ordered.T, 1)
+    reach = np.where(right.any(axis=1), right.argmax(axis=1) - 1, k - 1)
+    apv = fam.apv_matrix(procedure, learners)
+    return runs_from_reach(order, reach), rows, apv[np.ix_(rows, rows)]
+
+
+def _disagreement(runs, learners, verdict, procedure, vproc) -> str | None:
     """The sentence that explains an all-pairs diagram that looks at odds with the verdict."""
-    with_best = {name for g in groups if best in g for name in g}
+    k = len(learners)
+    best = learners[int(runs.order[0])]
+    first = np.flatnonzero(runs.start == 0)  # the run that holds the best, if any
+    with_best = {learners[j] for j in runs.order[:int(runs.end[first[0]]) + 1].tolist()} \
+        if first.size else set()
     joined = [name for name in verdict.losers if name in with_best]
     apart = [name for name in verdict.winners if name != best and name not in with_best]
     if not joined and not apart:

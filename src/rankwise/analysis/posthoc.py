@@ -9,7 +9,7 @@ read it, so a decision that two outputs share is the same number in both.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -125,54 +125,48 @@ class Pairwise:
         if ranking == "anova":
             return self._anova_family(family, control)
         st = self.statistics(ranking)
-        if alternative != "two-sided":
-            st = self._one_sided(st, ranking, control, alternative)
+        pairs = family_pairs(len(self.learners), family, control)
+        a, b = pairs[:, 0], pairs[:, 1]
+        p = (st.pvalues[a, b] if alternative == "two-sided" else
+             self._one_sided(st, ranking, control, alternative, b))
         key = (ranking, family, control, alternative)
         cache = self._apv.setdefault(key, {})
-        missing = [p for p in procedures if p not in cache]
+        missing = [proc for proc in procedures if proc not in cache]
         if missing:
             _, _, apvs, notes, used = adjusted_pvalues(
                 st, family, tuple(missing), control=control, convention=self.convention,
-                time_budget=self.time_budget)
+                time_budget=self.time_budget, pvalues=p)
             cache.update(apvs)
             self._notes.setdefault(key, []).extend(notes)
             self._methods.setdefault(key, {}).update(used)
-        pairs = np.asarray(family_pairs(len(self.learners), family, control),
-                           dtype=np.int64).reshape(-1, 2)
-        a, b = pairs[:, 0], pairs[:, 1]
         ran = tuple(proc for proc in procedures if proc in cache)
         result = FamilyResult(family, ran, self.learners, a, b,
                               np.asarray(st.statistics[a, b], dtype=float),
-                              np.asarray(st.pvalues[a, b], dtype=float),
+                              np.asarray(p, dtype=float),
                               {proc: np.asarray(cache[proc], dtype=float) for proc in ran})
         return (result, tuple(self._notes.get(key, ())), dict(self._methods.get(key, {})))
 
-    def _one_sided(self, st, ranking, control, alternative):
-        """The statistics with one-sided p-values for the pairs (control, j): the upper tail of
+    def _one_sided(self, st, ranking, control, alternative, others) -> np.ndarray:
+        """One-sided p-values of the pairs (control, j), j in ``others``: the upper tail of
         each ranking's own null distribution when ``greater`` (j better than the control)."""
-        k = len(self.learners)
-        p = st.pvalues.copy()
         sign = 1.0 if alternative == "greater" else -1.0
+        z = np.asarray(st.statistics[np.full(others.size, control), others], dtype=float)
+        if ranking in RANK_BASED:  # z = (M_c − M_j)/SE > 0 when j ranks better
+            return stats.norm.sf(sign * z)
+        if ranking in CONOVER:
+            return stats.t.sf(sign * z, st.details["df"])
         if ranking == "friedman_exact":
             values, probs = rank_sum_difference_distribution(self.ranks)
-        for j in range(k):
-            if j == control:
-                continue
-            if ranking in RANK_BASED:  # z = (M_c − M_j)/SE > 0 when j ranks better
-                value = float(stats.norm.sf(sign * st.statistics[control, j]))
-            elif ranking in CONOVER:
-                value = float(stats.t.sf(sign * st.statistics[control, j], st.details["df"]))
-            elif ranking == "friedman_exact":
-                d = 2 * sign * st.statistics[control, j]  # doubled units, as the distribution
-                value = float(min(1.0, probs[sign * values >= d - 1e-9].sum()))
-            else:  # wilcoxon, sign: the two-learner test of j against the control
-                rows = ~np.isnan(self.x[:, control]) & ~np.isnan(self.x[:, j])
-                value = pair_test(self.x[rows, control], self.x[rows, j], ranking,
-                                  higher_is_better=self.hib, convention=self.convention,
-                                  decimals=self.decimals, alternative=alternative,
-                                  **self.options).pvalue
-            p[control, j] = p[j, control] = value
-        return replace(st, pvalues=p)
+            d = 2 * sign * z  # doubled units, as the distribution
+            return np.array([min(1.0, probs[sign * values >= v - 1e-9].sum()) for v in d])
+        out = np.empty(others.size)
+        for i, j in enumerate(others.tolist()):  # wilcoxon, sign: j against the control
+            rows = ~np.isnan(self.x[:, control]) & ~np.isnan(self.x[:, j])
+            out[i] = pair_test(self.x[rows, control], self.x[rows, j], ranking,
+                               higher_is_better=self.hib, convention=self.convention,
+                               decimals=self.decimals, alternative=alternative,
+                               **self.options).pvalue
+        return out
 
     def _anova_family(self, family, control):
         res = self.anova(control)

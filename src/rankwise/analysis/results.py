@@ -289,6 +289,37 @@ class Verdict:
                          "bayesian": None if self.bayesian is None else self.bayesian.to_dict()})
 
 
+@dataclass(frozen=True, eq=False)
+class Runs:
+    """Groups of learners that are runs of the mean-rank order, as a CD diagram's bars are:
+    group g is ``order[start[g]:end[g] + 1]`` (``order``: learner indices by (mean rank,
+    index)). At most k groups of two ints each, where the groups as lists of names can hold
+    k²/2 names."""
+
+    order: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    def groups(self, learners, first: int | None = None) -> tuple:
+        """The groups as tuples of names, cut to the ``first`` learners of the order (a run
+        cut to them is still a run; a cut run inside an earlier one is dropped)."""
+        order = self.order.tolist()
+        last = len(order) - 1 if first is None else min(first, len(order)) - 1
+        out, reach = [], -1
+        for s, e in zip(self.start.tolist(), self.end.tolist()):
+            e = min(e, last)
+            if e - s >= 1 and e > reach:
+                out.append(tuple(learners[j] for j in order[s:e + 1]))
+                reach = e
+        return tuple(out)
+
+    def to_dict(self) -> dict:
+        return {"order": self.order, "ranges": np.column_stack([self.start, self.end])}
+
+
 @dataclass(frozen=True)
 class FigurePlan:
     """What one figure shows, decided by the analysis; the drawing code only draws it.
@@ -313,9 +344,11 @@ class FigurePlan:
     cd_procedure: str | None = None
     control: str | None = None
     cliques: tuple | None = None              # tuples of learner names
+    runs: Runs | None = field(default=None, repr=False, compare=False)  # every learner's groups
     decisions: dict | None = None             # learner -> differs from the control
     pvalues: np.ndarray | None = None
     learners: tuple = ()                      # the order of the rows of ``pvalues``
+    subset: bool = False                      # ``learners`` are some of the table's only
     note: str | None = None
     rank_intervals: dict | None = None        # learner -> (low, high), drawn as thin bars
     # (a, b, posterior draws, (p_a, p_rope, p_b)) per pair, for the simplex plot
@@ -336,11 +369,15 @@ class FigurePlan:
                 out["control"] = self.control
             if self.cliques is not None:
                 out["cliques"] = [list(g) for g in self.cliques]
+            if self.runs is not None:
+                out["runs"] = self.runs.to_dict()
             if self.decisions is not None:
                 out["decisions"] = dict(self.decisions)
             if self.pvalues is not None and self.learners:
                 i, j = np.nonzero(np.triu(np.asarray(self.pvalues) <= self.alpha, 1))
                 out["outlined"] = np.column_stack([i, j])  # indices into ``learners``
+                if self.subset:  # the matrix holds some learners only: which, in its order
+                    out["learners"] = list(self.learners)
             if self.rank_intervals is not None:
                 out["rank_intervals"] = {k: list(v) for k, v in self.rank_intervals.items()}
         if self.note:

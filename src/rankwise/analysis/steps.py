@@ -200,7 +200,8 @@ def frequentist(table, ranked: Ranked, results: dict, shared, opts) -> Frequenti
     verdict = decide(table, ranked.mean_ranks, results, opts.used_pair, engine,
                      alpha=opts.alpha, procedure=opts.verdict_procedure)
     figures = plan_figures(engine, table.learners, ranked.mean_ranks, verdict, alpha=opts.alpha,
-                           diagram_procedure=opts.diagram_procedure, force=opts.force_posthoc)
+                           diagram_procedure=opts.diagram_procedure, force=opts.force_posthoc,
+                           top=opts.top)
     return Frequentist(engine, report, cd, verdict, figures)
 
 

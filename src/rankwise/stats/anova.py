@@ -265,13 +265,13 @@ def tukey_dunnett(x, control: int | None, *, alpha: float = 0.05,
     df = (k - 1) * (n - 1)
     mse = float((resid ** 2).sum()) / df
     tukey = []
-    for a, b in family_pairs(k, "all_pairs", None):
+    for a, b in family_pairs(k, "all_pairs", None).tolist():
         q = abs(means[a] - means[b]) / math.sqrt(mse / n) if mse > 0 else math.inf
         tukey.append({"a": a, "b": b, "difference": means[a] - means[b], "statistic": q,
                       "pvalue": float(stats.studentized_range.sf(q, k, df)) if mse > 0 else 0.0})
     dunnett = []
     if control is not None:
-        for a, b in family_pairs(k, "control", control):
+        for a, b in family_pairs(k, "control", control).tolist():
             t = (means[b] - means[a]) / math.sqrt(2 * mse / n) if mse > 0 else math.inf
             dunnett.append({"a": a, "b": b, "difference": means[b] - means[a], "statistic": t,
                             "pvalue": dunnett_pvalue(t, k - 1, df)})

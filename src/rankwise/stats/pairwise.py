@@ -119,9 +119,7 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
     if ranking in RANK_BASED:
         scores, se, details = _rank_scores(x, ranking, higher_is_better, convention, decimals,
                                            ranks)
-        z = (scores[:, None] - scores[None, :]) / se if se > 0 else np.zeros((k, k))
-        p = np.minimum(1.0, 2 * stats.norm.sf(np.abs(z)))
-        np.fill_diagonal(p, 1.0)
+        z, p = score_pairs(scores, se)
         return PairwiseStatistics(ranking, convention, p, z, scores, se, details)
     if ranking == "friedman_exact":
         r = ranks if ranks is not None else midranks(x, descending=higher_is_better)
@@ -132,12 +130,7 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
     if ranking in CONOVER:
         scores, se, df, details = _conover_scores(x, ranking, higher_is_better, convention,
                                                   decimals, ranks)
-        diff = scores[:, None] - scores[None, :]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = diff / se if se > 0 else np.where(diff == 0, 0.0, np.copysign(np.inf, diff))
-        t = np.nan_to_num(t, nan=0.0, posinf=np.inf, neginf=-np.inf)
-        p = np.minimum(1.0, 2 * stats.t.sf(np.abs(t), df))
-        np.fill_diagonal(p, 1.0)
+        t, p = score_pairs(scores, se, df)
         return PairwiseStatistics(ranking, convention, p, t, scores, se,
                                   {**details, "df": df})
     if ranking == "sign" and not complete_cases and not np.isnan(x).any():
@@ -173,6 +166,84 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
     if complete_cases:
         details["n_used"] = used
     return PairwiseStatistics(ranking, convention, p, stat, None, None, details)
+
+
+class PairMatrix(np.lib.mixins.NDArrayOperatorsMixin):
+    """A k × k matrix of a pair-level number that comes from k per-learner values, computed
+    entry by entry as it is read: ``m[a, b]`` with index arrays computes those pairs only, so
+    the 50 million pairs of 10,000 learners are never held at once. Anything else (a slice,
+    arithmetic, ``numpy.asarray(m)``, ``m.copy()``) builds the whole matrix once, as the plain
+    array rankwise 0.7 returned. ``entry(a, b)`` gives the value of the pairs (a[i], b[i]);
+    the diagonal is ``diagonal``."""
+
+    def __init__(self, k: int, entry, diagonal: float):
+        self.shape = (k, k)
+        self.ndim = 2
+        self.dtype = np.dtype(float)
+        self._entry = entry
+        self._diagonal = diagonal
+        self._whole = None
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple) and len(key) == 2 and all(map(_integer_index, key)):
+            k = self.shape[0]
+            a, b = np.broadcast_arrays(np.asarray(key[0]) % k, np.asarray(key[1]) % k)
+            out = np.where(a == b, self._diagonal, self._entry(a, b))
+            return float(out) if out.ndim == 0 else out
+        return self.whole()[key]
+
+    def whole(self) -> np.ndarray:
+        """The whole k × k matrix (built once)."""
+        if self._whole is None:
+            i = np.arange(self.shape[0])
+            self._whole = self[i[:, None], i[None, :]]
+        return self._whole
+
+    def __array__(self, dtype=None, copy=None):
+        return self.whole() if dtype is None else self.whole().astype(dtype)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        inputs = tuple(np.asarray(v) if isinstance(v, PairMatrix) else v for v in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+    def __getattr__(self, name):  # copy, round, T, max, ...: those of the whole matrix
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.whole(), name)
+
+    def __repr__(self) -> str:
+        return f"PairMatrix(k={self.shape[0]})"
+
+
+def _integer_index(index) -> bool:
+    if isinstance(index, (int, np.integer)) and not isinstance(index, bool):
+        return True
+    return isinstance(index, np.ndarray) and index.dtype.kind in "iu"
+
+
+def score_pairs(scores, se: float, df: float | None = None) -> tuple:
+    """``(statistics, pvalues)`` as :class:`PairMatrix`: the statistic of (a, b) is
+    (M_a − M_b)/SE, its two-sided p-value from the normal (or, with ``df``, Student's t)."""
+    scores = np.asarray(scores, dtype=float)
+    k = scores.size
+
+    def statistic(a, b):
+        diff = scores[a] - scores[b]
+        if se > 0:
+            return diff / se
+        if df is None:
+            return np.zeros(diff.shape)
+        return np.where(diff == 0, 0.0, np.copysign(np.inf, diff))
+
+    def pvalue(a, b):
+        value = np.abs(statistic(a, b))
+        tail = stats.norm.sf(value) if df is None else stats.t.sf(value, df)
+        return np.minimum(1.0, 2 * tail)
+
+    return PairMatrix(k, statistic, 0.0), PairMatrix(k, pvalue, 1.0)
 
 
 def _pair_differences(x, higher_is_better, decimals, cells: int):
@@ -705,21 +776,24 @@ def _q_alpha(k: int, alpha: float, method: str) -> float:
     return float(stats.norm.isf(alpha / (2 * (k - 1))))
 
 
-def family_pairs(k: int, family: str, control: int | None):
-    """Index pairs (a, b) of a family, in the caller's order."""
+def family_pairs(k: int, family: str, control: int | None) -> np.ndarray:
+    """Index pairs (a, b) of a family as an (m, 2) array: (control, j) for every other j, or
+    every (i, j) with i < j in row order."""
     if family == "control":
-        return [(control, j) for j in range(k) if j != control]
-    return [(i, j) for i in range(k) for j in range(i + 1, k)]
+        others = np.delete(np.arange(k, dtype=np.int64), control)
+        return np.column_stack([np.full(others.size, control, dtype=np.int64), others])
+    i, j = np.triu_indices(k, 1)
+    return np.column_stack([i, j]).astype(np.int64, copy=False)
 
 
 def adjusted_pvalues(stat: PairwiseStatistics, family: str, procedures, *, control=None,
-                     convention: str = "default", time_budget: float = 10.0):
-    """APVs ``{procedure: array}`` over the family's pairs, plus notes and the methods used."""
+                     convention: str = "default", time_budget: float = 10.0, pvalues=None):
+    """APVs ``{procedure: array}`` over the family's pairs, plus notes and the methods used.
+    ``pvalues``: the family's p-values when they are not the statistics' own (one-sided)."""
     k = stat.pvalues.shape[0]
     pairs = family_pairs(k, family, control)
-    a = np.array([i for i, _ in pairs])
-    b = np.array([j for _, j in pairs])
-    p = stat.pvalues[a, b]
+    a, b = pairs[:, 0], pairs[:, 1]
+    p = stat.pvalues[a, b] if pvalues is None else np.asarray(pvalues, dtype=float)
     out, notes, used = {}, [], {}
     for proc in procedures:
         if proc == "nemenyi":
@@ -729,7 +803,8 @@ def adjusted_pvalues(stat: PairwiseStatistics, family: str, procedures, *, contr
                 continue
             out[proc] = nemenyi_pvalues(stat.statistics[a, b], k)
         elif proc == "bergmann_hommel":
-            res = bergmann_hommel(stat.pvalues, stat.scores, monotone=convention == "paper",
+            res = bergmann_hommel(np.asarray(stat.pvalues), stat.scores,
+                                  monotone=convention == "paper",
                                   time_budget=time_budget)
             out[proc] = res.apv[a, b]
             used["bergmann_hommel"] = res.method
