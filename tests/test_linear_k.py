@@ -117,3 +117,68 @@ def test_a_difference_at_the_critical_difference_is_decided_by_its_p_value():
 def test_no_runs_without_spread():
     m = np.full(5, 3.0)
     assert _runs_fast(m, 0.0, 0.05) == [(0, 1, 2, 3, 4)]
+
+
+@pytest.mark.parametrize("n, k", [(5, 8), (20, 60), (50, 300), (3, 4)])
+def test_sphericity_from_the_gram_matrix_equals_the_covariance_form(n, k):
+    from rankwise.stats.anova import _sphericity_epsilons, rm_anova
+
+    x = _scores(k, n, 5, decimals=3, spread=0.1)
+    resid = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0)[None, :] + x.mean()
+    by_cov = _sphericity_epsilons(x, np.cov(x, rowvar=False, ddof=1))
+    by_gram = _sphericity_epsilons(x, None, resid)
+    assert np.allclose(by_gram, by_cov, rtol=1e-10, atol=0)
+    res = rm_anova(x)  # fewer data sets than learners: the Gram form, and no Mauchly test
+    assert res.details["epsilon_greenhouse_geisser"] == pytest.approx(by_cov[0], rel=1e-10)
+    assert res.details["mauchly_w"] is None
+
+
+def test_column_quartiles_equal_the_quartiles_of_each_learner():
+    from rankwise.stats.summary import column_quartiles, quartiles
+
+    x = _scores(30, 11, 3, decimals=2)
+    names = [f"l{j}" for j in range(30)]
+    assert column_quartiles(x, names) == quartiles({n: x[:, j] for j, n in enumerate(names)})
+    x[2, 4] = x[5, 4] = np.nan
+    x[:, 7] = np.nan  # a learner without a value
+    got = column_quartiles(x, names)
+    want = quartiles({n: x[:, j] for j, n in enumerate(names)})
+    assert [r.n for r in got] == [r.n for r in want]
+    for g, w in zip(got, want):
+        assert np.array_equal([g.minimum, g.q1, g.median, g.q3, g.maximum],
+                              [w.minimum, w.q1, w.median, w.q3, w.maximum], equal_nan=True)
+
+
+def test_kendall_tau_of_many_learners_equals_the_pairwise_sum(monkeypatch):
+    from rankwise.stats import summary
+
+    rng = np.random.default_rng(4)
+    a = np.round(rng.normal(size=600), 1)
+    b = np.round(a + rng.normal(size=600), 1)
+    every_pair = summary._kendall_tau(a, b)
+    monkeypatch.setattr(summary, "KENDALL_PAIRS_MAX_N", 10)
+    assert summary._kendall_tau(a, b) == pytest.approx(every_pair, abs=1e-14)
+    assert summary._kendall_tau(np.ones(20), b[:20]) == 0.0
+
+
+def test_mean_rank_intervals_in_blocks_equal_one_block(monkeypatch):
+    from rankwise.stats import ranking
+
+    r = midranks(_scores(300, 20, 6, decimals=2), descending=True)
+    whole, method = ranking.mean_rank_intervals(r)
+    monkeypatch.setattr(ranking, "RANK_BOOTSTRAP_COLUMNS", 37)
+    blocks, _ = ranking.mean_rank_intervals(r)
+    assert method == "bootstrap" and np.array_equal(whole, blocks)
+    r[3, 5] = np.nan  # missing cells: nanquantile where a replicate has none of them
+    assert np.array_equal(ranking.mean_rank_intervals(r)[0][5:7],
+                          ranking.mean_rank_intervals(r, replicates=2000)[0][5:7])
+
+
+def test_a_wide_table_keeps_data_sets_named_like_missing_values(tmp_path):
+    from rankwise import load_table
+
+    path = tmp_path / "na.csv"
+    path.write_text("dataset,a,b,c\nNA,0.1,0.2,NA\nnan,0.3,0.1,0.2\nx,0.5,0.4,0.3\n")
+    t = load_table(path, missing="skillings-mack")
+    assert t.datasets == ("NA", "nan", "x")
+    assert np.isnan(t.values[0, 2]) and t.values[1, 2] == 0.2

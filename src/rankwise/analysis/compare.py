@@ -22,6 +22,7 @@ from ..tables import ScoreTable, load_table
 from ..stats.bayesian import DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD
 from . import steps
 from .options import validate
+from .figures import matrix_rows
 from .results import CriticalDifference, PosthocResult, Verdict
 
 
@@ -31,8 +32,9 @@ class Summary:
     win/tie/loss matrix and the quartile charts."""
 
     best: np.ndarray            # n × k booleans
-    win_tie_loss: np.ndarray    # k × k × (wins, ties, losses), row against column
+    win_tie_loss: np.ndarray    # m × m × (wins, ties, losses), row against column
     quartiles: dict
+    win_tie_loss_rows: np.ndarray  # the m learners of the matrix (all up to 1,000 learners)
 
 
 @dataclass(frozen=True, repr=False)
@@ -137,10 +139,14 @@ class Comparison:
     def summary(self) -> Summary:
         """Best cells, win/tie/loss and quartile charts (computed once, on first use)."""
         t = self.table
+        rows = matrix_rows(self.mean_ranks, self.options.get("top"))
+        every = len(rows) == t.n_learners
+        # Mid-ranks over every learner keep each data set's order among any of them.
+        wtl = win_tie_loss_matrix(t.values if every else t.values[:, rows], t.higher_is_better,
+                                  self.decimals, ranks=self.ranks if every or self.ranks is None
+                                  else self.ranks[:, rows])
         return Summary(best=best_in_row(t.values, t.higher_is_better, self.decimals),
-                       win_tie_loss=win_tie_loss_matrix(t.values, t.higher_is_better,
-                                                        self.decimals, ranks=self.ranks),
-                       quartiles=quartile_charts(t))
+                       win_tie_loss=wtl, quartiles=quartile_charts(t), win_tie_loss_rows=rows)
 
     # The convenience methods below hand the comparison to the report wing, which only reads it.
     # This is the one place where the analysis reaches up to the reports, and only when called.

@@ -162,6 +162,24 @@ def plan_figures(engine, learners, mean_ranks, verdict, *, alpha, diagram_proced
     return out
 
 
+def best_first(mean_ranks, top: int | None = None) -> np.ndarray:
+    """Indices of the learners by (mean rank, index), best first: the best ``top`` (all when
+    ``top`` is None or not smaller than k)."""
+    ranks = np.asarray(mean_ranks, dtype=float)
+    order = np.lexsort((np.arange(ranks.size), ranks))
+    return order if top is None else order[:top]
+
+
+def matrix_rows(mean_ranks, top: int | None) -> np.ndarray:
+    """The learners of the outputs' k × k matrices (heat map, wins/ties/losses): every learner
+    in table order up to ``PAIR_MATRIX_MAX_LEARNERS``, else the best ``top`` (at most that
+    many), best first."""
+    k = len(mean_ranks)
+    if k <= PAIR_MATRIX_MAX_LEARNERS:
+        return np.arange(k)
+    return best_first(mean_ranks, min(top or k, PAIR_MATRIX_MAX_LEARNERS))
+
+
 def _all_pairs(engine, mean_ranks, ranking, procedure, alpha, top) -> tuple:
     """``(runs, rows, apv)``: the CD diagram's runs of every learner, and the adjusted p-values
     of the pairs among ``rows`` (every learner in table order up to
@@ -169,11 +187,7 @@ def _all_pairs(engine, mean_ranks, ranking, procedure, alpha, top) -> tuple:
     from the sorted mean ranks and its p-values pair by pair, so neither needs the k × k
     family; other procedures adjust over every pair."""
     k = len(engine.learners)
-    if k <= PAIR_MATRIX_MAX_LEARNERS:
-        rows = np.arange(k)
-    else:
-        order = np.lexsort((np.arange(k), np.asarray(mean_ranks, dtype=float)))
-        rows = order[:min(top or k, PAIR_MATRIX_MAX_LEARNERS)]
+    rows = matrix_rows(mean_ranks, top)
     if procedure == "nemenyi" and ranking == "friedman":  # its scores are the mean ranks
         st = engine.statistics(ranking)
         runs = nemenyi_runs(mean_ranks, st.se, alpha)
@@ -183,7 +197,7 @@ def _all_pairs(engine, mean_ranks, ranking, procedure, alpha, top) -> tuple:
     fam, _, _ = engine.family(ranking, "all_pairs", (procedure,), None)
     learners = list(engine.learners)
     sig = fam.significant(procedure, alpha, learners)
-    order = np.lexsort((np.arange(k), np.asarray(mean_ranks, dtype=float)))
+    order = best_first(mean_ranks)
     ordered = sig[np.ix_(order, order)]
     right = np.triu(ordered | ordered.T, 1)
     reach = np.where(right.any(axis=1), right.argmax(axis=1) - 1, k - 1)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..analysis.effects import effects_against
+from ..analysis.figures import best_first
 from ..analysis.verdict import one_sided_claim
 from ..names import FIGURES, TESTS, label, procedure_title, ranking_title, test_title
 from .format import digits, fmt_cd, fmt_num, fmt_p, fmt_rank
@@ -82,10 +83,7 @@ class Document:
 def shown_learners(cmp) -> list:
     """Indices of the learners the reports show, best mean rank first: the best ``top`` (the
     ``top=`` option, ``--top``; all when it is None or k is not larger)."""
-    t = cmp.table
-    order = sorted(range(t.n_learners), key=lambda j: (cmp.mean_ranks[j], j))
-    top = cmp.options.get("top")
-    return order if top is None or t.n_learners <= top else order[:top]
+    return best_first(cmp.mean_ranks, cmp.options.get("top")).tolist()
 
 
 def _is_shown(cmp) -> set:
@@ -760,11 +758,13 @@ def _letters_note(cmp) -> str:
 
 def _wtl_table(cmp) -> Table:
     t = cmp.table
-    wtl = cmp.summary.win_tie_loss
+    summary = cmp.summary
+    wtl = summary.win_tie_loss
     cols = shown_learners(cmp)
     if len(cols) == t.n_learners:
         cols = list(range(t.n_learners))
-    rows = [[t.learners[i]] + ["-" if i == j else "/".join(str(int(v)) for v in wtl[i, j])
+    at = {j: i for i, j in enumerate(summary.win_tie_loss_rows.tolist())}  # row of the matrix
+    rows = [[t.learners[i]] + ["-" if i == j else "/".join(str(int(v)) for v in wtl[at[i], at[j]])
                                for j in cols] for i in cols]
     return Table([""] + [t.learners[j] for j in cols], rows, "<" + ">" * len(cols),
                  caption="Wins/ties/losses of the row learner against the column learner.",

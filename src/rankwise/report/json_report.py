@@ -33,7 +33,9 @@ def report_section(cmp, include_table: bool | None = None, arrays: bool = False)
         "rank_table": {"best": summary.best if included(cmp, include_table) and not arrays
                        else None,
                        "average_ranks": dict(zip(learners, cmp.mean_ranks))},
-        "win_tie_loss": {"wins": wtl[:, :, 0], "ties": wtl[:, :, 1], "losses": wtl[:, :, 2]},
+        "win_tie_loss": {"wins": wtl[:, :, 0], "ties": wtl[:, :, 1], "losses": wtl[:, :, 2],
+                         **({} if len(summary.win_tie_loss_rows) == len(learners) else
+                            {"learners": [learners[j] for j in summary.win_tie_loss_rows]})},
         "quartiles": {"fold_level": charts["fold_level"], "scale": [charts["lo"], charts["hi"]],
                       "overall": qrows(charts["overall"]),
                       "per_dataset": {d: qrows(r) for d, r in charts["per_dataset"].items()},

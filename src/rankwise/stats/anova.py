@@ -87,12 +87,16 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
     resid -= col_means[None, :]
     resid += grand
     small = n * k <= 5000  # the residuals are kept for the normality check
-    squares = np.square(resid, out=None if small else resid)
+    # With fewer data sets than learners Mauchly's test cannot be computed, and ε comes from
+    # the n × n Gram matrix of the residuals instead of the k × k covariance (800 MB at
+    # k = 10,000): both have the same non-zero eigenvalues.
+    gram = k > 2 and n < k
+    squares = np.square(resid, out=None if small or gram else resid)
     ss_error = float(squares.sum())
     del squares
-    if not small:
+    if not (small or gram):
         del resid
-    cov = np.cov(x, rowvar=False, ddof=1) if k > 2 else None  # for the sphericity checks
+    cov = np.cov(x, rowvar=False, ddof=1) if k > 2 and not gram else None
     df1, df2 = k - 1, (k - 1) * (n - 1)
     notes = []
     # Σx² ≤ n·k·max x², so the sum is needed only when the residual is that small
@@ -109,7 +113,7 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
     else:
         f = (ss_learners / df1) / (ss_error / df2)
         p_raw = float(stats.f.sf(f, df1, df2))
-        eps_gg, eps_hf = _sphericity_epsilons(x, cov)
+        eps_gg, eps_hf = _sphericity_epsilons(x, cov, resid if gram else None)
     p_gg = float(stats.f.sf(f, df1 * eps_gg, df2 * eps_gg)) if math.isfinite(f) else p_raw
     p_hf = float(stats.f.sf(f, df1 * eps_hf, df2 * eps_hf)) if math.isfinite(f) else p_raw
     mauchly_w, mauchly_p = _mauchly(x, cov)
@@ -152,14 +156,26 @@ def _double_centred(s: np.ndarray) -> np.ndarray:
 
 
 
-def _sphericity_epsilons(x: np.ndarray, cov: np.ndarray):
-    """Greenhouse-Geisser and Huynh-Feldt ε (one within-subject factor)."""
+def _sphericity_epsilons(x: np.ndarray, cov: np.ndarray | None, resid=None):
+    """Greenhouse-Geisser and Huynh-Feldt ε (one within-subject factor).
+
+    ε_GG = tr(S)² / ((k − 1)·ΣS²), S the double-centred covariance. S = YᵀY/(n − 1) with Y the
+    double-centred data (the residuals ``resid``), so tr(S) = ΣY²/(n − 1) and ΣS² = Σ(YYᵀ)²/
+    (n − 1)²: given ``resid``, ε comes from the n × n matrix YYᵀ, O(n²k) work instead of
+    O(nk²) and n² numbers instead of k² (the tests check both forms against each other).
+    """
     n, k = x.shape
     if k == 2:
         return 1.0, 1.0
-    s = _double_centred(cov)
-    denom = (k - 1) * float((s ** 2).sum())
-    gg = float(np.trace(s) ** 2 / denom) if denom > 0 else 1.0
+    if resid is not None:
+        g = resid @ resid.T
+        trace = float(np.trace(g))
+        denom = (k - 1) * float((g ** 2).sum())
+        gg = float(trace ** 2 / denom) if denom > 0 else 1.0
+    else:
+        s = _double_centred(cov)
+        denom = (k - 1) * float((s ** 2).sum())
+        gg = float(np.trace(s) ** 2 / denom) if denom > 0 else 1.0
     gg = min(max(gg, 1.0 / (k - 1)), 1.0)
     hf_den = (k - 1) * (n - 1 - (k - 1) * gg)
     hf = (n * (k - 1) * gg - 2) / hf_den if hf_den > 0 else 1.0

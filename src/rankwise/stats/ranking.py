@@ -273,6 +273,8 @@ def quade_weights(x, decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
 RANK_BOOTSTRAP_REPLICATES = 2_000
 RANK_BOOTSTRAP_MAX_CELLS = 20_000_000
 RANK_BOOTSTRAP_SEED = BOOTSTRAP_SEED
+#: Learners per block of the bootstrap (replicates × this many resampled means at a time).
+RANK_BOOTSTRAP_COLUMNS = 4_096
 
 
 def mean_rank_intervals(ranks, *, confidence: float = 0.95,
@@ -339,7 +341,13 @@ def mean_rank_intervals(ranks, *, confidence: float = 0.95,
     picks = rng.integers(0, n, size=(replicates, n)) + n * np.arange(replicates)[:, None]
     weights = np.bincount(picks.ravel(), minlength=replicates * n).reshape(replicates, n)
     weights = weights.astype(float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = (weights @ values) / (weights @ present)
-    low, high = np.nanquantile(means, [tail, 1.0 - tail], axis=0)
-    return np.column_stack([low, high]), "bootstrap"
+    out = np.empty((r.shape[1], 2))
+    for start in range(0, r.shape[1], RANK_BOOTSTRAP_COLUMNS):  # replicates × block at a time
+        cols = slice(start, start + RANK_BOOTSTRAP_COLUMNS)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = (weights @ values[:, cols]) / (weights @ present[:, cols])
+        if np.isnan(means).any():  # a replicate without any of a learner's data sets
+            out[cols] = np.nanquantile(means, [tail, 1.0 - tail], axis=0).T
+        else:  # the same numbers as nanquantile, without a Python call per learner
+            out[cols] = np.quantile(means, [tail, 1.0 - tail], axis=0).T
+    return out, "bootstrap"

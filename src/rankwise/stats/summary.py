@@ -43,7 +43,10 @@ def win_tie_loss_matrix(values, higher_is_better: bool = True,
             losses = np.count_nonzero(ranks[:, [a]] > ranks, axis=0)
             out[a] = np.column_stack([wins, ties, losses])
         return out
-    kind = np.int16 if 2 * k < np.iinfo(np.int16).max else np.int32
+    # the ranks may come from more learners than these (a subset's columns): their largest
+    # value, not k, decides the integer type
+    largest = 2 * max(k, float(ranks.max()) if ranks.size else 0.0)
+    kind = np.int16 if largest < np.iinfo(np.int16).max else np.int32
     rt = np.ascontiguousarray((2 * ranks).T).astype(kind)
     out = np.zeros((k, k, 3), dtype=np.int64)
     for a in range(k - 1):
@@ -91,6 +94,27 @@ def quartiles(samples: dict) -> list:
     return rows
 
 
+def column_quartiles(values, learners) -> list:
+    """:func:`quartiles` of each column of ``values`` (one per learner) in one call: the same
+    numbers (``numpy.percentile`` along the columns; ``nanpercentile`` where a cell is
+    missing), without a call per learner."""
+    x = np.asarray(values, dtype=float)
+    probs = [0, 25, 50, 75, 100]
+    if x.shape[0] == 0:
+        return quartiles({name: [] for name in learners})
+    present = (~np.isnan(x)).sum(axis=0)
+    if present.all() and (present == x.shape[0]).all():
+        q = np.percentile(x, probs, axis=0)
+    else:
+        q = np.full((5, x.shape[1]), np.nan)
+        some = present > 0
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            q[:, some] = np.nanpercentile(x[:, some], probs, axis=0)
+    return [QuartileRow(name, *map(float, q[:, j]), n=int(present[j]))
+            for j, name in enumerate(learners)]
+
+
 def quartile_bar(row: QuartileRow, lo: float, hi: float, width: int = BAR_WIDTH) -> str:
     """The notes' bar: '-' from q1 to the median, '|' at the median, '+' to q3, on [lo, hi];
     a row without values says so."""
@@ -124,6 +148,10 @@ def format_quartile_chart(title: str, rows: list, lo: float, hi: float, digits: 
     return out
 
 
+#: Above this many learners Kendall's τ is not computed from every pair of them.
+KENDALL_PAIRS_MAX_N = 1_000
+
+
 def _kendall_tau(a, b) -> float:
     """Kendall's tau-a of the learners that have a value in both (NaN: none)."""
     a, b = np.asarray(a), np.asarray(b)
@@ -132,6 +160,15 @@ def _kendall_tau(a, b) -> float:
     n = a.size
     if n < 2:
         return 1.0
+    if n > KENDALL_PAIRS_MAX_N:  # (C − D)/C(n, 2) from scipy's O(n log n) tau-b
+        from scipy import stats
+
+        pairs = n * (n - 1) / 2.0
+        tied = [float(sum(c * (c - 1) / 2.0 for c in np.unique(v, return_counts=True)[1]))
+                for v in (a, b)]
+        tau_b = stats.kendalltau(a, b).statistic
+        scale = np.sqrt((pairs - tied[0]) * (pairs - tied[1])) / pairs
+        return 0.0 if not np.isfinite(tau_b) else float(tau_b * scale)
     i, j = np.triu_indices(n, 1)
     s = np.sign(a[i] - a[j]) * np.sign(b[i] - b[j])
     return float(s.sum() / len(s))
@@ -148,10 +185,10 @@ def quartile_charts(table, width: int = BAR_WIDTH, tau: float = AGREEMENT_TAU) -
     learners = list(table.learners)
     raw = table.raw
     if raw is not None:
-        overall = {l: raw.loc[raw["learner"] == l, "value"].to_numpy() for l in learners}
+        values = _values_by(raw, "learner")
+        rows = quartiles({name: values.get(name, np.empty(0)) for name in learners})
     else:
-        overall = {l: table.values[:, j] for j, l in enumerate(learners)}
-    rows = quartiles(overall)
+        rows = column_quartiles(table.values, learners)
     lo = min(r.minimum for r in rows if r.n)
     hi = max(r.maximum for r in rows if r.n)
     per_dataset = {}
@@ -159,16 +196,21 @@ def quartile_charts(table, width: int = BAR_WIDTH, tau: float = AGREEMENT_TAU) -
     sign = 1 if table.higher_is_better else -1
     if raw is not None:
         med_all = np.array([r.median for r in rows]) * sign
+        cells = _values_by(raw, ["dataset", "learner"])
         for d in table.datasets:
-            sub = raw[raw["dataset"] == d]
-            drows = quartiles({l: sub.loc[sub["learner"] == l, "value"].to_numpy()
-                               for l in learners})
+            drows = quartiles({name: cells.get((d, name), np.empty(0)) for name in learners})
             per_dataset[d] = drows
             agreements[d] = _kendall_tau(np.array([r.median for r in drows]) * sign, med_all)
     enough = all(t >= tau for t in agreements.values())
     return {"overall": rows, "lo": lo, "hi": hi, "per_dataset": per_dataset,
             "agreement": agreements, "overall_enough": enough, "tau": tau, "width": width,
             "fold_level": raw is not None}
+
+
+def _values_by(raw, keys) -> dict:
+    """``{key: the "value" column of its rows, in file order}`` in one grouping pass."""
+    groups = raw.groupby(keys, sort=False, observed=True)["value"]
+    return {key: group.to_numpy() for key, group in groups}
 
 
 def quartile_chart_lines(table, criterion_label: str | None = None, digits: int = 3,

@@ -24,7 +24,7 @@ from ..names import (AGGREGATES, DECIMAL_MARKS, DUPLICATES, MISSING_IMPUTE,  # n
 from .direction import direction_of
 from .arff import looks_like_arff, read_arff
 from .cells import MISSING_TOKENS, NA_SPELLINGS  # noqa: F401  (re-exported)
-from .cells import is_number_column as _is_number_column
+from .cells import number_columns
 from .cells import parse_numbers as _parse_numbers
 from .cells import text as _text
 from .sources import ROLES, SOURCE_FORMATS, Reading, duplicates_policy, read_as
@@ -472,10 +472,14 @@ def _read_plain(data: bytes, lines: _Lines, sep: str, path, decimal: str = ".") 
     # The text columns of a long table are read as text. The data-set names of a wide table are
     # left to the parser, which keeps a column of names as the very strings of the file; only a
     # column it turned into numbers or booleans ("007" → 7) is read again as text.
+    # A wide table's missing-value spellings are given once for every column (a dict of ten
+    # thousand columns costs the parser seconds); the names' column, if it took one of them
+    # for a missing value, is read again as text below.
+    na_values = {i: NA_SPELLINGS for i in numeric} if is_long else list(NA_SPELLINGS)
     try:
         frame = pd.read_csv(source, dtype={i: str for i in text_columns} if is_long else None,
-                            na_values={i: NA_SPELLINGS for i in numeric}, **options)
-        if not is_long and frame[0].dtype.kind in "biufcmM":
+                            na_values=na_values, **options)
+        if not is_long and (frame[0].dtype.kind in "biufcmM" or frame[0].isna().any()):
             if hasattr(source, "seek"):
                 source.seek(0)
             frame[0] = pd.read_csv(source, usecols=[0], dtype={0: str}, **options)[0]
@@ -580,11 +584,11 @@ def check_cell_lengths(frame: pd.DataFrame, columns, label: str, rows=None,
     """The cells rankwise reads (names, numbers) are at most ``MAX_CELL`` characters: a longer
     one means the wrong file or a broken quote. Columns it does not read are not checked.
     ``shown``: the input's name of the (one) column, where rankwise built it from others."""
+    dtypes = dict(zip(frame.columns, frame.dtypes))
     for col in columns:
-        cells = frame[col]
-        if cells.dtype != object and not pd.api.types.is_string_dtype(cells.dtype):
+        if dtypes[col] != object and not pd.api.types.is_string_dtype(dtypes[col]):
             continue
-        lengths = cells.astype(str).str.len().to_numpy()
+        lengths = frame[col].astype(str).str.len().to_numpy()
         if lengths.size and lengths.max() > MAX_CELL:
             i = int(np.argmax(lengths))
             row = int(rows[i]) if rows is not None else i + 2
@@ -613,14 +617,15 @@ def _not_long(frame: pd.DataFrame, label: str, forced: bool) -> None:
     cols = list(frame.columns)
     # Only a column pandas did not read as numbers can hold names: the usual wide table of
     # numbers (a thousand learners) costs one dtype look per column, not a parse.
-    texts = [c for c in cols[1:] if not _is_number_column(frame[c])]
+    numbers = number_columns(frame)
+    texts = [c for c in cols[1:] if not numbers[c]]
     filled = {c: _text(frame[c]) != "" for c in texts}
     names = [c for c in texts if filled[c].any()
              and pd.to_numeric(frame[c][filled[c]], errors="coerce").isna().all()]
     if not names:
         return
     scores = [c for c in cols[1:] if c not in names
-              and (_is_number_column(frame[c])
+              and (numbers[c]
                    or pd.to_numeric(frame[c], errors="coerce").notna().any())]
     if names and scores:
         why = "--shape wide" if forced else "it has no learner and value columns"
@@ -653,7 +658,8 @@ def _from_wide(frame: pd.DataFrame, label: str, forced: bool = False) -> ScoreTa
     learners = cols[1:]
     block = frame.iloc[:, 1:]
     values = None
-    if all(_is_number_column(block[c]) for c in block.columns):  # one conversion for all
+    numbers = number_columns(block)
+    if all(numbers.values()):  # one conversion for all
         values = block.to_numpy(dtype=float)
         if np.isinf(values).any():
             values = None  # the column by column path names the cell
