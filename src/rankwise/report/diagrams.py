@@ -64,6 +64,28 @@ def _layout(k):
     return font
 
 
+def rank_axis(mean_ranks) -> tuple:
+    """``(lo, hi, major, minor)``: the mean-rank axis of a diagram and its ticks. Every one of
+    k learners: 1 to k, each rank a tick, every 5th labelled (every one up to 20). Some of many
+    learners (the best ``top`` of thousands, whose mean ranks can lie far above their number):
+    the whole ranks around theirs, about ten labelled ticks at a round step."""
+    r = np.asarray(mean_ranks, dtype=float)
+    k = r.size
+    top = float(np.nanmax(r)) if k else 1.0
+    if top <= max(k, 2):
+        step = 1 if k <= 20 else 5
+        ticks = list(range(1, k + 1))
+        return 1.0, float(max(k, 2)), [t for t in ticks if t in (1, k) or t % step == 0], ticks
+    lo, hi = float(math.floor(np.nanmin(r))), float(math.ceil(top))
+    hi = max(hi, lo + 1)
+    step = next(s for s in (m * 10 ** e for e in range(12) for m in (1, 2, 5))
+                if (hi - lo) / s <= 10)
+    major = list(range(int(math.ceil(lo / step) * step), int(hi) + 1, step))
+    minor_step = max(1, step // 5)
+    minor = list(range(int(math.ceil(lo / minor_step) * minor_step), int(hi) + 1, minor_step))
+    return lo, hi, major, minor
+
+
 def _axis_frame(mean_ranks, names, title, n_levels, suffix: str = ""):
     k = len(names)
     font = _layout(k)
@@ -81,7 +103,7 @@ def _axis_frame(mean_ranks, names, title, n_levels, suffix: str = ""):
     ax.set_xlim(0, 1)
     ax.set_ylim(height, 0)  # y in inches, downwards
     ax.axis("off")
-    lo, hi = 1.0, float(max(k, 2))
+    lo, hi, major, minor = rank_axis(mean_ranks)
     left, right = label_in / width + 0.02, 1 - label_in / width - 0.02
     fig.rankwise_margin = (left - 0.02, right + 0.02)
 
@@ -92,12 +114,13 @@ def _axis_frame(mean_ranks, names, title, n_levels, suffix: str = ""):
     if title:
         ax.text(0.5, 0.25, title, ha="center", va="center", fontsize=font + 1)
     ax.plot([x_of(lo), x_of(hi)], [top, top], color="black", lw=1)
-    step = 1 if k <= 20 else 5
-    for r in range(1, k + 1):
-        major = r == 1 or r == k or r % step == 0
-        ax.plot([x_of(r), x_of(r)], [top - (0.08 if major else 0.04), top], color="black", lw=0.8)
-        if major:
+    labelled = set(major)
+    for r in minor:
+        big = r in labelled
+        ax.plot([x_of(r), x_of(r)], [top - (0.08 if big else 0.04), top], color="black", lw=0.8)
+        if big:
             ax.text(x_of(r), top - 0.12, str(r), ha="center", va="bottom", fontsize=font)
+    fig.rankwise_axis = (lo, hi)
     return fig, ax, x_of, top, font, height
 
 
@@ -185,11 +208,16 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
         title = f"{procedure}" + (f", alpha = {alpha}" if alpha is not None else "")
     fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, n_levels)
     if cd is not None:
-        ax.plot([x_of(1), x_of(1 + cd)], [top - 0.45, top - 0.45], color="black", lw=1.2)
-        for r in (1, 1 + cd):
-            ax.plot([x_of(r), x_of(r)], [top - 0.5, top - 0.4], color="black", lw=1.2)
-        ax.text(x_of(1 + cd / 2), top - 0.5, f"CD = {fmt_cd(cd)}", ha="center", va="bottom",
-                fontsize=font)
+        lo, hi = fig.rankwise_axis
+        if lo + cd <= hi:
+            ax.plot([x_of(lo), x_of(lo + cd)], [top - 0.45, top - 0.45], color="black", lw=1.2)
+            for r in (lo, lo + cd):
+                ax.plot([x_of(r), x_of(r)], [top - 0.5, top - 0.4], color="black", lw=1.2)
+            ax.text(x_of(lo + cd / 2), top - 0.5, f"CD = {fmt_cd(cd)}", ha="center",
+                    va="bottom", fontsize=font)
+        else:  # a CD longer than the axis of the learners shown: said, not drawn
+            ax.text(0.5, top - 0.5, f"CD = {fmt_cd(cd)} (longer than this axis)", ha="center",
+                    va="bottom", fontsize=font)
     bar_top = top + 0.2
     for g, lev in zip(groups, levels):
         y = bar_top + 0.22 * lev
@@ -224,7 +252,8 @@ def control_diagram(mean_ranks, names, control: int, significant=None, cd: float
     fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, 1, " [control]")
     rc = mean_ranks[control]
     if cd is not None:
-        lo, hi = max(1.0, rc - cd), min(float(k), rc + cd)
+        axis_lo, axis_hi = fig.rankwise_axis
+        lo, hi = max(axis_lo, rc - cd), min(axis_hi, rc + cd)
         ax.fill_between([x_of(lo), x_of(hi)], top - 0.06, top + 0.06, color="0.75", lw=0)
         ax.text(0.5, top - 0.4, f"shaded: control ± CD = {fmt_cd(cd)}", ha="center", va="center",
                 fontsize=font - 1)

@@ -24,26 +24,33 @@ def _f(v: float) -> str:
 
 def cd_diagram_tikz(plan, mean_ranks, names) -> str:
     """The ``tikzpicture`` of a drawn CD-diagram plan (y grows downwards, in cm)."""
-    from .diagrams import clique_levels, label_rows
+    from .diagrams import clique_levels, label_rows, rank_axis
 
     r = np.asarray(mean_ranks, dtype=float)
     names = list(names)
     k = len(names)
-    unit = WIDTH_CM / max(k - 1, 1)
+    lo, hi, major, _ = rank_axis(r)
+    every = lo == 1 and hi == max(k, 2)  # all learners: each rank a labelled tick, as always
+    unit = WIDTH_CM / max(hi - lo, 1)
+    gap = 0.2 if every else 0.025 * (hi - lo)  # from the axis's ends to the label lines
     index = {n: j for j, n in enumerate(names)}
     groups = [tuple(index[n] for n in g) for g in (plan.cliques or ())]
     levels = clique_levels(r, groups)
     n_levels = max(levels) + 1 if levels else 0
     out = [f"\\begin{{tikzpicture}}[x={_f(unit)}cm, y=-1cm, font=\\small]",
-           f"  \\draw (1,0) -- ({k},0);"]
-    for t in range(1, k + 1):
+           f"  \\draw ({_f(lo)},0) -- ({_f(hi) if not every else k},0);"]
+    for t in (range(1, k + 1) if every else major):
         out.append(f"  \\draw ({t},0) -- ({t},-0.1) node[above] {{{t}}};")
     cd = plan.critical_difference
-    if cd is not None:
-        out += [f"  \\draw (1,-0.75) -- ({_f(1 + cd)},-0.75);",
-                "  \\draw (1,-0.68) -- (1,-0.82);",
-                f"  \\draw ({_f(1 + cd)},-0.68) -- ({_f(1 + cd)},-0.82);",
-                f"  \\node[above] at ({_f(1 + cd / 2)},-0.78) {{CD = {fmt_cd(cd)}}};"]
+    if cd is not None and lo + cd <= hi:
+        a, b = ("1", _f(1 + cd)) if every else (_f(lo), _f(lo + cd))
+        out += [f"  \\draw ({a},-0.75) -- ({b},-0.75);",
+                f"  \\draw ({a},-0.68) -- ({a},-0.82);",
+                f"  \\draw ({b},-0.68) -- ({b},-0.82);",
+                f"  \\node[above] at ({_f(lo + cd / 2)},-0.78) {{CD = {fmt_cd(cd)}}};"]
+    elif cd is not None:
+        out.append(f"  \\node[above] at ({_f((lo + hi) / 2)},-0.78) {{CD = {fmt_cd(cd)}"
+                   " (longer than this axis)};")
     for g, lev in zip(groups, levels):
         y = 0.25 + LEVEL_CM * lev
         lo, hi = r[g[0]] - 0.03, r[g[-1]] + 0.03
@@ -53,10 +60,10 @@ def cd_diagram_tikz(plan, mean_ranks, names) -> str:
         name = latex_escape(names[j])
         y = start + ROW_CM * row
         if left:
-            out.append(f"  \\draw ({_f(r[j])},0) |- (0.8,{_f(y)}) node[left]"
+            out.append(f"  \\draw ({_f(r[j])},0) |- ({_f(lo - gap)},{_f(y)}) node[left]"
                        f" {{({r[j]:.2f}) {name}}};")
         else:
-            out.append(f"  \\draw ({_f(r[j])},0) |- ({_f(k + 0.2)},{_f(y)}) node[right]"
+            out.append(f"  \\draw ({_f(r[j])},0) |- ({_f(hi + gap)},{_f(y)}) node[right]"
                        f" {{{name} ({r[j]:.2f})}};")
     out.append("\\end{tikzpicture}")
     return "\n".join(out) + "\n"
