@@ -182,3 +182,17 @@ def test_a_wide_table_keeps_data_sets_named_like_missing_values(tmp_path):
     t = load_table(path, missing="skillings-mack")
     assert t.datasets == ("NA", "nan", "x")
     assert np.isnan(t.values[0, 2]) and t.values[1, 2] == 0.2
+
+
+def test_bergmann_hommel_fast_path_keeps_the_time_budget():
+    from rankwise.stats.adjust import shaffer
+    from rankwise.stats.bergmann_hommel import bergmann_hommel
+
+    x = _scores(120, 20, 7, decimals=2, spread=0.1)
+    st = pairwise_statistics(x, "friedman")
+    res = bergmann_hommel(np.asarray(st.pvalues), st.scores, time_budget=0.0)
+    assert res.method == "shaffer_fallback" and "--bh-time-budget" in res.notes[0]
+    a, b = np.triu_indices(120, 1)
+    assert np.array_equal(res.apv[a, b], shaffer(np.asarray(st.pvalues)[a, b], 120))
+    small = pairwise_statistics(x[:, :12], "friedman")
+    assert bergmann_hommel(np.asarray(small.pvalues), small.scores).method == "fast"

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..analysis.effects import effects_against
 from ..analysis.figures import best_first
+from ..defaults import PAIR_MATRIX_MAX_LEARNERS
 from ..analysis.verdict import one_sided_claim
 from ..names import FIGURES, TESTS, label, procedure_title, ranking_title, test_title
 from .format import digits, fmt_cd, fmt_num, fmt_p, fmt_rank
@@ -95,10 +96,17 @@ def left_out_sentence(cmp) -> str | None:
     k, shown = cmp.table.n_learners, len(shown_learners(cmp))
     if shown == k:
         return None
+    if k <= PAIR_MATRIX_MAX_LEARNERS:
+        return (f"Showing the best {shown} of {k:,} learners by mean rank in every table below"
+                f" ({k - shown:,} left out; pair tables: pairs among them). The JSON output"
+                " (--format json) holds every learner and pair, and --report DIR writes all"
+                " pairs to pairs.csv; --top N shows more (0: all).")
     return (f"Showing the best {shown} of {k:,} learners by mean rank in every table below"
             f" ({k - shown:,} left out; pair tables: pairs among them). The JSON output"
-            " (--format json) holds every learner and pair, and --report DIR writes all pairs to"
-            " pairs.csv; --top N shows more (0: all).")
+            " (--format json) holds every learner and its comparison with the best; above"
+            f" {PAIR_MATRIX_MAX_LEARNERS:,} learners its pair matrices and pairs.csv hold the"
+            " pairs of the learners shown, and --posthoc all --pairs FILE writes every pair;"
+            " --top N shows more (0: all).")
 
 
 def source_name(source: str) -> str:

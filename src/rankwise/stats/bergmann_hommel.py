@@ -103,9 +103,10 @@ def is_robinson(q: np.ndarray) -> bool:
     return bool(np.all(q[i, j] <= q[i + 1, j]) and np.all(q[i, j] <= q[i, j - 1]))
 
 
-def fast(pmatrix, scores) -> np.ndarray:
+def fast(pmatrix, scores, deadline: float | None = None) -> np.ndarray | None:
     """Raw Bergmann-Hommel APVs for a matrix that is Robinson when learners are sorted by
-    ``scores`` (ties by index); raises RankwiseError if it is not.
+    ``scores`` (ties by index); raises RankwiseError if it is not. None when ``deadline`` (a
+    ``time.perf_counter()`` value) passes first.
 
     Implements BH §1-§5: thresholds τ over the distinct p-values (Lemma 1), prefix/suffix dynamic
     programmes over contiguous blocks (Theorem 1), and the closed form of Lemma 5 for the best
@@ -119,14 +120,20 @@ def fast(pmatrix, scores) -> np.ndarray:
     q = p[np.ix_(order, order)]
     if not is_robinson(q):
         raise RankwiseError("the p-value matrix is not Robinson in the order of the scores")
-    out_sorted = _fast_sorted(q)
+    out_sorted = _fast_sorted(q, deadline)
+    if out_sorted is None:
+        return None
     out = np.empty_like(out_sorted)
     out[np.ix_(order, order)] = out_sorted
     return out
 
 
-def _fast_sorted(q: np.ndarray) -> np.ndarray:
+def _fast_sorted(q: np.ndarray, deadline: float | None = None) -> np.ndarray | None:
     k = q.shape[0]
+
+    def expired() -> bool:
+        return deadline is not None and time.perf_counter() > deadline
+
     if k < 2:
         return np.ones((k, k))
     iu = np.triu_indices(k, 1)
@@ -140,6 +147,8 @@ def _fast_sorted(q: np.ndarray) -> np.ndarray:
     f[:, 0] = 0.0
     ptr = np.zeros((n_t, k + 1), dtype=np.int64)
     for i in range(1, k + 1):
+        if expired():
+            return None
         col = f[:, i]
         arg = ptr[:, i]
         for j in range(i - 1, -1, -1):
@@ -151,6 +160,8 @@ def _fast_sorted(q: np.ndarray) -> np.ndarray:
     g = np.full((n_t, k + 1), -np.inf)
     g[:, k] = 0.0
     for i in range(k - 1, -1, -1):
+        if expired():
+            return None
         col = g[:, i]
         for l in range(i, k):
             lo = tpos[i, l]
@@ -179,6 +190,8 @@ def _fast_sorted(q: np.ndarray) -> np.ndarray:
     for e in np.argsort(-pv, kind="stable"):
         if best[e] >= 1.0:
             continue
+        if expired():
+            return None
         a, b = int(a_idx[e]), int(b_idx[e])
         # Thresholds τ ≤ p_ab (t ≥ tpos[a, b]) whose bound τ·M(τ) beats the best so far, in
         # decreasing order of that bound.
@@ -394,24 +407,27 @@ def bergmann_hommel(pmatrix, scores=None, *, monotone: bool = False,
     notes = []
     apv = None
     method = None
+    deadline = time.perf_counter() + time_budget
+    robinson = False
     if scores is not None:
         order = np.lexsort((np.arange(k), np.asarray(scores, dtype=float)))
-        if is_robinson(p[np.ix_(order, order)]):
-            apv, method = fast(p, scores), "fast"
+        robinson = is_robinson(p[np.ix_(order, order)])
+        if robinson:
+            apv, method = fast(p, scores, deadline), "fast"
     if apv is None and k <= BRUTE_FORCE_MAX_K:
         apv, method = brute_force(p), "brute_force"
-    if apv is None:
-        deadline = time.perf_counter() + time_budget
+    if apv is None and not robinson:
         lower = _seriated_lower_bound(p)
         apv = branch_and_bound(p, lower=lower, deadline=deadline)
         method = "branch_and_bound"
-        if apv is None:
-            iu = np.triu_indices(k, 1)
-            apv = _to_matrix(k, shaffer(p[iu], k))
-            method = "shaffer_fallback"
-            notes.append(f"the exact Bergmann-Hommel search did not finish within {time_budget:g} s"
-                         f" for k = {k}; Shaffer's static APVs (more conservative, still"
-                         " controlling the family-wise error) are reported instead")
+    if apv is None:
+        iu = np.triu_indices(k, 1)
+        apv = _to_matrix(k, shaffer(p[iu], k))
+        method = "shaffer_fallback"
+        notes.append(f"the exact Bergmann-Hommel computation did not finish within"
+                     f" {time_budget:g} s for k = {k} (--bh-time-budget); Shaffer's static APVs"
+                     " (more conservative, still controlling the family-wise error) are"
+                     " reported instead")
     if monotone and method != "shaffer_fallback":
         apv = monotone_apv(apv, p)
     return BergmannHommel(apv=apv, method=method, monotone=monotone, notes=tuple(notes))
