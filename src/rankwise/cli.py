@@ -33,6 +33,18 @@ def write_folder(write, folder: Path) -> None:
     typer.echo(f"rankwise: wrote {len(paths)} files to {folder}", err=True)
 
 
+def write_pairs_file(result, path: Path, significant_only: bool) -> None:
+    """``--pairs FILE``, with one line saying what was written."""
+    from .report.pairs_file import write_pairs
+
+    try:
+        paths = write_pairs(result, path, significant_only)
+    except OSError as exc:
+        raise RankwiseError(f"cannot write {path}: {exc.strerror or exc}; nothing was"
+                            " written") from None
+    typer.echo(f"rankwise: wrote the pairs to {', '.join(map(str, paths))}", err=True)
+
+
 def check_destinations(output: Optional[Path], folder: Optional[Path] = None) -> None:
     """Before any work: ``-o FILE`` names a file in an existing folder, ``--report DIR`` a
     folder (not a file, not an empty name)."""
@@ -149,6 +161,7 @@ def compare(
     threshold: Effect.Threshold = defaults.BAYESIAN_THRESHOLD,
     verdict: Effect.Verdict = "frequentist",
     fmt: Out.Format = "text", output: Out.Output = None, report: Out.Report = None,
+    pairs: Out.Pairs = None, significant_pairs: Out.SignificantPairs = False,
     include_table: Out.IncludeTable = None, top: Out.Top = 30, digits: Out.Digits = None,
     rank_intervals: Out.RankIntervals = False, figure_title: Out.FigureTitle = False,
     latex_fragment: Out.LatexFragment = False,
@@ -166,6 +179,12 @@ def compare(
         if latex_fragment and fmt != "latex":
             raise RankwiseError("--latex-fragment goes with --format latex")
         check_destinations(output, report)
+        if pairs is not None:
+            from .report.pairs_file import check_pairs_path
+
+            check_pairs_path(pairs)
+        elif significant_pairs:
+            raise RankwiseError("--significant-pairs goes with --pairs FILE")
         table = read_table(input, example, "an INPUT", shape=shape, criterion=criterion,
                            higher_is_better=higher_is_better, aggregate=aggregate,
                            missing=missing, columns=columns, source_format=source_format,
@@ -189,6 +208,8 @@ def compare(
             test_fraction=test_fraction)
         if report is not None:
             write_folder(result.write_report, report)
+        if pairs is not None:
+            write_pairs_file(result, pairs, significant_pairs)
         emit(render(result, fmt, include_table=include_table, fragment=latex_fragment,
                     width=text_width(output)), output)
     except RankwiseError as exc:

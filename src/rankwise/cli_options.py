@@ -229,6 +229,13 @@ class Out:
     Report = Annotated[Optional[Path], opt(
         "--report", metavar="DIR", panel=OUT,
         help="Every format and figure (SVG, PDF, PNG, TikZ) into DIR.")]
+    Pairs = Annotated[Optional[Path], opt(
+        "--pairs", metavar="FILE", panel=OUT,
+        help="Every pair's numbers to FILE (.parquet or .csv); above 1,000 learners, --posthoc"
+             " all's pairs, streamed.")]
+    SignificantPairs = Annotated[bool, flag(
+        "--significant-pairs", panel=OUT,
+        help="--pairs: only the pairs some procedure rejects.")]
     IncludeTable = Annotated[Optional[bool], flag(
         "--include-table/--no-include-table", panel=OUT,
         help="JSON: the per-cell matrices (default: up to 10,000 cells).")]

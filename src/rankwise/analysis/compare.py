@@ -188,6 +188,14 @@ class Comparison:
         """Jupyter: an HTML fragment with scoped styles; its figures are rendered once."""
         return self._report().notebook_fragment(self)
 
+    def write_pairs(self, path, significant_only: bool = False) -> list:
+        """Every pair's numbers to ``path`` (.parquet or .csv): above 1,000 learners the pairs of
+        the streamed all-pairs family (``posthoc="all"``), block by block, most significant
+        first (see :mod:`rankwise.report.pairs_file`); return the paths written."""
+        from ..report.pairs_file import write_pairs
+
+        return write_pairs(self, path, significant_only)
+
     def write_report(self, folder, procedure: str | None = None):
         """Every format and figure into ``folder`` (see :func:`rankwise.report.write_report`)."""
         return self._report().write_report(self, folder, procedure)

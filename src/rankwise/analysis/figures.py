@@ -24,7 +24,7 @@ from ..defaults import PAIR_MATRIX_MAX_LEARNERS
 from ..names import FIGURES, procedure_title, ranking_title, test_title
 from ..stats.pairwise import critical_difference, nemenyi_pvalues
 from ..stats.results import p_phrase
-from .results import FigurePlan, Runs
+from .results import FigurePlan, Runs, StreamedFamily
 from .verdict import some_names
 
 
@@ -195,6 +195,8 @@ def _all_pairs(engine, mean_ranks, ranking, procedure, alpha, top) -> tuple:
         np.fill_diagonal(apv, 1.0)
         return runs, rows, apv
     fam, _, _ = engine.family(ranking, "all_pairs", (procedure,), None)
+    if isinstance(fam, StreamedFamily):
+        return _streamed_runs(fam, procedure), rows, apv_among(fam, procedure, rows)
     learners = list(engine.learners)
     sig = fam.significant(procedure, alpha, learners)
     order = best_first(mean_ranks)
@@ -203,6 +205,43 @@ def _all_pairs(engine, mean_ranks, ranking, procedure, alpha, top) -> tuple:
     reach = np.where(right.any(axis=1), right.argmax(axis=1) - 1, k - 1)
     apv = fam.apv_matrix(procedure, learners)
     return runs_from_reach(order, reach), rows, apv[np.ix_(rows, rows)]
+
+
+def _streamed_runs(fam, procedure) -> Runs:
+    """The CD diagram's runs of a streamed family: the pairs a procedure rejects are those
+    with p up to that of its last rejected pair (:func:`~rankwise.stats.all_pairs.
+    first_rejected`)."""
+    from ..stats.all_pairs import first_rejected
+
+    pairs = fam.stream
+    last = fam.last_rejected.get(procedure)
+    if last is None:
+        return runs_from_reach(pairs.order, np.full(pairs.k, pairs.k - 1))
+    return runs_from_reach(pairs.order, first_rejected(pairs, *last) - 1)
+
+
+def apv_among(fam, procedure: str, rows) -> np.ndarray:
+    """The adjusted p-values of ``procedure`` among the learners ``rows`` (in that order), from
+    a family that holds their pairs (a streamed family's ``among``); 1 on the diagonal."""
+    part = fam.among if isinstance(fam, StreamedFamily) else fam
+    rows = np.asarray(rows, dtype=np.int64)
+    place = np.full(len(part.learners), -1, dtype=np.int64)
+    place[rows] = np.arange(rows.size)
+    out = np.ones((rows.size, rows.size))
+    a, b = place[part.a], place[part.b]
+    kept = (a >= 0) & (b >= 0)
+    out[a[kept], b[kept]] = out[b[kept], a[kept]] = part.apvs[procedure][kept]
+    return out
+
+
+def significant_among(fam, procedure: str, alpha: float, rows) -> np.ndarray:
+    """Booleans among the learners ``rows``: True where ``procedure`` rejects the pair."""
+    if isinstance(fam, StreamedFamily):
+        apv = apv_among(fam, procedure, rows)
+        sig = np.isfinite(apv) & (apv <= alpha)
+        np.fill_diagonal(sig, False)
+        return sig
+    return fam.significant(procedure, alpha, fam.learners)[np.ix_(rows, rows)]
 
 
 def _disagreement(runs, learners, verdict, procedure, vproc) -> str | None:

@@ -9,7 +9,7 @@ read it, so a decision that two outputs share is the same number in both.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -18,8 +18,10 @@ from scipy import stats
 from .. import _validate as check
 from ..errors import RankwiseError
 from ..names import (CONOVER, POSTHOC_CHOICES, RANK_BASED, RANKING_ALIASES, RANKINGS_ALL,
-                     ranking_title, test_title)
+                     procedure_title, ranking_title, test_title)
+from ..defaults import PAIR_MATRIX_MAX_LEARNERS
 from ..stats import OMNIBUS
+from ..stats.all_pairs import STREAMED_PROCEDURES, AllPairs, scan
 from ..stats.anova import tukey_dunnett
 from ..stats.contrast import contrast_estimation
 from ..stats.exact import PERMUTATION_BELOW_N, rank_sum_difference_distribution
@@ -28,7 +30,8 @@ from ..stats.omnibus import friedman_from_ranks, iman_davenport_from_friedman
 from ..stats.pairwise import (adjusted_pvalues, check_procedures, critical_difference,
                               family_pairs, pair_test, pairwise_statistics, resolve_control)
 from ..stats.results import jsonable, p_phrase
-from .results import CriticalDifference, FamilyResult, Gate, PosthocResult, RankingResult
+from .results import (CriticalDifference, FamilyResult, Gate, PosthocResult, RankingResult,
+                      StreamedFamily)
 
 
 class Pairwise:
@@ -37,7 +40,8 @@ class Pairwise:
     def __init__(self, x, learners, *, higher_is_better, alpha, convention, tests,
                  zero_method, wilcoxon_method, sign_ties, time_budget, ranks=None,
                  correction: bool = False, friedman_method: str = "auto",
-                 gate_test: str | None = None, decimals: int | None = None):
+                 gate_test: str | None = None, decimals: int | None = None,
+                 shown=None, top_pairs: int | None = None):
         self.x = x
         self.learners = tuple(learners)
         self.hib = higher_is_better
@@ -65,6 +69,11 @@ class Pairwise:
         # tested on the data sets it shares.
         self.gate_test = gate_test
         self.complete = not np.isnan(x).any()
+        # Above PAIR_MATRIX_MAX_LEARNERS the all-pairs family is streamed: the learners whose
+        # pairs it keeps (those the reports show) and how many of the most significant pairs.
+        self.shown = np.arange(len(self.learners)) if shown is None else np.asarray(shown)
+        self.top_pairs = top_pairs or STREAM_TOP_PAIRS
+        self._streams = {}
 
     # ------------------------------------------------------------------ gates and statistics
 
@@ -124,6 +133,8 @@ class Pairwise:
         only): ``greater`` tests "each learner is better than the control", ``less`` "worse"."""
         if ranking == "anova":
             return self._anova_family(family, control)
+        if family == "all_pairs" and streams(ranking, len(self.learners)):
+            return self._streamed(ranking, tuple(procedures)), (), {}
         st = self.statistics(ranking)
         pairs = family_pairs(len(self.learners), family, control)
         a, b = pairs[:, 0], pairs[:, 1]
@@ -145,6 +156,35 @@ class Pairwise:
                               np.asarray(p, dtype=float),
                               {proc: np.asarray(cache[proc], dtype=float) for proc in ran})
         return (result, tuple(self._notes.get(key, ())), dict(self._methods.get(key, {})))
+
+    def _streamed(self, ranking: str, procedures: tuple) -> StreamedFamily:
+        """The all-pairs family of many learners, one pass per ranking (for the union of the
+        procedures asked for so far; a later request for fewer reuses it)."""
+        cached = self._streams.get(ranking)
+        if cached is None or not set(procedures) <= set(cached.procedures):
+            wanted = tuple(dict.fromkeys((*(cached.procedures if cached else ()),
+                                          *procedures)))
+            st = self.statistics(ranking)
+            pairs = AllPairs(st.scores, st.se, wanted,
+                             df=st.details["df"] if ranking in CONOVER else None)
+            found = scan(pairs, self.alpha, self.top_pairs, self.shown)
+            cached = StreamedFamily("all_pairs", wanted, self.learners, pairs.m, self.alpha,
+                                    found.rejected, self._pair_rows(found.top, wanted),
+                                    self._pair_rows(found.among, wanted),
+                                    found.last_rejected, pairs)
+            self._streams[ranking] = cached
+        if cached.procedures == procedures:
+            return cached
+        keep = tuple(p for p in procedures if p in cached.procedures)
+        return replace(cached, procedures=keep, top=_with(cached.top, keep),
+                       among=_with(cached.among, keep),
+                       rejected={p: cached.rejected[p] for p in keep},
+                       last_rejected={p: cached.last_rejected[p] for p in keep})
+
+    def _pair_rows(self, rows: tuple, procedures: tuple) -> FamilyResult:
+        a, b, statistic, p, apv = rows
+        return FamilyResult("all_pairs", procedures, self.learners, a, b, statistic, p,
+                            {proc: apv[proc] for proc in procedures})
 
     def _one_sided(self, st, ranking, control, alternative, others) -> np.ndarray:
         """One-sided p-values of the pairs (control, j), j in ``others``: the upper tail of
@@ -189,6 +229,22 @@ class Pairwise:
         return out, (), {}
 
 
+#: The most significant pairs a streamed family keeps when no ``top`` is set.
+STREAM_TOP_PAIRS = 100
+
+
+def streams(ranking: str, k: int) -> bool:
+    """Whether the all-pairs family of ``ranking`` over k learners is streamed (computed in
+    blocks, not held): above ``PAIR_MATRIX_MAX_LEARNERS`` learners, for the rankings whose
+    pair statistic is a difference of scores."""
+    return k > PAIR_MATRIX_MAX_LEARNERS and (ranking in RANK_BASED or ranking in CONOVER)
+
+
+def _with(fam: FamilyResult, procedures: tuple) -> FamilyResult:
+    return replace(fam, procedures=procedures,
+                   apvs={p: fam.apvs[p] for p in procedures})
+
+
 def resolve_rankings(rankings) -> list:
     chosen = check.parse_list(rankings)
     if chosen is not None and not chosen:
@@ -216,6 +272,11 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
                        f" {ranking_title(ranking)} (force them with --force-posthoc)",))
             continue
         notes = _ranking_notes(engine, ranking, gate, plan.rankings)
+        if plan.note and streams(ranking, len(engine.learners)):
+            notes.append(plan.note)
+        if len(engine.learners) > PAIR_MATRIX_MAX_LEARNERS and ranking == plan.rankings[0]:
+            notes.append(f"contrast estimation (a k x k matrix of medians) is not computed above"
+                         f" {PAIR_MATRIX_MAX_LEARNERS:,} learners")
         fams, methods = _families(engine, ranking, plan, alternative, notes)
         entries[ranking] = _ranking_result(engine, ranking, gate, fams, methods, notes, c_idx)
     return PosthocResult(
@@ -227,7 +288,8 @@ def build_posthoc(engine: Pairwise, mean_ranks, *, family, control, procedures, 
         procedures={fam: tuple(plan.chosen[fam]) for fam in plan.families}, forced=bool(force),
         critical_difference=engine.critical_difference() if engine.complete else None,
         multiple_sign_test=_multiple_sign(engine, c_idx),
-        contrast=partial(_contrast, engine) if engine.complete else None)
+        contrast=partial(_contrast, engine) if engine.complete and len(learners)
+        <= PAIR_MATRIX_MAX_LEARNERS else None)
 
 
 @dataclass(frozen=True)
@@ -240,6 +302,7 @@ class _Plan:
     chosen: dict
     control: int | None
     one_sided: bool
+    note: str | None = None
 
 
 def _plan(engine, mean_ranks, family, control, procedures, rankings, alternative) -> _Plan:
@@ -257,6 +320,7 @@ def _plan(engine, mean_ranks, family, control, procedures, rankings, alternative
         if procedures is not None and not chosen[fam] and "anova" not in rankings:
             raise RankwiseError(f"none of the procedures {', '.join(procedures)} applies to the"
                                 f" {fam.replace('_', ' ')} family")
+    chosen, note = _many_learners(chosen, rankings, len(learners), procedures is None)
     c_idx = resolve_control(control, learners, mean_ranks) if "control" in families else None
     one_sided = alternative != "two-sided" and "control" in families
     if one_sided and control in (None, "best"):
@@ -266,7 +330,35 @@ def _plan(engine, mean_ranks, family, control, procedures, rankings, alternative
     if one_sided and "anova" in rankings:
         raise RankwiseError("the anova ranking (Dunnett) is two-sided; drop it or use"
                             " --alternative two-sided")
-    return _Plan(families, rankings, chosen, c_idx, one_sided)
+    return _Plan(families, rankings, chosen, c_idx, one_sided, note)
+
+
+def _many_learners(chosen: dict, rankings, k: int, default: bool) -> tuple:
+    """``(chosen, note)``: above ``PAIR_MATRIX_MAX_LEARNERS`` the all-pairs family is streamed
+    (:func:`streams`), which the pairwise tests of single pairs and the procedures that need
+    every pair at once (Shaffer, Bergmann-Hommel) cannot be: those are refused when asked for
+    by name, and left out of the default procedures with a note."""
+    if "all_pairs" not in chosen or k <= PAIR_MATRIX_MAX_LEARNERS:
+        return chosen, None
+    limit = f"above {PAIR_MATRIX_MAX_LEARNERS:,} learners ({k:,} here)"
+    for ranking in rankings:
+        if not streams(ranking, k):
+            raise RankwiseError(f"all pairs by the {ranking} ranking need every pair's test at"
+                                f" once; {limit} --posthoc all takes the rank-based rankings"
+                                " (friedman, friedman_aligned, quade, friedman_conover,"
+                                " quade_conover), or use --posthoc control")
+    dropped = [p for p in chosen["all_pairs"] if p not in STREAMED_PROCEDURES]
+    if dropped and not default:
+        raise RankwiseError(f"{procedure_title(dropped[0])} needs every pair at once; {limit}"
+                            " all pairs are adjusted in blocks by nemenyi, bonferroni, holm,"
+                            " sidak, benjamini_hochberg or benjamini_yekutieli (--procedures"
+                            " holm,nemenyi)")
+    if not dropped:
+        return chosen, None
+    kept = tuple(p for p in chosen["all_pairs"] if p in STREAMED_PROCEDURES)
+    return ({**chosen, "all_pairs": kept},
+            f"{' and '.join(procedure_title(p) for p in dropped)} need every pair at once and"
+            f" are left out {limit}; the other procedures adjust all pairs in blocks")
 
 
 def _ranking_notes(engine, ranking, gate, rankings) -> list:

@@ -127,6 +127,42 @@ class FamilyResult:
                 "apv": {proc: self.apvs[proc] for proc in self.procedures}}
 
 
+@dataclass(frozen=True, eq=False)
+class StreamedFamily:
+    """All pairs of more learners than the outputs hold (``PAIR_MATRIX_MAX_LEARNERS``):
+    computed in blocks, most significant first (:mod:`rankwise.stats.all_pairs`), and kept as
+    what a reader uses: how many pairs each procedure rejects at ``alpha``, the most
+    significant pairs (``top``), the pairs of the learners the reports show (``among``), and
+    the stream itself, which writes every pair to a file (``--pairs FILE``)."""
+
+    family: str
+    procedures: tuple
+    learners: tuple
+    n_pairs: int
+    alpha: float
+    rejected: dict                 # procedure -> pairs rejected at alpha
+    top: FamilyResult              # the pairs with the smallest p, in that order
+    among: FamilyResult            # the pairs of the learners the reports show
+    last_rejected: dict            # procedure -> (largest p, smallest difference) rejected
+    stream: object = field(default=None, repr=False, compare=False)
+
+    complete = False
+
+    def __len__(self) -> int:
+        return self.n_pairs
+
+    def to_columns(self) -> dict:
+        """The JSON form: no ``a``/``b`` columns of every pair (they would be gigabytes), but
+        the counts, the most significant pairs and the pairs of the learners shown, each in the
+        columns of a complete family."""
+        return {"complete": False, "n_pairs": self.n_pairs, "alpha": self.alpha,
+                "rejected": dict(self.rejected), "top_order": "smallest p first",
+                "top": self.top.to_columns(), "among_shown": self.among.to_columns()}
+
+    def to_list(self) -> list:
+        return self.top.to_list()
+
+
 @dataclass(frozen=True)
 class CriticalDifference:
     """Critical differences of mean Friedman ranks at ``alpha`` (Demšar 2006, §3.2.2).

@@ -28,7 +28,7 @@ from ..stats.two_learners import paired_ttest, sign_test, wilcoxon
 from . import effects as family_effects
 from .bayesian import compute_bayesian
 from .effects import compute_effects, effect_pairs, magnitude_sentence
-from .figures import (every_learner_figure, plan_figures, plan_groups, plan_mcm, plan_p_best,
+from .figures import (every_learner_figure, matrix_rows, plan_figures, significant_among, plan_groups, plan_mcm, plan_p_best,
                       plan_rank_sets, simplex_figures, with_rank_intervals)
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .verdict import decide, some_names, with_sentence
@@ -185,9 +185,11 @@ def frequentist(table, ranked: Ranked, results: dict, shared, opts) -> Frequenti
                       sign_ties=opts.sign_ties, time_budget=opts.bh_time_budget,
                       ranks=ranked.ranks, correction=opts.continuity_correction,
                       decimals=opts.decimals,
+                      shown=matrix_rows(ranked.mean_ranks, opts.top), top_pairs=opts.top,
                       **({"friedman_method": opts.friedman_method} if complete
                          else {"gate_test": "skillings_mack"}))
     cd = engine.critical_difference() if complete else None
+    _diagram_at_large_k(table.n_learners, opts)
     report = None if opts.family is None else build_posthoc(
         engine, ranked.mean_ranks, family=opts.family, control=opts.control,
         procedures=opts.procedures, rankings=rankings, force=opts.force_posthoc,
@@ -203,6 +205,19 @@ def frequentist(table, ranked: Ranked, results: dict, shared, opts) -> Frequenti
                            diagram_procedure=opts.diagram_procedure, force=opts.force_posthoc,
                            top=opts.top)
     return Frequentist(engine, report, cd, verdict, figures)
+
+
+def _diagram_at_large_k(k: int, opts) -> None:
+    """Above ``PAIR_MATRIX_MAX_LEARNERS`` the CD diagram's procedure adjusts all pairs in
+    blocks, which Shaffer's and Bergmann-Hommel's cannot."""
+    from ..defaults import PAIR_MATRIX_MAX_LEARNERS
+    from ..stats.all_pairs import STREAMED_PROCEDURES
+
+    if k > PAIR_MATRIX_MAX_LEARNERS and opts.diagram_procedure not in STREAMED_PROCEDURES:
+        raise RankwiseError(f"--diagram-procedure {opts.diagram_procedure} needs every pair at"
+                            f" once; above {PAIR_MATRIX_MAX_LEARNERS:,} learners ({k:,} here)"
+                            " use nemenyi (the default), holm, bonferroni, sidak,"
+                            " benjamini_hochberg or benjamini_yekutieli")
 
 
 def _incomplete_rankings(opts) -> list:
@@ -283,7 +298,7 @@ def _bayesian_pairs(table, mean_r, pairs, verdict, opts) -> tuple:
     default: every pair of the family up to ``EFFECTS_AUTO_MAX_PAIRS``, else the verdict's."""
     limit = family_effects.EFFECTS_AUTO_MAX_PAIRS
     if len(pairs) <= limit:
-        return pairs, ()
+        return list(pairs), ()
     spoken = effect_pairs(table.learners, mean_r, opts.used_pair, None, opts.control, verdict)
     return spoken, (f"The Bayesian {opts.bayesian} test is run on the {len(spoken):,} pairs the"
                     f" verdict speaks of, not on all {len(pairs):,} pairs of the post-hoc family"
@@ -300,8 +315,11 @@ def _effect_pairs(table, mean_r, verdict, opts) -> tuple:
         mode = "none"
         notes = (f"Effect sizes are not computed by default above {limit_n:,} data sets;"
                  " --effects all (effects='all') computes them.",)
-    pairs = effect_pairs(table.learners, mean_r, opts.used_pair, opts.family, opts.control,
-                         verdict)
+    pairs = _FamilyPairs(table, mean_r, verdict, opts)
+    if mode == "all" and len(pairs) > EFFECTS_ALL_MAX_PAIRS:
+        raise RankwiseError(f"--effects all would compute effect sizes for {len(pairs):,} pairs;"
+                            f" up to {EFFECTS_ALL_MAX_PAIRS:,} are computed (--effects verdict:"
+                            " the pairs the verdict speaks of)")
     chosen = pairs
     if mode in ("auto", "verdict"):
         spoken = effect_pairs(table.learners, mean_r, opts.used_pair, None, opts.control,
@@ -314,7 +332,36 @@ def _effect_pairs(table, mean_r, verdict, opts) -> tuple:
                 notes += (f"Effect sizes are computed for the {len(spoken):,} pairs the verdict"
                           f" speaks of, not for all {len(pairs):,} pairs of the post-hoc family"
                           f" ({why}); --effects all computes every pair.",)
+    if chosen is pairs:
+        chosen = pairs.pairs()
     return (None if mode == "none" else chosen), pairs, notes
+
+
+#: ``--effects all`` computes at most this many pairs (all pairs of 1,000 learners).
+EFFECTS_ALL_MAX_PAIRS = 499_500
+
+
+class _FamilyPairs:
+    """The (a, b) pairs of the post-hoc family that effect sizes and the Bayesian test may
+    cover: their number at once, the list only when it is read (all pairs of 10,000 learners
+    would be 50 million tuples)."""
+
+    def __init__(self, table, mean_r, verdict, opts):
+        self.args = (table.learners, mean_r, opts.used_pair, opts.family, opts.control, verdict)
+        k = table.n_learners
+        self.size = k * (k - 1) // 2 if opts.family in ("all", "both") and k > 2 else None
+        self._pairs = None
+
+    def pairs(self) -> list:
+        if self._pairs is None:
+            self._pairs = effect_pairs(*self.args)
+        return self._pairs
+
+    def __len__(self) -> int:
+        return self.size if self.size is not None else len(self.pairs())
+
+    def __iter__(self):
+        return iter(self.pairs())
 
 
 def whole_table_model(table, opts) -> tuple:
@@ -527,9 +574,9 @@ def letters(table, ranked: Ranked, freq: Frequentist, opts) -> tuple:
     if len(order) > LETTERS_MAX_LEARNERS:
         return None, freq
     fam, _, _ = freq.engine.family(plan.ranking, "all_pairs", (plan.procedure,), None)
-    sig = fam.significant(plan.procedure, plan.alpha, table.learners)
+    sig = significant_among(fam, plan.procedure, plan.alpha, order)
     try:
-        display = compact_letters([table.learners[j] for j in order], sig[np.ix_(order, order)])
+        display = compact_letters([table.learners[j] for j in order], sig)
     except RankwiseError:  # more letters than a person can read: the figure says none
         return None, freq
     shown = ", ".join(f"{name} {mark}" for name, mark in zip(display.learners, display.letters))

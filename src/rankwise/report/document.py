@@ -600,24 +600,52 @@ def _posthoc(doc, cmp):
         for fam, result in entry.families.items():
             what = f"against the control {ph.control}" if fam == "control" else "all pairs"
             procs = list(result.procedures)
-            rows = []
-            for c in _shown_comparisons(cmp, result):
-                rows.append([f"{c.a} vs {c.b}", fmt_num(c.statistic), fmt_p(c.pvalue)]
-                            + [Cell(fmt_p(c.apv[p]), mark=c.rejected(p, cmp.alpha))
-                               for p in procs])
-            doc.add(Heading(what[0].upper() + what[1:], 3),
-                    Table(["comparison", "statistic", "p"] + [label(p) for p in procs], rows,
+            doc.add(Heading(what[0].upper() + what[1:], 3))
+            if getattr(result, "complete", True) is False:
+                _streamed_pairs(doc, cmp, ranking, result)
+            doc.add(Table(["comparison", "statistic", "p"] + [label(p) for p in procs],
+                          _comparison_rows(cmp, _shown_comparisons(cmp, result), procs),
                           "<>>" + ">" * len(procs), key=f"posthoc_{ranking}_{fam}",
-                          caption=f"Adjusted p-values, {ranking_title(ranking)}, {what}; * = adjusted"
-                                  f" p <= {cmp.alpha}."))
+                          caption=f"Adjusted p-values, {ranking_title(ranking)}, {what}; * ="
+                                  f" adjusted p <= {cmp.alpha}."))
         if entry.methods:
             doc.add(Paragraph("Computed by: " + ", ".join(
                 f"{label(k)} = {str(v).replace('_', ' ')}" for k, v in entry.methods.items())
                 + "."))
 
 
+def _comparison_rows(cmp, comparisons, procs) -> list:
+    return [[f"{c.a} vs {c.b}", fmt_num(c.statistic), fmt_p(c.pvalue)]
+            + [Cell(fmt_p(c.apv[p]), mark=c.rejected(p, cmp.alpha)) for p in procs]
+            for c in comparisons]
+
+
+#: The most significant pairs a report lists for a streamed all-pairs family.
+STREAMED_PAIRS_LISTED = 10
+
+
+def _streamed_pairs(doc, cmp, ranking, result) -> None:
+    """What every pair of a streamed family comes to: how many each procedure rejects, and the
+    most significant few; the table after it holds the pairs of the learners shown."""
+    counts = "; ".join(f"{procedure_title(p)} {result.rejected[p]:,}" for p in result.procedures)
+    doc.add(Paragraph(
+        f"All {result.n_pairs:,} pairs were tested, in blocks (not held at once). Rejected at"
+        f" alpha = {cmp.alpha}: {counts}. Every pair with its adjusted p-values: --pairs FILE"
+        " (.parquet or .csv; --report DIR writes it too)."))
+    listed = result.top.select(np.arange(min(STREAMED_PAIRS_LISTED, len(result.top))))
+    procs = list(result.procedures)
+    doc.add(Table(["comparison", "statistic", "p"] + [label(p) for p in procs],
+                  _comparison_rows(cmp, listed, procs), "<>>" + ">" * len(procs),
+                  key=f"posthoc_{ranking}_top",
+                  caption=f"The {len(listed)} most significant of all {result.n_pairs:,} pairs,"
+                          f" {ranking_title(ranking)}; the table below: the pairs of the"
+                          " learners shown."))
+
+
 def _shown_comparisons(cmp, result):
     """The rows of a family the reports print: pairs among the shown learners."""
+    if getattr(result, "complete", True) is False:  # streamed: it kept the shown learners' pairs
+        result = result.among
     shown = shown_learners(cmp)
     if len(shown) == cmp.table.n_learners:
         return result.comparisons

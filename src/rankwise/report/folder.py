@@ -11,6 +11,7 @@ from .json_report import json_report
 from .latex import latex_report
 from .markdown import markdown_report
 from .pairs import pairs_csv
+from .pairs_file import folder_pairs
 from .text import WIDTH, text_report
 from .tikz import cd_diagram_tikz, page_size, standalone
 
@@ -20,7 +21,8 @@ def write_report(cmp, folder) -> list:
     environments to \\input into a paper), each drawn figure as SVG, PDF and PNG, and the CD
     diagram also as TikZ (cd_diagram.tikz, and cd_diagram_tikz.tex, which compiles on its own;
     not cd_diagram.tex, whose PDF would overwrite the drawn cd_diagram.pdf) and pairs.csv
-    (every pair's numbers, :mod:`.pairs`) into ``folder``; return the paths written. Every
+    (every pair's numbers, :mod:`.pairs`; above 1,000 learners with --posthoc all, every pair
+    streamed to pairs.parquet, :mod:`.pairs_file`) into ``folder``; return the paths written. Every
     file is written first into a staging folder and then renamed into place, so a failure
     half-way (a full disk) leaves ``folder`` as it was."""
     with staged_folder(folder) as staging:
@@ -55,10 +57,12 @@ def _write_all(cmp, folder: Path) -> list:
              "report.tex": latex_report(cmp, figure_files=True),
              "report_fragment.tex": latex_report(cmp, figure_files=True, fragment=True),
              "report.html": html_report(cmp, svgs),
-             "report.json": json_report(cmp),
-             "pairs.csv": pairs_csv(cmp)}
+             "report.json": json_report(cmp)}
+    streamed = folder_pairs(cmp, folder)  # every pair of a streamed family, block by block
+    if not streamed:
+        texts["pairs.csv"] = pairs_csv(cmp)
     for name, text in texts.items():
         path = folder / name
         path.write_text(text, encoding="utf-8")
         written.append(path)
-    return written
+    return written + streamed

@@ -58,6 +58,7 @@ def pairs_columns(cmp) -> dict:
             fam = entry.families.get("all_pairs") if not entry.skipped else None
             if fam is None:
                 continue
+            fam = getattr(fam, "among", fam)  # streamed: the pairs of the learners shown
             column = np.array([index[n] for n in fam.learners])
             fa, fb = column[fam.a], column[fam.b]
             at, flip = row_of(fa, fb)
