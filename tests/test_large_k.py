@@ -32,7 +32,7 @@ def test_thirty_learners_read_at_80_columns(k30):
     verdict = next(b for b in blocks if b.startswith("Verdict\n")).split("\n")
     headline = []
     for line in verdict[1:]:
-        if line.startswith("learner "):
+        if line.startswith(("learner ", "(columns ")):  # the table, perhaps in blocks
             break
         headline.append(line)
     assert 1 <= len(headline) <= 5
@@ -193,3 +193,28 @@ def test_a_thousand_learners_report_folder_sizes(tmp_path):
         assert sum(1 for _ in f) == 499_500 + 1
     page = (tmp_path / "out" / "report.html").read_text()
     assert page.split('<table id="full_ranking">')[1].split("</table>")[0].count("<tr>") == 1001
+
+
+def test_wide_tables_are_printed_in_column_blocks_that_fit(k30):
+    from rankwise.report.text import column_blocks, table_lines
+
+    header = ["name"] + [f"column_{i}" for i in range(12)]
+    rows = [[f"row{r}"] + [f"{r}.{i:03d}" for i in range(12)] for r in range(4)]
+    lines = table_lines(rows, header, "<" + ">" * 12, 50)
+    assert max(map(len, lines)) <= 50
+    blocks = [b.split("\n") for b in "\n".join(lines).split("\n\n")]
+    assert len(blocks) == len(column_blocks([max(len(h), 5) for h in header], 50)) > 1
+    seen = []
+    for block in blocks:
+        assert block[0].startswith("(columns ")
+        names = block[1].split()
+        assert names[0] == "name"  # the row labels in every block
+        seen += names[1:]
+        assert [line.split()[0] for line in block[3:]] == [f"row{r}" for r in range(4)]
+    assert seen == header[1:]  # every column once, in order
+    assert table_lines(rows, header, "<" + ">" * 12, None) == table_lines(
+        rows, header, "<" + ">" * 12, 10_000)
+    # a whole report at 80 columns: nothing wider but the quartile charts' lines
+    text = text_report(k30, 80)
+    charts = set(text.split("\nQuartile charts\n")[1].split("\n\n")[0].split("\n"))
+    assert max(len(line) for line in text.split("\n") if line not in charts) <= 80

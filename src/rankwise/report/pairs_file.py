@@ -150,32 +150,38 @@ def _write_stream(fam, learners, path: Path, parquet: bool, significant_only: bo
                     for proc in fam.procedures:
                         hit |= block.apv[proc] <= fam.alpha
                     rows = np.flatnonzero(hit)
+                a, b = block.a[rows], block.b[rows]
                 cols = {"position": block.start + 1 + rows,
-                        "a": names[block.a[rows]], "b": names[block.b[rows]],
+                        "a": a if parquet else names[a], "b": b if parquet else names[b],
                         "score_a": scores[block.a[rows]], "score_b": scores[block.b[rows]],
                         "difference": block.difference[rows],
                         "statistic": block.statistic[rows], "p": clip_to_floor(block.pvalue[rows]),
                         **{proc: clip_to_floor(block.apv[proc][rows])
                            for proc in fam.procedures}}
-                sink = _append(sink, cols, tmp, pa, pq)
+                sink = _append(sink, cols, tmp, pa, pq, names)
             if sink is None:  # not one row: the header (or schema) alone
-                sink = _append(None, {"position": np.empty(0, dtype=np.int64), "a": [], "b": [],
+                none = np.empty(0, dtype=np.int64)
+                sink = _append(None, {"position": none, "a": none if parquet else [],
+                                      "b": none if parquet else [],
                                       **{c: np.empty(0) for c in ("score_a", "score_b",
                                                                   "difference", "statistic",
                                                                   "p", *fam.procedures)}},
-                               tmp, pa, pq)
+                               tmp, pa, pq, names)
         finally:
             if sink is not None:
                 sink.close()
 
 
-def _append(sink, cols: dict, path: Path, pa, pq):
-    """Write one block: a Parquet row group, or CSV lines (the header with the first)."""
+def _append(sink, cols: dict, path: Path, pa, pq, names):
+    """Write one block: a Parquet row group (the names as a dictionary of the learners, read
+    back as text), or CSV lines (the header with the first)."""
     if pq is not None:
-        table = pa.table({name: (pa.array(list(v), pa.string()) if name in ("a", "b") else v)
-                          for name, v in cols.items()})
+        dictionary = pa.array(list(names), pa.string())
+        table = pa.table({name: (pa.DictionaryArray.from_arrays(
+            pa.array(np.asarray(v, dtype=np.int32)), dictionary) if name in ("a", "b") else v)
+            for name, v in cols.items()})
         if sink is None:
-            sink = pq.ParquetWriter(str(path), table.schema)
+            sink = pq.ParquetWriter(str(path), table.schema, use_dictionary=["a", "b"])
         sink.write_table(table)
         return sink
     import pandas as pd

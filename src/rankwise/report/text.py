@@ -7,15 +7,42 @@ from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, 
                        figure_caption)
 
 
-def table_lines(rows, header, align) -> list:
+def table_lines(rows, header, align, width: int | None = None) -> list:
+    """A table's lines; wider than ``width`` columns, in blocks of columns that fit, each with
+    the first column (the row labels) again, as R and pandas print a wide data frame."""
     widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
 
-    def line(r):
-        cells = [str(c).ljust(w) if a == "<" else str(c).rjust(w)
-                 for c, w, a in zip(r, widths, align)]
+    def line(r, cols):
+        cells = [str(r[i]).ljust(widths[i]) if align[i] == "<" else str(r[i]).rjust(widths[i])
+                 for i in cols]
         return "  ".join(cells).rstrip()
 
-    return [line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
+    out = []
+    blocks = column_blocks(widths, width)
+    for n, cols in enumerate(blocks):
+        if n:
+            out.append("")
+        if len(blocks) > 1:
+            out.append(f"(columns {cols[1]}-{cols[-1]} of {len(widths) - 1})")
+        out += [line(header, cols), "  ".join("-" * widths[i] for i in cols)]
+        out += [line(r, cols) for r in rows]
+    return out
+
+
+def column_blocks(widths, width: int | None) -> list:
+    """Column indices of each block: the first column, then as many of the others as fit in
+    ``width`` (at least one); one block when everything fits or ``width`` is None."""
+    every = list(range(len(widths)))
+    if width is None or len(widths) < 3 or sum(widths) + 2 * (len(widths) - 1) <= width:
+        return [every]
+    blocks, current, used = [], [], widths[0]
+    for i in every[1:]:
+        if current and used + 2 + widths[i] > width:
+            blocks.append([0] + current)
+            current, used = [], widths[0]
+        current.append(i)
+        used += 2 + widths[i]
+    return blocks + [[0] + current]
 
 
 def _cell(c) -> str:
@@ -56,7 +83,7 @@ def text_report(cmp, width: int | None = None) -> str:
             out += _wrap(figure_caption(block.plan), "- ", width)
         elif isinstance(block, Table):
             rows = [[_cell(c) for c in r] for r in block.rows]
-            out += table_lines(rows, [visible(h) for h in block.header], block.align)
+            out += table_lines(rows, [visible(h) for h in block.header], block.align, width)
             if block.caption:
                 out += _wrap(block.caption, width=width)
         elif isinstance(block, Preformatted):
