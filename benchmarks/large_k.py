@@ -17,13 +17,19 @@ Jobs (3-decimal scores with ties; learners differ in skill):
 - k = 50 × N = 100,000: ``rankwise compare --posthoc all``, peak memory against the floor's;
   its JSON must hold every p-value (none null: the far tail is a bound, 1e-300) and nothing
   may be printed on stderr
+- ten thousand and more (issue 35), each a fresh process against the floor of the same run:
+  k = 10,000 × N = 50 and × 200 ``rankwise compare`` (default) with text and with JSON out
+  (targets: ≤ 10× the floor, ≤ 1 GB), ``--report DIR`` at N = 200 (≤ 20×, ≤ 1.5 GB);
+  ``--posthoc all --procedures holm,nemenyi --pairs pairs.parquet`` at N = 50 (≤ 60×, ≤ 2 GB;
+  50 million pairs); k = 100,000 × N = 20 default (≤ 2 minutes, ≤ 4 GB). ``--skip-huge``
+  leaves them out.
 - the race: Friedman + Nemenyi for all pairs at k = 50, 200 and 1,000 (N = 200), rankwise's
   ``compare(tests=["friedman"], posthoc="all", procedures="nemenyi")`` against
   scikit-posthocs' ``friedmanchisquare`` + ``posthoc_nemenyi_friedman``, each reading the CSV.
   scikit-posthocs is installed by this script in a virtual environment of its own
   (``--peer-venv``, created on first use), not as a dependency of rankwise.
 
-    python benchmarks/large_k.py [--repeats 2] [--skip-peer] [--skip-memory]
+    python benchmarks/large_k.py [--repeats 2] [--skip-peer] [--skip-memory] [--skip-huge]
 """
 
 from __future__ import annotations
@@ -116,11 +122,65 @@ def line(label, seconds, floor, peak=None, target=None):
     print(f"{label:<58} {seconds:7.2f} s  {ratio:6.2f}x floor{mem}{goal}", flush=True)
 
 
+def target_line(label, seconds, floor, peak, ratio_max=None, peak_max=None, seconds_max=None):
+    """One job against its targets: ratio to the floor, peak memory, wall time."""
+    ratio = seconds / floor
+    goals = []
+    if ratio_max is not None:
+        goals.append(f"<= {ratio_max:g}x: {'met' if ratio <= ratio_max else 'NOT met'}")
+    if peak_max is not None and peak:
+        goals.append(f"<= {peak_max:,} MB: {'met' if peak <= peak_max else 'NOT met'}")
+    if seconds_max is not None:
+        goals.append(f"<= {seconds_max} s: {'met' if seconds <= seconds_max else 'NOT met'}")
+    mem = f"  peak {peak:6.0f} MB" if peak else ""
+    print(f"{label:<58} {seconds:7.2f} s  {ratio:6.2f}x floor{mem}  ({'; '.join(goals)})",
+          flush=True)
+
+
+def huge(py, rankwise, tmp: Path, repeats: int) -> None:
+    """k = 10,000 and 100,000: the jobs of issue 35 and their targets."""
+    for k, n in ((10_000, 50), (10_000, 200), (100_000, 20)):
+        csv = table(k, n, tmp / f"huge{k}x{n}.csv")
+        report = tmp / f"report{k}x{n}"
+
+        def clean_report(report=report, csv=csv):
+            shutil.rmtree(report, ignore_errors=True)
+            return [*rankwise, "compare", str(csv), "--report", str(report), "-o", os.devnull]
+
+        jobs = {"floor": [py, "-c", FLOOR, str(csv)],
+                "default": [*rankwise, "compare", str(csv), "-o", str(tmp / "d.txt")],
+                "json": [*rankwise, "compare", str(csv), "--format", "json",
+                         "-o", str(tmp / "d.json")]}
+        if (k, n) == (10_000, 200):
+            jobs["report"] = clean_report()
+        if (k, n) == (10_000, 50):
+            jobs["pairs"] = [*rankwise, "compare", str(csv), "--posthoc", "all", "--procedures",
+                             "holm,nemenyi", "--pairs", str(tmp / "pairs.parquet"),
+                             "-o", os.devnull]
+        res = best(jobs, 1 if k > 10_000 else repeats)
+        floor = res["floor"][0]
+        print(f"\nk = {k:,} x N = {n}")
+        line("floor (read, rank, mean ranks)", floor, floor, res["floor"][1])
+        small = k == 10_000
+        target_line("compare (default), text", res["default"][0], floor, res["default"][1],
+                    10 if small else None, 1024 if small else 4096, None if small else 120)
+        target_line("compare --format json", res["json"][0], floor, res["json"][1],
+                    10 if small else None, 1024 if small else 4096, None if small else 120)
+        if "report" in res:
+            target_line("compare --report DIR (every format and figure)", res["report"][0],
+                        floor, res["report"][1], 20, 1536)
+        if "pairs" in res:
+            target_line("--posthoc all --procedures holm,nemenyi --pairs .parquet",
+                        res["pairs"][0], floor, res["pairs"][1], 60, 2048)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--skip-peer", action="store_true")
     ap.add_argument("--skip-memory", action="store_true", help="skip k = 50 x N = 100,000")
+    ap.add_argument("--skip-huge", action="store_true",
+                    help="skip k = 10,000 and 100,000 (about 15 minutes)")
     ap.add_argument("--peer-venv", type=Path,
                     default=Path.home() / ".cache" / "rankwise-bench" / "scikit-posthocs")
     args = ap.parse_args()
@@ -208,6 +268,8 @@ def main():
             print(f"{'':<58} --format json {seconds:.2f} s: {nulls} null p-values (target 0:"
                   f" {'met' if nulls == 0 else 'NOT met'}); {floored} Nemenyi APVs at the"
                   f" bound < 1e-300; stderr {'empty' if not stderr else repr(stderr[:200])}")
+        if not args.skip_huge:
+            huge(py, rankwise, tmp, args.repeats)
         if args.skip_peer:
             return
         peer = peer_python(args.peer_venv)

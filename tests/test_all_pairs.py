@@ -251,3 +251,29 @@ def test_cli_pairs_mistakes_are_one_line(tmp_path, capsys):
                         (["--pairs", str(tmp_path / "no" / "p.csv")], "does not exist")):
         code, _, err = cli(capsys, "compare", str(csv), *args)
         assert code == 2 and words in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"rank_sets": True}, "--rank-sets"), ({"mcm": True}, "--mcm"),
+    ({"groups": "scott-knott-esd"}, "--groups"),
+])
+def test_analyses_of_every_pair_at_once_are_refused_above_the_limit(monkeypatch, options,
+                                                                     words):
+    _stream_above(monkeypatch, 40)
+    with pytest.raises(RankwiseError, match=words) as info:
+        compare(_table(), **options)
+    assert "up to 40 learners (90 here)" in str(info.value)
+
+
+@pytest.mark.parametrize("top", [None, 0, 5])
+def test_every_output_above_the_limit_with_any_top(monkeypatch, tmp_path, top):
+    """--top 0 (every learner shown) above the limit: the pair matrices keep at most the
+    limit's learners, and every format and figure is written."""
+    _stream_above(monkeypatch, 40)
+    cmp = compare(_table(), posthoc="all", procedures="holm", top=top)
+    for fmt in ("text", "markdown", "latex", "html", "json"):
+        assert cmp._report().render(cmp, fmt)
+    paths = cmp.write_report(tmp_path / f"r{top}")
+    assert any(p.name == "cd_diagram.png" for p in paths)
+    wtl = cmp.summary.win_tie_loss_rows
+    assert len(wtl) == (40 if not top else top)

@@ -31,3 +31,6 @@ RANK_BOOTSTRAP_SEED = 20060101
 #: Up to this many learners the outputs hold every pair (k × k matrices in the JSON, pairs.csv,
 #: the heat map of every learner); above it, what the reports show and what scales with k.
 PAIR_MATRIX_MAX_LEARNERS = 1_000
+#: The seed of the sample of pairs that places the block boundaries of a streamed all-pairs
+#: family (it changes the blocks, never a number).
+ALL_PAIRS_EDGE_SEED = 35

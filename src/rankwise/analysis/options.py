@@ -100,11 +100,32 @@ def validate(table, **given) -> Options:
         table.column(checked["control"])  # an unknown name is refused, naming the learners
     _check_posthoc_choices(checked, family)
     _check_table_options(checked, k)
+    _check_scale(checked, k)
     complete = not np.isnan(table.values).any()
     if not complete:
         _check_incomplete(checked)
     return Options(**checked, used_pair=pair, family=family, complete=complete,
                    used_tests=_tests(checked["tests"], k, pair, complete))
+
+
+def _check_scale(checked: dict, k: int) -> None:
+    """Above ``PAIR_MATRIX_MAX_LEARNERS`` learners, the analyses that hold every pair (or a
+    k × k matrix) at once are refused in one line, before any work: they would take hours or
+    more memory than the machine has, where the default analysis takes seconds."""
+    from ..defaults import PAIR_MATRIX_MAX_LEARNERS as limit
+
+    if k <= limit:
+        return
+    asked = [(checked["rank_sets"] is not None, "--rank-sets (every pair of mean ranks, 1,000"
+              " draws)"),
+             (bool(checked["mcm"]), "--mcm (a Wilcoxon test of every pair)"),
+             (checked["groups"] is not None, "--groups (Scott-Knott splits of every learner)"),
+             (checked["bayesian"] in BAYESIAN_MODELS, f"--bayesian {checked['bayesian']} (a"
+              " model with a parameter per learner, sampled)")]
+    for wanted, what in asked:
+        if wanted:
+            raise RankwiseError(f"{what} is computed up to {limit:,} learners ({k:,} here);"
+                                " the default analysis and --posthoc all cover every learner")
 
 
 def _checked_values(given: dict) -> dict:

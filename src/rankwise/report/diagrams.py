@@ -365,6 +365,10 @@ def _draw(plan, mean_ranks, names, title):
         marks = np.array([bool(plan.decisions.get(n, False)) for n in names])
         return control_diagram(mean_ranks, names, control, marks, cd=plan.critical_difference,
                                title=title(f"Against {literal(plan.control)}"))
+    if plan.learners and list(plan.learners) != list(names):  # fewer learners than shown
+        where = {n: i for i, n in enumerate(names)}
+        pick = [where[n] for n in plan.learners]
+        names, mean_ranks = list(plan.learners), np.asarray(mean_ranks)[pick]
     return pvalue_heatmap(plan.pvalues, names, mean_ranks, plan.alpha,
                           title=title("Adjusted p-values") or "")
 
@@ -413,17 +417,19 @@ def shown_plan(plan, learners, keep):
                                    if not any(set(g) < set(h) for h in cut))
     if plan.pvalues is not None:
         where = {n: i for i, n in enumerate(plan.learners or learners)}
-        rows = [where[n] for n in keep]
+        kept = [n for n in keep if n in where]  # above 1,000 learners it holds at most 1,000
+        rows = [where[n] for n in kept]
         changes["pvalues"] = np.asarray(plan.pvalues)[np.ix_(rows, rows)]
+        changes["learners"] = tuple(kept)
     return replace(plan, **changes)
 
 
 def shown_figure_inputs(cmp):
     """The learners the figures show (the reports' best ``top``), their mean ranks, and a
     function that restricts a plan to them."""
-    from .document import shown_learners
+    from .document import figure_learners
 
-    idx = shown_learners(cmp)
+    idx = figure_learners(cmp)
     names = [cmp.table.learners[j] for j in idx]
     if len(idx) == cmp.table.n_learners:
         return list(cmp.table.learners), cmp.mean_ranks, lambda plan: plan

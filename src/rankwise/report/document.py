@@ -87,6 +87,17 @@ def shown_learners(cmp) -> list:
     return best_first(cmp.mean_ranks, cmp.options.get("top")).tolist()
 
 
+#: Figures of learners (the CD, control and heat-map diagrams) show at most this many: a
+#: label row each, and an image of more would pass the rasterisers' 65,536-pixel limit.
+FIGURE_MAX_LEARNERS = 1_000
+
+
+def figure_learners(cmp) -> list:
+    """Indices of the learners the figures show: the reports' (``shown_learners``), at most
+    ``FIGURE_MAX_LEARNERS``."""
+    return shown_learners(cmp)[:FIGURE_MAX_LEARNERS]
+
+
 def _is_shown(cmp) -> set:
     return {cmp.table.learners[j] for j in shown_learners(cmp)}
 
@@ -165,9 +176,9 @@ def build(cmp) -> Document:
         if len(reasons) == 1 and not any(plan.drawn for plan in cmp.figures.values()):
             doc.add(Paragraph(f"No figures: {reasons.pop()}."))
         else:
-            shown = len(shown_learners(cmp))
+            shown = len(figure_learners(cmp))
             if shown < t.n_learners:
-                doc.add(Paragraph(f"The figures show the best {shown} of {t.n_learners:,}"
+                doc.add(Paragraph(f"The figures show the best {shown:,} of {t.n_learners:,}"
                                   " learners by mean rank; their decisions are those of the"
                                   " whole analysis."))
             for name, plan in cmp.figures.items():
@@ -800,6 +811,7 @@ def _wtl_table(cmp) -> Table:
     if len(cols) == t.n_learners:
         cols = list(range(t.n_learners))
     at = {j: i for i, j in enumerate(summary.win_tie_loss_rows.tolist())}  # row of the matrix
+    cols = [j for j in cols if j in at]  # --top 0 above 1,000 learners: the matrix's learners
     rows = [[t.learners[i]] + ["-" if i == j else "/".join(str(int(v)) for v in wtl[at[i], at[j]])
                                for j in cols] for i in cols]
     return Table([""] + [t.learners[j] for j in cols], rows, "<" + ">" * len(cols),

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from ..defaults import ALL_PAIRS_EDGE_SEED
+
 #: Pairs per block: the memory of a pass is a few arrays of this length.
 BLOCK_PAIRS = 2_000_000
 #: The procedures a stream computes.
@@ -35,9 +37,7 @@ SINGLE_STEP = ("nemenyi", "bonferroni", "sidak")
 STEP_DOWN = ("holm",)
 STEP_UP = ("benjamini_hochberg", "benjamini_yekutieli")
 STREAMED_PROCEDURES = SINGLE_STEP + STEP_DOWN + STEP_UP
-#: Seed of the sample of pairs that places the block boundaries (it changes the blocks, never
-#: a number), and the relative gap kept free of pairs around each boundary.
-EDGE_SEED = 35
+#: The relative gap kept free of pairs around each block boundary.
 EDGE_GAP = 1e-9
 
 
@@ -87,7 +87,7 @@ class AllPairs:
         of pairs, so the blocks hold about ``m / bins`` pairs each)."""
         if bins <= 1 or self.k < 2:
             return np.array([np.inf, -np.inf])
-        rng = np.random.default_rng(EDGE_SEED)
+        rng = np.random.default_rng(ALL_PAIRS_EDGE_SEED)
         size = int(min(10_000_000, max(200_000, 50 * bins)))
         u, v = rng.integers(0, self.k, size), rng.integers(0, self.k, size)
         keep = u != v
