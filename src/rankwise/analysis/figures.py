@@ -137,14 +137,14 @@ def plan_figures(engine, learners, mean_ranks, verdict, *, alpha, diagram_proced
                  f" comparisons): filled = significantly different by {procedure_title(vproc)} at"
                  f" alpha = {alpha}" + (f"; shaded: {learners[best]} ± CD = {band:.4f}"
                                         if band is not None else "") + "." + label))}
-    runs, matrix_rows, apv = _all_pairs(engine, mean_ranks, ranking, diagram_procedure, alpha,
+    runs, rows, apv = _all_pairs(engine, mean_ranks, ranking, diagram_procedure, alpha,
                                         top)
     every = k <= PAIR_MATRIX_MAX_LEARNERS
-    groups = runs.groups(learners, None if every else len(matrix_rows))
+    groups = runs.groups(learners, None if every else len(rows))
     nem = cd.value(diagram_procedure) if diagram_procedure == "nemenyi" else None
     note = _disagreement(runs, learners, verdict, diagram_procedure, vproc) \
         if verdict.detected else None
-    shown = "" if every else f" Bars among the best {len(matrix_rows)} learners shown."
+    shown = "" if every else f" Bars among the best {len(rows):,} learners shown."
     out["cd_diagram"] = FigurePlan(
         "cd_diagram", drawn=True, headline=False, procedure=diagram_procedure,
         family="all_pairs", ranking=ranking, alpha=alpha, forced=forced,
@@ -156,9 +156,11 @@ def plan_figures(engine, learners, mean_ranks, verdict, *, alpha, diagram_proced
     out["pvalue_heatmap"] = FigurePlan(
         "pvalue_heatmap", drawn=True, headline=False, procedure=diagram_procedure,
         family="all_pairs", ranking=ranking, alpha=alpha, forced=forced,
-        pvalues=apv, learners=tuple(learners[j] for j in matrix_rows), subset=not every,
+        pvalues=apv, learners=tuple(learners[j] for j in rows), subset=not every,
         caption=(f"Adjusted p-values of all pairs by {procedure_title(diagram_procedure)}; outlined:"
-                 f" p <= {alpha}." + label))
+                 f" p <= {alpha}."
+                 + ("" if every else f" The pairs of the best {len(rows):,} learners.")
+                 + label))
     return out
 
 
@@ -263,7 +265,7 @@ def _disagreement(runs, learners, verdict, procedure, vproc) -> str | None:
     if apart:
         parts.append(f"it separates {some_names(apart)} from {best}, which the verdict does not")
     return ("Why the figures differ: " + "; ".join(parts) + f". The diagram tests all {m_all:,}"
-            f" pairs with {procedure_title(procedure)}, while the verdict tests only the {m_control}"
+            f" pairs with {procedure_title(procedure)}, while the verdict tests only the {m_control:,}"
             f" comparisons with {best} with {procedure_title(vproc)}; fewer hypotheses (and a different"
             " procedure) change what is significant, and the verdict's comparisons are the ones"
             " to report for 'which learners are worse than the best'.")

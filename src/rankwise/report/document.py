@@ -139,7 +139,7 @@ def table_digits(cmp) -> int:
 def lead_sentence(cmp) -> str:
     t = cmp.table
     way = "higher is better" if t.higher_is_better else "lower is better"
-    parts = [f"{t.n_learners} learners x {t.n_datasets} data sets"]
+    parts = [f"{t.n_learners:,} learners x {t.n_datasets:,} data sets"]
     if t.criterion:
         parts.append(f"criterion: {t.criterion}")
     parts.append(f"{way} ({t.direction_source})")
