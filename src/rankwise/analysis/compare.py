@@ -305,7 +305,9 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     top : int or None
         The text, Markdown, LaTeX and HTML reports show the best ``top`` learners by mean rank
         in every ranked table (default 30; 0 or None: all) and say how many were left out; the
-        JSON (and ``pairs.csv`` of a report folder) keeps every learner and pair.
+        JSON (and ``pairs.csv`` of a report folder) keeps every learner and, up to 1,000
+        learners, every pair (above: the pairs of the learners shown, at most 1,000 of them;
+        every pair of ``posthoc="all"`` goes to :meth:`Comparison.write_pairs`).
     pool_check : bool
         Does the pool matter? Recompute every pair decision of the all-pairs family (the
         diagram's procedure on the first of ``rankings``, default Friedman mean ranks) and the
