@@ -208,3 +208,34 @@ def test_every_choice_is_listed_in_help_and_completed_by_the_shell():
                                "COMP_WORDS": "rankwise compare --missing dr", "COMP_CWORD": "3"})
     assert done.stdout.split() == ["drop-datasets", "drop-learners"]
     assert "[text|json]" in _help("power")
+
+
+def _overfull_points(log: str) -> list:
+    return [float(v) for v in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)", log)]
+
+
+@needs_tex
+@pytest.mark.skipif(not HAVE_TEX or subprocess.run(["kpsewhich", "tikz.sty"], capture_output=True)
+                    .returncode != 0, reason="no TikZ here: install Debian's texlive-pictures")
+@pytest.mark.parametrize("source", ["garcia2008", "garcia2010", "demsar2006_table6", "k30"])
+def test_fragment_and_tikz_fit_a_two_column_paper(tmp_path, source):
+    """A two-column article (TikZ loaded) that inputs report_fragment.tex and, in a figure of
+    one column, cd_diagram.tikz: nothing sticks out of its column or page by more than 1 pt."""
+    if source == "k30":
+        rng = np.random.default_rng(30)
+        x = np.round(0.7 + np.linspace(0, 0.05, 30) + rng.normal(0, 0.03, (40, 30)), 3)
+        data = pd.DataFrame(x, columns=[f"config_{j:02d}" for j in range(30)],
+                            index=[f"dataset_{i:02d}" for i in range(40)])
+    else:
+        data = load_example(source)
+    compare(data, posthoc="all").write_report(tmp_path)
+    assert r"\rankwisefit" in (tmp_path / "cd_diagram.tikz").read_text()
+    (tmp_path / "paper.tex").write_text(
+        "\\documentclass[twocolumn]{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{lmodern}\n"
+        "\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\usepackage{tikz}\n"
+        "\\begin{document}\nText.\n\\input{report_fragment}\n"
+        "\\begin{figure}\\centering\\input{cd_diagram.tikz}\\caption{CD}\\end{figure}\n"
+        "\\end{document}\n")
+    log = pdflatex(tmp_path, "paper.tex")
+    assert "cd_diagram.tikz" in log
+    assert all(points <= 1.0 for points in _overfull_points(log)), _overfull_points(log)

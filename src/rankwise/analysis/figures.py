@@ -71,7 +71,7 @@ def nemenyi_runs(mean_ranks, se: float, alpha: float) -> Runs:
     """The maximal runs of the Nemenyi CD diagram in one pass over the sorted mean ranks.
 
     Two learners differ when their Nemenyi p-value (:func:`nemenyi_pvalues` of
-    (M_a − M_b)/SE) is at most ``alpha``, that is when |M_a − M_b| reaches the critical
+    (M_a − M_b)/SE) is at most ``alpha``, that is when ``abs(M_a − M_b)`` reaches the critical
     difference CD = q_α·SE: the first learner to the right of each that differs is found by a
     binary search, O(k log k) in all, where the k × k decisions took O(k²). Differences within
     a relative ``CD_BAND`` of the CD are decided by their p-value, so the runs are those of

@@ -13,7 +13,7 @@ from .markdown import markdown_report
 from .pairs import pairs_csv
 from .pairs_file import folder_pairs
 from .text import WIDTH, text_report
-from .tikz import cd_diagram_tikz, page_size, standalone
+from .tikz import cd_diagram_tikz, fitted, page_size, standalone
 
 
 def write_report(cmp, folder) -> list:
@@ -45,7 +45,7 @@ def _write_all(cmp, folder: Path) -> list:
     if plan is not None and plan.drawn:
         names, ranks, restrict = shown_figure_inputs(cmp)
         plan = restrict(plan)
-        picture = cd_diagram_tikz(plan, ranks, names)
+        picture = fitted(cd_diagram_tikz(plan, ranks, names))
         for name, content in (("cd_diagram.tikz", picture),
                               ("cd_diagram_tikz.tex",
                                standalone(picture, page_size(names, plan)))):

@@ -146,7 +146,8 @@ def _table(block: Table, fragment: bool) -> list:
     caption = _text(block.caption) if block.caption else ""
     if fragment:
         env = "table*" if width > COLUMN_PT else "table"
-        return ([f"\\begin{{{env}}}[htbp]", r"\centering"] + size + _tabular(block)
+        return ([f"\\begin{{{env}}}[htbp]", r"\centering"] + size
+                + [r"\rankwisefit{%"] + _tabular(block) + ["}"]
                 + ([r"\caption{" + caption + "}"] if caption else [])
                 + [r"\label{" + _label("tab", block.key) + "}", f"\\end{{{env}}}", ""])
     # In the report the tables are not floats: a report has many, and LaTeX holds at most 18
@@ -171,6 +172,12 @@ def _figure(block: Figure) -> list:
             r"\caption{" + caption + "}", r"\label{" + _label("fig", block.name) + "}",
             r"\end{figure}", ""]
 
+
+#: Scales its argument (a tabular, a tikzpicture) down to the line width where it is wider,
+#: and leaves it at its own size where it fits: a table or CD diagram of a report fragment
+#: then fits a column of a two-column paper (``table``/``figure``) or the page (``table*``).
+FIT = (r"\providecommand{\rankwisefit}[1]{\begingroup\sbox0{#1}\ifdim\wd0>\linewidth"
+       r"\resizebox{\linewidth}{!}{\usebox0}\else\usebox0\fi\endgroup}%")
 
 PREAMBLE = [r"\documentclass{article}", r"\usepackage[T1]{fontenc}", r"\usepackage{lmodern}",
             r"\usepackage[margin=2.5cm]{geometry}", r"\usepackage{booktabs}",
@@ -198,7 +205,7 @@ def _latex_report(cmp, figure_files: bool, fragment: bool) -> str:
     if fragment:
         out += [f"% rankwise {visible(cmp.table.source)}: tables and figures to \\input into a paper;",
                 "% needs \\usepackage{booktabs,graphicx} (and the figures' PDFs from --report).",
-                ""]
+                FIT, ""]
     for block in doc.blocks:
         if isinstance(block, Table):
             out += _table(block, fragment)

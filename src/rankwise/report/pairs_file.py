@@ -4,8 +4,8 @@ Up to 1,000 learners the file is ``pairs.csv`` (:mod:`.pairs`): every pair in th
 Above, every pair of a streamed all-pairs family (``--posthoc all``) is written block by block
 as it is computed, most significant first, so 50 million pairs never sit in memory: the columns
 are ``position`` (1 = smallest p), ``a`` and ``b`` (a before b in the table), their scores on
-the ranking (``score_a``, ``score_b``: mean ranks for Friedman), ``difference`` |score_a −
-score_b|, ``statistic`` (score_a − score_b)/SE, ``p`` and one column of adjusted p-values per
+the ranking (``score_a``, ``score_b``: mean ranks for Friedman), ``difference`` (the size of
+score_a − score_b), ``statistic`` (score_a − score_b)/SE, ``p`` and one column of adjusted p-values per
 procedure. p-values below 1e-300 are written as 1e-300, a bound, as in the JSON. With several
 rankings, one file each: ``NAME_RANKING.EXT``. ``significant_only``: the pairs that some
 procedure rejects at alpha.

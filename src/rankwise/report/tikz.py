@@ -69,6 +69,17 @@ def cd_diagram_tikz(plan, mean_ranks, names) -> str:
     return "\n".join(out) + "\n"
 
 
+def fitted(picture: str) -> str:
+    """The picture scaled down to ``\\linewidth`` where it is wider (a column of a two-column
+    paper), at its own size where it fits (``\\rankwisefit``, defined here when the document
+    has not; it needs graphicx)."""
+    from .latex import FIT
+
+    return ("% rankwise: the CD diagram, scaled down to the line width where it is wider\n"
+            "% (needs \\usepackage{tikz,graphicx})\n" + FIT + "\n\\rankwisefit{%\n"
+            + picture.rstrip("\n") + "%\n}\n")
+
+
 def page_size(names, plan) -> tuple:
     """(width, height) in cm of a page that holds the picture: the axis, the longest label on
     each side (about 0.2 cm a character of the small font), the bars and the label rows."""
@@ -85,5 +96,5 @@ def standalone(picture: str, size: tuple) -> str:
     width, height = size
     return ("\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{lmodern}\n"
             f"\\usepackage[paperwidth={width}cm,paperheight={height}cm,margin=2mm]{{geometry}}\n"
-            "\\usepackage{tikz}\n\\pagestyle{empty}\n\\begin{document}\n\\centering\n"
-            + picture + "\\end{document}\n")
+            "\\usepackage{tikz}\n\\usepackage{graphicx}\n\\pagestyle{empty}\n"
+            "\\begin{document}\n\\centering\n" + picture + "\\end{document}\n")

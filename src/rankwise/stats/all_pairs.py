@@ -2,8 +2,8 @@
 
 For the rankings whose pair statistic is the difference of two learners' scores over one
 standard error (mean ranks of Friedman, aligned ranks and Quade, z; Conover's t), the p-value of
-a pair only falls as |M_a − M_b| grows, so the pairs sorted by p are the pairs sorted by that
-difference. :class:`AllPairs` enumerates the k(k − 1)/2 pairs in blocks of about
+a pair only falls as the size of M_a − M_b grows, so the pairs sorted by p are the pairs sorted
+by that difference. :class:`AllPairs` enumerates the k(k − 1)/2 pairs in blocks of about
 ``BLOCK_PAIRS``, largest difference (smallest p) first, each block found from the sorted scores
 by binary search; inside a block, by p. The adjustments need little more
 than a pair's own p:
@@ -45,7 +45,7 @@ EDGE_GAP = 1e-9
 class PairBlock:
     """Consecutive pairs of the significance order: ``start`` is the position of the first
     (0 = smallest p); ``a`` < ``b`` are learner indices, ``statistic`` (M_a − M_b)/SE, and
-    ``apv`` one array per procedure; ``difference`` is |M_a − M_b|."""
+    ``apv`` one array per procedure; ``difference`` is ``abs(M_a − M_b)``."""
 
     start: int
     a: np.ndarray
