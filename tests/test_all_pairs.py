@@ -277,3 +277,16 @@ def test_every_output_above_the_limit_with_any_top(monkeypatch, tmp_path, top):
     assert any(p.name == "cd_diagram.png" for p in paths)
     wtl = cmp.summary.win_tie_loss_rows
     assert len(wtl) == (40 if not top else top)
+
+
+def test_significant_pairs_below_the_limit_keep_the_rejected_rows(tmp_path):
+    cmp = compare(_table(12, 10), posthoc="all", procedures="holm,nemenyi")
+    path = tmp_path / "sig.csv"
+    cmp.write_pairs(path, significant_only=True)
+    got = pd.read_csv(path)
+    fam = cmp.posthoc.rankings["friedman"].families["all_pairs"]
+    want = fam.rejected("holm", cmp.alpha) | fam.rejected("nemenyi", cmp.alpha)
+    plan = cmp.figures["pvalue_heatmap"]  # the diagram's Nemenyi column counts too
+    assert len(got) == int(want.sum()) and len(got) > 0
+    assert ((got["friedman_holm"] <= 0.05) | (got["friedman_nemenyi"] <= 0.05)
+            | (got[f"diagram_{plan.procedure}"] <= 0.05)).all()
