@@ -2,10 +2,11 @@
 Quartile charts
 ===============
 
-A text figure, in the layout of the system notes: per learner the minimum, quartiles and
-maximum of its fold-level values, and a bar with ``-`` from the lower quartile to the median,
-``|`` at the median and ``+`` to the upper quartile, on one scale. The per-data-set charts
-follow when the data sets order the learners differently from the overall chart.
+A text figure, in the layout of empirical software-engineering papers: per learner the
+minimum, quartiles and maximum of its fold-level values, and a bar with ``-`` from the lower
+quartile to the median, ``|`` at the median and ``+`` to the upper quartile, on one scale. The
+per-data-set charts follow when the data sets order the learners differently from the overall
+chart.
 """
 
 import rankwise

@@ -1,6 +1,6 @@
 """The verdict: which learners are detectably worse than the best, in plain words.
 
-The rule follows the system notes: if the omnibus test detects no difference, no learner is
+rankwise's rule: if the omnibus test detects no difference, no learner is
 declared better or worse; otherwise the learners not significantly worse than the best-ranked one
 (by the verdict's procedure against it, Holm by default, at α) are the *winners* and the rest
 the *losers*. The verdict states the direction it read the scores in, and says in the same

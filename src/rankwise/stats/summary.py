@@ -1,6 +1,6 @@
 """Descriptive summaries: rank table, win/tie/loss matrix, quartile charts.
 
-Quartile charts follow the system notes (``shared/seeds/003_*``): per learner
+Quartile charts, in the text layout of empirical software-engineering papers: per learner
 ``name, min, q1, median, q3, max, [bar]``, the bar drawn on one scale shared by every learner of
 the chart, ``-`` from the lower quartile to the median, ``|`` at the median, ``+`` from the median
 to the upper quartile.
