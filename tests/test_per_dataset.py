@@ -14,6 +14,7 @@ import pytest
 from scipy import stats
 
 from rankwise.errors import RankwiseError
+from rankwise.experiment.testing import equal_learners_fold_accuracies
 from rankwise.stats.per_dataset import corrected_resampled_ttest, five_by_two_f, five_by_two_t
 
 DATA = Path(__file__).parent / "data"
@@ -150,17 +151,7 @@ def simulate(replicates, n_instances=200, repeats=10, folds=10, seed=0):
     rng = np.random.default_rng(seed)
     rejected = np.zeros(2)
     for _ in range(replicates):
-        y = rng.integers(0, 2, n_instances)
-        x = y[:, None] * 1.0 + rng.normal(0, 1.2, (n_instances, 2))
-        acc = np.empty((2, repeats * folds))
-        for r in range(repeats):
-            order = rng.permutation(n_instances)
-            for f in range(folds):
-                test = order[f::folds]
-                train = np.setdiff1d(order, test)
-                for j in range(2):
-                    cut = (x[train][y[train] == 0, j].mean() + x[train][y[train] == 1, j].mean()) / 2
-                    acc[j, r * folds + f] = ((x[test, j] > cut) == y[test]).mean()
+        acc = equal_learners_fold_accuracies(rng, n_instances, repeats, folds)
         ratio = (n_instances / folds) / (n_instances - n_instances / folds)
         rejected[0] += corrected_resampled_ttest(acc[0], acc[1], test_train_ratio=ratio,
                                                  decimals=None).pvalue <= 0.05

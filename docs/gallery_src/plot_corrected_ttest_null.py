@@ -13,24 +13,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from scipy import stats
 
+from rankwise.experiment.testing import equal_learners_fold_accuracies as accuracies
 from rankwise.stats.per_dataset import corrected_resampled_ttest
-
-
-def accuracies(rng, n, repeats=10, folds=10):
-    """Each learner thresholds one of two exchangeable noisy features at the midpoint of its
-    training class means: equal true accuracy, different predictions."""
-    y = rng.integers(0, 2, n)
-    x = y[:, None] + rng.normal(0, 1.2, (n, 2))
-    acc = np.empty((2, repeats * folds))
-    for r in range(repeats):
-        order = rng.permutation(n)
-        for f in range(folds):
-            test = order[f::folds]
-            train = np.setdiff1d(order, test)
-            for j in range(2):
-                cut = (x[train][y[train] == 0, j].mean() + x[train][y[train] == 1, j].mean()) / 2
-                acc[j, r * folds + f] = ((x[test, j] > cut) == y[test]).mean()
-    return acc
 
 
 rng = np.random.default_rng(0)

@@ -1,5 +1,7 @@
 """Deliberately misbehaving learners, for testing the runner (and for trying its failure
-handling). They live in the package so that worker processes can import them by path."""
+handling). They live in the package so that worker processes can import them by path. Also the
+fold results of two equally good learners, which the per-data-set tests' null simulation and
+its gallery figure share."""
 
 from __future__ import annotations
 
@@ -90,3 +92,23 @@ class StubbornClassifier(_Majority):
             except BaseException:  # noqa: BLE001 - deliberately deaf
                 pass
         return super().fit(X, y)
+
+
+def equal_learners_fold_accuracies(rng, n: int, repeats: int = 10,
+                                   folds: int = 10) -> np.ndarray:
+    """``(2, repeats × folds)`` test accuracies of two learners of equal true accuracy under
+    repeats × folds cross-validation of one data set of ``n`` instances drawn from ``rng``:
+    each thresholds one of two exchangeable noisy features at the midpoint of its training
+    class means (equal accuracy, different predictions)."""
+    y = rng.integers(0, 2, n)
+    x = y[:, None] + rng.normal(0, 1.2, (n, 2))
+    acc = np.empty((2, repeats * folds))
+    for r in range(repeats):
+        order = rng.permutation(n)
+        for f in range(folds):
+            test = order[f::folds]
+            train = np.setdiff1d(order, test)
+            for j in range(2):
+                cut = (x[train][y[train] == 0, j].mean() + x[train][y[train] == 1, j].mean()) / 2
+                acc[j, r * folds + f] = ((x[test, j] > cut) == y[test]).mean()
+    return acc
