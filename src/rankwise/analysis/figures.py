@@ -41,13 +41,20 @@ def cliques(mean_ranks, significant) -> list:
     k = sig.shape[0]
     if k == 0:
         return []
-    order = np.lexsort((np.arange(k), np.asarray(mean_ranks, dtype=float)))
-    s = sig[np.ix_(order, order)]
-    s = s | s.T
-    right = np.triu(s, 1)
-    reach = np.where(right.any(axis=1), right.argmax(axis=1) - 1, k - 1)
-    runs = runs_from_reach(order, reach)
+    runs = runs_of(sig, mean_ranks)
+    order = runs.order
     return [tuple(int(j) for j in order[a:b + 1]) for a, b in zip(runs.start, runs.end)]
+
+
+def runs_of(significant, mean_ranks) -> Runs:
+    """The maximal runs of a k × k matrix of decisions, learners by (mean rank, index)."""
+    sig = np.asarray(significant, dtype=bool)
+    k = sig.shape[0]
+    order = best_first(mean_ranks)
+    s = sig[np.ix_(order, order)]
+    right = np.triu(s | s.T, 1)
+    reach = np.where(right.any(axis=1), right.argmax(axis=1) - 1, k - 1)
+    return runs_from_reach(order, reach)
 
 
 def runs_from_reach(order, reach) -> Runs:
@@ -200,13 +207,8 @@ def _all_pairs(engine, mean_ranks, ranking, procedure, alpha, top) -> tuple:
     if isinstance(fam, StreamedFamily):
         return _streamed_runs(fam, procedure), rows, apv_among(fam, procedure, rows)
     learners = list(engine.learners)
-    sig = fam.significant(procedure, alpha, learners)
-    order = best_first(mean_ranks)
-    ordered = sig[np.ix_(order, order)]
-    right = np.triu(ordered | ordered.T, 1)
-    reach = np.where(right.any(axis=1), right.argmax(axis=1) - 1, k - 1)
-    apv = fam.apv_matrix(procedure, learners)
-    return runs_from_reach(order, reach), rows, apv[np.ix_(rows, rows)]
+    runs = runs_of(fam.significant(procedure, alpha, learners), mean_ranks)
+    return runs, rows, fam.apv_matrix(procedure, learners)[np.ix_(rows, rows)]
 
 
 def _streamed_runs(fam, procedure) -> Runs:

@@ -119,7 +119,11 @@ def _effect_columns(cmp, size: int, row_of, cols: dict) -> None:
 
 
 def pairs_csv(cmp) -> str:
-    cols = pairs_columns(cmp)
+    return columns_csv(pairs_columns(cmp))
+
+
+def columns_csv(cols: dict) -> str:
+    """``{column: cells}`` as CSV text, the header first."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(list(cols))

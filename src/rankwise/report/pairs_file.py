@@ -111,16 +111,10 @@ def _significant_rows(cols: dict, alpha: float) -> dict:
 
 def _write_whole(cols: dict, path: Path, parquet: bool) -> None:
     if not parquet:
-        import csv
-        import io
-
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(list(cols))
-        writer.writerows(zip(*cols.values()))
         from .._files import write_atomic
+        from .pairs import columns_csv
 
-        write_atomic(path, out.getvalue())
+        write_atomic(path, columns_csv(cols))
         return
     pa, pq = _arrow()
     table = pa.table({name: _typed(column) for name, column in cols.items()})

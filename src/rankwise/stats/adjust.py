@@ -135,7 +135,16 @@ def benjamini_hochberg(p):
 def benjamini_yekutieli(p):
     """Benjamini & Yekutieli (2001), step-up: APV_(i) = min_{j≥i} c(m)·m·p_(j)/j with
     c(m) = Σ_{i≤m} 1/i (R's ``"BY"``); controls the false discovery rate under any dependence."""
-    return _false_discovery(p, lambda m: float(np.sum(1.0 / np.arange(1, m + 1))))
+    return _false_discovery(p, harmonic)
+
+
+def harmonic(m: int) -> float:
+    """Σ_{i≤m} 1/i, Benjamini-Yekutieli's constant c(m) (summed in pieces beyond 10 million
+    terms, which can differ from one sum in the last bits)."""
+    if m <= 10_000_000:
+        return float(np.sum(1.0 / np.arange(1, m + 1)))
+    return float(sum(np.sum(1.0 / np.arange(i, min(m, i + 10_000_000 - 1) + 1))
+                     for i in range(1, m + 1, 10_000_000)))
 
 
 def _false_discovery(p, factor):

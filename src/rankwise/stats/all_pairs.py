@@ -29,6 +29,7 @@ import numpy as np
 from scipy import stats
 
 from ..defaults import ALL_PAIRS_EDGE_SEED
+from .adjust import harmonic
 
 #: Pairs per block: the memory of a pass is a few arrays of this length.
 BLOCK_PAIRS = 2_000_000
@@ -177,7 +178,7 @@ class AllPairs:
         out = {}
         for proc in self.procedures:
             if proc in STEP_UP:
-                c = 1.0 if proc == "benjamini_hochberg" else _harmonic(m)
+                c = 1.0 if proc == "benjamini_hochberg" else harmonic(m)
                 out[proc] = np.minimum(c * m / pos * p, 1.0)
         return out
 
@@ -230,15 +231,6 @@ class AllPairs:
                 apv[proc] = np.minimum(np.minimum.accumulate(values[::-1])[::-1], up[proc][j])
             yield PairBlock(start, a, b, d, z, p, apv)
             start += a.size
-
-
-def _harmonic(m: int) -> float:
-    """Σ_{i≤m} 1/i as Benjamini-Yekutieli's procedure sums it (in pieces beyond 10 million
-    terms, which can differ from the one sum in the last bits)."""
-    if m <= 10_000_000:
-        return float(np.sum(1.0 / np.arange(1, m + 1)))
-    return float(sum(np.sum(1.0 / np.arange(i, min(m, i + 10_000_000 - 1) + 1))
-                     for i in range(1, m + 1, 10_000_000)))
 
 
 @dataclass(frozen=True)
