@@ -18,7 +18,7 @@ import types as _types
 
 from . import _compat
 from ._version import __version__
-from .errors import RankwiseError
+from .errors import RankwiseError, RankwiseWarning
 
 #: flat name -> the module that defines it
 _LAZY = {
@@ -49,7 +49,7 @@ _LAZY = {
     "Multiverse": "rankwise.analysis.multiverse",
 }
 
-__all__ = sorted(_LAZY) + ["RankwiseError", "__version__"]
+__all__ = sorted(_LAZY) + ["RankwiseError", "RankwiseWarning", "__version__"]
 
 
 def __getattr__(name):

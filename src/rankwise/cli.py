@@ -24,13 +24,34 @@ def fail(message: str) -> None:
 
 
 def write_folder(write, folder: Path) -> None:
-    """``write(folder)`` (which returns the paths written), with one line either way."""
+    """``write(folder)`` (which returns the paths written), with one line either way; each
+    :class:`RankwiseWarning` it raised is printed as a note."""
+    import warnings
+
+    from .errors import RankwiseWarning
+
     try:
-        paths = write(folder)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", RankwiseWarning)
+            paths = write(folder)
     except OSError as exc:
         raise RankwiseError(f"cannot write the report to {folder}: {exc.strerror or exc};"
                             " nothing in it was changed") from None
+    for w in caught:
+        if issubclass(w.category, RankwiseWarning):
+            typer.echo(f"rankwise: note: {w.message}", err=True)
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     typer.echo(f"rankwise: wrote {len(paths)} files to {folder}", err=True)
+
+
+def figure_inches(value, report):
+    """``--figure-width`` checked: it goes with ``--report``."""
+    from .report.diagrams import figure_width
+
+    if value is not None and report is None:
+        raise RankwiseError("--figure-width sizes the figures of --report DIR; add --report")
+    return figure_width(value)
 
 
 def write_pairs_file(result, path: Path, significant_only: bool) -> None:
@@ -164,7 +185,7 @@ def compare(
     pairs: Out.Pairs = None, significant_pairs: Out.SignificantPairs = False,
     include_table: Out.IncludeTable = None, top: Out.Top = 30, digits: Out.Digits = None,
     rank_intervals: Out.RankIntervals = False, figure_title: Out.FigureTitle = False,
-    latex_fragment: Out.LatexFragment = False,
+    figure_width: Out.FigureWidth = None, latex_fragment: Out.LatexFragment = False,
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare
@@ -179,6 +200,7 @@ def compare(
         if latex_fragment and fmt != "latex":
             raise RankwiseError("--latex-fragment goes with --format latex")
         check_destinations(output, report)
+        figure_inches(figure_width, report)
         if pairs is not None:
             from .report.pairs_file import check_pairs_path
 
@@ -207,7 +229,8 @@ def compare(
             per_dataset=per_dataset, per_dataset_adjust=per_dataset_adjust,
             test_fraction=test_fraction)
         if report is not None:
-            write_folder(result.write_report, report)
+            write_folder(lambda folder: result.write_report(folder, figure_width=figure_width),
+                         report)
         if pairs is not None:
             write_pairs_file(result, pairs, significant_pairs)
         emit(render(result, fmt, include_table=include_table, fragment=latex_fragment,
@@ -229,6 +252,7 @@ def power(
     tests: Study.Tests = None, procedures: Study.Procedures = None, alpha: Study.Alpha = 0.05,
     target_power: Study.Power = 0.8, jobs: Study.Jobs = 1, dask_scheduler: Study.Dask = None,
     fmt: Study.Format = "text", report: Study.Report = None, output: Study.Output = None,
+    figure_width: Study.FigureWidth = None,
 ):
     """How often, and how reproducibly, each test rejects on biased samples of the pool's data sets (Demšar 2006, §4)."""
     from .power import power_study
@@ -241,6 +265,7 @@ def power(
             raise RankwiseError("the power study draws complete samples: use --missing"
                                 " drop-datasets or drop-learners")
         check_destinations(output, report)
+        width = figure_inches(figure_width, report)
         table = read_table(pool, example, "a POOL", criterion=criterion,
                            higher_is_better=higher_is_better, missing=missing, columns=columns,
                            source_format=source_format, duplicates=duplicates, where=where,
@@ -250,7 +275,7 @@ def power(
                             procedures=procedures, alpha=alpha, target_power=target_power,
                             jobs=jobs, dask_scheduler=dask_scheduler)
         if report is not None:
-            write_folder(lambda folder: write_report(study, folder), report)
+            write_folder(lambda folder: write_report(study, folder, width), report)
         emit(json_report(study) if fmt == "json" else text_report(study), output)
     except RankwiseError as exc:
         fail(str(exc))

@@ -248,6 +248,10 @@ class Out:
                                          help="Mean ranks' intervals on the CD diagram.")]
     FigureTitle = Annotated[bool, flag("--figure-title", panel=OUT,
                                        help="A title inside the figures (default: caption only).")]
+    FigureWidth = Annotated[Optional[str], opt(
+        "--figure-width", metavar="column|page|CM", panel=OUT,
+        help="--report: draw the SVG/PDF/PNG figures for a paper's column (8.4 cm), page"
+             " (17 cm) or CM centimetres.")]
     LatexFragment = Annotated[bool, flag(
         "--latex-fragment", panel=OUT,
         help="--format latex: only tables and figures, to \\input.")]
@@ -295,3 +299,6 @@ class Study:
         help="The text, JSON and figures (SVG, PDF, PNG) into DIR.")]
     Output = Annotated[Optional[Path], opt("--output", "-o", metavar="FILE", panel=OUT_P,
                                            help="Write to FILE instead of the screen.")]
+    FigureWidth = Annotated[Optional[str], opt(
+        "--figure-width", metavar="column|page|CM", panel=OUT_P,
+        help="--report: figures for a paper's column (8.4 cm), page (17 cm) or CM cm.")]

@@ -11,3 +11,8 @@ class RankwiseError(ValueError):
     def __init__(self, message: str):
         # One line by contract: callers print it as is.
         super().__init__(" ".join(str(message).split()))
+
+
+class RankwiseWarning(UserWarning):
+    """Something a user should know about an output that was still written (one line); the
+    command line prints it as ``rankwise: note: ...``."""

@@ -196,9 +196,11 @@ class Comparison:
 
         return write_pairs(self, path, significant_only)
 
-    def write_report(self, folder, procedure: str | None = None):
-        """Every format and figure into ``folder`` (see :func:`rankwise.report.write_report`)."""
-        return self._report().write_report(self, folder, procedure)
+    def write_report(self, folder, procedure: str | None = None, figure_width=None):
+        """Every format and figure into ``folder``; ``figure_width`` (``"column"``, ``"page"``
+        or centimetres) draws the SVG, PDF and PNG figures for a paper (see
+        :func:`rankwise.report.write_report`)."""
+        return self._report().write_report(self, folder, procedure, figure_width)
 
 
 def compare(data, *, alpha: float = 0.05, convention: str = "default",

@@ -119,21 +119,24 @@ def figure_captions(study) -> dict:
                                 " time.")}
 
 
-def write_report(study, folder) -> list:
+def write_report(study, folder, width: float | None = None) -> list:
     """power.txt, power.json and the figures (SVG, PDF, PNG) into ``folder``, each renamed into
-    place once all are written (a failure leaves ``folder`` as it was); the paths written."""
+    place once all are written (a failure leaves ``folder`` as it was); the paths written.
+    ``width`` (inches): figures wider than it are scaled down to it."""
     from .._files import moved, staged_folder
 
     with staged_folder(folder) as staging:
-        written = _write_all(study, staging)
+        written = _write_all(study, staging, width)
     return moved(written, folder)
 
 
-def _write_all(study, folder: Path) -> list:
-    from ..report.diagrams import figure_bytes
+def _write_all(study, folder: Path, width=None) -> list:
+    from ..report.diagrams import figure_bytes, fit_width, warn_small_type
 
     written = []
-    for name, fig in figures(study).items():
+    drawn = {name: fit_width(fig, width) for name, fig in figures(study).items()}
+    warn_small_type(drawn, width)
+    for name, fig in drawn.items():
         for fmt in ("svg", "pdf", "png"):
             path = folder / f"{name}.{fmt}"
             path.write_bytes(figure_bytes(fig, fmt))

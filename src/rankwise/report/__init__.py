@@ -50,12 +50,27 @@ def render(cmp, fmt: str, procedure: str | None = None, indent: int | None = 2,
     return {"markdown": markdown_report, "html": html_report}[fmt](cmp)
 
 
-def figures(cmp, procedure: str | None = None) -> dict:
+def figures(cmp, procedure: str | None = None, figure_width=None) -> dict:
     """The drawn figures of ``cmp`` as matplotlib Figures, ``{name: Figure}``; ``procedure``
-    redoes the analysis with another all-pairs procedure for the CD diagram."""
-    from .diagrams import draw_all
+    redoes the analysis with another all-pairs procedure for the CD diagram; ``figure_width``
+    (``"column"``, ``"page"`` or centimetres) draws them for a paper's column or page, as
+    ``--figure-width`` does (:func:`rankwise.report.diagrams.figure_width`).
 
-    return draw_all(_with_diagram(cmp, procedure))
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import figures
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> sorted(figures(cmp))
+    ['cd_diagram', 'control_diagram', 'pvalue_heatmap']
+    >>> cd = figures(cmp, figure_width="column")["cd_diagram"]
+    >>> from rankwise.report.diagrams import saved_width
+    >>> saved_width(cd) * 2.54 <= 8.4
+    True
+    """
+    from .diagrams import draw_all, figure_width as inches
+
+    return draw_all(_with_diagram(cmp, procedure), inches(figure_width))
 
 
 def figure_svgs(cmp) -> dict:
@@ -65,12 +80,15 @@ def figure_svgs(cmp) -> dict:
     return {name: figure_bytes(fig, "svg").decode("utf-8") for name, fig in draw_all(cmp).items()}
 
 
-def write_report(cmp, folder, procedure: str | None = None) -> list:
-    """Every format and figure into ``folder`` (see :func:`rankwise.report.folder.write_report`)."""
+def write_report(cmp, folder, procedure: str | None = None, figure_width=None) -> list:
+    """Every format and figure into ``folder`` (see :func:`rankwise.report.folder.write_report`);
+    ``figure_width`` as for :func:`figures`."""
+    from .diagrams import figure_width as inches
     from .folder import write_report as write
 
+    width = inches(figure_width)  # refused before the analysis is redone
     # An unknown procedure is refused by compare(), which _with_diagram reruns with it.
-    return write(_with_diagram(cmp, procedure), folder)
+    return write(_with_diagram(cmp, procedure), folder, width)
 
 
 __all__ = ["FORMATS", "figure_svgs", "figures", "html_report", "latex_report", "markdown_report",

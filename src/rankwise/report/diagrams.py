@@ -33,6 +33,11 @@ from ..stats.results import PVALUE_FLOOR
 from .format import BELOW_FLOOR, fmt_cd
 
 ROW = 0.24  # inches per label row
+MIN_FONT = 6  # points: the smallest type a diagram drawn to a given width is set in
+
+#: ``--figure-width`` by name, in centimetres: a column and the whole text width of the usual
+#: two-column formats (ACM 8.5/17.8 cm, IEEE 8.9/18.1 cm), a little under both.
+FIGURE_WIDTHS = {"column": 8.4, "page": 17.0}
 
 
 def literal(name) -> str:
@@ -86,7 +91,7 @@ def rank_axis(mean_ranks) -> tuple:
     return lo, hi, major, minor
 
 
-def _axis_frame(mean_ranks, names, title, n_levels, suffix: str = ""):
+def _axis_frame(mean_ranks, names, title, n_levels, suffix: str = "", width=None):
     k = len(names)
     font = _layout(k)
     half = (k + 1) // 2
@@ -95,8 +100,16 @@ def _axis_frame(mean_ranks, names, title, n_levels, suffix: str = ""):
     # Room for the longest label on each side, measured in the figure's font (a guess per
     # character clipped "(12.03) config_0002" at k = 30), plus the gap to the axis.
     # (the control diagram's control is labelled "[control]" in bold)
-    label_in = _label_inches([f"{n}{suffix}" for n in names], k, font, bold=bool(suffix)) + 0.25
-    width = max(8.0, 4.8 + 2 * label_in)
+    labels = [f"{n}{suffix}" for n in names]
+    label_in = _label_inches(labels, k, font, bold=bool(suffix)) + 0.25
+    if width is None:
+        width = max(8.0, 4.8 + 2 * label_in)
+    else:  # a given width: smaller type (down to 6 pt) until the axis keeps 40% of it
+        while font > MIN_FONT and 2 * (label_in - 0.25) > 0.6 * width:
+            font -= 1
+            label_in = _label_inches(labels, k, font, bold=bool(suffix)) + 0.25
+        # the blank 0.25 inch beyond each label is cut from the file (less its 0.06 margin)
+        width = max(width + 2 * 0.19, 2 * label_in + 1.0)  # wider: fit_width scales it down
     fig = Figure(figsize=(width, height))
     FigureCanvasAgg(fig)
     ax = fig.add_axes((0, 0, 1, 1))
@@ -176,7 +189,8 @@ def _hang_labels(ax, mean_ranks, names, x_of, top, start, font, style=None):
 
 def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
                title: str | None = None, alpha: float | None = None,
-               procedure: str | None = None, groups=None, intervals=None) -> Figure:
+               procedure: str | None = None, groups=None, intervals=None,
+               width: float | None = None) -> Figure:
     """All-pairs critical-difference diagram.
 
     Parameters
@@ -192,6 +206,9 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
         The cliques, when the analysis has decided them already.
     intervals : (k, 2) array, optional
         Intervals of the mean ranks, drawn as thin bars just under the axis.
+    width : float, optional
+        The figure's width in inches; the labels' type is made smaller (down to 6 pt) to leave
+        the axis room. Default: as wide as the labels need, at least 8 inches.
     """
     mean_ranks = np.asarray(mean_ranks, dtype=float)
     if groups is None:
@@ -206,7 +223,8 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
     n_levels = max(levels) + 1 if levels else 0
     if title is None and procedure:
         title = f"{procedure}" + (f", alpha = {alpha}" if alpha is not None else "")
-    fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, n_levels)
+    fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, n_levels,
+                                                   width=width)
     if cd is not None:
         lo, hi = fig.rankwise_axis
         if lo + cd <= hi:
@@ -244,12 +262,14 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
 
 
 def control_diagram(mean_ranks, names, control: int, significant=None, cd: float | None = None,
-                    title: str | None = None) -> Figure:
+                    title: str | None = None, width: float | None = None) -> Figure:
     """Comparison with a control: interval control ± ``cd`` (Bonferroni-Dunn) and/or per-learner
-    decisions ``significant[j]`` of any control procedure (filled = significantly different)."""
+    decisions ``significant[j]`` of any control procedure (filled = significantly different);
+    ``width`` in inches as for :func:`cd_diagram`."""
     mean_ranks = np.asarray(mean_ranks, dtype=float)
     k = len(names)
-    fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, 1, " [control]")
+    fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, 1, " [control]",
+                                                   width)
     rc = mean_ranks[control]
     if cd is not None:
         axis_lo, axis_hi = fig.rankwise_axis
@@ -274,10 +294,17 @@ def control_diagram(mean_ranks, names, control: int, significant=None, cd: float
     return fig
 
 
-def draw(plan, mean_ranks, names, titled: bool = False) -> Figure | None:
+def draw(plan, mean_ranks, names, titled: bool = False, width: float | None = None
+         ) -> Figure | None:
     """The matplotlib figure of a :class:`~rankwise.analysis.results.FigurePlan` (None when the
     plan says it is not drawn). Everything it shows comes from the plan. Without ``titled``
-    (the default, for papers) the figure has no title: its caption says what it shows."""
+    (the default, for papers) the figure has no title: its caption says what it shows.
+    ``width`` (inches): the rank diagrams are laid out to it and every figure wider than it is
+    scaled down to it (:func:`fit_width`)."""
+    return fit_width(_plotted(plan, mean_ranks, names, titled, width), width)
+
+
+def _plotted(plan, mean_ranks, names, titled, width):
     if not plan.drawn:
         return None
     if plan.name == "bayesian_simplex":
@@ -300,9 +327,9 @@ def draw(plan, mean_ranks, names, titled: bool = False) -> Figure | None:
     if not titled:
         if plan.forced:  # a forced figure keeps its warning, whatever the caption says
             head = "forced: the omnibus test did not reject"
-            return _draw(plan, mean_ranks, names, lambda _: head)
-        return _draw(plan, mean_ranks, names, lambda _: None)
-    return _draw(plan, mean_ranks, names, lambda title: f"{title}: {head}")
+            return _draw(plan, mean_ranks, names, lambda _: head, width)
+        return _draw(plan, mean_ranks, names, lambda _: None, width)
+    return _draw(plan, mean_ranks, names, lambda title: f"{title}: {head}", width)
 
 
 def rank_interval_plot(mean_ranks, names, intervals, worse, title=None) -> Figure:
@@ -348,7 +375,7 @@ def rank_interval_plot(mean_ranks, names, intervals, worse, title=None) -> Figur
     return fig
 
 
-def _draw(plan, mean_ranks, names, title):
+def _draw(plan, mean_ranks, names, title, width=None):
     if plan.name == "rank_intervals":
         worse = [bool(plan.decisions.get(n, False)) for n in names]
         return rank_interval_plot(mean_ranks, names, [plan.rank_intervals[n] for n in names],
@@ -359,12 +386,12 @@ def _draw(plan, mean_ranks, names, title):
         bars = None if plan.rank_intervals is None else np.array(
             [plan.rank_intervals[n] for n in names])
         return cd_diagram(mean_ranks, names, cd=plan.critical_difference, groups=groups,
-                          title=title("All pairs"), intervals=bars)
+                          title=title("All pairs"), intervals=bars, width=width)
     if plan.name == "control_diagram":
         control = names.index(plan.control)
         marks = np.array([bool(plan.decisions.get(n, False)) for n in names])
         return control_diagram(mean_ranks, names, control, marks, cd=plan.critical_difference,
-                               title=title(f"Against {literal(plan.control)}"))
+                               title=title(f"Against {literal(plan.control)}"), width=width)
     if plan.learners and list(plan.learners) != list(names):  # fewer learners than shown
         where = {n: i for i, n in enumerate(names)}
         pick = [where[n] for n in plan.learners]
@@ -437,17 +464,17 @@ def shown_figure_inputs(cmp):
         lambda plan: shown_plan(plan, cmp.table.learners, names)
 
 
-def draw_all(cmp) -> dict:
+def draw_all(cmp, width: float | None = None) -> dict:
     """``{name: Figure}`` for every figure the analysis decided to draw (for the best ``top``
-    learners when there are more)."""
+    learners when there are more); ``width`` in inches as for :func:`draw`."""
     out = {}
     titled = bool(cmp.options.get("figure_title"))
     names, ranks, restrict = shown_figure_inputs(cmp)
     for name, plan in cmp.figures.items():
         if name == "rank_intervals":  # the one figure of every learner
-            fig = draw(plan, cmp.mean_ranks, cmp.table.learners, titled)
+            fig = draw(plan, cmp.mean_ranks, cmp.table.learners, titled, width)
         else:
-            fig = draw(restrict(plan), ranks, names, titled)
+            fig = draw(restrict(plan), ranks, names, titled, width)
         if fig is not None:
             out[name] = fig
     return out
@@ -740,6 +767,124 @@ def _content_box(fig: Figure):
     pad = 0.06
     x0, y0, x1, y1 = (v / fig.dpi for v in box.extents)
     return Bbox.from_extents(x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+
+
+def figure_width(value) -> float | None:
+    """``--figure-width`` in inches: ``"column"`` (8.4 cm), ``"page"`` (17 cm), or a width in
+    centimetres (a number, or text such as ``"12"`` or ``"12cm"``) from 3 to 50; None keeps
+    each figure's own size.
+
+    Examples
+    --------
+    >>> from rankwise.report.diagrams import figure_width
+    >>> round(figure_width("column") * 2.54, 2), round(figure_width("12cm") * 2.54, 2)
+    (8.4, 12.0)
+    """
+    from ..errors import RankwiseError
+
+    if value is None:
+        return None
+    text = str(value).strip().lower()
+    cm = FIGURE_WIDTHS.get(text)
+    if cm is None:
+        try:
+            cm = float(text[:-2] if text.endswith("cm") else text)
+        except ValueError:
+            cm = math.nan
+    if isinstance(value, bool) or not 3.0 <= cm <= 50.0:
+        raise RankwiseError("the figure width (--figure-width) must be column, page or a width"
+                            f" in centimetres from 3 to 50; got {value!r}")
+    return cm / 2.54
+
+
+def saved_width(fig: Figure) -> float:
+    """Width in inches of the file :func:`figure_bytes` writes (measured as for PNG, whose
+    type is the widest)."""
+    kept = fig.dpi
+    fig.set_dpi(150)
+    try:
+        box = _content_box(fig)
+        if box == "tight":
+            return float(fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.08)
+        return float(box.width)
+    finally:
+        fig.set_dpi(kept)
+
+
+def fit_width(fig: Figure | None, inches: float | None) -> Figure | None:
+    """``fig`` scaled down as a whole (size, type, lines and markers alike, as LaTeX would
+    scale it) until its file is at most ``inches`` wide; a narrower figure keeps its size."""
+    if fig is None or inches is None:
+        return fig
+    for _ in range(3):  # the margins do not scale: one or two more steps close the gap
+        now = saved_width(fig)
+        if now <= inches * 1.002:
+            break
+        scale_figure(fig, inches / now)
+    return fig
+
+
+def warn_small_type(figs: dict, width: float | None) -> None:
+    """A :class:`~rankwise.RankwiseWarning` naming the figures whose smallest type is under
+    5 pt at ``width`` (long names, many learners): a reader needs a lens for them."""
+    import warnings
+
+    from ..errors import RankwiseWarning
+
+    if width is None:
+        return
+    small = {}
+    for name, fig in figs.items():
+        sizes = [t.get_fontsize() for t in fig.findobj(
+            lambda a: type(a).__name__ == "Text" and a.get_visible() and a.get_text())]
+        if sizes and min(sizes) < 5.0:
+            small[name] = min(sizes)
+    if small:
+        listed = ", ".join(f"{n} ({v:.1f} pt)" for n, v in small.items())
+        warnings.warn(f"at {width * 2.54:.1f} cm the smallest type of {listed} is under 5 pt:"
+                      " a wider --figure-width (page) or shorter learner names read better",
+                      RankwiseWarning, stacklevel=2)
+
+
+def scale_figure(fig: Figure, s: float) -> None:
+    """Multiply the figure's size and every length in points (type, lines, markers, ticks and
+    their padding) by ``s``: the same picture, smaller."""
+    from matplotlib.collections import Collection
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    from matplotlib.text import Text
+
+    ticks = []  # read before the type is scaled below
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for which, made in (("major", axis.get_major_ticks()),
+                                ("minor", axis.get_minor_ticks())):
+                if made:
+                    t = made[0]
+                    ticks.append((axis, which, dict(
+                        size=t._size * s, width=t._width * s, pad=t._base_pad * s,
+                        labelsize=t.label1.get_fontsize() * s)))
+    w, h = fig.get_size_inches()
+    fig.set_size_inches(w * s, h * s)
+    for a in set(fig.findobj()):
+        if isinstance(a, Text):
+            a.set_fontsize(a.get_fontsize() * s)
+        elif isinstance(a, Line2D):
+            a.set_linewidth(a.get_linewidth() * s)
+            a.set_markersize(a.get_markersize() * s)
+            a.set_markeredgewidth(a.get_markeredgewidth() * s)
+        elif isinstance(a, Patch):
+            a.set_linewidth(a.get_linewidth() * s)
+        elif isinstance(a, Collection):
+            a.set_linewidths(np.asarray(a.get_linewidths()) * s)
+            sizes = a.get_sizes() if hasattr(a, "get_sizes") else None
+            if sizes is not None and len(sizes):
+                a.set_sizes(np.asarray(sizes) * s * s)  # marker areas, in points squared
+    for axis, which, params in ticks:  # ticks made later copy these settings
+        axis.set_tick_params(which=which, **params)
+    for ax in fig.axes:
+        ax.xaxis.labelpad *= s
+        ax.yaxis.labelpad *= s
 
 
 def figure_bytes(fig: Figure, fmt: str) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .._files import moved, staged_folder
-from .diagrams import draw_all, figure_bytes, shown_figure_inputs
+from .diagrams import draw_all, figure_bytes, shown_figure_inputs, warn_small_type
 from .html import html_report
 from .json_report import json_report
 from .latex import latex_report
@@ -16,7 +16,7 @@ from .text import WIDTH, text_report
 from .tikz import cd_diagram_tikz, fitted, page_size, standalone
 
 
-def write_report(cmp, folder) -> list:
+def write_report(cmp, folder, width: float | None = None) -> list:
     """Write report.{txt,md,tex,html,json}, report_fragment.tex (the tables and figure
     environments to \\input into a paper), each drawn figure as SVG, PDF and PNG, and the CD
     diagram also as TikZ (cd_diagram.tikz, and cd_diagram_tikz.tex, which compiles on its own;
@@ -24,19 +24,23 @@ def write_report(cmp, folder) -> list:
     (every pair's numbers, :mod:`.pairs`; above 1,000 learners with --posthoc all, every pair
     streamed to pairs.parquet, :mod:`.pairs_file`) into ``folder``; return the paths written. Every
     file is written first into a staging folder and then renamed into place, so a failure
-    half-way (a full disk) leaves ``folder`` as it was."""
+    half-way (a full disk) leaves ``folder`` as it was. ``width`` (inches): the SVG, PDF and PNG
+    figures are drawn for it (:func:`.diagrams.fit_width`); the HTML report's keep their
+    own size."""
     with staged_folder(folder) as staging:
-        written = _write_all(cmp, staging)
+        written = _write_all(cmp, staging, width)
     return moved(written, folder)
 
 
-def _write_all(cmp, folder: Path) -> list:
+def _write_all(cmp, folder: Path, width=None) -> list:
     written = []
-    svgs = {}
-    for name, fig in draw_all(cmp).items():
+    svgs = {} if width is None else None
+    drawn = draw_all(cmp, width)
+    warn_small_type(drawn, width)
+    for name, fig in drawn.items():
         for fmt in ("svg", "pdf", "png"):
             data = figure_bytes(fig, fmt)
-            if fmt == "svg":
+            if fmt == "svg" and svgs is not None:
                 svgs[name] = data.decode("utf-8")
             path = folder / f"{name}.{fmt}"
             path.write_bytes(data)
@@ -56,7 +60,7 @@ def _write_all(cmp, folder: Path) -> list:
              "report.md": markdown_report(cmp, figure_files=True),
              "report.tex": latex_report(cmp, figure_files=True),
              "report_fragment.tex": latex_report(cmp, figure_files=True, fragment=True),
-             "report.html": html_report(cmp, svgs),
+             "report.html": html_report(cmp, cmp.figure_svgs if svgs is None else svgs),
              "report.json": json_report(cmp)}
     streamed = folder_pairs(cmp, folder)  # every pair of a streamed family, block by block
     if not streamed:
