@@ -1,0 +1,110 @@
+"""The built documentation site read as a user reads it: the words of a page's main part, its
+code and output blocks, and its links (standard-library HTML parsing, no browser).
+
+The words a user has never seen are refused: the private documents the project was specified
+from ("system notes", "the specification was silent", the seeds folder), test file names, and
+rankwise's private ``_names``. Two published terms stay: "seed" of a random-number generator
+(``--seed``) and the "specification curve" of Simonsohn, Simmons & Nelson (2020), the figure
+of ``--multiverse``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+CODE_WIDTH = 88
+
+
+class Page(HTMLParser):
+    """The text of ``<main>``, its ``<pre>`` blocks, and its links with their text."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.depth = {"main": 0, "pre": 0, "a": 0, "script": 0, "style": 0}
+        self.text, self.pres, self.links = [], [], []
+        self._pre, self._link = [], None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.depth:
+            self.depth[tag] += 1
+        if tag == "pre" and self.depth["main"]:
+            self._pre = []
+        if tag == "a" and self.depth["main"]:
+            self._link = [dict(attrs).get("href", ""), []]
+
+    def handle_endtag(self, tag):
+        if tag in self.depth and self.depth[tag]:
+            self.depth[tag] -= 1
+        if tag == "pre" and self.depth["main"]:
+            self.pres.append("".join(self._pre))
+        if tag == "a" and self._link is not None:
+            self.links.append((self._link[0], "".join(self._link[1])))
+            self._link = None
+
+    def handle_data(self, data):
+        if not self.depth["main"] or self.depth["script"] or self.depth["style"]:
+            return
+        if self.depth["pre"]:
+            self._pre.append(data)
+        if self._link is not None:
+            self._link[1].append(data)
+        self.text.append(data)
+
+
+def pages(site: Path):
+    for path in sorted(site.rglob("*.html")):
+        rel = path.relative_to(site)
+        if rel.parts[0] in ("_static", "_sources", "_modules", "_images") \
+                or rel.name in ("genindex.html", "search.html", "py-modindex.html"):
+            continue
+        page = Page()
+        page.feed(path.read_text(encoding="utf-8"))
+        yield str(rel), page
+
+
+@pytest.fixture(scope="module")
+def read_site(site):
+    return list(pages(site))
+
+
+def private_names() -> set:
+    """Every ``_name`` rankwise defines: private modules, functions and classes."""
+    found = set()
+    for path in (ROOT / "src" / "rankwise").rglob("*.py"):
+        if path.stem.startswith("_") and not path.stem.startswith("__"):
+            found.add(path.stem)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                    and node.name.startswith("_") and not node.name.startswith("__"):
+                found.add(node.name)
+    return found
+
+
+INTERNAL = re.compile(r"system notes|specification(?![- ]curve)|\bseeds/|the seeds folder"
+                      r"|tests/test_", re.IGNORECASE)
+
+
+def test_no_internal_words_on_any_page(read_site):
+    assert len(read_site) > 150
+    found = []
+    for name, page in read_site:
+        text = " ".join(" ".join(page.text).split())
+        found += [(name, text[max(0, m.start() - 30):m.end() + 30])
+                  for m in INTERNAL.finditer(text)]
+    assert found == []
+
+
+def test_no_private_name_of_rankwise_on_any_page(read_site):
+    names = private_names()
+    assert {"_aligned_statistic", "_validate"} <= names  # the check sees what it looks for
+    pattern = re.compile(r"(?<![\w.])(" + "|".join(
+        sorted(map(re.escape, names), key=len, reverse=True)) + r")\b")
+    found = [(name, m.group(1)) for name, page in read_site
+             for m in pattern.finditer(" ".join(page.text))]
+    assert found == []
