@@ -9,19 +9,24 @@ ROOT = Path(__file__).parents[1]
 
 def test_cli_reference_is_generated_from_the_application(site):
     """Every option of every command is on the CLI page, as the application spells it."""
-    import click
     from typer.main import get_command
 
     from rankwise.cli import app
 
     page = (site / "cli.html").read_text(encoding="utf-8")
     root = get_command(app)
+    seen = 0
     for name, command in root.commands.items():
         assert f"rankwise {name}" in page, name
         for param in command.params:
-            if isinstance(param, click.Option):
-                for opt in param.opts:
+            if param.param_type_name == "option" and not param.hidden:  # typer's click
+                for opt in param.opts + param.secondary_opts:
                     assert opt in page, (name, opt)
+                    if opt.startswith("--"):  # an anchor of its own, linked to
+                        anchor = f'id="cmdoption-rankwise-{name}-{opt[2:]}"'
+                        assert anchor in page, (name, opt)
+                    seen += 1
+    assert seen > 100
 
 
 def test_every_public_name_is_in_the_api_reference():

@@ -26,9 +26,11 @@ class Page(HTMLParser):
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.depth = {"main": 0, "pre": 0, "a": 0, "script": 0, "style": 0}
+        self.depth = {"main": 0, "pre": 0, "a": 0, "script": 0, "style": 0, "code": 0,
+                      "h1": 0, "h2": 0, "h3": 0, "h4": 0, "dt": 0}
         self.text, self.pres, self.links = [], [], []
-        self._pre, self._link = [], None
+        self.unlinked_code, self.unlinked_prose = [], []  # inline, outside links and blocks
+        self._pre, self._link, self._code = [], None, None
 
     def handle_starttag(self, tag, attrs):
         if tag in self.depth:
@@ -37,8 +39,14 @@ class Page(HTMLParser):
             self._pre = []
         if tag == "a" and self.depth["main"]:
             self._link = [dict(attrs).get("href", ""), []]
+        if tag == "code" and self.depth["code"] == 1:
+            self._code = []
 
     def handle_endtag(self, tag):
+        if tag == "code" and self.depth["code"] == 1 and self._code is not None:
+            if self.depth["main"] and not self._aside():
+                self.unlinked_code.append("".join(self._code))
+            self._code = None
         if tag in self.depth and self.depth[tag]:
             self.depth[tag] -= 1
         if tag == "pre" and self.depth["main"]:
@@ -47,6 +55,10 @@ class Page(HTMLParser):
             self.links.append((self._link[0], "".join(self._link[1])))
             self._link = None
 
+    def _aside(self) -> bool:
+        """In a code block, a link, a heading (never linked) or a signature (a value's repr)."""
+        return any(self.depth[t] for t in ("pre", "a", "h1", "h2", "h3", "h4", "dt"))
+
     def handle_data(self, data):
         if not self.depth["main"] or self.depth["script"] or self.depth["style"]:
             return
@@ -54,6 +66,10 @@ class Page(HTMLParser):
             self._pre.append(data)
         if self._link is not None:
             self._link[1].append(data)
+        if self._code is not None:
+            self._code.append(data)
+        elif not self._aside():
+            self.unlinked_prose.append(data)
         self.text.append(data)
 
 
@@ -108,3 +124,37 @@ def test_no_private_name_of_rankwise_on_any_page(read_site):
     found = [(name, m.group(1)) for name, page in read_site
              for m in pattern.finditer(" ".join(page.text))]
     assert found == []
+
+
+def cli_options() -> set:
+    from typer.main import get_command
+
+    from rankwise.cli import app
+
+    root = get_command(app)
+    return {opt for command in [root, *root.commands.values()] for param in command.params
+            if param.param_type_name == "option" and not param.hidden
+            for opt in param.opts + param.secondary_opts if opt.startswith("--")}
+
+
+def test_every_errata_id_and_option_is_a_link(read_site):
+    """``ERRATA G2`` links to its entry; ``--option`` in inline code or prose links to the
+    command-line reference (its own page defines them; code blocks are examples to copy)."""
+    options = cli_options()
+    assert {"--posthoc", "--figure-width", "--seed"} <= options
+    errata, unlinked = 0, []
+    for name, page in read_site:
+        errata += sum(href.split("#")[0].endswith("errata.html") and "#" in href
+                      for href, _ in page.links)
+        prose = "".join(page.unlinked_prose)
+        unlinked += [(name, m.group()) for m in re.finditer(r"ERRATA\s+[A-Z]{1,2}\d+", prose)]
+        if name == "cli.html":
+            continue
+        for code in page.unlinked_code:
+            first = code.split()[0] if code.split() else ""
+            if first.split("=")[0] in options:
+                unlinked.append((name, code))
+        unlinked += [(name, m.group()) for m in re.finditer(r"(?<![\w-])--[a-z][a-z0-9-]+", prose)
+                     if m.group() in options]
+    assert errata > 40
+    assert unlinked == []

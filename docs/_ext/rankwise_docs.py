@@ -7,6 +7,7 @@ The formulas are typeset by a copy of MathJax in the site itself (:func:`bundle_
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from docutils import nodes
@@ -36,13 +37,67 @@ def help_screens(width: int = 80) -> list[tuple[str, str]]:
     return screens
 
 
+#: Where a ``--option`` mentioned in prose links to: the first command that has it.
+COMMAND_ORDER = ("compare", "run", "power", "status", "export", "examples")
+
+
+def _signature(param) -> str:
+    """``--opt METAVAR`` (and its ``--no-opt`` twin) as ``.. option::`` reads it."""
+    metavar = param.metavar or ("" if param.is_flag else "VALUE")
+    names = [o for o in param.opts if o.startswith("--")] + [
+        o for o in param.opts if not o.startswith("--")]
+    sig = ", ".join(f"{o} {metavar}".strip() for o in names)
+    return sig + "".join(f", {o}" for o in param.secondary_opts)
+
+
+def _default(param) -> str:
+    value = param.default
+    if value is None or value is False or param.is_flag and not value or callable(value):
+        return ""
+    return f" Default: ``{value}``."
+
+
+def option_lines(name: str, command) -> list:
+    """reST for one command: its help, usage, arguments, and every option under a
+    ``.. option::`` (one anchor each), grouped by the panels of ``--help``."""
+    title = f"rankwise {name}" if name else "rankwise"
+    lines = [f"``{title}``", "-" * (len(title) + 4), "", command.help or "", "",
+             f".. program:: {title}", ""]
+    # typer ships its own copy of click: parameters are told apart by their kind's name
+    args = [p for p in command.params if p.param_type_name == "argument"]
+    if args:
+        lines += ["Arguments: " + ", ".join(f"``{(a.metavar or a.name).upper()}``" for a in args)
+                  + ".", ""]
+    panels = {}
+    for param in command.params:
+        if param.param_type_name == "option" and not param.hidden:
+            panels.setdefault(getattr(param, "rich_help_panel", None) or "Options", []
+                              ).append(param)
+    for panel, params in panels.items():
+        lines += [f".. rubric:: {panel}", ""]
+        for param in params:
+            lines += [f".. option:: {_signature(param)}", "",
+                      f"   {(param.help or '').strip()}{_default(param)}", ""]
+    return lines
+
+
 class CliReference(SphinxDirective):
+    """Every command with its options, each an ``.. option::`` with its own anchor, taken from
+    the application; then the help screens exactly as ``--help | cat`` prints them."""
     has_content = False
 
     def run(self):
-        lines = []
+        from typer.main import get_command
+
+        from rankwise import cli
+
+        root = get_command(cli.app)
+        lines = option_lines("", root)
+        for name in COMMAND_ORDER:
+            lines += option_lines(name, root.commands[name])
+        lines += ["The help screens", "----------------", ""]
         for title, text in help_screens():
-            lines += [f"``{title}``", "-" * (len(title) + 4), "", ".. code-block:: text", ""]
+            lines += [f".. rubric:: {title} --help", "", ".. code-block:: text", ""]
             lines += ["   " + line if line else "" for line in text.splitlines()]
             lines.append("")
         container = nodes.section()
@@ -77,8 +132,76 @@ def bundle_mathjax(app, exc):
             copy_asset(str(source / name), str(target))
 
 
+ERRATA_RUN = re.compile(r"\bERRATA((?:(?:,\s*|\s+and\s+|\s+)[A-Z]{1,2}\d+\b)+)")
+ERRATA_ID = re.compile(r"[A-Z]{1,2}\d+")
+OPTION = re.compile(r"^(--[a-z][a-z0-9-]*)(?:[ =].*)?$", re.S)
+SKIP = (nodes.reference, nodes.literal_block, nodes.raw, nodes.math, nodes.math_block,
+        nodes.title, nodes.doctest_block)
+
+
+def _inside(node, kinds) -> bool:
+    while node is not None:
+        if isinstance(node, kinds):
+            return True
+        node = node.parent
+    return False
+
+
+def _link(uri: str, child) -> nodes.reference:
+    ref = nodes.reference("", "", internal=True, refuri=uri)
+    ref += child
+    return ref
+
+
+def _merge_texts(doctree) -> None:
+    for element in list(doctree.findall(nodes.TextElement)):
+        children = element.children
+        i = 0
+        while i < len(children) - 1:
+            if isinstance(children[i], nodes.Text) and isinstance(children[i + 1], nodes.Text):
+                merged = nodes.Text(str(children[i]) + str(children[i + 1]))
+                element.replace(children[i], merged)
+                element.remove(children[i + 1])
+            else:
+                i += 1
+
+
+def link_mentions(app, doctree, docname):
+    """Every ``ERRATA G2`` in prose links to its entry of the errata page, and every
+    ``--option`` in inline code to its entry of the command-line reference (the first command
+    in :data:`COMMAND_ORDER` that has it); code blocks and existing links are left alone."""
+    errata = app.builder.get_relative_uri(docname, "reference/errata")
+    options = {}
+    for (program, name), (doc, anchor) in app.env.domains.standard_domain.progoptions.items():
+        command = (program or "").removeprefix("rankwise").strip()
+        rank = COMMAND_ORDER.index(command) if command in COMMAND_ORDER else len(COMMAND_ORDER)
+        if name not in options or rank < options[name][0]:
+            uri = app.builder.get_relative_uri(docname, doc) + "#" + anchor
+            options[name] = (rank, uri)
+    for literal in list(doctree.findall(nodes.literal)):
+        found = OPTION.match(literal.astext())
+        if found and found.group(1) in options and not _inside(literal, SKIP) \
+                and docname != "cli":
+            literal.replace_self(_link(options[found.group(1)][1], literal.deepcopy()))
+    _merge_texts(doctree)  # "(ERRATA" and "G9)" on two source lines are two Text nodes
+    for text in list(doctree.findall(nodes.Text)):
+        if _inside(text, SKIP + (nodes.literal,)) or not ERRATA_RUN.search(text):
+            continue
+        parts, last, source = [], 0, str(text)
+        for run in ERRATA_RUN.finditer(source):
+            for ident in ERRATA_ID.finditer(run.group(1)):
+                start = run.start(1) + ident.start()
+                parts.append(nodes.Text(source[last:start]))
+                parts.append(_link(f"{errata}#{ident.group().lower()}",
+                                   nodes.Text(ident.group())))
+                last = start + len(ident.group())
+        parts.append(nodes.Text(source[last:]))
+        text.parent.replace(text, parts)
+
+
 def setup(app):
     app.add_directive("rankwise-cli", CliReference)
+    app.connect("doctree-resolved", link_mentions)
     app.connect("build-finished", bundle_mathjax)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
