@@ -169,8 +169,8 @@ def test_scores_up_to_the_bound_give_every_analysis_without_a_warning():
 
 
 def test_python_api_mistakes_are_rankwise_errors():
-    with pytest.raises(RankwiseError, match="got ndarray .*ScoreTable"):
-        rw.compare(np.zeros((4, 3)))
+    with pytest.raises(RankwiseError, match="an array of scores must be 2-D"):
+        rw.compare(np.zeros((4, 3, 2)))  # a 2-D array is read (tests/test_input_contract.py)
     frame = rw.load_example("demsar2006_table6")
     with pytest.raises(RankwiseError, match="threshold"):
         rw.compare(frame, bayesian="sign", threshold="abc")

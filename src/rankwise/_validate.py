@@ -40,11 +40,79 @@ def real_scores(values, missing_ok: bool = True, names=None) -> np.ndarray:
     return x
 
 
+def score_input(fn):
+    """Let a function of a score matrix ``x`` (its first argument) take what the
+    documentation promises: an array, a DataFrame of numbers or a :class:`ScoreTable`.
+
+    A ScoreTable brings its values, its direction (``higher_is_better`` left out takes the
+    table's; one that contradicts it is refused: a lower-is-better table is never read the
+    other way round without a word) and, where the function takes ``learners``, its learners'
+    names, as a DataFrame brings its columns' names. A file name is refused in one line that
+    says how to read it first.
+    """
+    import functools
+    import inspect
+
+    sig = inspect.signature(fn)
+    first = next(iter(sig.parameters))
+    takes = {name: name in sig.parameters for name in ("higher_is_better", "learners")}
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        bound = sig.bind_partial(*args, **kwargs)
+        if first in bound.arguments:
+            bound.arguments.update(_as_scores(fn.__name__, bound.arguments[first], first,
+                                              bound.arguments, takes))
+        return fn(*bound.args, **bound.kwargs)
+
+    return wrapper
+
+
+def _as_scores(name: str, x, first: str, given: dict, takes: dict) -> dict:
+    """The arguments that replace ``x`` (and fill ``higher_is_better`` and ``learners``)."""
+    import os
+
+    if isinstance(x, (str, bytes, os.PathLike)):
+        raise RankwiseError(f"{name}() takes scores (an array or DataFrame of numbers, rows data"
+                            " sets, columns learners) or a ScoreTable, not a file name; read the"
+                            f" file first: {name}(rankwise.load_table({str(x)!r}))")
+    out, names = {}, None
+    if all(hasattr(x, a) for a in ("values", "higher_is_better", "learners", "datasets")):
+        hib = bool(x.higher_is_better)
+        if takes["higher_is_better"]:
+            said = given.get("higher_is_better")
+            if said is not None and bool(said) != hib:
+                word = "higher" if hib else "lower"
+                raise RankwiseError(f"{name}(): the ScoreTable was read as {word} is better;"
+                                    " leave higher_is_better out to use it, or read the table"
+                                    " again with load_table(..., higher_is_better=...)")
+            out["higher_is_better"] = hib
+        names, x = list(x.learners), x.values
+    elif hasattr(x, "columns") and hasattr(x, "dtypes"):  # a pandas DataFrame
+        from pandas.api.types import is_numeric_dtype
+
+        text = [c for c, t in zip(x.columns, x.dtypes) if not is_numeric_dtype(t)]
+        if text:
+            raise RankwiseError(f"{name}(): the DataFrame's column {str(text[0])!r} is not"
+                                " numbers; make it the index (df.set_index(...)) or read the"
+                                " frame with rankwise.load_table(df)")
+        names, x = [str(c) for c in x.columns], x.to_numpy(dtype=float)
+    elif np.ndim(x) != 2:
+        score_matrix(x)  # refused, in its words
+    out[first] = x
+    if takes["learners"] and names is not None and given.get("learners") is None:
+        out["learners"] = names
+    return out
+
+
 def score_matrix(x, min_rows: int = 2, min_cols: int = 2) -> np.ndarray:
     """An n × k float matrix of finite scores (n data sets, k learners)."""
     if np.ndim(x) != 2:
-        raise RankwiseError(f"scores must be a 2-D table (data sets × learners), got"
-                            f" {np.ndim(x)}-D")
+        kind = type(x).__name__
+        got = (f"{np.ndim(x)}-D" if isinstance(x, (np.ndarray, list, tuple)) or np.ndim(x)
+               else f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}")
+        raise RankwiseError("scores must be a 2-D table (data sets × learners: an array, a"
+                            f" DataFrame of numbers or a ScoreTable), got {got}")
     n, k = np.shape(x)
     if n < min_rows:
         raise RankwiseError(f"need at least {min_rows} data sets, got {n}")

@@ -226,8 +226,9 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
 
     Parameters
     ----------
-    data : ScoreTable, path or DataFrame
-        Anything :func:`rankwise.load_table` reads; ``load_options`` are passed to it.
+    data : ScoreTable, path, DataFrame or 2-D array
+        Anything :func:`rankwise.load_table` reads; ``load_options`` are passed to it. An
+        array's learners are named L1…Lk and its data sets D1…DN (said in the report).
     alpha : float
         Significance level used for the ``reject`` flags and the ANOVA assumption checks.
     convention : {"default", "paper"}

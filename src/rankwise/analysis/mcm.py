@@ -24,6 +24,7 @@ Two conventions, as everywhere in rankwise:
 
 from __future__ import annotations
 
+from .._validate import score_input
 from dataclasses import dataclass
 
 import numpy as np
@@ -130,6 +131,7 @@ def package_holm_flags(p, alpha: float) -> np.ndarray:
     return p < alpha / (len(p) - ranks)
 
 
+@score_input
 @shared_docs
 def multi_comparison_matrix(x, learners, *, higher_is_better: bool = True,
                             decimals: int | None = DEFAULT_DECIMALS, convention: str = "default",

@@ -21,6 +21,7 @@ used as k + 1 − rank so that larger is better), which needs no commensurable s
 from __future__ import annotations
 
 import math
+from .._validate import score_input
 from dataclasses import dataclass
 
 import numpy as np
@@ -134,6 +135,7 @@ def scott_knott_groups(sorted_means: np.ndarray, mmse: float, dfr: int, alpha: f
     return out
 
 
+@score_input
 @shared_docs
 def scott_knott_esd(x, learners, *, higher_is_better: bool = True, alpha: float = 0.05,
                     version: str = "p", decimals: int | None = DEFAULT_DECIMALS) -> RankGroups:

@@ -20,6 +20,7 @@ learners only through σ, so they are nearly stable under changes of the pool.
 
 from __future__ import annotations
 
+from .._validate import score_input
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -137,6 +138,7 @@ class BradleyTerry:
             "pairs": self.pairs, "diagnostics": self.diagnostics.to_dict()})
 
 
+@score_input
 def bradley_terry(x=None, learners=None, *, folds=None, higher_is_better: bool = True,
                   local_rope: float = LOCAL_ROPE, decimals: int | None = DEFAULT_DECIMALS,
                   chains: int = DEFAULT_CHAINS, draws: int = DEFAULT_DRAWS,

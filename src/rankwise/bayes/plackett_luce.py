@@ -20,6 +20,7 @@ probability that a is ranked above b on a new data set.
 
 from __future__ import annotations
 
+from .._validate import score_input
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -98,6 +99,7 @@ def _model(mask):
     numpyro.factor("rankings", jnp.sum(jnp.log(w)[None, :] - jnp.log(denominators)))
 
 
+@score_input
 @shared_docs
 def plackett_luce(x, learners, *, higher_is_better: bool = True,
                   decimals: int | None = DEFAULT_DECIMALS,

@@ -10,16 +10,20 @@ from __future__ import annotations
 from ..defaults import BAYESIAN_SAMPLES, BAYESIAN_THRESHOLD, DEFAULT_DECIMALS, DEFAULT_SEED
 
 PARAMETERS = {
-    "x": """x : array_like, shape (n, k)
-    Scores: one row per data set, one column per learner.""",
-    "x_learners": """x : array_like, shape (n, k)
-    Scores: one row per data set, one column per learner.
+    "x": """x : array_like, pandas.DataFrame or ScoreTable, shape (n, k)
+    Scores: one row per data set, one column per learner. A :class:`~rankwise.ScoreTable`
+    brings its direction (see ``higher_is_better``); a file is read first with
+    :func:`~rankwise.load_table`.""",
+    "x_learners": """x : array_like, pandas.DataFrame or ScoreTable, shape (n, k)
+    Scores: one row per data set, one column per learner. A :class:`~rankwise.ScoreTable`
+    brings its direction and its learners' names, a DataFrame its columns' names.
 learners : sequence of str
-    The learners' names.""",
+    The learners' names (default from a ScoreTable or a DataFrame).""",
     "a_b": """a, b : array_like, shape (n,)
     Scores of the two learners on the same n data sets; ``b`` is compared with ``a``.""",
     "higher_is_better": """higher_is_better : bool, default True
-    Direction of the scores; rank 1 goes to the best learner of each data set.""",
+    Direction of the scores; rank 1 goes to the best learner of each data set. With a
+    ScoreTable, left out it is the table's, and one that contradicts the table is refused.""",
     "decimals": f"""decimals : int or None, default {DEFAULT_DECIMALS}
     Scores are rounded to this many decimals before they are ranked or compared (None: not
     rounded), so that floating-point noise does not break ties.""",

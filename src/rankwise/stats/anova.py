@@ -7,6 +7,7 @@ Numbers in, result objects out. Formulas and cross-checks: ``docs/reference/anov
 from __future__ import annotations
 
 import math
+from .._validate import score_input
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +21,7 @@ from .results import LegacyMapping, TestResult
 from ._docs import shared_docs
 
 
+@score_input
 @shared_docs
 def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
              decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
@@ -228,6 +230,7 @@ class TukeyDunnett(LegacyMapping):
                 "dunnett": [dict(r) for r in self.dunnett]}
 
 
+@score_input
 @shared_docs
 def tukey_dunnett(x, control: int | None, *, alpha: float = 0.05,
                   decimals: int | None = DEFAULT_DECIMALS) -> TukeyDunnett:

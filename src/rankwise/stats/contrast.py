@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from .._validate import score_input
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -31,6 +32,7 @@ class ContrastEstimation(LegacyMapping):
         return {"medians": self.medians, "m": self.m, "estimates": self.estimates}
 
 
+@score_input
 @shared_docs
 def contrast_estimation(x, decimals: int | None = DEFAULT_DECIMALS) -> ContrastEstimation:
     """Contrast estimation based on medians (Doksum 1967; García et al. 2010 §3.3).

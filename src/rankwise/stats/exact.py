@@ -11,6 +11,7 @@ so ties are handled exactly.
 from __future__ import annotations
 
 import math
+from .._validate import score_input
 from itertools import permutations
 
 import numpy as np
@@ -201,6 +202,7 @@ def eisinga_pvalues(ranks) -> np.ndarray:
     return p
 
 
+@score_input
 @shared_docs
 def skillings_mack(x, *, higher_is_better: bool = True, permutation: bool | None = None,
                    replicates: int = 20_000, seed: int = MONTE_CARLO_SEED):

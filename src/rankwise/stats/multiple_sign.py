@@ -5,6 +5,7 @@ its exact experimentwise critical values. See ``docs/reference/multiple-sign-tes
 from __future__ import annotations
 
 import math
+from .._validate import score_input
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,6 +39,7 @@ class MultipleSignTest(LegacyMapping):
                 "notes": list(self.notes)}
 
 
+@score_input
 @shared_docs
 def multiple_sign_test(x, control: int, *, alpha: float = 0.05, higher_is_better: bool = True,
                        decimals: int | None = DEFAULT_DECIMALS) -> MultipleSignTest:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from .._validate import score_input
 from scipy import stats
 
 from .. import _validate as check
@@ -26,6 +27,7 @@ from ._docs import shared_docs
 _NO_SPREAD = "no learner differs from another on any data set: the statistic is undefined (p = 1)"
 
 
+@score_input
 @shared_docs
 def friedman(x, *, higher_is_better: bool = True, convention: str = "default",
              decimals: int | None = DEFAULT_DECIMALS, method: str = "auto") -> TestResult:
@@ -134,6 +136,7 @@ def friedman_from_ranks(r: np.ndarray, convention: str, method: str = "auto") ->
         notes=tuple(notes))
 
 
+@score_input
 @shared_docs
 def iman_davenport(x, *, higher_is_better: bool = True, convention: str = "default",
                    decimals: int | None = DEFAULT_DECIMALS, method: str = "auto") -> TestResult:
@@ -221,6 +224,7 @@ def iman_davenport_from_friedman(fried: TestResult) -> TestResult:
                       notes=tuple(notes))
 
 
+@score_input
 @shared_docs
 def friedman_aligned(x, *, higher_is_better: bool = True, convention: str = "default",
                      decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
@@ -307,6 +311,7 @@ def _aligned_statistic(col_totals, row_totals, sum_sq: float, n: int, k: int, co
     return num / denom, denom
 
 
+@score_input
 @shared_docs
 def quade(x, *, higher_is_better: bool = True, convention: str = "default",
           decimals: int | None = DEFAULT_DECIMALS) -> TestResult:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
+from .._validate import score_input
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -53,6 +54,7 @@ class PairwiseStatistics:
     details: dict = field(default_factory=dict)
 
 
+@score_input
 @shared_docs
 def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool = True,
                         convention: str = "default", decimals: int | None = DEFAULT_DECIMALS,

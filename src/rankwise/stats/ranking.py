@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._validate import score_input
 from ..defaults import DEFAULT_DECIMALS as DECIMALS
 from ..defaults import RANK_BOOTSTRAP_SEED as BOOTSTRAP_SEED
 from ._docs import shared_docs
@@ -143,6 +144,7 @@ def _ranks_of_rows(x: np.ndarray) -> np.ndarray:
     return ranked
 
 
+@score_input
 @shared_docs
 def rank_within_datasets(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_DECIMALS):
     """Mid-ranks of each row of an n × k score matrix, rank 1 = best.
@@ -174,6 +176,7 @@ def rank_within_datasets(x, higher_is_better: bool = True, decimals: int | None 
     return midranks(round_scores(x, decimals), descending=higher_is_better)
 
 
+@score_input
 @shared_docs
 def mean_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_DECIMALS):
     """Average rank of each learner over the data sets (Demšar's R_j; 1 = best).
@@ -200,6 +203,7 @@ def mean_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_
     return rank_within_datasets(x, higher_is_better, decimals).mean(axis=0)
 
 
+@score_input
 @shared_docs
 def aligned_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_DECIMALS):
     """Hodges-Lehmann aligned ranks: subtract each data set's mean, rank all n·k values together.
@@ -240,6 +244,7 @@ def aligned_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAU
     return midranks(aligned.ravel(), descending=higher_is_better).reshape(aligned.shape)
 
 
+@score_input
 @shared_docs
 def quade_weights(x, decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
     """Quade's Q_i: the mid-rank of each data set's sample range among all data sets (1 = smallest).

@@ -43,9 +43,10 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
 
     Parameters
     ----------
-    source : path or pandas.DataFrame
-        A CSV/TSV file or a DataFrame. *Wide*: the first column names the data set, every other
-        column is a learner. *Long*: columns ``dataset``, ``learner``, ``value`` and optionally
+    source : path, pandas.DataFrame or 2-D array
+        A CSV/TSV file, a DataFrame or an array (rows data sets, columns learners; named
+        D1…DN and L1…Lk, said in the notes). *Wide*: the first column names the data set, every
+        other column is a learner. *Long*: columns ``dataset``, ``learner``, ``value`` and optionally
         ``criterion``, ``repeat``, ``fold`` (names are case-insensitive).
     shape : {"auto", "wide", "long"}
         ``auto`` reads a table as long when it has ``learner`` and ``value`` columns.
@@ -102,10 +103,11 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     conditions = parse_where(where)
     run_status = None
     file_notes: list = []
+    if isinstance(source, (np.ndarray, list, tuple)):
+        source = _array_frame(source)
     if not isinstance(source, (pd.DataFrame, str, os.PathLike)):
-        raise RankwiseError(f"a table is read from a file path, a pandas DataFrame or a"
-                            f" ScoreTable; got {type(source).__name__} (for an array of scores:"
-                            " ScoreTable(values=x, datasets=[...], learners=[...]))")
+        raise RankwiseError(f"a table is read from a file path, a pandas DataFrame, a 2-D array"
+                            f" or a ScoreTable; got {type(source).__name__}")
     if isinstance(source, pd.DataFrame):
         frame, label = _named(source), "DataFrame"
         file_notes += list(source.attrs.get("rankwise_notes", ()))
@@ -553,6 +555,21 @@ def _check_header(header, where: str):
             raise RankwiseError(f"{where}: column name {h!r} appears twice in the header; give"
                                 " every learner a unique name")
         seen.add(h)
+
+
+def _array_frame(x) -> pd.DataFrame:
+    """A 2-D array of scores (rows data sets, columns learners) as a wide DataFrame whose
+    learners are L1…Lk and data sets D1…DN, with a note saying so."""
+    if np.ndim(x) != 2 or np.shape(x)[1] == 0:
+        raise RankwiseError(f"an array of scores must be 2-D (rows data sets, columns learners);"
+                            f" got shape {np.shape(x)}")
+    n, k = np.shape(x)
+    frame = pd.DataFrame(np.asarray(x), columns=[f"L{j + 1}" for j in range(k)])
+    frame.insert(0, "dataset", [f"D{i + 1}" for i in range(n)])
+    frame.attrs["rankwise_notes"] = (
+        f"The scores came as an array: learners L1-L{k} are its columns and data sets D1-D{n}"
+        " its rows (a DataFrame with named columns and index gives them names).",)
+    return frame
 
 
 def _named(df: pd.DataFrame) -> pd.DataFrame:
