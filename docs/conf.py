@@ -70,6 +70,10 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "show_signature": False,
     "min_reported_time": 3600,
+    # each API page lists the gallery examples that use it (the minigallery of its template)
+    "backreferences_dir": "api/generated/backreferences",
+    "doc_module": ("rankwise",),
+    "exclude_implicit_doc": {r"rankwise\._"},
 }
 
 # No network: no intersphinx inventories; MathJax is copied into the site from a PyPI wheel

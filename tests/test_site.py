@@ -158,3 +158,47 @@ def test_every_errata_id_and_option_is_a_link(read_site):
                      if m.group() in options]
     assert errata > 40
     assert unlinked == []
+
+
+RESULT_CLASSES = ("analysis.results.Verdict", "analysis.results.PosthocResult",
+                  "analysis.results.PairComparison", "analysis.results.CriticalDifference",
+                  "analysis.pool.PoolCheck", "stats.bayesian.BayesianResult",
+                  "stats.effects.Estimate")
+
+
+def public_names() -> set:
+    import importlib
+
+    import rankwise
+
+    names = {n for n in rankwise.__all__ if n != "__version__"}
+    for module in ("stats", "tables", "analysis", "report", "experiment", "power", "bayes"):
+        for name in importlib.import_module(f"rankwise.{module}").__all__:
+            names.add(name if name in rankwise.__all__ else f"{module}.{name}")
+    return names | set(RESULT_CLASSES)
+
+
+def test_every_public_name_and_result_class_has_a_page_with_examples(site):
+    """Every name of ``rankwise.__all__`` (and of the public modules' ``__all__``) and every
+    result class a Comparison's attributes return has an API page with an Examples section
+    (each a doctest: the suite runs them from the docstrings and docs/api/data)."""
+    names = public_names()
+    assert len(names) > 100 and "analysis.results.Verdict" in names
+    missing, bare = [], []
+    for name in sorted(names):
+        page = site / "api" / "generated" / f"rankwise.{name}.html"
+        if not page.exists():
+            missing.append(name)
+            continue
+        parsed = Page()
+        parsed.feed(page.read_text(encoding="utf-8"))
+        if "Examples" not in [t.strip() for t in parsed.text] or ">>>" not in "".join(parsed.pres):
+            bare.append(name)
+    assert missing == [] and bare == []
+
+
+def test_api_pages_show_the_gallery_examples_that_use_them(site):
+    for name in ("compare", "load_example", "report.figures"):
+        page = (site / "api" / "generated" / f"rankwise.{name}.html").read_text(
+            encoding="utf-8")
+        assert "Gallery examples that use it" in page and "sphx-glr-thumbcontainer" in page

@@ -6,7 +6,19 @@ wrong, where, and how to fix it. The command line prints it without a traceback 
 
 
 class RankwiseError(ValueError):
-    """Bad input or an impossible request, explained in one line."""
+    """Bad input or an impossible request, explained in one line.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> try:
+    ...     rankwise.friedman([[0.9, 0.8]])
+    ... except rankwise.RankwiseError as err:
+    ...     print(err)
+    need at least 2 data sets, got 1
+    >>> issubclass(rankwise.RankwiseError, ValueError)
+    True
+    """
 
     def __init__(self, message: str):
         # One line by contract: callers print it as is.
@@ -15,4 +27,16 @@ class RankwiseError(ValueError):
 
 class RankwiseWarning(UserWarning):
     """Something a user should know about an output that was still written (one line); the
-    command line prints it as ``rankwise: note: ...``."""
+    command line prints it as ``rankwise: note: ...``.
+
+    Examples
+    --------
+    >>> import warnings, rankwise
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter('always')
+    ...     _ = cmp.write_report(folder, figure_width='column')
+    >>> [w.category.__name__ for w in seen]
+    ['RankwiseWarning']
+    """

@@ -80,6 +80,19 @@ class Comparison:
         With ``multiverse=``: the verdict rerun over a grid of other reasonable analyses.
     per_dataset : PerDataset or None
         With ``per_dataset=``: the tests of each learner against the base on each data set.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> cmp.verdict.best, cmp.verdict.losers
+    ('C4.5', ('CN2', '1-NN', 'Kernel'))
+    >>> round(cmp.tests['iman_davenport'].pvalue, 12)
+    1.323e-09
+    >>> [round(float(r), 3) for r in cmp.mean_ranks]
+    [2.1, 3.25, 2.2, 4.333, 3.117]
+    >>> sorted(cmp.figures)
+    ['cd_diagram', 'control_diagram', 'pvalue_heatmap']
     """
 
     table: ScoreTable
@@ -374,6 +387,17 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     test_fraction : float, optional
         The share of instances tested on, for n₂/n₁ when the results do not say it (default:
         WEKA's instance counts, a results database's k folds, or 1/(k − 1) assumed).
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2010"), posthoc="control")
+    >>> cmp.verdict.best, cmp.verdict.losers, cmp.verdict.procedure
+    ('PDFC', ('FH-GBML',), 'holm')
+    >>> round(cmp.critical_difference.nemenyi, 4)
+    0.9534
+    >>> print(cmp.to_text().splitlines()[0])
+    rankwise report: example:garcia2010
     """
     given = dict(locals())  # the settings, before any other name is bound
     del given["data"], given["load_options"]

@@ -105,7 +105,16 @@ class Claim:
 
 @dataclass(frozen=True)
 class DatasetCheck:
-    """Which data sets carry each claim (see the module docstring)."""
+    """Which data sets carry each claim (see the module docstring).
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), dataset_check=True)
+    >>> check = cmp.dataset_check
+    >>> len(check.datasets), len(check.claims) > 0
+    (30, True)
+    """
 
     claims: tuple
     datasets: tuple
@@ -481,6 +490,15 @@ def dataset_check(ranks, learners, datasets, *, alpha: float = 0.05,
     gate_passed : bool, optional
         The whole table's gate decision as :func:`compare` made it (it may rest on a Monte
         Carlo p-value, which the check does not redraw).
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> t = rankwise.load_example("garcia2008")
+    >>> ranks = rankwise.rank_within_datasets(t)
+    >>> check = rankwise.dataset_check(ranks, t.learners, t.datasets)
+    >>> type(check).__name__, len(check.datasets)
+    ('DatasetCheck', 30)
     """
     r = np.asarray(ranks, dtype=float)
     n, k = r.shape

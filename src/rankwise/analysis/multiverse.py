@@ -98,7 +98,16 @@ class Entry:
 
 @dataclass(frozen=True)
 class Multiverse:
-    """The analyses of the grid and, per claim of the analysis's own verdict, how many agree."""
+    """The analyses of the grid and, per claim of the analysis's own verdict, how many agree.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> grid = {"decimals": [12, 2], "basis": ["friedman-holm", "wilcoxon-holm"]}
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), multiverse=grid)
+    >>> len(cmp.multiverse.entries), sorted(cmp.multiverse.dimensions)
+    (4, ['basis', 'decimals'])
+    """
 
     dimensions: dict          # dimension -> the values tried, the analysis's own first
     claims: tuple             # statements of the default verdict's claims

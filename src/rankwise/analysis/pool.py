@@ -53,6 +53,14 @@ class PoolCheck:
     decision of each pair; ``flipped_by[i]`` names the pools that change pair i's decision.
     ``winners`` is the verdict's top group; ``verdict_changes`` lists, per pool that changes
     it, the learners that join or leave that group.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2010"), pool_check=True)
+    >>> check = cmp.pool_check
+    >>> check.ranking, check.procedure, check.winners, len(check.pools)
+    ('friedman', 'nemenyi', ('PDFC', 'NNEP', 'IS-CHC+1NN'), 8)
     """
 
     ranking: str

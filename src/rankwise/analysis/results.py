@@ -32,7 +32,16 @@ class Gate:
 
 @dataclass(frozen=True)
 class PairComparison:
-    """One hypothesis of a family: learner ``a`` against learner ``b``."""
+    """One hypothesis of a family: learner ``a`` against learner ``b``.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> pair = cmp.posthoc.rankings['friedman'].families['all_pairs'].comparisons[0]
+    >>> pair.a, pair.b, round(pair.pvalue, 6), sorted(pair.apv)
+    ('C4.5', '1-NN', 0.004708, ['bergmann_hommel', 'bonferroni', 'holm', 'nemenyi', 'shaffer'])
+    """
 
     a: str
     b: str
@@ -170,6 +179,14 @@ class CriticalDifference:
     ``se`` is the standard error of a difference of two mean ranks that every rank-based
     decision of the analysis uses (tie-aware under the default convention, Demšar's
     √(k(k+1)/(6n)) under ``paper``), so the value printed is the value drawn.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> cd = cmp.critical_difference
+    >>> round(cd.nemenyi, 4), round(cd.bonferroni_dunn, 4), cd.alpha
+    (1.1099, 1.0163, 0.05)
     """
 
     alpha: float
@@ -235,7 +252,16 @@ class RankingResult:
 @dataclass(frozen=True)
 class PosthocResult:
     """Every requested post-hoc family on every requested ranking, plus the multiple sign test
-    and contrast estimation."""
+    and contrast estimation.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> post = cmp.posthoc
+    >>> sorted(post.rankings), sorted(post.rankings['friedman'].families)
+    (['friedman'], ['all_pairs'])
+    """
 
     families: tuple
     rankings: dict                 # ranking -> RankingResult, in the requested order
@@ -288,6 +314,16 @@ class Verdict:
     ``detected`` is False when no significant difference was detected (which is not evidence
     that the learners are equivalent). ``caveats`` are the sentences that qualify the answer
     (small samples, approximations); ``direction`` says which way the scores were read.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> v = cmp.verdict
+    >>> v.detected, v.best, v.winners, v.losers, v.procedure
+    (True, 'C4.5', ('C4.5', 'NaiveBayes'), ('CN2', '1-NN', 'Kernel'), 'holm')
+    >>> round(v.apv['Kernel'], 10)
+    1.618e-07
     """
 
     text: str

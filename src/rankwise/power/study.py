@@ -94,7 +94,18 @@ def run_chunk(job: dict) -> dict:
 
 @dataclass(frozen=True)
 class PowerEntry:
-    """The behaviour of one test (or procedure) at one bias and sample size over the draws."""
+    """The behaviour of one test (or procedure) at one bias and sample size over the draws.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.power import power_study
+    >>> study = power_study(rankwise.load_example("garcia2008"), learners="C4.5,Kernel",
+    ...                     sample_size="10", biases=[10], draws=50, tests="wilcoxon")
+    >>> entry = study.results[0]
+    >>> entry.test, entry.sample_size, entry.draws, bool(entry.ci_low <= entry.rejection_rate)
+    ('wilcoxon', 10, 50, True)
+    """
 
     test: str
     kind: str                  # "test" or "procedure"
@@ -128,7 +139,17 @@ class PowerEntry:
 
 @dataclass(frozen=True)
 class PowerStudy:
-    """Everything a power study computed, with the settings that produced it."""
+    """Everything a power study computed, with the settings that produced it.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.power import power_study
+    >>> study = power_study(rankwise.load_example("garcia2008"), learners="C4.5,Kernel",
+    ...                     sample_size="10", biases=[0, 10], draws=50)
+    >>> study.learners, study.sample_sizes, study.biases, study.tests
+    (('C4.5', 'Kernel'), (10,), (0.0, 10.0), ('wilcoxon', 'sign', 'ttest'))
+    """
 
     source: str
     criterion: str | None
@@ -271,6 +292,15 @@ def power_study(pool, *, learners=None, control: str | None = None, sample_size=
     target_power : float
         With several sample sizes: report the smallest one whose rejection rate reaches it.
     jobs, dask_scheduler : parallelism (the results do not depend on it).
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.power import power_study
+    >>> study = power_study(rankwise.load_example("garcia2008"), learners="C4.5,Kernel",
+    ...                     sample_size="10", biases=[0, 10], draws=50)
+    >>> [(e.test, e.bias, round(e.rejection_rate, 2)) for e in study.results][:3]
+    [('wilcoxon', 0.0, 0.94), ('sign', 0.0, 0.66), ('ttest', 0.0, 0.92)]
     """
     from ..tables import ScoreTable, load_table
 

@@ -33,7 +33,18 @@ def render(cmp, fmt: str, procedure: str | None = None, indent: int | None = 2,
     """The report of ``cmp`` in ``fmt`` (one of ``FORMATS``); ``include_table``: the JSON's
     per-cell matrices (default: only for tables up to 10,000 cells); ``fragment``: LaTeX
     tables and figure environments only; ``width``: text paragraphs wrapped to that many
-    columns (None: one line each)."""
+    columns (None: one line each).
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import render
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> print(render(cmp, "markdown").splitlines()[0])
+    # rankwise report: example:garcia2008
+    >>> render(cmp, "json").startswith("{")
+    True
+    """
     from ..errors import RankwiseError
 
     if fmt not in FORMATS:
@@ -74,7 +85,17 @@ def figures(cmp, procedure: str | None = None, figure_width=None) -> dict:
 
 
 def figure_svgs(cmp) -> dict:
-    """``{name: SVG text}`` of the drawn figures (``Comparison.figure_svgs`` caches it)."""
+    """``{name: SVG text}`` of the drawn figures (``Comparison.figure_svgs`` caches it).
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import figure_svgs
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> svgs = figure_svgs(cmp)
+    >>> sorted(svgs), svgs["cd_diagram"].lstrip().startswith("<?xml")
+    (['cd_diagram', 'control_diagram', 'pvalue_heatmap'], True)
+    """
     from .diagrams import draw_all, figure_bytes
 
     return {name: figure_bytes(fig, "svg").decode("utf-8") for name, fig in draw_all(cmp).items()}
@@ -82,7 +103,18 @@ def figure_svgs(cmp) -> dict:
 
 def write_report(cmp, folder, procedure: str | None = None, figure_width=None) -> list:
     """Every format and figure into ``folder`` (see :func:`rankwise.report.folder.write_report`);
-    ``figure_width`` as for :func:`figures`."""
+    ``figure_width`` as for :func:`figures`.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, rankwise
+    >>> from rankwise.report import write_report
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     names = sorted(p.name for p in write_report(cmp, folder))
+    >>> len(names), names[:4]
+    (18, ['cd_diagram.pdf', 'cd_diagram.png', 'cd_diagram.svg', 'cd_diagram.tikz'])
+    """
     from .diagrams import figure_width as inches
     from .folder import write_report as write
 

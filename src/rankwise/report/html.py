@@ -198,7 +198,17 @@ def full_ranking(cmp) -> str:
 
 def html_report(cmp, svgs: dict | None = None) -> str:
     """One self-contained page (with every learner in a sortable table when the tables above
-    show only the best ``top``)."""
+    show only the best ``top``).
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import html_report
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> page = html_report(cmp)
+    >>> page.startswith("<!DOCTYPE html>"), page.count("<svg") >= 3
+    (True, True)
+    """
     svgs = cmp.figure_svgs if svgs is None else svgs
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>rankwise report: {_h(source_name(cmp.table.source))}</title>"
@@ -207,6 +217,16 @@ def html_report(cmp, svgs: dict | None = None) -> str:
 
 
 def notebook_fragment(cmp) -> str:
-    """For Jupyter: no document, no global styles; the figures come from the comparison's cache."""
+    """For Jupyter: no document, no global styles; the figures come from the comparison's cache.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import notebook_fragment
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> html = notebook_fragment(cmp)
+    >>> html.startswith("<div"), "<svg" in html
+    (True, True)
+    """
     return (f'<div class="{WRAPPER}"><style>{_CSS}</style>\n' + body(cmp, cmp.figure_svgs)
             + "\n</div>")

@@ -15,6 +15,20 @@ from .methods import methods_paragraph
 
 
 def report_section(cmp, include_table: bool | None = None, arrays: bool = False) -> dict:
+    """The ``report`` section of the JSON contract (:doc:`/json`): the verdict, methods,
+    notes, tables and figures as the other formats show them. ``include_table``: the
+    per-cell matrices (default: up to 10,000 cells); ``arrays``: NumPy arrays left as they
+    are, for a writer that converts them itself.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import report_section
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> section = report_section(cmp)
+    >>> sorted(section)[:4]
+    ['figures', 'how_sure', 'methods', 'notes']
+    """
     t = cmp.table
     learners = list(t.learners)
     summary = cmp.summary

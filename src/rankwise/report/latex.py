@@ -190,7 +190,19 @@ def latex_report(cmp, figure_files: bool = False, fragment: bool = False) -> str
     With ``figure_files`` the figures' PDFs (written beside it by ``--report``) are included as
     figure floats with captions and labels. ``fragment``: only the table and figure
     environments (with captions and ``tab:rankwise-…``/``fig:rankwise-…`` labels), to
-    ``\\input`` into a paper that loads booktabs and graphicx."""
+    ``\\input`` into a paper that loads booktabs and graphicx.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import latex_report
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> latex_report(cmp).splitlines()[0]
+    '\\\\documentclass{article}'
+    >>> fragment = latex_report(cmp, fragment=True, figure_files=True)
+    >>> r"\\documentclass" in fragment, r"\\begin{table" in fragment
+    (False, True)
+    """
     token = _NAMES.set(_names_pattern(cmp.table.learners + cmp.table.datasets))
     try:
         return _latex_report(cmp, figure_files, fragment)

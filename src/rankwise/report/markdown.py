@@ -30,6 +30,17 @@ def _cell(c) -> str:
 
 
 def markdown_report(cmp, figure_files: bool = False) -> str:
+    """The report in Markdown (GitHub tables); ``figure_files`` links the figures as the
+    SVG files ``--report`` writes beside it.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import markdown_report
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> print(markdown_report(cmp).splitlines()[0])
+    # rankwise report: example:garcia2008
+    """
     doc = build(cmp)
     out = [f"# {md(doc.title)}"]
     for block in doc.blocks:

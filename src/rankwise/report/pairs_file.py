@@ -50,7 +50,20 @@ def streamed_families(cmp) -> list:
 
 
 def write_pairs(cmp, path, significant_only: bool = False) -> list:
-    """Write the pairs file(s) (see the module docstring); return the paths written."""
+    """Write the pairs file(s) (see the module docstring); return the paths written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, rankwise
+    >>> import pandas as pd
+    >>> from rankwise.report.pairs_file import write_pairs
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     [path] = write_pairs(cmp, pathlib.Path(folder) / 'pairs.csv')
+    ...     pairs = pd.read_csv(path)
+    >>> len(pairs), list(pairs.columns[:4])
+    (10, ['a', 'b', 'mean_rank_a', 'mean_rank_b'])
+    """
     path = check_pairs_path(path)
     parquet = path.suffix.lower() == ".parquet"
     streamed = streamed_families(cmp)

@@ -68,7 +68,16 @@ def _wrap(text: str, indent: str = "", width: int | None = WIDTH) -> list:
 
 
 def text_report(cmp, width: int | None = None) -> str:
-    """The report as text, paragraphs wrapped to ``width`` columns (None: one line each)."""
+    """The report as text, paragraphs wrapped to ``width`` columns (None: one line each).
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import text_report
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> print(text_report(cmp, width=80).splitlines()[0])
+    rankwise report: example:garcia2008
+    """
     doc = build(cmp)
     out = [visible(doc.title)]
     for block in doc.blocks:

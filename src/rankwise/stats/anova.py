@@ -218,7 +218,15 @@ def _mauchly(x: np.ndarray, cov: np.ndarray):
 class TukeyDunnett(LegacyMapping):
     """Tukey's and Dunnett's comparisons after a repeated-measures ANOVA: the error mean square
     ``mse`` and its ``df``, ``tukey`` (one dict per pair: ``a``, ``b``, ``difference``,
-    ``statistic``, ``pvalue``) and ``dunnett`` (one per learner against the control)."""
+    ``statistic``, ``pvalue``) and ``dunnett`` (one per learner against the control).
+
+    Examples
+    --------
+    >>> from rankwise import load_example, tukey_dunnett
+    >>> res = tukey_dunnett(load_example("garcia2008"), 0)
+    >>> res.df, [round(c['pvalue'], 4) for c in res.dunnett]
+    (116, [0.0135, 0.9004, 0.0, 0.3691])
+    """
 
     mse: float
     df: int

@@ -42,7 +42,16 @@ _CHUNK_CELLS = 8_000_000
 @dataclass(frozen=True)
 class BayesianResult:
     """Posterior probabilities of a practically better, practically equivalent, b practically
-    better, and the decision at ``threshold``."""
+    better, and the decision at ``threshold``.
+
+    Examples
+    --------
+    >>> from rankwise import bayesian_signed_rank_test, load_example
+    >>> a, b = load_example("demsar2006_table2").values.T
+    >>> res = bayesian_signed_rank_test(a, b, rope=0.01)
+    >>> round(res.p_a, 3), round(res.p_rope, 3), round(res.p_b, 3), res.decision
+    (0.0, 0.331, 0.669, 'undecided')
+    """
 
     test: str
     a: str

@@ -22,7 +22,17 @@ BLOCK_CELLS = 2_000_000
 @dataclass(frozen=True, eq=False)
 class ContrastEstimation(LegacyMapping):
     """Contrast estimation: ``medians`` (the k × k matrix Z), ``m`` (one value per learner) and
-    ``estimates`` (the k × k matrix of m_u − m_v)."""
+    ``estimates`` (the k × k matrix of m_u − m_v).
+
+    Examples
+    --------
+    >>> from rankwise import contrast_estimation, load_example
+    >>> res = contrast_estimation(load_example("garcia2010"))
+    >>> res.estimates.shape
+    (4, 4)
+    >>> round(float(res.estimates[0, 1]), 4), round(float(res.estimates[1, 0]), 4)
+    (0.0225, -0.0225)
+    """
 
     medians: np.ndarray
     m: np.ndarray

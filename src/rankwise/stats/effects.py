@@ -37,7 +37,16 @@ CLIFF_THRESHOLDS = ((0.147, "negligible"), (0.33, "small"), (0.474, "medium"))
 
 @dataclass(frozen=True)
 class Estimate(DetailsAsAttributes):
-    """A point estimate with its confidence interval and how the interval was obtained."""
+    """A point estimate with its confidence interval and how the interval was obtained.
+
+    Examples
+    --------
+    >>> from rankwise import hodges_lehmann, load_example
+    >>> a, b = load_example("demsar2006_table2").values.T
+    >>> est = hodges_lehmann(a, b)
+    >>> round(est.estimate, 4), round(est.ci_low, 4), round(est.ci_high, 4), est.method
+    (-0.013, -0.0275, -0.003, 'normal')
+    """
 
     estimate: float
     ci_low: float

@@ -27,7 +27,15 @@ MAX_LETTERS = 200
 @dataclass(frozen=True)
 class LetterDisplay:
     """``letters[i]``: the letters of ``learners[i]`` (in the order given, best first);
-    ``groups``: each letter with its learners."""
+    ``groups``: each letter with its learners.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> dict(zip(cmp.letters.learners, cmp.letters.letters))
+    {'C4.5': 'a', 'NaiveBayes': 'ab', 'CN2': 'ab', '1-NN': 'bc', 'Kernel': 'c'}
+    """
 
     learners: tuple
     letters: tuple

@@ -20,7 +20,17 @@ from ._docs import shared_docs
 class MultipleSignTest(LegacyMapping):
     """The multiple sign test against a control: the critical value r* (None when no count
     can reach it), how it was obtained, and one row per learner (``learner`` as its column,
-    ``pluses``, ``minuses``, ``ties``, ``control_better``, ``control_worse``)."""
+    ``pluses``, ``minuses``, ``ties``, ``control_better``, ``control_worse``).
+
+    Examples
+    --------
+    >>> from rankwise import load_example, multiple_sign_test
+    >>> res = multiple_sign_test(load_example("garcia2010"), 0)
+    >>> res.critical_value, res.n, res.m
+    (6, 24, 3)
+    >>> [(c['pluses'], c['minuses']) for c in res.comparisons]
+    [(8, 15), (6, 18), (4, 20)]
+    """
 
     critical_value: int | None
     n: int

@@ -176,7 +176,17 @@ class PairMatrix(np.lib.mixins.NDArrayOperatorsMixin):
     the 50 million pairs of 10,000 learners are never held at once. Anything else (a slice,
     arithmetic, ``numpy.asarray(m)``, ``m.copy()``) builds the whole matrix once, as the plain
     array rankwise 0.7 returned. ``entry(a, b)`` gives the value of the pairs (a[i], b[i]);
-    the diagonal is ``diagonal``."""
+    the diagonal is ``diagonal``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankwise.stats.pairwise import PairMatrix
+    >>> m = np.array([1.5, 2.0, 2.5])
+    >>> diff = PairMatrix(3, lambda a, b: m[a] - m[b], diagonal=0.0)
+    >>> float(diff[0, 2]), np.asarray(diff).tolist()
+    (-1.0, [[0.0, -0.5, -1.0], [0.5, 0.0, -0.5], [1.0, 0.5, 0.0]])
+    """
 
     def __init__(self, k: int, entry, diagonal: float):
         self.shape = (k, k)
@@ -703,7 +713,15 @@ def _range_tail_interpolated(q: np.ndarray, k: int):
 @dataclass(frozen=True)
 class CriticalValue(LegacyTuple):
     """A critical difference of mean ranks ``cd`` and the critical value ``q`` of the statistic
-    it comes from (cd = q·se); ``method``, ``alpha``, ``k``, ``n`` say which."""
+    it comes from (cd = q·se); ``method``, ``alpha``, ``k``, ``n`` say which.
+
+    Examples
+    --------
+    >>> from rankwise import critical_difference
+    >>> cv = critical_difference(k=4, n=14, alpha=0.05)
+    >>> round(cv.cd, 3), round(cv.q, 3), cv.method
+    (1.254, 2.569, 'nemenyi')
+    """
 
     _FIELDS = ("cd", "q")
     cd: float

@@ -42,7 +42,16 @@ class RankSets:
 
     ``rank`` are the estimated ranks (1 = best, ties share the smallest), ``best`` marks the
     learners that could be the best (``lower == 1`` of the simultaneous sets), ``draws`` and
-    ``seed`` say how the quantiles were drawn and ``steps`` how many step-down rounds ran."""
+    ``seed`` say how the quantiles were drawn and ``steps`` how many step-down rounds ran.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), rank_sets=True)
+    >>> sets = cmp.rank_sets
+    >>> [(n, int(lo), int(hi)) for n, lo, hi in zip(sets.learners, sets.lower, sets.upper)]
+    [('C4.5', 1, 2), ('1-NN', 3, 4), ('NaiveBayes', 1, 2), ('Kernel', 5, 5), ('CN2', 3, 4)]
+    """
 
     learners: tuple
     estimates: np.ndarray
@@ -244,7 +253,16 @@ def mean_rank_sets(ranks, *, learners=None, coverage: float = 0.95, simultaneous
                    seed: int = DEFAULT_SEED) -> RankSets:
     """Rank sets of the learners' mean ranks from the N × k matrix of ranks within data sets
     (1 = best): θ̂ the mean ranks, Σ the covariance of a row of ranks divided by N (the data
-    sets are the sample). Rank 1 goes to the smallest mean rank."""
+    sets are the sample). Rank 1 goes to the smallest mean rank.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> t = rankwise.load_example("garcia2008")
+    >>> sets = rankwise.mean_rank_sets(rankwise.rank_within_datasets(t), learners=t.learners)
+    >>> [f'{n}: {lo}-{hi}' for n, lo, hi in zip(sets.learners, sets.lower, sets.upper)]
+    ['C4.5: 1-2', '1-NN: 3-4', 'NaiveBayes: 1-2', 'Kernel: 5-5', 'CN2: 3-4']
+    """
     ranks = check.real_scores(np.asarray(ranks, dtype=float), missing_ok=False)
     if ranks.ndim != 2 or ranks.shape[0] < 2:
         raise RankwiseError("rank sets need an N × k matrix of ranks with N ≥ 2 data sets")

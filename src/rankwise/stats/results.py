@@ -236,6 +236,15 @@ class TestResult(DetailsAsAttributes):
     variant : str or None
         Which form of the statistic the ``convention`` chose (``"tie-corrected"``, ``"keel"``,
         ``"greenhouse-geisser"``...; the omnibus tests).
+
+    Examples
+    --------
+    >>> from rankwise import friedman, load_example
+    >>> res = friedman(load_example("garcia2010"))
+    >>> round(res.statistic, 3), res.df, res.method, res.convention
+    (16.361, (3,), 'chi2', 'default')
+    >>> res.k, res.n
+    (4, 24)
     """
 
     __test__ = False  # not a pytest test class

@@ -57,7 +57,15 @@ def degenerate_t(mean: float, alternative: str) -> tuple:
 
 @dataclass(frozen=True)
 class WinTieLoss(LegacyTuple):
-    """How often ``a`` wins, ties and loses against ``b`` over the data sets."""
+    """How often ``a`` wins, ties and loses against ``b`` over the data sets.
+
+    Examples
+    --------
+    >>> from rankwise import win_tie_loss
+    >>> wtl = win_tie_loss([0.9, 0.8, 0.7, 0.6], [0.85, 0.8, 0.75, 0.5])
+    >>> wtl.a_wins, wtl.ties, wtl.b_wins
+    (2, 1, 1)
+    """
 
     _FIELDS = ("a_wins", "ties", "b_wins")
     a_wins: int

@@ -104,5 +104,12 @@ def direction_of(name: str | None) -> Direction:
 
 
 def criterion_direction(criterion: str | None) -> bool | None:
-    """True/False when ``criterion`` names a higher/lower-is-better criterion, else None."""
+    """True/False when ``criterion`` names a higher/lower-is-better criterion, else None.
+
+    Examples
+    --------
+    >>> from rankwise.tables import criterion_direction
+    >>> criterion_direction("accuracy"), criterion_direction("test_error"), criterion_direction("xyz")
+    (True, False, None)
+    """
     return direction_of(criterion).higher_is_better
