@@ -202,3 +202,14 @@ def test_api_pages_show_the_gallery_examples_that_use_them(site):
         page = (site / "api" / "generated" / f"rankwise.{name}.html").read_text(
             encoding="utf-8")
         assert "Gallery examples that use it" in page and "sphx-glr-thumbcontainer" in page
+
+
+def test_user_pages_link_into_the_api(read_site):
+    """Getting started, the "Coming from" pages, the worked examples and the guide's pages
+    that show Python link the functions they use to their API pages."""
+    pages = dict(read_site)
+    for name in ("getting-started.html", "coming-from-r.html", "coming-from-python.html",
+                 "examples/demsar2006.html", "examples/garcia-herrera2008.html",
+                 "examples/garcia2010.html", "guide/python-api.html", "guide/papers.html"):
+        api = [href for href, _ in pages[name].links if "api/generated/" in href]
+        assert len(api) >= 2, name

@@ -135,6 +135,8 @@ def bundle_mathjax(app, exc):
 ERRATA_RUN = re.compile(r"\bERRATA((?:(?:,\s*|\s+and\s+|\s+)[A-Z]{1,2}\d+\b)+)")
 ERRATA_ID = re.compile(r"[A-Z]{1,2}\d+")
 OPTION = re.compile(r"^(--[a-z][a-z0-9-]*)(?:[ =].*)?$", re.S)
+#: ``compare``, ``rankwise.friedman(x)``, ``Comparison.verdict``: a public name in inline code
+API_NAME = re.compile(r"^((?:rankwise\.)?[A-Za-z_][\w.]*)(?:\(.*\))?$", re.S)
 SKIP = (nodes.reference, nodes.literal_block, nodes.raw, nodes.math, nodes.math_block,
         nodes.title, nodes.doctest_block)
 
@@ -167,9 +169,11 @@ def _merge_texts(doctree) -> None:
 
 
 def link_mentions(app, doctree, docname):
-    """Every ``ERRATA G2`` in prose links to its entry of the errata page, and every
-    ``--option`` in inline code to its entry of the command-line reference (the first command
-    in :data:`COMMAND_ORDER` that has it); code blocks and existing links are left alone."""
+    """Every ``ERRATA G2`` in prose links to its entry of the errata page, every ``--option``
+    in inline code to its entry of the command-line reference (the first command in
+    :data:`COMMAND_ORDER` that has it), and every public name in inline code (``compare``,
+    ``rankwise.friedman(x)``) to its API page; code blocks and existing links are left
+    alone."""
     errata = app.builder.get_relative_uri(docname, "reference/errata")
     options = {}
     for (program, name), (doc, anchor) in app.env.domains.standard_domain.progoptions.items():
@@ -178,11 +182,20 @@ def link_mentions(app, doctree, docname):
         if name not in options or rank < options[name][0]:
             uri = app.builder.get_relative_uri(docname, doc) + "#" + anchor
             options[name] = (rank, uri)
+    api = app.env.domains.python_domain.objects
     for literal in list(doctree.findall(nodes.literal)):
-        found = OPTION.match(literal.astext())
-        if found and found.group(1) in options and not _inside(literal, SKIP) \
-                and docname != "cli":
+        if _inside(literal, SKIP):
+            continue
+        text = literal.astext()
+        found = OPTION.match(text)
+        if found and found.group(1) in options and docname != "cli":
             literal.replace_self(_link(options[found.group(1)][1], literal.deepcopy()))
+            continue
+        named = API_NAME.match(text)
+        entry = named and api.get("rankwise." + named.group(1).removeprefix("rankwise."))
+        if entry and entry.docname != docname and "xref" not in literal.get("classes", []):
+            uri = app.builder.get_relative_uri(docname, entry.docname) + "#" + entry.node_id
+            literal.replace_self(_link(uri, literal.deepcopy()))
     _merge_texts(doctree)  # "(ERRATA" and "G9)" on two source lines are two Text nodes
     for text in list(doctree.findall(nodes.Text)):
         if _inside(text, SKIP + (nodes.literal,)) or not ERRATA_RUN.search(text):
