@@ -361,3 +361,16 @@ def test_win_tie_loss_matrix_against_rounded_differences():
         cmp = compare(ScoreTable(values=x, datasets=tuple(map(str, range(40))),
                                  learners=tuple("ABCDEF"), higher_is_better=hib), decimals=2)
         assert np.array_equal(cmp.summary.win_tie_loss, win_tie_loss_matrix(x, hib, 2))
+
+
+def test_html_text_blocks_keep_their_line_breaks():
+    """The quartile chart's "As text" block breaks lines where the chart does: before 0.9 it
+    showed every line break as a literal backslash-n (names are made inert line by line)."""
+    import re
+
+    import rankwise
+
+    cmp = rankwise.compare(rankwise.load_example("folds_demo", criterion="accuracy"))
+    pre = re.search(r"<summary>As text</summary><pre>(.*?)</pre>", cmp.to_html(), re.S).group(1)
+    assert "\\n" not in pre and pre.count("\n") >= 5
+    assert pre.splitlines()[1] == "Criteria accuracy"

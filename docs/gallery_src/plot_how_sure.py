@@ -8,10 +8,12 @@ best. With the data-set check, a learner whose verdict rests on one or two data 
 with them: removing those data sets and rerunning the same analysis changes the claim.
 """
 
+import textwrap
+
 import rankwise
 from rankwise.report import figures
 
 cmp = rankwise.compare(rankwise.load_example("garcia2008"), rank_sets=True,
                        dataset_check=True)
-print(cmp.dataset_check.sentence())
+print(textwrap.fill(cmp.dataset_check.sentence(), 88))
 fig = figures(cmp)["rank_sets"]

@@ -8,9 +8,11 @@ Holm-adjusted), coloured by the mean difference, bold where significant. No cell
 the other learners, so the matrix answers the question of the pool check below it.
 """
 
+import textwrap
+
 import rankwise
 from rankwise.report import figures
 
 cmp = rankwise.compare(rankwise.load_example("garcia2008"), mcm="holm", pool_check=True)
 matrix = figures(cmp)["mcm"]
-print(cmp.pool_check.sentence())
+print(textwrap.fill(cmp.pool_check.sentence(), 88))

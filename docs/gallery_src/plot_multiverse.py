@@ -8,10 +8,13 @@ options. Top: the share of the verdict's claims each analysis makes (filled: the
 learner); bottom: the choices that define it.
 """
 
+import textwrap
+
 import rankwise
 from rankwise.report import figures
 
-cmp = rankwise.compare(rankwise.load_example("garcia2010"), multiverse={
-    "decimals": [12, 2], "basis": ["friedman-holm", "wilcoxon-holm", "sign-holm", "mcm"]})
-print(cmp.multiverse.sentence())
+grid = {"decimals": [12, 2],
+        "basis": ["friedman-holm", "wilcoxon-holm", "sign-holm", "mcm"]}
+cmp = rankwise.compare(rankwise.load_example("garcia2010"), multiverse=grid)
+print(textwrap.fill(cmp.multiverse.sentence(), 88))
 fig = figures(cmp)["multiverse"]

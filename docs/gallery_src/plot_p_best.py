@@ -9,10 +9,12 @@ ranks first on a new data set. With ``--verdict bayesian`` the verdict says the 
 words, then the frequentist verdict that the other figures show.
 """
 
+import textwrap
+
 import rankwise
 from rankwise.report import figures
 
 cmp = rankwise.compare(rankwise.load_example("garcia2008"), bayesian="plackett-luce",
                        verdict="bayesian")
 p_best = figures(cmp)["p_best"]
-print(cmp.verdict.bayesian.statement)
+print(textwrap.fill(cmp.verdict.bayesian.statement, 88))

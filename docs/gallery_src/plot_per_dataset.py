@@ -7,9 +7,12 @@ resampled t-test interval (Nadeau & Bengio 2003), filled where the test finds it
 WEKA's Experimenter table as a figure, on a file WEKA 3.6's Experimenter wrote.
 """
 
+import textwrap
+
 import rankwise
 from rankwise.report import figures
 
-cmp = rankwise.compare(rankwise.load_example("weka"), per_dataset=True, control="rules.ZeroR")
-print(cmp.per_dataset.sentence())
+cmp = rankwise.compare(rankwise.load_example("weka"), per_dataset=True,
+                       control="rules.ZeroR")
+print(textwrap.fill(cmp.per_dataset.sentence(), 88))
 fig = figures(cmp)["per_dataset"]

@@ -11,7 +11,8 @@ chart.
 """
 
 import rankwise
+from rankwise.report import render
 
 table = rankwise.load_example("folds_demo", criterion="accuracy")
-text = rankwise.compare(table).to_text()
+text = render(rankwise.compare(table), "text", width=88)
 print(text[text.index("Quartile charts"):text.index("Methods")].rstrip())

@@ -122,7 +122,8 @@ def body(cmp, svgs: dict) -> str:
             if block.caption:
                 parts.append(f'<p class="caption">{_h(block.caption)}</p>')
         elif isinstance(block, Preformatted):
-            text = "<pre>" + _h("\n".join(block.lines)) + "</pre>"
+            # each line made inert on its own: the line breaks are the block's, not a name's
+            text = "<pre>" + "\n".join(_h(line) for line in block.lines) + "</pre>"
             if block.key == "quartiles":
                 parts.append(quartile_svgs(cmp) + "<details><summary>As text</summary>"
                              + text + "</details>")
