@@ -87,11 +87,13 @@ html_css_files = ["rankwise.css"]
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    "header_links_before_dropdown": 5,
+    # one header row at 1,280 px: four links, "More", and the search as a button
+    "header_links_before_dropdown": 4,
+    "navbar_persistent": [],
+    "navbar_end": ["search-button", "theme-switcher"],
     "footer_start": ["copyright"],
     "footer_end": [],
     "secondary_sidebar_items": ["page-toc"],
-    "navbar_end": ["theme-switcher"],
 }
 html_sidebars = {"**": ["sidebar-nav-bs"],
                  **{page: [] for page in ("index", "getting-started", "coming-from-r",

@@ -172,3 +172,36 @@ def test_notebook_fragment(browser, tmp_path):
         f"<div class='output_area'>{cmp._repr_html_()}</div></body></html>", encoding="utf-8")
     seen = check_page(browser, page.as_uri())
     assert_clean(seen)
+
+
+@pytest.mark.parametrize("page", ["getting-started", "guide/index", "coming-from-r",
+                                  "coming-from-python", "how-do-i"])
+def test_site_on_a_phone_and_a_laptop(browser, site, page):
+    """At 420 px (a phone) the page never scrolls sideways and the diagrams keep a readable
+    size, scrolling in their own box; at 1,280 px the header is one row; no console error."""
+    url = (site / f"{page}.html").as_uri()
+    for width in (420, 1280):
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+        browser.get_log("browser")
+        browser.get(url)
+        seen = browser.execute_script("""
+            const header = document.querySelector('.bd-header');
+            const items = Array.from(header.querySelectorAll(
+                '.navbar-header-items .nav-link, .navbar-header-items button'))
+              .filter(e => e.getBoundingClientRect().width > 0);
+            const tops = items.map(e => Math.round(e.getBoundingClientRect().top));
+            return {scroll: document.documentElement.scrollWidth,
+                    client: document.documentElement.clientWidth,
+                    header: header.getBoundingClientRect().height,
+                    rows: new Set(tops.map(t => Math.round(t / 20))).size,
+                    items: items.length,
+                    images: Array.from(document.querySelectorAll('.bd-article .cell_output img'))
+                      .map(i => i.getBoundingClientRect().width)};""")
+        errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert errors == [], (page, width, errors)
+        assert seen["scroll"] <= seen["client"], (page, width, seen)
+        if width == 1280:
+            assert seen["items"] >= 4 and seen["rows"] == 1 and seen["header"] < 90, seen
+        else:
+            assert all(w >= 700 for w in seen["images"]), seen

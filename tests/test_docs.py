@@ -4,6 +4,8 @@ the ``site`` fixture builds one)."""
 
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parents[1]
 
 
@@ -48,7 +50,8 @@ def test_site_has_every_page_the_issue_lists(site):
     for page in ("getting-started", "guide/choosing-a-test", "guide/large-k", "coming-from-r",
                  "coming-from-python", "cli", "json", "changelog", "reference/index",
                  "examples/demsar2006", "examples/garcia-herrera2008", "examples/garcia2010",
-                 "api/generated/rankwise.friedman", "gallery/plot_power_curves"):
+                 "api/generated/rankwise.friedman", "gallery/plot_power_curves", "install",
+                 "how-do-i", "glossary"):
         assert (site / f"{page}.html").exists(), page
 
 
@@ -84,3 +87,54 @@ def test_coming_from_scikit_posthocs_rows_are_identical():
     ]
     for ours, theirs in pairs:
         assert np.abs(ours - np.asarray(theirs))[off].max() < 1e-12
+
+
+def test_install_page_and_citation_give_this_version():
+    import re
+
+    import rankwise
+
+    cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert re.search(r"^version: (\S+)$", cff, re.M).group(1) == rankwise.__version__
+    page = (ROOT / "docs" / "install.md").read_text(encoding="utf-8")
+    assert re.search(r"version = \{([^}]+)\}", page).group(1) == rankwise.__version__
+    for extra in ("bayes", "dask", "parquet", "test", "docs"):
+        assert f"| `{extra}` |" in page, extra
+
+
+def how_do_i_commands() -> list:
+    import re
+
+    page = (ROOT / "docs" / "how-do-i.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```bash\n(.*?)```", page, re.S)
+    return [line.split("#")[0].split() for block in blocks for line in block.splitlines()
+            if line.startswith("rankwise ")]
+
+
+@pytest.mark.parametrize("args", [a for a in how_do_i_commands() if a[1] != "run"],
+                         ids=lambda a: " ".join(a[1:4]))
+def test_every_how_do_i_command_runs(args, tmp_path, monkeypatch, capsys):
+    """Each answer of the "How do I…" page runs as written (``rankwise run`` has its own
+    tests), and each answer links to its guide page."""
+    from cli_run import cli
+
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli(capsys, *args[1:])
+    assert code == 0, err
+    assert "Traceback" not in err
+
+
+def test_how_do_i_answers_each_link_a_guide_page():
+    import re
+
+    page = (ROOT / "docs" / "how-do-i.md").read_text(encoding="utf-8")
+    answers = [a for a in page.split("\n**")[1:]]
+    assert len(answers) >= 10 and len(how_do_i_commands()) >= 10
+    for answer in answers:
+        assert re.search(r"\{doc\}`guide/[\w-]+`", answer), answer[:60]
+
+
+def test_glossary_defines_the_words_of_the_reports(site):
+    page = (site / "glossary.html").read_text(encoding="utf-8")
+    for term in ("omnibus-test", "APV", "CD", "clique", "ROPE", "convention", "verdict"):
+        assert f'id="term-{term}"' in page, term

@@ -34,9 +34,10 @@ class RankwiseWarning(UserWarning):
     >>> import warnings, rankwise
     >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
     >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings(record=True) as seen:
-    ...     warnings.simplefilter('always')
-    ...     _ = cmp.write_report(folder, figure_width='column')
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     with warnings.catch_warnings(record=True) as seen:
+    ...         warnings.simplefilter('always')
+    ...         _ = cmp.write_report(folder, figure_width='column')
     >>> [w.category.__name__ for w in seen]
     ['RankwiseWarning']
     """

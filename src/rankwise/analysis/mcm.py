@@ -180,7 +180,8 @@ def multi_comparison_matrix(x, learners, *, higher_is_better: bool = True,
     >>> i = next(i for i in range(len(m.a)) if (m.a[i], m.b[i]) == (0, 3))
     >>> int(m.wins[i]), int(m.ties[i]), int(m.losses[i])
     (27, 0, 3)
-    >>> bool(m.pvalue[i] == wilcoxon(t.values[:, 0], t.values[:, 3], zero_method="pratt").pvalue)
+    >>> pratt = wilcoxon(t.values[:, 0], t.values[:, 3], zero_method="pratt")
+    >>> bool(m.pvalue[i] == pratt.pvalue)
     True
     """
     x = np.asarray(x, dtype=float)

@@ -110,7 +110,8 @@ class BradleyTerry:
     --------
     >>> import rankwise
     >>> from rankwise.bayes import bradley_terry
-    >>> model = bradley_terry(rankwise.load_example("garcia2008"), chains=2, draws=500, warmup=300)
+    >>> t = rankwise.load_example("garcia2008")
+    >>> model = bradley_terry(t, chains=2, draws=500, warmup=300)
     >>> type(model).__name__, model.learners
     ('BradleyTerry', ('C4.5', '1-NN', 'NaiveBayes', 'Kernel', 'CN2'))
     """
@@ -188,8 +189,8 @@ def bradley_terry(x=None, learners=None, *, folds=None, higher_is_better: bool =
     --------
     >>> import rankwise
     >>> from rankwise.bayes import bradley_terry
-    >>> model = bradley_terry(rankwise.load_example("demsar2006_table6"), chains=2, draws=500,
-    ...                       warmup=300)
+    >>> t = rankwise.load_example("demsar2006_table6")
+    >>> model = bradley_terry(t, chains=2, draws=500, warmup=300)
     >>> model.learners
     ('C4.5', 'C4.5+m', 'C4.5+cf', 'C4.5+m+cf')
     """

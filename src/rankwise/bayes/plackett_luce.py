@@ -148,8 +148,8 @@ def plackett_luce(x, learners, *, higher_is_better: bool = True,
     --------
     >>> import rankwise
     >>> from rankwise.bayes import plackett_luce
-    >>> model = plackett_luce(rankwise.load_example("demsar2006_table6"), chains=2, draws=500,
-    ...                       warmup=300)
+    >>> t = rankwise.load_example("demsar2006_table6")
+    >>> model = plackett_luce(t, chains=2, draws=500, warmup=300)
     >>> [round(float(p), 2) for p in model.p_best]
     [0.0, 0.49, 0.0, 0.51]
     """

@@ -43,7 +43,8 @@ class Diagnostics:
     --------
     >>> import rankwise
     >>> from rankwise.bayes import plackett_luce
-    >>> model = plackett_luce(rankwise.load_example("garcia2008"), chains=2, draws=500, warmup=300)
+    >>> t = rankwise.load_example("garcia2008")
+    >>> model = plackett_luce(t, chains=2, draws=500, warmup=300)
     >>> d = model.diagnostics
     >>> d.chains, d.draws, d.divergences, bool(d.rhat_max < 1.05)
     (2, 500, 0, True)

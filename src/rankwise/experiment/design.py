@@ -173,8 +173,10 @@ class Experiment:
     >>> from importlib.resources import files
     >>> path = files("rankwise.examples") / "demo_experiment.toml"
     >>> exp = rankwise.load_experiment(path)
-    >>> exp.repeats, exp.folds, len(exp.datasets), [learner.name for learner in exp.learners]
-    (5, 2, 4, ['CART', 'NaiveBayes', 'kNN', 'RandomForest'])
+    >>> exp.repeats, exp.folds, len(exp.datasets)
+    (5, 2, 4)
+    >>> [learner.name for learner in exp.learners]
+    ['CART', 'NaiveBayes', 'kNN', 'RandomForest']
     """
 
     datasets: tuple

@@ -399,7 +399,9 @@ def bergmann_hommel(pmatrix, scores=None, *, monotone: bool = False,
     >>> st = pairwise_statistics(t.values, "friedman", convention="paper")
     >>> res = bergmann_hommel(st.pvalues)
     >>> name = t.learners.index
-    >>> f"{res.apv[name('C4.5'), name('Kernel')]:.4g}", round(float(res.apv[name('1-NN'), name('NaiveBayes')]), 6)
+    >>> kernel = res.apv[name('C4.5'), name('Kernel')]
+    >>> bayes = res.apv[name('1-NN'), name('NaiveBayes')]
+    >>> f"{kernel:.4g}", round(float(bayes), 6)
     ('4.487e-07', 0.030337)
     """
     p = _check_matrix(pmatrix)

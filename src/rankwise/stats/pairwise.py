@@ -103,7 +103,8 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
     >>> from rankwise import load_example, pairwise_statistics
     >>> t = load_example("demsar2006_table6_tiebreak")
     >>> st = pairwise_statistics(t.values, "friedman", convention="paper")
-    >>> round(st.se, 4), round(float(abs(st.statistics[0, 3])), 3), round(float(st.pvalues[0, 3]), 4)
+    >>> z, p = float(abs(st.statistics[0, 3])), float(st.pvalues[0, 3])
+    >>> round(st.se, 4), round(z, 3), round(p, 4)
     (0.488, 2.415, 0.0157)
     """
     ranking = RANKING_ALIASES.get(ranking, ranking)

@@ -259,7 +259,8 @@ def mean_rank_sets(ranks, *, learners=None, coverage: float = 0.95, simultaneous
     --------
     >>> import rankwise
     >>> t = rankwise.load_example("garcia2008")
-    >>> sets = rankwise.mean_rank_sets(rankwise.rank_within_datasets(t), learners=t.learners)
+    >>> ranks = rankwise.rank_within_datasets(t)
+    >>> sets = rankwise.mean_rank_sets(ranks, learners=t.learners)
     >>> [f'{n}: {lo}-{hi}' for n, lo, hi in zip(sets.learners, sets.lower, sets.upper)]
     ['C4.5: 1-2', '1-NN: 3-4', 'NaiveBayes: 1-2', 'Kernel: 5-5', 'CN2: 3-4']
     """

@@ -177,8 +177,8 @@ def _kendall_tau(a, b) -> float:
 def quartile_charts(table, width: int = BAR_WIDTH, tau: float = AGREEMENT_TAU) -> dict:
     """The overall chart and, when fold-level values exist, one chart per data set.
 
-    ``overall_enough`` applies the notes' rule "only show overall if the individuals are not
-    strikingly different to the overall", made precise: every data set orders the learners by
+    ``overall_enough`` says when the overall chart is enough (the per-data-set charts are
+    then left out), made precise: every data set orders the learners by
     median with Kendall's τ ≥ ``tau`` (default 0.6) against the overall order of medians.
     Without fold-level values the overall chart summarises the per-data-set cells.
     """
@@ -224,8 +224,9 @@ def quartile_chart_lines(table, criterion_label: str | None = None, digits: int 
                                      digits, charts["width"]))
     if charts["per_dataset"]:
         if charts["overall_enough"] and not show_all:
-            out.append(f"(every data set orders the learners like the overall chart, Kendall tau"
-                       f" >= {charts['tau']}: per-data-set charts omitted)")
+            # two lines: a text report keeps every line within 80 columns
+            out += ["(every data set orders the learners like the overall chart,",
+                    f" Kendall tau >= {charts['tau']}: per-data-set charts omitted)"]
         else:
             for d, rows in charts["per_dataset"].items():
                 out.extend(format_quartile_chart(d, rows, charts["lo"], charts["hi"], digits,

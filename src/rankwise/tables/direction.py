@@ -82,8 +82,9 @@ def direction_of(name: str | None) -> Direction:
 
     Examples
     --------
-    >>> [direction_of(n).higher_is_better for n in ("test_error", "val_loss", "fit_time",
-    ...                                             "mean_squared_error", "accuracy", "foo")]
+    >>> names = ("test_error", "val_loss", "fit_time", "mean_squared_error", "accuracy",
+    ...          "foo")
+    >>> [direction_of(n).higher_is_better for n in names]
     [False, False, False, False, True, None]
     >>> direction_of("neg_mean_squared_error")
     Direction(higher_is_better=True, word='error', negated=True)
@@ -109,7 +110,7 @@ def criterion_direction(criterion: str | None) -> bool | None:
     Examples
     --------
     >>> from rankwise.tables import criterion_direction
-    >>> criterion_direction("accuracy"), criterion_direction("test_error"), criterion_direction("xyz")
-    (True, False, None)
+    >>> [criterion_direction(c) for c in ("accuracy", "test_error", "xyz")]
+    [True, False, None]
     """
     return direction_of(criterion).higher_is_better

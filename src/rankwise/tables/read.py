@@ -96,12 +96,13 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     --------
     >>> import pandas as pd
     >>> from rankwise import load_table
-    >>> frame = pd.DataFrame({"dataset": ["iris", "wine", "glass"], "tree": [0.93, 0.90, 0.66],
-    ...                       "knn": [0.95, 0.94, 0.70]})
+    >>> frame = pd.DataFrame({"dataset": ["iris", "wine", "glass"],
+    ...                       "tree": [0.93, 0.90, 0.66], "knn": [0.95, 0.94, 0.70]})
     >>> t = load_table(frame)
     >>> t.learners, t.datasets, t.higher_is_better
     (('tree', 'knn'), ('iris', 'wine', 'glass'), True)
-    >>> load_table(frame.rename(columns={"tree": "tree_error"}), criterion="error").higher_is_better
+    >>> errors = frame.rename(columns={"tree": "tree_error"})
+    >>> load_table(errors, criterion="error").higher_is_better
     False
     """
     check.choice("shape", shape, SHAPES)

@@ -50,7 +50,8 @@ class ScoreTable:
     >>> import numpy as np
     >>> from rankwise import ScoreTable, friedman
     >>> t = ScoreTable(values=np.array([[0.1, 0.2], [0.3, 0.2], [0.25, 0.3]]),
-    ...                datasets=('d1', 'd2', 'd3'), learners=('A', 'B'), higher_is_better=False)
+    ...                datasets=('d1', 'd2', 'd3'), learners=('A', 'B'),
+    ...                higher_is_better=False)
     >>> t.n_datasets, t.n_learners, t.column('B').tolist()
     (3, 2, [0.2, 0.2, 0.3])
     """
