@@ -128,10 +128,13 @@ def test_site_pages_of_other_tools_formats_and_the_bayesian_figure(browser, site
                  min_images=1 if page.startswith("gallery") else 0)
 
 
-def test_site_formulas_are_typeset_offline(browser, site):
-    """MathJax comes with the site (copied from a PyPI wheel at build time): a formula of the
-    API reference is typeset, with nothing fetched and no console error."""
-    page = site / "api" / "generated" / "rankwise.nemenyi_pvalues.html"
+@pytest.mark.parametrize("page", ["api/generated/rankwise.nemenyi_pvalues",
+                                  "reference/friedman", "reference/pairwise",
+                                  "reference/multiple-sign-test"])
+def test_site_formulas_are_typeset_offline(browser, site, page):
+    """MathJax comes with the site (copied from a PyPI wheel at build time): the formulas of
+    the API and the reference pages are typeset, with nothing fetched and no console error."""
+    page = site / f"{page}.html"
     assert "_static/mathjax/tex-chtml.js" in page.read_text(encoding="utf-8")
     assert (site / "_static" / "mathjax" / "tex-chtml.js").is_file()
     assert_clean(check_page(browser, page.as_uri()))

@@ -107,8 +107,9 @@ def how_do_i_commands() -> list:
 
     page = (ROOT / "docs" / "how-do-i.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```bash\n(.*?)```", page, re.S)
-    return [line.split("#")[0].split() for block in blocks for line in block.splitlines()
-            if line.startswith("rankwise ")]
+    lines = [line.split("#")[0] for block in blocks
+             for line in block.replace("\\\n", " ").splitlines()]  # continued lines joined
+    return [line.split() for line in lines if line.startswith("rankwise ")]
 
 
 @pytest.mark.parametrize("args", [a for a in how_do_i_commands() if a[1] != "run"],

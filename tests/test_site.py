@@ -213,3 +213,23 @@ def test_user_pages_link_into_the_api(read_site):
                  "examples/garcia2010.html", "guide/python-api.html", "guide/papers.html"):
         api = [href for href, _ in pages[name].links if "api/generated/" in href]
         assert len(api) >= 2, name
+
+
+def test_no_code_or_output_line_is_wider_than_88(read_site):
+    """Code blocks, doctests and executed outputs fit a page without being cut off."""
+    wide = [(name, len(line), line[:50]) for name, page in read_site for block in page.pres
+            for line in block.splitlines() if len(line.rstrip()) > CODE_WIDTH]
+    assert wide == []
+
+
+def test_reference_formulas_are_mathematics(site):
+    """The reference pages' displayed formulas are typeset (MathJax), not Unicode in code."""
+    pages = ("adjustments", "aligned-ranks", "anova", "bergmann-hommel", "friedman",
+             "multiple-sign-test", "pairwise", "quade")
+    for name in pages:
+        text = (site / "reference" / f"{name}.html").read_text(encoding="utf-8")
+        assert 'class="math' in text and "_static/mathjax/tex-chtml.js" in text, name
+        parsed = Page()
+        parsed.feed(text)
+        code = "\n".join(parsed.pres)
+        assert not re.search(r"^\s*\S+\s*=.*[Σχ√∫]", code, re.M), name
