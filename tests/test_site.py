@@ -138,8 +138,9 @@ def cli_options() -> set:
 
 
 def test_every_errata_id_and_option_is_a_link(read_site):
-    """``ERRATA G2`` links to its entry; ``--option`` in inline code or prose links to the
-    command-line reference (its own page defines them; code blocks are examples to copy)."""
+    """``ERRATA G2`` links to its entry, ``docs/reference/NAME.md`` to that page, and
+    ``--option`` in inline code or prose to the command-line reference (its own page defines
+    them; code blocks are examples to copy)."""
     options = cli_options()
     assert {"--posthoc", "--figure-width", "--seed"} <= options
     errata, unlinked = 0, []
@@ -148,6 +149,8 @@ def test_every_errata_id_and_option_is_a_link(read_site):
                       for href, _ in page.links)
         prose = "".join(page.unlinked_prose)
         unlinked += [(name, m.group()) for m in re.finditer(r"ERRATA\s+[A-Z]{1,2}\d+", prose)]
+        unlinked += [(name, m.group()) for text in [prose, *page.unlinked_code]
+                     for m in re.finditer(r"docs/reference/[\w-]+\.md", text)]
         if name == "cli.html":
             continue
         for code in page.unlinked_code:

@@ -135,6 +135,8 @@ def bundle_mathjax(app, exc):
 ERRATA_RUN = re.compile(r"\bERRATA((?:(?:,\s*|\s+and\s+|\s+)[A-Z]{1,2}\d+\b)+)")
 ERRATA_ID = re.compile(r"[A-Z]{1,2}\d+")
 OPTION = re.compile(r"^(--[a-z][a-z0-9-]*)(?:[ =].*)?$", re.S)
+#: ``docs/reference/pairwise.md``, the path the code cites a reference page by
+REFERENCE_FILE = re.compile(r"docs/reference/([\w-]+)\.md")
 #: ``compare``, ``rankwise.friedman(x)``, ``Comparison.verdict``: a public name in inline code
 API_NAME = re.compile(r"^((?:rankwise\.)?[A-Za-z_][\w.]*)(?:\(.*\))?$", re.S)
 SKIP = (nodes.reference, nodes.literal_block, nodes.raw, nodes.math, nodes.math_block,
@@ -172,8 +174,8 @@ def link_mentions(app, doctree, docname):
     """Every ``ERRATA G2`` in prose links to its entry of the errata page, every ``--option``
     in inline code to its entry of the command-line reference (the first command in
     :data:`COMMAND_ORDER` that has it), and every public name in inline code (``compare``,
-    ``rankwise.friedman(x)``) to its API page; code blocks and existing links are left
-    alone."""
+    ``rankwise.friedman(x)``) to its API page, and every ``docs/reference/NAME.md`` the code
+    cites to that page; code blocks and existing links are left alone."""
     errata = app.builder.get_relative_uri(docname, "reference/errata")
     options = {}
     for (program, name), (doc, anchor) in app.env.domains.standard_domain.progoptions.items():
@@ -183,6 +185,8 @@ def link_mentions(app, doctree, docname):
             uri = app.builder.get_relative_uri(docname, doc) + "#" + anchor
             options[name] = (rank, uri)
     api = app.env.domains.python_domain.objects
+    reference_pages = {doc.removeprefix("reference/"): app.builder.get_relative_uri(docname, doc)
+                       for doc in app.env.found_docs if doc.startswith("reference/")}
     for literal in list(doctree.findall(nodes.literal)):
         if _inside(literal, SKIP):
             continue
@@ -191,6 +195,10 @@ def link_mentions(app, doctree, docname):
         if found and found.group(1) in options and docname != "cli":
             literal.replace_self(_link(options[found.group(1)][1], literal.deepcopy()))
             continue
+        page = REFERENCE_FILE.fullmatch(text)
+        if page and page.group(1) in reference_pages:
+            literal.replace_self(_link(reference_pages[page.group(1)], literal.deepcopy()))
+            continue
         named = API_NAME.match(text)
         entry = named and api.get("rankwise." + named.group(1).removeprefix("rankwise."))
         if entry and entry.docname != docname and "xref" not in literal.get("classes", []):
@@ -198,16 +206,20 @@ def link_mentions(app, doctree, docname):
             literal.replace_self(_link(uri, literal.deepcopy()))
     _merge_texts(doctree)  # "(ERRATA" and "G9)" on two source lines are two Text nodes
     for text in list(doctree.findall(nodes.Text)):
-        if _inside(text, SKIP + (nodes.literal,)) or not ERRATA_RUN.search(text):
+        if _inside(text, SKIP + (nodes.literal,)):
             continue
-        parts, last, source = [], 0, str(text)
-        for run in ERRATA_RUN.finditer(source):
-            for ident in ERRATA_ID.finditer(run.group(1)):
-                start = run.start(1) + ident.start()
-                parts.append(nodes.Text(source[last:start]))
-                parts.append(_link(f"{errata}#{ident.group().lower()}",
-                                   nodes.Text(ident.group())))
-                last = start + len(ident.group())
+        source = str(text)
+        spans = [(run.start(1) + i.start(), run.start(1) + i.end(),
+                  f"{errata}#{i.group().lower()}")
+                 for run in ERRATA_RUN.finditer(source) for i in ERRATA_ID.finditer(run.group(1))]
+        spans += [(m.start(), m.end(), reference_pages[m.group(1)])
+                  for m in REFERENCE_FILE.finditer(source) if m.group(1) in reference_pages]
+        if not spans:
+            continue
+        parts, last = [], 0
+        for start, end, uri in sorted(spans):
+            parts += [nodes.Text(source[last:start]), _link(uri, nodes.Text(source[start:end]))]
+            last = end
         parts.append(nodes.Text(source[last:]))
         text.parent.replace(text, parts)
 
