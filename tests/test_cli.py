@@ -228,6 +228,7 @@ def test_readme_worked_example_of_effects_is_real():
     from pathlib import Path
 
     readme = (Path(__file__).parents[1] / "docs" / "guide" / "effects.md").read_text(encoding="utf-8")
+    readme = readme.replace(" \\\n      ", " ")  # a command continued on a second line
     command = "rankwise compare --example garcia2008 --bayesian signed-rank --rope 0.01 --pair C4.5 NaiveBayes"
     shown = readme.split(f"$ {command}\n...\n")[1].split("...\n```")[0].strip("\n")
     out = run(*command.split()[1:]).stdout

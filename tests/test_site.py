@@ -138,7 +138,7 @@ def cli_options() -> set:
 
 
 def test_every_errata_id_and_option_is_a_link(read_site):
-    """``ERRATA G2`` links to its entry, ``docs/reference/NAME.md`` to that page, and
+    """``ERRATA G2`` links to its entry, ``docs/reference/<name>.md`` to that page, and
     ``--option`` in inline code or prose to the command-line reference (its own page defines
     them; code blocks are examples to copy)."""
     options = cli_options()

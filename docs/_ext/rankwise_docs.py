@@ -174,7 +174,7 @@ def link_mentions(app, doctree, docname):
     """Every ``ERRATA G2`` in prose links to its entry of the errata page, every ``--option``
     in inline code to its entry of the command-line reference (the first command in
     :data:`COMMAND_ORDER` that has it), and every public name in inline code (``compare``,
-    ``rankwise.friedman(x)``) to its API page, and every ``docs/reference/NAME.md`` the code
+    ``rankwise.friedman(x)``) to its API page, and every ``docs/reference/<name>.md`` the code
     cites to that page; code blocks and existing links are left alone."""
     errata = app.builder.get_relative_uri(docname, "reference/errata")
     options = {}
