@@ -47,6 +47,7 @@ _LAZY = {
     "scott_knott_esd": "rankwise.analysis.scott_knott",
     **dict.fromkeys(("DatasetCheck", "dataset_check"), "rankwise.analysis.dataset_check"),
     "Multiverse": "rankwise.analysis.multiverse",
+    **dict.fromkeys(("Race", "race"), "rankwise.stats.racing"),
 }
 
 __all__ = sorted(_LAZY) + ["RankwiseError", "RankwiseWarning", "__version__"]

@@ -46,8 +46,8 @@ def score_input(fn):
 
     A ScoreTable brings its values, its direction (``higher_is_better`` left out takes the
     table's; one that contradicts it is refused: a lower-is-better table is never read the
-    other way round without a word) and, where the function takes ``learners``, its learners'
-    names, as a DataFrame brings its columns' names. A file name is refused in one line that
+    other way round without a word) and, where the function takes ``learners`` and
+    ``datasets``, their names, as a DataFrame brings its columns' and index's. A file name is refused in one line that
     says how to read it first.
     """
     import functools
@@ -55,7 +55,8 @@ def score_input(fn):
 
     sig = inspect.signature(fn)
     first = next(iter(sig.parameters))
-    takes = {name: name in sig.parameters for name in ("higher_is_better", "learners")}
+    takes = {name: name in sig.parameters
+             for name in ("higher_is_better", "learners", "datasets")}
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -76,7 +77,7 @@ def _as_scores(name: str, x, first: str, given: dict, takes: dict) -> dict:
         raise RankwiseError(f"{name}() takes scores (an array or DataFrame of numbers, rows data"
                             " sets, columns learners) or a ScoreTable, not a file name; read the"
                             f" file first: {name}(rankwise.load_table({str(x)!r}))")
-    out, names = {}, None
+    out, names, rows = {}, None, None
     if all(hasattr(x, a) for a in ("values", "higher_is_better", "learners", "datasets")):
         hib = bool(x.higher_is_better)
         if takes["higher_is_better"]:
@@ -87,7 +88,7 @@ def _as_scores(name: str, x, first: str, given: dict, takes: dict) -> dict:
                                     " leave higher_is_better out to use it, or read the table"
                                     " again with load_table(..., higher_is_better=...)")
             out["higher_is_better"] = hib
-        names, x = list(x.learners), x.values
+        names, rows, x = list(x.learners), list(x.datasets), x.values
     elif hasattr(x, "columns") and hasattr(x, "dtypes"):  # a pandas DataFrame
         from pandas.api.types import is_numeric_dtype
 
@@ -96,12 +97,15 @@ def _as_scores(name: str, x, first: str, given: dict, takes: dict) -> dict:
             raise RankwiseError(f"{name}(): the DataFrame's column {str(text[0])!r} is not"
                                 " numbers; make it the index (df.set_index(...)) or read the"
                                 " frame with rankwise.load_table(df)")
-        names, x = [str(c) for c in x.columns], x.to_numpy(dtype=float)
+        names, rows = [str(c) for c in x.columns], [str(i) for i in x.index]
+        x = x.to_numpy(dtype=float)
     elif np.ndim(x) != 2:
         score_matrix(x)  # refused, in its words
     out[first] = x
     if takes["learners"] and names is not None and given.get("learners") is None:
         out["learners"] = names
+    if takes["datasets"] and rows is not None and given.get("datasets") is None:
+        out["datasets"] = rows
     return out
 
 

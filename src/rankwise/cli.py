@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from . import defaults, names
-from .cli_options import Effect, In, Out, Pool, Post, Study, Tests
+from .cli_options import Effect, In, Out, Pool, Post, Racing, Study, Tests
 from .errors import RankwiseError
 
 app = typer.Typer(add_completion=True, no_args_is_help=True,
@@ -279,6 +279,82 @@ def power(
         emit(json_report(study) if fmt == "json" else text_report(study), output)
     except RankwiseError as exc:
         fail(str(exc))
+
+
+@app.command()
+def race(
+    input: In.File = None, example: In.Example = None, criterion: In.Criterion = None,
+    higher_is_better: In.Direction = None, aggregate: In.Aggregate = "median",
+    shape: In.Shape = "auto", columns: In.Columns = None, source_format: In.Source = "auto",
+    missing: In.Missing = "refuse", duplicates: In.Duplicates = None, where: In.Where = None,
+    sep: In.Sep = None, decimal: In.Decimal = None,
+    alpha: Racing.Alpha = 0.05, goal: Racing.Goal = "best", order: Racing.Order = "random",
+    seed: Racing.Seed = defaults.DEFAULT_SEED, fmt: Racing.Format = "text",
+    figure: Racing.Figure = None, output: Racing.Output = None,
+):
+    """Replay a race over a finished table: eliminate a learner as soon as another beats it, with a guarantee that holds whenever the race stops."""
+    from .report.race import race_json, race_text
+    from .stats.racing import race as run_race
+
+    try:
+        if fmt not in names.SUMMARY_FORMATS:
+            raise RankwiseError(f"--format must be text or json; got {fmt!r}")
+        if order not in ("random", "given"):
+            raise RankwiseError(f"--order must be random or given; got {order!r}")
+        check_destinations(output, None)
+        top = _goal(goal)
+        if figure is not None:
+            _check_figure_path(figure)
+        table = read_table(input, example, "an INPUT", shape=shape, criterion=criterion,
+                           higher_is_better=higher_is_better, aggregate=aggregate,
+                           missing=missing, columns=columns, source_format=source_format,
+                           duplicates=duplicates, where=where, sep=sep, decimal=decimal)
+        if np_isnan_any(table.values):
+            raise RankwiseError("a race needs every learner's score on every data set; choose"
+                                " --missing drop-datasets or drop-learners")
+        result = run_race(table, alpha=alpha, goal=top, order=order, seed=seed)
+        if figure is not None:
+            _write_race_figure(result, figure)
+        emit(race_json(result) if fmt == "json" else race_text(result, text_width(output)),
+             output)
+    except RankwiseError as exc:
+        fail(str(exc))
+
+
+def np_isnan_any(values) -> bool:
+    import numpy as np
+
+    return bool(np.isnan(values).any())
+
+
+def _goal(goal: str) -> int:
+    """``--goal best`` is 1; ``top:M`` is M."""
+    text = str(goal).strip().lower()
+    if text == "best":
+        return 1
+    if text.startswith("top:") and text[4:].isdigit() and int(text[4:]) >= 1:
+        return int(text[4:])
+    raise RankwiseError(f"--goal must be best or top:M (M a whole number, 1 or more); got"
+                        f" {goal!r}")
+
+
+def _check_figure_path(path: Path) -> None:
+    if path.suffix.lower() not in (".svg", ".pdf", ".png"):
+        raise RankwiseError(f"--figure is written as .svg, .pdf or .png; got {path.name!r}")
+    check_destinations(path, None)
+
+
+def _write_race_figure(result, path: Path) -> None:
+    from ._files import write_atomic
+    from .report.diagrams import figure_bytes
+    from .report.race import race_figure
+
+    data = figure_bytes(race_figure(result), path.suffix.lower().lstrip("."))
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        raise RankwiseError(f"cannot write the figure to {path}: {exc.strerror or exc}") from None
+    typer.echo(f"rankwise: wrote the race to {path}", err=True)
 
 
 @app.command("run")

@@ -29,6 +29,7 @@ PER = "Data set by data set (guide: per-dataset)"
 POOL_P = "Pool (guide: power)"
 STUDY = "Study (guide: power; docs/reference/power.md)"
 RUN_P = "Parallel runs (the results do not depend on them)"
+RACE_P = "Race (guide: racing)"
 OUT_P = "Output"
 
 
@@ -302,3 +303,23 @@ class Study:
     FigureWidth = Annotated[Optional[str], opt(
         "--figure-width", metavar="column|page|CM", panel=OUT_P,
         help="--report: figures for a paper's column (8.4 cm), page (17 cm) or CM cm.")]
+
+
+class Racing:
+    """race: the race and its output."""
+    Alpha = Annotated[float, opt(
+        "--alpha", metavar="A", panel=RACE_P,
+        help="Chance of any wrong elimination over the whole race.")]
+    Goal = Annotated[str, opt("--goal", metavar="best|top:M", panel=RACE_P,
+                              help="Stop when the best, or the top M, are left.")]
+    Order = Annotated[str, opt("--order", choices=("random", "given"), panel=RACE_P,
+                               help="The data sets in a seeded random order or the table's.")]
+    Seed = Annotated[int, opt("--seed", metavar="SEED", panel=RACE_P,
+                              help="Seed of the random order.")]
+    Format = Annotated[str, opt("--format", "-f", choices=names.SUMMARY_FORMATS, panel=OUT_P,
+                                help="Output format.")]
+    Figure = Annotated[Optional[Path], opt(
+        "--figure", metavar="FILE", panel=OUT_P,
+        help="The race as a figure (.svg, .pdf or .png).")]
+    Output = Annotated[Optional[Path], opt("--output", "-o", metavar="FILE", panel=OUT_P,
+                                           help="Write to FILE instead of the screen.")]

@@ -1,0 +1,329 @@
+"""Anytime-valid racing: take the data sets one at a time and eliminate a learner as soon as
+another one beats it, with an error guarantee that holds whenever the race is stopped.
+
+Racing (F-Race, Birattari et al. 2002; irace, López-Ibáñez et al. 2016) drops candidates
+that repeated Friedman tests find worse, but a test repeated after every data set rejects a
+true null far more often than its level. Here each ordered pair of learners (a, b) keeps a
+*test martingale* against
+
+    H0(a, b): on a data set drawn like these, a beats b with probability at most 1/2
+
+(Ramdas, Grünwald, Vovk & Shafer 2023; Waudby-Smith & Ramdas 2024). After a data set on which
+a beats b it is multiplied by 1 + λ, after one on which b beats a by 1 − λ, and a tie leaves it
+as it is; its e-value is the average over the bets λ in :data:`BETS` (an average of test
+martingales is one). Under H0 its expectation never grows, so by Ville's inequality it ever
+reaches 1/δ with probability at most δ. Learner b is eliminated as soon as a learner a still in
+the race has e(a, b) ≥ k(k − 1)/α: Bonferroni over the k(k − 1) ordered pairs, so with
+probability at least 1 − α no learner is ever eliminated by one that is not better than it, at
+whatever data set the race is stopped or looked at.
+
+Why wins and losses: the outcome of a data set is then scale-free (no bound on score
+differences is needed), robust to outliers, and H0 is exactly the sign test's null; ties carry
+no evidence and are counted. Ranks among all learners would make a pair's evidence depend on
+which other learners are still in the race. The data sets are assumed to be independent draws,
+as for every test in rankwise. An eliminated learner is not evaluated on later data sets (the
+runner does not run it), so its pairs stop there; a stopped test martingale keeps its
+guarantee.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validate import alpha as check_alpha, score_input, score_matrix
+from ..defaults import DEFAULT_DECIMALS, DEFAULT_SEED
+from ..errors import RankwiseError
+from .ranking import round_scores
+
+#: The bets λ whose test martingales are averaged: small ones gain slowly and safely, large
+#: ones quickly when one learner wins nearly always.
+BETS = np.round(np.linspace(0.05, 0.95, 19), 2)
+ORDERS = ("random", "given")
+
+
+@dataclass(frozen=True)
+class Elimination:
+    """``learner`` left the race after ``step`` data sets, beaten by ``by`` with e-value
+    ``evalue`` (at least the race's threshold)."""
+
+    learner: str
+    by: str
+    step: int
+    evalue: float
+
+
+@dataclass(frozen=True)
+class Race:
+    """A race replayed over a finished table (:func:`race`).
+
+    ``order`` holds every data set in the order the race takes them; the race used the first
+    ``steps``. ``eliminations`` in the order they happened; ``survivors`` are the learners
+    left when it stopped (``settled``: the goal, at most ``goal`` learners left, was reached).
+    ``evaluated[j]`` is how many data sets learner j was evaluated on; ``evidence[a, b]`` the
+    e-value of "a beats b" when the race stopped; ``ties`` the tied outcomes of pairs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankwise.stats.racing import race
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.normal(size=(60, 4)) + [1.5, 1.5, 0.0, 0.0]   # two learners clearly worse
+    >>> r = race(x, learners=["A", "B", "C", "D"], order="given")
+    >>> [(e.learner, e.by, e.step) for e in r.eliminations]
+    [('C', 'B', 11), ('D', 'B', 32)]
+    >>> r.survivors, r.settled, r.steps   # A and B are alike: one cannot be left
+    (('A', 'B'), False, 60)
+    """
+
+    learners: tuple
+    order: tuple
+    alpha: float
+    goal: int
+    threshold: float
+    steps: int
+    settled: bool
+    eliminations: tuple
+    survivors: tuple
+    evaluated: np.ndarray
+    evidence: np.ndarray
+    ties: int
+    seed: int | None
+
+    @property
+    def tasks_used(self) -> int:
+        """(learner, data set) evaluations the race needed."""
+        return int(self.evaluated.sum())
+
+    @property
+    def tasks_full(self) -> int:
+        """(learner, data set) evaluations of the whole table."""
+        return len(self.learners) * len(self.order)
+
+    @property
+    def saved(self) -> float:
+        """The share of the full experiment the race did not need."""
+        return 1.0 - self.tasks_used / self.tasks_full if self.tasks_full else 0.0
+
+    def guarantee(self) -> str:
+        k = len(self.learners)
+        return (f"With probability at least {1 - self.alpha:g}, no learner was eliminated by"
+                " one that is not better than it (better: wins on more than half of the data"
+                " sets), whenever the race is stopped: each of the"
+                f" {k * (k - 1)} ordered pairs needs an e-value of at least"
+                f" {self.threshold:,.0f} = k(k - 1)/alpha (Ville's inequality, Bonferroni over"
+                " the pairs); the data sets are taken as independent draws.")
+
+    def to_dict(self) -> dict:
+        return {"learners": list(self.learners), "order": list(self.order),
+                "alpha": self.alpha, "goal": self.goal, "threshold": self.threshold,
+                "steps": self.steps, "settled": self.settled,
+                "eliminations": [{"learner": e.learner, "by": e.by, "step": e.step,
+                                  "evalue": e.evalue} for e in self.eliminations],
+                "survivors": list(self.survivors),
+                "evaluated": dict(zip(self.learners, map(int, self.evaluated))),
+                "tasks_used": self.tasks_used, "tasks_full": self.tasks_full,
+                "saved": self.saved, "ties": self.ties, "seed": self.seed,
+                "bets": BETS.tolist(), "guarantee": self.guarantee()}
+
+
+def race_order(n: int, order="random", seed: int = DEFAULT_SEED) -> np.ndarray:
+    """The data sets' order: ``"random"`` (a permutation drawn with ``seed``), ``"given"``
+    (the table's), or a sequence of the n row indices."""
+    if isinstance(order, str):
+        if order not in ORDERS:
+            raise RankwiseError(f"order must be random, given or a list of rows; got {order!r}")
+        if order == "given":
+            return np.arange(n)
+        return np.random.default_rng(seed).permutation(n)
+    rows = np.asarray(order)
+    if rows.ndim != 1 or sorted(rows.tolist()) != list(range(n)):
+        raise RankwiseError(f"order must list each of the {n} data sets once (rows 0 to"
+                            f" {n - 1})")
+    return rows.astype(np.int64)
+
+
+@score_input
+def race(x, learners=None, datasets=None, *, alpha: float = 0.05, goal: int = 1,
+         order="random", seed: int = DEFAULT_SEED, higher_is_better: bool = True,
+         decimals: int | None = DEFAULT_DECIMALS) -> Race:
+    """Replay a race over a finished table: how many data sets would have settled it?
+
+    Parameters
+    ----------
+    x : array_like, pandas.DataFrame or ScoreTable, shape (n, k)
+        Scores: one row per data set, one column per learner (a ScoreTable brings its
+        direction and names).
+    learners, datasets : sequences of str, optional
+        Names (default: from a ScoreTable or a DataFrame, else numbers).
+    alpha : float, default 0.05
+        The chance, over the whole race, that any learner is eliminated by one that is not
+        better than it.
+    goal : int, default 1
+        Stop when at most this many learners are left (``--goal best`` is 1, ``top:M`` is M).
+    order : {"random", "given"} or sequence of int, default "random"
+        The order in which the data sets are taken.
+    seed : int
+        Seed of the random order.
+    higher_is_better : bool, default True
+        Direction of the scores.
+    decimals : int or None
+        Scores are rounded to this many decimals first, so that printed ties are ties.
+
+    Returns
+    -------
+    Race
+        The eliminations (who, by whom, after how many data sets), the survivors, the share of
+        the experiment not needed, and the evidence when the race stopped.
+
+    Examples
+    --------
+    García & Herrera's five classifiers over their 30 data sets in the table's order:
+
+    >>> import rankwise
+    >>> r = rankwise.race(rankwise.load_example("garcia2008"), order="given")
+    >>> [(e.learner, e.by, e.step) for e in r.eliminations]
+    [('Kernel', 'C4.5', 16)]
+    >>> r.survivors, round(r.saved, 3)
+    (('C4.5', '1-NN', 'NaiveBayes', 'CN2'), 0.093)
+    """
+    scores = score_matrix(x, min_rows=1)
+    n, k = scores.shape
+    learners = _names(learners, k, "learners", "learner")
+    datasets = _names(datasets, n, "datasets", "data set")
+    a = check_alpha(alpha)
+    if isinstance(goal, bool) or not isinstance(goal, (int, np.integer)) or not 1 <= goal < k:
+        raise RankwiseError(f"goal must be a whole number from 1 to {k - 1} (the learners to"
+                            f" keep); got {goal!r}")
+    rows = race_order(n, order, seed)
+    signed = round_scores(scores, decimals) * (1.0 if higher_is_better else -1.0)
+    run = _run(signed[rows], a, int(goal))
+    eliminations = tuple(Elimination(learners[j], learners[by], step, e)
+                         for j, by, step, e in run["out"])
+    return Race(tuple(learners), tuple(datasets[i] for i in rows), a, int(goal),
+                run["threshold"], run["steps"], run["settled"], eliminations,
+                tuple(n for n, keep in zip(learners, run["alive"]) if keep), run["evaluated"],
+                run["evidence"], run["ties"], seed if isinstance(order, str) and
+                order == "random" else None)
+
+
+def _names(given, size: int, what: str, one: str) -> list:
+    if given is None:
+        return [f"{one} {i + 1}" for i in range(size)]
+    names = [str(g) for g in given]
+    if len(names) != size or len(set(names)) != size:
+        raise RankwiseError(f"{what} must be {size} distinct names; got {len(names)}"
+                            f" ({len(set(names))} distinct)")
+    return names
+
+
+def _run(x: np.ndarray, alpha: float, goal: int) -> dict:
+    """The race over the rows of ``x`` (in order, higher is better): log wealth per ordered
+    pair and bet, updated for the learners still in the race only."""
+    n, k = x.shape
+    threshold = k * (k - 1) / alpha
+    log_threshold = np.log(threshold)
+    win, loss = np.log1p(BETS), np.log1p(-BETS)
+    wealth = np.zeros((k, k, BETS.size))
+    alive = np.ones(k, dtype=bool)
+    evaluated = np.zeros(k, dtype=np.int64)
+    out, ties, steps = [], 0, 0
+    for steps, row in enumerate(x, start=1):
+        idx = np.flatnonzero(alive)
+        evaluated[idx] += 1
+        sign = np.sign(row[idx][:, None] - row[idx][None, :])
+        ties += int(np.triu(sign == 0, 1).sum())
+        step = np.where(sign[..., None] > 0, win, np.where(sign[..., None] < 0, loss, 0.0))
+        wealth[np.ix_(idx, idx)] += step
+        log_e = _log_mean_exp(wealth[np.ix_(idx, idx)])
+        beaten = np.flatnonzero((log_e >= log_threshold).any(axis=0))
+        for j in beaten:  # the strongest evidence names the eliminator
+            by = int(np.argmax(log_e[:, j]))
+            out.append((int(idx[j]), int(idx[by]), steps, float(np.exp(log_e[by, j]))))
+        alive[idx[beaten]] = False
+        if alive.sum() <= goal:
+            break
+    return {"threshold": threshold, "steps": steps, "settled": bool(alive.sum() <= goal),
+            "out": out, "alive": alive, "evaluated": evaluated, "ties": ties,
+            "evidence": np.exp(_log_mean_exp(wealth))}
+
+
+def _log_mean_exp(log_wealth: np.ndarray) -> np.ndarray:
+    """log of the average over the last axis of exp(log_wealth), without overflow."""
+    top = log_wealth.max(axis=-1)
+    return top + np.log(np.exp(log_wealth - top[..., None]).mean(axis=-1))
+
+
+# ---------------------------------------------------------------- the baseline and the study
+
+def repeated_friedman_race(x, alpha: float = 0.05, first_test: int = 5) -> list:
+    """The F-Race rule (Birattari et al. 2002), for comparison only: after each data set from
+    the ``first_test``-th on, a Friedman test of the learners still in the race; when it
+    rejects at ``alpha``, every learner that Conover's t-test finds worse than the best (the
+    smallest rank sum) at ``alpha`` is dropped. Returns ``(step, learner)`` per elimination.
+    Each look is a test at ``alpha``, so over many looks a true null is rejected far more
+    often than ``alpha`` (:func:`null_error_rates` shows it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankwise.stats.racing import repeated_friedman_race
+    >>> x = np.random.default_rng(10).normal(size=(40, 5))   # five equal learners
+    >>> repeated_friedman_race(x)   # yet two are dropped after 9 data sets
+    [(9, 0), (9, 1)]
+    """
+    from scipy.stats import chi2, rankdata, t as student
+
+    x = np.asarray(x, dtype=float)
+    n, k = x.shape
+    alive = list(range(k))
+    out = []
+    for step in range(first_test, n + 1):
+        if len(alive) < 2:
+            break
+        r = rankdata(-x[:step, alive], axis=1)
+        m = len(alive)
+        sums = r.sum(axis=0)
+        a1, c1 = float((r ** 2).sum()), step * m * (m + 1) ** 2 / 4
+        if a1 <= c1:  # every data set ranks them alike: no within-set variation to test
+            continue
+        stat = (m - 1) * (float(sums @ sums) - step * c1) / (a1 - c1)
+        if chi2.sf(stat, m - 1) > alpha or step < 2:
+            continue
+        spread = 2 * step * (a1 - c1) * (1 - stat / (step * (m - 1))) / ((step - 1) * (m - 1))
+        best = int(np.argmin(sums))
+        tstat = (sums - sums[best]) / np.sqrt(max(spread, 1e-300))
+        worse = student.sf(tstat, (step - 1) * (m - 1)) * 2 <= alpha
+        worse[best] = False
+        out += [(step, alive[j]) for j in np.flatnonzero(worse)]
+        alive = [a for j, a in enumerate(alive) if not worse[j]]
+    return out
+
+
+def null_error_rates(k: int = 10, n: int = 100, reps: int = 1000, alpha: float = 0.05,
+                     seed: int = DEFAULT_SEED) -> dict:
+    """Races on tables of ``k`` equal learners (every score an independent standard normal)
+    over ``n`` data sets: the share of ``reps`` races that eliminate any learner by each data
+    set, for the anytime-valid race and for the repeated Friedman tests of F-Race. Under this
+    complete null every elimination is wrong. ``{"steps", "anytime", "frace"}``, the last two
+    arrays of cumulative rates by data set.
+
+    Examples
+    --------
+    >>> from rankwise.stats.racing import null_error_rates
+    >>> rates = null_error_rates(k=5, n=40, reps=100, seed=1)
+    >>> float(rates["anytime"][-1]) <= 0.05 < float(rates["frace"][-1])
+    True
+    """
+    rng = np.random.default_rng(seed)
+    first = {"anytime": [], "frace": []}
+    for _ in range(reps):
+        x = rng.normal(size=(n, k))
+        run = _run(x, alpha, 1)
+        first["anytime"].append(min((s for _, _, s, _ in run["out"]), default=n + 1))
+        found = repeated_friedman_race(x, alpha)
+        first["frace"].append(min((s for s, _ in found), default=n + 1))
+    steps = np.arange(1, n + 1)
+    return {"steps": steps, **{name: (np.asarray(v)[None, :] <= steps[:, None]).mean(axis=1)
+                               for name, v in first.items()}}
