@@ -57,11 +57,9 @@ def test_eliminations_follow_the_rule_applied_by_hand():
     alive, expected = set(range(6)), []
     for step in range(1, 81):
         still = sorted(alive)
-        sub = x[:, still]
-        # evidence among the learners still racing, over the data sets each pair shared
         out = []
-        for jb, b in enumerate(still):
-            best = max((looped_evidence(x[:, [a, b]], _shared(r, a, b, step))[0, 1], a)
+        for b in still:  # evidence of the learners still racing, over the rows seen so far
+            best = max((looped_evidence(x[:, [a, b]], range(step))[0, 1], a)
                        for a in still if a != b)
             if best[0] >= threshold:
                 out.append((b, best[1]))
@@ -70,16 +68,9 @@ def test_eliminations_follow_the_rule_applied_by_hand():
             alive.discard(b)
         if len(alive) <= 1:
             break
-        del sub
     assert [(e.learner, e.by, e.step) for e in r.eliminations] == expected
     assert all(e.evalue >= threshold for e in r.eliminations)
-
-
-def _shared(r, a, b, step):
-    """The rows (given order) on which both a and b were still racing, up to ``step``."""
-    out_at = {r.learners.index(e.learner): e.step for e in r.eliminations}
-    last = min(out_at.get(a, step), out_at.get(b, step), step)
-    return range(last)
+    assert len(expected) >= 3  # the rule was exercised
 
 
 def test_anytime_race_holds_its_level_where_repeated_friedman_tests_do_not():
