@@ -219,40 +219,62 @@ def _names(given, size: int, what: str, one: str) -> list:
 
 
 def _run(x: np.ndarray, alpha: float, goal: int) -> dict:
-    """The race over the rows of ``x`` (in order, higher is better): log wealth per ordered
-    pair and bet, updated for the learners still in the race only."""
+    """The race over the rows of ``x`` (in order, higher is better). A pair's wealth at bet
+    λ is (1 + λ)^W (1 − λ)^L for its W wins and L losses so far, so the race keeps the counts
+    and, once, the fewest wins that reach the threshold after each number of losses."""
     n, k = x.shape
     threshold = k * (k - 1) / alpha
-    log_threshold = np.log(threshold)
-    win, loss = np.log1p(BETS), np.log1p(-BETS)
-    wealth = np.zeros((k, k, BETS.size))
+    needed = _wins_needed(n, np.log(threshold))
+    wins = np.zeros((k, k), dtype=np.int64)
+    losses = np.zeros((k, k), dtype=np.int64)
     alive = np.ones(k, dtype=bool)
     evaluated = np.zeros(k, dtype=np.int64)
     out, ties, steps = [], 0, 0
     for steps, row in enumerate(x, start=1):
-        idx = np.flatnonzero(alive)
-        evaluated[idx] += 1
-        sign = np.sign(row[idx][:, None] - row[idx][None, :])
-        ties += int(np.triu(sign == 0, 1).sum())
-        step = np.where(sign[..., None] > 0, win, np.where(sign[..., None] < 0, loss, 0.0))
-        wealth[np.ix_(idx, idx)] += step
-        log_e = _log_mean_exp(wealth[np.ix_(idx, idx)])
-        beaten = np.flatnonzero((log_e >= log_threshold).any(axis=0))
-        for j in beaten:  # the strongest evidence names the eliminator
-            by = int(np.argmax(log_e[:, j]))
-            out.append((int(idx[j]), int(idx[by]), steps, float(np.exp(log_e[by, j]))))
-        alive[idx[beaten]] = False
+        both = alive[:, None] & alive[None, :]
+        evaluated[alive] += 1
+        diff = row[:, None] - row[None, :]
+        wins += (diff > 0) & both
+        losses += (diff < 0) & both
+        ties += int(np.triu((diff == 0) & both, 1).sum())
+        reached = (wins >= needed[losses]) & both
+        beaten = np.flatnonzero(reached.any(axis=0))
+        for b in beaten:  # the strongest evidence names the eliminator
+            rivals = np.flatnonzero(reached[:, b])
+            log_e = _log_evalue(wins[rivals, b], losses[rivals, b])
+            best = int(np.argmax(log_e))
+            out.append((int(b), int(rivals[best]), steps, float(np.exp(log_e[best]))))
+        alive[beaten] = False
         if alive.sum() <= goal:
             break
     return {"threshold": threshold, "steps": steps, "settled": bool(alive.sum() <= goal),
             "out": out, "alive": alive, "evaluated": evaluated, "ties": ties,
-            "evidence": np.exp(_log_mean_exp(wealth))}
+            "evidence": np.exp(_log_evalue(wins, losses))}
 
 
-def _log_mean_exp(log_wealth: np.ndarray) -> np.ndarray:
-    """log of the average over the last axis of exp(log_wealth), without overflow."""
+def _log_evalue(wins, losses) -> np.ndarray:
+    """log of the average over the bets of (1 + λ)^wins (1 − λ)^losses, without overflow."""
+    w = np.asarray(wins, dtype=float)[..., None]
+    l = np.asarray(losses, dtype=float)[..., None]
+    log_wealth = w * np.log1p(BETS) + l * np.log1p(-BETS)
     top = log_wealth.max(axis=-1)
     return top + np.log(np.exp(log_wealth - top[..., None]).mean(axis=-1))
+
+
+def _wins_needed(n: int, log_threshold: float) -> np.ndarray:
+    """For each number of losses 0…n, the fewest wins whose e-value reaches the threshold
+    (n + 1 where none up to n does): the e-value grows with the wins and falls with the
+    losses, so a binary search per number of losses finds it."""
+    losses = np.arange(n + 1)
+    lo = np.zeros(n + 1, dtype=np.int64)           # e(lo) may be below
+    hi = np.full(n + 1, n + 1, dtype=np.int64)      # e(hi) reaches it, or hi = n + 1
+    while np.any(hi - lo > 1):
+        mid = (lo + hi) // 2
+        ok = _log_evalue(mid, losses) >= log_threshold
+        hi = np.where(ok & (hi - lo > 1), mid, hi)
+        lo = np.where(~ok & (hi - lo > 1), mid, lo)
+    reach0 = _log_evalue(np.zeros(n + 1), losses) >= log_threshold
+    return np.where(reach0, 0, hi)
 
 
 # ---------------------------------------------------------------- the baseline and the study
