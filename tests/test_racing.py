@@ -183,3 +183,15 @@ def test_command_line_refuses_missing_cells(tmp_path, capsys):
     frame.to_csv(tmp_path / "holes.csv", index_label="dataset")
     code, out, err = cli(capsys, "race", tmp_path / "holes.csv", "--missing", "skillings-mack")
     assert code == 2 and "every learner's score on every data set" in err
+
+
+def test_sample_size_comparison_against_a_fixed_design():
+    """The fixed design's power grows with N and reaches the race's; the race evaluates every
+    learner at most as often as it ran."""
+    from rankwise.stats.racing import sample_size_comparison
+
+    out = sample_size_comparison(k=5, shift=1.5, n_max=60, reps=30, seed=4)
+    assert out["race_power"] >= 0.9 and 0 < out["race_mean"] <= 60
+    assert np.all(np.diff(out["fixed_power"][out["grid"] >= 10]) >= -0.1)
+    assert out["fixed_n"] is not None and out["fixed_tasks"] == 5 * out["fixed_n"]
+    assert out["race_tasks"] <= 5 * out["race_steps"].clip(max=60).mean() + 1e-9
