@@ -316,10 +316,7 @@ class Racing:
                                help="The data sets in a seeded random order or the table's.")]
     Seed = Annotated[int, opt("--seed", metavar="SEED", panel=RACE_P,
                               help="Seed of the random order.")]
-    Format = Annotated[str, opt("--format", "-f", choices=names.SUMMARY_FORMATS, panel=OUT_P,
-                                help="Output format.")]
+    Format, Output = Study.Format, Study.Output
     Figure = Annotated[Optional[Path], opt(
         "--figure", metavar="FILE", panel=OUT_P,
         help="The race as a figure (.svg, .pdf or .png).")]
-    Output = Annotated[Optional[Path], opt("--output", "-o", metavar="FILE", panel=OUT_P,
-                                           help="Write to FILE instead of the screen.")]
