@@ -31,7 +31,8 @@ extensions = [
     "rankwise_docs",
 ]
 
-exclude_patterns = ["_build", "**.ipynb_checkpoints", "gallery/*.ipynb", "gallery/*.py",
+# api/data/*.md are included into the constants' API pages (the data template), not pages
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "api/data", "gallery/*.ipynb", "gallery/*.py",
                     "gallery/*.zip", "gallery_src", "gallery/*.json", "gallery/*.md5", ]
 templates_path = ["_templates"]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
