@@ -47,8 +47,8 @@ def score_input(fn):
     A ScoreTable brings its values, its direction (``higher_is_better`` left out takes the
     table's; one that contradicts it is refused: a lower-is-better table is never read the
     other way round without a word) and, where the function takes ``learners`` and
-    ``datasets``, their names, as a DataFrame brings its columns' and index's. A file name is refused in one line that
-    says how to read it first.
+    ``datasets``, their names, as a DataFrame brings its columns' and index's. A file name
+    is refused in one line that says how to read it first.
     """
     import functools
     import inspect
@@ -70,7 +70,8 @@ def score_input(fn):
 
 
 def _as_scores(name: str, x, first: str, given: dict, takes: dict) -> dict:
-    """The arguments that replace ``x`` (and fill ``higher_is_better`` and ``learners``)."""
+    """The arguments that replace ``x`` (and fill ``higher_is_better``, ``learners`` and
+    ``datasets``)."""
     import os
 
     if isinstance(x, (str, bytes, os.PathLike)):
