@@ -172,7 +172,8 @@ def test_command_line_text_json_and_figure(tmp_path, capsys):
     assert data["tasks_used"] + sum(30 - e["step"] for e in data["eliminations"]) == 150
     for args, message in [(["--goal", "top:0"], "--goal must be best or top:M"),
                           (["--order", "sorted"], "--order must be random or given"),
-                          (["--figure", tmp_path / "race.txt"], "--figure is written as")]:
+                          (["--figure", tmp_path / "race.txt"],
+                           "--figure: figures are written as .svg, .pdf or .png")]:
         code, out, err = cli(capsys, "race", "--example", "garcia2008", *args)
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
@@ -195,3 +196,12 @@ def test_sample_size_comparison_against_a_fixed_design():
     assert np.all(np.diff(out["fixed_power"][out["grid"] >= 10]) >= -0.1)
     assert out["fixed_n"] is not None and out["fixed_tasks"] == 5 * out["fixed_n"]
     assert out["race_tasks"] <= 5 * out["race_steps"].clip(max=60).mean() + 1e-9
+
+
+def test_a_table_with_holes_is_refused_in_python_too():
+    x = np.random.default_rng(0).normal(size=(8, 4))
+    x[2, 1] = np.nan
+    with pytest.raises(RankwiseError, match=r"every learner's score on every data set \(1 "
+                                            r"missing\)") as err:
+        race(x)
+    assert "\n" not in str(err.value)

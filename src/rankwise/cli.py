@@ -309,9 +309,6 @@ def race(
                            higher_is_better=higher_is_better, aggregate=aggregate,
                            missing=missing, columns=columns, source_format=source_format,
                            duplicates=duplicates, where=where, sep=sep, decimal=decimal)
-        if np_isnan_any(table.values):
-            raise RankwiseError("a race needs every learner's score on every data set; choose"
-                                " --missing drop-datasets or drop-learners")
         result = run_race(table, alpha=alpha, goal=top, order=order, seed=seed)
         if figure is not None:
             _write_race_figure(result, figure)
@@ -319,12 +316,6 @@ def race(
              output)
     except RankwiseError as exc:
         fail(str(exc))
-
-
-def np_isnan_any(values) -> bool:
-    import numpy as np
-
-    return bool(np.isnan(values).any())
 
 
 def _goal(goal: str) -> int:
@@ -339,19 +330,21 @@ def _goal(goal: str) -> int:
 
 
 def _check_figure_path(path: Path) -> None:
-    if path.suffix.lower() not in (".svg", ".pdf", ".png"):
-        raise RankwiseError(f"--figure is written as .svg, .pdf or .png; got {path.name!r}")
+    from .report.diagrams import figure_format
+
+    try:
+        figure_format(path)
+    except RankwiseError as exc:
+        raise RankwiseError(f"--figure: {exc}") from None
     check_destinations(path, None)
 
 
 def _write_race_figure(result, path: Path) -> None:
-    from ._files import write_atomic
-    from .report.diagrams import figure_bytes
+    from .report.diagrams import save_figure
     from .report.race import race_figure
 
-    data = figure_bytes(race_figure(result), path.suffix.lower().lstrip("."))
     try:
-        write_atomic(path, data)
+        save_figure(race_figure(result), path)
     except OSError as exc:
         raise RankwiseError(f"cannot write the figure to {path}: {exc.strerror or exc}") from None
     typer.echo(f"rankwise: wrote the race to {path}", err=True)

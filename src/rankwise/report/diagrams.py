@@ -33,6 +33,8 @@ from ..stats.results import PVALUE_FLOOR
 from .format import BELOW_FLOOR, fmt_cd
 
 ROW = 0.24  # inches per label row
+PNG_DPI = 150  # the raster figures' resolution
+TIGHT_PAD = 0.08  # inches of margin around a figure cropped by matplotlib's "tight" box
 MIN_FONT = 6  # points: the smallest type a diagram drawn to a given width is set in
 
 #: ``--figure-width`` by name, in centimetres: a column and the whole text width of the usual
@@ -800,13 +802,20 @@ def figure_width(value) -> float | None:
 def saved_width(fig: Figure) -> float:
     """Width in inches of the file :func:`figure_bytes` writes (measured as for PNG, whose
     type is the widest)."""
+    return float(_measured_box(fig, PNG_DPI, resolve_tight=True).width)
+
+
+def _measured_box(fig: Figure, dpi: float, resolve_tight: bool = False):
+    """:func:`_content_box` measured at ``dpi`` (text set at 150 dpi is a little wider than at
+    the screen's 100, which clipped the longest labels); with ``resolve_tight``, matplotlib's
+    "tight" box itself, with its margin, measured there too."""
     kept = fig.dpi
-    fig.set_dpi(150)
+    fig.set_dpi(dpi)
     try:
         box = _content_box(fig)
-        if box == "tight":
-            return float(fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.08)
-        return float(box.width)
+        if box == "tight" and resolve_tight:
+            return fig.get_tightbbox(fig.canvas.get_renderer()).padded(TIGHT_PAD)
+        return box
     finally:
         fig.set_dpi(kept)
 
@@ -897,26 +906,28 @@ def figure_bytes(fig: Figure, fmt: str) -> bytes:
     # TrueType (42) rather than Type 3 fonts in PDF: camera-ready checkers reject Type 3.
     with matplotlib.rc_context({"svg.hashsalt": "rankwise", "svg.fonttype": "none",
                                 "pdf.fonttype": 42, "ps.fonttype": 42}):
-        # The box is measured at the resolution the file is drawn at: text set at 150 dpi is
-        # a little wider than at the screen's 100, which clipped the longest labels.
-        dpi = 150 if fmt == "png" else 72
-        kept = fig.dpi
-        fig.set_dpi(dpi)
-        try:
-            box = _content_box(fig)
-        finally:
-            fig.set_dpi(kept)
+        dpi = PNG_DPI if fmt == "png" else 72  # the box at the resolution of the file
         fig.savefig(buf, format=fmt, metadata=meta, dpi=dpi if fmt == "png" else None,
-                    bbox_inches=box, pad_inches=0.08)
+                    bbox_inches=_measured_box(fig, dpi), pad_inches=TIGHT_PAD)
     return buf.getvalue()
 
 
-def save_figure(fig: Figure, path) -> None:
-    """Write a figure; the format comes from the file's suffix (.svg, .pdf or .png)."""
+def figure_format(path) -> str:
+    """``svg``, ``pdf`` or ``png`` from the file's suffix; any other is refused in one line."""
     from pathlib import Path
 
-    path = Path(path)
-    fmt = path.suffix.lower().lstrip(".")
+    from ..errors import RankwiseError
+
+    fmt = Path(path).suffix.lower().lstrip(".")
     if fmt not in ("svg", "pdf", "png"):
-        raise ValueError(f"figures are written as .svg, .pdf or .png, not {path.suffix!r}")
-    path.write_bytes(figure_bytes(fig, fmt))
+        raise RankwiseError(f"figures are written as .svg, .pdf or .png, not"
+                            f" {Path(path).name!r}")
+    return fmt
+
+
+def save_figure(fig: Figure, path) -> None:
+    """Write a figure whole (renamed into place); the format comes from the file's suffix
+    (.svg, .pdf or .png)."""
+    from .._files import write_atomic
+
+    write_atomic(path, figure_bytes(fig, figure_format(path)))

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import alpha as check_alpha, score_input, score_matrix
+from .._validate import alpha as check_alpha, real_scores, score_input, score_matrix
 from ..defaults import DEFAULT_DECIMALS, DEFAULT_SEED
 from ..errors import RankwiseError
 from .ranking import round_scores
@@ -188,6 +188,11 @@ def race(x, learners=None, datasets=None, *, alpha: float = 0.05, goal: int = 1,
     >>> r.survivors, round(r.saved, 3)
     (('C4.5', '1-NN', 'NaiveBayes', 'CN2'), 0.093)
     """
+    holes = int(np.isnan(real_scores(x)).sum())
+    if holes:
+        raise RankwiseError(f"a race needs every learner's score on every data set ({holes}"
+                            " missing); drop the data sets or learners with gaps first"
+                            " (--missing drop-datasets or drop-learners)")
     scores = score_matrix(x, min_rows=1)
     n, k = scores.shape
     learners = _names(learners, k, "learners", "learner")
