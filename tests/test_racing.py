@@ -151,6 +151,7 @@ def test_direction_ties_and_goals():
     ({"order": "sorted"}, "order must be random, given or a list of rows"),
     ({"order": [0, 1]}, "order must list each of the 6 data sets once"),
     ({"learners": list("ABC")}, "learners must be 5 distinct names"),
+    ({"alpha": 1e-299}, r"alpha = 1e-299 is too small for 5 learners"),
 ])
 def test_bad_settings_are_refused_in_one_line(kwargs, message):
     x = np.random.default_rng(0).normal(size=(6, 5))

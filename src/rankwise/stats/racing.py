@@ -41,6 +41,9 @@ from .ranking import round_scores
 #: ones quickly when one learner wins nearly always.
 BETS = np.round(np.linspace(0.05, 0.95, 19), 2)
 ORDERS = ("random", "given")
+#: The largest threshold a race may use: an e-value stops growing once its pair is decided,
+#: at most (1 + max(BETS)) times the threshold, so every e-value stays a finite double.
+MAX_THRESHOLD = 1e300
 
 
 @dataclass(frozen=True)
@@ -229,6 +232,9 @@ def _run(x: np.ndarray, alpha: float, goal: int) -> dict:
     and, once, the fewest wins that reach the threshold after each number of losses."""
     n, k = x.shape
     threshold = k * (k - 1) / alpha
+    if not threshold < MAX_THRESHOLD:  # every e-value of the race then stays finite
+        raise RankwiseError(f"alpha = {alpha:g} is too small for {k} learners: the threshold"
+                            f" k(k - 1)/alpha must stay below {MAX_THRESHOLD:g}")
     needed = _wins_needed(n, np.log(threshold))
     wins = np.zeros((k, k), dtype=np.int64)
     losses = np.zeros((k, k), dtype=np.int64)
