@@ -188,7 +188,8 @@ def test_status_of_a_failing_run_lists_failures_and_warnings(tmp_path):
     assert {f["error"].split(" (")[0] for f in info["failures"]} == {
         "ValueError: this learner always fails"}
     assert [c for c in info["cells"] if c["learner"] == "fails"][0] == {
-        "dataset": "iris", "learner": "fails", "done": 0, "failed": 4, "to_do": 0}
+        "dataset": "iris", "learner": "fails", "done": 0, "failed": 4, "to_do": 0,
+        "not_needed": 0}
     assert any(w["learner"] == "LR" and w["message"].startswith("ConvergenceWarning")
                and w["tasks"] >= 1 for w in info["warnings"])
     runner = CliRunner()

@@ -367,8 +367,22 @@ def run_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     time_limit: Optional[float] = typer.Option(
         None, "--time-limit", help="Seconds per task (overrides the file's time_limit)."),
+    race: Optional[str] = typer.Option(
+        None, "--race", metavar="[CRITERION]", show_default=False,
+        help="Race the learners on CRITERION (alone: the file's first criterion): the data sets"
+             " one at a time, and a learner the race eliminates is not run on later ones."),
+    alpha: Optional[float] = typer.Option(
+        None, "--alpha", show_default=False,
+        help="Race: chance of any wrong elimination over the whole race [default: 0.05]."),
+    goal: Optional[str] = typer.Option(
+        None, "--goal", metavar="best|top:M", show_default=False,
+        help="Race: stop when the best, or the top M, are left [default: best]."),
+    order: Optional[str] = typer.Option(
+        None, "--order", metavar="random|given", show_default=False,
+        help="Race: the data sets in a random order (the experiment's seed) or the file's"
+             " [default: random]."),
 ):
-    """Run R repeats x N-fold cross-validation of learners over data sets; running it again on the same results file continues where it stopped."""
+    """Run R repeats x N-fold cross-validation of learners over data sets; running it again on the same results file continues where it stopped. With --race, stop running the learners a race has eliminated."""
     import signal
 
     from .experiment import load_experiment, run_experiment
@@ -393,30 +407,11 @@ def run_command(
             from dataclasses import replace
 
             exp = replace(exp, time_limit=time_limit)
+        settings = _race_settings(race, alpha, goal, order)
         summary = run_experiment(exp, results, jobs=jobs, dask_scheduler=dask_scheduler,
                                  retry_failed=retry_failed, force=force,
-                                 progress=ProgressBar(quiet=quiet))
-        for note in summary["notes"]:
-            typer.echo(f"rankwise: note: {note}", err=True)
-        if summary["removed"]:
-            typer.echo(f"rankwise: removed {summary['removed']} stored task(s) that belong to no"
-                       " task of this experiment (--force)", err=True)
-        typer.echo(f"rankwise: {summary['total']} tasks: {summary['already']} were already done,"
-                   f" {summary['run']} ran now ({summary['failed']} failed);"
-                   f" {summary['failures_total']} failed in all; results in {results}", err=True)
-        if summary["warned"]:
-            typer.echo(f"rankwise: {summary['warned']} task(s) raised learner warnings; they are"
-                       f" stored with the tasks (rankwise status {results} lists them)", err=True)
-        if summary["failures_total"]:
-            error, times = summary["common_error"]
-            from ._text import visible
-
-            typer.echo(f"rankwise: the most common failure ({times} of"
-                       f" {summary['failures_total']}): {visible(error)}", err=True)
-        if summary["total"] and summary["failures_total"] == summary["total"]:
-            typer.echo(f"rankwise: error: every task failed; nothing to compare (rankwise status"
-                       f" {results} lists each failure)", err=True)
-            raise typer.Exit(1)
+                                 progress=ProgressBar(quiet=quiet), race=settings)
+        _say_run(summary, results)
     except RankwiseError as exc:
         fail(str(exc))
     except RunInterrupted as exc:
@@ -426,6 +421,60 @@ def run_command(
         typer.echo(f"rankwise: interrupted; nothing is lost: run the same command to continue"
                    f" (rankwise status {results} shows what is done)", err=True)
         raise typer.Exit(130)
+
+
+def _say_run(summary: dict, results: Path) -> None:
+    """What a run did, on stderr; exit 1 when every task it needed failed."""
+    for note in summary["notes"]:
+        typer.echo(f"rankwise: note: {note}", err=True)
+    if summary["removed"]:
+        typer.echo(f"rankwise: removed {summary['removed']} stored task(s) that belong to no"
+                   " task of this experiment (--force)", err=True)
+    raced = (f"; the race did not need {summary['race']['tasks_not_needed']}"
+             if summary.get("race") else "")
+    typer.echo(f"rankwise: {summary['total']} tasks: {summary['already']} were already done,"
+               f" {summary['run']} ran now ({summary['failed']} failed){raced};"
+               f" {summary['failures_total']} failed in all; results in {results}", err=True)
+    if summary.get("race"):
+        from .experiment.racing import race_lines
+
+        for line in race_lines(summary["race"], text_width(None) - 10):
+            typer.echo(f"rankwise: {line}", err=True)
+    if summary["warned"]:
+        typer.echo(f"rankwise: {summary['warned']} task(s) raised learner warnings; they are"
+                   f" stored with the tasks (rankwise status {results} lists them)", err=True)
+    if summary["failures_total"]:
+        error, times = summary["common_error"]
+        from ._text import visible
+
+        typer.echo(f"rankwise: the most common failure ({times} of"
+                   f" {summary['failures_total']}): {visible(error)}", err=True)
+    needed = summary["total"] - (summary["race"]["tasks_not_needed"] if summary.get("race")
+                                 else 0)
+    if needed and summary["failures_total"] >= needed:
+        typer.echo(f"rankwise: error: every task failed; nothing to compare (rankwise status"
+                   f" {results} lists each failure)", err=True)
+        raise typer.Exit(1)
+
+
+def _race_settings(race, alpha, goal, order):
+    """``run --race``'s settings, or None; the race's options without --race are refused."""
+    from .experiment.racing import RaceSettings
+
+    if race is None:
+        given = [name for name, value in (("--alpha", alpha), ("--goal", goal),
+                                          ("--order", order)) if value is not None]
+        if given:
+            raise RankwiseError(f"{', '.join(given)} set(s) a race: add --race (or --race"
+                                " CRITERION)")
+        return None
+    return RaceSettings(None if race == RACE_FIRST else race,
+                        0.05 if alpha is None else alpha,
+                        1 if goal is None else _goal(goal), order or "random")
+
+
+#: What ``--race`` given alone stands for: the experiment's first criterion.
+RACE_FIRST = "first"
 
 
 @app.command()
@@ -563,7 +612,7 @@ def run():  # console-script entry point
 
 
 #: Options whose value may be left out, and what they mean without one.
-OPTIONAL_VALUES = {"--multiverse": "default", "--per-dataset": "corrected"}
+OPTIONAL_VALUES = {"--multiverse": "default", "--per-dataset": "corrected", "--race": RACE_FIRST}
 
 
 def optional_values(args: list) -> list:

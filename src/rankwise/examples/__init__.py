@@ -90,7 +90,7 @@ def load_example(name: str, **options):
         **table.reread.keywords}))
 
 
-EXPERIMENTS = {"demo": "demo_experiment.toml"}
+EXPERIMENTS = {"demo": "demo_experiment.toml", "race": "race_experiment.toml"}
 
 
 def experiment_path(name: str):

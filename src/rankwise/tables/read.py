@@ -168,7 +168,11 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     table = replace(table, reading=reading, warnings=table.warnings + (
         (reading.failed,) if reading.failed else ()),
         criteria=reading.criteria or table.criteria)
-    if run_status is not None and not run_status["complete"]:
+    if run_status is not None:
+        table = _design_order(table, run_status.get("learners", ()))
+    if run_status is not None and run_status.get("race"):
+        table, missing = _raced(table, run_status["race"], missing)
+    elif run_status is not None and not run_status["complete"]:
         table = replace(table, warnings=table.warnings + (
             f"the run is unfinished: {run_status['finished_tasks']} of"
             f" {run_status['total_tasks']} tasks are done ({run_status['failed_tasks']} failed);"
@@ -180,6 +184,40 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         load_table, source, shape=shape, criterion=criterion, higher_is_better=higher_is_better,
         aggregate=aggregate, missing=missing, sep=sep, columns=columns,
         source_format=source_format, duplicates=duplicates, where=where, decimal=decimal))
+
+
+def _design_order(table: ScoreTable, learners) -> ScoreTable:
+    """The learners in the experiment's order (a raced or failed learner may first appear on
+    a later data set of the file)."""
+    rank = {name: i for i, name in enumerate(learners)}
+    idx = sorted(range(len(table.learners)),
+                 key=lambda j: (rank.get(table.learners[j], len(rank)), j))
+    if idx == list(range(len(table.learners))):
+        return table
+    return replace(table, values=table.values[:, idx], counts=table.counts[:, idx],
+                   learners=tuple(table.learners[j] for j in idx))
+
+
+def _raced(table: ScoreTable, race: dict, missing: str) -> tuple:
+    """``(table, missing)`` for a raced results file: the learners the race eliminated were
+    not run on later data sets, so by default (``missing="refuse"``) only the data sets on
+    which every learner ran are analysed (``drop-datasets``), and the notes say so; an explicit
+    policy is kept (``drop-learners``: the survivors on every data set the race took)."""
+    s = race["settings"]
+    out = [e["learner"] for e in race["eliminations"]]
+    said = (f"This results file was raced on {s['criterion']} (rankwise run --race, alpha ="
+            f" {s['alpha']:g}): ")
+    said += (", ".join(f"{e['learner']} was eliminated by {e['by']} after {e['step']} data"
+                       f" sets" for e in race["eliminations"]) + "; " if out else
+             "no learner was eliminated; ")
+    said += (f"the race took {race['steps']} of {race['datasets']} data sets"
+             + ("" if race["finished"] else " so far (it is unfinished: results may change"
+                " when it completes)") + f" and left {race['tasks_not_needed']} tasks unrun.")
+    if missing == "refuse":
+        missing = "drop-datasets"
+        said += (" Only the data sets on which every learner ran are analysed here; --missing"
+                 " drop-learners analyses the learners left on every data set taken.")
+    return replace(table, warnings=table.warnings + (said,)), missing
 
 
 def missing_policy(missing: str) -> str:
