@@ -356,7 +356,7 @@ def run_command(
                                                 show_default=False),
     results: Path = typer.Option(..., "--results", "-r", help="Results database (SQLite)."),
     example: Optional[str] = typer.Option(None, "--example",
-                                          help="Run a bundled experiment instead: demo."),
+                                          help="Run a bundled experiment instead: demo or race."),
     jobs: int = typer.Option(1, "--jobs", "-j",
                              help="Worker processes (0: in the driver process, no isolation)."),
     dask_scheduler: Optional[str] = typer.Option(

@@ -171,9 +171,10 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
     (stale results dropped under ``force``) and notes. Raises :class:`RunInterrupted` on SIGINT
     or SIGTERM, after committing every finished task.
 
-    ``race`` (True, a criterion's name or :class:`RaceSettings`) races the learners: the data
-    sets are run one at a time and a learner the race eliminates is not run on later ones
-    (:mod:`rankwise.experiment.racing`); the summary's ``race`` says what it decided.
+    ``race`` (True, a criterion's name or :class:`~rankwise.experiment.RaceSettings`) races
+    the learners: the data sets are run one at a time and a learner the race eliminates is not
+    run on later ones (the guide's "Racing" page); the summary's ``race`` says what it
+    decided.
 
     Examples
     --------
