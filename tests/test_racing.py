@@ -185,6 +185,10 @@ def test_command_line_refuses_missing_cells(tmp_path, capsys):
     frame.to_csv(tmp_path / "holes.csv", index_label="dataset")
     code, out, err = cli(capsys, "race", tmp_path / "holes.csv", "--missing", "skillings-mack")
     assert code == 2 and "every learner's score on every data set" in err
+    # Dropped, they are said: the race is over 29 data sets, and the note names the one.
+    code, out, err = cli(capsys, "race", tmp_path / "holes.csv", "--missing", "drop-datasets")
+    assert code == 0 and out.startswith("Race over 29 data sets")
+    assert "rankwise: note: 1 missing cell(s); dropped 1 data set(s)" in err
 
 
 def test_sample_size_comparison_against_a_fixed_design():

@@ -279,3 +279,30 @@ def test_synthetic_data_sets_are_the_same_everywhere_and_checked():
         bad["datasets"][0].update(change)
         with pytest.raises(RankwiseError, match=re.escape(message)):
             experiment_from_dict(bad)
+
+
+def test_rankwise_race_on_a_raced_file_shows_that_race(raced, capsys, tmp_path):
+    folder, summary = raced
+    record = summary["race"]
+    code, out, err = cli(capsys, "race", folder / "raced.sqlite", "--format", "json",
+                         "--figure", tmp_path / "race.svg")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert [(e["learner"], e["by"], e["step"]) for e in shown["eliminations"]] == \
+        [(e["learner"], e["by"], e["step"]) for e in record["eliminations"]]
+    assert shown["order"] == record["settings"]["order"] and shown["seed"] == 5
+    assert shown["steps"] == record["steps"] and shown["survivors"] == record["survivors"]
+    assert shown["alpha"] == ALPHA
+    # (learner, data set) evaluations: the tasks the race ran, per repeat x fold.
+    assert shown["tasks_used"] * 2 == summary["run"]
+    assert "the race that rankwise run --race ran into" in err
+    assert (tmp_path / "race.svg").stat().st_size > 0
+    # An option that would make it another race is refused, in one line.
+    code, _, err = cli(capsys, "race", folder / "raced.sqlite", "--alpha", "0.1")
+    assert code == 2 and "--alpha cannot apply" in err and len(err.splitlines()) == 1
+    # A results file run without a race is replayed as a table, and what the reading did
+    # is said.
+    code, out, err = cli(capsys, "race", folder / "full.sqlite", "--criterion", "accuracy",
+                         "--alpha", str(ALPHA), "--order", "given")
+    assert code == 0 and "Race over 12 data sets, 3 learners" in out
+    assert "ran into" not in err

@@ -290,9 +290,9 @@ def race(
     sep: In.Sep = None, decimal: In.Decimal = None,
     alpha: Racing.Alpha = 0.05, goal: Racing.Goal = "best", order: Racing.Order = "random",
     seed: Racing.Seed = defaults.DEFAULT_SEED, fmt: Racing.Format = "text",
-    figure: Racing.Figure = None, output: Racing.Output = None,
+    figure: Racing.Figure = None, output: Racing.Output = None, ctx: typer.Context = None,
 ):
-    """Replay a race over a finished table: eliminate a learner as soon as another beats it, with a guarantee that holds whenever the race stops."""
+    """Replay a race over a finished table: eliminate a learner as soon as another beats it, with a guarantee that holds whenever the race stops. On a results file of rankwise run --race: that race."""
     from .report.race import race_json, race_text
     from .stats.racing import race as run_race
 
@@ -305,17 +305,48 @@ def race(
         top = _goal(goal)
         if figure is not None:
             _check_figure_path(figure)
-        table = read_table(input, example, "an INPUT", shape=shape, criterion=criterion,
-                           higher_is_better=higher_is_better, aggregate=aggregate,
-                           missing=missing, columns=columns, source_format=source_format,
-                           duplicates=duplicates, where=where, sep=sep, decimal=decimal)
-        result = run_race(table, alpha=alpha, goal=top, order=order, seed=seed)
+        result = _run_race_of(input, ctx) if input is not None else None
+        if result is None:
+            table = read_table(input, example, "an INPUT", shape=shape, criterion=criterion,
+                               higher_is_better=higher_is_better, aggregate=aggregate,
+                               missing=missing, columns=columns, source_format=source_format,
+                               duplicates=duplicates, where=where, sep=sep, decimal=decimal)
+            for note in table.warnings:
+                typer.echo(f"rankwise: note: {note}", err=True)
+            result = run_race(table, alpha=alpha, goal=top, order=order, seed=seed)
         if figure is not None:
             _write_race_figure(result, figure)
         emit(race_json(result) if fmt == "json" else race_text(result, text_width(output)),
              output)
     except RankwiseError as exc:
         fail(str(exc))
+
+
+def _run_race_of(path: Path, ctx):
+    """The race ``rankwise run --race`` ran into the results file ``path`` (None for any other
+    input). It is shown as it is: an option that would make it another race is refused."""
+    from .experiment.racing import recorded_race
+
+    found = recorded_race(path)
+    if found is None:
+        return None
+    result, record = found
+    given = [f"--{p.name.replace('_', '-')}" for p in ctx.command.params
+             if p.name not in ("input", "fmt", "figure", "output")
+             and getattr(ctx.get_parameter_source(p.name), "name", "") == "COMMANDLINE"]
+    s = record["settings"]
+    if given:
+        raise RankwiseError(f"{path}: its race was run by rankwise run --race (on"
+                            f" {s['criterion']}, alpha {s['alpha']:g}) and is shown as it is,"
+                            f" so {', '.join(given)} cannot apply; to replay another race,"
+                            f" export the table (rankwise export {path} -o table.csv) and race"
+                            " that")
+    typer.echo(f"rankwise: note: the race that rankwise run --race ran into {path}, on"
+               f" {s['criterion']} (the median of the repeats x folds, rounded to"
+               f" {s['decimals']} decimals)" + ("" if record["finished"] else
+                                                "; it is unfinished") + f"; outcomes missing"
+               f" (a failed task): {record['missing']}", err=True)
+    return result
 
 
 def _goal(goal: str) -> int:

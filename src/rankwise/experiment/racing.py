@@ -189,6 +189,20 @@ class RunRace:
                 "ties": r.ties, "missing": r.missing, "tasks_not_needed": self.not_needed(),
                 "guarantee": guarantee(self.settings["alpha"], k, r.threshold)}
 
+    def as_race(self):
+        """The race as a :class:`rankwise.stats.racing.Race`, for the replay's text, JSON and
+        figure (``rankwise race RESULTS.sqlite`` on a raced file)."""
+        from ..stats.racing import Elimination, Race, _log_evalue
+
+        r, s = self.racer, self.settings
+        return Race(tuple(self.learners), tuple(self.order), s["alpha"], s["goal"],
+                    r.threshold, r.steps, r.settled,
+                    tuple(Elimination(e["learner"], e["by"], e["step"], e["evalue"])
+                          for e in self.out),
+                    tuple(self.alive), r.evaluated.copy(),
+                    np.exp(_log_evalue(r.wins, r.losses)), r.ties,
+                    s["seed"] if s["order_rule"] == "random" else None)
+
 
 def skipped_cells(record: dict) -> set:
     """The (data set, learner) cells the race has decided not to run."""
@@ -207,15 +221,35 @@ def guarantee(alpha: float, k: int, threshold: float) -> str:
             " the pairs); the data sets are taken as independent draws.")
 
 
-def race_progress(store, meta: dict) -> dict | None:
-    """The race a results file holds, recomputed from its stored results (None: not raced)."""
+def _state(store, meta: dict) -> RunRace | None:
     settings = meta.get("race_settings")
     if not settings:
         return None
     design = meta.get("design", {})
     state = RunRace(settings, design.get("repeats", 0) * design.get("folds", 0))
     state.advance(store)
-    return state.record()
+    return state
+
+
+def race_progress(store, meta: dict) -> dict | None:
+    """The race a results file holds, recomputed from its stored results (None: not raced)."""
+    state = _state(store, meta)
+    return None if state is None else state.record()
+
+
+def recorded_race(path) -> tuple | None:
+    """``(Race, record)`` of a raced results file, recomputed from its results; None for any
+    other file (a table, or a results file run without a race)."""
+    from .store import Store, is_sqlite
+
+    if not is_sqlite(path):
+        return None
+    store = Store(path, readonly=True)
+    try:
+        state = _state(store, store.meta())
+    finally:
+        store.close()
+    return None if state is None else (state.as_race(), state.record())
 
 
 def _count(n: int, word: str) -> str:

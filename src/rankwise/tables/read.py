@@ -169,21 +169,28 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         (reading.failed,) if reading.failed else ()),
         criteria=reading.criteria or table.criteria)
     if run_status is not None:
-        table = _design_order(table, run_status.get("learners", ()))
-    if run_status is not None and run_status.get("race"):
-        table, missing = _raced(table, run_status["race"], missing)
-    elif run_status is not None and not run_status["complete"]:
-        table = replace(table, warnings=table.warnings + (
-            f"the run is unfinished: {run_status['finished_tasks']} of"
-            f" {run_status['total_tasks']} tasks are done ({run_status['failed_tasks']} failed);"
-            " results may change when it completes",))
-    elif run_status is not None and run_status["failed_tasks"]:
-        table = replace(table, warnings=table.warnings + (
-            f"{run_status['failed_tasks']} task(s) failed; their values are missing",))
+        table, missing = _of_a_run(table, run_status, missing)
     return replace(_finish(table, criterion, higher_is_better, missing), reread=partial(
         load_table, source, shape=shape, criterion=criterion, higher_is_better=higher_is_better,
         aggregate=aggregate, missing=missing, sep=sep, columns=columns,
         source_format=source_format, duplicates=duplicates, where=where, decimal=decimal))
+
+
+def _of_a_run(table: ScoreTable, run_status: dict, missing: str) -> tuple:
+    """``(table, missing)`` of a results database: the learners in the experiment's order, and
+    what the run's state means for the analysis (unfinished, failed tasks, raced)."""
+    table = _design_order(table, run_status.get("learners", ()))
+    if run_status.get("race"):
+        return _raced(table, run_status["race"], missing)
+    if not run_status["complete"]:
+        table = replace(table, warnings=table.warnings + (
+            f"the run is unfinished: {run_status['finished_tasks']} of"
+            f" {run_status['total_tasks']} tasks are done ({run_status['failed_tasks']} failed);"
+            " results may change when it completes",))
+    elif run_status["failed_tasks"]:
+        table = replace(table, warnings=table.warnings + (
+            f"{run_status['failed_tasks']} task(s) failed; their values are missing",))
+    return table, missing
 
 
 def _design_order(table: ScoreTable, learners) -> ScoreTable:
