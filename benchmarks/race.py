@@ -1,7 +1,9 @@
 """The replayed race (issue 37): ``rankwise race`` on k = 100 learners × N = 200 data sets,
 as a fresh process in the text and the JSON format, against the floor of the same run (a
 ``python -c`` that reads the CSV with pandas and ranks every data set with scipy). Target:
-at most 5 s. Also the in-process call, and the null simulation's cost per race.
+at most 5 s. Also the in-process call, and the null simulation's cost per race. Then the race
+inside the runner: ``rankwise run --example race --race`` against the full design of the same
+example, both with ``--jobs 2``, in the same run (the saving in tasks and in time).
 
     python benchmarks/race.py [--repeats 3]
 """
@@ -57,6 +59,26 @@ def main() -> None:
     print(f"  in process: {in_process:.3f} s; {len(result.eliminations)} eliminated,"
           f" {result.saved:.0%} of the experiment not needed")
     print(f"null simulation (k = 10, N = 100, both rules): {per_race * 1000:.0f} ms per race")
+    runner()
+
+
+def runner() -> None:
+    """The bundled race example, raced and in full, as the user runs it."""
+    import sqlite3
+
+    times, tasks = {}, {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, extra in (("full", []), ("raced", ["--race"])):
+            db = Path(tmp) / f"{name}.sqlite"
+            times[name] = cli_seconds(["run", "--example", "race", "--results", str(db),
+                                       "--jobs", "2", "--quiet", *extra])
+            with sqlite3.connect(db) as con:
+                tasks[name] = con.execute("SELECT count(*) FROM tasks").fetchone()[0]
+    print("rankwise run --example race (24 data sets, 6 learners, 720 tasks), --jobs 2")
+    for name in ("full", "raced"):
+        print(f"  {name:5s} {times[name]:6.2f} s   {tasks[name]} tasks")
+    print(f"  raced / full: {times['raced'] / times['full']:.2f} of the time,"
+          f" {tasks['raced'] / tasks['full']:.2f} of the tasks")
 
 
 if __name__ == "__main__":

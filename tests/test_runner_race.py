@@ -306,3 +306,21 @@ def test_rankwise_race_on_a_raced_file_shows_that_race(raced, capsys, tmp_path):
                          "--alpha", str(ALPHA), "--order", "given")
     assert code == 0 and "Race over 12 data sets, 3 learners" in out
     assert "ran into" not in err
+
+
+def test_a_settled_race_runs_nothing_more(raced, tmp_path):
+    """With goal top:2 the race is settled when the baseline goes: no later data set runs."""
+    folder, summary = raced
+    step = summary["race"]["eliminations"][0]["step"]
+    path = tmp_path / "top2.sqlite"
+    done = run_experiment(experiment_from_dict(small()), path, jobs=0,
+                          race=RaceSettings(alpha=ALPHA, goal=2))
+    record = done["race"]
+    assert record["settled"] and record["finished"] and record["steps"] == step
+    assert record["survivors"] == ["NB", "stump"] and record["next"] is None
+    assert done["run"] == step * 3 * 2
+    assert record["tasks_not_needed"] == (12 - step) * 3 * 2
+    info = status(path)
+    assert info["complete"] and info["to_do"] == 0 and info["not_needed"] == (12 - step) * 6
+    table = rankwise.load_table(path, criterion="accuracy")
+    assert len(table.datasets) == step and "the race took" in " ".join(table.warnings)
