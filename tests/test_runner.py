@@ -170,29 +170,35 @@ def test_kill_9_then_resume_gives_the_uninterrupted_result(tmp_path):
     total = 2 * 3 * 2 * 4
     for point in (2, 10, 30):
         db = tmp_path / f"killed{point}.sqlite"
-        proc = subprocess.Popen([sys.executable, "-m", "rankwise.cli", "run", str(exp_file),
-                                 "--results", str(db), "--jobs", "2", "--quiet"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 120
-        while committed(db) < point and proc.poll() is None and time.time() < deadline:
-            time.sleep(0.005)
-        workers = descendants(proc.pid)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-        done_at_kill = committed(db)
+        done_at_kill = kill_9_at(point, exp_file, db)
         assert point <= done_at_kill < total, (point, done_at_kill)
-        # No worker outlives the killed driver.
-        for _ in range(200):
-            if not any(alive(w) for w in workers):
-                break
-            time.sleep(0.05)
-        assert not any(alive(w) for w in workers)
         summary = run_experiment(load_experiment(exp_file), db, jobs=2)
         assert summary["already"] == done_at_kill and summary["run"] == total - done_at_kill
         pd.testing.assert_frame_equal(results_table(db), expected)
         with sqlite3.connect(db) as con:
             assert con.execute("SELECT count(*) FROM tasks").fetchone()[0] == total
             assert con.execute("SELECT count(*) FROM results").fetchone()[0] == total * 9
+
+
+def kill_9_at(point, exp_file, db, *options):
+    """Start ``rankwise run`` on ``exp_file`` into ``db``, kill -9 it once ``point`` tasks are
+    committed, check that no worker outlives it, and return the tasks committed then."""
+    proc = subprocess.Popen([sys.executable, "-m", "rankwise.cli", "run", str(exp_file),
+                             "--results", str(db), "--jobs", "2", "--quiet", *options],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while committed(db) < point and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.002)
+    workers = descendants(proc.pid)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done_at_kill = committed(db)
+    for _ in range(200):  # no worker outlives the killed driver
+        if not any(alive(w) for w in workers):
+            break
+        time.sleep(0.05)
+    assert not any(alive(w) for w in workers)
+    return done_at_kill
 
 
 def to_toml(doc):

@@ -3,13 +3,9 @@ same decisions as the replay of the full table, the same state in every executio
 after kill -9, what status and compare say of a raced file, and the refusals."""
 
 import json
-import os
 import re
-import signal
 import sqlite3
-import subprocess
 import sys
-import time
 from importlib.resources import files
 
 import numpy as np
@@ -26,7 +22,7 @@ from rankwise.experiment.status import status
 from rankwise.experiment.store import Store, read_results
 
 from cli_run import cli
-from test_runner import alive, committed, descendants, to_toml
+from test_runner import kill_9_at, to_toml
 
 
 def small(delay=0.0, datasets=12, **race_head):
@@ -175,21 +171,8 @@ def test_kill_9_in_the_middle_of_a_race_resumes_to_the_identical_state(raced, tm
     # before it; the recomputed race takes over from any of them.
     for point in (3, 20, 33):
         db = tmp_path / f"killed{point}.sqlite"
-        proc = subprocess.Popen([sys.executable, "-m", "rankwise.cli", "run", str(exp_file),
-                                 "--results", str(db), "--jobs", "2", "--quiet", "--race",
-                                 "--alpha", str(ALPHA)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 120
-        while committed(db) < point and proc.poll() is None and time.time() < deadline:
-            time.sleep(0.002)
-        workers = descendants(proc.pid)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-        assert point <= committed(db) < needed, (point, committed(db))
-        for _ in range(200):
-            if not any(alive(w) for w in workers):
-                break
-            time.sleep(0.05)
+        done_at_kill = kill_9_at(point, exp_file, db, "--race", "--alpha", str(ALPHA))
+        assert point <= done_at_kill < needed, (point, done_at_kill)
         # What a reader sees of the killed race is the race recomputed from the file.
         assert status(db)["race"]["steps"] <= summary["race"]["steps"]
         again = run_experiment(load_experiment(exp_file), db, jobs=2,
