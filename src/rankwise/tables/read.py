@@ -168,9 +168,10 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     table = replace(table, reading=reading, warnings=table.warnings + (
         (reading.failed,) if reading.failed else ()),
         criteria=reading.criteria or table.criteria)
+    policy = missing
     if run_status is not None:
-        table, missing = _of_a_run(table, run_status, missing)
-    return replace(_finish(table, criterion, higher_is_better, missing), reread=partial(
+        table, policy = _of_a_run(table, run_status, missing)
+    return replace(_finish(table, criterion, higher_is_better, policy), reread=partial(
         load_table, source, shape=shape, criterion=criterion, higher_is_better=higher_is_better,
         aggregate=aggregate, missing=missing, sep=sep, columns=columns,
         source_format=source_format, duplicates=duplicates, where=where, decimal=decimal))
@@ -180,9 +181,7 @@ def _of_a_run(table: ScoreTable, run_status: dict, missing: str) -> tuple:
     """``(table, missing)`` of a results database: the learners in the experiment's order, and
     what the run's state means for the analysis (unfinished, failed tasks, raced)."""
     table = _design_order(table, run_status.get("learners", ()))
-    if run_status.get("race"):
-        return _raced(table, run_status["race"], missing)
-    if not run_status["complete"]:
+    if not run_status["complete"] and not run_status.get("race"):
         table = replace(table, warnings=table.warnings + (
             f"the run is unfinished: {run_status['finished_tasks']} of"
             f" {run_status['total_tasks']} tasks are done ({run_status['failed_tasks']} failed);"
@@ -190,6 +189,8 @@ def _of_a_run(table: ScoreTable, run_status: dict, missing: str) -> tuple:
     elif run_status["failed_tasks"]:
         table = replace(table, warnings=table.warnings + (
             f"{run_status['failed_tasks']} task(s) failed; their values are missing",))
+    if run_status.get("race"):
+        return _raced(table, run_status["race"], missing)
     return table, missing
 
 
