@@ -307,3 +307,18 @@ def test_a_settled_race_runs_nothing_more(raced, tmp_path):
     assert info["complete"] and info["to_do"] == 0 and info["not_needed"] == (12 - step) * 6
     table = rankwise.load_table(path, criterion="accuracy")
     assert len(table.datasets) == step and "the race took" in " ".join(table.warnings)
+
+
+def test_a_race_too_short_to_eliminate_says_so(tmp_path):
+    from rankwise.stats.racing import _log_evalue
+
+    summary = run_experiment(experiment_from_dict(small(datasets=4)), tmp_path / "r.sqlite",
+                             jobs=0, race=RaceSettings("accuracy", alpha=0.05))
+    assert any("with 4 data set(s) the race cannot eliminate any learner" in n
+               for n in summary["notes"])
+    assert summary["race"]["eliminations"] == [] and summary["race"]["tasks_not_needed"] == 0
+    # The note's arithmetic: four wins and no loss stay below k(k - 1)/alpha = 120.
+    assert np.exp(_log_evalue(4, 0)) < 120
+    quiet = run_experiment(experiment_from_dict(small()), tmp_path / "q.sqlite", jobs=0,
+                           race=RaceSettings(alpha=ALPHA))
+    assert not any("cannot eliminate" in n for n in quiet["notes"])

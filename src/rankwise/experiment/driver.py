@@ -22,7 +22,7 @@ from .._version import __version__
 from ..errors import RankwiseError
 from .design import Experiment, learner_identity
 from .executors import execute_dask, execute_pool
-from .racing import RunRace, settings_from
+from .racing import RunRace, cannot_eliminate, settings_from
 from .store import Store, StoreFull, _is_full, _open_readonly, write_error
 from .tasks import Task, _dataset, run_task, task_identity
 
@@ -225,6 +225,8 @@ def _run(experiment, results, *, jobs, dask_scheduler, retry_failed, force, prog
         if dask_scheduler and experiment.time_limit is not None:
             notes.append(f"the time limit of {experiment.time_limit:g} s is not enforced on Dask"
                          " workers; a stuck task holds its worker until it ends")
+        if race is not None and cannot_eliminate(race):
+            notes.append(cannot_eliminate(race))
         planned, stale = _reconcile(store, experiment, tasks, hashes, results, force, race)
         finished = store.finished()
         todo = [t for t in tasks if finished.get(t.key) is None

@@ -204,6 +204,22 @@ class RunRace:
                     s["seed"] if s["order_rule"] == "random" else None)
 
 
+def cannot_eliminate(settings: dict) -> str | None:
+    """A note when the race has too few data sets to eliminate anyone, even a learner that
+    loses every one of them (None otherwise)."""
+    from ..stats.racing import _wins_needed
+
+    k, n = len(settings["learners"]), len(settings["order"])
+    threshold = k * (k - 1) / settings["alpha"]
+    fewest = int(_wins_needed(n, float(np.log(threshold)))[0])
+    if fewest <= n:
+        return None
+    return (f"with {n} data set(s) the race cannot eliminate any learner: even a learner"
+            f" beaten on every data set needs more to reach e = k(k - 1)/alpha ="
+            f" {threshold:,.0f}; the whole design runs (a larger alpha, or more data sets,"
+            " let the race decide)")
+
+
 def skipped_cells(record: dict) -> set:
     """The (data set, learner) cells the race has decided not to run."""
     order, n = record["settings"]["order"], record["datasets"]
