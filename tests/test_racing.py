@@ -189,6 +189,7 @@ def test_command_line_refuses_missing_cells(tmp_path, capsys):
     code, out, err = cli(capsys, "race", tmp_path / "holes.csv", "--missing", "drop-datasets")
     assert code == 0 and out.startswith("Race over 29 data sets")
     assert "rankwise: note: 1 missing cell(s); dropped 1 data set(s)" in err
+    assert "rankwise: note: Scores were read as higher is better" in err
 
 
 def test_sample_size_comparison_against_a_fixed_design():

@@ -279,6 +279,7 @@ def test_rankwise_race_on_a_raced_file_shows_that_race(raced, capsys, tmp_path):
     # (learner, data set) evaluations: the tasks the race ran, per repeat x fold.
     assert shown["tasks_used"] * 2 == summary["run"]
     assert "the race that rankwise run --race ran into" in err
+    assert "on accuracy (higher is better;" in err
     assert (tmp_path / "race.svg").stat().st_size > 0
     # An option that would make it another race is refused, in one line.
     code, _, err = cli(capsys, "race", folder / "raced.sqlite", "--alpha", "0.1")

@@ -311,7 +311,9 @@ def race(
                                higher_is_better=higher_is_better, aggregate=aggregate,
                                missing=missing, columns=columns, source_format=source_format,
                                duplicates=duplicates, where=where, sep=sep, decimal=decimal)
-            for note in table.warnings:
+            from .analysis.verdict import direction_sentence
+
+            for note in (*table.warnings, direction_sentence(table)):
                 typer.echo(f"rankwise: note: {note}", err=True)
             result = run_race(table, alpha=alpha, goal=top, order=order, seed=seed)
         if figure is not None:
@@ -341,9 +343,10 @@ def _run_race_of(path: Path, ctx):
                             f" so {', '.join(given)} cannot apply; to replay another race,"
                             f" export the table (rankwise export {path} -o table.csv) and race"
                             " that")
+    way = "higher" if s["higher_is_better"] else "lower"
     typer.echo(f"rankwise: note: the race that rankwise run --race ran into {path}, on"
-               f" {s['criterion']} (the median of the repeats x folds, rounded to"
-               f" {s['decimals']} decimals)" + ("" if record["finished"] else
+               f" {s['criterion']} ({way} is better; the median of the repeats x folds,"
+               f" rounded to {s['decimals']} decimals)" + ("" if record["finished"] else
                                                 "; it is unfinished") + f"; outcomes missing"
                f" (a failed task): {record['missing']}", err=True)
     return result
