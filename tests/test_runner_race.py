@@ -323,3 +323,36 @@ def test_a_race_too_short_to_eliminate_says_so(tmp_path):
     quiet = run_experiment(experiment_from_dict(small()), tmp_path / "q.sqlite", jobs=0,
                            race=RaceSettings(alpha=ALPHA))
     assert not any("cannot eliminate" in n for n in quiet["notes"])
+
+
+def test_the_progress_bar_counts_down_the_tasks_not_needed_and_says_each_elimination(
+        raced, tmp_path):
+    folder, summary = raced
+
+    class Bar:
+        def __init__(self):
+            self.totals, self.lines, self.done = [], [], 0
+
+        def start(self, total, done, failed):
+            self.totals.append(total)
+
+        def advance(self, failed):
+            self.done += 1
+
+        def set_total(self, total):
+            self.totals.append(total)
+
+        def say(self, line):
+            self.lines.append(line)
+
+        def stop(self):
+            pass
+
+    bar = Bar()
+    run_experiment(experiment_from_dict(small()), tmp_path / "r.sqlite", jobs=0,
+                   race=RaceSettings(alpha=ALPHA), progress=bar)
+    e = summary["race"]["eliminations"][0]
+    assert bar.lines == [f"rankwise: race: majority eliminated after {e['step']} data sets by"
+                         f" {e['by']} (e = {e['evalue']:,.0f})"]
+    assert bar.totals[0] == 72 and bar.totals[-1] == bar.done == summary["run"]
+    assert sorted(bar.totals, reverse=True) == bar.totals

@@ -2,8 +2,9 @@
 
 The design (``design``), data sources and the KEEL parser (``datasets``, ``keel``), criteria
 (``criteria``), one task (``tasks``), where tasks run (``executors``), the driver that plans,
-resumes and commits (``driver``), the race inside a run (``racing``), the SQLite results store (``store``) and the progress bar
-(``progress``). Imports stay inside this wing, plus :mod:`rankwise.errors`.
+resumes and commits (``driver``), the race inside a run (``racing``), the SQLite results store
+(``store``) and the progress bar (``progress``). Imports stay inside this wing, plus
+:mod:`rankwise.errors`, and for the race the statistics of :mod:`rankwise.stats.racing`.
 """
 
 from .datasets import DatasetSpec

@@ -285,6 +285,7 @@ def _race_batches(store, settings, experiment, tasks, pending, summary, guard, p
     takes every data set already run (recomputed from the file, so a resumed race is the
     uninterrupted one) and its record is written to the file."""
     state = RunRace(settings, experiment.repeats * experiment.folds)
+    said = 0
     while True:
         state.advance(store, pending)
         record = state.record()
@@ -293,6 +294,10 @@ def _race_batches(store, settings, experiment, tasks, pending, summary, guard, p
             store.set_meta({"race": record})
         if progress:
             progress.set_total(len(tasks) - record["tasks_not_needed"])
+            for e in record["eliminations"][said:]:
+                progress.say(f"rankwise: race: {e['learner']} eliminated after {e['step']}"
+                             f" data sets by {e['by']} (e = {e['evalue']:,.0f})")
+        said = len(record["eliminations"])
         if state.finished:
             return
         dataset, alive = state.next_dataset, set(state.alive)

@@ -41,6 +41,11 @@ class ProgressBar:
         if self.bar:
             self.bar.update(self.task, total=total)
 
+    def say(self, line: str):
+        """A line above the bar (a race's elimination, as it happens); none when quiet."""
+        if self.bar:
+            self.bar.console.print(line, markup=False, highlight=False)
+
     def stop(self):
         if self.bar:
             self.bar.stop()
