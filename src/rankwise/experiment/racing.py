@@ -180,6 +180,8 @@ class RunRace:
 
     def record(self) -> dict:
         """What the race has decided so far, with its evidence (stored, shown, exported)."""
+        from ..stats.racing import guarantee_text
+
         r = self.racer
         k = len(self.learners)
         return {"settings": self.settings, "steps": r.steps, "datasets": len(self.order),
@@ -187,7 +189,7 @@ class RunRace:
                 "finished": self.finished, "settled": r.settled, "threshold": r.threshold,
                 "eliminations": list(self.out), "survivors": self.alive,
                 "ties": r.ties, "missing": r.missing, "tasks_not_needed": self.not_needed(),
-                "guarantee": guarantee(self.settings["alpha"], k, r.threshold)}
+                "guarantee": guarantee_text(self.settings["alpha"], k, r.threshold)}
 
     def as_race(self):
         """The race as a :class:`rankwise.stats.racing.Race`, for the replay's text, JSON and
@@ -227,14 +229,6 @@ def skipped_cells(record: dict) -> set:
     if record["settled"]:
         out |= {(d, lrn) for lrn in record["survivors"] for d in order[record["steps"]:]}
     return out
-
-
-def guarantee(alpha: float, k: int, threshold: float) -> str:
-    return (f"With probability at least {1 - alpha:g}, no learner was eliminated by one that is"
-            " not better than it (better: wins on more than half of the data sets), whenever"
-            f" the race is stopped: each of the {k * (k - 1)} ordered pairs needs an e-value of"
-            f" at least {threshold:,.0f} = k(k - 1)/alpha (Ville's inequality, Bonferroni over"
-            " the pairs); the data sets are taken as independent draws.")
 
 
 def _state(store, meta: dict) -> RunRace | None:

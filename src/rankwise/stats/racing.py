@@ -110,13 +110,7 @@ class Race:
         return 1.0 - self.tasks_used / self.tasks_full if self.tasks_full else 0.0
 
     def guarantee(self) -> str:
-        k = len(self.learners)
-        return (f"With probability at least {1 - self.alpha:g}, no learner was eliminated by"
-                " one that is not better than it (better: wins on more than half of the data"
-                " sets), whenever the race is stopped: each of the"
-                f" {k * (k - 1)} ordered pairs needs an e-value of at least"
-                f" {self.threshold:,.0f} = k(k - 1)/alpha (Ville's inequality, Bonferroni over"
-                " the pairs); the data sets are taken as independent draws.")
+        return guarantee_text(self.alpha, len(self.learners), self.threshold)
 
     def to_dict(self) -> dict:
         return {"learners": list(self.learners), "order": list(self.order),
@@ -129,6 +123,15 @@ class Race:
                 "tasks_used": self.tasks_used, "tasks_full": self.tasks_full,
                 "saved": self.saved, "ties": self.ties, "seed": self.seed,
                 "bets": BETS.tolist(), "guarantee": self.guarantee()}
+
+
+def guarantee_text(alpha: float, k: int, threshold: float) -> str:
+    """The race's guarantee in words (the replay's and the runner's)."""
+    return (f"With probability at least {1 - alpha:g}, no learner was eliminated by one that is"
+            " not better than it (better: wins on more than half of the data sets), whenever"
+            f" the race is stopped: each of the {k * (k - 1)} ordered pairs needs an e-value of"
+            f" at least {threshold:,.0f} = k(k - 1)/alpha (Ville's inequality, Bonferroni over"
+            " the pairs); the data sets are taken as independent draws.")
 
 
 def race_order(n: int, order="random", seed: int = DEFAULT_SEED) -> np.ndarray:
