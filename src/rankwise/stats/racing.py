@@ -340,7 +340,10 @@ def repeated_friedman_race(x, alpha: float = 0.05, first_test: int = 5) -> list:
     >>> repeated_friedman_race(x)   # yet two are dropped after 9 data sets
     [(9, 0), (9, 1)]
     """
-    from scipy.stats import chi2, rankdata, t as student
+    from scipy.stats import rankdata, t as student
+
+    from .omnibus import friedman_from_ranks
+    from .pairwise import _conover_scores
 
     x = np.asarray(x, dtype=float)
     n, k = x.shape
@@ -350,18 +353,15 @@ def repeated_friedman_race(x, alpha: float = 0.05, first_test: int = 5) -> list:
         if len(alive) < 2:
             break
         r = rankdata(-x[:step, alive], axis=1)
-        m = len(alive)
-        sums = r.sum(axis=0)
-        a1, c1 = float((r ** 2).sum()), step * m * (m + 1) ** 2 / 4
-        if a1 <= c1:  # every data set ranks them alike: no within-set variation to test
+        # rankwise's own tie-corrected Friedman test and Conover's t-tests on these ranks
+        if step < 2 or friedman_from_ranks(r, "default", "chi2").pvalue > alpha:
             continue
-        stat = (m - 1) * (float(sums @ sums) - step * c1) / (a1 - c1)
-        if chi2.sf(stat, m - 1) > alpha or step < 2:
-            continue
-        spread = 2 * step * (a1 - c1) * (1 - stat / (step * (m - 1))) / ((step - 1) * (m - 1))
-        best = int(np.argmin(sums))
-        tstat = (sums - sums[best]) / np.sqrt(max(spread, 1e-300))
-        worse = student.sf(tstat, (step - 1) * (m - 1)) * 2 <= alpha
+        means, se, df, _ = _conover_scores(x[:step, alive], "friedman_conover", True,
+                                           "default", None, ranks=r)
+        best = int(np.argmin(means))
+        with np.errstate(divide="ignore", invalid="ignore"):  # se = 0: every gap decisive
+            tstat = (means - means[best]) / se
+        worse = student.sf(tstat, df) * 2 <= alpha
         worse[best] = False
         out += [(step, alive[j]) for j in np.flatnonzero(worse)]
         alive = [a for j, a in enumerate(alive) if not worse[j]]
