@@ -30,7 +30,6 @@ import numpy as np
 from ..errors import RankwiseError
 from .criteria import CRITERIA
 
-ORDERS = ("random", "given")
 #: Scores are rounded to this many decimals before two learners are compared, as in compare.
 DECIMALS = 12
 
@@ -58,6 +57,7 @@ class RaceSettings:
         """The race's full description (what is stored and compared on a resume), checked
         against ``experiment``; every mistake is one line."""
         from .._validate import alpha as check_alpha
+        from ..stats.racing import ORDERS, race_order, race_threshold
 
         k, names = len(experiment.learners), [d.name for d in experiment.datasets]
         criterion = self.criterion or experiment.criteria[0]
@@ -74,11 +74,8 @@ class RaceSettings:
         if self.order not in ORDERS:
             raise RankwiseError(f"--order must be random or given; got {self.order!r}")
         a = check_alpha(self.alpha)
-        if not k * (k - 1) / a < 1e300:
-            raise RankwiseError(f"alpha = {a:g} is too small for {k} learners: the threshold"
-                                " k(k - 1)/alpha must stay below 1e+300")
-        rows = (np.arange(len(names)) if self.order == "given" else
-                np.random.default_rng(experiment.seed).permutation(len(names)))
+        race_threshold(k, a)  # refused now, before the run starts
+        rows = race_order(len(names), self.order, experiment.seed)
         return {"criterion": criterion, "higher_is_better": CRITERIA[criterion],
                 "aggregate": "median", "decimals": DECIMALS, "alpha": a, "goal": int(goal),
                 "order_rule": self.order, "seed": int(experiment.seed),
@@ -209,10 +206,10 @@ class RunRace:
 def cannot_eliminate(settings: dict) -> str | None:
     """A note when the race has too few data sets to eliminate anyone, even a learner that
     loses every one of them (None otherwise)."""
-    from ..stats.racing import _wins_needed
+    from ..stats.racing import _wins_needed, race_threshold
 
     k, n = len(settings["learners"]), len(settings["order"])
-    threshold = k * (k - 1) / settings["alpha"]
+    threshold = race_threshold(k, settings["alpha"])
     fewest = int(_wins_needed(n, float(np.log(threshold)))[0])
     if fewest <= n:
         return None
@@ -271,7 +268,9 @@ def race_lines(record: dict, width: int = 80) -> list:
     import textwrap
 
     s = record["settings"]
-    goal = "the best" if s["goal"] == 1 else f"the top {s['goal']}"
+    from ..stats.racing import goal_text
+
+    goal = goal_text(s["goal"])
     head = (f"Race on {s['criterion']} (alpha = {s['alpha']:g}, goal: {goal}, data sets in"
             + (f" a random order, seed {s['seed']}" if s["order_rule"] == "random" else
                " the experiment file's order") + f"): {record['steps']} of"

@@ -7,6 +7,7 @@ import json
 import numpy as np
 
 from .._text import visible
+from ..stats.racing import goal_text
 
 
 def race_text(r, width: int = 80) -> str:
@@ -15,8 +16,8 @@ def race_text(r, width: int = 80) -> str:
     import textwrap
 
     k, n = len(r.learners), len(r.order)
-    lines = [f"Race over {n} data sets, {k} learners (alpha = {r.alpha:g}, goal: "
-             + ("the best" if r.goal == 1 else f"the top {r.goal}") + ")", ""]
+    lines = [f"Race over {n} data sets, {k} learners (alpha = {r.alpha:g}, goal:"
+             f" {goal_text(r.goal)})", ""]
     if r.eliminations:
         lines.append("Eliminated (after how many data sets, by whom, e-value):")
         name_w = max(len(visible(e.learner)) for e in r.eliminations)

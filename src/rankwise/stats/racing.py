@@ -125,6 +125,21 @@ class Race:
                 "bets": BETS.tolist(), "guarantee": self.guarantee()}
 
 
+def race_threshold(k: int, alpha: float) -> float:
+    """k(k − 1)/α, the e-value an elimination needs; refused in one line where it would
+    reach :data:`MAX_THRESHOLD` (every e-value of the race then stays finite)."""
+    threshold = k * (k - 1) / alpha
+    if not threshold < MAX_THRESHOLD:
+        raise RankwiseError(f"alpha = {alpha:g} is too small for {k} learners: the threshold"
+                            f" k(k - 1)/alpha must stay below {MAX_THRESHOLD:g}")
+    return threshold
+
+
+def goal_text(goal: int) -> str:
+    """``the best`` or ``the top M``, as the reports name a race's goal."""
+    return "the best" if goal == 1 else f"the top {goal}"
+
+
 def guarantee_text(alpha: float, k: int, threshold: float) -> str:
     """The race's guarantee in words (the replay's and the runner's)."""
     return (f"With probability at least {1 - alpha:g}, no learner was eliminated by one that is"
@@ -248,10 +263,7 @@ class Racer:
     outcome on that data set; such outcomes are counted in ``missing``."""
 
     def __init__(self, k: int, n: int, alpha: float, goal: int):
-        self.threshold = k * (k - 1) / alpha
-        if not self.threshold < MAX_THRESHOLD:  # every e-value then stays finite
-            raise RankwiseError(f"alpha = {alpha:g} is too small for {k} learners: the"
-                                f" threshold k(k - 1)/alpha must stay below {MAX_THRESHOLD:g}")
+        self.threshold = race_threshold(k, alpha)
         self.goal = goal
         self.needed = _wins_needed(n, np.log(self.threshold))
         self.wins = np.zeros((k, k), dtype=np.int64)

@@ -212,12 +212,11 @@ def _raced(table: ScoreTable, race: dict, missing: str) -> tuple:
     which every learner ran are analysed (``drop-datasets``), and the notes say so; an explicit
     policy is kept (``drop-learners``: the survivors on every data set the race took)."""
     s = race["settings"]
-    out = [e["learner"] for e in race["eliminations"]]
     said = (f"This results file was raced on {s['criterion']} (rankwise run --race, alpha ="
             f" {s['alpha']:g}): ")
+    out = race["eliminations"]
     said += (", ".join(f"{e['learner']} was eliminated by {e['by']} after {e['step']} data"
-                       f" sets" for e in race["eliminations"]) + "; " if out else
-             "no learner was eliminated; ")
+                       f" sets" for e in out) + "; " if out else "no learner was eliminated; ")
     said += (f"the race took {race['steps']} of {race['datasets']} data sets"
              + ("" if race["finished"] else " so far (it is unfinished: results may change"
                 " when it completes)") + f" and left {race['tasks_not_needed']} tasks unrun.")
