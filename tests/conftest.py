@@ -1,11 +1,95 @@
+"""Fixtures shared by the tests, the command-line helpers, and the tiers of the suite.
+
+Tiers: what is slow by nature carries a marker (``site``: reads the built documentation site;
+``mcmc``: samples a posterior with NUTS; ``simulation``: a null or power simulation;
+``subprocess``: starts rankwise or another program as a process of its own; ``slow``: the long
+simulations left out of the default run). The whole suite (README command 2) runs them all on
+both cores; the inner loop leaves them out:
+
+    python -m pytest -m "not (slow or site or mcmc or simulation or subprocess)"
+"""
+
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
+from unittest import mock
 
 import numpy as np
 import pytest
 
 from rankwise import load_example
+
+#: Source folders whose doctests sample posteriors.
+MCMC_DOCTESTS = ("rankwise/bayes/",)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark what is slow by nature where it can be told from the test itself: a test that
+    reads the site, one that runs a process through ``cli_process``, and the doctests of the
+    Bayesian models."""
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        if "site" in names:
+            item.add_marker(pytest.mark.site)
+        if "cli_process" in names:
+            item.add_marker(pytest.mark.subprocess)
+        if any(part in str(item.fspath).replace("\\", "/") for part in MCMC_DOCTESTS):
+            item.add_marker(pytest.mark.mcmc)
+
+
+class Ran(NamedTuple):
+    """What a command did: ``code, out, err = ran``, or read as a finished process is
+    (``returncode``, ``stdout``, ``stderr``)."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def returncode(self) -> int:
+        return self.code
+
+    @property
+    def stdout(self) -> str:
+        return self.out
+
+    @property
+    def stderr(self) -> str:
+        return self.err
+
+
+@pytest.fixture
+def cli(capsys):
+    """``cli(*args)``: ``Ran(exit code, stdout, stderr)`` of ``rankwise ARGS`` run in this
+    process, through the console script's entry point (its argument handling and one-line
+    errors); ``cwd=`` runs it from another folder."""
+    from rankwise.cli import run
+
+    def run_cli(*args, cwd=None):
+        with pytest.raises(SystemExit) as stop, mock.patch.object(
+                sys, "argv", ["rankwise", *map(str, args)]):
+            if cwd is None:
+                run()
+            else:
+                with pytest.MonkeyPatch.context() as patch:
+                    patch.chdir(cwd)
+                    run()
+        out = capsys.readouterr()
+        return Ran(stop.value.code or 0, out.out, out.err)
+    return run_cli
+
+
+@pytest.fixture
+def cli_process():
+    """``cli_process(*args, cwd=None)``: ``rankwise ARGS`` as a process of its own (``python -m
+    rankwise.cli``), for what only a real process shows: the entry point, signals, start-up
+    imports, stdout closed early. Its tests are marked ``subprocess``."""
+    def run_process(*args, cwd=None, **options):
+        return subprocess.run([sys.executable, "-m", "rankwise.cli", *map(str, args)],
+                              capture_output=True, text=True, cwd=cwd, **options)
+    return run_process
 
 
 @pytest.fixture
@@ -21,15 +105,25 @@ def rng():
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    """The built documentation site: docs/_build/html (the README's docs command), else a
-    fresh build into a temporary folder where Sphinx is installed."""
+    """The built documentation site: docs/_build/html (the README's docs command), else one
+    fresh build where Sphinx is installed, shared by the test processes (the first builds it
+    under a lock, the others wait for it)."""
     built = Path(__file__).parents[1] / "docs" / "_build" / "html"
     if (built / "index.html").exists():
         return built
     pytest.importorskip("sphinx", reason="install rankwise[docs] to build the site")
-    out = tmp_path_factory.mktemp("site")
-    result = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html",
-                             str(Path(__file__).parents[1] / "docs"), str(out)], capture_output=True, text=True,
-                            cwd=Path(__file__).parents[1], timeout=1800)
-    assert result.returncode == 0, result.stderr[-3000:]
+    import fcntl
+
+    shared = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        shared = shared.parent   # the root the test processes share
+    out = shared / "site"
+    with open(shared / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "index.html").exists():
+            result = subprocess.run(
+                [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html",
+                 str(Path(__file__).parents[1] / "docs"), str(out)], capture_output=True,
+                text=True, cwd=Path(__file__).parents[1], timeout=1800)
+            assert result.returncode == 0, result.stderr[-3000:]
     return out

@@ -239,8 +239,7 @@ def test_pairs_file_below_the_limit_is_pairs_csv(tmp_path):
     assert path.read_text() == pairs_csv(cmp)
 
 
-def test_cli_pairs_mistakes_are_one_line(tmp_path, capsys):
-    from cli_run import cli
+def test_cli_pairs_mistakes_are_one_line(tmp_path, capsys, cli):
 
     csv = tmp_path / "t.csv"
     frame = pd.DataFrame(_scores(5, 8), columns=list("abcde"))
@@ -249,7 +248,7 @@ def test_cli_pairs_mistakes_are_one_line(tmp_path, capsys):
     for args, words in ((["--pairs", str(tmp_path / "p.txt")], ".parquet or .csv"),
                         (["--significant-pairs"], "goes with --pairs"),
                         (["--pairs", str(tmp_path / "no" / "p.csv")], "does not exist")):
-        code, _, err = cli(capsys, "compare", str(csv), *args)
+        code, _, err = cli("compare", str(csv), *args)
         assert code == 2 and words in err and "Traceback" not in err
 
 

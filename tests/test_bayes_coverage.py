@@ -27,6 +27,7 @@ SAMPLING = dict(chains=2, draws=1000, warmup=500)
 REPEATS = 60
 
 
+@pytest.mark.mcmc
 def test_plackett_luce_weight_intervals_cover_the_true_weights():
     rng = np.random.default_rng(11)
     truth = np.array([0.4, 0.3, 0.2, 0.1])
@@ -39,6 +40,7 @@ def test_plackett_luce_weight_intervals_cover_the_true_weights():
     coverage_within(hits, 0.89, 0.99)
 
 
+@pytest.mark.mcmc
 def test_bradley_terry_hdi_covers_the_true_probability_of_winning():
     # wins drawn as the model says: each pair's wins an independent binomial
     from rankwise.bayes.bradley_terry import _model, hdi
@@ -59,6 +61,7 @@ def test_bradley_terry_hdi_covers_the_true_probability_of_winning():
     coverage_within(hits, 0.80, 0.95)
 
 
+@pytest.mark.mcmc
 def test_bradley_terry_is_overconfident_when_the_pairs_share_data_sets():
     # A real table: every pair's wins come from the same N data sets (scores β_j + Gumbel
     # noise, so a beats b on a data set with probability logistic(β_a − β_b)). The model
@@ -76,6 +79,7 @@ def test_bradley_terry_is_overconfident_when_the_pairs_share_data_sets():
     coverage_within(hits, 0.62, 0.82)
 
 
+@pytest.mark.mcmc
 def test_hierarchical_population_interval_covers_the_true_mean_difference():
     rng = np.random.default_rng(13)
     folds, q, delta0, sd0, noise = 10, 12, 0.02, 0.01, 0.015

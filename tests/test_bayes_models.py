@@ -23,6 +23,7 @@ def simulate(weights, n, rng):
     return np.log(weights)[None, :] + rng.gumbel(size=(n, len(weights)))
 
 
+@pytest.mark.mcmc
 def test_the_likelihood_terms_are_plackett_luce_and_breslow_for_ties():
     rng = np.random.default_rng(0)
     w = rng.dirichlet(np.ones(5))
@@ -42,6 +43,7 @@ def test_the_likelihood_terms_are_plackett_luce_and_breslow_for_ties():
     assert terms.sum() == pytest.approx(breslow, abs=1e-12)
 
 
+@pytest.mark.mcmc
 def test_posterior_means_agree_with_choix_maximum_likelihood():
     choix = pytest.importorskip("choix")
     rng = np.random.default_rng(1)
@@ -56,6 +58,7 @@ def test_posterior_means_agree_with_choix_maximum_likelihood():
     assert pl.diagnostics.chains == 2 and pl.diagnostics.draws == 400
 
 
+@pytest.mark.mcmc
 def test_summaries_and_seeded_draws():
     t = load_example("garcia2008")
     pl = plackett_luce(t.values, t.learners, **FAST)
@@ -70,6 +73,7 @@ def test_summaries_and_seeded_draws():
     assert pl.ties > 0 and pl.to_dict()["ties"] == "Breslow"
 
 
+@pytest.mark.mcmc
 def test_too_few_draws_are_reported_as_not_converged():
     pl = plackett_luce(load_example("garcia2010").values, list("ABCD"), chains=2, draws=30,
                        warmup=30)
@@ -78,6 +82,7 @@ def test_too_few_draws_are_reported_as_not_converged():
     assert pl.to_dict()["diagnostics"]["converged"] is False
 
 
+@pytest.mark.mcmc
 def test_without_the_extra_the_error_is_one_line(monkeypatch):
     real = builtins.__import__
 
@@ -103,6 +108,7 @@ def bbtcomp_example():
     return [g[names].to_numpy() for _, g in df.groupby("db", sort=False)], names
 
 
+@pytest.mark.mcmc
 def test_bradley_terry_win_table_is_wainers():
     """bbtcomp's README, table_wintable(y$wintable, which = "both"): paired local ROPE 0.4."""
     from rankwise.bayes.bradley_terry import spread_ties, win_table
@@ -120,6 +126,7 @@ def test_bradley_terry_win_table_is_wainers():
     assert (win1[:2].tolist(), win2[:2].tolist()) == ([12, 11], [8, 10])  # ⌈t/2⌉ each side
 
 
+@pytest.mark.mcmc
 def test_bradley_terry_reproduces_wainers_summary_within_monte_carlo_error():
     """bbtcomp's README, table_pwin(x): mean, delta (89 % HDI width), above.50, in.rope."""
     from rankwise.bayes import bradley_terry
@@ -143,6 +150,7 @@ def test_bradley_terry_reproduces_wainers_summary_within_monte_carlo_error():
     assert m.diagnostics.converged
 
 
+@pytest.mark.mcmc
 def test_bradley_terry_on_simulated_tables():
     from rankwise.bayes import bradley_terry
 
@@ -166,6 +174,7 @@ def folds_table(rng, true, n=10, noise=0.01):
     return a, a + np.asarray(true)[:, None] + rng.normal(0, noise, (len(true), n))
 
 
+@pytest.mark.mcmc
 def test_hierarchical_recovers_a_clear_difference_and_an_equivalence():
     from rankwise.bayes import hierarchical_test
 
@@ -179,6 +188,7 @@ def test_hierarchical_recovers_a_clear_difference_and_an_equivalence():
     assert h.p_rope > max(h.p_left, h.p_right)
 
 
+@pytest.mark.mcmc
 def test_hierarchical_shrinks_towards_the_population():
     from rankwise.bayes import hierarchical_test
 
@@ -192,6 +202,7 @@ def test_hierarchical_shrinks_towards_the_population():
     assert np.all(np.abs(h.shrunk_means - centre) <= np.abs(observed - centre) + 1e-3)
 
 
+@pytest.mark.mcmc
 def test_hierarchical_with_one_data_set_reads_like_the_correlated_t_test():
     from rankwise import correlated_t_test
     from rankwise.bayes import hierarchical_test
@@ -204,6 +215,7 @@ def test_hierarchical_with_one_data_set_reads_like_the_correlated_t_test():
     assert h.dataset_probs[0, 1] == pytest.approx(c.p_rope, abs=0.06)
 
 
+@pytest.mark.mcmc
 def test_hierarchical_reproduces_the_authors_published_example():
     """NBC against HNB on the 54 UCI data sets of Corani et al. (2017), 10 runs of 10-fold
     cross-validation, ROPE 0.01: the authors' code printed P(HNB > NBC) = 0.998, P(rope) =
@@ -229,6 +241,7 @@ def test_hierarchical_reproduces_the_authors_published_example():
     assert nbc_better == pytest.approx(0.0, abs=0.006)
 
 
+@pytest.mark.mcmc
 def test_hierarchical_draws_do_not_depend_on_cores_or_on_the_pairs_before(monkeypatch):
     from rankwise.bayes import hierarchical_test, sampling
 
@@ -245,6 +258,8 @@ def test_hierarchical_draws_do_not_depend_on_cores_or_on_the_pairs_before(monkey
     assert alone.p_left == after.p_left and alone.p_right == after.p_right
 
 
+@pytest.mark.mcmc
+@pytest.mark.subprocess
 def test_hierarchical_in_compare_and_every_format():
     import json
     import subprocess
@@ -268,6 +283,7 @@ def test_hierarchical_in_compare_and_every_format():
     assert "Traceback" not in bad.stderr
 
 
+@pytest.mark.mcmc
 @pytest.mark.parametrize("model, example, extra", [
     ("plackett-luce", "garcia2008", {}),
     ("bradley-terry", "folds_demo", {"criterion": "accuracy"}),
@@ -303,6 +319,7 @@ def test_whole_table_models_in_compare_and_every_format(model, example, extra):
 
 # --- the verdict in posterior terms and the figure of P(best) -----------------------------------
 
+@pytest.mark.mcmc
 def test_plackett_luce_verdict_reads_the_posterior_draws():
     from rankwise.analysis.bayes_verdict import from_model
 
@@ -321,6 +338,7 @@ def test_plackett_luce_verdict_reads_the_posterior_draws():
     assert f"C4.5 is the best learner with probability {v.p_best['C4.5']:.2f}" in v.statement
 
 
+@pytest.mark.mcmc
 def test_unconverged_chains_decide_nothing():
     from rankwise.analysis.bayes_verdict import from_model
 
@@ -332,6 +350,7 @@ def test_unconverged_chains_decide_nothing():
     assert "did not converge" in v.statement and "is weaker" not in v.statement
 
 
+@pytest.mark.mcmc
 def test_many_learners_are_counted_not_listed():
     from rankwise.analysis.bayes_verdict import from_model
 
@@ -347,6 +366,7 @@ def test_many_learners_are_counted_not_listed():
     assert "verdict.bayesian in the JSON" in v.statement
 
 
+@pytest.mark.mcmc
 def test_bradley_terry_verdict_and_the_p_best_figure():
     import json
 

@@ -75,6 +75,7 @@ def test_two_learners():
     assert cmp.verdict.text.startswith("Bayesian verdict")
 
 
+@pytest.mark.subprocess
 def test_bayesian_verdict_needs_a_bayesian_analysis():
     with pytest.raises(RankwiseError, match="--bayesian"):
         compare(load_example("garcia2008"), verdict="bayesian")

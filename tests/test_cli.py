@@ -27,9 +27,6 @@ def run(*args, cwd=None):
     return SimpleNamespace(returncode=res.exit_code, stdout=res.stdout, stderr=res.stderr)
 
 
-def run_process(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "rankwise.cli", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd)
 
 
 def run_json(*args):
@@ -126,6 +123,7 @@ def test_user_errors_are_one_line_exit_2(tmp_path, args, message):
     assert "Traceback" not in out.stderr
 
 
+@pytest.mark.subprocess
 def test_examples_and_version():
     out = run("examples")
     assert out.returncode == 0 and "garcia2010" in out.stdout
@@ -141,10 +139,10 @@ def test_examples_and_version():
     assert out.returncode == 0 and out.stdout.startswith("rankwise ")
 
 
-def test_real_process_success_and_error(tmp_path):
-    out = run_process("compare", "--example", "demsar2006_table2", "-f", "json")
+def test_real_process_success_and_error(tmp_path, cli_process):
+    out = cli_process("compare", "--example", "demsar2006_table2", "-f", "json")
     assert out.returncode == 0 and json.loads(out.stdout)["tests"]["wilcoxon"]["r_plus"] == 93
-    out = run_process("compare", "nothing.csv", cwd=tmp_path)
+    out = cli_process("compare", "nothing.csv", cwd=tmp_path)
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr == "rankwise: error: nothing.csv: no such file\n"
 
@@ -234,3 +232,27 @@ def test_readme_worked_example_of_effects_is_real():
     out = run(*command.split()[1:]).stdout
     for block in shown.split("\n\n"):
         assert block in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--rank-sets", "--format", "json"], "--rank-sets needs a value (ranks or scores); got the"
+                                          " option --format"),
+    (["--groups", "--top", "3"], "--groups needs a value (scott-knott-esd, scott-knott-esd-np or"
+                                 " scott-knott-bootstrap)"),
+    (["--control", "--posthoc", "all"], "--control needs a value (NAME); got the option"
+                                        " --posthoc"),
+    (["--pair", "--alpha", "0.1"], "--pair needs a value (A B)"),
+])
+def test_an_option_is_never_taken_as_another_options_value(capsys, args, message, cli):
+
+    code, out, err = cli("compare", "--example", "garcia2008", *args)
+    assert code == 2 and out == ""
+    assert err.startswith("rankwise: error: " + message) and err.count("\n") == 1
+
+
+def test_options_that_may_stand_alone_still_do(capsys, cli):
+
+    code, out, err = cli("compare", "--example", "garcia2008", "--multiverse",
+                         "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["multiverse"] is not None

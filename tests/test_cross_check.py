@@ -271,6 +271,7 @@ def test_one_sided_wilcoxon_continuity_correction_matches_r():
     assert both > 1.0
 
 
+@pytest.mark.simulation
 def test_one_sided_normal_wilcoxon_holds_its_level():
     """Null simulation: the continuity-corrected one-sided normal approximation rejects at
     most about alpha of the time on either side."""

@@ -114,13 +114,12 @@ def how_do_i_commands() -> list:
 
 @pytest.mark.parametrize("args", [a for a in how_do_i_commands() if a[1] != "run"],
                          ids=lambda a: " ".join(a[1:4]))
-def test_every_how_do_i_command_runs(args, tmp_path, monkeypatch, capsys):
+def test_every_how_do_i_command_runs(args, tmp_path, monkeypatch, capsys, cli):
     """Each answer of the "How do I…" page runs as written (``rankwise run`` has its own
     tests), and each answer links to its guide page."""
-    from cli_run import cli
 
     monkeypatch.chdir(tmp_path)
-    code, out, err = cli(capsys, *args[1:])
+    code, out, err = cli(*args[1:])
     assert code == 0, err
     assert "Traceback" not in err
 

@@ -25,6 +25,7 @@ def test_li_maps_p_zero_to_zero():
     assert adjust([0.0, 0.5], "li").tolist() == [0.0, 0.5 / (0.5 + 1 - 0.5)]
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("options,message", [
     (["--samples", "10000000000"], "samples must be a whole number from 100 to 10,000,000"),
     (["--seed", "-1"], "the seed must be a whole number"),
@@ -49,6 +50,7 @@ def test_the_library_refuses_them_too():
             test(a, b, samples=True)
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("columns", [80, 60])
 def test_help_reads_whole_at_80_and_60_columns(columns):
     """Piped or narrow, every help screen names every option in full, keeps each choice list

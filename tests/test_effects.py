@@ -65,6 +65,7 @@ def test_walsh_selection_without_listing_equals_the_full_list(monkeypatch):
         assert fx.walsh_order_statistics(d, positions) == pytest.approx(full, abs=1e-12)
 
 
+@pytest.mark.simulation
 def test_hodges_lehmann_interval_covers_at_its_level():
     """Null and shifted simulations: the interval holds the true median difference in at least
     the stated share of tables (exact method; normal method from 50 data sets)."""
@@ -103,6 +104,7 @@ def test_cohens_dz_against_r_and_a_direct_inversion():
     assert math.isnan(same.estimate) and same.method == "undefined"
 
 
+@pytest.mark.simulation
 def test_cliffs_delta_against_a_brute_force_count_and_its_coverage():
     rng = np.random.default_rng(8)
     for _ in range(30):
@@ -226,6 +228,7 @@ def test_bayesian_tests_are_seeded_directional_and_decide():
         bayesian_sign_test(a, b, rope=-1)
 
 
+@pytest.mark.simulation
 def test_bayesian_sign_test_is_calibrated_under_the_null():
     """Two learners that differ only by noise: 'a practically better' at 0.95 is declared in
     at most about 5 % of tables."""
@@ -371,6 +374,7 @@ def test_bayesian_section_is_reproducible_and_in_every_format():
 # ---------------------------------------------------------------- mean-rank intervals
 
 
+@pytest.mark.simulation
 def test_mean_rank_intervals_bootstrap_normal_and_coverage(monkeypatch):
     from rankwise.stats import ranking
     from rankwise.stats.ranking import mean_rank_intervals, midranks

@@ -77,6 +77,7 @@ def test_exact_approaches_chi_square_as_n_grows():
             friedman(x, method="chi2").pvalue, abs=0.02)
 
 
+@pytest.mark.simulation
 def test_permutation_friedman_holds_its_level():
     """Null simulation at k = 4, N = 8 (ties from one decimal): the permutation p-value rejects
     at most alpha of the time (discreteness makes it a little conservative)."""
@@ -136,6 +137,7 @@ def test_eisinga_moments_without_ties():
     assert (d ** 2 * probs).sum() == pytest.approx(n * k * (k + 1) / 6)
 
 
+@pytest.mark.simulation
 def test_friedman_exact_ranking_in_compare_and_its_level():
     from rankwise.stats.pairwise import adjusted_pvalues
     from rankwise.stats.pairwise import pairwise_statistics

@@ -38,6 +38,7 @@ def test_against_statsmodels_on_large_families():
             assert np.allclose(adjust(p, ours), ref, rtol=1e-13, atol=0)
 
 
+@pytest.mark.simulation
 def test_false_discovery_rate_at_most_alpha_under_the_null():
     """All hypotheses true: the FDR is the chance of any rejection; BH (independent tests) and
     BY keep it at or below alpha (3,000 families of 50)."""

@@ -14,7 +14,6 @@ from rankwise import RankwiseError, RankwiseWarning, compare, load_example
 from rankwise.report import figures
 from rankwise.report.diagrams import MIN_FONT, figure_width, saved_width
 
-from cli_run import cli
 
 CM = 1 / 2.54
 
@@ -93,25 +92,25 @@ def test_figure_width_leaves_the_default_files_unchanged(tmp_path):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
-def test_cli_figure_width(tmp_path, capsys):
-    code, out, err = cli(capsys, "compare", "--example", "garcia2008", "--posthoc", "all",
+def test_cli_figure_width(tmp_path, capsys, cli):
+    code, out, err = cli("compare", "--example", "garcia2008", "--posthoc", "all",
                          "--report", tmp_path / "r", "--figure-width", "column")
     assert code == 0 and "wrote 18 files" in err
     assert max(file_widths_cm(tmp_path / "r", "cd_diagram")) <= 8.45
-    code, out, err = cli(capsys, "compare", "--example", "garcia2008", "--figure-width", "page")
+    code, out, err = cli("compare", "--example", "garcia2008", "--figure-width", "page")
     assert code == 2 and err.strip() == ("rankwise: error: --figure-width sizes the figures of"
                                          " --report DIR; add --report")
-    code, out, err = cli(capsys, "compare", "--example", "garcia2008", "--report",
+    code, out, err = cli("compare", "--example", "garcia2008", "--report",
                          tmp_path / "s", "--figure-width", "2cm")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "from 3 to 50" in err
     assert not (tmp_path / "s").exists()  # refused before any work
 
 
-def test_cli_notes_type_under_five_points(tmp_path, capsys):
+def test_cli_notes_type_under_five_points(tmp_path, capsys, cli):
     frame = k30()
     frame.columns = [f"a_configuration_with_a_long_name_{j:02d}" for j in range(30)]
     frame.to_csv(tmp_path / "wide.csv", index_label="dataset")
-    code, out, err = cli(capsys, "compare", tmp_path / "wide.csv", "--posthoc", "all",
+    code, out, err = cli("compare", tmp_path / "wide.csv", "--posthoc", "all",
                          "--report", tmp_path / "r", "--figure-width", "column")
     assert code == 0
     note = [line for line in err.splitlines() if line.startswith("rankwise: note:")]
@@ -119,8 +118,8 @@ def test_cli_notes_type_under_five_points(tmp_path, capsys):
     assert "Warning" not in err
 
 
-def test_power_report_figure_width(tmp_path, capsys):
-    code, out, err = cli(capsys, "power", "--example", "demsar2006_table6", "--draws", "20",
+def test_power_report_figure_width(tmp_path, capsys, cli):
+    code, out, err = cli("power", "--example", "demsar2006_table6", "--draws", "20",
                          "--bias", "0,4", "--report", tmp_path / "p", "--figure-width", "column")
     assert code == 0, err
     for got in file_widths_cm(tmp_path / "p", "power_rejection"):

@@ -12,7 +12,7 @@ from rankwise import RankwiseError
 from rankwise.examples import experiment_path
 from rankwise.experiment import load_experiment, run_experiment
 from rankwise.experiment import store as store_module
-from rankwise.experiment.store import read_results
+from rankwise.experiment.status import read_results
 
 
 def iris_experiment(tmp_path, learner: str, repeats: int = 1, folds: int = 2):
@@ -110,6 +110,7 @@ def _damaged(finished, tmp_path):
     return bad
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("command", [["compare", "{f}", "-c", "auc"], ["status", "{f}"],
                                      ["export", "{f}", "-o", "{d}/out.csv"],
                                      ["run", "--example", "demo", "--results", "{f}", "--quiet"]])
@@ -147,6 +148,7 @@ def test_a_learner_that_ignores_its_time_limit_is_stopped_from_outside(tmp_path)
     assert rows["NB0"] is None and rows["NB1"] is None  # innocent tasks in flight: run again
 
 
+@pytest.mark.subprocess
 def test_the_output_of_a_killed_driver_closes_at_once(tmp_path):
     """After kill -9 of `rankwise run`, nothing keeps its pipes open: a caller reading its output
     (subprocess.run(capture_output=True)) is not left waiting."""
@@ -166,6 +168,7 @@ def test_the_output_of_a_killed_driver_closes_at_once(tmp_path):
     assert time.monotonic() - killed < 2.0
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("learner, folds, message", [
     ('estimator = "sklearn.tree.DecisionTreeClassifier"\nparams = { max_depth = -3 }', 2,
      "learner 'bad': The 'max_depth' parameter"),
@@ -180,6 +183,7 @@ def test_experiments_that_cannot_succeed_are_refused_before_running(tmp_path, le
     assert not (tmp_path / "r.sqlite").exists() or (tmp_path / "r.sqlite").stat().st_size < 50_000
 
 
+@pytest.mark.subprocess
 def test_a_run_whose_tasks_all_fail_exits_non_zero_with_the_reason(tmp_path):
     exp = iris_experiment(tmp_path, 'name = "fails"\n'
                                     'estimator = "rankwise.testing.FailingClassifier"')

@@ -74,6 +74,7 @@ def test_figures_are_valid_svg():
         xml.dom.minidom.parseString(svg.encode("utf-8"))
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no TeX here (.ci/run installs it)")
 def test_latex_with_hostile_names_compiles(tmp_path):
     (tmp_path / "report.tex").write_text(hostile_comparison().to_latex(), encoding="utf-8")
@@ -83,6 +84,7 @@ def test_latex_with_hostile_names_compiles(tmp_path):
     assert out.returncode == 0, out.stdout[-2000:]
 
 
+@pytest.mark.subprocess
 def test_command_line_output_and_errors_are_inert(tmp_path):
     """The reader refuses control characters in a table (one line, shown escaped); a name
     typed on the command line comes back escaped in the error."""
@@ -103,6 +105,7 @@ def test_command_line_output_and_errors_are_inert(tmp_path):
     assert "[2Jnope" in bad.stderr  # shown (repr or visible), never acted on
 
 
+@pytest.mark.subprocess
 def test_csv_export_defuses_formulas(tmp_path):
     from rankwise.experiment import experiment_from_dict, run_experiment
 

@@ -19,7 +19,6 @@ import rankwise as rw
 from rankwise.errors import RankwiseError
 from rankwise.experiment.store import Store
 
-from cli_run import cli
 
 T6 = ("--example", "demsar2006_table6")
 POWER = ("power", *T6, "--draws", "20", "--bias", "0,10", "--sample-size", "10")
@@ -64,28 +63,28 @@ NUMBERS = [
 
 
 @pytest.mark.parametrize("base, option, values", NUMBERS, ids=[f"{b[0]}{o}" for b, o, _ in NUMBERS])
-def test_every_number_option_refuses_what_is_not_a_valid_number(capsys, base, option, values):
+def test_every_number_option_refuses_what_is_not_a_valid_number(capsys, base, option, values, cli):
     for value in values:
-        refused(cli(capsys, *base, option, value))
+        refused(cli(*base, option, value))
 
 
-def test_click_parse_errors_are_one_line_with_the_suggestion(capsys):
-    refused(cli(capsys, "compare", *T6, "--alpah", "0.1"), "No such option: --alpah", "--alpha",
+def test_click_parse_errors_are_one_line_with_the_suggestion(capsys, cli):
+    refused(cli("compare", *T6, "--alpah", "0.1"), "No such option: --alpah", "--alpha",
             "see rankwise compare --help")
-    refused(cli(capsys, "compar"), "Did you mean 'compare'?")
-    refused(cli(capsys, "compare", *T6, "--pair", "C4.5"), "--pair", "2 arguments")
-    refused(cli(capsys, "compare", *T6, "--top", "1.5"), "'--top'", "valid integer")
-    code, out, _ = cli(capsys, "compare", "--help")
+    refused(cli("compar"), "Did you mean 'compare'?")
+    refused(cli("compare", *T6, "--pair", "C4.5"), "--pair", "2 arguments")
+    refused(cli("compare", *T6, "--top", "1.5"), "'--top'", "valid integer")
+    code, out, _ = cli("compare", "--help")
     assert code == 0 and "Usage" in out
 
 
 # -- what raised a traceback ----------------------------------------------------------------------
 
-def test_skillings_mack_with_an_empty_cell_charts_it_as_no_values(capsys):
-    code, out, err = cli(capsys, "compare", "--example", "amlb", "--criterion", "result",
+def test_skillings_mack_with_an_empty_cell_charts_it_as_no_values(capsys, cli):
+    code, out, err = cli("compare", "--example", "amlb", "--criterion", "result",
                          "--missing", "skillings-mack")
     assert code == 0 and not err and "no values" in out
-    doc = json.loads(cli(capsys, "compare", "--example", "amlb", "--criterion", "result",
+    doc = json.loads(cli("compare", "--example", "amlb", "--criterion", "result",
                          "--missing", "skillings-mack", "-f", "json")[1])
     empty = [r for rows in doc["report"]["quartiles"]["per_dataset"].values() for r in rows
              if r["n"] == 0]
@@ -103,9 +102,9 @@ def fold_table(path, identical=True):
     return path
 
 
-def test_bayesian_tests_of_identical_learners(capsys, tmp_path):
+def test_bayesian_tests_of_identical_learners(capsys, tmp_path, cli):
     path = fold_table(tmp_path / "same.csv")
-    code, out, err = cli(capsys, "compare", path, "--bayesian", "correlated-t", "--verdict",
+    code, out, err = cli("compare", path, "--bayesian", "correlated-t", "--verdict",
                          "bayesian")
     assert code == 0 and "B and A do not differ (every difference is 0)" in " ".join(out.split())
     from rankwise.stats.bayesian import BAYESIAN
@@ -116,31 +115,31 @@ def test_bayesian_tests_of_identical_learners(capsys, tmp_path):
         assert "every difference is 0" in r.details["note"]
 
 
-def test_negative_seeds_and_an_empty_example_name(capsys):
-    refused(cli(capsys, "compare", "--example", "folds_demo", "-c", "accuracy", "--groups",
+def test_negative_seeds_and_an_empty_example_name(capsys, cli):
+    refused(cli("compare", "--example", "folds_demo", "-c", "accuracy", "--groups",
                 "scott-knott-bootstrap", "--seed", "-1"), "seed must be a whole number")
-    refused(cli(capsys, *POWER, "--seed", "-5"), "seed")
-    refused(cli(capsys, "compare", "--example", ""), "no bundled example named ''")
-    refused(cli(capsys, "power", "--example", ""), "no bundled example named ''")
+    refused(cli(*POWER, "--seed", "-5"), "seed")
+    refused(cli("compare", "--example", ""), "no bundled example named ''")
+    refused(cli("power", "--example", ""), "no bundled example named ''")
     from rankwise.power import power_study
 
     with pytest.raises(RankwiseError, match="seed"):
         power_study(rw.load_example("demsar2006_table6"), seed=-1, draws=10)
 
 
-def test_a_dask_scheduler_that_is_neither_file_nor_address(capsys, tmp_path):
+def test_a_dask_scheduler_that_is_neither_file_nor_address(capsys, tmp_path, cli):
     pytest.importorskip("distributed")
-    refused(cli(capsys, *POWER, "--dask-scheduler", tmp_path / "gone.json"),
+    refused(cli(*POWER, "--dask-scheduler", tmp_path / "gone.json"),
             "neither a scheduler file that exists nor an address")
 
 
-def test_scores_near_the_largest_double_are_refused_with_the_cell(capsys, tmp_path):
+def test_scores_near_the_largest_double_are_refused_with_the_cell(capsys, tmp_path, cli):
     x = np.random.default_rng(0).uniform(-1, 1, (8, 4)) * 1.7e308
     frame = pd.DataFrame(x, columns=list("ABCD"))
     frame.insert(0, "dataset", [f"d{i}" for i in range(8)])
     frame.to_csv(tmp_path / "huge.csv", index=False)
-    refused(cli(capsys, "compare", tmp_path / "huge.csv"), "at most 1e+307", "for 'A' on 'd0'")
-    refused(cli(capsys, "power", tmp_path / "huge.csv"), "at most 1e+307")
+    refused(cli("compare", tmp_path / "huge.csv"), "at most 1e+307", "for 'A' on 'd0'")
+    refused(cli("power", tmp_path / "huge.csv"), "at most 1e+307")
     with pytest.raises(RankwiseError, match="at most 1e"):
         rw.friedman(np.full((4, 3), 1e308) * [[1, -1, 0.5]])
 
@@ -187,19 +186,19 @@ def test_python_api_mistakes_are_rankwise_errors():
 
 # -- what was misread without a word -------------------------------------------------------------
 
-def test_a_wide_table_saved_without_its_names(capsys, tmp_path):
+def test_a_wide_table_saved_without_its_names(capsys, tmp_path, cli):
     path = tmp_path / "nonames.csv"
     path.write_text("A,B,C\n0.81,0.80,0.7\n0.9,0.85,0.8\n0.7,0.72,0.6\n")
-    refused(cli(capsys, "compare", path), "the first column, 'A', holds scores such as 0.81")
+    refused(cli("compare", path), "the first column, 'A', holds scores such as 0.81")
     ids = tmp_path / "ids.csv"  # whole numbers are names: OpenML task ids
     ids.write_text("task,B,C\n3,0.80,0.7\n31,0.85,0.8\n37,0.72,0.6\n")
     assert rw.load_table(ids).datasets == ("3", "31", "37")
 
 
-def test_a_value_column_that_contradicts_the_criterion(capsys):
-    refused(cli(capsys, "compare", "--example", "amlb", "--criterion", "auc", "--columns",
+def test_a_value_column_that_contradicts_the_criterion(capsys, cli):
+    refused(cli("compare", "--example", "amlb", "--criterion", "auc", "--columns",
                 "value=logloss"), "'auc' is higher-is-better", "'logloss', which is lower")
-    code, out, _ = cli(capsys, "compare", "--example", "amlb", "--criterion", "auc",
+    code, out, _ = cli("compare", "--example", "amlb", "--criterion", "auc",
                        "--columns", "value=logloss", "--lower-is-better")
     assert code == 0 and "lower is better (option)" in out
 
@@ -227,31 +226,31 @@ def test_latex_never_makes_mathematics_of_a_name():
     assert "$\\alpha = 0.05$" in tex  # the level is still typeset
 
 
-def test_bookkeeping_columns_are_no_criterion(capsys):
+def test_bookkeeping_columns_are_no_criterion(capsys, cli):
     for example in ("amlb", "amlb_older"):
-        err = refused(cli(capsys, "compare", "--example", example, "--criterion", "seed"),
+        err = refused(cli("compare", "--example", example, "--criterion", "seed"),
                       "'seed' is a bookkeeping column")
         assert "_row" not in err
 
 
-def test_settings_that_nothing_reads_are_refused(capsys):
-    refused(cli(capsys, "compare", *T6, "--posthoc", "all", "--control", "C4.5"),
+def test_settings_that_nothing_reads_are_refused(capsys, cli):
+    refused(cli("compare", *T6, "--posthoc", "all", "--control", "C4.5"),
             "--posthoc both")
-    refused(cli(capsys, "compare", *T6, "--rope", "0.01"), "add --bayesian")
-    refused(cli(capsys, "compare", *T6, "--threshold", "0.9"), "add --bayesian")
-    refused(cli(capsys, "compare", *T6, "--bayesian", "plackett-luce", "--rope", "-1"), "ROPE")
-    refused(cli(capsys, "compare", *T6, "--bayesian", "plackett-luce", "--rope", "0.01"),
+    refused(cli("compare", *T6, "--rope", "0.01"), "add --bayesian")
+    refused(cli("compare", *T6, "--threshold", "0.9"), "add --bayesian")
+    refused(cli("compare", *T6, "--bayesian", "plackett-luce", "--rope", "-1"), "ROPE")
+    refused(cli("compare", *T6, "--bayesian", "plackett-luce", "--rope", "0.01"),
             "no region of practical equivalence")
-    refused(cli(capsys, "compare", *T6, "--bayesian", "bradley-terry", "--samples", "5"),
+    refused(cli("compare", *T6, "--bayesian", "bradley-terry", "--samples", "5"),
             "draws its own posterior")
-    refused(cli(capsys, "compare", *T6, "--bayesian", "correlated-t", "--samples", "1000"),
+    refused(cli("compare", *T6, "--bayesian", "correlated-t", "--samples", "1000"),
             "closed form")
-    refused(cli(capsys, "compare", *T6, "--bh-time-budget", "-1"), "seconds")
+    refused(cli("compare", *T6, "--bh-time-budget", "-1"), "seconds")
 
 
 # -- files -----------------------------------------------------------------------------------------
 
-def test_a_foreign_sqlite_file_is_left_as_it_was(capsys, tmp_path):
+def test_a_foreign_sqlite_file_is_left_as_it_was(capsys, tmp_path, cli):
     path = tmp_path / "other.sqlite"
     db = sqlite3.connect(path)
     db.execute("create table users (id int, name text)")
@@ -259,23 +258,23 @@ def test_a_foreign_sqlite_file_is_left_as_it_was(capsys, tmp_path):
     db.commit()
     db.close()
     before = md5(path)
-    refused(cli(capsys, "run", "--example", "demo", "--results", path),
+    refused(cli("run", "--example", "demo", "--results", path),
             "an SQLite database of something else (its tables: users)")
     assert md5(path) == before and sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite"]
     assert sqlite3.connect(path).execute("pragma journal_mode").fetchone()[0] == "delete"
 
 
-def test_destinations_are_checked_before_any_work(capsys, tmp_path):
+def test_destinations_are_checked_before_any_work(capsys, tmp_path, cli):
     os.chdir(tmp_path)
     (tmp_path / "afile").write_text("mine")
-    refused(cli(capsys, "compare", *T6, "--report", ""), "--report needs the name of a folder")
-    refused(cli(capsys, "compare", *T6, "--report", "afile"), "is a file; give a folder")
-    refused(cli(capsys, "compare", *T6, "-o", "afile/x.txt"), "afile is a file, not a folder")
-    refused(cli(capsys, "compare", *T6, "--report", "new", "--latex-fragment"),
+    refused(cli("compare", *T6, "--report", ""), "--report needs the name of a folder")
+    refused(cli("compare", *T6, "--report", "afile"), "is a file; give a folder")
+    refused(cli("compare", *T6, "-o", "afile/x.txt"), "afile is a file, not a folder")
+    refused(cli("compare", *T6, "--report", "new", "--latex-fragment"),
             "--latex-fragment goes with --format latex")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
     db = results_db(tmp_path / "r.sqlite", 2)
-    refused(cli(capsys, "export", db, "-o", "afile/x.csv"), "afile is a file, not a folder")
+    refused(cli("export", db, "-o", "afile/x.csv"), "afile is a file, not a folder")
 
 
 def results_db(path, datasets):
@@ -307,6 +306,7 @@ def limited(*args, limit=40_000):
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(not hasattr(resource, "RLIMIT_FSIZE"), reason="needs a file-size limit")
 def test_a_full_disk_leaves_no_truncated_file(tmp_path):
     old = tmp_path / "report.html"
@@ -342,17 +342,17 @@ def test_bayesian_pairs_are_bounded_like_the_effect_sizes():
     assert any("not on all 5,050 pairs" in note for note in cmp.notes)
 
 
-def test_unclear_messages_made_plain(capsys, tmp_path):
+def test_unclear_messages_made_plain(capsys, tmp_path, cli):
     (tmp_path / "r.json").write_text('{"schema": "rankwise.compare/2"}')
-    refused(cli(capsys, "compare", tmp_path / "r.json"), "a JSON file")
+    refused(cli("compare", tmp_path / "r.json"), "a JSON file")
     (tmp_path / "inf.csv").write_text("dataset,A,B\nd1,inf,1\nd2,1,2\n")
-    err = refused(cli(capsys, "compare", tmp_path / "inf.csv"), "the value inf is infinite")
+    err = refused(cli("compare", tmp_path / "inf.csv"), "the value inf is infinite")
     assert "np.float64" not in err
     (tmp_path / "long.csv").write_text("ds,algo,score\nd1,A,0.8\nd1,B,0.7\nd2,A,0.8\n"
                                        "d2,B,0.6\n")
-    refused(cli(capsys, "compare", tmp_path / "long.csv"),
+    refused(cli("compare", tmp_path / "long.csv"),
             "--columns dataset=ds,learner=algo,value=score")
-    err = refused(cli(capsys, "compare", tmp_path / "long.csv", "--columns", "value=score"),
+    err = refused(cli("compare", tmp_path / "long.csv", "--columns", "value=score"),
                   "the table's columns are ds, algo, score")
     assert "_row" not in err
     x = np.random.default_rng(0).random((60, 12))

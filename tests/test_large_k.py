@@ -152,6 +152,7 @@ def _chromium():
                  if shutil.which(n)), None)
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(_chromium() is None, reason="no Chromium here: install Debian's 'chromium'"
                     " (.ci/run does) to sort and filter the HTML table in a real browser")
 def test_html_ranking_sorts_and_filters_in_headless_chromium(tmp_path):

@@ -64,10 +64,12 @@ def package_analysis(tmp_path_factory):
     return json.loads((tmp / "out.json").read_text())
 
 
+@pytest.mark.subprocess
 def test_the_package_runs_on_its_pinned_scipy(package_analysis):
     assert package_analysis["scipy"].startswith("1.11.")
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("name, x, names", tables(), ids=[t[0] for t in tables()])
 @pytest.mark.parametrize("holm", [False, True])
 def test_paper_convention_equals_the_multi_comp_matrix_package(name, x, names, holm,

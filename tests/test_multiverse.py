@@ -12,7 +12,6 @@ from rankwise.analysis.multiverse import MAX_ENTRIES, read_claims, read_grid
 from rankwise.errors import RankwiseError
 from rankwise.examples import example_path
 
-from cli_run import cli
 
 GRID = {"decimals": [12, 2], "basis": ["friedman-holm", "wilcoxon-holm", "sign-holm", "mcm"]}
 
@@ -52,11 +51,11 @@ def test_shares_and_flips_follow_the_entries(garcia):
     assert mv.sentence() in garcia.verdict.statement
 
 
-def test_each_printed_command_gives_the_same_answer(capsys, garcia):
+def test_each_printed_command_gives_the_same_answer(capsys, garcia, cli):
     for entry in garcia.multiverse.entries:
         words = shlex.split(entry.command)
         assert words[:2] == ["rankwise", "compare"]
-        code, out, err = cli(capsys, *words[1:], "--format", "json", "--effects", "none")
+        code, out, err = cli(*words[1:], "--format", "json", "--effects", "none")
         assert code == 0, err
         data = json.loads(out)
         basis = entry.choices["basis"]
@@ -148,10 +147,10 @@ def test_bad_grids_are_refused(grid, words):
         read_grid(grid)
 
 
-def test_grid_files_on_the_command_line(capsys, tmp_path):
+def test_grid_files_on_the_command_line(capsys, tmp_path, cli):
     good = tmp_path / "grid.toml"
     good.write_text('[grid]\ndecimals = [12, 1]\nbasis = ["friedman-holm"]\n')
-    code, out, err = cli(capsys, "compare", "--example", "garcia2008", "--multiverse", good,
+    code, out, err = cli("compare", "--example", "garcia2008", "--multiverse", good,
                          "--format", "json")
     assert code == 0, err
     assert json.loads(out)["multiverse"]["dimensions"] == {"decimals": [12, 1],
@@ -160,14 +159,14 @@ def test_grid_files_on_the_command_line(capsys, tmp_path):
                            ("[grid]\nfold = [1]\n", "unknown dimension")):
         bad = tmp_path / "bad.toml"
         bad.write_text(content)
-        code, out, err = cli(capsys, "compare", "--example", "garcia2008", "--multiverse", bad)
+        code, out, err = cli("compare", "--example", "garcia2008", "--multiverse", bad)
         assert code == 2 and err.startswith("rankwise: error:") and words in err, err
         assert len(err.strip().splitlines()) == 1
-    code, out, err = cli(capsys, "compare", "--multiverse", tmp_path / "none.toml",
+    code, out, err = cli("compare", "--multiverse", tmp_path / "none.toml",
                          "--example", "garcia2008")
     assert code == 2 and "no such grid file" in err
     # alone, before another option or at the end: the default grid
-    code, out, err = cli(capsys, "compare", "--example", "garcia2008", "--multiverse",
+    code, out, err = cli("compare", "--example", "garcia2008", "--multiverse",
                          "--format", "json")
     assert code == 0, err
     assert "basis" in json.loads(out)["multiverse"]["dimensions"]
@@ -183,8 +182,8 @@ def test_a_grid_too_large_is_refused():
             compare(str(path), criterion="accuracy", multiverse=grid)
 
 
-def test_the_command_line_varies_how_the_input_is_read(capsys):
-    code, out, err = cli(capsys, "compare", "--example", "folds_demo", "--criterion", "accuracy",
+def test_the_command_line_varies_how_the_input_is_read(capsys, cli):
+    code, out, err = cli("compare", "--example", "folds_demo", "--criterion", "accuracy",
                          "--multiverse", "--format", "json")
     assert code == 0, err
     data = json.loads(out)["multiverse"]

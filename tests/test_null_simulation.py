@@ -11,6 +11,8 @@ import pytest
 from rankwise import (friedman, friedman_aligned, iman_davenport, quade, rm_anova, sign_test,
                       wilcoxon)
 
+pytestmark = pytest.mark.simulation
+
 ALPHA = 0.05
 REPS = 2000
 

@@ -35,6 +35,7 @@ def pdflatex(folder, name="report.tex"):
     return (folder / name.replace(".tex", ".log")).read_text(errors="replace")
 
 
+@pytest.mark.subprocess
 @needs_tex
 @pytest.mark.skipif(shutil.which("pdffonts") is None, reason="no pdffonts (poppler-utils)")
 def test_compiled_report_has_vector_fonts_and_includes_the_cd_diagram(tmp_path):
@@ -50,6 +51,7 @@ def test_compiled_report_has_vector_fonts_and_includes_the_cd_diagram(tmp_path):
     assert "Overfull" not in log
 
 
+@pytest.mark.subprocess
 @needs_tex
 def test_a_six_learner_rank_table_is_set_at_the_body_font(tmp_path):
     cmp = compare(six_learners())
@@ -64,6 +66,7 @@ def test_a_six_learner_rank_table_is_set_at_the_body_font(tmp_path):
     assert "Overfull" not in log
 
 
+@pytest.mark.subprocess
 @needs_tex
 def test_the_fragment_compiles_inside_a_two_column_paper(tmp_path):
     cmp = compare(load_example("garcia2010"), posthoc="all")
@@ -88,6 +91,7 @@ def test_latex_maths_and_marks():
     assert tex.count("{}^{*}") > 0
 
 
+@pytest.mark.subprocess
 @needs_tex
 @pytest.mark.skipif(not HAVE_TEX or subprocess.run(["kpsewhich", "tikz.sty"], capture_output=True)
                     .returncode != 0, reason="no TikZ here: install Debian's texlive-pictures")
@@ -160,6 +164,7 @@ def _help(*args):
                           capture_output=True, text=True, env=env).stdout
 
 
+@pytest.mark.subprocess
 def test_every_choice_is_listed_in_help_and_completed_by_the_shell():
     import os
     import sys
@@ -214,6 +219,7 @@ def _overfull_points(log: str) -> list:
     return [float(v) for v in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)", log)]
 
 
+@pytest.mark.subprocess
 @needs_tex
 @pytest.mark.skipif(not HAVE_TEX or subprocess.run(["kpsewhich", "tikz.sty"], capture_output=True)
                     .returncode != 0, reason="no TikZ here: install Debian's texlive-pictures")

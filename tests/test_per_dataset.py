@@ -64,6 +64,7 @@ def test_equal_to_weka_paired_corrected_ttester(name, column):
         assert significance == entry["significance"], entry
 
 
+@pytest.mark.subprocess
 def test_weka_run_now(tmp_path):
     """WEKA as installed (Debian's weka package): its tester on its own file, now."""
     jar = Path("/usr/share/java/weka.jar")
@@ -164,6 +165,7 @@ def test_type_one_error_quick():
     assert corrected <= 0.15 and plain >= corrected
 
 
+@pytest.mark.simulation
 @pytest.mark.slow
 def test_type_one_error_at_the_nominal_level():
     corrected, plain = simulate(1000, n_instances=500, seed=2)

@@ -13,7 +13,6 @@ from rankwise.experiment import experiment_from_dict
 from rankwise.experiment.driver import run_experiment
 from rankwise.report import render
 
-from cli_run import cli
 
 DATA = Path(__file__).parent / "data"
 WEKA = Path(__file__).parents[1] / "src" / "rankwise" / "examples" / "weka_cv10x5.arff"
@@ -101,16 +100,16 @@ def test_other_tools_folds_state_the_assumption():
     assert all(v == pytest.approx(0.25) for v in fixed.settings["ratios"].values())
 
 
-def test_refusals(capsys):
-    code, out, err = cli(capsys, "compare", "--example", "garcia2010", "--per-dataset")
+def test_refusals(capsys, cli):
+    code, out, err = cli("compare", "--example", "garcia2010", "--per-dataset")
     assert code == 2 and "results of each fold" in err
-    code, out, err = cli(capsys, "compare", "--example", "folds_demo", "--criterion", "accuracy",
+    code, out, err = cli("compare", "--example", "folds_demo", "--criterion", "accuracy",
                          "--test-fraction", "1.5", "--per-dataset")
     assert code == 2 and "test fraction" in err and len(err.strip().splitlines()) == 1
-    code, out, err = cli(capsys, "compare", "--example", "folds_demo", "--criterion", "accuracy",
+    code, out, err = cli("compare", "--example", "folds_demo", "--criterion", "accuracy",
                          "--test-fraction", "0.2")
     assert code == 2 and "go with --per-dataset" in err
-    code, out, err = cli(capsys, "compare", WEKA, "--per-dataset", "--format", "json")
+    code, out, err = cli("compare", WEKA, "--per-dataset", "--format", "json")
     assert code == 0, err
     assert json.loads(out)["per_dataset"]["settings"]["tests"] == "corrected"
     assert np.isfinite(json.loads(out)["per_dataset"]["means"][0][0])

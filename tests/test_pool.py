@@ -152,6 +152,7 @@ def test_the_pool_sentence_is_in_every_format():
     assert compare(load_example("garcia2010")).to_dict()["pool_check"] is None
 
 
+@pytest.mark.subprocess
 def test_refusals_are_one_line_errors():
     with pytest.raises(RankwiseError, match="at least 4 learners"):
         compare(load_example("demsar2006_table2"), pool_check=True)
@@ -167,6 +168,7 @@ def test_refusals_are_one_line_errors():
     assert out.stderr.startswith("rankwise: error: the pool check needs at least 4 learners")
 
 
+@pytest.mark.subprocess
 def test_pool_check_is_deterministic_and_in_the_cli_json():
     out = subprocess.run([sys.executable, "-m", "rankwise.cli", "compare", "--example",
                           "garcia2008", "--pool-check", "--format", "json"],

@@ -264,6 +264,7 @@ def null_tables(rng, reps, n, k):
         yield rng.normal(size=(n, 1)) * 2 + rng.normal(size=(n, k))
 
 
+@pytest.mark.simulation
 @pytest.mark.parametrize("ranking", ["friedman", "friedman_aligned", "quade"])
 def test_familywise_error_at_most_alpha(ranking):
     """Under H0 the probability of any false rejection stays at or below α for every procedure."""
@@ -411,6 +412,7 @@ def test_sign_critical_value_methods_by_name():
         sign_critical_value(3, 24, 0.05, method="mc")
 
 
+@pytest.mark.simulation
 def test_sidak_matches_statsmodels_and_holds_the_familywise_level():
     """Šidák's single step against statsmodels, in both families, by name only (the default
     sets reproduce the papers' tables), and its familywise error under H0."""
@@ -514,6 +516,7 @@ def test_conover_posthocs_reproduce_pmcmrplus_on_its_example():
         assert quade[a, b] == pytest.approx(p_quade, rel=1e-9)
 
 
+@pytest.mark.simulation
 @pytest.mark.parametrize("ranking", ["friedman_conover", "quade_conover"])
 def test_conover_familywise_error_at_most_alpha(ranking):
     rng = np.random.default_rng(42)
@@ -582,6 +585,7 @@ def test_one_sided_control_family():
         compare(t, posthoc="control", alternative="greater")
 
 
+@pytest.mark.simulation
 def test_one_sided_control_family_holds_the_familywise_level():
     rng = np.random.default_rng(23)
     from rankwise import ScoreTable
@@ -616,28 +620,27 @@ def test_pairwise_rankings_round_differences_as_the_two_learner_tests_do():
     assert pair.pvalue == pytest.approx(0.005184531211853027, rel=1e-12)
 
 
-def test_result_classes_keep_the_access_of_rankwise_05_for_one_release():
-    """The functions that returned a dict or a tuple return a result class; the old access
-    still works, with a DeprecationWarning that names the attribute."""
+def test_result_classes_are_read_by_their_attributes_only():
+    """The dict and tuple access of rankwise 0.5, deprecated in 0.6, is gone (as CHANGELOG 0.6.0
+    said it would be): the result classes are read by their attributes and ``to_dict``."""
     from rankwise import (contrast_estimation, critical_difference, multiple_sign_test,
                           tukey_dunnett, win_tie_loss)
     from rankwise.examples import load_example
 
     x = load_example("garcia2010").values
     res = critical_difference(4, 14, 0.05)
-    with pytest.warns(DeprecationWarning, match="use the attributes .cd, .q"):
+    with pytest.raises(TypeError):
         cd, q = res
-    assert (cd, q) == (res.cd, res.q)
     wtl = win_tie_loss(x[:, 0], x[:, 1])
-    with pytest.warns(DeprecationWarning):
-        assert tuple(wtl) == (wtl.a_wins, wtl.ties, wtl.b_wins)
+    with pytest.raises(TypeError):
+        tuple(wtl)
     mst = multiple_sign_test(x, 0)
-    with pytest.warns(DeprecationWarning, match="attribute .critical_value"):
-        assert mst["critical_value"] == mst.critical_value == 6
+    with pytest.raises(TypeError):
+        mst["critical_value"]
+    assert mst.critical_value == 6
     ce = contrast_estimation(x)
-    with pytest.warns(DeprecationWarning, match="attribute .estimates"):
-        assert np.array_equal(ce["estimates"], ce.estimates)
+    assert np.array_equal(ce.to_dict()["estimates"], ce.estimates)
     td = tukey_dunnett(x, 0)
-    with pytest.warns(DeprecationWarning, match="attribute .mse"):
-        assert td["mse"] == td.mse
+    with pytest.raises(TypeError):
+        td["mse"]
     assert td.to_dict()["tukey"][0] == td.tukey[0] and mst.to_dict()["n"] == 24

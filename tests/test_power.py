@@ -64,6 +64,7 @@ def _symmetric_pool(n=200, k=2, seed=3):
     return frame
 
 
+@pytest.mark.simulation
 def test_at_bias_zero_exchangeable_learners_reject_at_about_alpha():
     two = power_study(_symmetric_pool(), biases=[0], draws=2000, tests=[
         "wilcoxon", "sign", "ttest", "ttest_relative"])
@@ -80,6 +81,7 @@ def test_at_bias_zero_exchangeable_learners_reject_at_about_alpha():
             assert e.rejection_rate >= 0.05 - 4 * se, (e.test, e.rejection_rate)
 
 
+@pytest.mark.simulation
 def test_rejection_rates_grow_with_the_bias():
     study = power_study(load_example("garcia2008"), learners=["C4.5", "1-NN"],
                         biases=[0, 5, 10, 20], draws=400)
@@ -89,6 +91,7 @@ def test_rejection_rates_grow_with_the_bias():
         assert all(b >= a - 0.05 for a, b in zip(rates, rates[1:])), (name, rates)
 
 
+@pytest.mark.simulation
 def test_demsars_findings_on_garcia_and_herreras_pool():
     """What we find on this pool (30 data sets, N = 10, 400 draws): the Wilcoxon test rejects
     at least as often as the sign test for every pair at every bias (Demšar §4.2); for C4.5
@@ -152,13 +155,10 @@ def test_parallel_runs_give_the_same_study():
     assert other.to_dict() != one.to_dict()
 
 
-def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "rankwise.cli", *args], capture_output=True,
-                          text=True)
 
 
-def test_command_line_json_report_and_mistakes(tmp_path):
-    out = _cli("power", "--example", "garcia2008", "--learners", "C4.5,CN2", "--draws", "50",
+def test_command_line_json_report_and_mistakes(tmp_path, cli):
+    out = cli("power", "--example", "garcia2008", "--learners", "C4.5,CN2", "--draws", "50",
                "--bias", "0,10", "--format", "json", "--report", str(tmp_path / "rep"))
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
@@ -175,7 +175,7 @@ def test_command_line_json_report_and_mistakes(tmp_path):
             (("--learners", "C4.5,CN2", "--procedures", "holm"), "post-hoc procedures compare"),
             (("--tests", "quade", "--learners", "C4.5,CN2"), "unknown test 'quade'"),
             (("--format", "html"), "--format must be text or json")):
-        bad = _cli("power", "--example", "garcia2008", "--draws", "10", *args)
+        bad = cli("power", "--example", "garcia2008", "--draws", "10", *args)
         assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr
     with pytest.raises(RankwiseError, match="--draws must be"):
         power_study(load_example("garcia2008"), draws=1)

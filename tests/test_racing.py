@@ -15,7 +15,6 @@ from rankwise import RankwiseError
 from rankwise.stats.racing import (BETS, null_error_rates, race, race_order,
                                    repeated_friedman_race)
 
-from cli_run import cli
 
 
 def looped_evidence(x, rows):
@@ -73,6 +72,7 @@ def test_eliminations_follow_the_rule_applied_by_hand():
     assert len(expected) >= 3  # the rule was exercised
 
 
+@pytest.mark.simulation
 def test_anytime_race_holds_its_level_where_repeated_friedman_tests_do_not():
     """300 races of ten equal learners over 100 data sets: wrong eliminations in at most
     alpha + 2 standard errors of them at every stopping time; F-Race's rule far above."""
@@ -83,6 +83,7 @@ def test_anytime_race_holds_its_level_where_repeated_friedman_tests_do_not():
     assert rates["frace"][-1] > 0.15
 
 
+@pytest.mark.simulation
 @pytest.mark.slow
 def test_the_issue_null_simulation_of_a_thousand_races():
     rates = null_error_rates(k=10, n=100, reps=1000, alpha=0.05, seed=2024)
@@ -160,12 +161,12 @@ def test_bad_settings_are_refused_in_one_line(kwargs, message):
     assert "\n" not in str(err.value)
 
 
-def test_command_line_text_json_and_figure(tmp_path, capsys):
-    code, out, err = cli(capsys, "race", "--example", "garcia2008", "--order", "given")
+def test_command_line_text_json_and_figure(tmp_path, capsys, cli):
+    code, out, err = cli("race", "--example", "garcia2008", "--order", "given")
     assert code == 0
     assert "Kernel  after   16  by C4.5" in out and "Guarantee:" in out
     assert max(len(line) for line in out.splitlines()) <= 80
-    code, out, err = cli(capsys, "race", "--example", "garcia2008", "--order", "given",
+    code, out, err = cli("race", "--example", "garcia2008", "--order", "given",
                          "--format", "json", "--figure", tmp_path / "race.svg")
     assert code == 0 and (tmp_path / "race.svg").read_text().lstrip().startswith("<?xml")
     data = json.loads(out)
@@ -175,18 +176,18 @@ def test_command_line_text_json_and_figure(tmp_path, capsys):
                           (["--order", "sorted"], "--order must be random or given"),
                           (["--figure", tmp_path / "race.txt"],
                            "--figure: figures are written as .svg, .pdf or .png")]:
-        code, out, err = cli(capsys, "race", "--example", "garcia2008", *args)
+        code, out, err = cli("race", "--example", "garcia2008", *args)
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
-def test_command_line_refuses_missing_cells(tmp_path, capsys):
+def test_command_line_refuses_missing_cells(tmp_path, capsys, cli):
     frame = rankwise.load_example("garcia2008").to_frame()
     frame.iloc[0, 1] = np.nan
     frame.to_csv(tmp_path / "holes.csv", index_label="dataset")
-    code, out, err = cli(capsys, "race", tmp_path / "holes.csv", "--missing", "skillings-mack")
+    code, out, err = cli("race", tmp_path / "holes.csv", "--missing", "skillings-mack")
     assert code == 2 and "every learner's score on every data set" in err
     # Dropped, they are said: the race is over 29 data sets, and the note names the one.
-    code, out, err = cli(capsys, "race", tmp_path / "holes.csv", "--missing", "drop-datasets")
+    code, out, err = cli("race", tmp_path / "holes.csv", "--missing", "drop-datasets")
     assert code == 0 and out.startswith("Race over 29 data sets")
     assert "rankwise: note: 1 missing cell(s); dropped 1 data set(s)" in err
     assert "rankwise: note: Scores were read as higher is better" in err

@@ -121,11 +121,13 @@ def coverage(reps, k=5, simultaneous=True, seed=0):
     return float(np.mean(hits))
 
 
+@pytest.mark.simulation
 def test_coverage_quick():
     assert coverage(150) >= 0.9
     assert coverage(100, simultaneous=False) >= 0.9
 
 
+@pytest.mark.simulation
 @pytest.mark.slow
 def test_coverage_at_the_nominal_level():
     # 2,000 samples: the Monte Carlo standard error of a 0.95 share is 0.005

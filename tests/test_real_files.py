@@ -33,9 +33,6 @@ AMLB_OLDER = Path(str(example_path("amlb_older")))
 AMLB_RERUNS = Path(str(example_path("amlb_reruns")))
 
 
-def _cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "rankwise.cli", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd)
 
 
 # --- the studentized range in the far tail ------------------------------------------------
@@ -122,8 +119,9 @@ def far_table(tmp_path_factory):
     return path
 
 
-def test_far_tail_run_has_no_missing_pvalue_and_nothing_on_stderr(far_table, tmp_path):
-    out = _cli("compare", far_table, "--posthoc", "all", "--format", "json", "-o",
+def test_far_tail_run_has_no_missing_pvalue_and_nothing_on_stderr(far_table, tmp_path,
+                                                                  cli_process):
+    out = cli_process("compare", far_table, "--posthoc", "all", "--format", "json", "-o",
                tmp_path / "r.json")
     assert out.returncode == 0 and out.stderr == ""
     doc = json.loads((tmp_path / "r.json").read_text())
@@ -133,7 +131,7 @@ def test_far_tail_run_has_no_missing_pvalue_and_nothing_on_stderr(far_table, tmp
         assert None not in values and min(values) >= PVALUE_FLOOR
     assert family["apv"]["nemenyi"].count(PVALUE_FLOOR) > 100  # the far tail is there
     assert doc["tests"]["friedman"]["pvalue"] == PVALUE_FLOOR
-    text = _cli("compare", far_table, "--posthoc", "all")
+    text = cli_process("compare", far_table, "--posthoc", "all")
     assert text.returncode == 0 and text.stderr == ""
     assert "(p < 1e-300)" in text.stdout and "< 1e-300" in text.stdout
     assert "nan" not in text.stdout.lower().replace("nanos", "")
@@ -263,8 +261,8 @@ def test_amlb_older_format_without_its_metric_columns_is_an_error(tmp_path):
         load_table(tmp_path / "f.csv", source_format="amlb")
 
 
-def test_several_constraints_with_the_guide_mapping_and_with_where():
-    both = load_table(AMLB_RERUNS, columns={"learner": "framework"})
+def test_several_constraints_inferred_and_with_where():
+    both = load_table(AMLB_RERUNS)
     assert "RandomForest (1h8c_gp3)" in both.learners and len(both.learners) == 6
     assert "--where constraint=NAME" in " ".join(both.reading.notes)
     one = load_table(AMLB_RERUNS, where={"constraint": "4h8c_gp3"})
@@ -367,7 +365,7 @@ def test_r_row_names_beside_a_dataset_column_are_an_error(tmp_path):
         load_table(tmp_path / "f.csv")
 
 
-def test_semicolons_and_decimal_commas_are_sniffed_and_said():
+def test_semicolons_and_decimal_commas_are_sniffed_and_said(cli):
     t = load_table(DATA / "european.csv")
     reference = load_table(DATA / "r_write_csv_wide.csv")
     assert np.array_equal(t.values, reference.values)
@@ -376,7 +374,7 @@ def test_semicolons_and_decimal_commas_are_sniffed_and_said():
     assert np.array_equal(same.values, t.values)
     with pytest.raises(RankwiseError, match="'0,21' is not a number"):
         load_table(DATA / "european.csv", decimal=".")
-    out = _cli("compare", DATA / "european.csv", "--sep", ",", "--decimal", ",")
+    out = cli("compare", DATA / "european.csv", "--sep", ",", "--decimal", ",")
     assert out.returncode == 2 and out.stderr.count("\n") == 1
     assert "a decimal comma needs another separator" in out.stderr
 
@@ -450,11 +448,11 @@ def test_missing_impute_fills_with_a_named_learners_score():
         load_table(_holes(), missing="fill")
 
 
-def test_missing_impute_from_the_command_line(tmp_path):
+def test_missing_impute_from_the_command_line(tmp_path, cli):
     _holes().rename_axis("dataset").reset_index().to_csv(tmp_path / "h.csv", index=False)
-    out = _cli("compare", tmp_path / "h.csv", "--missing", "impute:A")
+    out = cli("compare", tmp_path / "h.csv", "--missing", "impute:A")
     assert out.returncode == 0, out.stderr
     assert "filled with A's score on its data set (--missing impute:A)" in " ".join(
         out.stdout.split())
-    bad = _cli("compare", tmp_path / "h.csv")
+    bad = cli("compare", tmp_path / "h.csv")
     assert bad.returncode == 2 and "worst or impute:LEARNER" in bad.stderr

@@ -231,6 +231,7 @@ def chromium():
     return None
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(chromium() is None, reason="no Chromium here: install Debian's 'chromium'"
                     " (.ci/run does) to check the HTML report in a real browser")
 def test_html_report_in_headless_chromium(tmp_path):
@@ -250,6 +251,7 @@ def test_html_report_in_headless_chromium(tmp_path):
     assert shot.exists() and 0.01 < ink(shot.read_bytes()) < 0.6
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no TeX here: install Debian's"
                     " texlive-latex-base and texlive-latex-recommended (.ci/run does)")
 def test_latex_report_compiles(tmp_path):

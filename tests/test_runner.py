@@ -20,7 +20,7 @@ from rankwise.experiment.criteria import evaluate
 from rankwise.experiment import experiment_from_dict, load_experiment
 from rankwise.experiment.tasks import fold_indices
 from rankwise.experiment.driver import run_experiment
-from rankwise.experiment.store import read_results
+from rankwise.experiment.status import read_results
 
 TIMES = ("fit_time", "predict_time")
 
@@ -96,6 +96,7 @@ def free_port():
         return s.getsockname()[1]
 
 
+@pytest.mark.subprocess
 def test_dask_scheduler_and_two_workers_on_localhost(reference, tmp_path):
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
@@ -158,6 +159,7 @@ def committed(path):
         return 0
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and SIGKILL")
 def test_kill_9_then_resume_gives_the_uninterrupted_result(tmp_path):
     doc = small([{"name": "slow", "estimator": "rankwise.testing.SlowClassifier",

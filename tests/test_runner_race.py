@@ -21,7 +21,6 @@ from rankwise.experiment.racing import race_progress
 from rankwise.experiment.status import status
 from rankwise.experiment.store import Store, read_results
 
-from cli_run import cli
 from test_runner import kill_9_at, to_toml
 
 
@@ -111,7 +110,7 @@ def test_the_race_runs_fewer_tasks_and_decides_as_the_replay_of_the_full_table(r
     pd.testing.assert_frame_equal(raced_acc, full_acc.loc[raced_acc.index])
 
 
-def test_the_stored_record_is_the_recomputed_race_and_status_shows_it(raced, capsys):
+def test_the_stored_record_is_the_recomputed_race_and_status_shows_it(raced, capsys, cli):
     folder, summary = raced
     kept, recomputed = stored_race(folder / "raced.sqlite")
     assert kept == recomputed == json.loads(json.dumps(summary["race"]))
@@ -123,14 +122,14 @@ def test_the_stored_record_is_the_recomputed_race_and_status_shows_it(raced, cap
     step = summary["race"]["eliminations"][0]["step"]
     for i, d in enumerate(summary["race"]["settings"]["order"]):
         assert cells[(d, "majority")]["not_needed"] == (2 if i >= step else 0)
-    code, text, _ = cli(capsys, "status", folder / "raced.sqlite")
+    code, text, _ = cli("status", folder / "raced.sqlite")
     assert code == 0
     assert "Race on accuracy (alpha = 0.5" in text
     assert f"majority eliminated after {step} data sets" in text
     assert "not needed (the race)" in text
 
 
-def test_compare_on_a_raced_file_analyses_the_complete_part_and_says_so(raced, capsys):
+def test_compare_on_a_raced_file_analyses_the_complete_part_and_says_so(raced, capsys, cli):
     folder, summary = raced
     step = summary["race"]["eliminations"][0]["step"]
     table = rankwise.load_table(folder / "raced.sqlite", criterion="accuracy")
@@ -142,7 +141,7 @@ def test_compare_on_a_raced_file_analyses_the_complete_part_and_says_so(raced, c
     survivors = rankwise.load_table(folder / "raced.sqlite", criterion="accuracy",
                                     missing="drop-learners")
     assert survivors.learners == ("NB", "stump") and len(survivors.datasets) == 12
-    code, out, _ = cli(capsys, "compare", folder / "raced.sqlite", "--criterion", "accuracy")
+    code, out, _ = cli("compare", folder / "raced.sqlite", "--criterion", "accuracy")
     assert code == 0 and "was raced on accuracy" in " ".join(out.split())
     assert "unfinished" not in out
 
@@ -160,6 +159,7 @@ def test_the_race_is_the_same_in_every_execution_mode(raced, tmp_path, mode):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and SIGKILL")
+@pytest.mark.subprocess
 def test_kill_9_in_the_middle_of_a_race_resumes_to_the_identical_state(raced, tmp_path):
     folder, summary = raced
     exp_file = tmp_path / "exp.toml"
@@ -212,11 +212,11 @@ def test_changed_race_settings_are_refused_then_forced(raced, tmp_path):
     assert status(path)["complete"] and status(path)["not_needed"] == 0
 
 
-def test_run_race_command_line(tmp_path, capsys):
+def test_run_race_command_line(tmp_path, capsys, cli):
     exp_file = tmp_path / "exp.toml"
     exp_file.write_text(to_toml(small()))
     db = tmp_path / "r.sqlite"
-    code, _, err = cli(capsys, "run", exp_file, "--results", db, "--race", "accuracy",
+    code, _, err = cli("run", exp_file, "--results", db, "--race", "accuracy",
                        "--alpha", ALPHA, "--order", "given", "--quiet")
     assert code == 0, err
     said = " ".join(line.removeprefix("rankwise: ") for line in err.splitlines())
@@ -233,7 +233,7 @@ def test_run_race_command_line(tmp_path, capsys):
             (["--race", "--goal", "worst"], "--goal must be best or top:M"),
             (["--race", "--order", "sorted"], "--order must be random or given"),
             (["--race", "--alpha", "1.5"], "alpha must be between 0 and 1")]:
-        code, _, err = cli(capsys, "run", exp_file, "--results", tmp_path / "x.sqlite",
+        code, _, err = cli("run", exp_file, "--results", tmp_path / "x.sqlite",
                            "--quiet", *args)
         assert code == 2 and message in err, (args, err)
         assert "Traceback" not in err and len(err.splitlines()) == 1
@@ -264,10 +264,10 @@ def test_synthetic_data_sets_are_the_same_everywhere_and_checked():
             experiment_from_dict(bad)
 
 
-def test_rankwise_race_on_a_raced_file_shows_that_race(raced, capsys, tmp_path):
+def test_rankwise_race_on_a_raced_file_shows_that_race(raced, capsys, tmp_path, cli):
     folder, summary = raced
     record = summary["race"]
-    code, out, err = cli(capsys, "race", folder / "raced.sqlite", "--format", "json",
+    code, out, err = cli("race", folder / "raced.sqlite", "--format", "json",
                          "--figure", tmp_path / "race.svg")
     assert code == 0, err
     shown = json.loads(out)
@@ -282,11 +282,11 @@ def test_rankwise_race_on_a_raced_file_shows_that_race(raced, capsys, tmp_path):
     assert "on accuracy (higher is better;" in err
     assert (tmp_path / "race.svg").stat().st_size > 0
     # An option that would make it another race is refused, in one line.
-    code, _, err = cli(capsys, "race", folder / "raced.sqlite", "--alpha", "0.1")
+    code, _, err = cli("race", folder / "raced.sqlite", "--alpha", "0.1")
     assert code == 2 and "--alpha cannot apply" in err and len(err.splitlines()) == 1
     # A results file run without a race is replayed as a table, and what the reading did
     # is said.
-    code, out, err = cli(capsys, "race", folder / "full.sqlite", "--criterion", "accuracy",
+    code, out, err = cli("race", folder / "full.sqlite", "--criterion", "accuracy",
                          "--alpha", str(ALPHA), "--order", "given")
     assert code == 0 and "Race over 12 data sets, 3 learners" in out
     assert "ran into" not in err
@@ -311,7 +311,7 @@ def test_a_settled_race_runs_nothing_more(raced, tmp_path):
 
 
 def test_a_race_too_short_to_eliminate_says_so(tmp_path):
-    from rankwise.stats.racing import _log_evalue
+    from rankwise.stats.racing import log_evalue
 
     summary = run_experiment(experiment_from_dict(small(datasets=4)), tmp_path / "r.sqlite",
                              jobs=0, race=RaceSettings("accuracy", alpha=0.05))
@@ -319,7 +319,7 @@ def test_a_race_too_short_to_eliminate_says_so(tmp_path):
                for n in summary["notes"])
     assert summary["race"]["eliminations"] == [] and summary["race"]["tasks_not_needed"] == 0
     # The note's arithmetic: four wins and no loss stay below k(k - 1)/alpha = 120.
-    assert np.exp(_log_evalue(4, 0)) < 120
+    assert np.exp(log_evalue(4, 0)) < 120
     quiet = run_experiment(experiment_from_dict(small()), tmp_path / "q.sqlite", jobs=0,
                            race=RaceSettings(alpha=ALPHA))
     assert not any("cannot eliminate" in n for n in quiet["notes"])

@@ -97,6 +97,7 @@ def test_a_0_1_results_file_resumes_by_identity(tmp_path):
 
 # --- one writer -----------------------------------------------------------------------------
 
+@pytest.mark.subprocess
 def test_a_second_driver_is_refused_and_the_first_is_unharmed(tmp_path):
     exp = tmp_path / "e.toml"
     # Eight slow tasks of 0.6 s: the first driver is still running when the second has started,
@@ -120,6 +121,7 @@ def test_a_second_driver_is_refused_and_the_first_is_unharmed(tmp_path):
     assert info["done"] == info["total_tasks"] == 24 and not info["running"]
 
 
+@pytest.mark.subprocess
 def test_a_killed_driver_leaves_no_stale_lock(tmp_path):
     exp = tmp_path / "e.toml"
     exp.write_text(to_toml(design(slow=0.15)))
@@ -138,6 +140,7 @@ def test_a_killed_driver_leaves_no_stale_lock(tmp_path):
 
 # --- interruption ---------------------------------------------------------------------------
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals")
 @pytest.mark.parametrize("jobs, point, sig", [("0", 3, signal.SIGINT), ("2", 6, signal.SIGINT),
                                               ("2", 15, signal.SIGTERM)])
@@ -196,6 +199,11 @@ def test_status_of_a_failing_run_lists_failures_and_warnings(tmp_path):
     text = runner.invoke(app, ["status", str(db)])
     assert text.exit_code == 0 and "Failures (8):" in text.stdout
     assert "Learner warnings (number of tasks):" in text.stdout
+    # every line within 80 columns (the failures' messages and the warnings wrapped, their
+    # continuation lines indented), nothing lost in the wrapping
+    assert max(map(len, text.stdout.splitlines())) <= 80
+    assert "scikit-learn" in text.stdout.split("Library versions:")[1]
+    assert " ".join(text.stdout.split()).count("ValueError: this learner always fails") == 8
     as_json = json.loads(runner.invoke(app, ["status", str(db), "--format", "json"]).stdout)
     assert as_json["schema"] == "rankwise.status/1" and as_json["failed"] == 8
     assert set(as_json["versions"]) >= {"python", "numpy", "scikit-learn", "rankwise"}
@@ -422,6 +430,7 @@ def test_bad_compare_options(args, expected):
                    expected)
 
 
+@pytest.mark.subprocess
 def test_real_process_errors_have_exit_2_and_no_traceback(wrong_files):
     for case in ("results database as experiment", "results is a text file"):
         args, expected = CLI_CASES[case]

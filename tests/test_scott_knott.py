@@ -155,6 +155,7 @@ def test_a12_is_a_brute_force_count():
     assert a12(a, b) == pytest.approx(count, abs=1e-12)
 
 
+@pytest.mark.simulation
 def test_bootstrap_test_holds_its_level_and_finds_a_shift():
     from rankwise.analysis.scott_knott import bootstrap_pvalue
 

@@ -4,6 +4,7 @@ with their messages; folds are never data sets; bad mappings end in one line and
 
 import json
 import subprocess
+from importlib import resources
 import sys
 
 import numpy as np
@@ -28,11 +29,6 @@ def same_analysis(a, b):
     for name in a.tests:
         assert a.tests[name].pvalue == b.tests[name].pvalue
     assert a.verdict.statement == b.verdict.statement
-
-
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "rankwise.cli", *args], capture_output=True,
-                          text=True)
 
 
 # --- the AutoML benchmark -------------------------------------------------------------------
@@ -153,14 +149,14 @@ def renamed(tmp_path):
     return path
 
 
-def test_a_column_mapping_reads_any_long_table(renamed):
+def test_a_column_mapping_reads_any_long_table(renamed, cli):
     mapping = {"dataset": "problem", "learner": "algo", "fold": "split", "repeat": "run",
                "value": "acc"}
     a = compare(renamed, columns=mapping, criterion="accuracy")
     b = compare(load_example("folds_demo", criterion="accuracy"))
     same_analysis(a, b)
     assert a.table.reading.source == "columns" and a.table.reading.columns == mapping
-    out = run("compare", str(renamed), "--criterion", "accuracy", "--columns",
+    out = cli("compare", str(renamed), "--criterion", "accuracy", "--columns",
               "dataset=problem,learner=algo,fold=split,repeat=run,value=acc")
     assert out.returncode == 0, out.stderr
     assert "Input read as a long table with a column mapping" in out.stdout.replace("\n", " ")
@@ -177,28 +173,28 @@ def test_a_column_mapping_reads_any_long_table(renamed):
     ("dataset=problem,value=acc", "needs learner as well"),
     ("dataset=problem,learner=algo,learner=run,value=acc", "gives the role 'learner' twice"),
 ])
-def test_bad_mappings_are_one_line_errors(renamed, columns, message):
-    out = run("compare", str(renamed), "--columns", columns)
+def test_bad_mappings_are_one_line_errors(renamed, columns, message, cli):
+    out = cli("compare", str(renamed), "--columns", columns)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1
 
 
-def test_source_rankwise_and_shape_wide_override_the_detection(tmp_path):
-    out = run("compare", str(example_path("amlb")), "--source", "rankwise")
+def test_source_rankwise_and_shape_wide_override_the_detection(tmp_path, cli):
+    out = cli("compare", str(example_path("amlb")), "--source", "rankwise")
     assert out.returncode == 2 and "column 'task' holds names such as 'kc2'" in out.stderr \
         and "--columns dataset=COLUMN,learner=COLUMN,value=COLUMN" in out.stderr
-    out = run("compare", str(example_path("mlr3")), "--source", "amlb")
+    out = cli("compare", str(example_path("mlr3")), "--source", "amlb")
     assert out.returncode == 2 and "--source amlb needs the columns task, framework" in out.stderr
     assert "Traceback" not in out.stderr
     with pytest.raises(RankwiseError, match="--shape wide"):
         load_table(example_path("mlr3"), shape="wide", criterion="classif.ce")
 
 
-def test_cli_reads_each_format():
+def test_cli_reads_each_format(cli):
     for args in (["--example", "amlb", "--criterion", "auc"],
                  ["--example", "openml"],
                  ["--example", "mlr3", "--criterion", "classif.ce"]):
-        out = run("compare", *args, "--format", "json")
+        out = cli("compare", *args, "--format", "json")
         assert out.returncode == 0, out.stderr
         doc = json.loads(out.stdout)
         assert doc["input"]["detected"] is True
@@ -317,3 +313,88 @@ def test_a_result_that_is_not_a_number_is_an_error_for_every_reading():
     for criterion in ("auc", "result"):
         with pytest.raises(RankwiseError, match=r"row 5, column 'result': 'abc' is not a number"):
             load_table(raw, criterion=criterion, missing="drop-datasets")
+
+
+#: Files other tools wrote, one or more per format, with the options that pick one criterion.
+FORMAT_FILES = [
+    ("amlb", "example:amlb", {"criterion": "result", "missing": "drop-datasets"}),
+    ("amlb", "example:amlb_older", {"criterion": "result", "missing": "worst"}),
+    ("amlb", "example:amlb_reruns", {"where": "constraint=1h8c_gp3"}),
+    ("openml", "example:openml", {}),
+    ("mlr3", "example:mlr3", {"criterion": "classif.ce"}),
+    ("weka", "example:weka", {}),
+    ("weka", "tests/data/weka/weka_5x2.arff", {}),
+]
+
+
+@pytest.mark.parametrize("fmt, where, options", FORMAT_FILES,
+                         ids=[f"{f}-{w.split('/')[-1].split(':')[-1]}" for f, w, _ in FORMAT_FILES])
+def test_each_format_given_explicitly_reads_what_detection_reads(fmt, where, options):
+    """``--source NAME`` given reads every file that detection reads as NAME, to the same
+    table (0.8 refused every WEKA file given as ``--source weka``: its required columns were
+    compared in their own case with the header lowered)."""
+    from pathlib import Path
+
+    from rankwise import load_table
+    if where.startswith("example:"):
+        with resources.as_file(example_path(where.split(":")[1])) as path:
+            inferred = load_table(str(path), **options)
+            given = load_table(str(path), source_format=fmt, **options)
+            header = inferred.reading.source
+    else:
+        path = Path(__file__).parents[1] / where
+        inferred = load_table(str(path), **options)
+        given = load_table(str(path), source_format=fmt, **options)
+        header = inferred.reading.source
+    assert header == fmt
+    assert inferred.learners == given.learners and inferred.datasets == given.datasets
+    assert np.array_equal(inferred.values, given.values, equal_nan=True)
+
+
+def test_rankwise_weka_export_is_read_with_source_weka(tmp_path, capsys, cli):
+
+    code, _, err = cli("run", "--example", "demo", "--results", tmp_path / "r.sqlite")
+    assert code == 0, err
+    code, _, err = cli("export", tmp_path / "r.sqlite", "-f", "weka",
+                       "-o", tmp_path / "r.arff")
+    assert code == 0, err
+    code, out, err = cli("compare", tmp_path / "r.arff", "--source", "weka",
+                         "--criterion", "auc")
+    assert code == 0, err
+    assert "rankwise report" in out
+
+
+def test_what_the_user_maps_wins_over_the_amlb_readers_inference():
+    """--columns says what the constraint is: the constraint is no longer appended to the
+    learner; learner=framework alone, which would put two results in one cell, is refused."""
+    both = load_example("amlb_reruns")
+    assert len(both.learners) == 6 and all("(" in name for name in both.learners)
+    stated = load_example("amlb_reruns", columns={"learner": "framework",
+                                                  "repeat": "constraint"})
+    assert sorted(stated.learners) == sorted({name.split(" (")[0] for name in both.learners})
+    with pytest.raises(RankwiseError, match="learner=framework,repeat=constraint"):
+        load_example("amlb_reruns", columns={"learner": "framework"})
+
+
+def test_a_mapped_value_column_of_the_amlb_older_format_is_the_criterion():
+    mapped = load_example("amlb_older", columns={"dataset": "task", "learner": "framework",
+                                                 "value": "auc", "fold": "fold"})
+    named = load_example("amlb_older", criterion="auc")
+    assert mapped.criterion == "auc" and mapped.learners == named.learners
+    assert np.array_equal(mapped.values, named.values, equal_nan=True)
+
+
+def test_a_long_table_whose_scores_column_is_the_criterion(tmp_path):
+    rows = ["dataset,learner,repeat,fold,accuracy"]
+    rows += [f"d{d},{lrn},0,{f},{0.6 + 0.1 * i + 0.01 * d + 0.001 * f}"
+             for d in range(5) for i, lrn in enumerate("ABC") for f in range(2)]
+    path = tmp_path / "long.csv"
+    path.write_text("\n".join(rows) + "\n")
+    table = load_table(str(path), criterion="accuracy")
+    assert table.learners == ("A", "B", "C") and table.n_datasets == 5
+    assert table.reading.columns["value"] == "accuracy"
+    assert any("named by --criterion" in note for note in table.reading.notes)
+    assert table.values[0, 2] == pytest.approx(0.8005)
+    # without the criterion the table is not guessed at
+    with pytest.raises(RankwiseError, match="name its columns"):
+        load_table(str(path))

@@ -83,13 +83,13 @@ def test_noncentral_t_intervals_all_at_once_equal_brent_pair_by_pair():
     rng = np.random.default_rng(7)
     for df in (2, 9, 49, 199, 4999):
         t = np.concatenate([rng.normal(0, 4, 20), [0.0, 35.0, -60.0]])
-        lo, hi = fx._nct_intervals(t, df, 0.95)
+        lo, hi = fx.nct_intervals(t, df, 0.95)
         for ti, a, b in zip(t, lo, hi):
             ra, rb = _brent_nct(float(ti), df, 0.95)
             assert abs(a - ra) <= 1e-12 * max(1.0, abs(ra))
             assert abs(b - rb) <= 1e-12 * max(1.0, abs(rb))
     # R: uniroot() on pt(t, n - 1, ncp) for the README's pair (test_effects: R_DZ)
-    assert fx._nct_intervals(np.array([0.867215812399 * math.sqrt(20)]), 19, 0.95)[0][0] \
+    assert fx.nct_intervals(np.array([0.867215812399 * math.sqrt(20)]), 19, 0.95)[0][0] \
         / math.sqrt(20) == pytest.approx(0.342234051204, abs=1e-9)
 
 

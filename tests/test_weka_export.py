@@ -12,7 +12,6 @@ from rankwise import compare
 from rankwise.experiment import experiment_from_dict
 from rankwise.experiment.driver import run_experiment
 
-from cli_run import cli
 
 TOOLS = Path(__file__).parents[1] / "tools" / "weka"
 JAR = Path("/usr/share/java/weka.jar")
@@ -36,9 +35,9 @@ def exported(tmp_path_factory):
     return db, out
 
 
-def test_the_export_reads_back_to_the_same_tests(capsys, exported):
+def test_the_export_reads_back_to_the_same_tests(capsys, exported, cli):
     db, out = exported
-    code, _, err = cli(capsys, "export", db, "--format", "weka", "-o", out)
+    code, _, err = cli("export", db, "--format", "weka", "-o", out)
     assert code == 0 and "wrote 24 rows" in err, err
     text = out.read_text()
     assert text.startswith("@relation") and "@attribute Key_Dataset {iris,wine}" in text
@@ -58,6 +57,7 @@ def test_the_export_reads_back_to_the_same_tests(capsys, exported):
     assert sum(iris) == 150
 
 
+@pytest.mark.subprocess
 def test_weka_loads_it_and_agrees(tmp_path, exported):
     db, out = exported
     if not out.exists():
@@ -79,7 +79,7 @@ def test_weka_loads_it_and_agrees(tmp_path, exported):
         assert pair.corrected.pvalue == pytest.approx(entry["p"], rel=1e-9)
 
 
-def test_a_data_set_that_cannot_be_loaded_gets_missing_counts(capsys, tmp_path):
+def test_a_data_set_that_cannot_be_loaded_gets_missing_counts(capsys, tmp_path, cli):
     csv = tmp_path / "mine.csv"
     csv.write_text("a,b,class\n" + "\n".join(f"{i},{i % 3},{'x' if i % 2 else 'y'}"
                                             for i in range(30)) + "\n")
@@ -88,11 +88,11 @@ def test_a_data_set_that_cannot_be_loaded_gets_missing_counts(capsys, tmp_path):
     db = tmp_path / "r.sqlite"
     run_experiment(experiment_from_dict(doc), db, jobs=0)
     csv.unlink()
-    code, _, err = cli(capsys, "export", db, "--format", "weka", "-o", tmp_path / "r.arff")
+    code, _, err = cli("export", db, "--format", "weka", "-o", tmp_path / "r.arff")
     assert code == 0 and "mine could not be loaded" in err
     rows = [line.split(",") for line in (tmp_path / "r.arff").read_text().split("@data")[1]
             .split() if line]
     assert all(r[7] == "?" and r[8] == "?" for r in rows if r[0] == "mine")
     assert all(r[7] != "?" for r in rows if r[0] == "iris")
-    code, _, err = cli(capsys, "export", db, "--format", "xls", "-o", tmp_path / "x")
+    code, _, err = cli("export", db, "--format", "xls", "-o", tmp_path / "x")
     assert code == 2 and "csv, parquet or weka" in err

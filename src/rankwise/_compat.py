@@ -1,9 +1,11 @@
-"""Module paths of rankwise 0.1 (``rankwise.posthoc``, ``rankwise.data``, …), kept importable.
+"""Module paths of rankwise 0.1 (``rankwise.posthoc``, ``rankwise.data``, …), importable until
+:data:`REMOVED_IN`, with a FutureWarning.
 
 Version 0.2 sorted the modules into wings (stats, tables, analysis, report, experiment). An
 import of an old path gets a module that holds the same objects as the new modules behind it,
-so ``from rankwise.posthoc import pairwise_statistics`` goes on working. Nothing is imported
-until an old path is asked for.
+so ``from rankwise.posthoc import pairwise_statistics`` goes on working, and a FutureWarning
+(shown to users, unlike a DeprecationWarning) names the paths to import from instead and the
+version that removes the old one. Nothing is imported until an old path is asked for.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from __future__ import annotations
 import importlib
 import sys
 import types
+
+#: The release that removes the old paths.
+REMOVED_IN = "0.10"
 
 #: old module -> the modules that now hold its names (the first one wins on a clash)
 MOVED = {
@@ -30,7 +35,7 @@ MOVED = {
     "results": ("stats.results",),
     "runner": ("experiment.tasks", "experiment.executors", "experiment.driver",
                "experiment.progress"),
-    "store": ("experiment.store",),
+    "store": ("experiment.store", "experiment.status"),
     "summary": ("stats.summary",),
     "testing": ("experiment.testing",),
     "two_learners": ("stats.two_learners",),
@@ -51,7 +56,13 @@ class _Finder:
         return None
 
     def create_module(self, spec):
+        import warnings
+
         name = spec.name.rpartition(".")[2]
+        warnings.warn(f"{spec.name} is the module path of rankwise 0.1 and goes in rankwise"
+                      f" {REMOVED_IN}; import from rankwise (the flat API) or"
+                      f" {', '.join('rankwise.' + m for m in MOVED[name])}",
+                      FutureWarning, stacklevel=3)
         module = types.ModuleType(spec.name, f"Moved in rankwise 0.2: see {', '.join(MOVED[name])}.")
         for target in reversed(MOVED[name]):
             source = importlib.import_module(f"rankwise.{target}")

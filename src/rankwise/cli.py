@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+import typer.main
 
-from . import defaults, names
-from .cli_options import Effect, In, Out, Pool, Post, Racing, Study, Tests
+from . import defaults, names, option_table
+from .cli_options import In, NoEffects, Out, Pool, Racing, Study
+from .cli_options import Defaults as D, Options as O
 from .errors import RankwiseError
 
 app = typer.Typer(add_completion=True, no_args_is_help=True,
@@ -160,37 +162,42 @@ def compare(
     shape: In.Shape = "auto", columns: In.Columns = None, source_format: In.Source = "auto",
     missing: In.Missing = "refuse", duplicates: In.Duplicates = None, where: In.Where = None,
     sep: In.Sep = None, decimal: In.Decimal = None,
-    decimals: In.Decimals = defaults.DEFAULT_DECIMALS,
-    alpha: Tests.Alpha = 0.05, convention: Tests.Convention = "default",
-    pair: Tests.Pair = None, alternative: Tests.Alternative = "two-sided",
-    zero_method: Tests.ZeroMethod = "demsar", wilcoxon_method: Tests.WilcoxonMethod = "auto",
-    continuity_correction: Tests.ContinuityCorrection = False,
-    sign_ties: Tests.SignTies = "split", friedman_method: Tests.FriedmanMethod = "auto",
-    posthoc: Post.Family = None, control: Post.Control = None,
-    procedures: Post.Procedures = None, ranking: Post.Ranking = None,
-    force_posthoc: Post.Force = False, verdict_procedure: Post.VerdictProcedure = "holm",
-    diagram_procedure: Post.DiagramProcedure = "nemenyi", bh_time_budget: Post.TimeBudget = 10.0,
-    pool_check: Post.PoolCheck = False, mcm: Post.Mcm = None, groups: Post.Groups = None,
-    rank_sets: Post.RankSets = None, marginal_rank_sets: Post.MarginalRankSets = False,
-    dataset_check: Post.DatasetCheck = False, multiverse: Post.Multiverse = None,
-    per_dataset: Post.PerDataset = None, per_dataset_adjust: Post.PerDatasetAdjust = "none",
-    test_fraction: Post.TestFraction = None,
-    effects: Effect.Pairs = "auto", no_effects: Effect.NoEffects = False,
-    confidence: Effect.Confidence = None, bayesian: Effect.Bayesian = None,
-    rope: Effect.Rope = 0.0, samples: Effect.Samples = defaults.BAYESIAN_SAMPLES,
-    seed: Effect.Seed = defaults.DEFAULT_SEED,
-    threshold: Effect.Threshold = defaults.BAYESIAN_THRESHOLD,
-    verdict: Effect.Verdict = "frequentist",
+    # the analysis: each option's type and default as rankwise.option_table declares it
+    decimals: O.decimals = D.decimals, alpha: O.alpha = D.alpha,
+    convention: O.convention = D.convention, tests: O.tests = D.tests, pair: O.pair = D.pair,
+    alternative: O.alternative = D.alternative, zero_method: O.zero_method = D.zero_method,
+    wilcoxon_method: O.wilcoxon_method = D.wilcoxon_method,
+    continuity_correction: O.continuity_correction = D.continuity_correction,
+    sign_ties: O.sign_ties = D.sign_ties, friedman_method: O.friedman_method = D.friedman_method,
+    posthoc: O.posthoc = D.posthoc, control: O.control = D.control,
+    procedures: O.procedures = D.procedures, ranking: O.rankings = D.rankings,
+    force_posthoc: O.force_posthoc = D.force_posthoc,
+    verdict_procedure: O.verdict_procedure = D.verdict_procedure,
+    diagram_procedure: O.diagram_procedure = D.diagram_procedure,
+    bh_time_budget: O.bh_time_budget = D.bh_time_budget, pool_check: O.pool_check = D.pool_check,
+    mcm: O.mcm = D.mcm, groups: O.groups = D.groups, rank_sets: O.rank_sets = D.rank_sets,
+    marginal_rank_sets: O.rank_sets_marginal = D.rank_sets_marginal,
+    dataset_check: O.dataset_check = D.dataset_check, multiverse: O.multiverse = D.multiverse,
+    per_dataset: O.per_dataset = D.per_dataset,
+    per_dataset_adjust: O.per_dataset_adjust = D.per_dataset_adjust,
+    test_fraction: O.test_fraction = D.test_fraction, effects: O.effects = D.effects,
+    no_effects: NoEffects = False, confidence: O.confidence = D.confidence,
+    bayesian: O.bayesian = D.bayesian, rope: O.rope = D.rope, samples: O.samples = D.samples,
+    seed: O.seed = D.seed, threshold: O.threshold = D.threshold, verdict: O.verdict = D.verdict,
+    top: O.top = D.top, digits: O.digits = D.digits,
+    rank_intervals: O.rank_intervals = D.rank_intervals,
+    figure_title: O.figure_title = D.figure_title,
     fmt: Out.Format = "text", output: Out.Output = None, report: Out.Report = None,
     pairs: Out.Pairs = None, significant_pairs: Out.SignificantPairs = False,
-    include_table: Out.IncludeTable = None, top: Out.Top = 30, digits: Out.Digits = None,
-    rank_intervals: Out.RankIntervals = False, figure_title: Out.FigureTitle = False,
+    include_table: Out.IncludeTable = None,
     figure_width: Out.FigureWidth = None, latex_fragment: Out.LatexFragment = False,
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare
+    from .option_table import api_values
     from .report import render
 
+    given = api_values(locals())
     try:
         if fmt not in names.REPORT_FORMATS:
             raise RankwiseError(f"--format must be one of {', '.join(names.REPORT_FORMATS)};"
@@ -211,23 +218,9 @@ def compare(
                            higher_is_better=higher_is_better, aggregate=aggregate,
                            missing=missing, columns=columns, source_format=source_format,
                            duplicates=duplicates, where=where, sep=sep, decimal=decimal)
-        result = run_compare(
-            table, alpha=alpha, convention=convention, decimals=decimals,
-            pair=tuple(pair) if pair else None, zero_method=zero_method,
-            wilcoxon_method=wilcoxon_method, sign_ties=sign_ties, alternative=alternative,
-            continuity_correction=continuity_correction, friedman_method=friedman_method,
-            posthoc=posthoc, control=control, procedures=procedures, rankings=ranking,
-            force_posthoc=force_posthoc, bh_time_budget=bh_time_budget,
-            diagram_procedure=diagram_procedure, verdict_procedure=verdict_procedure,
-            effects="none" if no_effects else effects, confidence=confidence,
-            bayesian=bayesian, rope=rope, samples=samples, seed=seed, threshold=threshold,
-            rank_intervals=rank_intervals, digits=digits, top=top, figure_title=figure_title,
-            pool_check=pool_check, mcm={None: False, "plain": True}.get(mcm, mcm),
-            groups=groups, verdict=verdict, rank_sets=rank_sets,
-            rank_sets_marginal=marginal_rank_sets, dataset_check=dataset_check,
-            multiverse=True if multiverse == "default" else multiverse,
-            per_dataset=per_dataset, per_dataset_adjust=per_dataset_adjust,
-            test_fraction=test_fraction)
+        if no_effects:
+            given["effects"] = "none"
+        result = run_compare(table, **given)
         if report is not None:
             write_folder(lambda folder: result.write_report(folder, figure_width=figure_width),
                          report)
@@ -527,7 +520,7 @@ def status(
             raise RankwiseError(f"--format must be text or json; got {fmt!r}")
         info = read_status(results)
         sys.stdout.write(json.dumps(info, indent=2) + "\n" if fmt == "json" else
-                         status_text(info))
+                         status_text(info, width=text_width(None)))
     except RankwiseError as exc:
         fail(str(exc))
 
@@ -541,7 +534,7 @@ def export(
 ):
     """Write the long table (dataset, repeat, fold, learner, criterion, value), or WEKA's
     result file."""
-    from .experiment.store import read_results
+    from .experiment.status import read_results
 
     try:
         if fmt not in ("csv", "parquet", "weka"):
@@ -627,9 +620,13 @@ def run():  # console-script entry point
     if shutil.get_terminal_size((80, 24)).columns < PANELS_MIN_COLUMNS:
         app.rich_markup_mode = None
     no_args, usage, abort = _click_errors()
+    args = optional_values(sys.argv[1:])
+    taken = option_taken_as_value(args)
+    if taken is not None:
+        typer.echo(f"rankwise: error: {taken}", err=True)
+        sys.exit(2)
     try:
-        code = app(args=optional_values(sys.argv[1:]), standalone_mode=False,
-                   prog_name="rankwise")
+        code = app(args=args, standalone_mode=False, prog_name="rankwise")
     except no_args as exc:
         exc.show()
         code = exc.exit_code
@@ -646,7 +643,8 @@ def run():  # console-script entry point
 
 
 #: Options whose value may be left out, and what they mean without one.
-OPTIONAL_VALUES = {"--multiverse": "default", "--per-dataset": "corrected", "--race": RACE_FIRST}
+OPTIONAL_VALUES = {**{o.flag: o.alone for o in option_table.COMPARE if o.alone},
+                   "--race": RACE_FIRST}
 
 
 def optional_values(args: list) -> list:
@@ -659,6 +657,29 @@ def optional_values(args: list) -> list:
         if arg in OPTIONAL_VALUES and (nxt is None or nxt.startswith("-")):
             out.append(OPTIONAL_VALUES[arg])
     return out
+
+
+def option_taken_as_value(args: list) -> str | None:
+    """The message when an option that takes a value is followed by another option
+    (``--rank-sets --format json``), which the parser would take as its value; None when
+    there is none. Values that start with one dash (``--alpha -1``) are left to the checks."""
+    if not args or args[0].startswith("-"):
+        return None
+    command = typer.main.get_command(app)
+    sub = getattr(command, "commands", {}).get(args[0])
+    if sub is None:
+        return None
+    takes = {name: param for param in sub.params if getattr(param, "opts", None)
+             and not getattr(param, "is_flag", False) and param.nargs != 0
+             for name in param.opts}
+    for arg, nxt in zip(args[1:], args[2:]):
+        if arg in takes and nxt.startswith("--"):
+            param = takes[arg]
+            wants = (param.metavar or param.name.upper()).strip("[]").split("|")
+            wants = ", ".join(wants[:-1]) + " or " + wants[-1] if len(wants) > 1 else wants[0]
+            return (f"{arg} needs a value ({wants}); got the option {nxt} (see rankwise"
+                    f" {args[0]} --help)")
+    return None
 
 
 def usage_message(exc) -> str:

@@ -13,19 +13,13 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import names
+from . import names, option_table
 
 #: A choice list longer than this is listed in the option's help instead of beside its name.
 LONG_CHOICES = 60
 
-# Each panel names the user-guide page (docs/guide/) that explains its options.
-IN = "Input (guide: input)"
-TESTS_P = "Tests (guide: choosing-a-test, conventions)"
-POST = "Post-hoc (guide: posthoc)"
-EFFECT = "Effect sizes and Bayesian (guide: effects)"
-OUT = "Output (guide: reports, papers, large-k)"
-SURE = "How sure? (guide: how-sure)"
-PER = "Data set by data set (guide: per-dataset)"
+from .option_table import EFFECT, IN, OUT, PER, POST, SURE, TESTS as TESTS_P
+
 POOL_P = "Pool (guide: power)"
 STUDY = "Study (guide: power; docs/reference/power.md)"
 RUN_P = "Parallel runs (the results do not depend on them)"
@@ -104,9 +98,6 @@ In.File = Annotated[Optional[Path], typer.Argument(
 In.Aggregate = Annotated[str, opt("--aggregate", choices=names.AGGREGATES, panel=IN,
                                   help="Cell of repeats x folds.")]
 In.Shape = Annotated[str, opt("--shape", choices=names.SHAPES, panel=IN, help="Table layout.")]
-In.Decimals = Annotated[int, opt("--decimals", metavar="D", panel=IN,
-                                 help="Round scores to D decimals before comparing.")]
-
 Pool = table_options(
     POOL_P, example="A bundled table as the pool instead.",
     missing="Missing cells of the pool: refuse, drop-datasets, drop-learners, worst or"
@@ -118,107 +109,27 @@ Pool.File = Annotated[Optional[Path], typer.Argument(
          " database).", show_default=False, metavar="POOL")]
 
 
-class Tests:
-    """compare: the tests."""
-    Alpha = Annotated[float, opt("--alpha", metavar="A", panel=TESTS_P,
-                                 help="Significance level.")]
-    Convention = Annotated[str, opt("--convention", choices=names.CONVENTIONS, panel=TESTS_P,
-                                    help="Exact formulas, or as published (ERRATA).")]
-    Pair = Annotated[Optional[tuple[str, str]], typer.Option(
-        "--pair", show_default=False, metavar="A B", rich_help_panel=TESTS_P,
-        help="With 3+ learners, also the two-learner tests of A and B.")]
-    Alternative = Annotated[str, opt("--alternative", choices=names.ALTERNATIVES, panel=TESTS_P,
-                                     help="Two-learner tests; greater: B of --pair better.")]
-    ZeroMethod = Annotated[str, opt("--zero-method", choices=names.ZERO_METHODS, panel=TESTS_P,
-                                    help="Wilcoxon: zero differences.")]
-    WilcoxonMethod = Annotated[str, opt("--wilcoxon-method", choices=names.WILCOXON_METHODS,
-                                        panel=TESTS_P,
-                                        help="Wilcoxon p-value (auto: exact to N = 50).")]
-    ContinuityCorrection = Annotated[bool, flag(
-        "--continuity-correction/--no-continuity-correction", panel=TESTS_P,
-        help="Wilcoxon normal approximation corrected by 1/2 (R's default; off here).")]
-    SignTies = Annotated[str, opt("--sign-ties", choices=names.SIGN_TIES, panel=TESTS_P,
-                                  help="Sign test: ties.")]
-    FriedmanMethod = Annotated[str, opt(
-        "--friedman-method", choices=names.FRIEDMAN_METHODS, panel=TESTS_P,
-        help="Friedman/Iman-Davenport p (auto: permutation below N = 20).")]
+def table_option(option):
+    """The command line's type of one option of the table (``rankwise.option_table``): its
+    flag, help, panel, choices and value type, as declared there."""
+    if option.kind in ("switch", "toggle"):
+        return Annotated[bool, flag(option.flag, help=option.help, panel=option.panel)]
+    if option.kind == "pair":
+        return Annotated[Optional[tuple[str, str]], typer.Option(
+            option.flag, show_default=False, metavar=option.metavar,
+            rich_help_panel=option.panel, help=option.help)]
+    default = option.command_default
+    declared = type(default) if default is not None else Optional[option.type]
+    return Annotated[declared, opt(option.flag, help=option.help, panel=option.panel,
+                                   choices=option.choices, metavar=option.metavar)]
 
 
-class Post:
-    """compare: the post-hoc tests and the views of the pool."""
-    Family = Annotated[Optional[str], opt("--posthoc", choices=names.POSTHOC_FAMILIES,
-                                          panel=POST, help="Post-hoc family.")]
-    Control = Annotated[Optional[str], opt("--control", metavar="NAME", panel=POST,
-                                           help="Control learner (default: best mean rank).")]
-    Procedures = Annotated[Optional[str], opt(
-        "--procedures", metavar="LIST", panel=POST,
-        help="Comma-separated: " + ", ".join(dict.fromkeys(
-            names.CONTROL_PROCEDURES + names.ALL_PAIRS_PROCEDURES + names.OPTIONAL_PROCEDURES))
-        + " (default: all of the family).")]
-    Ranking = Annotated[Optional[str], opt(
-        "--ranking", metavar="LIST", panel=POST,
-        help="Comma-separated: " + ", ".join(names.RANKINGS_ALL) + " (default friedman).")]
-    Force = Annotated[bool, flag("--force-posthoc", panel=POST,
-                                 help="Post-hoc tests even if the omnibus test does not reject.")]
-    VerdictProcedure = Annotated[str, opt(
-        "--verdict-procedure", choices=names.CONTROL_PROCEDURES + names.OPTIONAL_PROCEDURES,
-        panel=POST, help="The verdict: each learner against the best.")]
-    DiagramProcedure = Annotated[str, opt("--diagram-procedure",
-                                          choices=names.ALL_PAIRS_PROCEDURES, panel=POST,
-                                          help="The CD diagram's cliques.")]
-    TimeBudget = Annotated[float, opt("--bh-time-budget", metavar="S", panel=POST,
-                                      help="Seconds for the exact Bergmann-Hommel search.")]
-    PoolCheck = Annotated[bool, flag("--pool-check", panel=SURE, help="Does the pool matter?")]
-    Mcm = Annotated[Optional[str], opt("--mcm", choices=names.MCM_CHOICES, panel=POST,
-                                       help="Multi-comparison matrix.")]
-    Groups = Annotated[Optional[str], opt("--groups", choices=names.GROUP_METHODS, panel=POST,
-                                          help="Rank groups.")]
-    RankSets = Annotated[Optional[str], opt(
-        "--rank-sets", choices=names.RANK_SET_BASES, panel=SURE,
-        help="Confidence sets for the ranks, by mean rank or mean score, jointly at 1 - alpha.")]
-    MarginalRankSets = Annotated[bool, flag("--marginal-rank-sets", panel=SURE,
-                                            help="Each learner's own rank set instead.")]
-    Multiverse = Annotated[Optional[str], typer.Option(
-        "--multiverse", metavar="[GRID.toml]", rich_help_panel=SURE, show_default=False,
-        help="Rerun the verdict over a grid of reasonable analyses (GRID.toml: a grid of your"
-             " own; put it after the input).")]
-    PerDataset = Annotated[Optional[str], opt(
-        "--per-dataset", choices=("corrected", "5x2cv"), panel=PER,
-        help="Each learner against the base on each data set, from the folds (alone:"
-             " corrected).")]
-    PerDatasetAdjust = Annotated[str, opt("--per-dataset-adjust", choices=("none", "holm"),
-                                          panel=PER, help="Over the data sets (WEKA: none).")]
-    TestFraction = Annotated[Optional[float], opt(
-        "--test-fraction", metavar="F", panel=PER,
-        help="Share of instances tested on (default: from the results, else k-fold).")]
-    DatasetCheck = Annotated[bool, flag(
-        "--dataset-check", panel=SURE,
-        help="The fewest data sets whose removal overturns each claim of the verdict.")]
-
-
-class Effect:
-    """compare: effect sizes and the Bayesian views."""
-    Pairs = Annotated[str, opt("--effects", choices=names.EFFECTS_MODES, panel=EFFECT,
-                               help="Pairs with effect sizes (auto: all up to 5,000 pairs, else"
-                                    " the verdict's; none above N = 10,000).")]
-    NoEffects = Annotated[bool, typer.Option("--no-effects", hidden=True,
-                                             help="The same as --effects none.")]
-    Confidence = Annotated[Optional[float], opt(
-        "--confidence", metavar="C", panel=EFFECT,
-        help="Level of the intervals (default 1 - alpha).")]
-    Bayesian = Annotated[Optional[str], opt(
-        "--bayesian", choices=names.BAYESIAN_TESTS + names.BAYESIAN_MODELS, panel=EFFECT,
-        help="Also a Bayesian test of the same pairs.")]
-    Rope = Annotated[float, opt("--rope", metavar="R", panel=EFFECT,
-                                help="Practical equivalence, in the criterion's units.")]
-    Samples = Annotated[int, opt("--samples", metavar="S", panel=EFFECT,
-                                 help="Posterior samples.")]
-    Seed = Annotated[int, opt("--seed", metavar="SEED", panel=EFFECT,
-                              help="Seed of every draw: posteriors, rank sets, bootstrap groups.")]
-    Threshold = Annotated[float, opt("--threshold", metavar="P", panel=EFFECT,
-                                     help="Posterior probability that decides.")]
-    Verdict = Annotated[str, opt("--verdict", choices=names.VERDICT_BASES, panel=EFFECT,
-                                 help="Posterior terms first (needs --bayesian).")]
+#: compare's analysis options, one type each, by the option's name.
+Options = SimpleNamespace(**{o.name: table_option(o) for o in option_table.COMPARE})
+#: ... and their defaults as the command line spells them.
+Defaults = SimpleNamespace(**{o.name: o.command_default for o in option_table.COMPARE})
+NoEffects = Annotated[bool, typer.Option("--no-effects", hidden=True,
+                                         help="The same as --effects none.")]
 
 
 class Out:
@@ -240,15 +151,6 @@ class Out:
     IncludeTable = Annotated[Optional[bool], flag(
         "--include-table/--no-include-table", panel=OUT,
         help="JSON: the per-cell matrices (default: up to 10,000 cells).")]
-    Top = Annotated[int, opt("--top", metavar="N", panel=OUT,
-                             help="Reports show the best N learners (0: all); JSON keeps all.")]
-    Digits = Annotated[Optional[int], opt(
-        "--digits", metavar="D", panel=OUT,
-        help="Decimals of the values in reports (default: the input's).")]
-    RankIntervals = Annotated[bool, flag("--rank-intervals", panel=OUT,
-                                         help="Mean ranks' intervals on the CD diagram.")]
-    FigureTitle = Annotated[bool, flag("--figure-title", panel=OUT,
-                                       help="A title inside the figures (default: caption only).")]
     FigureWidth = Annotated[Optional[str], opt(
         "--figure-width", metavar="column|page|CM", panel=OUT,
         help="--report: draw the SVG/PDF/PNG figures for a paper's column (8.4 cm), page"

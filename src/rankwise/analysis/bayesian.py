@@ -34,7 +34,7 @@ def _correlated_t_by_dataset(table, pairs, *, rope, threshold, decimals) -> tupl
     """The correlated t-test of every pair on every data set, from the fold-level results kept
     by the reader (a results database or a long table with repeat/fold columns). Folds are
     matched by (repeat, fold); the number of folds is the number of distinct fold labels."""
-    blocks, _ = _fold_blocks(table, "the correlated t-test")
+    blocks, _ = fold_blocks(table, "the correlated t-test")
     raw = table.raw
     out = []
     for dataset, wide in blocks.items():
@@ -53,7 +53,7 @@ def _correlated_t_by_dataset(table, pairs, *, rope, threshold, decimals) -> tupl
     return tuple(sorted(out, key=lambda r: (order.get(r.details["dataset"], len(order)),)))
 
 
-def _fold_blocks(table, what: str):
+def fold_blocks(table, what: str):
     """``(wide fold tables per data set, folds per run)`` of a table read from per-fold results,
     folds matched by (repeat, fold)."""
     raw = table.raw
@@ -79,7 +79,7 @@ def bayesian_model(table, name: str, *, seed: int):
                              higher_is_better=table.higher_is_better, seed=seed)
     raw = table.raw
     if raw is not None and "fold" in raw:
-        blocks, _ = _fold_blocks(table, "the Bradley-Terry model")
+        blocks, _ = fold_blocks(table, "the Bradley-Terry model")
         folds = [wide[list(table.learners)].dropna().to_numpy() for wide in blocks.values()
                  if all(name in wide for name in table.learners)]
         return bradley_terry(folds=[f for f in folds if len(f)], learners=table.learners,
@@ -95,7 +95,7 @@ def _hierarchical_pairs(table, pairs, *, rope, seed, threshold) -> tuple:
     from ..bayes import hierarchical_test
     from ..stats.bayesian import BayesianResult, decide as bayes_decide
 
-    blocks, folds = _fold_blocks(table, "the hierarchical test")
+    blocks, folds = fold_blocks(table, "the hierarchical test")
     out = []
     for a, b in pairs:
         rows_a, rows_b, names, left_out = [], [], [], 0

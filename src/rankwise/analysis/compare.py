@@ -162,7 +162,8 @@ class Comparison:
                        win_tie_loss=wtl, quartiles=quartile_charts(t), win_tie_loss_rows=rows)
 
     # The convenience methods below hand the comparison to the report wing, which only reads it.
-    # This is the one place where the analysis reaches up to the reports, and only when called.
+    # _report() is the one place where the analysis reaches up to the reports (the one upward
+    # import, documented in docs/about/architecture.md), and only when called.
 
     @staticmethod
     def _report():
@@ -205,9 +206,7 @@ class Comparison:
         """Every pair's numbers to ``path`` (.parquet or .csv): above 1,000 learners the pairs of
         the streamed all-pairs family (``posthoc="all"``), block by block, most significant
         first (see :mod:`rankwise.report.pairs_file`); return the paths written."""
-        from ..report.pairs_file import write_pairs
-
-        return write_pairs(self, path, significant_only)
+        return self._report().write_pairs(self, path, significant_only)
 
     def write_report(self, folder, procedure: str | None = None, figure_width=None):
         """Every format and figure into ``folder``; ``figure_width`` (``"column"``, ``"page"``
@@ -216,6 +215,27 @@ class Comparison:
         return self._report().write_report(self, folder, procedure, figure_width)
 
 
+def _analysis(declared):
+    """The analysis behind ``declared``, whose signature and docstring are compare's: each call
+    is bound to that signature (its defaults applied, an unknown keyword passed on to
+    :func:`load_table`), as scikit-learn's ``validate_params`` does, and run by
+    :func:`_compare`. The signature stays explicit for IDEs and help(); the option table
+    (``rankwise.option_table``) is checked against it by the tests."""
+    import functools
+    import inspect
+
+    signature = inspect.signature(declared)
+
+    @functools.wraps(declared)
+    def call(data, /, **kwargs):
+        bound = signature.bind(data, **kwargs)
+        bound.apply_defaults()
+        given = dict(bound.arguments)
+        return _compare(given.pop("data"), given.pop("load_options"), given)
+    return call
+
+
+@_analysis
 def compare(data, *, alpha: float = 0.05, convention: str = "default",
             decimals: int | None = DEFAULT_DECIMALS, tests=None, pair=None,
             zero_method: str = "demsar", wilcoxon_method: str = "auto", sign_ties: str = "split",
@@ -263,15 +283,15 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         a", in the table's direction (higher- or lower-is-better); ``less`` the opposite. With a
         named ``control`` it also makes the control family one-sided ("each learner is better
         than the control", or worse); the all-pairs family stays two-sided.
+    continuity_correction : bool
+        Continuity correction of ½ in the Wilcoxon normal approximation (the two-learner test
+        and the pairwise Wilcoxon ranking), towards the null on the side tested, as in R and
+        scipy. Off by default (R's default is on); it does not touch exact p-values.
     friedman_method : {"auto", "chi2", "exact", "monte-carlo"}
         p-value of the Friedman and Iman-Davenport tests: ``auto`` (default) takes the
         permutation distribution given each data set's ranks below 20 data sets (exact when the
         programme fits, else 100,000 seeded arrangements) and chi-square / F from 20 on and
         under ``convention="paper"``.
-    continuity_correction : bool
-        Continuity correction of ½ in the Wilcoxon normal approximation (the two-learner test
-        and the pairwise Wilcoxon ranking), towards the null on the side tested, as in R and
-        scipy. Off by default (R's default is on); it does not touch exact p-values.
     posthoc : {None, "all", "control", "both"}
         Post-hoc family: all pairs, against a control, or both (k ≥ 3). Giving ``control``
         alone implies ``"control"``.
@@ -310,6 +330,15 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         (the ``bayes`` extra): Plackett-Luce over the rankings, Wainer's Bradley-Terry over the
         wins (with the paired local ROPE where fold-level results exist). The models' results
         are in ``bayesian_model`` and a report section "Bayesian view of the whole table".
+    rope : float
+        The region of practical equivalence of the Bayesian tests, in the criterion's units
+        (default 0: none); a test that does not read it refuses it.
+    samples : int
+        Posterior draws of the Bayesian sign and signed-rank tests.
+    seed : int
+        The seed of every draw: the posteriors, the rank sets, the bootstrap groups.
+    threshold : float
+        The posterior probability at which a Bayesian decision is drawn.
     rank_intervals : bool
         Draw the mean ranks' confidence intervals as bars on the CD diagram (the intervals
         themselves are always in the mean-rank table and the JSON).
@@ -399,12 +428,14 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     >>> print(cmp.to_text().splitlines()[0])
     rankwise report: example:garcia2010
     """
-    given = dict(locals())  # the settings, before any other name is bound
-    del given["data"], given["load_options"]
+
+
+def _compare(data, load_options: dict, given: dict) -> Comparison:
+    """:func:`compare` with its options bound (``given``, by name)."""
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
-    opts = validate(table, **given)
+    opts = validate(table, given)
     ranked = steps.rank(table, opts)
     tests, shared = steps.run_tests(table, ranked, opts)
     freq = steps.frequentist(table, ranked, tests, shared, opts)
@@ -428,6 +459,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
     notes = freq.leading_notes + collect_notes(
         table, tests, freq.posthoc, figures if opts.complete else {},
         small_sample_guidance(table, tests, freq.critical_difference, opts.alpha) + effect_notes)
+    found, verdict, figures = steps.multiverse(table, verdict, figures, opts, rerun=compare)
     settings = {**ranked.settings, **effect_settings, **model_settings, **verdict_settings,
                 **interval_settings, **set_settings}
     cmp = Comparison(table=table, alpha=opts.alpha, convention=opts.convention,
@@ -439,8 +471,8 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
                       mean_rank_intervals=intervals, pool_check=views.pool_check,
                       mcm=views.mcm, groups=views.groups, bayesian_model=model,
                       rank_sets=sets, letters=letters, dataset_check=carried,
-                      per_dataset=by_dataset)
-    return steps.with_multiverse(cmp, opts)
+                      per_dataset=by_dataset, multiverse=found)
+    return cmp
 
 
 def small_sample_guidance(table, tests, cd, alpha) -> tuple:

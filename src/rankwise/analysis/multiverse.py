@@ -15,7 +15,8 @@ for every combination of
   (pairwise Wilcoxon or sign tests against the best-ranked learner, Holm-adjusted, after the
   same gate), ``mcm`` (the multi-comparison matrix: Wilcoxon with Pratt's zeros, Holm over
   every pair, the best mean score first) and ``plackett-luce`` (the posterior's best and the
-  learners it finds worse; with the ``bayes`` extra, and by default up to 20 learners);
+  learners it finds worse; with the ``bayes`` extra; in the default grid only when the
+  analysis asks for a Bayesian view, up to 20 learners);
 
 and reports, for each claim of the analysis's own verdict (the best learner; each learner
 significantly worse than it, or not), the share of analyses that agree and which choices flip
@@ -43,18 +44,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import RankwiseError
-from ..names import AGGREGATES
+from .grid import BASES, DIMENSIONS, read_grid  # noqa: F401 (also read from here)
 from ..stats.results import jsonable
 
-#: The bases of the verdict the grid can vary, with what each is called in a report.
-BASES = {
-    "friedman-holm": "Friedman mean ranks, Holm (two learners: the Wilcoxon test)",
-    "wilcoxon-holm": "pairwise Wilcoxon, Holm",
-    "sign-holm": "pairwise sign tests, Holm",
-    "mcm": "multi-comparison matrix (Wilcoxon, Holm)",
-    "plackett-luce": "Plackett-Luce posterior",
-}
-DIMENSIONS = ("criterion", "aggregate", "decimals", "missing", "basis")
 PLURALS = {"criterion": "criteria", "aggregate": "fold aggregations", "decimals": "roundings",
            "missing": "missing-value rules", "basis": "bases"}
 #: Missing-value rules the default grid tries on a table with missing cells.
@@ -181,73 +173,24 @@ class Multiverse:
             "notes": list(self.notes)})
 
 
-def read_grid(grid) -> dict | None:
-    """A grid from a TOML file's ``[grid]`` table or a dict (None: the default grid)."""
-    if grid is None or grid is True or grid == "default":
-        return None
-    if isinstance(grid, (str, Path)):
-        path = Path(grid)
-        if path.is_dir():
-            raise RankwiseError(f"{path}: is a folder; --multiverse takes a TOML grid file (or"
-                                " nothing, for the default grid)")
-        if not path.is_file():
-            raise RankwiseError(f"{path}: no such grid file (a TOML file with a [grid] table;"
-                                " --multiverse alone uses the default grid)")
-        try:
-            import tomllib
-        except ModuleNotFoundError:  # Python 3.10
-            import tomli as tomllib
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise RankwiseError(f"{path}: not a TOML file ({exc})") from None
-        grid = data.get("grid", data)
-    if not isinstance(grid, dict):
-        raise RankwiseError("the multiverse grid must be a table of lists, e.g."
-                            " {'decimals': [12, 3], 'basis': ['friedman-holm', 'mcm']}")
-    unknown = [k for k in grid if k not in DIMENSIONS]
-    if unknown:
-        raise RankwiseError(f"unknown dimension {unknown[0]!r} in the multiverse grid; the"
-                            f" dimensions are {', '.join(DIMENSIONS)}")
-    out = {}
-    for key, values in grid.items():
-        values = list(values) if isinstance(values, (list, tuple)) else [values]
-        if not values:
-            raise RankwiseError(f"the multiverse grid's {key} has no values")
-        out[key] = _checked(key, values)
-    return out
-
-
-def _checked(key, values) -> list:
-    if key == "basis":
-        bad = [v for v in values if v not in BASES]
-        if bad:
-            raise RankwiseError(f"unknown basis {bad[0]!r} in the multiverse grid; choose from"
-                                f" {', '.join(BASES)}")
-    if key == "aggregate":
-        bad = [v for v in values if v not in AGGREGATES]
-        if bad:
-            raise RankwiseError(f"unknown aggregate {bad[0]!r}; choose from"
-                                f" {', '.join(AGGREGATES)}")
-    if key == "decimals":
-        if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 15
-               for v in values):
-            raise RankwiseError("the multiverse grid's decimals must be whole numbers from 0"
-                                " to 15")
-    return list(dict.fromkeys(values))
-
-
-def default_grid(table, own: dict, can_reload: bool) -> tuple:
+def default_grid(table, own: dict, can_reload: bool, bayesian: bool = False) -> tuple:
     """``(grid, notes)``: the dimensions that apply to this table (see the module docstring),
-    each with the analysis's own choice (``own``) first."""
+    each with the analysis's own choice (``own``) first. The Plackett-Luce basis (a posterior
+    sampled by MCMC, tens of seconds) is in it only when the analysis asked for a Bayesian view
+    (``bayesian``)."""
     notes = []
     pairwise = ("wilcoxon-holm", "sign-holm")  # post-hoc families: k >= 3
     k = table.n_learners
-    model = find_spec("numpyro") is not None and k <= MODEL_MAX_LEARNERS
+    installed = find_spec("numpyro") is not None
+    model = installed and bayesian and k <= MODEL_MAX_LEARNERS
     grid = {"decimals": [own["decimals"], 12, 3],
             "basis": [b for b in BASES if (b != "plackett-luce" or model)
                       and (k >= 3 or b not in pairwise)]}
-    if find_spec("numpyro") is None:
+    if not bayesian:
+        notes.append("The Plackett-Luce basis (a posterior sampled by MCMC) is in the default"
+                     " grid only when a Bayesian analysis is asked for (--bayesian); a grid of"
+                     " your own can have it.")
+    elif not installed:
         notes.append("The Plackett-Luce basis needs the bayes extra (pip install"
                      " 'rankwise[bayes]'); it is left out of the grid.")
     elif not model:
@@ -305,17 +248,21 @@ def read_claims(cmp, basis: str) -> tuple:
     return bv.reference, tuple(r["learner"] for r in bv.rows if r["decision"] == "worse")
 
 
-def multiverse(base, grid=None) -> Multiverse:
-    """Rerun ``base`` (a :class:`~rankwise.Comparison`) over the grid (None: the default grid;
-    a dict or a TOML file). The criterion, aggregation and missing-value rule are varied by
-    reading the input again (``ScoreTable.reread``)."""
+def multiverse(base, grid=None, *, rerun) -> Multiverse:
+    """Rerun ``base`` (its ``table``, ``options`` and ``verdict``: a
+    :class:`~rankwise.Comparison`, or the analysis :func:`~rankwise.compare` is building) over
+    the grid (None: the default grid; a dict or a TOML file), each analysis by
+    ``rerun(table, **options)`` (:func:`~rankwise.compare`, which hands itself in, so this
+    module does not import it). The criterion, aggregation and missing-value rule are varied
+    by reading the input again (``ScoreTable.reread``)."""
     table = base.table
     read_with = dict(getattr(table.reread, "keywords", {}) or {})
     can_reload = table.reread is not None
     own = {"criterion": table.criterion, "decimals": base.options.get("decimals"),
            "aggregate": read_with.get("aggregate") or "median",
            "missing": read_with.get("missing") or "refuse", "basis": "friedman-holm"}
-    defaults, notes = default_grid(table, own, can_reload)
+    defaults, notes = default_grid(table, own, can_reload,
+                                   bayesian=base.options.get("bayesian") is not None)
     chosen = read_grid(grid)
     if chosen is not None:
         if not can_reload and any(k in chosen for k in ("criterion", "aggregate", "missing")):
@@ -330,7 +277,7 @@ def multiverse(base, grid=None) -> Multiverse:
         raise RankwiseError(f"the multiverse grid has {size:,} analyses (more than"
                             f" {MAX_ENTRIES}); give a smaller grid (--multiverse FILE.toml)")
     claims, about, truth = _default_claims(base)
-    entries = tuple(_run(base, read_with, dict(zip(dims, values)), own, truth)
+    entries = tuple(_run(base, read_with, dict(zip(dims, values)), own, truth, rerun)
                     for values in itertools.product(*dims.values()))
     return Multiverse({k: list(v) for k, v in dims.items()}, claims, about, entries,
                       tuple(notes), {k: own[k] for k in dims})
@@ -355,11 +302,9 @@ def _default_claims(base) -> tuple:
     return tuple(claims), tuple(([best] if best is not None else []) + others), truth
 
 
-def _run(base, read_with, choices, own, truth) -> Entry:
-    """One analysis: compare on the table as read or, when the choices read it otherwise, on
-    the input read again with them (``Entry.load``)."""
-    from .compare import compare
-
+def _run(base, read_with, choices, own, truth, rerun) -> Entry:
+    """One analysis: compare (``rerun``) on the table as read or, when the choices read it
+    otherwise, on the input read again with them (``Entry.load``)."""
     options = {**base.options, **QUIET}
     basis = choices.get("basis", "friedman-holm")
     load = {k: choices[k] for k in ("criterion", "aggregate", "missing")
@@ -372,53 +317,21 @@ def _run(base, read_with, choices, own, truth) -> Entry:
     command = command_line(base, options, {**read_with, **load})
     try:
         table = base.table.reread(**load) if load else base.table
-        cmp = compare(table, **options)
+        cmp = rerun(table, **options)
         best, losers = read_claims(cmp, basis)
     except RankwiseError as exc:
         return Entry(choices, options, command, load, error=str(exc))
     return Entry(choices, options, command, load, best, losers, truth(best, losers))
 
 
-#: compare's options as the command line writes them, for the entries' commands.
-FLAGS = {"alpha": "--alpha", "convention": "--convention", "decimals": "--decimals",
-         "friedman_method": "--friedman-method", "verdict_procedure": "--verdict-procedure",
-         "posthoc": "--posthoc", "rankings": "--ranking", "procedures": "--procedures",
-         "mcm": "--mcm", "bayesian": "--bayesian", "verdict": "--verdict", "seed": "--seed",
-         "threshold": "--threshold", "force_posthoc": "--force-posthoc",
-         "zero_method": "--zero-method", "sign_ties": "--sign-ties"}
-LOAD_FLAGS = {"criterion": "--criterion", "aggregate": "--aggregate", "missing": "--missing",
-              "shape": "--shape", "source_format": "--source", "duplicates": "--duplicates",
-              "sep": "--sep", "decimal": "--decimal"}
-
-
 def command_line(base, options, load) -> str:
-    """The ``rankwise compare`` command of one analysis (the input as the analysis named it)."""
-    from .compare import compare
-    import inspect
+    """The ``rankwise compare`` command of one analysis (the input as the analysis named it):
+    every option that is not at its default, written as the option table says."""
+    from ..option_table import command_words
 
     source = base.table.source
     words = ["rankwise", "compare"]
     words += (["--example", source.split(":", 1)[1]] if source.startswith("example:") else
               ["TABLE" if source in ("table", "DataFrame") else source])
-    defaults = {name: p.default for name, p in inspect.signature(compare).parameters.items()}
-    for name, flag in FLAGS.items():
-        value = options.get(name, defaults.get(name))
-        if value is None or value == defaults.get(name) or value is False:
-            continue
-        if value is True:
-            words.append(flag)
-            continue
-        words += [flag, ",".join(map(str, value)) if isinstance(value, (list, tuple))
-                  else str(value)]
-    for name, flag in LOAD_FLAGS.items():
-        value = load.get(name)
-        if value not in (None, "auto", "median", "refuse"):
-            words += [flag, str(value)]
-    for name, flag in (("columns", "--columns"), ("where", "--where")):
-        if load.get(name):
-            value = load[name]
-            words += [flag, ",".join(f"{k}={v}" for k, v in value.items())
-                      if isinstance(value, dict) else str(value)]
-    if load.get("higher_is_better") is not None:
-        words.append("--higher-is-better" if load["higher_is_better"] else "--lower-is-better")
-    return " ".join(shlex.quote(w) for w in words)
+    words += command_words(options, load)
+    return " ".join(shlex.quote(str(w)) for w in words)

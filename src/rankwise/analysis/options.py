@@ -3,13 +3,14 @@ pattern): :func:`compare` validates its arguments here, then every step reads th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import field, make_dataclass
 
 import numpy as np
 
 from .. import _validate as check
 from ..defaults import BAYESIAN_SAMPLES, BAYESIAN_THRESHOLD
 from ..errors import RankwiseError
+from ..option_table import NAMES
 from ..names import (ALL_PAIRS_PROCEDURES, BAYESIAN_MODELS, GROUP_METHODS, OMNIBUS_TESTS,
                      OPTIONAL_PROCEDURES, RANK_SET_BASES, TWO_LEARNER_TESTS, VERDICT_BASES)
 from ..stats.bayesian import BAYESIAN_TESTS
@@ -21,70 +22,26 @@ from .posthoc import resolve_rankings
 from .verdict import check_procedure
 
 
-@dataclass(frozen=True)
-class Options:
-    """Every setting of :func:`compare`, as given where the caller's value is kept (so that
-    :meth:`as_dict` re-runs the same analysis) and as validated where it was checked; then what
-    the analysis made of them for this table (``used_pair``, ``family``, ``used_tests``,
-    ``complete``)."""
-
-    alpha: float
-    convention: str
-    decimals: int | None
-    tests: object
-    pair: object
-    zero_method: str
-    wilcoxon_method: str
-    sign_ties: str
-    alternative: str
-    continuity_correction: bool
-    friedman_method: str
-    posthoc: str | None
-    control: str | None
-    procedures: object
-    rankings: object
-    force_posthoc: bool
-    bh_time_budget: float
-    verdict_procedure: str
-    diagram_procedure: str
-    effects: str
-    confidence: float
-    bayesian: str | None
-    rope: float
-    samples: int
-    seed: int
-    threshold: float
-    rank_intervals: bool
-    digits: int | None
-    top: int | None
-    figure_title: bool
-    pool_check: bool
-    mcm: object
-    groups: str | None
-    verdict: str
-    rank_sets: str | None
-    rank_sets_marginal: bool
-    dataset_check: bool
-    multiverse: object
-    per_dataset: str | None
-    per_dataset_adjust: str
-    test_fraction: float | None
-    # what the analysis made of the settings for this table
-    used_pair: tuple | None = None
-    family: str | None = None
-    used_tests: tuple | None = None
-    complete: bool = True
-
-    def as_dict(self) -> dict:
-        """The settings as :func:`compare` takes them (``Comparison.options``)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name not in _DERIVED}
+def _as_dict(self) -> dict:
+    """The settings as :func:`compare` takes them (``Comparison.options``)."""
+    return {name: getattr(self, name) for name in NAMES}
 
 
-_DERIVED = ("used_pair", "family", "used_tests", "complete")
+#: What the analysis made of the settings for this table, with their values before it looks.
+_DERIVED = (("used_pair", None), ("family", None), ("used_tests", None), ("complete", True),
+            ("used_confidence", None))
+
+#: Every setting of :func:`compare` (one field per option of ``rankwise.option_table``), in
+#: its canonical form: the value the command line writes, so that :meth:`as_dict` re-runs the
+#: same analysis (an inferred default stays None); then what the analysis made of them for
+#: this table (``used_pair``, ``family``, ``used_tests``, ``complete``, ``used_confidence``).
+Options = make_dataclass(
+    "Options", [(name, object) for name in NAMES]
+    + [(name, object, field(default=value)) for name, value in _DERIVED],
+    frozen=True, namespace={"as_dict": _as_dict, "__module__": __name__})
 
 
-def validate(table, **given) -> Options:
+def validate(table, given: dict) -> Options:
     """``given`` (the keyword arguments of :func:`compare`) checked against each other and the
     table; a :class:`RankwiseError` names the first problem."""
     check.real_scores(table.values, names=(table.datasets, table.learners))
@@ -104,8 +61,10 @@ def validate(table, **given) -> Options:
     complete = not np.isnan(table.values).any()
     if not complete:
         _check_incomplete(checked)
+    confidence = checked["confidence"]
     return Options(**checked, used_pair=pair, family=family, complete=complete,
-                   used_tests=_tests(checked["tests"], k, pair, complete))
+                   used_tests=_tests(checked["tests"], k, pair, complete),
+                   used_confidence=1.0 - checked["alpha"] if confidence is None else confidence)
 
 
 def _check_scale(checked: dict, k: int) -> None:
@@ -142,8 +101,8 @@ def _checked_values(given: dict) -> dict:
     out["alternative"] = check.alternative(given["alternative"])
     out["continuity_correction"] = bool(given["continuity_correction"])
     check.choice("friedman_method", given["friedman_method"], FRIEDMAN_METHODS)
-    out["confidence"] = (1.0 - out["alpha"] if given["confidence"] is None
-                         else check.confidence(given["confidence"]))
+    if given["confidence"] is not None:
+        out["confidence"] = check.confidence(given["confidence"])
     digits = given["digits"]
     if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int)
                                or not 0 <= digits <= 12):
@@ -151,14 +110,19 @@ def _checked_values(given: dict) -> dict:
     _check_bayesian(given)
     check.seconds("the Bergmann-Hommel time budget (--bh-time-budget)", given["bh_time_budget"])
     out["effects"] = effects_mode(given["effects"])
+    out["tests"] = None if given["tests"] is None else tuple(check.parse_list(given["tests"]))
+    out["procedures"], out["rankings"] = (
+        None if given[key] is None else tuple(check.parse_list(given[key]))
+        for key in ("procedures", "rankings"))
+    out["pair"] = None if given["pair"] is None else tuple(given["pair"])
     top = given["top"]
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
         raise RankwiseError(f"top must be a whole number (0 or None: every learner); got {top!r}")
-    out["top"] = top or None
+    out["top"] = top or None   # 0 and None: every learner
     out["rank_sets"], out["rank_sets_marginal"] = _rank_sets(given)
     out["per_dataset"], out["per_dataset_adjust"], out["test_fraction"] = _per_dataset(given)
     if given["multiverse"] not in (None, False):
-        from .multiverse import read_grid
+        from .grid import read_grid
 
         read_grid(given["multiverse"])  # a bad grid is refused before any analysis runs
         if hasattr(given["multiverse"], "__fspath__"):
@@ -283,6 +247,7 @@ def _check_table_options(checked: dict, k: int) -> None:
         raise RankwiseError(f"groups must be one of {', '.join(GROUP_METHODS)}; got {groups!r}")
     if mcm not in (False, True, "holm", None):
         raise RankwiseError(f"mcm must be True, False or 'holm'; got {mcm!r}")
+    checked["mcm"] = bool(mcm) if mcm in (None, True, False) else mcm
     if checked["pool_check"] and k > POOL_MAX_LEARNERS:
         raise RankwiseError(
             f"the pool check reanalyses the table {2 * k:,} times (each learner left out and"

@@ -29,7 +29,7 @@ from ..stats.adjust import adjust
 from ..stats.bayesian import correlated_t_test
 from ..stats.per_dataset import corrected_resampled_ttest, five_by_two_f, five_by_two_t
 from ..stats.results import jsonable
-from .bayesian import _fold_blocks
+from .bayesian import fold_blocks
 
 #: ``per_dataset=`` choices: the corrected t-test, or the 5×2cv tests (with it where it applies).
 PER_DATASET_TESTS = ("corrected", "5x2cv")
@@ -140,7 +140,7 @@ def per_dataset(table, base: str, *, alpha: float, tests: str = "corrected",
                 adjust_over: str = "none", test_fraction=None, rope: float = 0.0,
                 threshold: float = 0.95, decimals=None, all_pairs: bool = False) -> PerDataset:
     """Every learner against ``base`` on every data set (and every pair with ``all_pairs``)."""
-    blocks, _ = _fold_blocks(table, "--per-dataset")
+    blocks, _ = fold_blocks(table, "--per-dataset")
     folds = int(table.raw["fold"].nunique())
     repeats = int(table.raw["repeat"].nunique()) if "repeat" in table.raw else 1
     if tests == "5x2cv" and (repeats, folds) != (5, 2):

@@ -15,6 +15,7 @@ from functools import partial
 import numpy as np
 
 from ..errors import RankwiseError
+from ..option_table import echoed
 from ..names import BAYESIAN_MODELS, TWO_LEARNER_TESTS, imputed_from
 from ..stats.anova import rm_anova
 from ..stats.exact import skillings_mack
@@ -64,13 +65,9 @@ class Frequentist:
 
 
 def settings_of(opts, **described) -> dict:
-    """The settings every report states (``described``: what the analysis made of the table)."""
-    return {"wilcoxon_zero_method": opts.zero_method, "wilcoxon_method": opts.wilcoxon_method,
-            "sign_ties": opts.sign_ties, "alternative": opts.alternative,
-            "continuity_correction": opts.continuity_correction,
-            "friedman_method": opts.friedman_method, **described,
-            "verdict_procedure": opts.verdict_procedure,
-            "diagram_procedure": opts.diagram_procedure}
+    """The settings every report states: the options the table says are echoed, and
+    (``described``) what the analysis made of the table."""
+    return {**echoed(opts), **described}
 
 
 def rank(table, opts) -> Ranked:
@@ -269,10 +266,10 @@ def effects_and_bayesian(table, ranked: Ranked, verdict, opts) -> tuple:
     settings = {"effects": opts.effects != "none" and chosen is not None}
     if settings["effects"]:
         settings["effects_pairs"] = "all" if len(chosen) == len(pairs) else "verdict"
-        sizes = compute_effects(table, ranked.x, chosen, confidence=opts.confidence,
+        sizes = compute_effects(table, ranked.x, chosen, confidence=opts.used_confidence,
                                 decimals=opts.decimals)
-        settings["effects_confidence"] = opts.confidence
-        sentence = magnitude_sentence(sizes, verdict, opts.confidence)
+        settings["effects_confidence"] = opts.used_confidence
+        sentence = magnitude_sentence(sizes, verdict, opts.used_confidence)
         if sentence:
             verdict = with_sentence(verdict, sentence)
     if opts.bayesian is not None and opts.bayesian not in BAYESIAN_MODELS:
@@ -453,9 +450,9 @@ def with_filled_cells(verdict, table):
 
 def rank_intervals(ranked: Ranked, opts) -> tuple:
     """``(intervals, settings)``: the mean ranks' intervals and how they were obtained."""
-    intervals, how = mean_rank_intervals(ranked.ranks, confidence=opts.confidence)
+    intervals, how = mean_rank_intervals(ranked.ranks, confidence=opts.used_confidence)
     return intervals, {"mean_rank_intervals": {
-        "method": how, "confidence": opts.confidence,
+        "method": how, "confidence": opts.used_confidence,
         "replicates": RANK_BOOTSTRAP_REPLICATES if how == "bootstrap" else None,
         "seed": RANK_BOOTSTRAP_SEED if how == "bootstrap" else None}}
 
@@ -529,17 +526,21 @@ def dataset_check(table, ranked: Ranked, freq: Frequentist, verdict, opts) -> tu
     return found, with_sentence(verdict, found.sentence())
 
 
-def with_multiverse(cmp, opts):
-    """The comparison with the multiverse of its verdict (``multiverse=``), its sentence in
-    the verdict and its figure; else the comparison as it is."""
+def multiverse(table, verdict, figures, opts, rerun) -> tuple:
+    """``(multiverse, verdict, figures)``: with ``multiverse=``, the verdict rerun over the
+    grid (each analysis by ``rerun``, :func:`rankwise.compare`), its sentence added to the
+    verdict and its figure to the plan; else None and the two as they are."""
     if opts.multiverse is None:
-        return cmp
-    from .figures import plan_multiverse
-    from .multiverse import multiverse
+        return None, verdict, figures
+    from types import SimpleNamespace
 
-    found = multiverse(cmp, opts.multiverse)
-    return replace(cmp, multiverse=found, verdict=with_sentence(cmp.verdict, found.sentence()),
-                   figures={**cmp.figures, "multiverse": plan_multiverse(found, opts.alpha)})
+    from .figures import plan_multiverse
+    from .multiverse import multiverse as rerun_over_grid
+
+    base = SimpleNamespace(table=table, options=opts.as_dict(), verdict=verdict)
+    found = rerun_over_grid(base, opts.multiverse, rerun=rerun)
+    return (found, with_sentence(verdict, found.sentence()),
+            {**figures, "multiverse": plan_multiverse(found, opts.alpha)})
 
 
 def per_dataset(table, ranked: Ranked, verdict, opts):

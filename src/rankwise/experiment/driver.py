@@ -23,8 +23,8 @@ from ..errors import RankwiseError
 from .design import Experiment, learner_identity
 from .executors import execute_dask, execute_pool
 from .racing import RunRace, cannot_eliminate, settings_from
-from .store import Store, StoreFull, _is_full, _open_readonly, write_error
-from .tasks import Task, _dataset, run_task, task_identity
+from .store import Store, StoreFull, is_full, open_readonly, write_error
+from .tasks import Task, cached_dataset, run_task, task_identity
 
 FORMAT = 2
 
@@ -54,7 +54,7 @@ def plan(experiment: Experiment):
     order. Returns ``(hashes, tasks, notes)``."""
     hashes, tasks, notes = {}, [], []
     for spec in experiment.datasets:
-        data = _dataset(spec)  # cached: in-process tasks reuse it
+        data = cached_dataset(spec)  # cached: in-process tasks reuse it
         hashes[spec.name] = data.content_hash
         notes.extend(_check_folds(data, experiment.folds))
         for repeat in range(experiment.repeats):
@@ -197,7 +197,7 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
                     retry_failed=retry_failed, force=force, progress=progress,
                     race=settings)
     except (StoreFull, sqlite3.OperationalError) as exc:
-        if not isinstance(exc, StoreFull) and not _is_full(exc):
+        if not isinstance(exc, StoreFull) and not is_full(exc):
             raise write_error(results, exc) from None
         kept = _committed(results)
         raise RankwiseError(f"{results}: the disk is full; {kept} task(s) are saved in it and"
@@ -208,7 +208,7 @@ def run_experiment(experiment: Experiment, results, *, jobs: int = 1,
 def _committed(results) -> str:
     """How many tasks a results file holds, for a message (or "the finished" if unknown)."""
     try:
-        db = _open_readonly(Path(results))
+        db = open_readonly(Path(results))
         try:
             return str(db.execute("SELECT count(*) FROM tasks").fetchone()[0])
         finally:

@@ -191,7 +191,7 @@ class RunRace:
     def as_race(self):
         """The race as a :class:`rankwise.stats.racing.Race`, for the replay's text, JSON and
         figure (``rankwise race RESULTS.sqlite`` on a raced file)."""
-        from ..stats.racing import Elimination, Race, _log_evalue
+        from ..stats.racing import Elimination, Race, log_evalue
 
         r, s = self.racer, self.settings
         return Race(tuple(self.learners), tuple(self.order), s["alpha"], s["goal"],
@@ -199,18 +199,18 @@ class RunRace:
                     tuple(Elimination(e["learner"], e["by"], e["step"], e["evalue"])
                           for e in self.out),
                     tuple(self.alive), r.evaluated.copy(),
-                    np.exp(_log_evalue(r.wins, r.losses)), r.ties,
+                    np.exp(log_evalue(r.wins, r.losses)), r.ties,
                     s["seed"] if s["order_rule"] == "random" else None)
 
 
 def cannot_eliminate(settings: dict) -> str | None:
     """A note when the race has too few data sets to eliminate anyone, even a learner that
     loses every one of them (None otherwise)."""
-    from ..stats.racing import _wins_needed, race_threshold
+    from ..stats.racing import wins_needed, race_threshold
 
     k, n = len(settings["learners"]), len(settings["order"])
     threshold = race_threshold(k, settings["alpha"])
-    fewest = int(_wins_needed(n, float(np.log(threshold)))[0])
+    fewest = int(wins_needed(n, float(np.log(threshold)))[0])
     if fewest <= n:
         return None
     return (f"with {n} data set(s) the race cannot eliminate any learner: even a learner"

@@ -1,4 +1,5 @@
-"""``rankwise status RESULTS``: what a results file holds and how far its run got, read-only."""
+"""``rankwise status RESULTS``: what a results file holds and how far its run got, read-only;
+and the results themselves with that state, for ``rankwise compare`` (:func:`read_results`)."""
 
 from __future__ import annotations
 
@@ -64,7 +65,9 @@ def status(path) -> dict:
     }
 
 
-def status_text(info: dict, max_rows: int = 50) -> str:
+def status_text(info: dict, max_rows: int = 50, width: int = 80) -> str:
+    """The status as text: every line of prose wrapped to ``width`` columns (continuation lines
+    indented), the table of cells as it is."""
     d = info["design"]
     out = [f"rankwise status: {info['results']}",
            f"experiment: {d['repeats']} repeats x {d['folds']} folds, seed {d['seed']};"
@@ -78,16 +81,18 @@ def status_text(info: dict, max_rows: int = 50) -> str:
                                           " (run the same command again to continue)")),
            ""]
     if info["race"]:
-        out += race_lines(info["race"]) + [""]
+        out += race_lines(info["race"], width) + [""]
     raced = bool(info["race"])
     rows = [[c["dataset"], c["learner"], str(c["done"]), str(c["failed"]), str(c["to_do"])]
             + ([str(c["not_needed"])] if raced else []) for c in info["cells"]]
     header = ["data set", "learner", "done", "failed", "to do"] + (["not needed"] if raced
                                                                   else [])
     widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
-    for r in [header] + rows:
-        out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
-                             for i, (c, w) in enumerate(zip(r, widths))).rstrip())
+    table = ["  ".join(c.ljust(w) if i < 2 else c.rjust(w)
+                       for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+             for r in [header] + rows]
+    out += table
+    table = set(table)
     if info["failures"]:
         out += ["", f"Failures ({len(info['failures'])}):"]
         for f in info["failures"][:max_rows]:
@@ -104,4 +109,49 @@ def status_text(info: dict, max_rows: int = 50) -> str:
                                                      info["versions"].items())]
     for change in info["forced_changes"]:
         out.append("Continued with --force after: " + "; ".join(change))
-    return "\n".join(out) + "\n"
+    return "\n".join(_wrapped(line, width, table) for line in out) + "\n"
+
+
+def _wrapped(line: str, width: int, table: set) -> str:
+    """A line of prose wrapped to ``width``, its continuation lines indented two spaces more
+    than it; the table's rows (``table``) are kept whole."""
+    import textwrap
+
+    if line in table or len(line) <= width:
+        return line
+    indent = " " * (len(line) - len(line.lstrip()))
+    return "\n".join(textwrap.wrap(line, width, subsequent_indent=indent + "  ",
+                                    break_long_words=False, break_on_hyphens=False))
+
+
+def read_results(path) -> tuple:
+    """(long table, meta, status) of a results database, for ``rankwise compare``: the stored
+    results in the design's order and the run's state (with the race recomputed)."""
+    store = Store(path, readonly=True)
+    try:
+        meta = store.meta()
+        table = store.long_table()
+        failed = store.failures()
+        done = store.finished()
+        race = race_progress(store, meta)
+    finally:
+        store.close()
+    design = meta.get("design", {})
+    d_order = {d["name"]: i for i, d in enumerate(design.get("datasets", []))}
+    l_order = {l["name"]: i for i, l in enumerate(design.get("learners", []))}
+    c_order = {c: i for i, c in enumerate(design.get("criteria", []))}
+    if len(table):
+        # The design's order, not the order in which tasks happened to finish.
+        keys = (table["dataset"].map(d_order), table["repeat"], table["fold"],
+                table["learner"].map(l_order), table["criterion"].map(c_order))
+        table = table.assign(_d=keys[0], _l=keys[3], _c=keys[4]).sort_values(
+            ["_d", "repeat", "fold", "_l", "_c"], kind="stable").drop(columns=["_d", "_l", "_c"])
+        table = table.reset_index(drop=True)
+    total = meta.get("total_tasks")
+    not_needed = race["tasks_not_needed"] if race else 0
+    status = {"total_tasks": total, "finished_tasks": len(done),
+              "failed_tasks": int(len(failed)), "complete": total is not None and
+              (len(done) >= total if race is None else race["finished"]),
+              "race": race, "not_needed": not_needed,
+              "learners": [lrn["name"] for lrn in design.get("learners", [])]}
+    return table, meta, status

@@ -59,7 +59,7 @@ class Store:
                 hint = (f"; it looks like an experiment file: rankwise run {self.path} --results"
                         " RESULTS.sqlite" if self.path.suffix.lower() == ".toml" else "")
                 raise RankwiseError(f"{self.path}: not a rankwise results database{hint}")
-            self.db = _open_readonly(self.path)
+            self.db = open_readonly(self.path)
             # Every reader checks the whole file first: a command that reads only some tables
             # (status reads no results) must not call a damaged file sound.
             problem = damage(self.db)
@@ -182,7 +182,7 @@ class Store:
         except BaseException as exc:
             if self.db.in_transaction:  # SQLite may have rolled back already (disk full)
                 self.db.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.OperationalError) and _is_full(exc):
+            if isinstance(exc, sqlite3.OperationalError) and is_full(exc):
                 raise StoreFull(str(exc)) from None
             if isinstance(exc, sqlite3.DatabaseError):
                 raise write_error(self.path, exc) from None
@@ -244,12 +244,12 @@ def write_error(path, exc: Exception) -> RankwiseError:
                          " are kept: fix the cause and run the same command to continue")
 
 
-def _is_full(exc: Exception) -> bool:
+def is_full(exc: Exception) -> bool:
     text = str(exc).lower()
     return "full" in text or "no space" in text or "quota" in text
 
 
-def _open_readonly(path: Path) -> sqlite3.Connection:
+def open_readonly(path: Path) -> sqlite3.Connection:
     """A connection that never writes. On read-only storage SQLite cannot create the shared-memory
     file that WAL mode needs, so the file is then opened as immutable, which is safe only when no
     write-ahead log is pending: a pending one is refused, not ignored."""
@@ -354,37 +354,3 @@ def is_locked(path) -> bool:
     except OSError:
         return False
     return False
-
-
-def read_results(path) -> tuple:
-    """(long table, meta, status) of a results database, for ``rankwise compare``."""
-    from .racing import race_progress
-
-    store = Store(path, readonly=True)
-    try:
-        meta = store.meta()
-        table = store.long_table()
-        failed = store.failures()
-        done = store.finished()
-        race = race_progress(store, meta)
-    finally:
-        store.close()
-    design = meta.get("design", {})
-    d_order = {d["name"]: i for i, d in enumerate(design.get("datasets", []))}
-    l_order = {l["name"]: i for i, l in enumerate(design.get("learners", []))}
-    c_order = {c: i for i, c in enumerate(design.get("criteria", []))}
-    if len(table):
-        # The design's order, not the order in which tasks happened to finish.
-        keys = (table["dataset"].map(d_order), table["repeat"], table["fold"],
-                table["learner"].map(l_order), table["criterion"].map(c_order))
-        table = table.assign(_d=keys[0], _l=keys[3], _c=keys[4]).sort_values(
-            ["_d", "repeat", "fold", "_l", "_c"], kind="stable").drop(columns=["_d", "_l", "_c"])
-        table = table.reset_index(drop=True)
-    total = meta.get("total_tasks")
-    not_needed = race["tasks_not_needed"] if race else 0
-    status = {"total_tasks": total, "finished_tasks": len(done),
-              "failed_tasks": int(len(failed)), "complete": total is not None and
-              (len(done) >= total if race is None else race["finished"]),
-              "race": race, "not_needed": not_needed,
-              "learners": [lrn["name"] for lrn in design.get("learners", [])]}
-    return table, meta, status

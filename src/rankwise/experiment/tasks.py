@@ -80,7 +80,7 @@ def _one_thread():
         _LIMITED[0] = True
 
 
-def _dataset(spec: DatasetSpec):
+def cached_dataset(spec: DatasetSpec):
     """Each process loads a data set once."""
     key = repr(spec.to_dict())
     if key not in _DATASETS:
@@ -153,7 +153,7 @@ def run_task(task: Task, limit_threads: bool = True) -> dict:
     use_alarm = (task.time_limit is not None and hasattr(signal, "SIGALRM")
                  and threading.current_thread() is threading.main_thread())
     try:
-        data = _dataset(task.dataset)
+        data = cached_dataset(task.dataset)
         if data.content_hash != task.dataset_hash:
             raise RankwiseError(f"data set {data.name!r} differs from the one the run started"
                                 " with (content hash)")

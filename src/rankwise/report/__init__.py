@@ -125,3 +125,10 @@ def write_report(cmp, folder, procedure: str | None = None, figure_width=None) -
 
 __all__ = ["FORMATS", "figure_svgs", "figures", "html_report", "latex_report", "markdown_report",
            "notebook_fragment", "render", "report_section", "text_report", "write_report"]
+
+
+def write_pairs(cmp, path, significant_only: bool = False) -> list:
+    """Every pair's numbers to ``path`` (see :mod:`rankwise.report.pairs_file`)."""
+    from .pairs_file import write_pairs as write
+
+    return write(cmp, path, significant_only)

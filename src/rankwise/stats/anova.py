@@ -14,10 +14,10 @@ import numpy as np
 from scipy import special, stats
 
 from .. import _validate as check
-from .omnibus import _NO_SPREAD
+from .omnibus import NO_SPREAD
 from .pairwise import family_pairs
 from .ranking import DEFAULT_DECIMALS, round_scores
-from .results import LegacyMapping, TestResult
+from .results import TestResult
 from ._docs import shared_docs
 
 
@@ -107,7 +107,7 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
             ss_error <= 1e-24 * max(1.0, float((x ** 2).sum())):
         if ss_learners <= 0:
             f, p_raw = 0.0, 1.0
-            notes.append(_NO_SPREAD)
+            notes.append(NO_SPREAD)
         else:
             f, p_raw = math.inf, 0.0
             notes.append("no residual variance: F is infinite")
@@ -215,7 +215,7 @@ def _mauchly(x: np.ndarray, cov: np.ndarray):
 
 
 @dataclass(frozen=True)
-class TukeyDunnett(LegacyMapping):
+class TukeyDunnett:
     """Tukey's and Dunnett's comparisons after a repeated-measures ANOVA: the error mean square
     ``mse`` and its ``df``, ``tukey`` (one dict per pair: ``a``, ``b``, ``difference``,
     ``statistic``, ``pvalue``) and ``dunnett`` (one per learner against the control).

@@ -11,7 +11,6 @@ import numpy as np
 
 from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, round_scores
-from .results import LegacyMapping
 from ._docs import shared_docs
 
 PARALLEL_MIN_CELLS = 1_000_000
@@ -20,7 +19,7 @@ BLOCK_CELLS = 2_000_000
 
 
 @dataclass(frozen=True, eq=False)
-class ContrastEstimation(LegacyMapping):
+class ContrastEstimation:
     """Contrast estimation: ``medians`` (the k × k matrix Z), ``m`` (one value per learner) and
     ``estimates`` (the k × k matrix of m_u − m_v).
 

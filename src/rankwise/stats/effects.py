@@ -21,7 +21,7 @@ from scipy import stats
 from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, round_scores
 from .results import DetailsAsAttributes, jsonable
-from .two_learners import _signed_rank_distribution
+from .two_learners import signed_rank_distribution
 from ._docs import shared_docs
 
 #: Walsh averages are listed in full up to this many (N ≈ 450); above, order statistics are
@@ -91,7 +91,7 @@ def _exact_integers(d: np.ndarray, decimals: int | None):
     and equal decimals compare equal), else None."""
     if decimals is None or not d.size:
         return None
-    whole, scales, ok = _integer_rows(np.asarray(d, dtype=float)[None, :], decimals)
+    whole, scales, ok = integer_rows(np.asarray(d, dtype=float)[None, :], decimals)
     return (whole[0], float(scales[0])) if ok[0] else None
 
 
@@ -207,7 +207,7 @@ def hodges_lehmann(a, b, *, confidence: float = 0.95,
     n_zeros = int((d == 0).sum())
     absd = np.abs(d[d != 0])
     tied = absd.size != np.unique(absd).size
-    cs = _hl_c(n, confidence)
+    cs = hl_c(n, confidence)
     method = "exact" if "exact" in cs and not tied and n_zeros == 0 else "normal"
     c, achieved = cs[method]
     mid = [(m - 1) // 2, m // 2]
@@ -335,7 +335,7 @@ def cohens_dz(a, b, *, confidence: float = 0.95,
                         details={"n": n, "note": "every difference is the same: d_z undefined"})
     dz = float(np.mean(d) / sd)
     if n <= DZ_EXACT_MAX_N:
-        lo, hi = (float(v[0]) for v in _nct_intervals(np.array([dz * math.sqrt(n)]), n - 1,
+        lo, hi = (float(v[0]) for v in nct_intervals(np.array([dz * math.sqrt(n)]), n - 1,
                                                        confidence))
         return Estimate(dz, lo / math.sqrt(n), hi / math.sqrt(n), "noncentral-t",
                         details={"n": n})
@@ -420,7 +420,7 @@ def cliffs_delta(a, b, *, confidence: float = 0.95,
           - sum_sq) / (n_a * n_b * (n_a - 1) * (n_b - 1))
     s = math.sqrt(max(float(s2), 0.0))
     z = stats.norm.isf((1.0 - confidence) / 2.0)
-    low, high = (float(v) for v in _cliff_interval(np.float64(delta), np.float64(s), z))
+    low, high = (float(v) for v in cliff_interval(np.float64(delta), np.float64(s), z))
     return Estimate(delta, low, high, "cliff",
                     magnitude=cliff_magnitude(delta),
                     details={"a12": (delta + 1.0) / 2.0, "n": n_a})
@@ -513,7 +513,7 @@ def effect_sizes(a, b, *, names=("a", "b"), confidence: float = 0.95,
 # --- Helpers the one-pair functions share with the all-pairs engine (.effects_all) -------
 
 
-def _nct_intervals(t: np.ndarray, df: float, confidence: float) -> tuple:
+def nct_intervals(t: np.ndarray, df: float, confidence: float) -> tuple:
     """The noncentrality parameters λ with P(T ≤ t | λ) = 1 − tail and = tail (T ~ t'(df, λ)),
     for an array of t and one df: each bound is the root of a decreasing function of λ,
     bracketed by widening steps and found by Chandrupatla's method for all t at once (to
@@ -550,7 +550,7 @@ def _nct_intervals(t: np.ndarray, df: float, confidence: float) -> tuple:
     return solve(1.0 - tail), solve(tail)
 
 
-def _cliff_interval(delta, s, z):
+def cliff_interval(delta, s, z):
     """Cliff's (1993) asymmetric interval of δ with standard error ``s`` (arrays or scalars):
     (δ − δ³ ∓ z·s·√((1 − δ²)² + z²s²)) / (1 − δ² + z²s²), within [−1, 1]; δ itself when
     every pair agrees (s = 0, |δ| = 1)."""
@@ -564,7 +564,7 @@ def _cliff_interval(delta, s, z):
                                                                   np.minimum(1.0, high))
 
 
-def _integer_rows(d: np.ndarray, decimals: int | None):
+def integer_rows(d: np.ndarray, decimals: int | None):
     """``d`` (rows of differences) as int64 multiples of 10^-decimals where that is exact, each
     row divided by its own grid (0.01 for two decimals): (int64 rows, scale per row, rows that
     qualify). Beyond 2^51 the sums would not be exact integers (and could overflow)."""
@@ -587,7 +587,7 @@ def _integer_rows(d: np.ndarray, decimals: int | None):
     return whole, scales, ok
 
 
-def _hl_c(n: int, confidence: float) -> dict:
+def hl_c(n: int, confidence: float) -> dict:
     """``{"exact": (C, achieved confidence), "normal": (C, None)}``: the order statistic of the
     Hodges-Lehmann interval from the signed-rank distribution (exact below ``HL_EXACT_MAX_N``:
     the smallest t with P(T ≤ t) ≥ tail) and from its normal approximation, kept in 1..M/2."""
@@ -595,7 +595,7 @@ def _hl_c(n: int, confidence: float) -> dict:
     tail = (1.0 - confidence) / 2.0
     out = {}
     if n < HL_EXACT_MAX_N:
-        cdf = np.cumsum(_signed_rank_distribution(np.arange(1, n + 1)))
+        cdf = np.cumsum(signed_rank_distribution(np.arange(1, n + 1)))
         c = int(np.searchsorted(cdf, tail * (1 - 1e-12)))
         out["exact"] = (min(max(c, 1), m // 2 if m > 1 else 1),
                         1.0 - 2.0 * (cdf[c - 1] if c >= 1 else 0.0))

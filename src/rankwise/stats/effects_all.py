@@ -14,7 +14,7 @@ from scipy import stats
 
 from .. import _validate as check
 from .effects import (DZ_EXACT_MAX_N, WALSH_LIST_MAX, Estimate, PairEffects,
-                      _cliff_interval, _hl_c, _integer_rows, _nct_intervals, cliff_magnitude,
+                      cliff_interval, hl_c, integer_rows, nct_intervals, cliff_magnitude,
                       effect_sizes, wilson_interval)
 from .ranking import DEFAULT_DECIMALS, round_scores
 
@@ -41,7 +41,7 @@ def _cliff_rows(x: np.ndarray, y: np.ndarray, z: float) -> tuple:
     s2 = (n_b * n_b * ((row - delta[:, None]) ** 2).sum(axis=1)
           + n_a * n_a * ((col - delta[:, None]) ** 2).sum(axis=1)
           - sum_sq) / (n_a * n_b * (n_a - 1) * (n_b - 1))
-    low, high = _cliff_interval(delta, np.sqrt(np.maximum(s2, 0.0)), z)
+    low, high = cliff_interval(delta, np.sqrt(np.maximum(s2, 0.0)), z)
     return delta, low, high
 
 
@@ -59,10 +59,10 @@ def _hl_rows(d: np.ndarray, decimals, confidence: float):
     n_zeros = (d == 0).sum(axis=1)
     absd = np.sort(np.abs(d), axis=1)
     tied = ((absd[:, 1:] == absd[:, :-1]) & (absd[:, 1:] != 0)).any(axis=1)
-    cs = _hl_c(n, confidence)
+    cs = hl_c(n, confidence)
     exact = (~tied) & (n_zeros == 0) & ("exact" in cs)
     c = np.where(exact, cs.get("exact", cs["normal"])[0], cs["normal"][0])
-    whole, scales, integer = _integer_rows(d, decimals)
+    whole, scales, integer = integer_rows(d, decimals)
     done = integer if decimals is not None else np.ones(rows, dtype=bool)
     est = np.full(rows, np.nan)
     low, high = est.copy(), est.copy()
@@ -209,7 +209,7 @@ def effect_sizes_all(x, pairs, names, *, confidence: float = 0.95,
         ok = ~undefined
         if ok.any():
             if n <= DZ_EXACT_MAX_N:
-                lo, hi = _nct_intervals(dz[ok] * math.sqrt(n), n - 1, confidence)
+                lo, hi = nct_intervals(dz[ok] * math.sqrt(n), n - 1, confidence)
                 lo, hi = lo / math.sqrt(n), hi / math.sqrt(n)
             else:
                 se = np.sqrt(1.0 / n + dz[ok] * dz[ok] / (2.0 * n))

@@ -24,7 +24,7 @@ from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, rank_within_data
 from .results import TestResult
 from ._docs import shared_docs
 
-_NO_SPREAD = "no learner differs from another on any data set: the statistic is undefined (p = 1)"
+NO_SPREAD = "no learner differs from another on any data set: the statistic is undefined (p = 1)"
 
 
 @score_input
@@ -113,7 +113,7 @@ def friedman_from_ranks(r: np.ndarray, convention: str, method: str = "auto") ->
     notes = []
     if a1 - c1 <= 1e-9 * c1:
         corrected = 0.0
-        notes.append(_NO_SPREAD)
+        notes.append(NO_SPREAD)
     else:
         corrected = (k - 1) * (float(((n * mean_r) ** 2).sum()) - n * c1) / (a1 - c1)
     stat = corrected if convention == "default" else uncorrected
@@ -283,7 +283,7 @@ def aligned_from_ranks(r: np.ndarray, convention: str) -> TestResult:
     notes = []
     if denom <= 0 and convention == "default":
         stat, p = 0.0, 1.0
-        notes.append(_NO_SPREAD)
+        notes.append(NO_SPREAD)
     else:
         p = float(stats.chi2.sf(stat, k - 1))
     return TestResult(test="friedman_aligned", statistic=stat, pvalue=p, method="chi2",
@@ -379,7 +379,7 @@ def quade_from_ranks(r: np.ndarray, q: np.ndarray, convention: str) -> TestResul
     notes = []
     if a2 <= 1e-12:
         stat, p = 0.0, 1.0
-        notes.append(_NO_SPREAD)
+        notes.append(NO_SPREAD)
     elif a2 - b <= 1e-12 * a2:
         # Perfect agreement between data sets: Conover's exact p for this extreme.
         stat, p = math.inf, float(math.factorial(k) ** -(n - 1)) if k < 170 else 0.0

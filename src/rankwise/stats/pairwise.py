@@ -36,7 +36,6 @@ from .bergmann_hommel import bergmann_hommel
 from .exact import eisinga_pvalues
 from .omnibus import quade_from_ranks
 from .ranking import DEFAULT_DECIMALS, aligned_ranks, midranks, quade_weights, round_scores
-from .results import LegacyTuple
 from .two_learners import sign_test, wilcoxon
 from ._docs import shared_docs
 
@@ -131,7 +130,7 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
                                   sums[:, None] - sums[None, :], sums / n, None,
                                   {"method": "exact (Eisinga et al. 2017)"})
     if ranking in CONOVER:
-        scores, se, df, details = _conover_scores(x, ranking, higher_is_better, convention,
+        scores, se, df, details = conover_scores(x, ranking, higher_is_better, convention,
                                                   decimals, ranks)
         t, p = score_pairs(scores, se, df)
         return PairwiseStatistics(ranking, convention, p, t, scores, se,
@@ -420,7 +419,7 @@ def _quade_sums(x, ranks, decimals) -> dict:
     return quade_from_ranks(ranks, quade_weights(x, decimals), "default").details
 
 
-def _conover_scores(x, ranking, higher_is_better, convention, decimals, ranks=None):
+def conover_scores(x, ranking, higher_is_better, convention, decimals, ranks=None):
     """Mean scores, the SE of a difference and the degrees of freedom of Conover's t-tests.
 
     Friedman (Conover 1999, §5.8): with rank sums R_j, A₁ = Σ r_ij², C₁ = nk(k+1)²/4 and the
@@ -712,7 +711,7 @@ def _range_tail_interpolated(q: np.ndarray, k: int):
 
 
 @dataclass(frozen=True)
-class CriticalValue(LegacyTuple):
+class CriticalValue:
     """A critical difference of mean ranks ``cd`` and the critical value ``q`` of the statistic
     it comes from (cd = q·se); ``method``, ``alpha``, ``k``, ``n`` say which.
 
@@ -724,7 +723,6 @@ class CriticalValue(LegacyTuple):
     (1.254, 2.569, 'nemenyi')
     """
 
-    _FIELDS = ("cd", "q")
     cd: float
     q: float
     method: str

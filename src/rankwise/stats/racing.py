@@ -265,7 +265,7 @@ class Racer:
     def __init__(self, k: int, n: int, alpha: float, goal: int):
         self.threshold = race_threshold(k, alpha)
         self.goal = goal
-        self.needed = _wins_needed(n, np.log(self.threshold))
+        self.needed = wins_needed(n, np.log(self.threshold))
         self.wins = np.zeros((k, k), dtype=np.int64)
         self.losses = np.zeros((k, k), dtype=np.int64)
         self.alive = np.ones(k, dtype=bool)
@@ -295,7 +295,7 @@ class Racer:
         new = []
         for b in beaten:  # the strongest evidence names the eliminator
             rivals = np.flatnonzero(reached[:, b])
-            log_e = _log_evalue(self.wins[rivals, b], self.losses[rivals, b])
+            log_e = log_evalue(self.wins[rivals, b], self.losses[rivals, b])
             best = int(np.argmax(log_e))
             new.append((int(b), int(rivals[best]), self.steps, float(np.exp(log_e[best]))))
         self.alive[beaten] = False
@@ -306,10 +306,10 @@ class Racer:
         return {"threshold": self.threshold, "steps": self.steps, "settled": self.settled,
                 "out": self.out, "alive": self.alive, "evaluated": self.evaluated,
                 "ties": self.ties, "missing": self.missing,
-                "evidence": np.exp(_log_evalue(self.wins, self.losses))}
+                "evidence": np.exp(log_evalue(self.wins, self.losses))}
 
 
-def _log_evalue(wins, losses) -> np.ndarray:
+def log_evalue(wins, losses) -> np.ndarray:
     """log of the average over the bets of (1 + λ)^wins (1 − λ)^losses, without overflow."""
     w = np.asarray(wins, dtype=float)[..., None]
     l = np.asarray(losses, dtype=float)[..., None]
@@ -318,7 +318,7 @@ def _log_evalue(wins, losses) -> np.ndarray:
     return top + np.log(np.exp(log_wealth - top[..., None]).mean(axis=-1))
 
 
-def _wins_needed(n: int, log_threshold: float) -> np.ndarray:
+def wins_needed(n: int, log_threshold: float) -> np.ndarray:
     """For each number of losses 0…n, the fewest wins whose e-value reaches the threshold
     (n + 1 where none up to n does): the e-value grows with the wins and falls with the
     losses, so a binary search per number of losses finds it."""
@@ -327,10 +327,10 @@ def _wins_needed(n: int, log_threshold: float) -> np.ndarray:
     hi = np.full(n + 1, n + 1, dtype=np.int64)      # e(hi) reaches it, or hi = n + 1
     while np.any(hi - lo > 1):
         mid = (lo + hi) // 2
-        ok = _log_evalue(mid, losses) >= log_threshold
+        ok = log_evalue(mid, losses) >= log_threshold
         hi = np.where(ok & (hi - lo > 1), mid, hi)
         lo = np.where(~ok & (hi - lo > 1), mid, lo)
-    reach0 = _log_evalue(np.zeros(n + 1), losses) >= log_threshold
+    reach0 = log_evalue(np.zeros(n + 1), losses) >= log_threshold
     return np.where(reach0, 0, hi)
 
 
@@ -355,7 +355,7 @@ def repeated_friedman_race(x, alpha: float = 0.05, first_test: int = 5) -> list:
     from scipy.stats import rankdata, t as student
 
     from .omnibus import friedman_from_ranks
-    from .pairwise import _conover_scores
+    from .pairwise import conover_scores
 
     x = np.asarray(x, dtype=float)
     n, k = x.shape
@@ -368,7 +368,7 @@ def repeated_friedman_race(x, alpha: float = 0.05, first_test: int = 5) -> list:
         # rankwise's own tie-corrected Friedman test and Conover's t-tests on these ranks
         if step < 2 or friedman_from_ranks(r, "default", "chi2").pvalue > alpha:
             continue
-        means, se, df, _ = _conover_scores(x[:step, alive], "friedman_conover", True,
+        means, se, df, _ = conover_scores(x[:step, alive], "friedman_conover", True,
                                            "default", None, ranks=r)
         best = int(np.argmin(means))
         with np.errstate(divide="ignore", invalid="ignore"):  # se = 0: every gap decisive

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import math
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,56 +136,6 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     return str(value)
-
-
-class LegacyMapping:
-    """The dict access (``res["key"]``, ``res.get``, ``res.keys()``, ``"key" in res``) of a
-    function that returned a dict in rankwise 0.5 and now returns a result class: kept for one
-    release, with a DeprecationWarning that names the attribute to use instead."""
-
-    def _legacy(self, key=None):
-        warnings.warn(f"{type(self).__name__} is no longer a dict (rankwise 0.6): use the"
-                      f" attribute{'' if key is None else f' .{key}'} or .to_dict()",
-                      DeprecationWarning, stacklevel=3)
-        return self.to_dict()
-
-    def __getitem__(self, key):
-        return self._legacy(key)[key]
-
-    def get(self, key, default=None):
-        return self._legacy(key).get(key, default)
-
-    def keys(self):
-        return self._legacy().keys()
-
-    def items(self):
-        return self._legacy().items()
-
-    def __contains__(self, key):
-        return key in self._legacy(key)
-
-
-class LegacyTuple:
-    """The tuple access (``a, b = res``, ``res[0]``) of a function that returned a tuple in
-    rankwise 0.5 and now returns a result class: kept for one release, with a
-    DeprecationWarning."""
-
-    _FIELDS: tuple = ()
-
-    def _legacy(self):
-        warnings.warn(f"{type(self).__name__} is no longer a tuple (rankwise 0.6): use the"
-                      f" attributes {', '.join('.' + f for f in self._FIELDS)}",
-                      DeprecationWarning, stacklevel=3)
-        return tuple(getattr(self, f) for f in self._FIELDS)
-
-    def __iter__(self):
-        return iter(self._legacy())
-
-    def __getitem__(self, index):
-        return self._legacy()[index]
-
-    def __len__(self):
-        return len(self._FIELDS)
 
 
 class DetailsAsAttributes:

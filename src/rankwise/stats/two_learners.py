@@ -17,7 +17,7 @@ from scipy import stats
 from .. import _validate as check
 from ..names import SIGN_TIES, ZERO_METHODS  # noqa: F401  (re-exported)
 from .ranking import DEFAULT_DECIMALS, midranks, round_scores
-from .results import LegacyTuple, TestResult
+from .results import TestResult
 from ._docs import shared_docs
 EXACT_MAX_N = 50
 
@@ -56,7 +56,7 @@ def degenerate_t(mean: float, alternative: str) -> tuple:
 
 
 @dataclass(frozen=True)
-class WinTieLoss(LegacyTuple):
+class WinTieLoss:
     """How often ``a`` wins, ties and loses against ``b`` over the data sets.
 
     Examples
@@ -67,7 +67,6 @@ class WinTieLoss(LegacyTuple):
     (2, 1, 1)
     """
 
-    _FIELDS = ("a_wins", "ties", "b_wins")
     a_wins: int
     ties: int
     b_wins: int
@@ -105,7 +104,7 @@ def win_tie_loss(a, b, higher_is_better: bool = True,
     return WinTieLoss(int((d < 0).sum()), int((d == 0).sum()), int((d > 0).sum()))
 
 
-def _signed_rank_distribution(weights: np.ndarray) -> np.ndarray:
+def signed_rank_distribution(weights: np.ndarray) -> np.ndarray:
     """P(U = u) for U = Σ w_i·s_i with independent fair signs s_i ∈ {0, 1} (integer weights)."""
     dist = np.zeros(int(np.sum(weights)) + 1)
     dist[0] = 1.0
@@ -131,7 +130,7 @@ def wilcoxon_exact_pvalue(ranks, r_plus_random: float, alternative: str = "two-s
     w = np.sort(np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64))
     total = int(w.sum())
     u_obs = int(round(2 * r_plus_random))
-    dist = _signed_rank_distribution(w)
+    dist = signed_rank_distribution(w)
     u = np.arange(total + 1)
     if alternative == "greater":
         p = dist[u >= u_obs].sum()
@@ -170,7 +169,7 @@ def wilcoxon_critical_value(n: int, alpha: float = 0.05, alternative: str = "two
     (21, None)
     """
     alpha = check.alpha(alpha)
-    cdf = np.cumsum(_signed_rank_distribution(np.arange(1, int(n) + 1)))
+    cdf = np.cumsum(signed_rank_distribution(np.arange(1, int(n) + 1)))
     tail = alpha / 2 if check.alternative(alternative) == "two-sided" else alpha
     ok = np.nonzero(cdf <= tail * (1 + 1e-12))[0]
     return int(ok[-1]) if ok.size else None

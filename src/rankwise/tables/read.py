@@ -146,6 +146,9 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         shape = "long"
     elif isinstance(source, pd.DataFrame):
         frame = _arranged(frame)
+    scores = None   # the criterion's column, read as the values
+    if found is None and shape != "wide":
+        frame, scores = _criterion_as_value(frame, criterion, file_notes)
     lower = {c.strip().lower(): c for c in frame.columns if c != "_row"}
     is_long = _looks_long(frame.columns) if shape == "auto" else shape == "long"
     duplicates = duplicates_policy(reading.source if reading is not None else None, duplicates)
@@ -161,8 +164,8 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     if reading is None:
         source_kind = "results-db" if run_status is not None else (
             "long" if is_long else "wide")
-        reading = Reading(source_kind, {r: lower[r] for r in ROLES if r in lower}
-                          if is_long else {})
+        reading = Reading(source_kind, {r: scores if r == "value" and scores else lower[r]
+                                        for r in ROLES if r in lower} if is_long else {})
     if file_notes:
         reading = replace(reading, notes=tuple(file_notes) + tuple(reading.notes))
     table = replace(table, reading=reading, warnings=table.warnings + (
@@ -310,7 +313,7 @@ def _is_results_db(source) -> bool:
 
 def _read_results_db(path):
     """A results database as a long table (values of undefined criteria are empty)."""
-    from ..experiment.store import read_results
+    from ..experiment.status import read_results
 
     table, _, status = read_results(path)
     return table.astype({"repeat": str, "fold": str}), status
@@ -683,6 +686,25 @@ def _not_scores(first: pd.Series, name, label: str) -> None:
                             f" {example}, not data-set names; a wide table's first column names"
                             " the data sets: add such a column (or, for a long table, name its"
                             " columns with --columns)")
+
+
+def _criterion_as_value(frame: pd.DataFrame, criterion, notes: list) -> tuple:
+    """A long table whose scores are in a column named after the criterion
+    (``dataset,learner,fold,accuracy`` with ``--criterion accuracy``): that column is the
+    value column, said in a note. Only where the table has dataset and learner columns and no
+    value or criterion column, so the reading is not a guess. Returns ``(frame, the column or
+    None)``."""
+    if criterion is None:
+        return frame, None
+    lower = {str(c).strip().lower(): c for c in frame.columns if c != "_row"}
+    if not {"dataset", "learner"} <= set(lower) or lower.keys() & {"value", "criterion"}:
+        return frame, None
+    column = lower.get(str(criterion).strip().lower())
+    if column is None or column in (lower["dataset"], lower["learner"]):
+        return frame, None
+    notes.append(f"The scores are column {column!r}, named by --criterion (the table has no"
+                 " value column).")
+    return frame.rename(columns={column: "value"}), column
 
 
 def _not_long(frame: pd.DataFrame, label: str, forced: bool) -> None:

@@ -150,7 +150,7 @@ FORMAT_COLUMNS = {"amlb": ("task", "framework", "result"),
 
 def _check_format(name: str, columns, label: str) -> None:
     lower = {str(c).strip().lower() for c in columns}
-    need = [c for c in FORMAT_COLUMNS[name] if c not in lower]
+    need = [c for c in FORMAT_COLUMNS[name] if c.lower() not in lower]
     if name == "openml" and not lower & {"data_name", "task_id"}:
         need.append("data_name or task_id")
     if need:
@@ -277,8 +277,12 @@ def _amlb(frame, criterion, label, mapping=None, duplicates=None):
     task, framework, result = (low[c] for c in ("task", "framework", "result"))
     mapping = mapping or {}
     notes, extra = [], {}
-    learner_desc = _amlb_learners(frame, low, framework, mapping, notes)
+    learner_desc = _amlb_learners(frame, low, framework, mapping, notes, label)
     failed = text(frame[result]).str.lower().isin(MISSING_TOKENS)
+    named = mapping.get("value")
+    if criterion is None and named is not None and named not in (task, framework, result):
+        # --columns value=auc names the scores: that metric column is the criterion
+        criterion = named.strip().lower()
     if "metric" in low:
         metric = low["metric"]
         metrics = text(frame[metric])
@@ -344,18 +348,28 @@ def _amlb(frame, criterion, label, mapping=None, duplicates=None):
     return frame, built, describe, tuple(notes), criterion, extra
 
 
-def _amlb_learners(frame, low, framework, mapping, notes) -> str:
+def _amlb_learners(frame, low, framework, mapping, notes, label) -> str:
     """The learners (``_learner``): the framework, with the constraint appended when the file
-    holds several (also under the mapping ``learner=framework``); returns how it was built."""
+    holds several and the user's mapping does not say what the constraint is (what the user
+    states wins over what is inferred); returns how it was built."""
     frame["_learner"] = text(frame[framework])
     if "constraint" not in low:
         return framework
     constraint = text(frame[low["constraint"]])
-    if constraint.nunique() <= 1:
-        return framework
+    if constraint.nunique() <= 1 or low["constraint"] in mapping.values():
+        return framework   # one constraint, or the user said what the constraint is
+    if mapping.get("learner") == framework:
+        # the user named the learner; the constraints would make two results of one cell
+        raise RankwiseError(
+            f"{label}: --columns learner={framework}: the file holds"
+            f" {constraint.nunique()} constraints ({', '.join(dict.fromkeys(constraint))}), so"
+            " each framework has a result per constraint for each task and fold; read one with"
+            f" --where {low['constraint']}=NAME, make them repeats with --columns"
+            f" learner={framework},repeat={low['constraint']}, or leave learner out (each"
+            " framework under each constraint is then a learner)")
+    if "learner" in mapping:
+        return framework   # another column of the user's is the learner
     frame["_learner"] = frame["_learner"] + " (" + constraint + ")"
-    if mapping.get("learner") == framework:  # the guide's --columns learner=framework
-        del mapping["learner"]
     notes.append(f"The file holds {constraint.nunique()} constraints"
                  f" ({', '.join(dict.fromkeys(constraint))}): each framework under each"
                  " constraint is a learner; --where constraint=NAME reads one.")

@@ -1,0 +1,186 @@
+"""The option table (``rankwise.option_table``) against every copy of it: ``compare``'s
+signature, defaults and docstring, ``Options``, the command line's parameters, flags, defaults,
+help and panels, the JSON ``settings`` echo, and the command lines the multiverse prints, which
+must run the analysis they describe."""
+
+import inspect
+import json
+import shlex
+
+import pytest
+import typer.main
+
+from rankwise import compare, load_example
+from rankwise import cli as cli_module
+from rankwise.analysis.options import Options, validate
+from rankwise.option_table import (BY_NAME, COMPARE, NAMES, READ, api_values, command_words,
+                                   echoed)
+
+
+#: compare's command-line parameters that are not options of the analysis: the input, how it
+#: is read (``READ``) and what is written where.
+OUTPUT_PARAMS = {"input", "example", "fmt", "output", "report", "pairs", "significant_pairs",
+                 "include_table", "figure_width", "latex_fragment", "no_effects"}
+
+
+def _signature_options():
+    params = inspect.signature(compare).parameters
+    return {name: p.default for name, p in params.items()
+            if p.kind is inspect.Parameter.KEYWORD_ONLY}
+
+
+def _click_compare():
+    command = typer.main.get_command(cli_module.app)
+    return command.commands["compare"]
+
+
+def test_compare_takes_exactly_the_table_options_with_their_defaults():
+    declared = _signature_options()
+    assert tuple(declared) == NAMES
+    for option in COMPARE:
+        assert declared[option.name] == option.default, option.name
+
+
+def test_options_has_a_field_per_option_then_what_the_analysis_made_of_them():
+    from dataclasses import fields
+
+    names = [f.name for f in fields(Options)]
+    assert tuple(names[:len(NAMES)]) == NAMES
+    assert names[len(NAMES):] == ["used_pair", "family", "used_tests", "complete",
+                                  "used_confidence"]
+
+
+def test_the_docstring_describes_every_option_in_order():
+    from numpydoc.docscrape import FunctionDoc
+
+    documented = [p.name for p in FunctionDoc(compare)["Parameters"]]
+    listed = [name.strip() for entry in documented for name in entry.split(",")]
+    assert [n for n in listed if n in BY_NAME] == list(NAMES)
+    assert set(listed) - set(NAMES) == {"data"}
+
+
+def test_the_command_line_declares_each_option_as_the_table_does():
+    params = {p.name: p for p in _click_compare().params}
+    read_flags = {o.long_flag for o in READ}
+    for option in COMPARE:
+        param = params[option.cli_param]
+        assert option.long_flag in param.opts, option.name
+        assert param.default == option.command_default, option.name
+        assert param.help == option.help or param.help.startswith(option.help), option.name
+        assert getattr(param, "rich_help_panel", option.panel) == option.panel, option.name
+    for name, param in params.items():
+        if name in OUTPUT_PARAMS or name in {o.cli_param for o in COMPARE}:
+            continue
+        assert set(param.opts) & read_flags, f"--{name} is in no table"
+
+
+def test_the_command_lines_defaults_are_compares_defaults():
+    """The command line with no option runs compare's defaults."""
+    table = load_example("garcia2008")
+    params = {p.name: p.default for p in _click_compare().params}
+    given = api_values(params)
+    assert validate(table, given) == validate(table, _signature_options())
+
+
+OPTION_VALUES = {
+    "alpha": 0.1, "convention": "paper", "decimals": 3, "tests": ("friedman", "quade"),
+    "pair": ("C4.5", "CN2"), "zero_method": "pratt", "wilcoxon_method": "normal",
+    "sign_ties": "drop", "alternative": "greater", "continuity_correction": True,
+    "friedman_method": "chi2", "posthoc": "both", "control": "CN2",
+    "procedures": ("holm", "nemenyi"), "rankings": ("friedman", "quade"),
+    "force_posthoc": True, "bh_time_budget": 3.0, "verdict_procedure": "hochberg",
+    "diagram_procedure": "shaffer", "effects": "verdict", "confidence": 0.9,
+    "bayesian": "signed-rank", "rope": 0.01, "samples": 2000, "seed": 7, "threshold": 0.9,
+    "rank_intervals": True, "digits": 3, "figure_title": True, "top": 3, "pool_check": True,
+    "mcm": "holm", "groups": "scott-knott-esd", "verdict": "bayesian", "rank_sets": "scores",
+    "rank_sets_marginal": True, "dataset_check": True, "multiverse": True,
+    "per_dataset": "5x2cv", "per_dataset_adjust": "holm", "test_fraction": 0.2,
+}
+
+
+def test_every_option_has_a_value_in_this_test():
+    assert set(OPTION_VALUES) == set(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_option_written_by_the_table_reads_back_as_the_same_value(name):
+    """``command_words`` of one option, parsed by the command line, is that option's value."""
+    value = OPTION_VALUES[name]
+    words = command_words({name: value})
+    assert words, name
+    command = _click_compare()
+    ctx = command.make_context("compare", ["--example", "garcia2008", *words])
+    assert BY_NAME[name].from_cli(ctx.params[BY_NAME[name].cli_param]) == \
+        _cli_shape(name, value), name
+
+
+def _cli_shape(name, value):
+    """The value as the command line hands it to compare (lists as their comma text)."""
+    if BY_NAME[name].kind == "list":
+        return ",".join(value)
+    return value
+
+
+@pytest.mark.parametrize("value, words", [
+    (True, ["--mcm", "plain"]), ("holm", ["--mcm", "holm"]), (False, [])])
+def test_spelled_values(value, words):
+    assert command_words({"mcm": value}) == words
+
+
+def test_inferred_defaults_are_written_as_nothing():
+    assert command_words({"effects": "auto", "confidence": None, "top": 30, "mcm": False,
+                          "rank_sets": None}) == []
+    assert command_words({"top": None}) == ["--top", "0"]
+
+
+def test_the_settings_echo_every_option_the_table_says():
+    cmp = compare(load_example("garcia2008"), zero_method="pratt", sign_ties="drop",
+                  friedman_method="chi2")
+    for option in COMPARE:
+        if option.settings_key:
+            assert cmp.settings[option.settings_key] == getattr(
+                validate(cmp.table, {**_signature_options(), **cmp.options}), option.name)
+    assert echoed(validate(cmp.table, {**_signature_options(), **cmp.options})).items() \
+        <= cmp.settings.items()
+
+
+#: Option combinations under which each multiverse entry's command is run on its own.
+MULTIVERSE_CASES = {
+    "issue": dict(continuity_correction=True, wilcoxon_method="normal", mcm=True,
+                  multiverse={"basis": ["wilcoxon-holm", "sign-holm", "mcm"]}),
+    "tests": dict(zero_method="pratt", sign_ties="drop", alternative="greater",
+                  friedman_method="chi2", alpha=0.1, confidence=0.9,
+                  multiverse={"decimals": [12, 2], "basis": ["friedman-holm", "sign-holm"]}),
+    "posthoc": dict(posthoc="both", control="CN2", procedures="holm,nemenyi",
+                    rankings="friedman,quade", verdict_procedure="hochberg",
+                    diagram_procedure="shaffer", top=3, digits=3, rank_intervals=True,
+                    multiverse={"basis": ["friedman-holm", "wilcoxon-holm"]}),
+    "convention": dict(convention="paper", tests="friedman,iman_davenport",
+                       pair=("C4.5", "CN2"), force_posthoc=True, effects="verdict",
+                       multiverse={"basis": ["friedman-holm", "mcm"]}),
+}
+
+
+def _verdict_and_settings(document: dict) -> tuple:
+    return (document["report"]["verdict"], document["settings"], document["alpha"],
+            document["convention"], document["decimals"])
+
+
+@pytest.mark.parametrize("case", MULTIVERSE_CASES)
+def test_each_multiverse_entry_command_runs_that_entry(case, capsys, cli):
+    """Every printed command, run on its own, gives the entry's verdict and settings."""
+    base = compare(load_example("garcia2008"), **MULTIVERSE_CASES[case])
+    ran_some = False
+    for entry in base.multiverse.entries:
+        words = shlex.split(entry.command)
+        assert words[:2] == ["rankwise", "compare"]
+        code, out, err = cli(*words[1:], "--format", "json")
+        if entry.error is not None:   # an analysis the table does not allow fails alike
+            assert code == 2 and entry.error in err, (entry.command, err)
+            continue
+        ran_some = True
+        assert code == 0, (entry.command, err)
+        ran = json.loads(out)
+        expected = json.loads(compare(load_example("garcia2008"), **entry.options).to_json())
+        assert _verdict_and_settings(ran) == _verdict_and_settings(expected), entry.command
+    assert ran_some
