@@ -187,6 +187,8 @@ def _fast_sorted(q: np.ndarray, deadline: float | None = None) -> np.ndarray | N
         best = np.maximum(best, np.where(same, upper[lo:lo + 256, None], 0.0).max(axis=0))
     by_upper = np.argsort(-upper, kind="stable")
     upper_sorted = upper[by_upper]
+    bounds = {}   # t -> (first, last): the feasible blocks at τ_t, once per threshold
+    reverse = np.where(np.tri(k, k, -1, dtype=bool), n_t, tpos)[:, ::-1]
     for e in np.argsort(-pv, kind="stable"):
         if best[e] >= 1.0:
             continue
@@ -199,55 +201,66 @@ def _fast_sorted(q: np.ndarray, deadline: float | None = None) -> np.ndarray | N
         for t in candidates:
             if upper[t] <= best[e]:
                 break
-            m_ab = _forced_pair_max(a, b, f[t], g[t], tpos <= t)
+            if t not in bounds:
+                bounds[t] = _feasible_spans(tpos, reverse, t)
+            m_ab = _forced_pair_max(a, b, f[t], g[t], *bounds[t])
             best[e] = max(best[e], taus[t] * m_ab)
             if best[e] >= 1.0:
                 break
     return _to_matrix(k, np.minimum(best, 1.0))
 
 
-def _forced_pair_max(a: int, b: int, ft, gt, feas) -> float:
+def _feasible_spans(tpos, reverse, t: int) -> tuple:
+    """``(first, last)`` of the blocks feasible at threshold ``t``: block x..y (x ≤ y) is
+    feasible exactly when ``x >= first[y]``, equivalently ``y <= last[x]``. In the Robinson
+    order the smallest p-value of a block is that of its two ends, so the feasible blocks
+    ending at y are those that start at first[y] or later. ``tpos``: each block's threshold
+    position (0 on and below the diagonal, which then count as feasible after the diagonal);
+    ``reverse``: ``tpos`` with the lower triangle never feasible, columns reversed."""
+    k = tpos.shape[0]
+    return np.argmax(tpos <= t, axis=0), k - 1 - np.argmax(reverse <= t, axis=1)
+
+
+def _forced_pair_max(a: int, b: int, ft, gt, first, last) -> float:
     """Max number of within-block pairs over τ-feasible partitions with a and b in one block.
 
-    Positions are in the Robinson order, a < b; ``feas[x, y]`` says whether the block spanning
-    x..y is τ-feasible. BH Lemma 5: the block of a and b is B0 = {a, b} ∪ V[α..β];
-    the elements strictly between a and α share one block C_a = V[j..α−1] ∖ {a} reaching left
-    of a (likewise C_b right of β), and the rest is an unconstrained contiguous partition
-    (prefix optimum ft, suffix optimum gt). Only α ≥ L (B0 must stay feasible with b) and β ≤ R
-    are examined.
+    Positions are in the Robinson order, a < b; block x..y (x ≤ y) is τ-feasible exactly when
+    ``x >= first[y]`` (equivalently ``y <= last[x]``, :func:`_feasible_spans`). BH Lemma 5: the
+    block of a and b is B0 = {a, b} ∪ V[α..β]; the elements strictly between a and α share one
+    block C_a = V[j..α−1] ∖ {a} reaching left of a (likewise C_b right of β), and the rest is
+    an unconstrained contiguous partition (prefix optimum ft, suffix optimum gt). Only α ≥ L
+    (B0 must stay feasible with b) and β ≤ R are examined.
     """
-    col = feas[: a + 1, b]
-    lo_alpha = int(np.argmax(col))  # feas[a, b] holds, so a True exists
-    row = feas[a, b:]
-    hi_beta = b + row.size - 1 - int(np.argmax(row[::-1]))
+    lo_alpha = int(first[b])   # feas[a, b] holds, so lo_alpha <= a
+    hi_beta = int(last[a])
     # Pre[α], α = lo_alpha..b
     pre = np.empty(b - lo_alpha + 1)
     pre[: a - lo_alpha + 1] = ft[lo_alpha: a + 1]
     pre[a + 1 - lo_alpha] = ft[a]  # α = a + 1: nothing between a and α; F[a] dominates
     if b >= a + 2:
-        first_j = int(np.argmax(feas[: a + 1, a + 1]))
+        first_j = int(first[a + 1])
         alpha = np.arange(a + 2, b + 1)[:, None]
         j = np.arange(first_j, a + 1)[None, :]
         start = np.where(j < a, j, a + 1)  # j = a: C_a = V[a+1..α−1]
-        val = np.where(feas[start, alpha - 1], ft[first_j: a + 1][None, :] + _c2(alpha - j - 1),
-                       -np.inf)
+        val = np.where(start >= first[alpha - 1],
+                       ft[first_j: a + 1][None, :] + _c2(alpha - j - 1), -np.inf)
         pre[a + 2 - lo_alpha:] = val.max(axis=1)
     # Suf[β], β = a..hi_beta
     suf = np.empty(hi_beta - a + 1)
     suf[b - a:] = gt[b + 1: hi_beta + 2]
     suf[b - 1 - a] = gt[b + 1]  # β = b − 1: nothing between β and b; G[b+1] dominates
     if b >= a + 2:
-        last_l = b + int(np.flatnonzero(feas[b - 1, b:])[-1])
+        last_l = int(last[b - 1])
         beta = np.arange(a, b - 1)[:, None]
         l = np.arange(b, last_l + 1)[None, :]
         end = np.where(l > b, l, b - 1)  # l = b: C_b = V[β+1..b−1]
-        val = np.where(feas[beta + 1, end], _c2(l - beta - 1) + gt[b + 1: last_l + 2][None, :],
-                       -np.inf)
+        val = np.where(end <= last[beta + 1],
+                       _c2(l - beta - 1) + gt[b + 1: last_l + 2][None, :], -np.inf)
         suf[: b - 1 - a] = val.max(axis=1)
     alpha = np.arange(lo_alpha, b + 1)[:, None]
     beta = np.arange(a, hi_beta + 1)[None, :]
     size0 = (beta - alpha + 1) + (a < alpha) + (beta < b)
-    valid = (beta >= alpha - 1) & feas[np.minimum(alpha, a), np.maximum(beta, b)]
+    valid = (beta >= alpha - 1) & (np.minimum(alpha, a) >= first[np.maximum(beta, b)])
     total = np.where(valid, pre[:, None] + _c2(size0) + suf[None, :], -np.inf)
     return float(total.max())
 
