@@ -160,3 +160,23 @@ def test_compare_refuses_anything_else_in_one_line(bad, message):
     with pytest.raises(RankwiseError, match=message) as err:
         compare(bad)
     assert "\n" not in str(err.value)
+
+
+def test_an_inferred_direction_is_spelled_none():
+    """Every function that takes a ScoreTable's direction says so with ``None`` (scikit-learn's
+    spelling of an inferred default), and reads an array as higher-is-better."""
+    import inspect
+
+    import rankwise
+    from rankwise import friedman, load_example, mean_ranks
+
+    for name in rankwise.__all__:
+        fn = getattr(rankwise, name)
+        params = inspect.signature(fn).parameters if callable(fn) and not isinstance(
+            fn, type) else {}
+        if "higher_is_better" in params and getattr(fn, "__wrapped__", None) is not None:
+            assert params["higher_is_better"].default is None, name
+    table = load_example("demsar2006_table2")
+    assert friedman(table.values).statistic == friedman(table).statistic
+    errors = -table.values
+    assert list(mean_ranks(errors, higher_is_better=False)) == list(mean_ranks(table.values))

@@ -44,9 +44,9 @@ def score_input(fn):
     """Let a function of a score matrix ``x`` (its first argument) take what the
     documentation promises: an array, a DataFrame of numbers or a :class:`ScoreTable`.
 
-    A ScoreTable brings its values, its direction (``higher_is_better`` left out takes the
-    table's; one that contradicts it is refused: a lower-is-better table is never read the
-    other way round without a word) and, where the function takes ``learners`` and
+    A ScoreTable brings its values, its direction (``higher_is_better`` left out, None, takes
+    the table's, and an array's or DataFrame's is higher; one that contradicts the table is
+    refused: a lower-is-better table is never read the other way round without a word) and, where the function takes ``learners`` and
     ``datasets``, their names, as a DataFrame brings its columns' and index's. A file name
     is refused in one line that says how to read it first.
     """
@@ -103,6 +103,9 @@ def _as_scores(name: str, x, first: str, given: dict, takes: dict) -> dict:
     elif np.ndim(x) != 2:
         score_matrix(x)  # refused, in its words
     out[first] = x
+    if takes["higher_is_better"] and "higher_is_better" not in out \
+            and given.get("higher_is_better") is None:
+        out["higher_is_better"] = True   # an array or a DataFrame says no direction: higher
     if takes["learners"] and names is not None and given.get("learners") is None:
         out["learners"] = names
     if takes["datasets"] and rows is not None and given.get("datasets") is None:

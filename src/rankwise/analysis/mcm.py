@@ -133,7 +133,7 @@ def package_holm_flags(p, alpha: float) -> np.ndarray:
 
 @score_input
 @shared_docs
-def multi_comparison_matrix(x, learners, *, higher_is_better: bool = True,
+def multi_comparison_matrix(x, learners, *, higher_is_better: bool | None = None,
                             decimals: int | None = DEFAULT_DECIMALS, convention: str = "default",
                             holm: bool = False, alpha: float = 0.05) -> MultiComparisonMatrix:
     """The multi-comparison matrix of an n × k score table (Ismail-Fawaz et al. 2023).

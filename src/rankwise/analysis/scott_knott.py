@@ -137,7 +137,7 @@ def scott_knott_groups(sorted_means: np.ndarray, mmse: float, dfr: int, alpha: f
 
 @score_input
 @shared_docs
-def scott_knott_esd(x, learners, *, higher_is_better: bool = True, alpha: float = 0.05,
+def scott_knott_esd(x, learners, *, higher_is_better: bool | None = None, alpha: float = 0.05,
                     version: str = "p", decimals: int | None = DEFAULT_DECIMALS) -> RankGroups:
     """Scott-Knott ESD rank groups of an n × k score table (see the module docstring).
 

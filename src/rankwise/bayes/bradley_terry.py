@@ -149,7 +149,7 @@ class BradleyTerry:
 
 
 @score_input
-def bradley_terry(x=None, learners=None, *, folds=None, higher_is_better: bool = True,
+def bradley_terry(x=None, learners=None, *, folds=None, higher_is_better: bool | None = None,
                   local_rope: float = LOCAL_ROPE, decimals: int | None = DEFAULT_DECIMALS,
                   chains: int = DEFAULT_CHAINS, draws: int = DEFAULT_DRAWS,
                   warmup: int = DEFAULT_WARMUP, seed: int = DEFAULT_SEED) -> BradleyTerry:

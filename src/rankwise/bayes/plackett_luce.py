@@ -111,7 +111,7 @@ def _model(mask):
 
 @score_input
 @shared_docs
-def plackett_luce(x, learners, *, higher_is_better: bool = True,
+def plackett_luce(x, learners, *, higher_is_better: bool | None = None,
                   decimals: int | None = DEFAULT_DECIMALS,
                   chains: int = DEFAULT_CHAINS, draws: int = DEFAULT_DRAWS,
                   warmup: int = DEFAULT_WARMUP, seed: int = DEFAULT_SEED,

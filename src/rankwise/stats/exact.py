@@ -204,7 +204,7 @@ def eisinga_pvalues(ranks) -> np.ndarray:
 
 @score_input
 @shared_docs
-def skillings_mack(x, *, higher_is_better: bool = True, permutation: bool | None = None,
+def skillings_mack(x, *, higher_is_better: bool | None = None, permutation: bool | None = None,
                    replicates: int = 20_000, seed: int = MONTE_CARLO_SEED):
     r"""Skillings-Mack test for a table with missing cells (NaN), Skillings & Mack (1981).
 

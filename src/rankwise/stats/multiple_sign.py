@@ -50,7 +50,7 @@ class MultipleSignTest:
 
 @score_input
 @shared_docs
-def multiple_sign_test(x, control: int, *, alpha: float = 0.05, higher_is_better: bool = True,
+def multiple_sign_test(x, control: int, *, alpha: float = 0.05, higher_is_better: bool | None = None,
                        decimals: int | None = DEFAULT_DECIMALS) -> MultipleSignTest:
     """Multiple comparison sign test against a control (Steel 1959; García et al. 2010 §3.2).
 

@@ -29,7 +29,7 @@ NO_SPREAD = "no learner differs from another on any data set: the statistic is u
 
 @score_input
 @shared_docs
-def friedman(x, *, higher_is_better: bool = True, convention: str = "default",
+def friedman(x, *, higher_is_better: bool | None = None, convention: str = "default",
              decimals: int | None = DEFAULT_DECIMALS, method: str = "auto") -> TestResult:
     r"""Friedman's test on within-data-set ranks.
 
@@ -138,7 +138,7 @@ def friedman_from_ranks(r: np.ndarray, convention: str, method: str = "auto") ->
 
 @score_input
 @shared_docs
-def iman_davenport(x, *, higher_is_better: bool = True, convention: str = "default",
+def iman_davenport(x, *, higher_is_better: bool | None = None, convention: str = "default",
                    decimals: int | None = DEFAULT_DECIMALS, method: str = "auto") -> TestResult:
     r"""Iman-Davenport's F correction of Friedman's χ² (Iman & Davenport 1980).
 
@@ -226,7 +226,7 @@ def iman_davenport_from_friedman(fried: TestResult) -> TestResult:
 
 @score_input
 @shared_docs
-def friedman_aligned(x, *, higher_is_better: bool = True, convention: str = "default",
+def friedman_aligned(x, *, higher_is_better: bool | None = None, convention: str = "default",
                      decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
     r"""Friedman aligned-ranks test (Hodges & Lehmann 1962; García et al. 2010, §4.1).
 
@@ -313,7 +313,7 @@ def _aligned_statistic(col_totals, row_totals, sum_sq: float, n: int, k: int, co
 
 @score_input
 @shared_docs
-def quade(x, *, higher_is_better: bool = True, convention: str = "default",
+def quade(x, *, higher_is_better: bool | None = None, convention: str = "default",
           decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
     r"""Quade's test (Quade 1979; Conover 1999; García et al. 2010, §4.2).
 

@@ -55,7 +55,7 @@ class PairwiseStatistics:
 
 @score_input
 @shared_docs
-def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool = True,
+def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool | None = None,
                         convention: str = "default", decimals: int | None = DEFAULT_DECIMALS,
                         zero_method: str = "demsar", wilcoxon_method: str = "auto",
                         sign_ties: str = "split", ranks=None,

@@ -167,7 +167,7 @@ def race_order(n: int, order="random", seed: int = DEFAULT_SEED) -> np.ndarray:
 
 @score_input
 def race(x, learners=None, datasets=None, *, alpha: float = 0.05, goal: int = 1,
-         order="random", seed: int = DEFAULT_SEED, higher_is_better: bool = True,
+         order="random", seed: int = DEFAULT_SEED, higher_is_better: bool | None = None,
          decimals: int | None = DEFAULT_DECIMALS) -> Race:
     """Replay a race over a finished table: how many data sets would have settled it?
 

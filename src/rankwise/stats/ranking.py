@@ -146,7 +146,7 @@ def _ranks_of_rows(x: np.ndarray) -> np.ndarray:
 
 @score_input
 @shared_docs
-def rank_within_datasets(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_DECIMALS):
+def rank_within_datasets(x, higher_is_better: bool | None = None, decimals: int | None = DEFAULT_DECIMALS):
     """Mid-ranks of each row of an n × k score matrix, rank 1 = best.
 
     Tied scores share the mean of the ranks they span, so every row sums to k(k+1)/2.
@@ -178,7 +178,7 @@ def rank_within_datasets(x, higher_is_better: bool = True, decimals: int | None 
 
 @score_input
 @shared_docs
-def mean_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_DECIMALS):
+def mean_ranks(x, higher_is_better: bool | None = None, decimals: int | None = DEFAULT_DECIMALS):
     """Average rank of each learner over the data sets (Demšar's R_j; 1 = best).
 
     Parameters
@@ -205,7 +205,7 @@ def mean_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_
 
 @score_input
 @shared_docs
-def aligned_ranks(x, higher_is_better: bool = True, decimals: int | None = DEFAULT_DECIMALS):
+def aligned_ranks(x, higher_is_better: bool | None = None, decimals: int | None = DEFAULT_DECIMALS):
     """Hodges-Lehmann aligned ranks: subtract each data set's mean, rank all n·k values together.
 
     Rank 1 is the best aligned observation. The aligned values are rounded again after the
