@@ -49,8 +49,9 @@ import pandas as pd
 
 FLOOR = ("import sys, pandas as pd, scipy.stats as st; x = pd.read_csv(sys.argv[1]).iloc[:, 1:]"
          ".to_numpy(); st.rankdata(-x, axis=1).mean(axis=0)")
-RANKWISE_NEMENYI = ("import sys; from rankwise import compare, load_table; compare(load_table("
-                    "sys.argv[1]), tests=['friedman'], posthoc='all', procedures='nemenyi')")
+RANKWISE_NEMENYI = ("import sys; from rankwise import PosthocOptions, compare, load_table;"
+                    " compare(load_table(sys.argv[1]), tests=['friedman'],"
+                    " posthoc=PosthocOptions('all', procedures='nemenyi'))")
 PEER_NEMENYI = ("import sys, pandas as pd, scipy.stats as st, scikit_posthocs as sp; "
                 "x = pd.read_csv(sys.argv[1]).iloc[:, 1:].to_numpy(); "
                 "st.friedmanchisquare(*x.T); sp.posthoc_nemenyi_friedman(x)")

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from rankwise import compare, load_table
+from rankwise import PosthocOptions, compare, load_table
 from _timing import timed
 
 
@@ -42,7 +42,8 @@ def jobs(csv: Path, n: int):
         stats.rankdata(-x, axis=1)
 
     def rw_nemenyi():
-        compare(load_table(csv), tests=["friedman"], posthoc="all", procedures="nemenyi")
+        compare(load_table(csv), tests=["friedman"],
+                posthoc=PosthocOptions("all", procedures="nemenyi"))
 
     def sp_nemenyi():
         import scikit_posthocs as sp
@@ -59,8 +60,8 @@ def jobs(csv: Path, n: int):
             autorank(pd.read_csv(csv).iloc[:, 1:], alpha=0.05)
 
     def rw_wilcoxon():
-        compare(load_table(csv), tests=["friedman"], posthoc="all", rankings="wilcoxon",
-                procedures="holm", force_posthoc=True)
+        compare(load_table(csv), tests=["friedman"], posthoc=PosthocOptions(
+            "all", rankings="wilcoxon", procedures="holm", force=True))
 
     def sp_wilcoxon():
         import scikit_posthocs as sp

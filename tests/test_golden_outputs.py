@@ -264,31 +264,26 @@ def test_last_bits_of_another_cpu_pass_and_a_real_change_fails(key):
     assert differences(recorded, _replace_first_string(recorded))
 
 
-def _first_float_scaled(value, factor):
+def _first_changed(value, wanted, change):
+    """``value`` with its first leaf for which ``wanted`` holds replaced by ``change(leaf)``."""
     done = []
 
-    def scale(v):
+    def walk(v):
         if isinstance(v, dict):
-            return {k: scale(x) for k, x in v.items()}
+            return {k: walk(x) for k, x in v.items()}
         if isinstance(v, list):
-            return [scale(x) for x in v]
-        if isinstance(v, float) and math.isfinite(v) and v != 0.0 and not done:
+            return [walk(x) for x in v]
+        if not done and wanted(v):
             done.append(1)
-            return v * factor
+            return change(v)
         return v
-    return scale(value)
+    return walk(value)
+
+
+def _first_float_scaled(value, factor):
+    return _first_changed(value, lambda v: isinstance(v, float) and math.isfinite(v)
+                          and v != 0.0, lambda v: v * factor)
 
 
 def _replace_first_string(value):
-    done = []
-
-    def swap(v):
-        if isinstance(v, dict):
-            return {k: swap(x) for k, x in v.items()}
-        if isinstance(v, list):
-            return [swap(x) for x in v]
-        if isinstance(v, str) and not done:
-            done.append(1)
-            return v + "!"
-        return v
-    return swap(value)
+    return _first_changed(value, lambda v: isinstance(v, str), lambda v: v + "!")

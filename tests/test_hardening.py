@@ -135,7 +135,7 @@ def test_a_learner_that_ignores_its_time_limit_is_stopped_from_outside(tmp_path)
     doc = {"experiment": {"repeats": 1, "folds": 2, "seed": 1, "criteria": ["accuracy"],
                           "time_limit": 0.5},
            "datasets": [{"source": "sklearn", "name": "iris"}],
-           "learners": [{"name": "deaf", "estimator": "rankwise.testing.StubbornClassifier",
+           "learners": [{"name": "deaf", "estimator": "rankwise.experiment.testing.StubbornClassifier",
                          "params": {"delay": 60}},
                         {"name": "NB", "estimator": "sklearn.naive_bayes.GaussianNB"}]}
     start = time.monotonic()
@@ -156,8 +156,9 @@ def test_the_output_of_a_killed_driver_closes_at_once(tmp_path):
     import signal
     import time
 
-    exp = iris_experiment(tmp_path, 'name = "slow"\nestimator = "rankwise.testing.SlowClassifier"'
-                                    '\nparams = { delay = 1.0 }', repeats=3)
+    exp = iris_experiment(tmp_path, 'name = "slow"\nestimator ='
+                                    ' "rankwise.experiment.testing.SlowClassifier"'
+                                    '\nparams = { delay = 1.0 }', repeats=5)
     proc = subprocess.Popen([sys.executable, "-m", "rankwise.cli", "run", str(exp), "--results",
                              str(tmp_path / "r.sqlite"), "--jobs", "2", "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -165,7 +166,8 @@ def test_the_output_of_a_killed_driver_closes_at_once(tmp_path):
     os.kill(proc.pid, signal.SIGKILL)
     killed = time.monotonic()
     proc.communicate(timeout=30)
-    assert time.monotonic() - killed < 2.0
+    # the tasks left take tens of seconds; a loaded machine may take a few to reap the workers
+    assert time.monotonic() - killed < 5.0
 
 
 @pytest.mark.subprocess
@@ -186,7 +188,7 @@ def test_experiments_that_cannot_succeed_are_refused_before_running(tmp_path, le
 @pytest.mark.subprocess
 def test_a_run_whose_tasks_all_fail_exits_non_zero_with_the_reason(tmp_path):
     exp = iris_experiment(tmp_path, 'name = "fails"\n'
-                                    'estimator = "rankwise.testing.FailingClassifier"')
+                                    'estimator = "rankwise.experiment.testing.FailingClassifier"')
     out = subprocess.run([sys.executable, "-m", "rankwise.cli", "run", str(exp), "--results",
                           str(tmp_path / "r.sqlite"), "--quiet", "--jobs", "0"],
                          capture_output=True, text=True)

@@ -126,7 +126,7 @@ def _engine_of(cmp):
     from rankwise.analysis import steps
     from rankwise.analysis.options import validate
 
-    opts = validate(cmp.table, **cmp.options)
+    opts = validate(cmp.table, cmp.options)
     ranked = steps.rank(cmp.table, opts)
     tests, shared = steps.run_tests(cmp.table, ranked, opts)
     return steps.frequentist(cmp.table, ranked, tests, shared, opts).engine

@@ -135,7 +135,7 @@ def test_a_results_database_whose_learner_crashed_on_one_data_set(tmp_path):
                         for name in ("iris", "wine", "breast_cancer")],
            "learners": [{"name": "CART", "estimator": "sklearn.tree.DecisionTreeClassifier"},
                         {"name": "NB", "estimator": "sklearn.naive_bayes.GaussianNB"},
-                        {"name": "crashes", "estimator": "rankwise.testing.FailingClassifier",
+                        {"name": "crashes", "estimator": "rankwise.experiment.testing.FailingClassifier",
                          "params": {"min_features": 20}}]}
     db = tmp_path / "crash.sqlite"
     summary = run_experiment(experiment_from_dict(doc), db, jobs=0)

@@ -10,11 +10,12 @@ import shlex
 import pytest
 import typer.main
 
-from rankwise import compare, load_example
+from rankwise import RankwiseError, compare, load_example
 from rankwise import cli as cli_module
 from rankwise.analysis.options import Options, validate
-from rankwise.option_table import (BY_NAME, COMPARE, NAMES, READ, api_values, command_words,
-                                   echoed)
+from rankwise.analysis.option_groups import CLASSES, grouped
+from rankwise.option_table import (BY_NAME, COMPARE, GROUPS, KEYWORDS, NAMES, READ, api_values,
+                                   command_words, echoed)
 
 
 #: compare's command-line parameters that are not options of the analysis: the input, how it
@@ -34,11 +35,38 @@ def _click_compare():
     return command.commands["compare"]
 
 
-def test_compare_takes_exactly_the_table_options_with_their_defaults():
+def test_compare_takes_exactly_the_table_keywords_with_their_defaults():
     declared = _signature_options()
-    assert tuple(declared) == NAMES
+    assert tuple(declared) == KEYWORDS and len(KEYWORDS) <= 25
     for option in COMPARE:
-        assert declared[option.name] == option.default, option.name
+        if option.group is None:
+            assert declared[option.name] == option.default, option.name
+        else:   # a group's keyword defaults to None: every field at its default
+            assert declared[option.group] is None
+            field = CLASSES[option.group].__dataclass_fields__[option.in_group]
+            assert field.default == option.default, option.name
+
+
+def test_a_group_keyword_takes_its_class_its_lead_value_and_the_old_flat_keyword():
+    from rankwise import BayesianOptions, PosthocOptions
+
+    table = load_example("garcia2008")
+    by_class = compare(table, posthoc=PosthocOptions("all", procedures="holm"),
+                       bayesian=BayesianOptions("signed-rank", rope=0.01))
+    by_lead = compare(table, posthoc="all", bayesian="signed-rank")
+    assert by_class.options["procedures"] == ("holm",) and by_class.options["rope"] == 0.01
+    assert by_lead.options["posthoc"] == "all" and by_lead.options["rope"] == 0.0
+    with pytest.warns(FutureWarning, match=r"compare\(rope=...\) is bayesian=BayesianOptions"
+                                           r"\(rope=...\) since rankwise 0.9"):
+        flat = compare(table, posthoc=PosthocOptions("all", procedures="holm"),
+                       bayesian="signed-rank", rope=0.01)
+    assert flat.options == by_class.options
+    with pytest.raises(RankwiseError, match="rope is given twice"), \
+            pytest.warns(FutureWarning):
+        compare(table, bayesian=BayesianOptions("signed-rank", rope=0.01), rope=0.02)
+    with pytest.raises(RankwiseError, match=r"wilcoxon= takes a WilcoxonOptions\(...\)"):
+        compare(table, wilcoxon="pratt")
+    assert grouped(flat.options)["posthoc"] == PosthocOptions("all", procedures=("holm",))
 
 
 def test_options_has_a_field_per_option_then_what_the_analysis_made_of_them():
@@ -50,13 +78,17 @@ def test_options_has_a_field_per_option_then_what_the_analysis_made_of_them():
                                   "used_confidence"]
 
 
-def test_the_docstring_describes_every_option_in_order():
+def test_the_docstring_describes_every_keyword_and_field_in_order():
     from numpydoc.docscrape import FunctionDoc
 
-    documented = [p.name for p in FunctionDoc(compare)["Parameters"]]
-    listed = [name.strip() for entry in documented for name in entry.split(",")]
-    assert [n for n in listed if n in BY_NAME] == list(NAMES)
-    assert set(listed) - set(NAMES) == {"data"}
+    documented = FunctionDoc(compare)["Parameters"]
+    assert [p.name for p in documented] == ["data", *KEYWORDS]
+    for group in GROUPS:
+        described = "\n".join(next(p for p in documented if p.name == group.name).desc)
+        listed = [line.split(" : ")[0] for line in described.splitlines()
+                  if " : " in line and not line.startswith(" ")]
+        names = [name.strip() for entry in listed for name in entry.split(",")]
+        assert names == [o.in_group for o in group.options], group.name
 
 
 def test_the_command_line_declares_each_option_as_the_table_does():
@@ -79,7 +111,9 @@ def test_the_command_lines_defaults_are_compares_defaults():
     table = load_example("garcia2008")
     params = {p.name: p.default for p in _click_compare().params}
     given = api_values(params)
-    assert validate(table, given) == validate(table, _signature_options())
+    from rankwise.analysis.option_groups import flat_settings
+
+    assert validate(table, given) == validate(table, flat_settings(_signature_options()))
 
 
 OPTION_VALUES = {
@@ -134,30 +168,33 @@ def test_inferred_defaults_are_written_as_nothing():
 
 
 def test_the_settings_echo_every_option_the_table_says():
-    cmp = compare(load_example("garcia2008"), zero_method="pratt", sign_ties="drop",
-                  friedman_method="chi2")
+    from rankwise import WilcoxonOptions
+
+    cmp = compare(load_example("garcia2008"), wilcoxon=WilcoxonOptions(zero_method="pratt"),
+                  sign_ties="drop", friedman_method="chi2")
     for option in COMPARE:
         if option.settings_key:
-            assert cmp.settings[option.settings_key] == getattr(
-                validate(cmp.table, {**_signature_options(), **cmp.options}), option.name)
-    assert echoed(validate(cmp.table, {**_signature_options(), **cmp.options})).items() \
-        <= cmp.settings.items()
+            assert cmp.settings[option.settings_key] == cmp.options[option.name]
+    assert echoed(validate(cmp.table, cmp.options)).items() <= cmp.settings.items()
 
+
+from rankwise import PosthocOptions, Presentation, WilcoxonOptions  # noqa: E402
 
 #: Option combinations under which each multiverse entry's command is run on its own.
 MULTIVERSE_CASES = {
-    "issue": dict(continuity_correction=True, wilcoxon_method="normal", mcm=True,
-                  multiverse={"basis": ["wilcoxon-holm", "sign-holm", "mcm"]}),
-    "tests": dict(zero_method="pratt", sign_ties="drop", alternative="greater",
-                  friedman_method="chi2", alpha=0.1, confidence=0.9,
+    "issue": dict(wilcoxon=WilcoxonOptions(continuity_correction=True, method="normal"),
+                  mcm=True, multiverse={"basis": ["wilcoxon-holm", "sign-holm", "mcm"]}),
+    "tests": dict(wilcoxon=WilcoxonOptions(zero_method="pratt"), sign_ties="drop",
+                  alternative="greater", friedman_method="chi2", alpha=0.1, confidence=0.9,
                   multiverse={"decimals": [12, 2], "basis": ["friedman-holm", "sign-holm"]}),
-    "posthoc": dict(posthoc="both", control="CN2", procedures="holm,nemenyi",
-                    rankings="friedman,quade", verdict_procedure="hochberg",
-                    diagram_procedure="shaffer", top=3, digits=3, rank_intervals=True,
+    "posthoc": dict(posthoc=PosthocOptions("both", control="CN2", procedures="holm,nemenyi",
+                                           rankings="friedman,quade"),
+                    verdict_procedure="hochberg", diagram_procedure="shaffer",
+                    presentation=Presentation(top=3, digits=3, rank_intervals=True),
                     multiverse={"basis": ["friedman-holm", "wilcoxon-holm"]}),
     "convention": dict(convention="paper", tests="friedman,iman_davenport",
-                       pair=("C4.5", "CN2"), force_posthoc=True, effects="verdict",
-                       multiverse={"basis": ["friedman-holm", "mcm"]}),
+                       pair=("C4.5", "CN2"), posthoc=PosthocOptions(force=True),
+                       effects="verdict", multiverse={"basis": ["friedman-holm", "mcm"]}),
 }
 
 
@@ -181,6 +218,7 @@ def test_each_multiverse_entry_command_runs_that_entry(case, capsys, cli):
         ran_some = True
         assert code == 0, (entry.command, err)
         ran = json.loads(out)
-        expected = json.loads(compare(load_example("garcia2008"), **entry.options).to_json())
+        expected = json.loads(compare(load_example("garcia2008"),
+                                      **grouped(entry.options)).to_json())
         assert _verdict_and_settings(ran) == _verdict_and_settings(expected), entry.command
     assert ran_some

@@ -67,7 +67,7 @@ def test_folds_are_stratified_and_depend_only_on_seed_dataset_repeat():
 
 def test_every_learner_sees_the_same_folds(tmp_path):
     logs = {n: tmp_path / f"{n}.log" for n in ("r1", "r2")}
-    doc = small([{"name": n, "estimator": "rankwise.testing.RecordingClassifier",
+    doc = small([{"name": n, "estimator": "rankwise.experiment.testing.RecordingClassifier",
                   "params": {"log": str(p)}} for n, p in logs.items()], repeats=2, folds=3)
     doc["learners"] = doc["learners"][3:]
     run_experiment(experiment_from_dict(doc), tmp_path / "r.sqlite", jobs=0)
@@ -162,7 +162,7 @@ def committed(path):
 @pytest.mark.subprocess
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and SIGKILL")
 def test_kill_9_then_resume_gives_the_uninterrupted_result(tmp_path):
-    doc = small([{"name": "slow", "estimator": "rankwise.testing.SlowClassifier",
+    doc = small([{"name": "slow", "estimator": "rankwise.experiment.testing.SlowClassifier",
                   "params": {"delay": 0.05}}], repeats=3)
     exp_file = tmp_path / "exp.toml"
     exp_file.write_text(to_toml(doc))
@@ -220,9 +220,9 @@ def to_toml(doc):
 
 
 def test_failures_are_recorded_and_retried(tmp_path):
-    bad = [{"name": "dies", "estimator": "rankwise.testing.DyingClassifier"},
-           {"name": "fails", "estimator": "rankwise.testing.FailingClassifier"},
-           {"name": "slow", "estimator": "rankwise.testing.SlowClassifier",
+    bad = [{"name": "dies", "estimator": "rankwise.experiment.testing.DyingClassifier"},
+           {"name": "fails", "estimator": "rankwise.experiment.testing.FailingClassifier"},
+           {"name": "slow", "estimator": "rankwise.experiment.testing.SlowClassifier",
             "params": {"delay": 3.0}}]
     doc = small(bad, repeats=1, time_limit=0.5)
     doc["datasets"] = doc["datasets"][:1]
@@ -243,7 +243,7 @@ def test_failures_are_recorded_and_retried(tmp_path):
 
 
 def test_undefined_criteria_are_missing_with_a_reason(tmp_path):
-    doc = small([{"name": "majority", "estimator": "rankwise.testing.ScorelessClassifier"}],
+    doc = small([{"name": "majority", "estimator": "rankwise.experiment.testing.ScorelessClassifier"}],
                 repeats=1)
     doc["datasets"] = doc["datasets"][1:]  # binary: breast_cancer
     db = tmp_path / "u.sqlite"
@@ -397,7 +397,7 @@ def test_run_cli_time_limit_and_resume_message(tmp_path):
 
     from rankwise.cli import app
 
-    doc = small([{"name": "slow", "estimator": "rankwise.testing.SlowClassifier",
+    doc = small([{"name": "slow", "estimator": "rankwise.experiment.testing.SlowClassifier",
                   "params": {"delay": 2.0}}], repeats=1)
     doc["datasets"] = doc["datasets"][:1]
     exp = tmp_path / "e.toml"

@@ -18,8 +18,8 @@ from rankwise.experiment import (RaceSettings, experiment_from_dict, load_experi
                                  run_experiment)
 from rankwise.experiment.datasets import load_dataset
 from rankwise.experiment.racing import race_progress
-from rankwise.experiment.status import status
-from rankwise.experiment.store import Store, read_results
+from rankwise.experiment.status import read_results, status
+from rankwise.experiment.store import Store
 
 from test_runner import kill_9_at, to_toml
 
@@ -32,7 +32,7 @@ def small(delay=0.0, datasets=12, **race_head):
                       "features": 4, "informative": 2, "separation": 2.0, "flip": 0.0,
                       "seed": i} for i in range(datasets)],
         "learners": [
-            {"name": "majority", "estimator": "rankwise.testing.SlowClassifier",
+            {"name": "majority", "estimator": "rankwise.experiment.testing.SlowClassifier",
              "params": {"delay": delay}},
             {"name": "NB", "estimator": "sklearn.naive_bayes.GaussianNB"},
             {"name": "stump", "estimator": "sklearn.tree.DecisionTreeClassifier",
@@ -186,7 +186,7 @@ def test_kill_9_in_the_middle_of_a_race_resumes_to_the_identical_state(raced, tm
 
 def test_a_failing_learner_gives_missing_outcomes_not_losses(tmp_path):
     doc = small(datasets=4)
-    doc["learners"].append({"name": "broken", "estimator": "rankwise.testing.FailingClassifier"})
+    doc["learners"].append({"name": "broken", "estimator": "rankwise.experiment.testing.FailingClassifier"})
     summary = run_experiment(experiment_from_dict(doc), tmp_path / "r.sqlite", jobs=0,
                              race=RaceSettings("accuracy", alpha=ALPHA))
     record = summary["race"]

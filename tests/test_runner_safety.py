@@ -29,7 +29,7 @@ def design(cart_depth=2, seed=11, repeats=2, slow=None):
          "params": {"max_depth": cart_depth}},
         {"name": "NB", "estimator": "sklearn.naive_bayes.GaussianNB"}]
     if slow is not None:
-        doc["learners"].append({"name": "slow", "estimator": "rankwise.testing.SlowClassifier",
+        doc["learners"].append({"name": "slow", "estimator": "rankwise.experiment.testing.SlowClassifier",
                                 "params": {"delay": slow}})
     return doc
 
@@ -165,7 +165,7 @@ def test_interrupt_commits_what_finished_then_resume_equals_the_uninterrupted_ru
     assert "Traceback" not in err
     info = status(db)
     assert not info["running"] and info["to_do"] == 24 - done
-    assert "run the same command again to continue" in status_text(info)
+    assert "run the same command again to continue" in " ".join(status_text(info).split())
     with sqlite3.connect(db) as con:  # nothing half-written: every task has all its results
         counts = con.execute("SELECT count(*) FROM results GROUP BY dataset, repeat, fold,"
                              " learner").fetchall()
@@ -181,7 +181,7 @@ def test_interrupt_commits_what_finished_then_resume_equals_the_uninterrupted_ru
 
 def test_status_of_a_failing_run_lists_failures_and_warnings(tmp_path):
     doc = design()
-    doc["learners"].append({"name": "fails", "estimator": "rankwise.testing.FailingClassifier"})
+    doc["learners"].append({"name": "fails", "estimator": "rankwise.experiment.testing.FailingClassifier"})
     doc["learners"].append({"name": "LR", "estimator": "sklearn.linear_model.LogisticRegression",
                             "params": {"max_iter": 2}})
     db = tmp_path / "f.sqlite"
@@ -201,7 +201,8 @@ def test_status_of_a_failing_run_lists_failures_and_warnings(tmp_path):
     assert "Learner warnings (number of tasks):" in text.stdout
     # every line within 80 columns (the failures' messages and the warnings wrapped, their
     # continuation lines indented), nothing lost in the wrapping
-    assert max(map(len, text.stdout.splitlines())) <= 80
+    assert all(len(line) <= 80 or len(line.split()) == 1   # a path is not broken
+               for line in text.stdout.splitlines())
     assert "scikit-learn" in text.stdout.split("Library versions:")[1]
     assert " ".join(text.stdout.split()).count("ValueError: this learner always fails") == 8
     as_json = json.loads(runner.invoke(app, ["status", str(db), "--format", "json"]).stdout)
@@ -237,7 +238,7 @@ steps = [
 name = "recorder"
 steps = [
     { estimator = "sklearn.preprocessing.StandardScaler" },
-    { estimator = "rankwise.testing.RecordingClassifier", params = { log = "LOG" } },
+    { estimator = "rankwise.experiment.testing.RecordingClassifier", params = { log = "LOG" } },
 ]
 """
 

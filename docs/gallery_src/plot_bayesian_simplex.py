@@ -10,8 +10,8 @@ point is one posterior draw (Benavoli et al. 2017).
 import rankwise
 from rankwise.report import figures
 
-cmp = rankwise.compare(rankwise.load_example("garcia2008"), bayesian="signed-rank",
-                       rope=0.01)
+cmp = rankwise.compare(rankwise.load_example("garcia2008"),
+                       bayesian=rankwise.BayesianOptions("signed-rank", rope=0.01))
 for pair in cmp.bayesian[:2]:
     print(pair.a, pair.b, pair.p_a, pair.p_rope, pair.p_b, pair.decision)
 simplex = figures(cmp)["bayesian_simplex"]

@@ -13,6 +13,6 @@ import rankwise
 from rankwise.report import figures
 
 cmp = rankwise.compare(rankwise.load_example("weka"), per_dataset=True,
-                       control="rules.ZeroR")
+                       posthoc=rankwise.PosthocOptions(control="rules.ZeroR"))
 print(textwrap.fill(cmp.per_dataset.sentence(), 88))
 fig = figures(cmp)["per_dataset"]

@@ -22,7 +22,9 @@ from .errors import RankwiseError, RankwiseWarning
 
 #: flat name -> the module that defines it
 _LAZY = {
-    **dict.fromkeys(("Comparison", "compare"), "rankwise.analysis"),
+    **dict.fromkeys(("Comparison", "compare", "BayesianOptions", "PerDatasetOptions",
+                     "PosthocOptions", "Presentation", "RankSetOptions", "WilcoxonOptions"),
+                    "rankwise.analysis"),
     **dict.fromkeys(("EXAMPLES", "load_example"), "rankwise.examples"),
     **dict.fromkeys(("DatasetSpec", "Experiment", "Learner", "load_experiment",
                      "run_experiment"), "rankwise.experiment"),

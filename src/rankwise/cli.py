@@ -220,7 +220,9 @@ def compare(
                            duplicates=duplicates, where=where, sep=sep, decimal=decimal)
         if no_effects:
             given["effects"] = "none"
-        result = run_compare(table, **given)
+        from .analysis.option_groups import grouped
+
+        result = run_compare(table, **grouped(given))
         if report is not None:
             write_folder(lambda folder: result.write_report(folder, figure_width=figure_width),
                          report)

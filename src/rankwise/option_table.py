@@ -58,6 +58,16 @@ class Option:
     #: The value the flag means when given alone (``--multiverse`` is ``--multiverse
     #: default``); None: the flag always takes a value.
     alone: str | None = None
+    #: The group of :func:`rankwise.compare` that takes it (``zero_method`` is
+    #: ``wilcoxon=WilcoxonOptions(zero_method=...)``), and its field's name there; None: a
+    #: keyword of compare's own.
+    group: str | None = None
+    field: str | None = None
+
+    @property
+    def in_group(self) -> str:
+        """The field's name in its group (its own name where it is not renamed)."""
+        return self.field or self.name
 
     @property
     def command_default(self):
@@ -130,9 +140,9 @@ COMPARE = (
     Option("pair", None, "--pair", kind="pair", metavar="A B",
            help="With 3+ learners, also the two-learner tests of A and B."),
     Option("zero_method", "demsar", "--zero-method", choices=names.ZERO_METHODS,
-           help="Wilcoxon: zero differences.", settings_key="wilcoxon_zero_method"),
+           help="Wilcoxon: zero differences.", settings_key="wilcoxon_zero_method", group="wilcoxon"),
     Option("wilcoxon_method", "auto", "--wilcoxon-method", choices=names.WILCOXON_METHODS,
-           help="Wilcoxon p-value (auto: exact to N = 50).", settings_key="wilcoxon_method"),
+           help="Wilcoxon p-value (auto: exact to N = 50).", settings_key="wilcoxon_method", group="wilcoxon", field="method"),
     Option("sign_ties", "split", "--sign-ties", choices=names.SIGN_TIES,
            help="Sign test: ties.", settings_key="sign_ties"),
     Option("alternative", "two-sided", "--alternative", choices=names.ALTERNATIVES,
@@ -140,26 +150,26 @@ COMPARE = (
     Option("continuity_correction", False,
            "--continuity-correction/--no-continuity-correction", kind="toggle",
            help="Wilcoxon normal approximation corrected by 1/2 (R's default; off here).",
-           settings_key="continuity_correction"),
+           settings_key="continuity_correction", group="wilcoxon"),
     Option("friedman_method", "auto", "--friedman-method", choices=names.FRIEDMAN_METHODS,
            help="Friedman/Iman-Davenport p (auto: permutation below N = 20).",
            settings_key="friedman_method"),
     # the post-hoc tests
     Option("posthoc", None, "--posthoc", choices=names.POSTHOC_FAMILIES, panel=POST,
-           help="Post-hoc family."),
+           help="Post-hoc family.", group="posthoc", field="family"),
     Option("control", None, "--control", metavar="NAME", panel=POST,
-           help="Control learner (default: best mean rank)."),
+           help="Control learner (default: best mean rank).", group="posthoc"),
     Option("procedures", None, "--procedures", kind="list", metavar="LIST", panel=POST,
            help="Comma-separated: " + ", ".join(dict.fromkeys(
                names.CONTROL_PROCEDURES + names.ALL_PAIRS_PROCEDURES
-               + names.OPTIONAL_PROCEDURES)) + " (default: all of the family)."),
+               + names.OPTIONAL_PROCEDURES)) + " (default: all of the family).", group="posthoc"),
     Option("rankings", None, "--ranking", kind="list", metavar="LIST", panel=POST,
            param="ranking",
-           help="Comma-separated: " + ", ".join(names.RANKINGS_ALL) + " (default friedman)."),
+           help="Comma-separated: " + ", ".join(names.RANKINGS_ALL) + " (default friedman).", group="posthoc"),
     Option("force_posthoc", False, "--force-posthoc", kind="switch", panel=POST,
-           help="Post-hoc tests even if the omnibus test does not reject."),
+           help="Post-hoc tests even if the omnibus test does not reject.", group="posthoc", field="force"),
     Option("bh_time_budget", 10.0, "--bh-time-budget", metavar="S", panel=POST,
-           help="Seconds for the exact Bergmann-Hommel search."),
+           help="Seconds for the exact Bergmann-Hommel search.", group="posthoc"),
     Option("verdict_procedure", "holm", "--verdict-procedure",
            choices=names.CONTROL_PROCEDURES + names.OPTIONAL_PROCEDURES, panel=POST,
            help="The verdict: each learner against the best.",
@@ -176,24 +186,24 @@ COMPARE = (
     Option("confidence", None, "--confidence", metavar="C", panel=EFFECT, type=float,
            help="Level of the intervals (default 1 - alpha)."),
     Option("bayesian", None, "--bayesian", choices=names.BAYESIAN_TESTS + names.BAYESIAN_MODELS,
-           panel=EFFECT, help="Also a Bayesian test of the same pairs."),
+           panel=EFFECT, help="Also a Bayesian test of the same pairs.", group="bayesian", field="test"),
     Option("rope", 0.0, "--rope", metavar="R", panel=EFFECT,
-           help="Practical equivalence, in the criterion's units."),
+           help="Practical equivalence, in the criterion's units.", group="bayesian"),
     Option("samples", defaults.BAYESIAN_SAMPLES, "--samples", metavar="S", panel=EFFECT,
-           help="Posterior samples."),
+           help="Posterior samples.", group="bayesian"),
     Option("seed", defaults.DEFAULT_SEED, "--seed", metavar="SEED", panel=EFFECT,
            help="Seed of every draw: posteriors, rank sets, bootstrap groups."),
     Option("threshold", defaults.BAYESIAN_THRESHOLD, "--threshold", metavar="P", panel=EFFECT,
-           help="Posterior probability that decides."),
+           help="Posterior probability that decides.", group="bayesian"),
     Option("rank_intervals", False, "--rank-intervals", kind="switch", panel=OUT,
-           help="Mean ranks' intervals on the CD diagram."),
+           help="Mean ranks' intervals on the CD diagram.", group="presentation"),
     Option("digits", None, "--digits", metavar="D", panel=OUT, type=int,
-           help="Decimals of the values in reports (default: the input's)."),
+           help="Decimals of the values in reports (default: the input's).", group="presentation"),
     Option("figure_title", False, "--figure-title", kind="switch", panel=OUT,
-           help="A title inside the figures (default: caption only)."),
+           help="A title inside the figures (default: caption only).", group="presentation"),
     Option("top", 30, "--top", kind="spelled", metavar="N", panel=OUT, words={None: "0"},
            type=int,
-           help="Reports show the best N learners (0: all); JSON keeps all."),
+           help="Reports show the best N learners (0: all); JSON keeps all.", group="presentation"),
     # how sure, and the views of the pool
     Option("pool_check", False, "--pool-check", kind="switch", panel=SURE,
            help="Does the pool matter?"),
@@ -208,9 +218,9 @@ COMPARE = (
            panel=SURE, words={None: None, False: None, "ranks": "ranks", True: "ranks",
                                "scores": "scores"},
            help="Confidence sets for the ranks, by mean rank or mean score, jointly at"
-                " 1 - alpha."),
+                " 1 - alpha.", group="rank_sets", field="basis"),
     Option("rank_sets_marginal", False, "--marginal-rank-sets", kind="switch", panel=SURE,
-           param="marginal_rank_sets", help="Each learner's own rank set instead."),
+           param="marginal_rank_sets", help="Each learner's own rank set instead.", group="rank_sets", field="marginal"),
     Option("dataset_check", False, "--dataset-check", kind="switch", panel=SURE,
            help="The fewest data sets whose removal overturns each claim of the verdict."),
     Option("multiverse", None, "--multiverse", kind="spelled", metavar="[GRID.toml]",
@@ -222,11 +232,11 @@ COMPARE = (
            words={None: None, False: None, "corrected": "corrected", True: "corrected",
                   "5x2cv": "5x2cv"},
            help="Each learner against the base on each data set, from the folds (alone:"
-                " corrected)."),
+                " corrected).", group="per_dataset", field="tests"),
     Option("per_dataset_adjust", "none", "--per-dataset-adjust", choices=("none", "holm"),
-           panel=PER, help="Over the data sets (WEKA: none)."),
+           panel=PER, help="Over the data sets (WEKA: none).", group="per_dataset", field="adjust"),
     Option("test_fraction", None, "--test-fraction", metavar="F", panel=PER, type=float,
-           help="Share of instances tested on (default: from the results, else k-fold)."),
+           help="Share of instances tested on (default: from the results, else k-fold).", group="per_dataset"),
 )
 
 #: How the input is read (:func:`rankwise.load_table`'s options), for the command lines that
@@ -248,6 +258,43 @@ READ = (
 
 BY_NAME = {o.name: o for o in COMPARE}
 NAMES = tuple(BY_NAME)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Options of :func:`rankwise.compare` that one feature takes together, given as one
+    keyword (``wilcoxon=WilcoxonOptions(zero_method="pratt")``), as scipy groups a method's
+    settings; ``lead``: the field a plain value sets (``bayesian="signed-rank"`` is
+    ``BayesianOptions(test="signed-rank")``), None where a plain value means nothing."""
+
+    name: str
+    cls: str
+    lead: str | None
+    help: str
+
+    @property
+    def options(self) -> tuple:
+        return tuple(o for o in COMPARE if o.group == self.name)
+
+
+GROUPS = (
+    Group("posthoc", "PosthocOptions", "family",
+          "The post-hoc family and how it is computed."),
+    Group("wilcoxon", "WilcoxonOptions", None,
+          "How the Wilcoxon signed-ranks test treats zeros and computes its p-value."),
+    Group("bayesian", "BayesianOptions", "test",
+          "A Bayesian test of the same pairs, or a model of the whole table."),
+    Group("rank_sets", "RankSetOptions", "basis", "Confidence sets for the learners' ranks."),
+    Group("per_dataset", "PerDatasetOptions", "tests",
+          "The tests of each learner against the base on each data set."),
+    Group("presentation", "Presentation", None,
+          "How the reports show the analysis (no number of it depends on these)."),
+)
+GROUP_BY_NAME = {g.name: g for g in GROUPS}
+
+#: compare's keywords, in its signature's order: its own options, and a keyword per group in
+#: the place of the group's first option.
+KEYWORDS = tuple(dict.fromkeys(o.group or o.name for o in COMPARE))
 
 
 def api_values(cli_values: dict) -> dict:

@@ -5,5 +5,8 @@ Imports go down to :mod:`rankwise.stats` and :mod:`rankwise.tables`; never to th
 """
 
 from .compare import Comparison, compare
+from .option_groups import (BayesianOptions, PerDatasetOptions, PosthocOptions, Presentation,
+                            RankSetOptions, WilcoxonOptions)
 
-__all__ = ["Comparison", "compare"]
+__all__ = ["BayesianOptions", "Comparison", "PerDatasetOptions", "PosthocOptions",
+           "Presentation", "RankSetOptions", "WilcoxonOptions", "compare"]

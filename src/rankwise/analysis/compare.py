@@ -23,6 +23,8 @@ from ..stats.bayesian import DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD
 from . import steps
 from .options import validate
 from .figures import matrix_rows
+from .option_groups import (BayesianOptions, PerDatasetOptions, PosthocOptions, Presentation,
+                            RankSetOptions, WilcoxonOptions, flat_settings, grouped)
 from .results import CriticalDifference, PosthocResult, Verdict
 
 
@@ -145,8 +147,13 @@ class Comparison:
         return comparison_dict(self, include_table)
 
     def with_options(self, **changes) -> "Comparison":
-        """The same analysis of the same table with some settings of :func:`compare` changed."""
-        return compare(self.table, **{**self.options, **changes})
+        """The same analysis of the same table with some settings of :func:`compare` changed:
+        compare's keywords (``posthoc=PosthocOptions(...)``) or the flat names of
+        ``options`` (``zero_method="pratt"``)."""
+        flat = {**self.options, **{k: v for k, v in changes.items() if k in self.options}}
+        keywords = {**grouped(flat), **{k: v for k, v in changes.items()
+                                        if k not in self.options}}
+        return compare(self.table, **keywords)
 
     @cached_property
     def summary(self) -> Summary:
@@ -231,29 +238,24 @@ def _analysis(declared):
         bound = signature.bind(data, **kwargs)
         bound.apply_defaults()
         given = dict(bound.arguments)
-        return _compare(given.pop("data"), given.pop("load_options"), given)
+        data, load_options = given.pop("data"), dict(given.pop("load_options"))
+        return _compare(data, load_options, flat_settings(given, load_options))
     return call
 
 
 @_analysis
 def compare(data, *, alpha: float = 0.05, convention: str = "default",
             decimals: int | None = DEFAULT_DECIMALS, tests=None, pair=None,
-            zero_method: str = "demsar", wilcoxon_method: str = "auto", sign_ties: str = "split",
-            alternative: str = "two-sided", continuity_correction: bool = False,
-            friedman_method: str = "auto",
-            posthoc: str | None = None, control: str | None = None, procedures=None,
-            rankings=None, force_posthoc: bool = False, bh_time_budget: float = 10.0,
-            verdict_procedure: str = "holm", diagram_procedure: str = "nemenyi",
-            effects: str | bool | None = None, confidence: float | None = None,
-            bayesian: str | None = None, rope: float = 0.0, samples: int = DEFAULT_SAMPLES,
-            seed: int = DEFAULT_SEED, threshold: float = DEFAULT_THRESHOLD,
-            rank_intervals: bool = False, digits: int | None = None,
-            figure_title: bool = False, top: int | None = 30, pool_check: bool = False,
-            mcm: bool | str = False, groups: str | None = None,
-            verdict: str = "frequentist", rank_sets: bool | str | None = None,
-            rank_sets_marginal: bool = False, dataset_check: bool = False,
-            multiverse=None, per_dataset: bool | str | None = None,
-            per_dataset_adjust: str = "none", test_fraction: float | None = None,
+            wilcoxon: WilcoxonOptions | None = None, sign_ties: str = "split",
+            alternative: str = "two-sided", friedman_method: str = "auto",
+            posthoc: str | PosthocOptions | None = None, verdict_procedure: str = "holm",
+            diagram_procedure: str = "nemenyi", effects: str | bool | None = None,
+            confidence: float | None = None, bayesian: str | BayesianOptions | None = None,
+            seed: int = DEFAULT_SEED, presentation: Presentation | None = None,
+            pool_check: bool = False, mcm: bool | str = False, groups: str | None = None,
+            verdict: str = "frequentist", rank_sets: bool | str | RankSetOptions | None = None,
+            dataset_check: bool = False, multiverse=None,
+            per_dataset: bool | str | PerDatasetOptions | None = None,
             **load_options) -> Comparison:
     """Rank the table and run the omnibus tests (k ≥ 3) or the two-learner tests (k = 2).
 
@@ -273,9 +275,17 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         Which tests to run; default: all omnibus tests for k ≥ 3, all two-learner tests for k = 2.
     pair : (str, str), optional
         With k ≥ 3, also run the two-learner tests on these two learners (b is compared with a).
-    zero_method, wilcoxon_method : str
-        Wilcoxon's zero rule (``demsar``, ``zsplit``, ``pratt``, ``wilcox``) and p-value method
-        (``auto``, ``exact``, ``normal``).
+    wilcoxon : WilcoxonOptions, optional
+        How the Wilcoxon signed-ranks test (the two-learner test and the pairwise Wilcoxon
+        ranking) treats zeros and computes its p-value; its fields:
+
+        zero_method, method : str
+            Wilcoxon's zero rule (``demsar``, ``zsplit``, ``pratt``, ``wilcox``) and p-value method
+            (``auto``, ``exact``, ``normal``).
+        continuity_correction : bool
+            Continuity correction of ½ in the Wilcoxon normal approximation (the two-learner test
+            and the pairwise Wilcoxon ranking), towards the null on the side tested, as in R and
+            scipy. Off by default (R's default is on); it does not touch exact p-values.
     sign_ties : {"split", "drop"}
         Tie rule of the sign test.
     alternative : {"two-sided", "greater", "less"}
@@ -283,30 +293,31 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         a", in the table's direction (higher- or lower-is-better); ``less`` the opposite. With a
         named ``control`` it also makes the control family one-sided ("each learner is better
         than the control", or worse); the all-pairs family stays two-sided.
-    continuity_correction : bool
-        Continuity correction of ½ in the Wilcoxon normal approximation (the two-learner test
-        and the pairwise Wilcoxon ranking), towards the null on the side tested, as in R and
-        scipy. Off by default (R's default is on); it does not touch exact p-values.
     friedman_method : {"auto", "chi2", "exact", "monte-carlo"}
         p-value of the Friedman and Iman-Davenport tests: ``auto`` (default) takes the
         permutation distribution given each data set's ranks below 20 data sets (exact when the
         programme fits, else 100,000 seeded arrangements) and chi-square / F from 20 on and
         under ``convention="paper"``.
-    posthoc : {None, "all", "control", "both"}
-        Post-hoc family: all pairs, against a control, or both (k ≥ 3). Giving ``control``
-        alone implies ``"control"``.
-    control : str, optional
-        Control learner; ``None`` or ``"best"`` picks the best Friedman mean rank.
-    procedures : sequence of str, optional
-        Adjustment procedures (default: every procedure of the family).
-    rankings : sequence of str, optional
-        Where the pairwise statistics come from: ``friedman`` (default), ``friedman_aligned``
-        (or ``aligned``), ``quade``, ``wilcoxon``, ``sign``, ``anova`` (Tukey and Dunnett).
-    force_posthoc : bool
-        Compute post-hoc tests even when the gating omnibus test does not reject (the result is
-        marked). By default the papers' gate is followed.
-    bh_time_budget : float
-        Seconds for the exact Bergmann-Hommel search on matrices that are not Robinson.
+    posthoc : {None, "all", "control", "both"} or PosthocOptions
+        The post-hoc family (``"all"``: every pair, ``"control"``: every learner against the
+        control, ``"both"``), or a :class:`PosthocOptions` with the family and how it is
+        computed (k ≥ 3); its fields:
+
+        family : {None, "all", "control", "both"}
+            Post-hoc family: all pairs, against a control, or both (k ≥ 3). Giving ``control``
+            alone implies ``"control"``.
+        control : str, optional
+            Control learner; ``None`` or ``"best"`` picks the best Friedman mean rank.
+        procedures : sequence of str, optional
+            Adjustment procedures (default: every procedure of the family).
+        rankings : sequence of str, optional
+            Where the pairwise statistics come from: ``friedman`` (default), ``friedman_aligned``
+            (or ``aligned``), ``quade``, ``wilcoxon``, ``sign``, ``anova`` (Tukey and Dunnett).
+        force : bool
+            Compute post-hoc tests even when the gating omnibus test does not reject (the result is
+            marked). By default the papers' gate is followed.
+        bh_time_budget : float
+            Seconds for the exact Bergmann-Hommel search on matrices that are not Robinson.
     verdict_procedure : str
         The control procedure by which the verdict compares every learner with the best one
         (default ``holm``). The headline figure (the control diagram) shows these decisions.
@@ -322,37 +333,44 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         sets; the notes say which pairs have effects.
     confidence : float or None
         Confidence level of the effect-size intervals; default 1 − alpha.
-    bayesian : {None, "sign", "signed-rank", "correlated-t", "hierarchical", "plackett-luce", "bradley-terry"}
-        Also the Bayesian sign or signed-rank test of the same pairs, with ``rope`` (in the
-        criterion's units), ``samples`` posterior draws from ``seed``, and a decision when a
-        posterior probability reaches ``threshold``; the correlated t-test per data set or the
-        hierarchical test over them, from fold-level results; or a model of the whole table
-        (the ``bayes`` extra): Plackett-Luce over the rankings, Wainer's Bradley-Terry over the
-        wins (with the paired local ROPE where fold-level results exist). The models' results
-        are in ``bayesian_model`` and a report section "Bayesian view of the whole table".
-    rope : float
-        The region of practical equivalence of the Bayesian tests, in the criterion's units
-        (default 0: none); a test that does not read it refuses it.
-    samples : int
-        Posterior draws of the Bayesian sign and signed-rank tests.
+    bayesian : str or BayesianOptions, optional
+        A Bayesian analysis: the name of the test or model, or a :class:`BayesianOptions` with
+        it and its settings; its fields:
+
+        test : {None, "sign", "signed-rank", "correlated-t", "hierarchical", "plackett-luce", "bradley-terry"}
+            Also the Bayesian sign or signed-rank test of the same pairs, with ``rope`` (in the
+            criterion's units), ``samples`` posterior draws from ``seed``, and a decision when a
+            posterior probability reaches ``threshold``; the correlated t-test per data set or the
+            hierarchical test over them, from fold-level results; or a model of the whole table
+            (the ``bayes`` extra): Plackett-Luce over the rankings, Wainer's Bradley-Terry over the
+            wins (with the paired local ROPE where fold-level results exist). The models' results
+            are in ``bayesian_model`` and a report section "Bayesian view of the whole table".
+        rope : float
+            The region of practical equivalence of the Bayesian tests, in the criterion's units
+            (default 0: none); a test that does not read it refuses it.
+        samples : int
+            Posterior draws of the Bayesian sign and signed-rank tests.
+        threshold : float
+            The posterior probability at which a Bayesian decision is drawn.
     seed : int
         The seed of every draw: the posteriors, the rank sets, the bootstrap groups.
-    threshold : float
-        The posterior probability at which a Bayesian decision is drawn.
-    rank_intervals : bool
-        Draw the mean ranks' confidence intervals as bars on the CD diagram (the intervals
-        themselves are always in the mean-rank table and the JSON).
-    digits : int or None
-        Decimals of the table's values in the reports (default: as many as the input has, at
-        most 6). Presentation only: the analysis uses ``decimals``.
-    figure_title : bool
-        Keep a title inside the figures (by default the caption carries it, as papers want).
-    top : int or None
-        The text, Markdown, LaTeX and HTML reports show the best ``top`` learners by mean rank
-        in every ranked table (default 30; 0 or None: all) and say how many were left out; the
-        JSON (and ``pairs.csv`` of a report folder) keeps every learner and, up to 1,000
-        learners, every pair (above: the pairs of the learners shown, at most 1,000 of them;
-        every pair of ``posthoc="all"`` goes to :meth:`Comparison.write_pairs`).
+    presentation : Presentation, optional
+        How the reports show the analysis (no number of it depends on these); its fields:
+
+        rank_intervals : bool
+            Draw the mean ranks' confidence intervals as bars on the CD diagram (the intervals
+            themselves are always in the mean-rank table and the JSON).
+        digits : int or None
+            Decimals of the table's values in the reports (default: as many as the input has, at
+            most 6). Presentation only: the analysis uses ``decimals``.
+        figure_title : bool
+            Keep a title inside the figures (by default the caption carries it, as papers want).
+        top : int or None
+            The text, Markdown, LaTeX and HTML reports show the best ``top`` learners by mean rank
+            in every ranked table (default 30; 0 or None: all) and say how many were left out; the
+            JSON (and ``pairs.csv`` of a report folder) keeps every learner and, up to 1,000
+            learners, every pair (above: the pairs of the learners shown, at most 1,000 of them;
+            every pair of ``posthoc="all"`` goes to :meth:`Comparison.write_pairs`).
     pool_check : bool
         Does the pool matter? Recompute every pair decision of the all-pairs family (the
         diagram's procedure on the first of ``rankings``, default Friedman mean ranks) and the
@@ -379,15 +397,19 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         with a pairwise test, every learner against the best-ranked one; each "practically
         worse", "practically equivalent", "practically better" or "undecided" at ``threshold``.
         The frequentist verdict (the figures' and tables' decisions) follows it, named as such.
-    rank_sets : {None, True, "ranks", "scores"}
-        Confidence sets for the learners' ranks (:func:`rankwise.rank_confidence_sets`,
-        Mogstad et al. 2023) at 1 − ``alpha``, jointly for every learner: by mean rank
-        (``True`` or ``"ranks"``: the N × k ranks give the covariance) or by mean score
-        (``"scores"``, when the scores of different data sets are on one scale); 1,000 draws
-        from ``seed``. A column of the mean-rank table, a sentence of the verdict (the learners
-        that could be the best) and the JSON ``rank_sets``. Needs a complete table.
-    rank_sets_marginal : bool
-        Each learner's own (marginal) set instead of sets that hold jointly.
+    rank_sets : {None, True, "ranks", "scores"} or RankSetOptions
+        Confidence sets for the learners' ranks: the basis, or a :class:`RankSetOptions`
+        with it; its fields:
+
+        basis : {None, True, "ranks", "scores"}
+            Confidence sets for the learners' ranks (:func:`rankwise.rank_confidence_sets`,
+            Mogstad et al. 2023) at 1 − ``alpha``, jointly for every learner: by mean rank
+            (``True`` or ``"ranks"``: the N × k ranks give the covariance) or by mean score
+            (``"scores"``, when the scores of different data sets are on one scale); 1,000 draws
+            from ``seed``. A column of the mean-rank table, a sentence of the verdict (the learners
+            that could be the best) and the JSON ``rank_sets``. Needs a complete table.
+        marginal : bool
+            Each learner's own (marginal) set instead of sets that hold jointly.
     dataset_check : bool
         Which data sets carry the claims (:mod:`rankwise.analysis.dataset_check`): for the
         best-ranked learner, the gate, each learner's decision in the verdict and (with the
@@ -403,19 +425,23 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         choices that flip it. True: the default grid; a dict or a TOML file (``[grid]``): your
         own. A sentence of the verdict, a report section, a figure (``multiverse``) and the
         JSON ``multiverse``.
-    per_dataset : None, True, {"corrected", "5x2cv"}
-        Data set by data set (:mod:`rankwise.analysis.per_dataset`), from the results of every
-        fold: each learner against the base (``control``, else the best mean rank) on each
-        data set by the corrected resampled t-test (True or ``"corrected"``), with the 5×2cv t
-        and F tests (``"5x2cv"``, on 5 repetitions of 2-fold cross-validation only), and the
-        Bayesian correlated t-test with ``rope``; WEKA's table of mean (sd) with ``v``/``*``
-        marks and the ``(v/ /*)`` counts in every report, the JSON ``per_dataset``. Needs
-        fold-level results.
-    per_dataset_adjust : {"none", "holm"}
-        Adjust each learner's p-values over the data sets (default none, as WEKA).
-    test_fraction : float, optional
-        The share of instances tested on, for n₂/n₁ when the results do not say it (default:
-        WEKA's instance counts, a results database's k folds, or 1/(k − 1) assumed).
+    per_dataset : {None, True, "corrected", "5x2cv"} or PerDatasetOptions
+        Data set by data set: the tests, or a :class:`PerDatasetOptions` with them; its
+        fields:
+
+        tests : {None, True, "corrected", "5x2cv"}
+            Data set by data set (:mod:`rankwise.analysis.per_dataset`), from the results of every
+            fold: each learner against the base (``control``, else the best mean rank) on each
+            data set by the corrected resampled t-test (True or ``"corrected"``), with the 5×2cv t
+            and F tests (``"5x2cv"``, on 5 repetitions of 2-fold cross-validation only), and the
+            Bayesian correlated t-test with ``rope``; WEKA's table of mean (sd) with ``v``/``*``
+            marks and the ``(v/ /*)`` counts in every report, the JSON ``per_dataset``. Needs
+            fold-level results.
+        adjust : {"none", "holm"}
+            Adjust each learner's p-values over the data sets (default none, as WEKA).
+        test_fraction : float, optional
+            The share of instances tested on, for n₂/n₁ when the results do not say it (default:
+            WEKA's instance counts, a results database's k folds, or 1/(k − 1) assumed).
 
     Examples
     --------
@@ -459,7 +485,7 @@ def _compare(data, load_options: dict, given: dict) -> Comparison:
     notes = freq.leading_notes + collect_notes(
         table, tests, freq.posthoc, figures if opts.complete else {},
         small_sample_guidance(table, tests, freq.critical_difference, opts.alpha) + effect_notes)
-    found, verdict, figures = steps.multiverse(table, verdict, figures, opts, rerun=compare)
+    found, verdict, figures = steps.multiverse(table, verdict, figures, opts, rerun=_rerun)
     settings = {**ranked.settings, **effect_settings, **model_settings, **verdict_settings,
                 **interval_settings, **set_settings}
     cmp = Comparison(table=table, alpha=opts.alpha, convention=opts.convention,
@@ -473,6 +499,11 @@ def _compare(data, load_options: dict, given: dict) -> Comparison:
                       rank_sets=sets, letters=letters, dataset_check=carried,
                       per_dataset=by_dataset, multiverse=found)
     return cmp
+
+
+def _rerun(table, **flat) -> Comparison:
+    """:func:`compare` of ``table`` with flat settings (a multiverse entry's ``options``)."""
+    return _compare(table, {}, flat)
 
 
 def small_sample_guidance(table, tests, cd, alpha) -> tuple:

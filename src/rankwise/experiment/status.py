@@ -12,16 +12,21 @@ from .store import Store, is_locked
 SCHEMA = "rankwise.status/1"
 
 
-def status(path) -> dict:
-    """Design, progress per (data set, learner), failures, learner warnings grouped by message,
-    library versions, and whether a run holds the file now."""
+def _read(path, read) -> tuple:
+    """``(meta, race, read(store))`` of a results file opened read-only (the race recomputed
+    from the stored results), closed again whatever happens."""
     store = Store(path, readonly=True)
     try:
         meta = store.meta()
-        tasks = store.task_table()
-        race = race_progress(store, meta)
+        return meta, race_progress(store, meta), read(store)
     finally:
         store.close()
+
+
+def status(path) -> dict:
+    """Design, progress per (data set, learner), failures, learner warnings grouped by message,
+    library versions, and whether a run holds the file now."""
+    meta, race, tasks = _read(path, lambda store: store.task_table())
     design = meta.get("design", {})
     per_cell = design.get("repeats", 0) * design.get("folds", 0)
     datasets = [d["name"] for d in design.get("datasets", [])]
@@ -127,15 +132,8 @@ def _wrapped(line: str, width: int, table: set) -> str:
 def read_results(path) -> tuple:
     """(long table, meta, status) of a results database, for ``rankwise compare``: the stored
     results in the design's order and the run's state (with the race recomputed)."""
-    store = Store(path, readonly=True)
-    try:
-        meta = store.meta()
-        table = store.long_table()
-        failed = store.failures()
-        done = store.finished()
-        race = race_progress(store, meta)
-    finally:
-        store.close()
+    meta, race, (table, failed, done) = _read(
+        path, lambda store: (store.long_table(), store.failures(), store.finished()))
     design = meta.get("design", {})
     d_order = {d["name"]: i for i, d in enumerate(design.get("datasets", []))}
     l_order = {l["name"]: i for i, l in enumerate(design.get("learners", []))}
