@@ -256,3 +256,29 @@ def test_options_that_may_stand_alone_still_do(capsys, cli):
                          "--format", "json")
     assert code == 0, err
     assert json.loads(out)["multiverse"] is not None
+
+
+def test_every_command_runs_as_a_process_of_its_own(tmp_path, cli_process):
+    """One smoke test per command through the installed entry point (``python -m
+    rankwise.cli``); everything else about the commands is tested in process."""
+    import typer.main
+
+    from rankwise.cli import app
+
+    results = tmp_path / "demo.sqlite"
+    runs = {
+        "run": ["run", "--example", "demo", "--results", results, "--quiet"],
+        "status": ["status", results],
+        "compare": ["compare", results, "--criterion", "auc", "--format", "json"],
+        "export": ["export", results, "-o", tmp_path / "demo.csv"],
+        "race": ["race", "--example", "garcia2008"],
+        "power": ["power", "--example", "garcia2008", "--learners", "C4.5,CN2", "--draws",
+                  "20", "--bias", "0"],
+        "examples": ["examples"],
+    }
+    assert set(runs) == set(typer.main.get_command(app).commands)
+    for command, args in runs.items():   # in this order: run writes what the next ones read
+        done = cli_process(*args)
+        assert done.returncode == 0, (command, done.stderr)
+        assert done.stdout or command in ("run", "export"), command
+        assert "Traceback" not in done.stderr, command
