@@ -9,6 +9,7 @@ significant: for when the groups of a CD diagram overlap and mislead.
 import rankwise
 from rankwise.report import figures
 
-cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc=rankwise.PosthocOptions(
-    "all", procedures=["nemenyi", "shaffer"]))
+table = rankwise.load_example("garcia2008")
+cmp = rankwise.compare(
+    table, posthoc=rankwise.PosthocOptions("all", procedures=["nemenyi", "shaffer"]))
 heatmap = figures(cmp, procedure="shaffer")["pvalue_heatmap"]

@@ -64,6 +64,8 @@ def score_input(fn):
         if first in bound.arguments:
             bound.arguments.update(_as_scores(fn.__name__, bound.arguments[first], first,
                                               bound.arguments, takes))
+        if takes["higher_is_better"] and bound.arguments.get("higher_is_better") is None:
+            bound.arguments["higher_is_better"] = True   # no table said otherwise: higher
         return fn(*bound.args, **bound.kwargs)
 
     return wrapper
@@ -103,9 +105,6 @@ def _as_scores(name: str, x, first: str, given: dict, takes: dict) -> dict:
     elif np.ndim(x) != 2:
         score_matrix(x)  # refused, in its words
     out[first] = x
-    if takes["higher_is_better"] and "higher_is_better" not in out \
-            and given.get("higher_is_better") is None:
-        out["higher_is_better"] = True   # an array or a DataFrame says no direction: higher
     if takes["learners"] and names is not None and given.get("learners") is None:
         out["learners"] = names
     if takes["datasets"] and rows is not None and given.get("datasets") is None:
