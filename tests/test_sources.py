@@ -3,9 +3,7 @@ example gives the same analysis as the long table renamed by hand; failed jobs a
 with their messages; folds are never data sets; bad mappings end in one line and exit 2."""
 
 import json
-import subprocess
 from importlib import resources
-import sys
 
 import numpy as np
 import pandas as pd

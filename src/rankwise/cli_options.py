@@ -18,7 +18,7 @@ from . import names, option_table
 #: A choice list longer than this is listed in the option's help instead of beside its name.
 LONG_CHOICES = 60
 
-from .option_table import EFFECT, IN, OUT, PER, POST, SURE, TESTS as TESTS_P
+from .option_table import IN, OUT
 
 POOL_P = "Pool (guide: power)"
 STUDY = "Study (guide: power; docs/reference/power.md)"

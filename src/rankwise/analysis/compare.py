@@ -19,7 +19,7 @@ from ..stats.exact import PERMUTATION_BELOW_N
 from ..stats.ranking import DEFAULT_DECIMALS
 from ..stats.summary import best_in_row, quartile_charts, win_tie_loss_matrix
 from ..tables import ScoreTable, load_table
-from ..stats.bayesian import DEFAULT_SAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD
+from ..stats.bayesian import DEFAULT_SEED
 from . import steps
 from .options import validate
 from .figures import matrix_rows

@@ -39,7 +39,6 @@ import itertools
 import shlex
 from dataclasses import dataclass, field
 from importlib.util import find_spec
-from pathlib import Path
 
 import numpy as np
 
