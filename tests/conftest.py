@@ -111,7 +111,9 @@ def site(tmp_path_factory):
     built = Path(__file__).parents[1] / "docs" / "_build" / "html"
     if (built / "index.html").exists():
         return built
-    pytest.importorskip("sphinx", reason="install rankwise[docs] to build the site")
+    for module in ("sphinx", "myst_nb", "pydata_sphinx_theme", "sphinx_gallery"):
+        # the docs extra, whole (sphinx alone also comes with the test extra's numpydoc)
+        pytest.importorskip(module, reason="install rankwise[docs] to build the site")
     import fcntl
 
     shared = tmp_path_factory.getbasetemp()
