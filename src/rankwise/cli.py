@@ -623,12 +623,13 @@ def run():  # console-script entry point
         app.rich_markup_mode = None
     no_args, usage, abort = _click_errors()
     args = optional_values(sys.argv[1:])
-    taken = option_taken_as_value(args)
+    command = typer.main.get_command(app)   # built once: checked here, then run
+    taken = option_taken_as_value(args, command)
     if taken is not None:
         typer.echo(f"rankwise: error: {taken}", err=True)
         sys.exit(2)
     try:
-        code = app(args=args, standalone_mode=False, prog_name="rankwise")
+        code = command(args=args, standalone_mode=False, prog_name="rankwise")
     except no_args as exc:
         exc.show()
         code = exc.exit_code
@@ -661,13 +662,12 @@ def optional_values(args: list) -> list:
     return out
 
 
-def option_taken_as_value(args: list) -> str | None:
+def option_taken_as_value(args: list, command) -> str | None:
     """The message when an option that takes a value is followed by another option
     (``--rank-sets --format json``), which the parser would take as its value; None when
     there is none. Values that start with one dash (``--alpha -1``) are left to the checks."""
     if not args or args[0].startswith("-"):
         return None
-    command = typer.main.get_command(app)
     sub = getattr(command, "commands", {}).get(args[0])
     if sub is None:
         return None
