@@ -8,9 +8,8 @@ from dataclasses import field, make_dataclass
 import numpy as np
 
 from .. import _validate as check
-from ..defaults import BAYESIAN_SAMPLES, BAYESIAN_THRESHOLD
 from ..errors import RankwiseError
-from ..option_table import NAMES
+from ..option_table import BY_NAME, NAMES
 from ..names import (ALL_PAIRS_PROCEDURES, BAYESIAN_MODELS, GROUP_METHODS, OMNIBUS_TESTS,
                      OPTIONAL_PROCEDURES, RANK_SET_BASES, TWO_LEARNER_TESTS, VERDICT_BASES)
 from ..stats.bayesian import BAYESIAN_TESTS
@@ -181,8 +180,8 @@ def _check_bayesian(given: dict) -> None:
 _USES = {None: (), "sign": ("rope", "samples"), "signed-rank": ("rope", "samples"),
          "correlated-t": ("rope",), "hierarchical": ("rope",), "plackett-luce": (),
          "bradley-terry": ()}
-_SETTING = {"rope": ("--rope (rope=)", 0.0), "samples": ("--samples (samples=)", BAYESIAN_SAMPLES),
-            "threshold": ("--threshold (threshold=)", BAYESIAN_THRESHOLD)}
+_SETTING = {name: (f"{BY_NAME[name].flag} ({name}=)", BY_NAME[name].default)
+            for name in ("rope", "samples", "threshold")}
 
 
 def _check_unused_bayesian(given: dict) -> None:
