@@ -127,6 +127,4 @@ def _engine_of(cmp):
     from rankwise.analysis.options import validate
 
     opts = validate(cmp.table, cmp.options)
-    ranked = steps.rank(cmp.table, opts)
-    tests, shared = steps.run_tests(cmp.table, ranked, opts)
-    return steps.frequentist(cmp.table, ranked, tests, shared, opts).engine
+    return steps.fold(cmp.table, opts, steps=steps.STEPS[:3]).engine

@@ -14,7 +14,8 @@ from rankwise import RankwiseError, compare, load_example
 from rankwise import cli as cli_module
 from rankwise.analysis.options import Options, validate
 from rankwise.analysis.option_groups import CLASSES, grouped
-from rankwise.option_table import (BY_NAME, COMPARE, GROUPS, KEYWORDS, NAMES, READ, api_values,
+from rankwise.option_table import (BY_NAME, COMMANDS, COMPARE, GROUPS, KEYWORDS, NAMES, READ,
+                                   api_values,
                                    command_words, echoed)
 
 
@@ -222,3 +223,44 @@ def test_each_multiverse_entry_command_runs_that_entry(case, capsys, cli):
                                       **grouped(entry.options)).to_json())
         assert _verdict_and_settings(ran) == _verdict_and_settings(expected), entry.command
     assert ran_some
+
+
+def _api_of(command):
+    """The Python function behind a command whose options the table declares."""
+    from rankwise import race
+    from rankwise.power import power_study
+
+    return {"power": power_study, "race": race}[command]
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_other_commands_take_the_table_options_with_their_defaults(command):
+    """power and race: the Python function's defaults, the command line's flags, defaults,
+    help and panels are the table's; a shared option keeps compare's flag."""
+    api = inspect.signature(_api_of(command)).parameters
+    params = {p.name: p for p in typer.main.get_command(cli_module.app).commands[command].params}
+    for option in COMMANDS[command]:
+        if option.name in {"goal", "sample_size"}:   # a word on the command line, see below
+            assert api[option.name].default == option.default, option.name
+        else:
+            assert api[option.name].default == option.default == option.command_default, \
+                option.name
+        param = params[option.cli_param]
+        assert option.long_flag in param.opts, option.name
+        assert param.default == option.command_default, option.name
+        assert param.help == option.help and param.rich_help_panel == option.panel, option.name
+        if option.name in BY_NAME:
+            assert option.flag == BY_NAME[option.name].flag, option.name
+
+
+def test_the_command_lines_words_for_goal_and_sample_size_mean_the_python_defaults():
+    from rankwise.cli import _goal
+    from rankwise.power.study import parse_sample_sizes
+
+    race_options = {o.name: o for o in COMMANDS["race"]}
+    assert _goal(race_options["goal"].command_default) == race_options["goal"].default
+    power_options = {o.name: o for o in COMMANDS["power"]}
+    from rankwise.power.study import DEFAULT_SAMPLE_SIZE
+
+    assert parse_sample_sizes(power_options["sample_size"].command_default) == \
+        parse_sample_sizes(DEFAULT_SAMPLE_SIZE)

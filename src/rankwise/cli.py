@@ -9,10 +9,15 @@ from typing import Optional
 import typer
 import typer.main
 
-from . import defaults, names, option_table
+from . import names, option_table
 from .cli_options import In, NoEffects, Out, Pool, Racing, Study
+from .cli_options import CommandDefaults, Commands
 from .cli_options import Defaults as D, Options as O
 from .errors import RankwiseError
+
+# Each command's options from the option table, by name (compare's are O and D).
+P, PD = Commands.power, CommandDefaults.power
+R, RD = Commands.race, CommandDefaults.race
 
 app = typer.Typer(add_completion=True, no_args_is_help=True,
                   help="Compare learners over many data sets, with the statistics done right.",
@@ -241,11 +246,12 @@ def power(
     columns: Pool.Columns = None, source_format: Pool.Source = "auto",
     duplicates: Pool.Duplicates = None, where: Pool.Where = None, sep: Pool.Sep = None,
     decimal: Pool.Decimal = None,
-    learners: Study.Learners = None, control: Study.Control = None,
-    sample_size: Study.SampleSize = "10", bias: Study.Bias = None,
-    draws: Study.Draws = defaults.POWER_DRAWS, seed: Study.Seed = defaults.POWER_SEED,
-    tests: Study.Tests = None, procedures: Study.Procedures = None, alpha: Study.Alpha = 0.05,
-    target_power: Study.Power = 0.8, jobs: Study.Jobs = 1, dask_scheduler: Study.Dask = None,
+    learners: P.learners = PD.learners, control: P.control = PD.control,
+    sample_size: P.sample_size = PD.sample_size, bias: P.biases = PD.biases,
+    draws: P.draws = PD.draws, seed: P.seed = PD.seed, tests: P.tests = PD.tests,
+    procedures: P.procedures = PD.procedures, alpha: P.alpha = PD.alpha,
+    target_power: P.target_power = PD.target_power, jobs: P.jobs = PD.jobs,
+    dask_scheduler: P.dask_scheduler = PD.dask_scheduler,
     fmt: Study.Format = "text", report: Study.Report = None, output: Study.Output = None,
     figure_width: Study.FigureWidth = None,
 ):
@@ -283,8 +289,8 @@ def race(
     shape: In.Shape = "auto", columns: In.Columns = None, source_format: In.Source = "auto",
     missing: In.Missing = "refuse", duplicates: In.Duplicates = None, where: In.Where = None,
     sep: In.Sep = None, decimal: In.Decimal = None,
-    alpha: Racing.Alpha = 0.05, goal: Racing.Goal = "best", order: Racing.Order = "random",
-    seed: Racing.Seed = defaults.DEFAULT_SEED, fmt: Racing.Format = "text",
+    alpha: R.alpha = RD.alpha, goal: R.goal = RD.goal, order: R.order = RD.order,
+    seed: R.seed = RD.seed, fmt: Racing.Format = "text",
     figure: Racing.Figure = None, output: Racing.Output = None, ctx: typer.Context = None,
 ):
     """Replay a race over a finished table: eliminate a learner as soon as another beats it, with a guarantee that holds whenever the race stops. On a results file of rankwise run --race: that race."""

@@ -21,9 +21,6 @@ LONG_CHOICES = 60
 from .option_table import IN, OUT
 
 POOL_P = "Pool (guide: power)"
-STUDY = "Study (guide: power; docs/reference/power.md)"
-RUN_P = "Parallel runs (the results do not depend on them)"
-RACE_P = "Race (guide: racing)"
 OUT_P = "Output"
 
 
@@ -120,7 +117,8 @@ def table_option(option):
             rich_help_panel=option.panel, help=option.help)]
     default = option.command_default
     declared = type(default) if default is not None else Optional[option.type]
-    return Annotated[declared, opt(option.flag, help=option.help, panel=option.panel,
+    flags = (option.flag, option.short) if option.short else (option.flag,)
+    return Annotated[declared, opt(*flags, help=option.help, panel=option.panel,
                                    choices=option.choices, metavar=option.metavar)]
 
 
@@ -128,6 +126,14 @@ def table_option(option):
 Options = SimpleNamespace(**{o.name: table_option(o) for o in option_table.COMPARE})
 #: ... and their defaults as the command line spells them.
 Defaults = SimpleNamespace(**{o.name: o.command_default for o in option_table.COMPARE})
+#: Each other command's options from the table, one type and one default each, by name
+#: (``Commands.power.draws``, ``CommandDefaults.race.goal``).
+Commands = SimpleNamespace(**{command: SimpleNamespace(**{o.name: table_option(o)
+                                                          for o in table})
+                              for command, table in option_table.COMMANDS.items()})
+CommandDefaults = SimpleNamespace(**{command: SimpleNamespace(**{o.name: o.command_default
+                                                                 for o in table})
+                                     for command, table in option_table.COMMANDS.items()})
 NoEffects = Annotated[bool, typer.Option("--no-effects", hidden=True,
                                          help="The same as --effects none.")]
 
@@ -161,40 +167,7 @@ class Out:
 
 
 class Study:
-    """power: the study, its parallel runs and its output."""
-    Learners = Annotated[Optional[str], opt(
-        "--learners", metavar="LIST", panel=STUDY,
-        help="Learners (default: all). Two: d = first - second; more: the control against the"
-             " mean of the others.")]
-    Control = Annotated[Optional[str], opt(
-        "--control", metavar="NAME", panel=STUDY,
-        help="Control with 3+ learners (default: the first of --learners, else the best mean"
-             " rank).")]
-    SampleSize = Annotated[str, opt("--sample-size", "-n", metavar="N|a:b", panel=STUDY,
-                                    help="Data sets per draw, or a range for planning.")]
-    Bias = Annotated[Optional[str], opt("--bias", metavar="LIST", panel=STUDY,
-                                        help="Biases k (default 0,2,...,20).")]
-    Draws = Annotated[int, opt("--draws", metavar="D", panel=STUDY,
-                               help="Samples per bias and sample size.")]
-    Seed = Annotated[int, opt("--seed", metavar="SEED", panel=STUDY, help="Seed of the draws.")]
-    Tests = Annotated[Optional[str], opt(
-        "--tests", metavar="LIST", panel=STUDY,
-        help="Comma-separated (default: wilcoxon,sign,ttest for two learners; the five omnibus"
-             " tests for more): " + ", ".join(names.TWO_LEARNER_TESTS + names.OMNIBUS_TESTS)
-             + ".")]
-    Procedures = Annotated[Optional[str], opt(
-        "--procedures", metavar="LIST", panel=STUDY,
-        help="Control procedures on Friedman ranks (3+ learners; default none): "
-             + ", ".join(names.CONTROL_PROCEDURES + names.OPTIONAL_PROCEDURES) + ".")]
-    Alpha = Annotated[float, opt("--alpha", metavar="A", panel=STUDY,
-                                 help="Significance level.")]
-    Power = Annotated[float, opt("--power", metavar="P", panel=STUDY,
-                                 help="With --sample-size a:b, the rejection rate to reach.")]
-    Jobs = Annotated[int, opt("--jobs", "-j", metavar="N", panel=RUN_P,
-                              help="Worker processes (0: one per CPU).")]
-    Dask = Annotated[Optional[str], opt(
-        "--dask-scheduler", metavar="ADDRESS", panel=RUN_P,
-        help="Dask scheduler address, scheduler file, or 'local'.")]
+    """power: the study (from the option table), its parallel runs and its output."""
     Format = Annotated[str, opt("--format", "-f", choices=names.SUMMARY_FORMATS, panel=OUT_P,
                                 help="Output format.")]
     Report = Annotated[Optional[Path], opt(
@@ -208,16 +181,7 @@ class Study:
 
 
 class Racing:
-    """race: the race and its output."""
-    Alpha = Annotated[float, opt(
-        "--alpha", metavar="A", panel=RACE_P,
-        help="Chance of any wrong elimination over the whole race.")]
-    Goal = Annotated[str, opt("--goal", metavar="best|top:M", panel=RACE_P,
-                              help="Stop when the best, or the top M, are left.")]
-    Order = Annotated[str, opt("--order", choices=("random", "given"), panel=RACE_P,
-                               help="The data sets in a seeded random order or the table's.")]
-    Seed = Annotated[int, opt("--seed", metavar="SEED", panel=RACE_P,
-                              help="Seed of the random order.")]
+    """race: the race (from the option table) and its output."""
     Format, Output = Study.Format, Study.Output
     Figure = Annotated[Optional[Path], opt(
         "--figure", metavar="FILE", panel=OUT_P,

@@ -24,6 +24,8 @@ MODEL_DRAWS = 2000
 #: The seed and the number of draws of a power study.
 POWER_SEED = 2006
 POWER_DRAWS = 1000
+#: Data sets per draw of a power study unless a size (or a range) is given.
+POWER_SAMPLE_SIZE = 10
 #: The seed of the Monte Carlo permutation p-values (Friedman, Skillings-Mack).
 MONTE_CARLO_SEED = 20_170_000
 #: The seed of the bootstrap intervals of the mean ranks.

@@ -63,6 +63,8 @@ class Option:
     #: keyword of compare's own.
     group: str | None = None
     field: str | None = None
+    #: A one-letter form of the flag on the command line (``-j`` for ``--jobs``).
+    short: str | None = None
 
     @property
     def in_group(self) -> str:
@@ -258,6 +260,66 @@ READ = (
 
 BY_NAME = {o.name: o for o in COMPARE}
 NAMES = tuple(BY_NAME)
+
+# The other commands' options. What an option shares with compare's (its flag, its value's
+# type, its choices) comes from compare's entry; what differs (default, help, panel) is said
+# here, once.
+STUDY = "Study (guide: power; docs/reference/power.md)"
+RUN = "Parallel runs (the results do not depend on them)"
+RACING = "Race (guide: racing)"
+
+
+def _like(name: str, **changes) -> Option:
+    """compare's option ``name`` as another command takes it."""
+    from dataclasses import replace
+
+    return replace(BY_NAME[name], settings_key=None, group=None, field=None, **changes)
+
+
+#: :func:`rankwise.power.power_study`'s options (``rankwise power``).
+POWER = (
+    Option("learners", None, "--learners", kind="list", metavar="LIST", panel=STUDY,
+           help="Learners (default: all). Two: d = first - second; more: the control against"
+                " the mean of the others."),
+    _like("control", panel=STUDY,
+          help="Control with 3+ learners (default: the first of --learners, else the best"
+               " mean rank)."),
+    Option("sample_size", None, "--sample-size", metavar="N|a:b", panel=STUDY, short="-n",
+           cli_default=str(defaults.POWER_SAMPLE_SIZE),
+           help="Data sets per draw, or a range for planning."),
+    Option("biases", None, "--bias", kind="list", metavar="LIST", panel=STUDY, param="bias",
+           help="Biases k (default 0,2,...,20)."),
+    Option("draws", defaults.POWER_DRAWS, "--draws", metavar="D", panel=STUDY,
+           help="Samples per bias and sample size."),
+    _like("seed", default=defaults.POWER_SEED, panel=STUDY, help="Seed of the draws."),
+    _like("tests", panel=STUDY,
+          help="Comma-separated (default: wilcoxon,sign,ttest for two learners; the five"
+               " omnibus tests for more): "
+               + ", ".join(names.TWO_LEARNER_TESTS + names.OMNIBUS_TESTS) + "."),
+    _like("procedures", panel=STUDY,
+          help="Control procedures on Friedman ranks (3+ learners; default none): "
+               + ", ".join(names.CONTROL_PROCEDURES + names.OPTIONAL_PROCEDURES) + "."),
+    _like("alpha", panel=STUDY),
+    Option("target_power", 0.8, "--power", metavar="P", panel=STUDY,
+           help="With --sample-size a:b, the rejection rate to reach."),
+    Option("jobs", 1, "--jobs", metavar="N", panel=RUN, short="-j",
+           help="Worker processes (0: one per CPU)."),
+    Option("dask_scheduler", None, "--dask-scheduler", metavar="ADDRESS", panel=RUN,
+           help="Dask scheduler address, scheduler file, or 'local'."),
+)
+
+#: :func:`rankwise.race`'s options (``rankwise race``).
+RACE = (
+    _like("alpha", panel=RACING, help="Chance of any wrong elimination over the whole race."),
+    Option("goal", 1, "--goal", metavar="best|top:M", panel=RACING, cli_default="best",
+           help="Stop when the best, or the top M, are left."),
+    Option("order", "random", "--order", choices=("random", "given"), panel=RACING,
+           help="The data sets in a seeded random order or the table's."),
+    _like("seed", panel=RACING, help="Seed of the random order."),
+)
+
+#: Each command's options beside compare's, by command.
+COMMANDS = {"power": POWER, "race": RACE}
 
 
 @dataclass(frozen=True)

@@ -4,18 +4,17 @@ verdict, computed once and kept, with the settings that produced them, on a :cla
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 import numpy as np
 
 from ..errors import RankwiseError
-from ..names import label, ranking_title
+from ..option_table import BY_NAME
 # Names that rankwise 0.5 defined or imported here, kept importable from here for one release.
 from ..names import (ALL_PAIRS_PROCEDURES, GROUP_METHODS, OMNIBUS_TESTS,  # noqa: F401
                      OPTIONAL_PROCEDURES, TWO_LEARNER_TESTS)
 from .steps import INCOMPLETE_RANKINGS, PARALLEL_MIN_CELLS  # noqa: F401
-from ..stats.exact import PERMUTATION_BELOW_N
 from ..stats.ranking import DEFAULT_DECIMALS
 from ..stats.summary import best_in_row, quartile_charts, win_tie_loss_matrix
 from ..tables import ScoreTable, load_table
@@ -232,6 +231,9 @@ def _analysis(declared):
     import inspect
 
     signature = inspect.signature(declared)
+    # A keyword compare does not declare is a reading option or an 0.8 flat name of a group.
+    known = (set(inspect.signature(load_table).parameters) - {"source"}) | {
+        name for name, option in BY_NAME.items() if option.group}
 
     @functools.wraps(declared)
     def call(data, /, **kwargs):
@@ -239,6 +241,10 @@ def _analysis(declared):
         bound.apply_defaults()
         given = dict(bound.arguments)
         data, load_options = given.pop("data"), dict(given.pop("load_options"))
+        unknown = sorted(set(load_options) - known)
+        if unknown:  # as Python says it, not as a reading option that does not apply
+            raise TypeError(f"{declared.__name__}() got an unexpected keyword argument"
+                            f" {unknown[0]!r}")
         return _compare(data, load_options, flat_settings(given, load_options))
     return call
 
@@ -457,88 +463,27 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
 
 
 def _compare(data, load_options: dict, given: dict) -> Comparison:
-    """:func:`compare` with its options bound (``given``, by name)."""
+    """:func:`compare` with its options bound (``given``, by name): the table read, the options
+    checked, the steps folded (:data:`.steps.STEPS`) and their results kept."""
     if load_options and isinstance(data, ScoreTable):
         raise RankwiseError("options for reading a table cannot be applied to a ScoreTable")
     table = data if isinstance(data, ScoreTable) else load_table(data, **load_options)
     opts = validate(table, given)
-    ranked = steps.rank(table, opts)
-    tests, shared = steps.run_tests(table, ranked, opts)
-    freq = steps.frequentist(table, ranked, tests, shared, opts)
-    letters, freq = steps.letters(table, ranked, freq, opts)
-    sizes, bayes, verdict, effect_notes, effect_settings = steps.effects_and_bayesian(
-        table, ranked, freq.verdict, opts)
-    model, model_settings = steps.whole_table_model(table, opts)
-    verdict, verdict_settings = steps.bayesian_verdict(verdict, table, ranked.mean_ranks, bayes,
-                                                       model, opts)
-    views = steps.pool_views(table, ranked, verdict, opts)
-    verdict = steps.with_filled_cells(views.verdict, table)
-    intervals, interval_settings = steps.rank_intervals(ranked, opts)
-    sets, set_settings = steps.rank_sets(table, ranked, opts)
-    verdict = steps.with_rank_sets(verdict, sets, opts.rank_sets)
-    carried, verdict = steps.dataset_check(table, ranked, freq, verdict, opts)
-    by_dataset = steps.per_dataset(table, ranked, verdict, opts)
-    figures = steps.figure_plan(table, freq, bayes, model, views, verdict, intervals,
-                                interval_settings, opts)
-    figures = steps.with_rank_set_figure(figures, sets, carried, ranked, opts)
-    figures = steps.with_per_dataset_figure(figures, by_dataset, ranked, table, opts)
-    notes = freq.leading_notes + collect_notes(
-        table, tests, freq.posthoc, figures if opts.complete else {},
-        small_sample_guidance(table, tests, freq.critical_difference, opts.alpha) + effect_notes)
-    found, verdict, figures = steps.multiverse(table, verdict, figures, opts, rerun=_rerun)
-    settings = {**ranked.settings, **effect_settings, **model_settings, **verdict_settings,
-                **interval_settings, **set_settings}
-    cmp = Comparison(table=table, alpha=opts.alpha, convention=opts.convention,
-                      decimals=opts.decimals, ranks=ranked.ranks, mean_ranks=ranked.mean_ranks,
-                      tests=tests, pair=opts.used_pair, settings=settings, posthoc=freq.posthoc,
-                      verdict=verdict, figures=figures,
-                      critical_difference=freq.critical_difference, notes=notes,
-                      options=opts.as_dict(), effects=sizes, bayesian=bayes,
-                      mean_rank_intervals=intervals, pool_check=views.pool_check,
-                      mcm=views.mcm, groups=views.groups, bayesian_model=model,
-                      rank_sets=sets, letters=letters, dataset_check=carried,
-                      per_dataset=by_dataset, multiverse=found)
-    return cmp
+    ctx = steps.fold(table, opts, rerun=_rerun)
+    kept = {name: value for name, value in ctx.results.items() if name in _RESULT_FIELDS}
+    return Comparison(**{**kept, "verdict": steps.written_verdict(ctx)}, table=table,
+                      alpha=opts.alpha, convention=opts.convention, decimals=opts.decimals,
+                      pair=opts.used_pair, settings=ctx.settings, figures=ctx.figures,
+                      notes=tuple(dict.fromkeys(ctx.notes)), options=opts.as_dict())
+
+
+#: The results of the steps that a Comparison keeps (the others, such as the post-hoc engine,
+#: are the steps' own).
+_RESULT_FIELDS = frozenset(f.name for f in fields(Comparison)) - {
+    "table", "alpha", "convention", "decimals", "pair", "settings", "figures", "notes",
+    "options"}
 
 
 def _rerun(table, **flat) -> Comparison:
     """:func:`compare` of ``table`` with flat settings (a multiverse entry's ``options``)."""
     return _compare(table, {}, flat)
-
-
-def small_sample_guidance(table, tests, cd, alpha) -> tuple:
-    """Below ``PERMUTATION_BELOW_N`` data sets: how large a mean-rank difference the post-hoc
-    procedures can detect at this k, N and alpha, and a word on an approximation known to be
-    poor there."""
-    n, k = table.n_datasets, table.n_learners
-    if n >= PERMUTATION_BELOW_N or k < 3:
-        return ()
-    out = []
-    if cd is not None:
-        out.append(f"Small sample (N = {n}, k = {k}, alpha = {alpha}): two mean ranks must differ"
-                   f" by at least {cd.nemenyi:.4f} for the Nemenyi test (all pairs) and"
-                   f" {cd.bonferroni_dunn:.4f} for Bonferroni-Dunn or Holm's first step (against"
-                   " one learner) to be detected; smaller real differences will be missed.")
-    for name in ("friedman", "iman_davenport"):
-        res = tests.get(name)
-        if res is not None and res.method in ("chi2", "F") and res.convention == "default":
-            out.append(f"{label(name)}: its {res.method} p-value is an approximation that is"
-                       f" rough with {n} data sets; --friedman-method exact (or auto) gives the"
-                       " permutation p-value.")
-    return tuple(out)
-
-
-def collect_notes(table, tests, posthoc, figures, guidance=()) -> tuple:
-    """Every warning and note of an analysis, each prefixed with where it comes from, in the
-    order every report prints them."""
-    out = [f"Warning: {w}" for w in table.warnings]
-    out += list(guidance)
-    out += [f"{label(name)}: {note}" for name, res in tests.items() for note in res.notes]
-    if posthoc is not None:
-        for ranking, entry in posthoc.rankings.items():
-            if not entry.skipped:  # a skipped section says why in its own place
-                out += [f"Post-hoc on {ranking_title(ranking)}: {note}" for note in entry.notes]
-        if posthoc.multiple_sign_test:
-            out += [f"Multiple sign test: {note}" for note in posthoc.multiple_sign_test["notes"]]
-    out += [plan.note for plan in figures.values() if plan.note]
-    return tuple(dict.fromkeys(out))

@@ -174,18 +174,14 @@ def clone_scores(x: np.ndarray, j: int, higher_is_better: bool) -> np.ndarray:
 
 def _decisions(x, ranks, hib, options, ranking, procedure, verdict_procedure, decimals):
     """Pair decisions (k × k booleans) and the verdict's top group of one pool."""
+    from types import SimpleNamespace
+
     from .posthoc import Pairwise
 
     k = x.shape[1]
     names = tuple(str(i) for i in range(k))
-    engine = Pairwise(x, names, higher_is_better=hib, alpha=options["alpha"],
-                      convention=options["convention"], tests={},
-                      zero_method=options["zero_method"],
-                      wilcoxon_method=options["wilcoxon_method"], sign_ties=options["sign_ties"],
-                      time_budget=options["bh_time_budget"], ranks=ranks,
-                      correction=options["continuity_correction"],
-                      friedman_method=options["friedman_method"],
-                      decimals=decimals)
+    settings = SimpleNamespace(**{**options, "decimals": decimals})
+    engine = Pairwise(x, names, settings, higher_is_better=hib, tests={}, ranks=ranks)
     alpha = options["alpha"]
     sig = np.zeros((k, k), dtype=bool)
     if engine.gate(ranking).passed:

@@ -37,21 +37,22 @@ from .results import (CriticalDifference, FamilyResult, Gate, PosthocResult, Ran
 class Pairwise:
     """Lazily computed, cached pairwise results of one rounded score matrix ``x``."""
 
-    def __init__(self, x, learners, *, higher_is_better, alpha, convention, tests,
-                 zero_method, wilcoxon_method, sign_ties, time_budget, ranks=None,
-                 correction: bool = False, friedman_method: str = "auto",
-                 gate_test: str | None = None, decimals: int | None = None,
-                 shown=None, top_pairs: int | None = None):
+    def __init__(self, x, learners, settings, *, higher_is_better, tests, ranks=None,
+                 gate_test: str | None = None, shown=None, top_pairs: int | None = None):
+        """``settings``: the analysis' options (:class:`~.options.Options`, or anything with
+        their names as attributes): alpha, convention, decimals, friedman_method,
+        bh_time_budget and the Wilcoxon and sign tests' settings are read from it."""
         self.x = x
         self.learners = tuple(learners)
         self.hib = higher_is_better
-        self.alpha = alpha
-        self.convention = convention
+        self.alpha = settings.alpha
+        self.convention = settings.convention
         self.tests = tests  # omnibus results already computed by compare()
-        self.options = dict(zero_method=zero_method, wilcoxon_method=wilcoxon_method,
-                            correction=correction,
-                            sign_ties=sign_ties)
-        self.time_budget = time_budget
+        self.options = dict(zero_method=settings.zero_method,
+                            wilcoxon_method=settings.wilcoxon_method,
+                            correction=settings.continuity_correction,
+                            sign_ties=settings.sign_ties)
+        self.time_budget = settings.bh_time_budget
         self.ranks = ranks  # within-data-set ranks of x (1 = best), when the caller has them
         self._stats = {}
         self._gates = {}
@@ -61,10 +62,10 @@ class Pairwise:
         self._anova = {}
         self._cds = {}
         self.extra_tests = {}  # gate tests the caller did not ask for, computed here
-        self.friedman_method = friedman_method
+        self.friedman_method = settings.friedman_method
         # x is rounded already; the differences and derived values (aligned values, Quade's
         # ranges, pairwise differences) are rounded again to the same places, as everywhere.
-        self.decimals = decimals
+        self.decimals = settings.decimals
         # With missing cells one test gates every ranking (Skillings-Mack), and each pair is
         # tested on the data sets it shares.
         self.gate_test = gate_test

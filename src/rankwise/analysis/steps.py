@@ -1,16 +1,21 @@
-"""The steps of one analysis, in the order :func:`rankwise.compare` runs them.
+"""The steps of one analysis, in the order :func:`rankwise.compare` runs them (``STEPS``).
 
-Each step is a function of the table, the validated :class:`~.options.Options` and the earlier
-steps' results, and returns its own results (and the ``settings`` entries it adds, which every
-report states). A table with missing cells (``--missing skillings-mack``) runs the same steps;
-where it differs (its ranks, its omnibus test, its post-hoc engine and notes), the step says so.
+Every step has one shape: it takes the :class:`Context` (the table, the validated
+:class:`~.options.Options` and what the earlier steps found) and returns one
+:class:`Contribution`: its named results, the ``settings`` entries every report states, its
+notes, its sentences for the verdict and its figure plans. :func:`fold` runs the steps in
+order; the verdict is written once at the end (:func:`written_verdict`), from the decision of
+the frequentist step and every step's sentences. A table with missing cells
+(``--missing skillings-mack``) runs the same steps; where it differs (its ranks, its omnibus
+test, its post-hoc engine and notes), the step says so.
 """
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
+from types import MappingProxyType
 
 import numpy as np
 
@@ -18,6 +23,7 @@ from ..errors import RankwiseError
 from ..option_table import echoed
 from ..names import BAYESIAN_MODELS, TWO_LEARNER_TESTS, imputed_from
 from ..stats.anova import rm_anova
+from ..stats.exact import PERMUTATION_BELOW_N
 from ..stats.exact import skillings_mack
 from ..stats.omnibus import (aligned_from_ranks, friedman_from_ranks,
                              iman_davenport_from_friedman, quade_from_ranks)
@@ -33,6 +39,7 @@ from .figures import (every_learner_figure, matrix_rows, plan_figures, significa
                       plan_rank_sets, simplex_figures, with_rank_intervals)
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .verdict import decide, some_names, with_sentence
+from ..names import label, ranking_title
 
 #: From this many cells the aligned ranks are sorted in a thread beside the other tests.
 PARALLEL_MIN_CELLS = 1_000_000
@@ -41,27 +48,50 @@ INCOMPLETE_RANKINGS = ("wilcoxon", "sign")
 
 
 @dataclass(frozen=True)
-class Ranked:
-    """The rounded scores, their within-data-set ranks (NaN where a cell is missing) and the
-    mean ranks; ``settings``: how the ranks were made, as the reports state it."""
+class Contribution:
+    """What one step adds to the analysis: ``results`` by name (a name that is a field of
+    :class:`~.compare.Comparison` ends up there), the ``settings`` every report states, its
+    ``notes``, its ``sentences`` for the verdict (in step order, after the decision) and its
+    figure ``plans`` (a plan of an existing name replaces it where it stands)."""
 
-    x: np.ndarray
-    ranks: np.ndarray
-    mean_ranks: np.ndarray
-    settings: dict
+    results: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=dict)
+    notes: tuple = ()
+    sentences: tuple = ()
+    figures: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
-class Frequentist:
-    """The post-hoc engine and families, the critical difference, the verdict, the figures'
-    decisions and the notes this step leads with (a table with missing cells)."""
+class Context:
+    """What a step reads: the table, the validated options, ``rerun`` (:func:`compare` with
+    flat settings, for the multiverse) and everything the earlier steps contributed; a result
+    is read as an attribute (``ctx.mean_ranks``)."""
 
-    engine: object
-    posthoc: object
-    critical_difference: object
-    verdict: object
-    figures: dict
-    leading_notes: tuple = ()
+    table: object
+    opts: object
+    rerun: object = None
+    results: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    settings: dict = field(default_factory=dict)
+    notes: tuple = ()
+    sentences: tuple = ()
+    figures: dict = field(default_factory=dict)
+
+    def __getattr__(self, name):
+        results = self.__dict__.get("results", {})
+        if name in results:
+            return results[name]
+        raise AttributeError(f"no step before this one contributes {name!r}")
+
+    def plus(self, added: Contribution) -> "Context":
+        """The context with a step's contribution; a result is contributed once."""
+        again = self.results.keys() & added.results.keys()
+        if again:  # a fact kept twice is the defect this shape exists to prevent
+            raise AssertionError(f"results contributed twice: {sorted(again)}")
+        return replace(self, results=MappingProxyType({**self.results, **added.results}),
+                       settings={**self.settings, **added.settings},
+                       notes=self.notes + added.notes,
+                       sentences=self.sentences + added.sentences,
+                       figures={**self.figures, **added.figures})
 
 
 def settings_of(opts, **described) -> dict:
@@ -70,31 +100,36 @@ def settings_of(opts, **described) -> dict:
     return {**echoed(opts), **described}
 
 
-def rank(table, opts) -> Ranked:
-    """Scores rounded to ``decimals`` and ranked within each data set (1 = best, mid-ranks);
-    with missing cells, each data set's values among themselves."""
+def rank(ctx) -> Contribution:
+    """``x``, ``ranks``, ``mean_ranks``: scores rounded to ``decimals`` and ranked within each
+    data set (1 = best, mid-ranks); with missing cells, each data set's values among
+    themselves (NaN where a cell is missing)."""
+    table, opts = ctx.table, ctx.opts
     x = round_scores(table.values, opts.decimals)
     hib = table.higher_is_better
     if opts.complete:
         ranks = midranks(x, descending=hib)
-        return Ranked(x, ranks, ranks.mean(axis=0), settings_of(
-            opts, friedman="tie-corrected" if opts.convention == "default" else "uncorrected",
-            ranks="mid-ranks, 1 = best"))
+        return Contribution({"x": x, "ranks": ranks, "mean_ranks": ranks.mean(axis=0)},
+                            settings_of(opts, friedman="tie-corrected"
+                                        if opts.convention == "default" else "uncorrected",
+                                        ranks="mid-ranks, 1 = best"))
     present = ~np.isnan(x)
     ranks = midranks(np.where(present, x, np.inf if not hib else -np.inf), descending=hib)
     ranks[~present] = np.nan
-    return Ranked(x, ranks, np.nanmean(ranks, axis=0), settings_of(
-        opts, friedman="not computed (missing cells)",
-        ranks="mid-ranks among each data set's values, 1 = best",
-        missing_policy="skillings-mack"))
+    return Contribution({"x": x, "ranks": ranks, "mean_ranks": np.nanmean(ranks, axis=0)},
+                        settings_of(opts, friedman="not computed (missing cells)",
+                                    ranks="mid-ranks among each data set's values, 1 = best",
+                                    missing_policy="skillings-mack"))
 
 
-def run_tests(table, ranked: Ranked, opts) -> tuple:
-    """``(tests, shared)``: the omnibus tests (Skillings-Mack with missing cells) and the
-    two-learner tests of the pair; ``shared``: the data sets the pair shares (missing cells)."""
+def run_tests(ctx) -> Contribution:
+    """``tests``: the omnibus tests (Skillings-Mack with missing cells) and the two-learner
+    tests of the pair; ``shared``: the data sets the pair shares (missing cells), else None."""
+    table, opts = ctx.table, ctx.opts
     if not opts.complete:
-        return _incomplete_tests(table, ranked, opts)
-    x, ranks, names = ranked.x, ranked.ranks, opts.used_tests
+        tests, shared = _incomplete_tests(table, ctx.x, opts)
+        return Contribution({"tests": tests, "shared": shared})
+    x, ranks, names = ctx.x, ctx.ranks, opts.used_tests
     aligned_job = _aligned_job(x, table.higher_is_better, opts) \
         if "friedman_aligned" in names else None
     results = {}
@@ -117,7 +152,7 @@ def run_tests(table, ranked: Ranked, opts) -> tuple:
         a, b = (x[:, table.learners.index(name)] for name in opts.used_pair)
         results.update(two_learner_tests(a, b, [t for t in TWO_LEARNER_TESTS if t in names],
                                          opts, table.higher_is_better))
-    return results, None
+    return Contribution({"tests": results, "shared": None})
 
 
 def _aligned_job(x, hib, opts):
@@ -133,8 +168,8 @@ def _aligned_job(x, hib, opts):
     return future
 
 
-def _incomplete_tests(table, ranked, opts) -> tuple:
-    x, hib, tests = ranked.x, table.higher_is_better, opts.used_tests
+def _incomplete_tests(table, x, opts) -> tuple:
+    hib, tests = table.higher_is_better, opts.used_tests
     results = {}
     if table.n_learners >= 3 and (tests is None or "skillings_mack" in tests):
         results["skillings_mack"] = skillings_mack(x, higher_is_better=hib)
@@ -169,39 +204,39 @@ def two_learner_tests(a, b, names, opts, higher_is_better: bool) -> dict:
     return {name: runners[name]() for name in names}
 
 
-def frequentist(table, ranked: Ranked, results: dict, shared, opts) -> Frequentist:
-    """The post-hoc families, the verdict and the figures' decisions (k ≥ 3), or the verdict of
-    the two-learner tests (k = 2)."""
+def frequentist(ctx) -> Contribution:
+    """``engine`` (the post-hoc engine), ``posthoc`` (the families), ``critical_difference``
+    and ``verdict`` (the decision, before any step's sentence), and the figures' plans (k ≥ 3);
+    or the decision of the two-learner tests (k = 2). With missing cells it leads the notes."""
+    table, opts = ctx.table, ctx.opts
     if table.n_learners < 3:
-        return _two_learners(table, ranked, results, shared, opts)
+        return _two_learners(ctx)
     complete = opts.complete
     rankings = opts.rankings if complete else _incomplete_rankings(opts)
-    engine = Pairwise(ranked.x, table.learners, higher_is_better=table.higher_is_better,
-                      alpha=opts.alpha, convention=opts.convention, tests=results,
-                      zero_method=opts.zero_method, wilcoxon_method=opts.wilcoxon_method,
-                      sign_ties=opts.sign_ties, time_budget=opts.bh_time_budget,
-                      ranks=ranked.ranks, correction=opts.continuity_correction,
-                      decimals=opts.decimals,
-                      shown=matrix_rows(ranked.mean_ranks, opts.top), top_pairs=opts.top,
-                      **({"friedman_method": opts.friedman_method} if complete
-                         else {"gate_test": "skillings_mack"}))
+    # Without missing cells Friedman's p-value method is the analysis'; with them the gate of
+    # every ranking is Skillings-Mack.
+    engine = Pairwise(ctx.x, table.learners, opts, higher_is_better=table.higher_is_better,
+                      tests=ctx.tests, ranks=ctx.ranks,
+                      gate_test=None if complete else "skillings_mack",
+                      shown=matrix_rows(ctx.mean_ranks, opts.top), top_pairs=opts.top)
     cd = engine.critical_difference() if complete else None
     _diagram_at_large_k(table.n_learners, opts)
     report = None if opts.family is None else build_posthoc(
-        engine, ranked.mean_ranks, family=opts.family, control=opts.control,
+        engine, ctx.mean_ranks, family=opts.family, control=opts.control,
         procedures=opts.procedures, rankings=rankings, force=opts.force_posthoc,
         alternative=opts.alternative)
+    found = {"engine": engine, "posthoc": report, "critical_difference": cd}
     if not complete:
-        verdict = decide(table, ranked.mean_ranks, results, None, engine, alpha=opts.alpha,
+        verdict = decide(table, ctx.mean_ranks, ctx.tests, None, engine, alpha=opts.alpha,
                          procedure=opts.verdict_procedure, ranking="wilcoxon")
-        return Frequentist(engine, report, None, verdict, {},
-                           _incomplete_notes(table, opts.used_pair, shared))
-    verdict = decide(table, ranked.mean_ranks, results, opts.used_pair, engine,
+        return Contribution({**found, "verdict": verdict},
+                            notes=_incomplete_notes(table, opts.used_pair, ctx.shared))
+    verdict = decide(table, ctx.mean_ranks, ctx.tests, opts.used_pair, engine,
                      alpha=opts.alpha, procedure=opts.verdict_procedure)
-    figures = plan_figures(engine, table.learners, ranked.mean_ranks, verdict, alpha=opts.alpha,
+    figures = plan_figures(engine, table.learners, ctx.mean_ranks, verdict, alpha=opts.alpha,
                            diagram_procedure=opts.diagram_procedure, force=opts.force_posthoc,
                            top=opts.top)
-    return Frequentist(engine, report, cd, verdict, figures)
+    return Contribution({**found, "verdict": verdict}, figures=figures)
 
 
 def _diagram_at_large_k(k: int, opts) -> None:
@@ -238,44 +273,70 @@ def _incomplete_notes(table, pair, shared) -> tuple:
     return tuple(notes)
 
 
-def _two_learners(table, ranked, results, shared, opts) -> Frequentist:
-    pair, mean_r = opts.used_pair, ranked.mean_ranks
+def _two_learners(ctx) -> Contribution:
+    table, opts, results = ctx.table, ctx.opts, ctx.tests
+    pair, mean_r = opts.used_pair, ctx.mean_ranks
+    none = {"engine": None, "posthoc": None, "critical_difference": None}
     if not opts.complete:
         verdict = decide(table, mean_r, results, pair, None, alpha=opts.alpha)
-        return Frequentist(None, None, None, verdict, {}, (
-            f"The table has missing cells: the two-learner tests use the {shared} data"
+        return Contribution({**none, "verdict": verdict}, notes=(
+            f"The table has missing cells: the two-learner tests use the {ctx.shared} data"
             f" sets where both {pair[0]} and {pair[1]} have values.",))
     if opts.family is not None:
         raise RankwiseError("post-hoc comparisons need at least 3 learners; with 2, the"
                             " two-learner tests already answer the question")
     verdict_tests = results
     if "wilcoxon" not in results:
-        a, b = (ranked.x[:, table.learners.index(name)] for name in pair)
+        a, b = (ctx.x[:, table.learners.index(name)] for name in pair)
         verdict_tests = {**results, **two_learner_tests(a, b, ["wilcoxon"], opts,
                                                          table.higher_is_better)}
     verdict = decide(table, mean_r, verdict_tests, pair, None, alpha=opts.alpha)
-    return Frequentist(None, None, None, verdict, None)
+    return Contribution({**none, "verdict": verdict})
 
 
-def effects_and_bayesian(table, ranked: Ranked, verdict, opts) -> tuple:
-    """``(effects, bayesian, verdict, notes, settings)``: effect sizes and the Bayesian test of
-    the family (see :mod:`.effects`), the verdict with the size of its differences, and the note
-    when effects were left out."""
-    chosen, pairs, notes = _effect_pairs(table, ranked.mean_ranks, verdict, opts)
+def cautions(ctx) -> Contribution:
+    """The table's warnings and, below ``PERMUTATION_BELOW_N`` data sets, how large a
+    mean-rank difference the post-hoc procedures can detect at this k, N and alpha, and a word
+    on an approximation known to be poor there."""
+    table, alpha, cd = ctx.table, ctx.opts.alpha, ctx.critical_difference
+    out = [f"Warning: {w}" for w in table.warnings]
+    n, k = table.n_datasets, table.n_learners
+    if n >= PERMUTATION_BELOW_N or k < 3:
+        return Contribution(notes=tuple(out))
+    if cd is not None:
+        out.append(f"Small sample (N = {n}, k = {k}, alpha = {alpha}): two mean ranks must differ"
+                   f" by at least {cd.nemenyi:.4f} for the Nemenyi test (all pairs) and"
+                   f" {cd.bonferroni_dunn:.4f} for Bonferroni-Dunn or Holm's first step (against"
+                   " one learner) to be detected; smaller real differences will be missed.")
+    for name in ("friedman", "iman_davenport"):
+        res = ctx.tests.get(name)
+        if res is not None and res.method in ("chi2", "F") and res.convention == "default":
+            out.append(f"{label(name)}: its {res.method} p-value is an approximation that is"
+                       f" rough with {n} data sets; --friedman-method exact (or auto) gives the"
+                       " permutation p-value.")
+    return Contribution(notes=tuple(out))
+
+
+def effects_and_bayesian(ctx) -> Contribution:
+    """``effects`` and ``bayesian``: effect sizes and the Bayesian test of the family (see
+    :mod:`.effects`); the verdict's sentence on the size of its differences, and the note when
+    effects were left out."""
+    table, opts, verdict = ctx.table, ctx.opts, ctx.verdict
+    chosen, pairs, notes = _effect_pairs(table, ctx.mean_ranks, verdict, opts)
     sizes = bayes = ()
+    sentences = ()
     settings = {"effects": opts.effects != "none" and chosen is not None}
     if settings["effects"]:
         settings["effects_pairs"] = "all" if len(chosen) == len(pairs) else "verdict"
-        sizes = compute_effects(table, ranked.x, chosen, confidence=opts.used_confidence,
+        sizes = compute_effects(table, ctx.x, chosen, confidence=opts.used_confidence,
                                 decimals=opts.decimals)
         settings["effects_confidence"] = opts.used_confidence
         sentence = magnitude_sentence(sizes, verdict, opts.used_confidence)
-        if sentence:
-            verdict = with_sentence(verdict, sentence)
+        sentences = (sentence,) if sentence else ()
     if opts.bayesian is not None and opts.bayesian not in BAYESIAN_MODELS:
-        pairs, note = _bayesian_pairs(table, ranked.mean_ranks, pairs, verdict, opts)
+        pairs, note = _bayesian_pairs(table, ctx.mean_ranks, pairs, verdict, opts)
         notes += note
-        bayes = compute_bayesian(table, ranked.x, pairs, test=opts.bayesian, rope=opts.rope,
+        bayes = compute_bayesian(table, ctx.x, pairs, test=opts.bayesian, rope=opts.rope,
                                  samples=opts.samples, seed=opts.seed, threshold=opts.threshold,
                                  decimals=opts.decimals)
         if not bayes:
@@ -287,7 +348,7 @@ def effects_and_bayesian(table, ranked: Ranked, verdict, opts) -> tuple:
                         bayesian_samples=drawn if sampled else None,
                         bayesian_seed=opts.seed if sampled else None,
                         bayesian_threshold=opts.threshold)
-    return sizes, bayes, verdict, notes, settings
+    return Contribution({"effects": sizes, "bayesian": bayes}, settings, notes, sentences)
 
 
 def _bayesian_pairs(table, mean_r, pairs, verdict, opts) -> tuple:
@@ -361,56 +422,53 @@ class _FamilyPairs:
         return iter(self.pairs())
 
 
-def whole_table_model(table, opts) -> tuple:
-    """``(model, settings)``: a Bayesian model of the whole table (``bayesian=`` one of the
-    models), or ``(None, {})``."""
+def whole_table_model(ctx) -> Contribution:
+    """``bayesian_model``: a Bayesian model of the whole table (``bayesian=`` one of the
+    models), or None."""
+    opts = ctx.opts
     if opts.bayesian not in BAYESIAN_MODELS or not opts.complete:
-        return None, {}
+        return Contribution({"bayesian_model": None})
     from .bayesian import bayesian_model
 
-    return (bayesian_model(table, opts.bayesian, seed=opts.seed),
-            {"bayesian": opts.bayesian, "bayesian_seed": opts.seed})
+    return Contribution({"bayesian_model": bayesian_model(ctx.table, opts.bayesian,
+                                                          seed=opts.seed)},
+                        {"bayesian": opts.bayesian, "bayesian_seed": opts.seed})
 
 
-def bayesian_verdict(verdict, table, mean_r, bayes, model, opts) -> tuple:
-    """``(verdict, settings)``: with ``verdict="bayesian"`` the verdict led by the posterior's
-    statement (:mod:`.bayes_verdict`); otherwise the verdict as it is."""
+def bayesian_verdict(ctx) -> Contribution:
+    """``bayesian_view``: with ``verdict="bayesian"``, what the posterior says (:mod:`.bayes_verdict`),
+    which leads the written verdict; otherwise None."""
+    opts = ctx.opts
     settings = {"verdict": opts.verdict}
     if opts.verdict != "bayesian":
-        return verdict, settings
-    from .bayes_verdict import from_model, from_pairs, speak_bayesian
+        return Contribution({"bayesian_view": None}, settings)
+    from .bayes_verdict import from_model, from_pairs
 
     threshold = float(opts.threshold)
-    if model is not None:
-        return speak_bayesian(verdict, from_model(model, threshold)), settings
-    order = [table.learners[j] for j in np.argsort(mean_r, kind="stable")]
-    return speak_bayesian(verdict, from_pairs(bayes, order[0], order[1:], threshold)), settings
+    if ctx.bayesian_model is not None:
+        return Contribution({"bayesian_view": from_model(ctx.bayesian_model, threshold)},
+                            settings)
+    order = [ctx.table.learners[j] for j in np.argsort(ctx.mean_ranks, kind="stable")]
+    return Contribution({"bayesian_view": from_pairs(ctx.bayesian, order[0], order[1:],
+                                                     threshold)}, settings)
 
 
-@dataclass(frozen=True)
-class PoolViews:
-    """The analyses that look at the pool as a whole: the pool check, the multi-comparison
-    matrix and the Scott-Knott groups (each None unless asked for), and the verdict with their
-    sentences."""
-
-    pool_check: object
-    mcm: object
-    groups: object
-    group_samples: object
-    verdict: object
-
-
-def pool_views(table, ranked: Ranked, verdict, opts) -> PoolViews:
-    x, hib = ranked.x, table.higher_is_better
+def pool_views(ctx) -> Contribution:
+    """The analyses that look at the pool as a whole: ``pool_check``, ``mcm`` (the
+    multi-comparison matrix) and ``groups`` (Scott-Knott, with ``group_samples``, what they
+    were cut from), each None unless asked for, and their sentences."""
+    table, opts = ctx.table, ctx.opts
+    x, hib = ctx.x, table.higher_is_better
     pool = matrix = rank_groups = group_samples = None
+    sentences = ()
     if opts.pool_check:
         from .pool import pool_check as check_pool
 
         chosen = resolve_rankings(opts.rankings)[0] if opts.rankings is not None else "friedman"
-        pool = check_pool(x, ranked.ranks, table.learners, hib, opts.as_dict(), ranking=chosen,
+        pool = check_pool(x, ctx.ranks, table.learners, hib, opts.as_dict(), ranking=chosen,
                           procedure=opts.diagram_procedure,
                           verdict_procedure=opts.verdict_procedure)
-        verdict = with_sentence(verdict, pool.sentence())
+        sentences += (pool.sentence(),)
     if opts.mcm:
         from .mcm import multi_comparison_matrix
 
@@ -419,8 +477,9 @@ def pool_views(table, ranked: Ranked, verdict, opts) -> PoolViews:
                                          holm=opts.mcm == "holm", alpha=opts.alpha)
     if opts.groups is not None:
         rank_groups, group_samples = _groups(table, x, opts)
-        verdict = with_sentence(verdict, rank_groups.sentence())
-    return PoolViews(pool, matrix, rank_groups, group_samples, verdict)
+        sentences += (rank_groups.sentence(),)
+    return Contribution({"pool_check": pool, "mcm": matrix, "groups": rank_groups,
+                         "group_samples": group_samples}, sentences=sentences)
 
 
 def _groups(table, x, opts) -> tuple:
@@ -438,48 +497,46 @@ def _groups(table, x, opts) -> tuple:
                            version="np" if opts.groups.endswith("-np") else "p"), samples
 
 
-def with_filled_cells(verdict, table):
-    """The verdict with the assumption it rests on when missing cells were filled."""
+def filled_cells(ctx) -> Contribution:
+    """The sentence of the assumption the verdict rests on when missing cells were filled."""
+    table = ctx.table
     if not table.filled_cells:
-        return verdict
+        return Contribution()
     how = ("the worst score on its data set" if table.missing_policy == "worst" else
            f"{imputed_from(table.missing_policy)}'s score on its data set")
-    return with_sentence(verdict, f"{len(table.filled_cells)} missing result(s) were filled with"
-                                  f" {how} (--missing {table.missing_policy}).")
+    return Contribution(sentences=(f"{len(table.filled_cells)} missing result(s) were filled"
+                                   f" with {how} (--missing {table.missing_policy}).",))
 
 
-def rank_intervals(ranked: Ranked, opts) -> tuple:
-    """``(intervals, settings)``: the mean ranks' intervals and how they were obtained."""
-    intervals, how = mean_rank_intervals(ranked.ranks, confidence=opts.used_confidence)
-    return intervals, {"mean_rank_intervals": {
-        "method": how, "confidence": opts.used_confidence,
+def rank_intervals(ctx) -> Contribution:
+    """``mean_rank_intervals``: the mean ranks' intervals, and how they were obtained."""
+    confidence = ctx.opts.used_confidence
+    intervals, how = mean_rank_intervals(ctx.ranks, confidence=confidence)
+    return Contribution({"mean_rank_intervals": intervals}, {"mean_rank_intervals": {
+        "method": how, "confidence": confidence,
         "replicates": RANK_BOOTSTRAP_REPLICATES if how == "bootstrap" else None,
-        "seed": RANK_BOOTSTRAP_SEED if how == "bootstrap" else None}}
+        "seed": RANK_BOOTSTRAP_SEED if how == "bootstrap" else None}})
 
 
-def rank_sets(table, ranked: Ranked, opts) -> tuple:
-    """``(sets, settings)``: confidence sets for the ranks at 1 − alpha (``rank_sets=``), by
-    mean rank or by mean score, or ``(None, {})``."""
+def rank_sets(ctx) -> Contribution:
+    """``rank_sets``: confidence sets for the ranks at 1 − alpha (``rank_sets=``), by mean
+    rank or by mean score, and the verdict's sentence on who could be the best; or None."""
+    table, opts = ctx.table, ctx.opts
     if opts.rank_sets is None:
-        return None, {}
+        return Contribution({"rank_sets": None})
     common = dict(learners=table.learners, coverage=1.0 - opts.alpha,
                   simultaneous=not opts.rank_sets_marginal, seed=opts.seed)
     if opts.rank_sets == "ranks":
-        sets = mean_rank_sets(ranked.ranks, **common)
+        sets = mean_rank_sets(ctx.ranks, **common)
     else:
-        x = ranked.x
+        x = ctx.x
         sets = rank_confidence_sets(x.mean(axis=0), np.cov(x, rowvar=False) / x.shape[0],
                                     larger_is_better=table.higher_is_better, **common)
-    return sets, {"rank_sets": {"basis": opts.rank_sets, "simultaneous": sets.simultaneous,
-                                "coverage": sets.coverage, "draws": sets.draws,
-                                "seed": sets.seed, "stepdown": sets.stepdown}}
-
-
-def with_rank_sets(verdict, sets, basis):
-    """The verdict with what the rank sets say of the best: who could be it, at what level."""
-    if sets is None:
-        return verdict
-    return with_sentence(verdict, rank_set_sentence(sets, basis))
+    return Contribution({"rank_sets": sets},
+                        {"rank_sets": {"basis": opts.rank_sets, "simultaneous": sets.simultaneous,
+                                       "coverage": sets.coverage, "draws": sets.draws,
+                                       "seed": sets.seed, "stepdown": sets.stepdown}},
+                        sentences=(rank_set_sentence(sets, opts.rank_sets),))
 
 
 def rank_set_sentence(sets, basis) -> str:
@@ -508,55 +565,61 @@ def rank_set_sentence(sets, basis) -> str:
 TIERS_NAMED = 3
 
 
-def dataset_check(table, ranked: Ranked, freq: Frequentist, verdict, opts) -> tuple:
-    """``(check, verdict)``: with ``dataset_check=True``, which data sets carry each claim of
-    the verdict (and of the CD diagram, with the all-pairs family), and the verdict with what
-    it found; else ``(None, verdict)``."""
+def dataset_check(ctx) -> Contribution:
+    """``dataset_check``: with ``dataset_check=True``, which data sets carry each claim of the
+    verdict (and of the CD diagram, with the all-pairs family), and the verdict's sentence on
+    what it found; else None."""
+    table, opts = ctx.table, ctx.opts
     if not opts.dataset_check:
-        return None, verdict
+        return Contribution({"dataset_check": None})
     from .dataset_check import dataset_check as check_datasets
 
     pairs = opts.family in ("all", "both")
-    found = check_datasets(ranked.ranks, table.learners, table.datasets, alpha=opts.alpha,
+    found = check_datasets(ctx.ranks, table.learners, table.datasets, alpha=opts.alpha,
                            convention=opts.convention, friedman_method=opts.friedman_method,
                            verdict_procedure=opts.verdict_procedure,
                            pair_procedure=opts.diagram_procedure if pairs else None,
                            force_posthoc=opts.force_posthoc,
-                           gate_passed=freq.verdict.gate.passed)
-    return found, with_sentence(verdict, found.sentence())
+                           gate_passed=ctx.verdict.gate.passed)
+    return Contribution({"dataset_check": found}, sentences=(found.sentence(),))
 
 
-def multiverse(table, verdict, figures, opts, rerun) -> tuple:
-    """``(multiverse, verdict, figures)``: with ``multiverse=``, the verdict rerun over the
-    grid (each analysis by ``rerun``, :func:`rankwise.compare`), its sentence added to the
-    verdict and its figure to the plan; else None and the two as they are."""
+def multiverse(ctx) -> Contribution:
+    """``multiverse``: with ``multiverse=``, the verdict's claims rerun over the grid (each
+    analysis by ``ctx.rerun``, :func:`rankwise.compare`), its sentence and its figure; else
+    None."""
+    opts = ctx.opts
     if opts.multiverse is None:
-        return None, verdict, figures
+        return Contribution({"multiverse": None})
     from types import SimpleNamespace
 
     from .figures import plan_multiverse
     from .multiverse import multiverse as rerun_over_grid
 
-    base = SimpleNamespace(table=table, options=opts.as_dict(), verdict=verdict)
-    found = rerun_over_grid(base, opts.multiverse, rerun=rerun)
-    return (found, with_sentence(verdict, found.sentence()),
-            {**figures, "multiverse": plan_multiverse(found, opts.alpha)})
+    base = SimpleNamespace(table=ctx.table, options=opts.as_dict(), verdict=ctx.verdict)
+    found = rerun_over_grid(base, opts.multiverse, rerun=ctx.rerun)
+    return Contribution({"multiverse": found}, sentences=(found.sentence(),),
+                        figures={"multiverse": plan_multiverse(found, opts.alpha)})
 
 
-def per_dataset(table, ranked: Ranked, verdict, opts):
-    """With ``per_dataset=``, every learner against the base (``control``, else the best mean
-    rank) on every data set, from the fold-level results; else None."""
+def per_dataset(ctx) -> Contribution:
+    """``per_dataset``: with ``per_dataset=``, every learner against the base (``control``,
+    else the best mean rank) on every data set, from the fold-level results, and its forest
+    plot; else None."""
+    table, opts, mean_r = ctx.table, ctx.opts, ctx.mean_ranks
     if opts.per_dataset is None:
-        return None
+        return Contribution({"per_dataset": None})
+    from .figures import plan_per_dataset
     from .per_dataset import per_dataset as by_dataset
 
     base = opts.control if opts.control not in (None, "best") else \
-        table.learners[int(np.argmin(np.where(np.isnan(ranked.mean_ranks), np.inf,
-                                              ranked.mean_ranks)))]
-    return by_dataset(table, base, alpha=opts.alpha, tests=opts.per_dataset,
-                      adjust_over=opts.per_dataset_adjust, test_fraction=opts.test_fraction,
-                      rope=opts.rope, threshold=opts.threshold, decimals=opts.decimals,
-                      all_pairs=opts.family in ("all", "both"))
+        table.learners[int(np.argmin(np.where(np.isnan(mean_r), np.inf, mean_r)))]
+    found = by_dataset(table, base, alpha=opts.alpha, tests=opts.per_dataset,
+                       adjust_over=opts.per_dataset_adjust, test_fraction=opts.test_fraction,
+                       rope=opts.rope, threshold=opts.threshold, decimals=opts.decimals,
+                       all_pairs=opts.family in ("all", "both"))
+    return Contribution({"per_dataset": found}, figures={
+        "per_dataset": plan_per_dataset(found, mean_r, table.learners, opts.alpha)})
 
 
 #: Letters for more learners than this (``--top 0`` at large k) are not computed: nobody reads
@@ -564,65 +627,103 @@ def per_dataset(table, ranked: Ranked, verdict, opts):
 LETTERS_MAX_LEARNERS = 100
 
 
-def letters(table, ranked: Ranked, freq: Frequentist, opts) -> tuple:
-    """``(display, freq)``: with the all-pairs family (``posthoc="all"`` or ``"both"``), the
-    compact letter display of the CD diagram's decisions for the learners a report shows
-    (``top``, best first), and the diagram's caption naming them; else ``(None, freq)``."""
-    plan = (freq.figures or {}).get("cd_diagram")
+def letters(ctx) -> Contribution:
+    """``letters``: with the all-pairs family (``posthoc="all"`` or ``"both"``), the compact
+    letter display of the CD diagram's decisions for the learners a report shows (``top``,
+    best first), and the diagram's caption naming them; else None."""
+    table, opts = ctx.table, ctx.opts
+    plan = ctx.figures.get("cd_diagram")
     if opts.family not in ("all", "both") or plan is None or not plan.drawn:
-        return None, freq
-    order = [int(j) for j in np.argsort(ranked.mean_ranks, kind="stable")][:opts.top]
+        return Contribution({"letters": None})
+    order = [int(j) for j in np.argsort(ctx.mean_ranks, kind="stable")][:opts.top]
     if len(order) > LETTERS_MAX_LEARNERS:
-        return None, freq
-    fam, _, _ = freq.engine.family(plan.ranking, "all_pairs", (plan.procedure,), None)
+        return Contribution({"letters": None})
+    fam, _, _ = ctx.engine.family(plan.ranking, "all_pairs", (plan.procedure,), None)
     sig = significant_among(fam, plan.procedure, plan.alpha, order)
     try:
         display = compact_letters([table.learners[j] for j in order], sig)
     except RankwiseError:  # more letters than a person can read: the figure says none
-        return None, freq
+        return Contribution({"letters": None})
     shown = ", ".join(f"{name} {mark}" for name, mark in zip(display.learners, display.letters))
     caption = (f"{plan.caption} Letters (learners that share one are not significantly"
                f" different): {shown}.")
-    figures = {**freq.figures, "cd_diagram": replace(plan, caption=caption)}
-    return display, replace(freq, figures=figures)
+    return Contribution({"letters": display},
+                        figures={"cd_diagram": replace(plan, caption=caption)})
 
 
-def with_rank_set_figure(figures: dict, sets, check, ranked: Ranked, opts) -> dict:
-    """The figures with the rank sets' (and the data-set check's marks) when there are sets."""
-    if sets is None:
-        return figures
-    return {**figures, "rank_sets": plan_rank_sets(sets, ranked.mean_ranks, check, opts.alpha,
-                                                   opts.rank_sets)}
-
-
-def with_per_dataset_figure(figures: dict, found, ranked: Ranked, table, opts) -> dict:
-    """The figures with the per-data-set forest plot when there are per-data-set tests."""
-    if found is None:
-        return figures
-    from .figures import plan_per_dataset
-
-    return {**figures, "per_dataset": plan_per_dataset(found, ranked.mean_ranks, table.learners,
-                                                       opts.alpha)}
-
-
-def figure_plan(table, freq: Frequentist, bayes, model, views: PoolViews, verdict, intervals,
-                interval_settings: dict, opts) -> dict:
-    """Every figure's plan: the frequentist ones, the Bayesian simplices and P(best), the MCM
-    and groups, with rank intervals and the every-learner figure above ``top`` learners. A
-    table with missing cells has the simplices only."""
-    figures = {**(freq.figures or {}), **simplex_figures(bayes, opts.alpha)}
+def figure_plan(ctx) -> Contribution:
+    """Every figure's plan: the Bayesian simplices and P(best), the MCM and groups, with rank
+    intervals drawn on every figure planned so far and the every-learner figure above ``top``
+    learners. A table with missing cells has the simplices only."""
+    table, opts = ctx.table, ctx.opts
+    figures = {**ctx.figures, **simplex_figures(ctx.bayesian, opts.alpha)}
     if not opts.complete:
-        return figures
-    if views.groups is not None:
-        figures["groups"] = plan_groups(views.groups, views.group_samples)
-    if views.mcm is not None:
-        figures["mcm"] = plan_mcm(views.mcm)
-    if model is not None:
-        figures["p_best"] = plan_p_best(model, opts.alpha)
-    how = interval_settings["mean_rank_intervals"]
+        return Contribution(figures=figures)
+    if ctx.groups is not None:
+        figures["groups"] = plan_groups(ctx.groups, ctx.group_samples)
+    if ctx.mcm is not None:
+        figures["mcm"] = plan_mcm(ctx.mcm)
+    if ctx.bayesian_model is not None:
+        figures["p_best"] = plan_p_best(ctx.bayesian_model, opts.alpha)
+    how = ctx.settings["mean_rank_intervals"]
+    intervals = ctx.mean_rank_intervals
     if figures and opts.rank_intervals:
         figures = with_rank_intervals(figures, table.learners, intervals, how)
     if figures and opts.top is not None and table.n_learners > opts.top:
-        figures = {**figures, **every_learner_figure(table.learners, intervals, verdict, how,
-                                                     opts.alpha, opts.top)}
-    return figures
+        figures = {**figures, **every_learner_figure(table.learners, intervals, ctx.verdict,
+                                                     how, opts.alpha, opts.top)}
+    return Contribution(figures=figures)
+
+
+def rank_set_figure(ctx) -> Contribution:
+    """The rank sets' figure (with the data-set check's marks) when there are sets."""
+    if ctx.rank_sets is None:
+        return Contribution()
+    return Contribution(figures={"rank_sets": plan_rank_sets(
+        ctx.rank_sets, ctx.mean_ranks, ctx.dataset_check, ctx.opts.alpha, ctx.opts.rank_sets)})
+
+
+def notes(ctx) -> Contribution:
+    """The notes of the tests, of the post-hoc families and of the figures (a table with
+    missing cells: of the tests and families only), each prefixed with where it comes from."""
+    out = [f"{label(name)}: {note}" for name, res in ctx.tests.items() for note in res.notes]
+    posthoc = ctx.posthoc
+    if posthoc is not None:
+        for ranking, entry in posthoc.rankings.items():
+            if not entry.skipped:  # a skipped section says why in its own place
+                out += [f"Post-hoc on {ranking_title(ranking)}: {note}" for note in entry.notes]
+        if posthoc.multiple_sign_test:
+            out += [f"Multiple sign test: {note}" for note in posthoc.multiple_sign_test["notes"]]
+    if ctx.opts.complete:
+        out += [plan.note for plan in ctx.figures.values() if plan.note]
+    return Contribution(notes=tuple(out))
+
+
+#: The steps of an analysis, in order: the frequentist decision first (the verdict's claims),
+#: then what each option adds, the figure plans and the notes, and the multiverse last (it
+#: reruns the whole analysis over its grid and compares the claims).
+STEPS = (rank, run_tests, frequentist, cautions, letters, effects_and_bayesian,
+         whole_table_model, bayesian_verdict, pool_views, filled_cells, rank_intervals,
+         rank_sets, dataset_check, figure_plan, rank_set_figure, per_dataset, notes,
+         multiverse)
+
+
+def fold(table, opts, rerun=None, steps=STEPS) -> Context:
+    """Run ``steps`` in order, each on the context the earlier ones made."""
+    ctx = Context(table, opts, rerun)
+    for step in steps:
+        ctx = ctx.plus(step(ctx))
+    return ctx
+
+
+def written_verdict(ctx):
+    """The verdict, written once: the frequentist decision with every step's sentences in
+    step order, led by the posterior's statement with ``verdict="bayesian"``."""
+    verdict = ctx.verdict
+    for sentence in ctx.sentences:
+        verdict = with_sentence(verdict, sentence)
+    if ctx.bayesian_view is not None:
+        from .bayes_verdict import speak_bayesian
+
+        verdict = speak_bayesian(verdict, ctx.bayesian_view)
+    return verdict

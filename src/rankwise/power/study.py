@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..defaults import POWER_DRAWS, POWER_SEED
+from ..defaults import POWER_DRAWS, POWER_SAMPLE_SIZE, POWER_SEED
 from .. import _validate as check
 from ..errors import RankwiseError
 from ..names import CONTROL_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES, TWO_LEARNER_TESTS
@@ -38,7 +38,7 @@ SCHEMA = "rankwise.power/1"
 #: Demšar's biases run to about 15-20 for accuracies; eleven values from 0 to 20.
 DEFAULT_BIASES = tuple(float(b) for b in range(0, 21, 2))
 DEFAULT_DRAWS = POWER_DRAWS
-DEFAULT_SAMPLE_SIZE = 10
+DEFAULT_SAMPLE_SIZE = POWER_SAMPLE_SIZE
 DEFAULT_SEED = POWER_SEED
 DEFAULT_TWO = ("wilcoxon", "sign", "ttest")
 #: Draws per unit of work: fixed, so that the seeds and results do not depend on --jobs.

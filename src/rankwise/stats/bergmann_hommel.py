@@ -143,29 +143,12 @@ def _fast_sorted(q: np.ndarray, deadline: float | None = None) -> np.ndarray | N
     tpos = np.zeros((k, k), dtype=np.int64)
     tpos[iu] = n_t - 1 - np.searchsorted(taus[::-1], q[iu])
     # Block j..i−1 is feasible exactly for the thresholds t ≥ tpos[j, i−1]: update those rows.
-    f = np.full((n_t, k + 1), -np.inf)
-    f[:, 0] = 0.0
-    ptr = np.zeros((n_t, k + 1), dtype=np.int64)
-    for i in range(1, k + 1):
-        if expired():
-            return None
-        col = f[:, i]
-        arg = ptr[:, i]
-        for j in range(i - 1, -1, -1):
-            lo = tpos[j, i - 1]
-            cand = f[lo:, j] + (i - j) * (i - j - 1) / 2.0
-            better = cand > col[lo:]
-            col[lo:][better] = cand[better]
-            arg[lo:][better] = j
-    g = np.full((n_t, k + 1), -np.inf)
-    g[:, k] = 0.0
-    for i in range(k - 1, -1, -1):
-        if expired():
-            return None
-        col = g[:, i]
-        for l in range(i, k):
-            lo = tpos[i, l]
-            np.maximum(col[lo:], g[lo:, l + 1] + (l - i + 1) * (l - i) / 2.0, out=col[lo:])
+    f, ptr = _prefix_optimum(tpos, n_t, expired)
+    if f is None:
+        return None
+    g = _suffix_optimum(tpos, n_t, expired)
+    if g is None:
+        return None
     total = f[:, k]  # M(τ): the unconstrained optimum
     upper = taus * total
     # Lower bounds: in the optimal contiguous partition at τ, every pair inside a block attains
@@ -208,6 +191,57 @@ def _fast_sorted(q: np.ndarray, deadline: float | None = None) -> np.ndarray | N
             if best[e] >= 1.0:
                 break
     return _to_matrix(k, np.minimum(best, 1.0))
+
+
+#: Cells of the (candidates × thresholds) arrays the dynamic programmes take at once.
+_DP_CHUNK_CELLS = 1 << 22
+
+
+def _prefix_optimum(tpos, n_t: int, expired) -> tuple:
+    """``(f, ptr)``: f[t, i] the most within-block pairs of a τ_t-feasible contiguous partition
+    of the first i learners, ptr[t, i] the start of its last block (the largest j among equal
+    optima). All the candidate starts j of one i are taken at once, in chunks."""
+    k = tpos.shape[0]
+    f = np.full((n_t, k + 1), -np.inf)
+    f[:, 0] = 0.0
+    ptr = np.zeros((n_t, k + 1), dtype=np.int64)
+    rows = np.arange(n_t)
+    step = max(1, _DP_CHUNK_CELLS // max(n_t, 1))
+    for i in range(1, k + 1):
+        if expired():
+            return None, None
+        col, arg = f[:, i], ptr[:, i]
+        for top in range(i - 1, -1, -step):  # j = top, top − 1, …: the largest j first
+            j = np.arange(top, max(top - step, -1), -1)
+            size = (i - j).astype(float)
+            cand = np.where(rows[None, :] >= tpos[j, i - 1][:, None],
+                            f[:, j].T + (size * (size - 1) / 2.0)[:, None], -np.inf)
+            at = np.argmax(cand, axis=0)
+            val = cand[at, rows]
+            better = val > col
+            col[better] = val[better]
+            arg[better] = j[at[better]]
+    return f, ptr
+
+
+def _suffix_optimum(tpos, n_t: int, expired):
+    """g[t, i]: the most within-block pairs of a τ_t-feasible contiguous partition of the
+    learners from i on; all the candidate ends l of one i at once, in chunks."""
+    k = tpos.shape[0]
+    g = np.full((n_t, k + 1), -np.inf)
+    g[:, k] = 0.0
+    rows = np.arange(n_t)
+    step = max(1, _DP_CHUNK_CELLS // max(n_t, 1))
+    for i in range(k - 1, -1, -1):
+        if expired():
+            return None
+        for low in range(i, k, step):
+            l = np.arange(low, min(low + step, k))
+            size = (l - i + 1).astype(float)
+            cand = np.where(rows[None, :] >= tpos[i, l][:, None],
+                            g[:, l + 1].T + (size * (size - 1) / 2.0)[:, None], -np.inf)
+            np.maximum(g[:, i], cand.max(axis=0), out=g[:, i])
+    return g
 
 
 def _feasible_spans(tpos, reverse, t: int) -> tuple:
