@@ -273,7 +273,7 @@ def test_hierarchical_in_compare_and_every_format():
     first = doc["bayesian"][0]
     assert first["test"] == "hierarchical" and first["diagnostics"]["chains"] == 4
     assert {"p_left", "p_rope", "p_right"} <= set(first["predictive"])
-    assert doc["settings"]["bayesian_samples"] == 8000
+    assert doc["settings"]["bayesian_draws"] == 8000
     for text in (cmp.to_text(), cmp.to_markdown(), cmp.to_html(), cmp.to_latex()):
         assert "Hierarchical Bayesian correlated t-test" in text
     bad = subprocess.run([sys.executable, "-m", "rankwise.cli", "compare", "--example",

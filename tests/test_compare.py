@@ -76,3 +76,40 @@ def test_a_comparison_is_frozen():
     assert isinstance(cmp, Comparison)
     with pytest.raises(AttributeError):
         cmp.alpha = 0.1
+
+
+def test_one_word_for_the_number_of_draws_with_the_old_names_warned(cli):
+    """``draws`` everywhere (0.8's ``samples``, ``replicates``): the old names still work until
+    0.10, with a FutureWarning in Python and a note on the command line."""
+    from rankwise import BayesianOptions, bayesian_sign_test, mean_rank_intervals
+
+    table = load_example("garcia2008")
+    new = compare(table, bayesian=BayesianOptions("sign", draws=2000))
+    with pytest.warns(FutureWarning, match=r"compare\(samples=...\) is"
+                                           r" bayesian=BayesianOptions\(draws=...\)"):
+        old = compare(table, bayesian="sign", samples=2000)
+    assert old.to_json() == new.to_json()
+    assert new.settings["bayesian_draws"] == 2000 and new.bayesian[0].draws == 2000
+    assert json.loads(new.to_json())["bayesian"][0]["draws"] == 2000
+    with pytest.warns(FutureWarning, match="samples= is draws= since rankwise 0.9"):
+        assert bayesian_sign_test([1, 2, 3], [0, 1, 1], samples=500).draws == 500
+    with pytest.warns(FutureWarning, match="BayesianResult.samples is BayesianResult.draws"):
+        assert new.bayesian[0].samples == 2000
+    with pytest.warns(FutureWarning, match="replicates= is draws="):
+        a, _ = mean_rank_intervals(new.ranks, replicates=300)
+    assert np.array_equal(a, mean_rank_intervals(new.ranks, draws=300)[0])
+    assert new.settings["mean_rank_intervals"]["draws"] == 2000
+    flagged = cli("compare", "--example", "garcia2008", "--bayesian", "sign", "--samples", "2000",
+                  "--format", "json")
+    assert flagged.returncode == 0
+    assert "rankwise: note: --samples is --draws since rankwise 0.9" in flagged.stderr
+    drawn = cli("compare", "--example", "garcia2008", "--bayesian", "sign", "--draws=2000",
+                "--format", "json")
+    assert json.loads(flagged.stdout)["settings"] == json.loads(drawn.stdout)["settings"]
+
+
+def test_mcm_and_multiverse_take_the_command_lines_words():
+    table = load_example("garcia2008")
+    assert compare(table, mcm="plain").to_json() == compare(table, mcm=True).to_json()
+    with pytest.raises(RankwiseError, match="mcm must be 'plain'"):
+        compare(table, mcm="fancy")

@@ -27,7 +27,7 @@ def test_li_maps_p_zero_to_zero():
 
 @pytest.mark.subprocess
 @pytest.mark.parametrize("options,message", [
-    (["--samples", "10000000000"], "samples must be a whole number from 100 to 10,000,000"),
+    (["--draws", "10000000000"], "draws must be a whole number from 100 to 10,000,000"),
     (["--seed", "-1"], "the seed must be a whole number"),
 ])
 def test_sampling_options_out_of_range_are_one_line_errors(options, message):
@@ -42,12 +42,12 @@ def test_sampling_options_out_of_range_are_one_line_errors(options, message):
 def test_the_library_refuses_them_too():
     a, b = [0.8, 0.7, 0.9, 0.6], [0.7, 0.7, 0.8, 0.65]
     for test in (bayesian_sign_test, bayesian_signed_rank_test):
-        with pytest.raises(RankwiseError, match="samples"):
-            test(a, b, samples=10 ** 10)
+        with pytest.raises(RankwiseError, match="draws"):
+            test(a, b, draws=10 ** 10)
         with pytest.raises(RankwiseError, match="seed"):
             test(a, b, seed=-1)
-        with pytest.raises(RankwiseError, match="samples"):
-            test(a, b, samples=True)
+        with pytest.raises(RankwiseError, match="draws"):
+            test(a, b, draws=True)
 
 
 @pytest.mark.subprocess

@@ -209,19 +209,19 @@ def test_bayesian_signed_rank_against_its_double_sum():
 def test_bayesian_tests_are_seeded_directional_and_decide():
     a = np.array(X)
     b = np.array(Y)
-    one = bayesian_signed_rank_test(a, b, rope=0.005, names=("A", "B"), samples=20_000, seed=4)
-    two = bayesian_signed_rank_test(a, b, rope=0.005, names=("A", "B"), samples=20_000, seed=4)
-    assert one == two and one.samples == 20_000 and one.seed == 4
+    one = bayesian_signed_rank_test(a, b, rope=0.005, names=("A", "B"), draws=20_000, seed=4)
+    two = bayesian_signed_rank_test(a, b, rope=0.005, names=("A", "B"), draws=20_000, seed=4)
+    assert one == two and one.draws == 20_000 and one.seed == 4
     assert one.p_a + one.p_rope + one.p_b == pytest.approx(1.0)
     # lower is better: the same numbers read the other way round
-    low = bayesian_signed_rank_test(a, b, rope=0.005, names=("A", "B"), samples=20_000, seed=4,
+    low = bayesian_signed_rank_test(a, b, rope=0.005, names=("A", "B"), draws=20_000, seed=4,
                                     higher_is_better=False)
     assert (low.p_a, low.p_b) == pytest.approx((one.p_b, one.p_a), abs=0.02)
     strong = bayesian_sign_test(a + 0.05, a, rope=0.01)
     assert strong.decision == "a" and strong.p_a >= 0.95
     equal = bayesian_sign_test(a, a + 0.001, rope=0.01)
     assert equal.decision == "equivalent"
-    assert equal.to_dict()["test"] == "sign" and {"p_a", "p_rope", "p_b", "samples", "seed",
+    assert equal.to_dict()["test"] == "sign" and {"p_a", "p_rope", "p_b", "draws", "seed",
                                                    "decision", "rope"} <= set(equal.to_dict())
     from rankwise import RankwiseError
     with pytest.raises(RankwiseError, match="ROPE must be a number"):
@@ -236,7 +236,7 @@ def test_bayesian_sign_test_is_calibrated_under_the_null():
     wrong = 0
     for _ in range(200):
         z = rng.normal(0, 0.02, 20)
-        r = bayesian_sign_test(z, np.zeros(20), rope=0.0, samples=2_000, seed=int(rng.integers(1e9)))
+        r = bayesian_sign_test(z, np.zeros(20), rope=0.0, draws=2_000, seed=int(rng.integers(1e9)))
         wrong += r.decision == "a"
     assert wrong / 200 <= 0.05 + 2.5 * math.sqrt(0.05 * 0.95 / 200)
 
@@ -251,7 +251,7 @@ def test_correlated_t_test_closed_form_and_baycomp():
     scale = math.sqrt((1 / n + rho / (1 - rho)) * z.var(ddof=1))
     assert r.p_a == pytest.approx(stats.t.sf((0.005 - z.mean()) / scale, n - 1), abs=1e-12)
     assert r.p_b == pytest.approx(stats.t.cdf((-0.005 - z.mean()) / scale, n - 1), abs=1e-12)
-    assert r.samples is None and r.details["rho"] == 0.1
+    assert r.draws is None and r.details["rho"] == 0.1
     try:
         import baycomp
     except ImportError:
@@ -406,7 +406,7 @@ def test_mean_rank_intervals_bootstrap_normal_and_coverage(monkeypatch):
     hits = 0
     for _ in range(300):
         r = midranks(rng.normal(size=(25, 4)))
-        c, _ = mean_rank_intervals(r, replicates=500, seed=int(rng.integers(1e9)))
+        c, _ = mean_rank_intervals(r, draws=500, seed=int(rng.integers(1e9)))
         hits += c[0, 0] <= 2.5 <= c[0, 1]
     assert hits / 300 >= 0.95 - 0.035  # the percentile bootstrap is a little liberal at N = 25
 
@@ -478,10 +478,10 @@ def test_correlated_t_test_data_set_by_data_set_from_fold_results():
         scale = math.sqrt((1 / n + (1 / folds) / (1 - 1 / folds)) * z.var(ddof=1))
         assert r.p_a == pytest.approx(stats.t.sf((0.01 - z.mean()) / scale, n - 1), abs=1e-9)
         assert r.p_b == pytest.approx(stats.t.cdf((-0.01 - z.mean()) / scale, n - 1), abs=1e-9)
-        assert r.samples is None and r.details["folds"] == folds
+        assert r.draws is None and r.details["folds"] == folds
     doc = json.loads(cmp.to_json())
     assert doc["bayesian"][0]["test"] == "correlated-t" and "dataset" in doc["bayesian"][0]
-    assert doc["settings"]["bayesian_samples"] is None
+    assert doc["settings"]["bayesian_draws"] is None
     assert "bayesian_simplex" not in cmp.figures
     assert "correlated t-test" in cmp.to_text()
     with pytest.raises(RankwiseError, match="reads the results of each fold"):

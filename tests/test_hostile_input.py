@@ -47,7 +47,7 @@ NUMBERS = [
     (("compare", *T6), "--bh-time-budget", ["abc", "-1", "nan", "-inf"]),
     (("compare", *T6), "--confidence", ["abc", "nan", "inf", "-1", "1"]),
     (("compare", *T6, *BAYES), "--rope", ["abc", "-1", "nan", "inf"]),
-    (("compare", *T6, *BAYES), "--samples", ["abc", "1.5", "-1", "nan", "inf", "5"]),
+    (("compare", *T6, *BAYES), "--draws", ["abc", "1.5", "-1", "nan", "inf", "5"]),
     (("compare", *T6), "--seed", ["abc", "1.5", "-1", "nan", "inf"]),
     (("compare", *T6, *BAYES), "--threshold", ["abc", "nan", "inf", "-1", "0.3", "1"]),
     (("compare", *T6), "--top", ["abc", "1.5", "-1", "nan", "inf"]),
@@ -241,9 +241,9 @@ def test_settings_that_nothing_reads_are_refused(capsys, cli):
     refused(cli("compare", *T6, "--bayesian", "plackett-luce", "--rope", "-1"), "ROPE")
     refused(cli("compare", *T6, "--bayesian", "plackett-luce", "--rope", "0.01"),
             "no region of practical equivalence")
-    refused(cli("compare", *T6, "--bayesian", "bradley-terry", "--samples", "5"),
+    refused(cli("compare", *T6, "--bayesian", "bradley-terry", "--draws", "5"),
             "draws its own posterior")
-    refused(cli("compare", *T6, "--bayesian", "correlated-t", "--samples", "1000"),
+    refused(cli("compare", *T6, "--bayesian", "correlated-t", "--draws", "1000"),
             "closed form")
     refused(cli("compare", *T6, "--bh-time-budget", "-1"), "seconds")
 

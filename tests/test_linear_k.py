@@ -171,7 +171,7 @@ def test_mean_rank_intervals_in_blocks_equal_one_block(monkeypatch):
     assert method == "bootstrap" and np.array_equal(whole, blocks)
     r[3, 5] = np.nan  # missing cells: nanquantile where a replicate has none of them
     assert np.array_equal(ranking.mean_rank_intervals(r)[0][5:7],
-                          ranking.mean_rank_intervals(r, replicates=2000)[0][5:7])
+                          ranking.mean_rank_intervals(r, draws=2000)[0][5:7])
 
 
 def test_a_wide_table_keeps_data_sets_named_like_missing_values(tmp_path):

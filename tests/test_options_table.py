@@ -125,7 +125,7 @@ OPTION_VALUES = {
     "procedures": ("holm", "nemenyi"), "rankings": ("friedman", "quade"),
     "force_posthoc": True, "bh_time_budget": 3.0, "verdict_procedure": "hochberg",
     "diagram_procedure": "shaffer", "effects": "verdict", "confidence": 0.9,
-    "bayesian": "signed-rank", "rope": 0.01, "samples": 2000, "seed": 7, "threshold": 0.9,
+    "bayesian": "signed-rank", "rope": 0.01, "draws": 2000, "seed": 7, "threshold": 0.9,
     "rank_intervals": True, "digits": 3, "figure_title": True, "top": 3, "pool_check": True,
     "mcm": "holm", "groups": "scott-knott-esd", "verdict": "bayesian", "rank_sets": "scores",
     "rank_sets_marginal": True, "dataset_check": True, "multiverse": True,

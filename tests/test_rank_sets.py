@@ -101,7 +101,7 @@ def test_bad_inputs():
     with pytest.raises(RankwiseError, match="seed"):
         rank_confidence_sets([1.0, 2.0], np.eye(2), seed=-1)
     with pytest.raises(RankwiseError, match="confidence"):
-        rank_confidence_sets([1.0, 2.0], np.eye(2), coverage=1.5)
+        rank_confidence_sets([1.0, 2.0], np.eye(2), confidence=1.5)
 
 
 def coverage(reps, k=5, simultaneous=True, seed=0):
@@ -209,11 +209,11 @@ def test_compare_rank_sets_are_the_function_on_the_analysis_ranks():
     from rankwise.defaults import DEFAULT_SEED
 
     cmp = compare(load_example("garcia2008"), rank_sets=True, alpha=0.1)
-    direct = mean_rank_sets(cmp.ranks, learners=cmp.table.learners, coverage=0.9,
+    direct = mean_rank_sets(cmp.ranks, learners=cmp.table.learners, confidence=0.9,
                             seed=DEFAULT_SEED)
     assert cmp.rank_sets.lower.tolist() == direct.lower.tolist()
     assert cmp.rank_sets.upper.tolist() == direct.upper.tolist()
-    assert cmp.settings["rank_sets"]["coverage"] == 0.9
+    assert cmp.settings["rank_sets"]["confidence"] == 0.9
     doc = json.loads(cmp.to_json())
     assert [r["lower"] for r in doc["rank_sets"]["learners"]] == direct.lower.tolist()
     best = [n for n, b in zip(direct.learners, direct.best) if b]
@@ -244,3 +244,13 @@ def test_every_format_shows_the_rank_sets_and_mistakes_are_refused():
     with pytest.raises(RankwiseError, match="complete table"):
         compare(load_example("amlb", criterion="result", missing="skillings-mack"),
                 rank_sets=True)
+
+
+def test_coverage_is_confidence_with_a_warning_until_0_10():
+    sigma = np.eye(3) * 0.01
+    new = rank_confidence_sets([1.0, 0.5, 0.0], sigma, confidence=0.9)
+    with pytest.warns(FutureWarning, match="coverage= is confidence= since rankwise 0.9"):
+        old = rank_confidence_sets([1.0, 0.5, 0.0], sigma, coverage=0.9)
+    assert old.to_dict() == new.to_dict() and new.to_dict()["confidence"] == 0.9
+    with pytest.warns(FutureWarning, match="RankSets.coverage is RankSets.confidence"):
+        assert new.coverage == 0.9

@@ -243,3 +243,16 @@ def parse_list(value) -> list | None:
     if isinstance(value, str):
         return [v.strip() for v in value.split(",") if v.strip()]
     return list(value)
+
+
+def renamed(value, old_value, old: str, new: str):
+    """``value``, or ``old_value`` given under the keyword's name before 0.9 (``old=``), with a
+    FutureWarning: one word per idea across rankwise (``draws`` for every number of random
+    draws, ``confidence`` for every confidence level)."""
+    if old_value is None:
+        return value
+    import warnings
+
+    warnings.warn(f"{old}= is {new}= since rankwise 0.9 (one word per idea across rankwise);"
+                  f" {old}= goes in 0.10", FutureWarning, stacklevel=3)
+    return old_value

@@ -187,7 +187,7 @@ def compare(
     per_dataset_adjust: O.per_dataset_adjust = D.per_dataset_adjust,
     test_fraction: O.test_fraction = D.test_fraction, effects: O.effects = D.effects,
     no_effects: NoEffects = False, confidence: O.confidence = D.confidence,
-    bayesian: O.bayesian = D.bayesian, rope: O.rope = D.rope, samples: O.samples = D.samples,
+    bayesian: O.bayesian = D.bayesian, rope: O.rope = D.rope, draws: O.draws = D.draws,
     seed: O.seed = D.seed, threshold: O.threshold = D.threshold, verdict: O.verdict = D.verdict,
     top: O.top = D.top, digits: O.digits = D.digits,
     rank_intervals: O.rank_intervals = D.rank_intervals,
@@ -628,7 +628,7 @@ def run():  # console-script entry point
     if shutil.get_terminal_size((80, 24)).columns < PANELS_MIN_COLUMNS:
         app.rich_markup_mode = None
     no_args, usage, abort = _click_errors()
-    args = optional_values(sys.argv[1:])
+    args = optional_values(renamed_flags(sys.argv[1:]))
     command = typer.main.get_command(app)   # built once: checked here, then run
     taken = option_taken_as_value(args, command)
     if taken is not None:
@@ -654,6 +654,22 @@ def run():  # console-script entry point
 #: Options whose value may be left out, and what they mean without one.
 OPTIONAL_VALUES = {**{o.flag: o.alone for o in option_table.COMPARE if o.alone},
                    "--race": RACE_FIRST}
+
+
+def renamed_flags(args: list) -> list:
+    """compare's arguments with a flag renamed since 0.8 (``--samples``) given its new name,
+    and a note on stderr saying so (the old name goes in 0.10)."""
+    if not args or args[0] != "compare":
+        return args
+    out = list(args)
+    for i, arg in enumerate(args):
+        old, sep, value = arg.partition("=")
+        if old in option_table.RENAMED_FLAGS:
+            new = option_table.RENAMED_FLAGS[old]
+            out[i] = new + sep + value
+            typer.echo(f"rankwise: note: {old} is {new} since rankwise 0.9 (one word per idea);"
+                       f" {old} goes in 0.10", err=True)
+    return out
 
 
 def optional_values(args: list) -> list:

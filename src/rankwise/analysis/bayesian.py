@@ -13,7 +13,7 @@ from ..stats.bayesian import BAYESIAN, correlated_t_test
 from .effects import columns_of
 
 
-def compute_bayesian(table, x, pairs, *, test, rope, samples, seed, threshold,
+def compute_bayesian(table, x, pairs, *, test, rope, draws, seed, threshold,
                      decimals) -> tuple:
     if test == "correlated-t":  # (compare() has checked the name)
         return _correlated_t_by_dataset(table, pairs, rope=rope, threshold=threshold,
@@ -25,7 +25,7 @@ def compute_bayesian(table, x, pairs, *, test, rope, samples, seed, threshold,
     for a, b in pairs:
         u, v = columns_of(table, x, a, b)
         out.append(run(u, v, rope=rope, names=(a, b), higher_is_better=table.higher_is_better,
-                       samples=samples, seed=seed, threshold=threshold, decimals=decimals,
+                       draws=draws, seed=seed, threshold=threshold, decimals=decimals,
                        keep_samples=True))
     return tuple(out)
 

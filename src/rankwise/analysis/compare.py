@@ -10,7 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import RankwiseError
-from ..option_table import BY_NAME
+from ..option_table import BY_NAME, RENAMED
 # Names that rankwise 0.5 defined or imported here, kept importable from here for one release.
 from ..names import (ALL_PAIRS_PROCEDURES, GROUP_METHODS, OMNIBUS_TESTS,  # noqa: F401
                      OPTIONAL_PROCEDURES, TWO_LEARNER_TESTS)
@@ -233,7 +233,7 @@ def _analysis(declared):
     signature = inspect.signature(declared)
     # A keyword compare does not declare is a reading option or an 0.8 flat name of a group.
     known = (set(inspect.signature(load_table).parameters) - {"source"}) | {
-        name for name, option in BY_NAME.items() if option.group}
+        name for name, option in BY_NAME.items() if option.group} | set(RENAMED)
 
     @functools.wraps(declared)
     def call(data, /, **kwargs):
@@ -258,7 +258,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             diagram_procedure: str = "nemenyi", effects: str | bool | None = None,
             confidence: float | None = None, bayesian: str | BayesianOptions | None = None,
             seed: int = DEFAULT_SEED, presentation: Presentation | None = None,
-            pool_check: bool = False, mcm: bool | str = False, groups: str | None = None,
+            pool_check: bool = False, mcm: str | bool = False, groups: str | None = None,
             verdict: str = "frequentist", rank_sets: bool | str | RankSetOptions | None = None,
             dataset_check: bool = False, multiverse=None,
             per_dataset: bool | str | PerDatasetOptions | None = None,
@@ -345,7 +345,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
 
         test : {None, "sign", "signed-rank", "correlated-t", "hierarchical", "plackett-luce", "bradley-terry"}
             Also the Bayesian sign or signed-rank test of the same pairs, with ``rope`` (in the
-            criterion's units), ``samples`` posterior draws from ``seed``, and a decision when a
+            criterion's units), ``draws`` posterior draws from ``seed``, and a decision when a
             posterior probability reaches ``threshold``; the correlated t-test per data set or the
             hierarchical test over them, from fold-level results; or a model of the whole table
             (the ``bayes`` extra): Plackett-Luce over the rankings, Wainer's Bradley-Terry over the
@@ -354,7 +354,7 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         rope : float
             The region of practical equivalence of the Bayesian tests, in the criterion's units
             (default 0: none); a test that does not read it refuses it.
-        samples : int
+        draws : int
             Posterior draws of the Bayesian sign and signed-rank tests.
         threshold : float
             The posterior probability at which a Bayesian decision is drawn.
@@ -384,10 +384,11 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         each learner added (:mod:`rankwise.analysis.pool`); the verdict gets one sentence, the
         reports a section "Does the pool matter?", the JSON ``pool_check``. Needs k ≥ 4 and a
         complete table.
-    mcm : bool or {"holm"}
+    mcm : {False, "plain", "holm"} or bool
         The multi-comparison matrix (Ismail-Fawaz et al. 2023; :mod:`rankwise.analysis.mcm`):
         every pair's mean difference, wins/ties/losses and Wilcoxon p-value (Pratt's zeros),
-        learners by mean score; ``"holm"`` also Holm-adjusts the p-values. With
+        learners by mean score (``"plain"``, or True, as ``--mcm plain``); ``"holm"`` also
+        Holm-adjusts the p-values. With
         ``convention="paper"`` its numbers are those of the ``multi-comp-matrix`` package.
         A report section, a figure (``mcm``) and the JSON ``mcm``. Needs a complete table.
     groups : {None, "scott-knott-esd", "scott-knott-esd-np", "scott-knott-bootstrap"}
@@ -423,14 +424,14 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         removal changes it (every subset of up to three, then a greedy upper bound), and
         leave-one-data-set-out. Claims that one or two data sets carry are named in the verdict;
         the JSON ``dataset_check``. Needs k ≥ 3 and a complete table.
-    multiverse : None, True, dict or path
+    multiverse : None, True, "default", dict or path
         Another reasonable analysis (:mod:`rankwise.analysis.multiverse`): the verdict rerun
         over a grid of defensible choices (every criterion of the input, the fold aggregation,
         the rounding, the missing-value rule, the basis of the verdict), each a ``compare`` of
         its own; for each claim of this verdict, the share of analyses that agree and the
-        choices that flip it. True: the default grid; a dict or a TOML file (``[grid]``): your
-        own. A sentence of the verdict, a report section, a figure (``multiverse``) and the
-        JSON ``multiverse``.
+        choices that flip it. True or ``"default"`` (as ``--multiverse default``): the
+        default grid; a dict or a TOML file (``[grid]``): your own. A sentence of the verdict,
+        a report section, a figure (``multiverse``) and the JSON ``multiverse``.
     per_dataset : {None, True, "corrected", "5x2cv"} or PerDatasetOptions
         Data set by data set: the tests, or a :class:`PerDatasetOptions` with them; its
         fields:

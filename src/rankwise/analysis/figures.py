@@ -366,7 +366,7 @@ def plan_rank_sets(sets, mean_ranks, check, alpha: float, basis: str):
         for claim in check.claims:
             if claim.kind in ("best", "verdict") and claim.fragile:
                 fragile[claim.learners[0]] = claim.removed
-    level = f"{100 * sets.coverage:g}%"
+    level = f"{100 * sets.confidence:g}%"
     caption = (f"Each learner's {level} confidence set for its rank by"
                f" {'mean rank' if basis == 'ranks' else 'mean score'}"
                f" ({'jointly for every learner' if sets.simultaneous else 'each on its own'};"
@@ -474,7 +474,7 @@ def plan_simplex(bayes, alpha: float):
     shown = tuple((r.a, r.b, r.posterior[:SIMPLEX_POINTS], (r.p_a, r.p_rope, r.p_b))
                   for r in bayes)
     caption = (f"Posterior of the Bayesian {first.test} test (ROPE = {first.rope:g}): each point"
-               f" is one of {min(SIMPLEX_POINTS, first.samples):,} posterior draws of"
+               f" is one of {min(SIMPLEX_POINTS, first.draws):,} posterior draws of"
                " (P(a better), P(equivalent), P(b better)), placed in the triangle by its"
                " barycentric coordinates; a point near a corner puts most probability there."
                " Colour: which of the three is largest. Under each title: the posterior"

@@ -15,7 +15,7 @@ import warnings
 from dataclasses import field, make_dataclass
 
 from ..errors import RankwiseError
-from ..option_table import BY_NAME, GROUP_BY_NAME, GROUPS, NAMES
+from ..option_table import BY_NAME, GROUP_BY_NAME, GROUPS, NAMES, RENAMED
 
 #: The release that removes the flat keywords of the grouped options.
 FLAT_REMOVED_IN = "0.10"
@@ -62,11 +62,16 @@ def flat_settings(given: dict, extra: dict | None = None) -> dict:
             flat[keyword] = value
             continue
         flat.update(_group_values(group, value))
+    said = {}   # the name each flat keyword was given under (0.8's, where it was renamed)
+    for old in [n for n in (extra or {}) if n in RENAMED]:
+        extra[RENAMED[old]] = extra.pop(old)
+        said[RENAMED[old]] = old
     for name in [n for n in (extra or {}) if n in BY_NAME and BY_NAME[n].group]:
         option = BY_NAME[name]
         value = extra.pop(name)
         group = GROUP_BY_NAME[option.group]
-        warnings.warn(f"compare({name}=...) is {group.name}={group.cls}({option.in_group}=...)"
+        warnings.warn(f"compare({said.get(name, name)}=...) is"
+                      f" {group.name}={group.cls}({option.in_group}=...)"
                       f" since rankwise 0.9; the flat keyword goes in {FLAT_REMOVED_IN}",
                       FutureWarning, stacklevel=3)
         if given.get(group.name) is not None and not isinstance(given[group.name], (str, bool)) \

@@ -175,13 +175,14 @@ def _check_bayesian(given: dict) -> None:
     _check_unused_bayesian(given)
 
 
-#: What each Bayesian analysis reads of --rope and --samples (the models draw 4 chains of their
+#: What each Bayesian analysis reads of --rope and --draws (the models draw 4 chains of their
 #: own, and the correlated t-test is closed-form).
-_USES = {None: (), "sign": ("rope", "samples"), "signed-rank": ("rope", "samples"),
+_USES = {None: (), "sign": ("rope", "draws"), "signed-rank": ("rope", "draws"),
          "correlated-t": ("rope",), "hierarchical": ("rope",), "plackett-luce": (),
          "bradley-terry": ()}
-_SETTING = {name: (f"{BY_NAME[name].flag} ({name}=)", BY_NAME[name].default)
-            for name in ("rope", "samples", "threshold")}
+_SETTING = {name: (f"{BY_NAME[name].flag} (BayesianOptions({BY_NAME[name].in_group}=))",
+                   BY_NAME[name].default)
+            for name in ("rope", "draws", "threshold")}
 
 
 def _check_unused_bayesian(given: dict) -> None:
@@ -198,7 +199,7 @@ def _check_unused_bayesian(given: dict) -> None:
         why = {"plackett-luce": "has no region of practical equivalence",
                "bradley-terry": "has its own region of practical equivalence, on the probability"
                                 " of winning"}.get(bayesian, "does not read it")
-        if name == "samples":
+        if name == "draws":
             why = ("draws its own posterior (4 chains)" if bayesian in BAYESIAN_MODELS + (
                 "hierarchical",) else "is in closed form")
         raise RankwiseError(f"{flag} is not used by --bayesian {bayesian}, which {why};"
@@ -244,9 +245,10 @@ def _check_table_options(checked: dict, k: int) -> None:
     groups, mcm = checked["groups"], checked["mcm"]
     if groups is not None and groups not in GROUP_METHODS:
         raise RankwiseError(f"groups must be one of {', '.join(GROUP_METHODS)}; got {groups!r}")
-    if mcm not in (False, True, "holm", None):
-        raise RankwiseError(f"mcm must be True, False or 'holm'; got {mcm!r}")
-    checked["mcm"] = bool(mcm) if mcm in (None, True, False) else mcm
+    if mcm not in (False, True, "plain", "holm", None):
+        raise RankwiseError(f"mcm must be 'plain' (or True), 'holm' or False; got {mcm!r}")
+    # "plain" is the command line's word for True: one value, however it is spelled
+    checked["mcm"] = True if mcm == "plain" else bool(mcm) if mcm in (None, True, False) else mcm
     if checked["pool_check"] and k > POOL_MAX_LEARNERS:
         raise RankwiseError(
             f"the pool check reanalyses the table {2 * k:,} times (each learner left out and"

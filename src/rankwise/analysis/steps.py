@@ -337,15 +337,15 @@ def effects_and_bayesian(ctx) -> Contribution:
         pairs, note = _bayesian_pairs(table, ctx.mean_ranks, pairs, verdict, opts)
         notes += note
         bayes = compute_bayesian(table, ctx.x, pairs, test=opts.bayesian, rope=opts.rope,
-                                 samples=opts.samples, seed=opts.seed, threshold=opts.threshold,
+                                 draws=opts.draws, seed=opts.seed, threshold=opts.threshold,
                                  decimals=opts.decimals)
         if not bayes:
             raise RankwiseError(f"the {opts.bayesian} test found no data set on which a"
                                 " pair has two or more matching fold results")
         sampled = opts.bayesian != "correlated-t"
-        drawn = bayes[0].samples if opts.bayesian == "hierarchical" else opts.samples
+        drawn = bayes[0].draws if opts.bayesian == "hierarchical" else opts.draws
         settings.update(bayesian=opts.bayesian, rope=float(opts.rope),
-                        bayesian_samples=drawn if sampled else None,
+                        bayesian_draws=drawn if sampled else None,
                         bayesian_seed=opts.seed if sampled else None,
                         bayesian_threshold=opts.threshold)
     return Contribution({"effects": sizes, "bayesian": bayes}, settings, notes, sentences)
@@ -514,7 +514,7 @@ def rank_intervals(ctx) -> Contribution:
     intervals, how = mean_rank_intervals(ctx.ranks, confidence=confidence)
     return Contribution({"mean_rank_intervals": intervals}, {"mean_rank_intervals": {
         "method": how, "confidence": confidence,
-        "replicates": RANK_BOOTSTRAP_REPLICATES if how == "bootstrap" else None,
+        "draws": RANK_BOOTSTRAP_REPLICATES if how == "bootstrap" else None,
         "seed": RANK_BOOTSTRAP_SEED if how == "bootstrap" else None}})
 
 
@@ -524,7 +524,7 @@ def rank_sets(ctx) -> Contribution:
     table, opts = ctx.table, ctx.opts
     if opts.rank_sets is None:
         return Contribution({"rank_sets": None})
-    common = dict(learners=table.learners, coverage=1.0 - opts.alpha,
+    common = dict(learners=table.learners, confidence=1.0 - opts.alpha,
                   simultaneous=not opts.rank_sets_marginal, seed=opts.seed)
     if opts.rank_sets == "ranks":
         sets = mean_rank_sets(ctx.ranks, **common)
@@ -534,7 +534,7 @@ def rank_sets(ctx) -> Contribution:
                                     larger_is_better=table.higher_is_better, **common)
     return Contribution({"rank_sets": sets},
                         {"rank_sets": {"basis": opts.rank_sets, "simultaneous": sets.simultaneous,
-                                       "coverage": sets.coverage, "draws": sets.draws,
+                                       "confidence": sets.confidence, "draws": sets.draws,
                                        "seed": sets.seed, "stepdown": sets.stepdown}},
                         sentences=(rank_set_sentence(sets, opts.rank_sets),))
 
@@ -542,7 +542,7 @@ def rank_sets(ctx) -> Contribution:
 def rank_set_sentence(sets, basis) -> str:
     """What the rank sets say, in a sentence or two: who could be the best, the first one's
     rank, and (joint sets) the tiers."""
-    level = f"{100 * sets.coverage:g}%"
+    level = f"{100 * sets.confidence:g}%"
     jointly = "jointly for every learner" if sets.simultaneous else "for each learner on its own"
     basis = "mean rank" if basis == "ranks" else "mean score"
     could = [name for name, b in zip(sets.learners, sets.best) if b]

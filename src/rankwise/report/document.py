@@ -522,7 +522,7 @@ def _mean_rank_table(cmp) -> Table:
     if sets is None:
         return table
     how = cmp.settings["rank_sets"]
-    level = f"{100 * how['coverage']:g}%"
+    level = f"{100 * how['confidence']:g}%"
     rows = [row + [_rank_span(sets, j)] for row, j in zip(table.rows, shown_learners(cmp))]
     caption = (f"{table.caption} Rank sets: {level} confidence sets for the ranks by"
                f" {'mean rank' if how['basis'] == 'ranks' else 'mean score'},"
@@ -548,7 +548,7 @@ def _mean_rank_columns(cmp) -> Table:
         return Table(["#", "learner", "mean rank"], rows, "<<>", key="mean_ranks")
     how = cmp.settings["mean_rank_intervals"]
     level = f"{100 * how['confidence']:g}%"
-    source = (f"bootstrap over data sets, {how['replicates']:,} replicates, seed {how['seed']}"
+    source = (f"bootstrap over data sets, {how['draws']:,} replicates, seed {how['seed']}"
               if how["method"] == "bootstrap" else "normal approximation")
     rows = [[str(i + 1), t.learners[j], f"{cmp.mean_ranks[j]:.3f}",
              f"[{ci[j, 0]:.3f}, {ci[j, 1]:.3f}]"] for i, j in enumerate(order)]
@@ -757,7 +757,7 @@ def _bayesian_table(cmp) -> Table:
                         f" ESS >= {d['ess_limit']:,})"))
     else:
         what = (f"Bayesian {first.test} test across data sets (Benavoli et al. 2017),"
-                f" {first.samples:,} posterior samples, seed {first.seed}")
+                f" {first.draws:,} posterior samples, seed {first.seed}")
     return Table((["dataset"] if by_dataset else [])
                  + ["pair (a vs b)", "P(a better)", "P(equivalent)", "P(b better)", "decision"],
                  rows, ("<" if by_dataset else "") + "<>>><", key="bayesian",

@@ -67,7 +67,7 @@ def rows(cmp, order) -> tuple:
     v = cmp.verdict
     header = ["#", "learner", "mean rank"]
     if sets is not None:
-        level = f"{100 * sets.coverage:g}%"
+        level = f"{100 * sets.confidence:g}%"
         header += [f"{level} rank set", "tier"] if sets.simultaneous else [f"{level} rank set"]
     if letters is not None:
         header.append("letters")

@@ -135,7 +135,7 @@ def _bayesian(cmp) -> list:
              f"a prior pseudo-observation of weight {b.details['prior']:g} in the ROPE")
     return [f"Bayesian {b.test} test (Benavoli et al. 2017) with a region of practical"
             f" equivalence of {b.rope:g} in the criterion's units and {prior};"
-            f" {b.samples:,} posterior samples (seed {b.seed}); a conclusion is drawn"
+            f" {b.draws:,} posterior samples (seed {b.seed}); a conclusion is drawn"
             f" when a posterior probability reaches {b.threshold:g}."]
 
 

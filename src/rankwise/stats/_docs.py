@@ -50,8 +50,9 @@ names : tuple of str, default ("a", "b")
     Names of the two learners, kept in the result.
 higher_is_better : bool, default True
     Direction of the scores.""",
-    "bayes_draws": f"""samples : int, default {BAYESIAN_SAMPLES}
-    Posterior draws.
+    "bayes_draws": f"""draws : int, default {BAYESIAN_SAMPLES}
+    Posterior draws (``samples=``, its name before 0.9, is taken with a FutureWarning until
+    0.10).
 seed : int, default {DEFAULT_SEED}
     Seed of the draws; the same seed gives the same result.
 threshold : float, default {BAYESIAN_THRESHOLD}
@@ -63,7 +64,7 @@ keep_samples : bool, default False
     "bayesian_result": """BayesianResult
     ``p_a``, ``p_rope``, ``p_b`` (posterior probabilities that a is practically better, that
     they are equivalent, that b is), ``decision`` (``"a"``, ``"rope"``, ``"b"`` when one of
-    them reaches ``threshold``, else ``"undecided"``), ``samples``, ``seed`` and ``details``.""",
+    them reaches ``threshold``, else ``"undecided"``), ``draws``, ``seed`` and ``details``.""",
     # the Friedman p-value
     "friedman_method": """method : {"auto", "chi2", "exact", "monte-carlo"}, default "auto"
     How the p-value is computed: the chi-square (or F) approximation, the exact permutation

@@ -60,17 +60,26 @@ class BayesianResult:
     p_a: float
     p_rope: float
     p_b: float
-    samples: int | None
+    draws: int | None
     seed: int | None
     threshold: float
     decision: str
     details: dict = field(default_factory=dict)
     posterior: np.ndarray | None = field(default=None, repr=False, compare=False)
 
+    @property
+    def samples(self) -> int | None:
+        """The number of posterior draws (its name before 0.9; goes in 0.10)."""
+        import warnings
+
+        warnings.warn("BayesianResult.samples is BayesianResult.draws since rankwise 0.9;"
+                      " samples goes in 0.10", FutureWarning, stacklevel=2)
+        return self.draws
+
     def to_dict(self) -> dict:
         out = {"a": self.a, "b": self.b, "test": self.test, "rope": self.rope,
                "p_a": self.p_a, "p_rope": self.p_rope, "p_b": self.p_b,
-               "samples": self.samples, "seed": self.seed, "threshold": self.threshold,
+               "draws": self.draws, "seed": self.seed, "threshold": self.threshold,
                "decision": self.decision}
         out.update(self.details)
         return jsonable(out)
@@ -89,21 +98,21 @@ def decide(p_a: float, p_rope: float, p_b: float, threshold: float, a: str, b: s
 MAX_SAMPLES = 10_000_000
 
 
-def _inputs(a, b, rope, higher_is_better, decimals, threshold, samples=None, seed=0):
+def _inputs(a, b, rope, higher_is_better, decimals, threshold, draws=None, seed=0):
     x = round_scores(check.score_pair(a, b, min_rows=1), decimals)
     z = x[:, 0] - x[:, 1] if higher_is_better else x[:, 1] - x[:, 0]
     z = round_scores(z, decimals)  # positive: a better
     rope = check.rope(rope)
     check.threshold(threshold)
-    if samples is not None and (isinstance(samples, bool) or int(samples) != samples
-                                or not 100 <= samples <= MAX_SAMPLES):
-        raise RankwiseError(f"samples must be a whole number from 100 to {MAX_SAMPLES:,} (each"
-                            f" draw keeps three numbers per pair); got {samples!r}")
+    if draws is not None and (isinstance(draws, bool) or int(draws) != draws
+                              or not 100 <= draws <= MAX_SAMPLES):
+        raise RankwiseError(f"draws must be a whole number from 100 to {MAX_SAMPLES:,} (each"
+                            f" draw keeps three numbers per pair); got {draws!r}")
     check.seed(seed)
     return z, rope
 
 
-def _result(test, names, rope, winners, samples, seed, threshold, details, posterior, z):
+def _result(test, names, rope, winners, draws, seed, threshold, details, posterior, z):
     counts = np.bincount(winners, minlength=3) / winners.size
     if rope == 0 and not np.any(z):
         # No ROPE and no difference: no draw favours either learner, and by the posterior's
@@ -118,16 +127,16 @@ def _result(test, names, rope, winners, samples, seed, threshold, details, poste
     p_b, p_rope, p_a = (float(v) for v in counts)
     word = decide(p_a, p_rope, p_b, threshold, *names)
     return BayesianResult(test, str(names[0]), str(names[1]), rope, p_a, p_rope, p_b,
-                          int(samples), int(seed), float(threshold), word, details, posterior)
+                          int(draws), int(seed), float(threshold), word, details, posterior)
 
 
 @shared_docs
 def bayesian_sign_test(a, b, *, rope: float = 0.0, names=("a", "b"),
                        higher_is_better: bool = True, prior: float = SIGN_PRIOR,
-                       samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
+                       draws: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
                        threshold: float = DEFAULT_THRESHOLD,
                        decimals: int | None = DEFAULT_DECIMALS,
-                       keep_samples: bool = False) -> BayesianResult:
+                       keep_samples: bool = False, samples: int | None = None) -> BayesianResult:
     """Bayesian sign test (Benavoli et al. 2014, 2017).
 
     With z_i the difference in favour of ``a`` (a − b, or b − a when lower is better), the data
@@ -174,14 +183,15 @@ def bayesian_sign_test(a, b, *, rope: float = 0.0, names=("a", "b"),
     >>> round(float((theta.argmax(axis=1) == 2).mean()), 2)
     0.99
     """
-    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, samples, seed)
+    draws = check.renamed(draws, samples, "samples", "draws")
+    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, draws, seed)
     n_b, n_a = int((z < -rope).sum()), int((z > rope).sum())
     n_rope = z.size - n_a - n_b
     alpha = np.array([n_b, n_rope + prior, n_a], dtype=float) + 1e-4
-    draws = np.random.default_rng(seed).dirichlet(alpha, int(samples))
+    thetas = np.random.default_rng(seed).dirichlet(alpha, int(draws))
     details = {"n": int(z.size), "n_a": n_a, "n_rope": n_rope, "n_b": n_b, "prior": prior}
-    return _result("sign", names, rope, np.argmax(draws, axis=1), samples, seed, threshold,
-                   details, draws[:, ::-1] if keep_samples else None, z)  # columns: a, rope, b
+    return _result("sign", names, rope, np.argmax(thetas, axis=1), draws, seed, threshold,
+                   details, thetas[:, ::-1] if keep_samples else None, z)  # columns: a, rope, b
 
 
 def _staircase_mass(w: np.ndarray, z: np.ndarray, bound: float) -> np.ndarray:
@@ -199,10 +209,11 @@ def _staircase_mass(w: np.ndarray, z: np.ndarray, bound: float) -> np.ndarray:
 @shared_docs
 def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
                               higher_is_better: bool = True, prior: float = SIGNED_RANK_PRIOR,
-                              samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
+                              draws: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
                               threshold: float = DEFAULT_THRESHOLD,
                               decimals: int | None = DEFAULT_DECIMALS,
-                              keep_samples: bool = False) -> BayesianResult:
+                              keep_samples: bool = False,
+                              samples: int | None = None) -> BayesianResult:
     r"""Bayesian signed-rank test (Benavoli et al. 2014, 2017).
 
     A Dirichlet process with a pseudo-observation z₀ = 0 of weight s and the observed differences
@@ -215,7 +226,7 @@ def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
     (H the step function with H(0) = ½; i, j over z₀..z_N). P(a practically better) is the share
     of draws in which θ_a is the largest. Without a ROPE (r = 0) θ_rope is 0 and the test is one
     of a against b. The double sum is evaluated in O(N) per draw (the pairs with z_i + z_j above a
-    bound form a staircase over the sorted z), so N·samples sets the cost.
+    bound form a staircase over the sorted z), so N·draws sets the cost.
 
     Parameters
     ----------
@@ -255,15 +266,16 @@ def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
     >>> round(float(((ta > 1 - ta - tb) & (ta > tb)).mean()), 2)
     1.0
     """
-    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, samples, seed)
+    draws = check.renamed(draws, samples, "samples", "draws")
+    z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold, draws, seed)
     points = np.sort(np.append(z, 0.0))
     weights = np.ones(points.size)
     weights[np.searchsorted(points, 0.0)] = prior  # z₀; equal points are interchangeable
     rng = np.random.default_rng(seed)
     chunk = max(1, _CHUNK_CELLS // points.size)
-    thetas = np.empty((int(samples), 3))
-    for start in range(0, int(samples), chunk):
-        w = rng.dirichlet(weights, min(chunk, int(samples) - start))
+    thetas = np.empty((int(draws), 3))
+    for start in range(0, int(draws), chunk):
+        w = rng.dirichlet(weights, min(chunk, int(draws) - start))
         stop = start + w.shape[0]
         thetas[start:stop, 2] = _staircase_mass(w, points, 2 * rope)
         if rope > 0:  # b's side: the same sum over the mirrored points (and their weights)
@@ -272,7 +284,7 @@ def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
             thetas[start:stop, 0] = 1.0 - thetas[start:stop, 2]
     thetas[:, 1] = 1.0 - thetas[:, 0] - thetas[:, 2] if rope > 0 else 0.0
     details = {"n": int(z.size), "prior": prior}
-    return _result("signed-rank", names, rope, np.argmax(thetas, axis=1), samples, seed,
+    return _result("signed-rank", names, rope, np.argmax(thetas, axis=1), draws, seed,
                    threshold, details, thetas[:, ::-1] if keep_samples else None, z)
 
 
@@ -287,7 +299,7 @@ def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
     σ̂² (n − 1 in the denominator), and the correlation ρ = 1/folds of results on overlapping
     training sets, the posterior of the mean difference is Student's t with n − 1 degrees of
     freedom, location z̄ and scale √((1/n + ρ/(1 − ρ))·σ̂²) (the Nadeau-Bengio correction).
-    P(a practically better) = P(μ > r), P(b …) = P(μ < −r); in closed form, so ``samples`` and
+    P(a practically better) = P(μ > r), P(b …) = P(μ < −r); in closed form, so ``draws`` and
     ``seed`` are None.
 
     Parameters

@@ -21,6 +21,7 @@ from R's generator, these from numpy's, so the bounds agree up to Monte Carlo er
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,13 +60,20 @@ class RankSets:
     lower: np.ndarray
     upper: np.ndarray
     best: np.ndarray
-    coverage: float
+    confidence: float
     simultaneous: bool
     stepdown: bool
     draws: int
     seed: int
     steps: int
     larger_is_better: bool
+
+    @property
+    def coverage(self) -> float:
+        """The confidence level (its name before 0.9; goes in 0.10)."""
+        warnings.warn("RankSets.coverage is RankSets.confidence since rankwise 0.9; coverage"
+                      " goes in 0.10", FutureWarning, stacklevel=2)
+        return self.confidence
 
     def tiers(self) -> tuple:
         """The tiers the sets imply: learners grouped by how many others are surely better
@@ -84,7 +92,7 @@ class RankSets:
     def to_dict(self) -> dict:
         tier = self.tier_of()
         return jsonable({
-            "coverage": self.coverage, "simultaneous": self.simultaneous,
+            "confidence": self.confidence, "simultaneous": self.simultaneous,
             "stepdown": self.stepdown, "draws": self.draws, "seed": self.seed,
             "steps": self.steps, "larger_is_better": self.larger_is_better,
             "learners": [{"learner": name, "estimate": float(e), "rank": int(r),
@@ -95,10 +103,11 @@ class RankSets:
                                                           self.best)]})
 
 
-def rank_confidence_sets(estimates, cov, *, learners=None, coverage: float = 0.95,
+def rank_confidence_sets(estimates, cov, *, learners=None, confidence: float = 0.95,
                          simultaneous: bool = True, stepdown: bool = True,
                          draws: int = RANK_SET_DRAWS, seed: int = DEFAULT_SEED,
-                         larger_is_better: bool = True) -> RankSets:
+                         larger_is_better: bool = True,
+                         coverage: float | None = None) -> RankSets:
     """Confidence sets for the ranks of ``estimates`` whose covariance is ``cov``.
 
     Parameters
@@ -109,8 +118,9 @@ def rank_confidence_sets(estimates, cov, *, learners=None, coverage: float = 0.9
         Their estimated covariance Σ (symmetric, positive semi-definite).
     learners : sequence of str, optional
         Names (default ``"1"`` … ``"k"``).
-    coverage : float, default 0.95
-        Nominal coverage, 1 − α.
+    confidence : float, default 0.95
+        The confidence level, 1 − α (the sets' nominal coverage). ``coverage=``, its name
+        before 0.9, is taken with a FutureWarning until 0.10.
     simultaneous : bool, default True
         Sets that hold for every learner jointly; False: each learner's own (marginal) set.
     stepdown : bool, default True
@@ -144,7 +154,8 @@ def rank_confidence_sets(estimates, cov, *, learners=None, coverage: float = 0.9
     ([1, 2, 2, 4], [1, 3, 3, 4], [True, False, False, False])
     """
     theta, sigma, names = _inputs(estimates, cov, learners)
-    check.confidence(coverage)
+    confidence = _level(confidence, coverage)
+    check.confidence(confidence)
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 100:
         raise RankwiseError(f"draws must be a whole number of at least 100; got {draws!r}")
     k = theta.size
@@ -152,7 +163,7 @@ def rank_confidence_sets(estimates, cov, *, learners=None, coverage: float = 0.9
     signed = theta if larger_is_better else -theta
     sd = _difference_sds(sigma)
     # The joint sets: the answer when simultaneous, and the set for the best either way.
-    shown, steps = _step_down(signed, z, sd, ~np.eye(k, dtype=bool), coverage, stepdown)
+    shown, steps = _step_down(signed, z, sd, ~np.eye(k, dtype=bool), confidence, stepdown)
     lower, upper = 1 + shown.sum(axis=0), k - shown.sum(axis=1)
     best = lower == 1
     if not simultaneous:  # each learner's own family; the rounds counted are theirs
@@ -161,12 +172,12 @@ def rank_confidence_sets(estimates, cov, *, learners=None, coverage: float = 0.9
             mask = np.zeros((k, k), dtype=bool)
             mask[i, :] = mask[:, i] = True
             mask[i, i] = False
-            own, used = _step_down(signed, z, sd, mask, coverage, stepdown)
+            own, used = _step_down(signed, z, sd, mask, confidence, stepdown)
             lower[i], upper[i] = 1 + own[:, i].sum(), k - own[i, :].sum()
             steps = max(steps, used)
     rank = 1 + (signed[None, :] > signed[:, None]).sum(axis=1)
     return RankSets(names, theta, rank, lower.astype(np.int64), upper.astype(np.int64), best,
-                    float(coverage), bool(simultaneous), bool(stepdown), int(draws), int(seed),
+                    float(confidence), bool(simultaneous), bool(stepdown), int(draws), int(seed),
                     int(steps), bool(larger_is_better))
 
 
@@ -202,7 +213,17 @@ def _difference_sds(sigma: np.ndarray) -> np.ndarray:
     return np.sqrt(np.clip(d[:, None] + d[None, :] - 2.0 * sigma, 0.0, None))
 
 
-def _step_down(theta, z, sd, mask, coverage, stepdown) -> tuple:
+def _level(confidence, coverage):
+    """The confidence level, from ``coverage=`` (its name before 0.9) with a warning."""
+    if coverage is None:
+        return confidence
+    warnings.warn("coverage= is confidence= since rankwise 0.9 (one word for a confidence"
+                  " level across rankwise); coverage= goes in 0.10", FutureWarning,
+                  stacklevel=3)
+    return coverage
+
+
+def _step_down(theta, z, sd, mask, confidence, stepdown) -> tuple:
     """``(shown, rounds)``: ``shown[i, j]`` when θ_i > θ_j is established for a pair of
     ``mask``. A pair whose difference has no spread (σ_ij = 0) is decided by its sign alone
     and takes no part in the maximum."""
@@ -213,7 +234,7 @@ def _step_down(theta, z, sd, mask, coverage, stepdown) -> tuple:
     rounds = 0
     while active.any():
         rounds += 1
-        c = float(np.quantile(_max_statistic(z, sd, active), coverage))
+        c = float(np.quantile(_max_statistic(z, sd, active), confidence))
         new = active & (diff - sd * c > 0)
         shown |= new
         active &= ~new
@@ -248,9 +269,9 @@ def _max_statistic(z, sd, active) -> np.ndarray:
     return out
 
 
-def mean_rank_sets(ranks, *, learners=None, coverage: float = 0.95, simultaneous: bool = True,
-                   stepdown: bool = True, draws: int = RANK_SET_DRAWS,
-                   seed: int = DEFAULT_SEED) -> RankSets:
+def mean_rank_sets(ranks, *, learners=None, confidence: float = 0.95,
+                   simultaneous: bool = True, stepdown: bool = True, draws: int = RANK_SET_DRAWS,
+                   seed: int = DEFAULT_SEED, coverage: float | None = None) -> RankSets:
     """Rank sets of the learners' mean ranks from the N × k matrix of ranks within data sets
     (1 = best): θ̂ the mean ranks, Σ the covariance of a row of ranks divided by N (the data
     sets are the sample). Rank 1 goes to the smallest mean rank.
@@ -269,6 +290,7 @@ def mean_rank_sets(ranks, *, learners=None, coverage: float = 0.95, simultaneous
         raise RankwiseError("rank sets need an N × k matrix of ranks with N ≥ 2 data sets")
     n = ranks.shape[0]
     cov = np.cov(ranks, rowvar=False, ddof=1) / n
-    return rank_confidence_sets(ranks.mean(axis=0), cov, learners=learners, coverage=coverage,
+    confidence = _level(confidence, coverage)
+    return rank_confidence_sets(ranks.mean(axis=0), cov, learners=learners, confidence=confidence,
                                 simultaneous=simultaneous, stepdown=stepdown, draws=draws,
                                 seed=seed, larger_is_better=False)

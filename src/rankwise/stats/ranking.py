@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import score_input
+from .._validate import renamed, score_input
 from ..defaults import DEFAULT_DECIMALS as DECIMALS
 from ..defaults import RANK_BOOTSTRAP_SEED as BOOTSTRAP_SEED
 from ._docs import shared_docs
@@ -283,13 +283,14 @@ RANK_BOOTSTRAP_COLUMNS = 4_096
 
 
 def mean_rank_intervals(ranks, *, confidence: float = 0.95,
-                        replicates: int = RANK_BOOTSTRAP_REPLICATES,
-                        seed: int = RANK_BOOTSTRAP_SEED) -> tuple[np.ndarray, str]:
+                        draws: int = RANK_BOOTSTRAP_REPLICATES,
+                        seed: int = RANK_BOOTSTRAP_SEED,
+                        replicates: int | None = None) -> tuple[np.ndarray, str]:
     """Confidence intervals of each learner's mean rank, resampling the data sets.
 
-    Each of ``replicates`` seeded bootstrap samples draws n data sets with replacement (their
+    Each of ``draws`` seeded bootstrap samples draws n data sets with replacement (their
     counts, so a sample is one weighted mean); the interval is the percentile interval of the
-    resampled mean ranks (``method="bootstrap"``). When replicates × n exceeds
+    resampled mean ranks (``method="bootstrap"``). When draws × n exceeds
     ``RANK_BOOTSTRAP_MAX_CELLS``, mean ± z·sd/√n instead (``method="normal"``). The intervals
     describe how the mean ranks would vary over other samples of data sets like these; they are
     not adjusted for the number of learners and are not a test.
@@ -300,7 +301,9 @@ def mean_rank_intervals(ranks, *, confidence: float = 0.95,
         Within-data-set ranks (NaN where a learner has no value; its mean is then over the data
         sets where it has one).
     confidence : float, default 0.95
-    replicates : int, default 2000
+    draws : int, default 2000
+        Bootstrap draws (``replicates=``, its name before 0.9, is taken with a FutureWarning
+        until 0.10).
     seed : int, default 20060101
 
     Returns
@@ -320,6 +323,7 @@ def mean_rank_intervals(ranks, *, confidence: float = 0.95,
     >>> method, bool(((intervals[:, 0] <= means) & (means <= intervals[:, 1])).all())
     ('bootstrap', True)
     """
+    replicates = renamed(draws, replicates, "replicates", "draws")
     r = np.asarray(ranks, dtype=float)
     n = r.shape[0]
     tail = (1.0 - confidence) / 2.0
