@@ -8,7 +8,8 @@ from ``/usr/bin/time -v`` where it exists.
 
 Jobs (3-decimal scores with ties; learners differ in skill):
 
-- k = 100 × N = 50: ``rankwise compare --posthoc all`` (effects on: all 4,950 pairs)
+- k = 100 × N = 50: ``rankwise compare --posthoc all`` (effects on: all 4,950 pairs), as text
+  and with ``--format json -o FILE`` (target: ≤ 3× the floor)
 - k = 1000 × N = 200: ``rankwise compare`` (default), ``--posthoc all --procedures
   holm,shaffer,nemenyi``, both also with ``--format json -o FILE`` (the file's size and the
   peak memory against their targets: ≤ 4× and ≤ 8× the floor, ≤ 70 MB, ≤ 600 MB), and
@@ -199,13 +200,17 @@ def main():
             return [*rankwise, "compare", str(k1000), "--report", str(report)]
 
         res = best({"floor100": [py, "-c", FLOOR, str(k100)],
-                    "posthoc100": [*rankwise, "compare", str(k100), "--posthoc", "all"]},
+                    "posthoc100": [*rankwise, "compare", str(k100), "--posthoc", "all"],
+                    "posthoc100_json": [*rankwise, "compare", str(k100), "--posthoc", "all",
+                                        "--format", "json", "-o", str(tmp / "k100.json")]},
                    args.repeats)
         print("\nk = 100 x N = 50")
         line("floor (read, rank, mean ranks)", res["floor100"][0], res["floor100"][0],
              res["floor100"][1])
         line("compare --posthoc all (effects on)", res["posthoc100"][0], res["floor100"][0],
              res["posthoc100"][1], 3)
+        line("compare --posthoc all --format json -o FILE", res["posthoc100_json"][0],
+             res["floor100"][0], res["posthoc100_json"][1], 3)
         posthoc_args = ["--posthoc", "all", "--procedures", "holm,shaffer,nemenyi"]
         res = best({"floor": [py, "-c", FLOOR, str(k1000)],
                     "default": [*rankwise, "compare", str(k1000)],

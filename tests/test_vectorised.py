@@ -26,7 +26,10 @@ def _random_table(rng, n, k, places):
 
 
 @pytest.mark.parametrize("n,decimals,places", [(7, 12, 2), (30, 12, 3), (49, 3, 3),
-                                               (60, None, 3), (25, 2, 4), (51, 12, 2)])
+                                               (60, None, 3), (25, 2, 4), (51, 12, 2),
+                                               # Cliff's δ by sorting, Walsh sums selected
+                                               (100, 3, 3), (600, 3, 3), (600, None, 3),
+                                               (700, 12, 2)])
 def test_every_effect_for_all_pairs_equals_the_one_pair_functions(n, decimals, places):
     rng = np.random.default_rng(n)
     k = 6
