@@ -31,6 +31,7 @@ Jobs (3-decimal scores with ties; learners differ in skill):
   (``--peer-venv``, created on first use), not as a dependency of rankwise.
 
     python benchmarks/large_k.py [--repeats 2] [--skip-peer] [--skip-memory] [--skip-huge]
+                                 [--only-k100]
 """
 
 from __future__ import annotations
@@ -181,6 +182,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--skip-peer", action="store_true")
     ap.add_argument("--skip-memory", action="store_true", help="skip k = 50 x N = 100,000")
+    ap.add_argument("--only-k100", action="store_true",
+                    help="only k = 100 x N = 50 (about a minute)")
     ap.add_argument("--skip-huge", action="store_true",
                     help="skip k = 10,000 and 100,000 (about 15 minutes)")
     ap.add_argument("--peer-venv", type=Path,
@@ -211,6 +214,8 @@ def main():
              res["posthoc100"][1], 3)
         line("compare --posthoc all --format json -o FILE", res["posthoc100_json"][0],
              res["floor100"][0], res["posthoc100_json"][1], 3)
+        if args.only_k100:
+            return
         posthoc_args = ["--posthoc", "all", "--procedures", "holm,shaffer,nemenyi"]
         res = best({"floor": [py, "-c", FLOOR, str(k1000)],
                     "default": [*rankwise, "compare", str(k1000)],

@@ -2,11 +2,12 @@
 
 Tiers: what is slow by nature carries a marker (``site``: reads the built documentation site;
 ``mcmc``: samples a posterior with NUTS; ``simulation``: a null or power simulation;
-``subprocess``: starts rankwise or another program as a process of its own; ``slow``: the long
-simulations left out of the default run). The whole suite (README command 2) runs them all on
-both cores; the inner loop leaves them out:
+``subprocess``: starts rankwise or another program (a browser, a Dask cluster) as a process of
+its own; ``large``: thousands of learners, or a brute-force check of every case; ``slow``: the
+long simulations left out of the default run). The whole suite (README command 2) runs them all
+on both cores; the inner loop leaves them out:
 
-    python -m pytest -m "not (slow or site or mcmc or simulation or subprocess)"
+    python -m pytest -m "not (slow or site or mcmc or simulation or subprocess or large)"
 """
 
 import os
@@ -33,8 +34,10 @@ def pytest_collection_modifyitems(config, items):
         names = getattr(item, "fixturenames", ())
         if "site" in names:
             item.add_marker(pytest.mark.site)
-        if "cli_process" in names:
-            item.add_marker(pytest.mark.subprocess)
+        if "cli_process" in names or "browser" in names or "dask" in item.name:
+            item.add_marker(pytest.mark.subprocess)   # rankwise, a browser, a cluster
+        if item.name.startswith("test_every_how_do_i_command_runs[power"):
+            item.add_marker(pytest.mark.simulation)   # a power study
         if any(part in str(item.fspath).replace("\\", "/") for part in MCMC_DOCTESTS):
             item.add_marker(pytest.mark.mcmc)
 

@@ -264,6 +264,7 @@ def test_analyses_of_every_pair_at_once_are_refused_above_the_limit(monkeypatch,
     assert "up to 40 learners (90 here)" in str(info.value)
 
 
+@pytest.mark.large
 @pytest.mark.parametrize("top", [None, 0, 5])
 def test_every_output_above_the_limit_with_any_top(monkeypatch, tmp_path, top):
     """--top 0 (every learner shown) above the limit: the pair matrices keep at most the

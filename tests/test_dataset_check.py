@@ -78,6 +78,7 @@ SLOW_CASES = [
 ]
 
 
+@pytest.mark.large
 @pytest.mark.parametrize("table,options", CASES + [
     pytest.param(*case, marks=pytest.mark.slow) for case in SLOW_CASES])
 def test_every_overturning_subset_that_compare_finds_and_no_other(table, options):

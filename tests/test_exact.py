@@ -101,6 +101,7 @@ def _pair_brute_force(ranks, a, b):
     return {d: c / size for d, c in counts.items()}
 
 
+@pytest.mark.large
 @pytest.mark.parametrize("k, n", [(3, 3), (3, 5), (4, 3), (4, 4)])
 def test_eisinga_distribution_equals_enumeration(k, n):
     """The exact distribution of a rank-sum difference, with and without ties, against every

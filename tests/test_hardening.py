@@ -127,6 +127,7 @@ def test_a_damaged_file_is_named_in_one_line(tmp_path, finished, command):
         assert "nothing was changed" in out.stderr and bad.read_bytes() == before
 
 
+@pytest.mark.subprocess
 def test_a_learner_that_ignores_its_time_limit_is_stopped_from_outside(tmp_path):
     import time
 

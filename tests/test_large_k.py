@@ -180,6 +180,7 @@ def test_html_ranking_sorts_and_filters_in_headless_chromium(tmp_path):
     assert len(shown) == 10 and all(">config_1" in r for r in shown)
 
 
+@pytest.mark.large
 def test_a_thousand_learners_report_folder_sizes(tmp_path):
     """--report at k = 1000 (sizes, not timings): every file is written, the text report is
     readable, the figures show the best 30, pairs.csv has every pair."""

@@ -22,6 +22,7 @@ def random_pvalues(rng, m):
     return np.round(rng.uniform(size=m) ** 2, 2)  # ties
 
 
+@pytest.mark.large
 @pytest.mark.parametrize("ours, theirs", [
     ("holm", "holm"), ("hochberg", "simes-hochberg"), ("hommel", "hommel"),
     ("holland", "holm-sidak"), ("bonferroni_dunn", "bonferroni")])
@@ -164,6 +165,7 @@ def arbitrary_instance(rng, k):
     return a
 
 
+@pytest.mark.large
 @pytest.mark.parametrize("trials", [pytest.param(250),
                                     pytest.param(1000, marks=pytest.mark.slow)])
 def test_bergmann_hommel_branch_and_bound_equals_brute_force(trials):

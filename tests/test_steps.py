@@ -22,6 +22,15 @@ def _fold(table, **given):
     return cmp, opts
 
 
+@pytest.fixture(scope="module")
+def rich():
+    """garcia2008 analysed with every option that adds a sentence, and the same analysis
+    folded again step by step: ``(table, cmp, opts, ctx)``."""
+    table = load_example("garcia2008")
+    cmp, opts = _fold(table, **RICH)
+    return table, cmp, opts, steps.fold(table, opts)
+
+
 def test_every_step_has_the_one_shape():
     for step in steps.STEPS:
         params = list(inspect.signature(step).parameters)
@@ -29,9 +38,8 @@ def test_every_step_has_the_one_shape():
         assert inspect.getdoc(step), f"{step.__name__} says what it contributes"
 
 
-def test_each_step_returns_a_contribution_and_reads_only_what_came_before():
-    table = load_example("garcia2008")
-    _, opts = _fold(table, **RICH)
+def test_each_step_returns_a_contribution_and_reads_only_what_came_before(rich):
+    table, _, opts, _ = rich
     ctx = Context(table, opts)
     seen = set()
     for step in steps.STEPS[:-1]:  # the multiverse is not asked for here
@@ -60,10 +68,8 @@ def test_a_step_that_reads_a_later_result_says_which():
         Context(table, None).ranks
 
 
-def test_the_comparison_keeps_every_result_of_the_fold():
-    table = load_example("garcia2008")
-    cmp, opts = _fold(table, **RICH)
-    ctx = steps.fold(table, opts)
+def test_the_comparison_keeps_every_result_of_the_fold(rich):
+    _, cmp, _, ctx = rich
     assert np.array_equal(cmp.mean_ranks, ctx.mean_ranks)
     assert cmp.settings == ctx.settings and list(cmp.figures) == list(ctx.figures)
     assert cmp.notes == tuple(dict.fromkeys(ctx.notes))
@@ -72,10 +78,8 @@ def test_the_comparison_keeps_every_result_of_the_fold():
     assert cmp.letters.letters == ctx.letters.letters
 
 
-def test_the_verdict_is_written_once_from_the_decision_and_every_sentence():
-    table = load_example("garcia2008")
-    cmp, opts = _fold(table, **RICH)
-    ctx = steps.fold(table, opts)
+def test_the_verdict_is_written_once_from_the_decision_and_every_sentence(rich):
+    _, cmp, _, ctx = rich
     decision = ctx.verdict
     assert len(ctx.sentences) == 5  # effects, pool, groups, rank sets, data-set check
     assert cmp.verdict.statement == " ".join([decision.statement, *ctx.sentences])

@@ -24,6 +24,7 @@ from ..errors import RankwiseError
 from ._docs import shared_docs
 from .ranking import DEFAULT_DECIMALS
 from .results import TestResult
+from .two_learners import Distribution
 from .two_learners import degenerate_t as _degenerate
 from .two_learners import differences
 from .two_learners import t_pvalue as _p_value
@@ -96,7 +97,7 @@ def corrected_resampled_ttest(a, b, *, test_train_ratio: float, higher_is_better
     mean_u, sd_u = float(unit.mean()), float(unit.std(ddof=1))
     mean, sd = mean_u * size, sd_u * size   # Python floats: an overflow is inf, not a warning
     scale = math.sqrt(1.0 / n + ratio)
-    dist = stats.t(n - 1)
+    dist = Distribution(stats.t, n - 1)
     if sd_u == 0:
         t, p = _degenerate(mean, alternative)
         half = 0.0
@@ -187,7 +188,7 @@ def five_by_two_t(a, b, *, higher_is_better: bool = True, alternative: str = "tw
                  " is degenerate",)
     else:
         t = first / math.sqrt(total / 5.0)
-        pv = _p_value(stats.t(5), t, alternative)
+        pv = _p_value(Distribution(stats.t, 5), t, alternative)
         notes = ()
     return TestResult(test="five_by_two_t", statistic=t, pvalue=pv, method="t",
                       convention="default", df=(5,),

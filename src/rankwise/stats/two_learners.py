@@ -8,6 +8,7 @@ Formulas, examples and cross-checks: ``docs/reference/two-learners.md``.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -43,6 +44,30 @@ def t_pvalue(dist, t: float, alternative: str) -> float:
     if alternative == "less":
         return float(dist.cdf(t))
     return float(min(1.0, 2 * dist.sf(abs(t))))
+
+
+@functools.lru_cache(maxsize=4096)
+def _binomial_pvalue(wins: int, n: int, alternative: str) -> float:
+    """scipy's exact binomial test of ``wins`` of ``n`` at 1/2, kept per (wins, n, side): a
+    power study asks for the same few thousand again and again."""
+    return float(stats.binomtest(wins, n, 0.5, alternative=alternative).pvalue)
+
+
+class Distribution:
+    """``sf`` and ``cdf`` of a scipy distribution at fixed parameters, without freezing it
+    (a frozen distribution writes its docstring when made: half a millisecond each time)."""
+
+    def __init__(self, family, *parameters):
+        self.family, self.parameters = family, parameters
+
+    def sf(self, x):
+        return self.family.sf(x, *self.parameters)
+
+    def cdf(self, x):
+        return self.family.cdf(x, *self.parameters)
+
+    def ppf(self, q):
+        return self.family.ppf(q, *self.parameters)
 
 
 def degenerate_t(mean: float, alternative: str) -> tuple:
@@ -128,8 +153,16 @@ def wilcoxon_exact_pvalue(ranks, r_plus_random: float, alternative: str = "two-s
     # Sorted, so that the result depends only on the ranks (below 2^53 every probability of
     # the convolution is an exact dyadic number anyway; past N = 53 the order could round).
     w = np.sort(np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64))
+    return _exact_signed_rank_pvalue(tuple(w.tolist()), int(round(2 * r_plus_random)),
+                                     alternative)
+
+
+@functools.lru_cache(maxsize=4096)
+def _exact_signed_rank_pvalue(weights: tuple, u_obs: int, alternative: str) -> float:
+    # Kept per (doubled ranks, observed sum, side): a power study meets the same ones again
+    # and again, and the convolution is most of a small test's time.
+    w = np.asarray(weights, dtype=np.int64)
     total = int(w.sum())
-    u_obs = int(round(2 * r_plus_random))
     dist = signed_rank_distribution(w)
     u = np.arange(total + 1)
     if alternative == "greater":
@@ -357,7 +390,7 @@ def sign_test(a, b, *, higher_is_better: bool = True, ties: str = "split", metho
         p = 1.0
         notes.append("every data set is a tie: no evidence either way (p = 1)")
     elif method == "exact":
-        p = float(stats.binomtest(w, n, 0.5, alternative=alternative).pvalue)
+        p = _binomial_pvalue(w, n, alternative)
     else:
         p = _normal_pvalue(z, alternative)
     return TestResult(
@@ -437,7 +470,7 @@ def paired_ttest(a, b, *, higher_is_better: bool = True, relative: bool = False,
         notes.append("all differences are equal: the t statistic is degenerate")
     else:
         t = mean_u / (sd_u / math.sqrt(n))
-        p = t_pvalue(stats.t(n - 1), t, alternative)
+        p = t_pvalue(Distribution(stats.t, n - 1), t, alternative)
     return TestResult(test=name, statistic=t, pvalue=p, method="t", convention=convention,
                       df=(n - 1,), details={"mean_difference": mean, "sd_difference": sd, "n": n,
                                             "relative": relative, "alternative": alternative},
