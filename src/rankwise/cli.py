@@ -54,9 +54,11 @@ def write_folder(write, folder: Path) -> None:
 
 def figure_inches(value, report):
     """``--figure-width`` checked: it goes with ``--report``."""
+    if value is None:   # without it, no figure module (matplotlib: half a second) is loaded
+        return None
     from .report.diagrams import figure_width
 
-    if value is not None and report is None:
+    if report is None:
         raise RankwiseError("--figure-width sizes the figures of --report DIR; add --report")
     return figure_width(value)
 

@@ -277,7 +277,8 @@ def _forced_pair_max(a: int, b: int, ft, gt, first, last) -> float:
         j = np.arange(first_j, a + 1)[None, :]
         start = np.where(j < a, j, a + 1)  # j = a: C_a = V[a+1..α−1]
         val = np.where(start >= first[alpha - 1],
-                       ft[first_j: a + 1][None, :] + _c2(alpha - j - 1), -np.inf)
+                       ft[first_j: a + 1][None, :] + (alpha - j - 1) * (alpha - j - 2) / 2.0,
+                       -np.inf)
         pre[a + 2 - lo_alpha:] = val.max(axis=1)
     # Suf[β], β = a..hi_beta
     suf = np.empty(hi_beta - a + 1)
@@ -289,13 +290,15 @@ def _forced_pair_max(a: int, b: int, ft, gt, first, last) -> float:
         l = np.arange(b, last_l + 1)[None, :]
         end = np.where(l > b, l, b - 1)  # l = b: C_b = V[β+1..b−1]
         val = np.where(end <= last[beta + 1],
-                       _c2(l - beta - 1) + gt[b + 1: last_l + 2][None, :], -np.inf)
+                       (l - beta - 1) * (l - beta - 2) / 2.0 + gt[b + 1: last_l + 2][None, :],
+                       -np.inf)
         suf[: b - 1 - a] = val.max(axis=1)
     alpha = np.arange(lo_alpha, b + 1)[:, None]
     beta = np.arange(a, hi_beta + 1)[None, :]
     size0 = (beta - alpha + 1) + (a < alpha) + (beta < b)
     valid = (beta >= alpha - 1) & (np.minimum(alpha, a) >= first[np.maximum(beta, b)])
-    total = np.where(valid, pre[:, None] + _c2(size0) + suf[None, :], -np.inf)
+    # n(n − 1)/2 written out, as _c2 does: this function runs thousands of times at k = 100
+    total = np.where(valid, pre[:, None] + size0 * (size0 - 1) / 2.0 + suf[None, :], -np.inf)
     return float(total.max())
 
 
