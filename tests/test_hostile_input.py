@@ -358,3 +358,130 @@ def test_unclear_messages_made_plain(capsys, tmp_path, cli):
     x = np.random.default_rng(0).random((60, 12))
     with pytest.raises(RankwiseError, match="--friedman-method monte-carlo"):
         rw.friedman(x, method="exact")
+
+
+# --- outputs that would destroy inputs, and writes that replace what they should write into --
+
+def _small_results(tmp_path):
+    from rankwise.experiment.design import experiment_from_dict
+    from rankwise.experiment.driver import run_experiment
+
+    db = tmp_path / "results.sqlite"
+    run_experiment(experiment_from_dict({
+        "experiment": {"repeats": 1, "folds": 2, "seed": 1, "criteria": ["accuracy"]},
+        "datasets": [{"source": "sklearn", "name": "iris"}],
+        "learners": [{"name": "NB", "estimator": "sklearn.naive_bayes.GaussianNB"},
+                     {"name": "CART", "estimator": "sklearn.tree.DecisionTreeClassifier"}]}),
+        db, jobs=0)
+    return db
+
+
+@pytest.fixture
+def table_file(tmp_path):
+    t = rw.load_example("garcia2008")
+    path = tmp_path / "in.csv"
+    pd.DataFrame(t.values, index=t.datasets, columns=t.learners).to_csv(
+        path, index_label="dataset")
+    return path
+
+
+def _untouched(cli, args, paths, words):
+    """The command refuses in one line, exit 2, and every file in ``paths`` keeps its bytes."""
+    before = {p: p.read_bytes() for p in paths if p.exists()}
+    listing = sorted(p.name for p in paths[0].parent.iterdir())
+    code, out, err = cli(*args)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("rankwise: error:") and words in err, err
+    assert {p: p.read_bytes() for p in before} == before
+    assert sorted(p.name for p in paths[0].parent.iterdir()) == listing  # nothing written
+
+
+@pytest.mark.parametrize("spelled", ["same", "relative", "symlink", "hardlink"])
+@pytest.mark.parametrize("option", ["-o", "--pairs"])
+def test_compare_never_writes_over_its_input(cli, table_file, spelled, option):
+    tmp = table_file.parent
+    (tmp / "sub").mkdir()
+    target = {"same": table_file, "relative": tmp / "sub" / ".." / "in.csv",
+              "symlink": tmp / "link.csv", "hardlink": tmp / "hard.csv"}[spelled]
+    if spelled == "symlink":
+        target.symlink_to(table_file)
+    if spelled == "hardlink":
+        os.link(table_file, target)
+    extra = ["--posthoc", "all"] if option == "--pairs" else []
+    _untouched(cli, ["compare", table_file, *extra, option, target], [table_file],
+               "writing it would replace what is read")
+
+
+def test_two_outputs_of_one_command_never_share_a_file(cli, table_file):
+    same = table_file.parent / "same.csv"
+    _untouched(cli, ["compare", table_file, "--posthoc", "all", "--pairs", same, "-o", same],
+               [table_file], "-o and --pairs name the same file")
+    _untouched(cli, ["race", table_file, "-o", table_file.parent / "r.svg", "--figure",
+                     table_file.parent / "r.svg"], [table_file], "name the same file")
+
+
+def test_a_report_folder_never_writes_over_an_input(cli, tmp_path, table_file):
+    inside = tmp_path / "rep"
+    inside.mkdir()
+    kept = inside / "report.csv"
+    kept.write_bytes(table_file.read_bytes())
+    _untouched(cli, ["compare", kept, "--report", inside], [kept], "would write over the input")
+    # a table beside the report under a name the report does not write is fine
+    other = inside / "scores.csv"
+    other.write_bytes(table_file.read_bytes())
+    assert cli("compare", other, "--report", inside).code == 0
+    assert other.read_bytes() == table_file.read_bytes()
+
+
+def test_race_power_and_export_never_write_over_their_input(cli, tmp_path, table_file):
+    _untouched(cli, ["race", table_file, "-o", table_file], [table_file], "is the input")
+    _untouched(cli, ["race", table_file, "--figure", table_file], [table_file], "is the input")
+    _untouched(cli, ["power", table_file, "--draws", "20", "-o", table_file], [table_file],
+               "is the pool")
+    db = _small_results(tmp_path)
+    for fmt in ("csv", "weka", "parquet"):
+        _untouched(cli, ["export", db, "-f", fmt, "-o", db], [db, table_file],
+                   "is the results database")
+
+
+def test_an_output_that_is_a_link_a_pipe_or_a_device_stays_what_it_is(cli, tmp_path,
+                                                                       table_file):
+    import stat
+    import threading
+
+    target = tmp_path / "target.txt"
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    assert cli("compare", table_file, "-o", link).code == 0
+    assert link.is_symlink() and target.read_text().startswith("rankwise report")
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    got = {}
+    reader = threading.Thread(target=lambda: got.setdefault("text", pipe.read_text()))
+    reader.start()
+    assert cli("compare", table_file, "-o", pipe).code == 0
+    reader.join(10)
+    assert got["text"].startswith("rankwise report") and stat.S_ISFIFO(os.stat(pipe).st_mode)
+    if os.path.exists("/dev/full"):
+        code, _, err = cli("compare", table_file, "-o", "/dev/full")
+        assert code == 2 and "No space left on device" in err
+        assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_written_files_get_the_umask_mode_or_keep_their_own(cli, tmp_path, table_file):
+    old = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.txt"
+        assert cli("compare", table_file, "-o", fresh).code == 0
+        assert oct(os.stat(fresh).st_mode & 0o777) == oct(0o644)
+        os.chmod(fresh, 0o640)
+        assert cli("compare", table_file, "-o", fresh).code == 0
+        assert oct(os.stat(fresh).st_mode & 0o777) == oct(0o640)
+        report = tmp_path / "report"
+        assert cli("compare", table_file, "--report", report).code == 0
+        assert {oct(p.stat().st_mode & 0o777) for p in report.iterdir()} == {oct(0o644)}
+        pairs = tmp_path / "pairs.csv"
+        assert cli("compare", table_file, "--posthoc", "all", "--pairs", pairs).code == 0
+        assert oct(os.stat(pairs).st_mode & 0o777) == oct(0o644)
+    finally:
+        os.umask(old)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -13,21 +14,49 @@ from pathlib import Path
 def write_atomic(path, data) -> Path:
     """Write ``data`` (str as UTF-8, or bytes) to ``path``: into a temporary file in the same
     folder, flushed to disk, then renamed over ``path`` (a rename within one file system is
-    atomic). On any failure the temporary file is removed and ``path`` is as it was."""
+    atomic). On any failure the temporary file is removed and ``path`` is as it was.
+
+    What stands at ``path`` is kept as what it is: a symbolic link is followed and its target
+    replaced (the link stays a link); a path that is not a regular file (a terminal,
+    ``/dev/stdout``, a pipe, a device) is written into, never replaced; the file gets the mode
+    of the file it replaces, or the one the user's umask gives a new file (not the temporary
+    file's 0600)."""
     path = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        found = os.stat(path)   # through any symbolic link
+    except OSError:
+        found = None
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        with open(path, "wb") as fh:   # write through: a device or a pipe is not replaced
+            fh.write(payload)
+        return path
+    real = Path(os.path.realpath(path))
+    mode = file_mode(real)
+    fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
+            os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, real)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
     return path
+
+
+def file_mode(path) -> int:
+    """The permission bits a file written at ``path`` gets: the existing file's, else what the
+    umask leaves of 0666 (as ``open`` would give)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 @contextlib.contextmanager

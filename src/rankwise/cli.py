@@ -13,6 +13,7 @@ from . import names, option_table
 from .cli_options import In, NoEffects, Out, Pool, Racing, Study
 from .cli_options import CommandDefaults, Commands
 from .cli_options import Defaults as D, Options as O
+from ._paths import refuse_clashes
 from .errors import RankwiseError
 
 # Each command's options from the option table, by name (compare's are O and D).
@@ -214,6 +215,9 @@ def compare(
         if latex_fragment and fmt != "latex":
             raise RankwiseError("--latex-fragment goes with --format latex")
         check_destinations(output, report)
+        grid = multiverse if multiverse not in (None, "default") else None
+        refuse_clashes({"the input": input, "the grid": grid},
+                       {"-o": output, "--pairs": pairs}, {"--report": report})
         figure_inches(figure_width, report)
         if pairs is not None:
             from .report.pairs_file import check_pairs_path
@@ -268,6 +272,7 @@ def power(
             raise RankwiseError("the power study draws complete samples: use --missing"
                                 " drop-datasets or drop-learners")
         check_destinations(output, report)
+        refuse_clashes({"the pool": pool}, {"-o": output}, {"--report": report})
         width = figure_inches(figure_width, report)
         table = read_table(pool, example, "a POOL", criterion=criterion,
                            higher_is_better=higher_is_better, missing=missing, columns=columns,
@@ -305,6 +310,7 @@ def race(
         if order not in ("random", "given"):
             raise RankwiseError(f"--order must be random or given; got {order!r}")
         check_destinations(output, None)
+        refuse_clashes({"the input": input}, {"-o": output, "--figure": figure})
         top = _goal(goal)
         if figure is not None:
             _check_figure_path(figure)
@@ -555,6 +561,7 @@ def export(
             raise RankwiseError(f"{output}: is a folder; give a file name such as"
                                 f" {output}/results.{fmt}")
         check_destinations(output)
+        refuse_clashes({"the results database": results}, {"-o": output})
         table, meta, _ = read_results(results)
         try:
             if fmt == "weka":

@@ -202,17 +202,28 @@ def _append(sink, cols: dict, path: Path, pa, pq, names):
 
 class _replaced:
     """A temporary file beside ``path`` that replaces it on success (a failure half-way
-    leaves no half-written file)."""
+    leaves no half-written file). As :func:`rankwise._files.write_atomic`: a symbolic link's
+    target is replaced, not the link; a path that is not a regular file (``/dev/stdout``, a
+    pipe) is written into; the file keeps the replaced file's mode, or the umask's."""
 
     def __init__(self, path: Path):
-        self.path = path
-        self.tmp = path.with_name(f".{path.name}.partial")
+        from .._files import file_mode
+        from .._paths import written_through
+
+        self.through = written_through(path)
+        self.given = Path(path)
+        self.path = Path(os.path.realpath(path))
+        self.tmp = self.path.with_name(f".{self.path.name}.partial")
+        self.mode = file_mode(self.path)
 
     def __enter__(self) -> Path:
-        return self.tmp
+        return self.given if self.through else self.tmp
 
     def __exit__(self, kind, value, tb):
+        if self.through:
+            return False
         if kind is None:
+            os.chmod(self.tmp, self.mode)
             os.replace(self.tmp, self.path)
         else:
             self.tmp.unlink(missing_ok=True)
