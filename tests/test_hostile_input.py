@@ -485,3 +485,39 @@ def test_written_files_get_the_umask_mode_or_keep_their_own(cli, tmp_path, table
         assert oct(os.stat(pairs).st_mode & 0o777) == oct(0o644)
     finally:
         os.umask(old)
+
+
+SEED_COMMANDS = (["race"], ["compare", "--rank-sets", "ranks"], ["power", "--draws", "20"])
+
+
+@pytest.mark.parametrize("seed", [-1, float("nan"), True])
+def test_every_seed_option_refuses_a_bad_seed_in_one_line(cli, table_file, seed):
+    with pytest.raises(RankwiseError, match="seed"):
+        rw.race(rw.load_example("garcia2008"), seed=seed)
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        for command in SEED_COMMANDS:
+            code, _, err = cli(command[0], table_file, *command[1:], "--seed", seed)
+            assert code == 2 and len(err.strip().splitlines()) == 1 and "seed" in err, err
+
+
+def test_a_seed_beyond_64_bits_is_a_seed_everywhere(cli, table_file):
+    """numpy's generators take any whole number ≥ 0; so does every seed option."""
+    assert rw.race(rw.load_example("garcia2008"), seed=2 ** 64).seed == 2 ** 64
+    for command in SEED_COMMANDS:
+        code, _, err = cli(command[0], table_file, *command[1:], "--seed", 2 ** 64)
+        assert code == 0, err
+
+
+def test_race_checks_every_option_before_it_speaks(cli, table_file):
+    for options, words in ((["--alpha", "0"], "alpha"), (["--goal", "top:99"], "goal"),
+                           (["--seed", "-1"], "seed")):
+        code, _, err = cli("race", table_file, *options)
+        assert code == 2 and len(err.strip().splitlines()) == 1 and words in err, err
+
+
+def test_ragged_rows_and_complex_scores_are_refused_in_one_line():
+    with pytest.raises(RankwiseError, match="different lengths"):
+        rw.compare([[0.1, 0.2, 0.3], [0.4, 0.5]])
+    frame = pd.DataFrame({"a": [1 + 1j, 2, 3, 4], "b": [1, 2, 3, 5], "c": [2, 2, 2, 2]})
+    with pytest.raises(RankwiseError, match="complex numbers"):
+        rw.compare(frame)

@@ -311,6 +311,10 @@ def race(
             raise RankwiseError(f"--order must be random or given; got {order!r}")
         check_destinations(output, None)
         refuse_clashes({"the input": input}, {"-o": output, "--figure": figure})
+        from . import _validate
+
+        _validate.alpha(alpha)   # every option first, then the table, then its notes
+        _validate.seed(seed)
         top = _goal(goal)
         if figure is not None:
             _check_figure_path(figure)
@@ -322,9 +326,9 @@ def race(
                                duplicates=duplicates, where=where, sep=sep, decimal=decimal)
             from .analysis.verdict import direction_sentence
 
-            for note in (*table.warnings, direction_sentence(table)):
-                typer.echo(f"rankwise: note: {note}", err=True)
             result = run_race(table, alpha=alpha, goal=top, order=order, seed=seed)
+            for note in (*table.warnings, direction_sentence(table)):   # once it could run
+                typer.echo(f"rankwise: note: {note}", err=True)
         if figure is not None:
             _write_race_figure(result, figure)
         emit(race_json(result) if fmt == "json" else race_text(result, text_width(output)),

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validate import alpha as check_alpha, real_scores, score_input, score_matrix
+from .._validate import seed as check_seed
 from ..defaults import DEFAULT_DECIMALS, DEFAULT_SEED
 from ..errors import RankwiseError
 from .ranking import round_scores
@@ -222,7 +223,7 @@ def race(x, learners=None, datasets=None, *, alpha: float = 0.05, goal: int = 1,
     if isinstance(goal, bool) or not isinstance(goal, (int, np.integer)) or not 1 <= goal < k:
         raise RankwiseError(f"goal must be a whole number from 1 to {k - 1} (the learners to"
                             f" keep); got {goal!r}")
-    rows = race_order(n, order, seed)
+    rows = race_order(n, order, check_seed(seed) if order == "random" else seed)
     signed = round_scores(scores, decimals) * (1.0 if higher_is_better else -1.0)
     run = _run(signed[rows], a, int(goal))
     eliminations = tuple(Elimination(learners[j], learners[by], step, e)

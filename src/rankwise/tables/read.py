@@ -621,6 +621,13 @@ def _check_header(header, where: str):
 def _array_frame(x) -> pd.DataFrame:
     """A 2-D array of scores (rows data sets, columns learners) as a wide DataFrame whose
     learners are L1…Lk and data sets D1…DN, with a note saying so."""
+    if isinstance(x, (list, tuple)):
+        lengths = sorted({len(row) if isinstance(row, (list, tuple, np.ndarray)) else 1
+                          for row in x})
+        if len(lengths) > 1:
+            raise RankwiseError(f"the rows of the scores have different lengths"
+                                f" ({', '.join(map(str, lengths))}); give every data set one"
+                                " score per learner (NaN where one is missing)")
     if np.ndim(x) != 2 or np.shape(x)[1] == 0:
         raise RankwiseError(f"an array of scores must be 2-D (rows data sets, columns learners);"
                             f" got shape {np.shape(x)}")
@@ -639,6 +646,10 @@ def _named(df: pd.DataFrame) -> pd.DataFrame:
     df = df.copy(deep=False)
     df.columns = [str(c).strip() for c in df.columns]
     _check_header(list(df.columns), "DataFrame")
+    complex_ = [c for c in df.columns if pd.api.types.is_complex_dtype(df[c])]
+    if complex_:
+        raise RankwiseError(f"DataFrame: column {complex_[0]!r} holds complex numbers; scores"
+                            " are real (take .real or abs() of it first)")
     return df
 
 
