@@ -521,3 +521,20 @@ def test_ragged_rows_and_complex_scores_are_refused_in_one_line():
     frame = pd.DataFrame({"a": [1 + 1j, 2, 3, 4], "b": [1, 2, 3, 5], "c": [2, 2, 2, 2]})
     with pytest.raises(RankwiseError, match="complex numbers"):
         rw.compare(frame)
+
+
+def test_the_removed_dict_and_tuple_access_says_what_to_use_instead():
+    """0.5's forms (deprecated in 0.6, removed in 0.9): every one of them raises a TypeError
+    that names the attributes and to_dict()."""
+    table = rw.load_example("garcia2008")
+    results = [rw.critical_difference(5, 30), rw.win_tie_loss(table.values[:, 0],
+                                                              table.values[:, 1])]
+    forms = [lambda r: r["cd"], lambda r: list(r), lambda r: len(r), lambda r: r.values(),
+             lambda r: r.keys(), lambda r: r.items(), lambda r: r.get("cd"), lambda r: "cd" in r,
+             lambda r: tuple(r)]
+    for result in results:
+        assert bool(result)
+        for form in forms:
+            with pytest.raises(TypeError, match=r"is read by its attributes \(\..*\) or"
+                                                r" \.to_dict\(\)"):
+                form(result)

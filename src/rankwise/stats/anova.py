@@ -17,7 +17,7 @@ from .. import _validate as check
 from .omnibus import NO_SPREAD
 from .pairwise import family_pairs
 from .ranking import DEFAULT_DECIMALS, round_scores
-from .results import TestResult
+from .results import AttributesOnly, TestResult
 from ._docs import shared_docs
 
 
@@ -215,7 +215,7 @@ def _mauchly(x: np.ndarray, cov: np.ndarray):
 
 
 @dataclass(frozen=True)
-class TukeyDunnett:
+class TukeyDunnett(AttributesOnly):
     """Tukey's and Dunnett's comparisons after a repeated-measures ANOVA: the error mean square
     ``mse`` and its ``df``, ``tukey`` (one dict per pair: ``a``, ``b``, ``difference``,
     ``statistic``, ``pvalue``) and ``dunnett`` (one per learner against the control).

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, round_scores
+from .results import AttributesOnly
 from ._docs import shared_docs
 
 PARALLEL_MIN_CELLS = 1_000_000
@@ -19,7 +20,7 @@ BLOCK_CELLS = 2_000_000
 
 
 @dataclass(frozen=True, eq=False)
-class ContrastEstimation:
+class ContrastEstimation(AttributesOnly):
     """Contrast estimation: ``medians`` (the k × k matrix Z), ``m`` (one value per learner) and
     ``estimates`` (the k × k matrix of m_u − m_v).
 

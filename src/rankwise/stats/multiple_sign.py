@@ -12,11 +12,12 @@ import numpy as np
 
 from .. import _validate as check
 from .ranking import DEFAULT_DECIMALS, round_scores
+from .results import AttributesOnly
 from ._docs import shared_docs
 
 
 @dataclass(frozen=True)
-class MultipleSignTest:
+class MultipleSignTest(AttributesOnly):
     """The multiple sign test against a control: the critical value r* (None when no count
     can reach it), how it was obtained, and one row per learner (``learner`` as its column,
     ``pluses``, ``minuses``, ``ties``, ``control_better``, ``control_worse``).

@@ -32,6 +32,7 @@ from ..errors import RankwiseError
 from ..names import (ALL_PAIRS_PROCEDURES, CONOVER, CONTROL_PROCEDURES, OPTIONAL_PROCEDURES,
                      RANK_BASED, RANKING_ALIASES, RANKINGS)
 from .adjust import adjust
+from .results import AttributesOnly
 from .bergmann_hommel import bergmann_hommel
 from .exact import eisinga_pvalues
 from .omnibus import quade_from_ranks
@@ -711,7 +712,7 @@ def _range_tail_interpolated(q: np.ndarray, k: int):
 
 
 @dataclass(frozen=True)
-class CriticalValue:
+class CriticalValue(AttributesOnly):
     """A critical difference of mean ranks ``cd`` and the critical value ``q`` of the statistic
     it comes from (cd = q·se); ``method``, ``alpha``, ``k``, ``n`` say which.
 

@@ -138,6 +138,26 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
+class AttributesOnly:
+    """A result read by its attributes and ``to_dict()``. Its dict and tuple access of 0.5
+    (``res["cd"]``, ``cd, q = ...``), deprecated in 0.6, were removed in 0.9: using them says
+    what to use instead, in the error."""
+
+    def _removed(self, *_):
+        fields = ", ".join(f".{f}" for f in getattr(self, "__dataclass_fields__", {}))
+        raise TypeError(f"{type(self).__name__} is read by its attributes ({fields}) or"
+                        " .to_dict(); its dict and tuple access (res['key'], unpacking) was"
+                        " removed in rankwise 0.9 (deprecated since 0.6)")
+
+    __getitem__ = __iter__ = __len__ = keys = values = items = get = _removed
+
+    def __contains__(self, _):
+        self._removed()
+
+    def __bool__(self) -> bool:   # a result is there (not its length, which it has none of)
+        return True
+
+
 class DetailsAsAttributes:
     """The keys of a result's ``details`` dict read as attributes (``result.r_plus``)."""
 

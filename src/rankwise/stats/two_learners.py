@@ -18,7 +18,7 @@ from scipy import stats
 from .. import _validate as check
 from ..names import SIGN_TIES, ZERO_METHODS  # noqa: F401  (re-exported)
 from .ranking import DEFAULT_DECIMALS, midranks, round_scores
-from .results import TestResult
+from .results import AttributesOnly, TestResult
 from ._docs import shared_docs
 EXACT_MAX_N = 50
 
@@ -81,7 +81,7 @@ def degenerate_t(mean: float, alternative: str) -> tuple:
 
 
 @dataclass(frozen=True)
-class WinTieLoss:
+class WinTieLoss(AttributesOnly):
     """How often ``a`` wins, ties and loses against ``b`` over the data sets.
 
     Examples
