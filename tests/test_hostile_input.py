@@ -369,7 +369,7 @@ def _small_results(tmp_path):
     db = tmp_path / "results.sqlite"
     run_experiment(experiment_from_dict({
         "experiment": {"repeats": 1, "folds": 2, "seed": 1, "criteria": ["accuracy"]},
-        "datasets": [{"source": "sklearn", "name": "iris"}],
+        "datasets": [{"source": "sklearn", "name": "iris"}, {"source": "sklearn", "name": "wine"}],
         "learners": [{"name": "NB", "estimator": "sklearn.naive_bayes.GaussianNB"},
                      {"name": "CART", "estimator": "sklearn.tree.DecisionTreeClassifier"}]}),
         db, jobs=0)
@@ -538,3 +538,25 @@ def test_the_removed_dict_and_tuple_access_says_what_to_use_instead():
             with pytest.raises(TypeError, match=r"is read by its attributes \(\..*\) or"
                                                 r" \.to_dict\(\)"):
                 form(result)
+
+
+def test_parquet_and_feather_are_read_wherever_a_csv_is(cli, tmp_path, table_file):
+    frame = pd.read_csv(table_file)
+    frame.to_parquet(tmp_path / "t.parquet", index=False)
+    frame.to_feather(tmp_path / "t.feather")
+    frame.set_index("dataset").to_parquet(tmp_path / "indexed.parquet")
+    want = rw.compare(str(table_file)).tests["friedman"].pvalue
+    for name in ("t.parquet", "t.feather", "indexed.parquet"):
+        got = rw.compare(str(tmp_path / name))
+        assert got.tests["friedman"].pvalue == want and got.table.n_datasets == 30
+        assert list(got.table.datasets) == list(frame["dataset"])
+    # rankwise's own export reads back as the results database does
+    db = _small_results(tmp_path)
+    assert cli("export", db, "-f", "parquet", "-o", tmp_path / "long.parquet").code == 0
+    back = rw.load_table(str(tmp_path / "long.parquet"), criterion="accuracy")
+    same = rw.load_table(str(db), criterion="accuracy")
+    assert back.learners == same.learners and np.array_equal(back.values, same.values)
+    code, out, err = cli("race", tmp_path / "t.parquet", "--order", "given")
+    assert code == 0, err
+    code, _, err = cli("compare", tmp_path / "t.parquet", "--sep", ";")
+    assert code == 2 and "no separator or decimal mark" in err

@@ -330,11 +330,45 @@ def _read_file(path, sep: str | None, decimal: str | None = None,
                notes: list | None = None) -> pd.DataFrame:
     """The file as a frame of its columns; what was sniffed or left out goes to ``notes``."""
     notes = [] if notes is None else notes
+    binary = _arrow_format(path)
+    if binary is not None:   # what rankwise itself writes (export, --pairs) it also reads
+        return _read_arrow(path, binary, sep, decimal)
     frame, sep, decimal, sniffed = _read_text(path, sep, decimal)
     if sniffed:
         notes.append(f"Read with {' and '.join(sniffed)}, sniffed from the file (--sep and"
                      " --decimal set them).")
     return _row_names(frame, str(path), notes)
+
+
+#: The first bytes of the binary tables read: Parquet, and Feather (Arrow IPC, version 2).
+ARROW_MAGIC = {b"PAR1": "parquet", b"ARROW1": "feather"}
+
+
+def _arrow_format(path) -> str | None:
+    """``"parquet"`` or ``"feather"`` when the file starts as one, else None."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(6)
+    except OSError:
+        return None
+    return next((kind for magic, kind in ARROW_MAGIC.items() if head.startswith(magic)), None)
+
+
+def _read_arrow(path, kind: str, sep, decimal) -> pd.DataFrame:
+    if sep is not None or decimal is not None:
+        raise RankwiseError(f"{path}: a {kind.title()} file has no separator or decimal mark;"
+                            " leave out --sep and --decimal")
+    try:
+        frame = pd.read_parquet(path) if kind == "parquet" else pd.read_feather(path)
+    except ImportError:
+        raise RankwiseError(f"{path}: reading {kind.title()} needs pyarrow: pip install"
+                            " 'rankwise[parquet]'") from None
+    except Exception as exc:  # pyarrow's own errors: a damaged file
+        raise RankwiseError(f"{path}: cannot read it as {kind.title()} ({exc})") from None
+    frame.columns = [str(c) for c in frame.columns]
+    if frame.index.name is not None or not isinstance(frame.index, pd.RangeIndex):
+        frame = frame.reset_index()   # a named index (data sets) is a column of the table
+    return frame
 
 
 def _row_names(frame: pd.DataFrame, label: str, notes: list) -> pd.DataFrame:
