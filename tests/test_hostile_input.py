@@ -560,3 +560,25 @@ def test_parquet_and_feather_are_read_wherever_a_csv_is(cli, tmp_path, table_fil
     assert code == 0, err
     code, _, err = cli("compare", tmp_path / "t.parquet", "--sep", ";")
     assert code == 2 and "no separator or decimal mark" in err
+
+
+def test_a_grid_criterion_the_input_does_not_have_is_refused(cli, table_file):
+    with pytest.raises(RankwiseError, match="names the criterion 'nope', which the input does"
+                                            " not have"):
+        rw.compare(rw.load_example("folds_demo", criterion="accuracy"),
+                   multiverse={"criterion": ["accuracy", "nope"]})
+    grid = table_file.parent / "grid.toml"
+    grid.write_text('[grid]\ncriterion = ["nope"]\n')
+    code, _, err = cli("compare", table_file, "--multiverse", grid)
+    assert code == 2 and "the input does not have" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_dataset_check_refuses_names_that_do_not_fit_and_scores_for_ranks():
+    t = rw.load_example("garcia2008")
+    ranks = rw.rank_within_datasets(t)
+    with pytest.raises(RankwiseError, match="5 learners, but 30 data set and 2 learner names"):
+        rw.dataset_check(ranks, ["a", "b"], t.datasets)
+    with pytest.raises(RankwiseError, match="not scores"):
+        rw.dataset_check(t.values, t.learners, t.datasets)
+    with pytest.raises(RankwiseError, match="matrix of ranks"):
+        rw.dataset_check(ranks[0], t.learners, t.datasets)

@@ -501,11 +501,24 @@ def dataset_check(ranks, learners, datasets, *, alpha: float = 0.05,
     ('DatasetCheck', 30)
     """
     r = np.asarray(ranks, dtype=float)
+    if r.ndim != 2:
+        raise RankwiseError(f"the data-set check takes an N × k matrix of ranks; got shape"
+                            f" {r.shape}")
     n, k = r.shape
     if k < 3 or n < 3:
         raise RankwiseError("the data-set check needs at least 3 learners and 3 data sets")
     if np.isnan(r).any():
         raise RankwiseError("the data-set check needs a complete table (no missing cells)")
+    if len(learners) != k or len(datasets) != n:
+        raise RankwiseError(f"the ranks are {n} data sets × {k} learners, but {len(datasets)}"
+                            f" data set and {len(learners)} learner names were given")
+    # Each row must be a ranking (1 = best, mid-ranks): its values sum to k(k+1)/2 and lie in
+    # 1..k. Scores given instead would call the worst learner the best.
+    if (np.abs(r.sum(axis=1) - k * (k + 1) / 2.0) > 1e-9 * k * k).any() \
+            or (r < 1).any() or (r > k).any():
+        raise RankwiseError("the data-set check takes each data set's ranks (1 = best,"
+                            " mid-ranks for ties), not scores: rank them first with"
+                            " rankwise.rank_within_datasets(table)")
     pair_procedure, notes = _pair_procedure(pair_procedure, k)
     sub = _Subsets(r, alpha=alpha, convention=convention, method=friedman_method,
                    verdict_procedure=verdict_procedure, pair_procedure=pair_procedure,

@@ -269,6 +269,12 @@ def multiverse(base, grid=None, *, rerun) -> Multiverse:
                                 " missing), but this table was not read from a file, a"
                                 " DataFrame or an example")
         dims = {k: chosen[k] for k in DIMENSIONS if k in chosen}
+        known = set(table.criteria) | {table.criterion} - {None}
+        unknown = [c for c in dims.get("criterion", ()) if c not in known]
+        if unknown:   # the table would be read without it, and the entry say it agrees
+            have = ", ".join(sorted(known)) if known else "none named"
+            raise RankwiseError(f"the multiverse grid names the criterion {unknown[0]!r}, which"
+                                f" the input does not have (its criteria: {have})")
     else:
         dims = defaults
     size = int(np.prod([len(v) for v in dims.values()])) if dims else 1
