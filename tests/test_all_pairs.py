@@ -290,3 +290,28 @@ def test_significant_pairs_below_the_limit_keep_the_rejected_rows(tmp_path):
     assert len(got) == int(want.sum()) and len(got) > 0
     assert ((got["friedman_holm"] <= 0.05) | (got["friedman_nemenyi"] <= 0.05)
             | (got[f"diagram_{plan.procedure}"] <= 0.05)).all()
+
+
+def test_pairs_without_the_family_are_refused_before_the_analysis(small_limit, tmp_path, cli,
+                                                                   monkeypatch):
+    """Above the limit --pairs needs --posthoc all, said before any work; when the gate
+    stopped the family, the message names --force-posthoc, not an option already given."""
+    from rankwise.analysis import steps
+
+    table = tmp_path / "k90.csv"
+    frame = pd.DataFrame(_table().values, columns=[f"L{j}" for j in range(90)])
+    frame.insert(0, "dataset", [f"d{i}" for i in range(20)])
+    frame.to_csv(table, index=False)
+    ran = []
+    monkeypatch.setattr(steps, "fold", lambda *a, **k: ran.append(1))
+    code, _, err = cli("compare", table, "--pairs", tmp_path / "p.csv")
+    assert code == 2 and "add --posthoc all" in err and not ran
+    monkeypatch.undo()
+    _stream_above(monkeypatch, 40)
+    null = np.random.default_rng(0).normal(size=(20, 90))   # nothing to find: the gate holds
+    frame = pd.DataFrame(null, columns=[f"L{j}" for j in range(90)])
+    frame.insert(0, "dataset", [f"d{i}" for i in range(20)])
+    frame.to_csv(table, index=False)
+    code, _, err = cli("compare", table, "--posthoc", "all", "--pairs", tmp_path / "p.csv")
+    assert code == 2 and "did not reject" in err and "--force-posthoc" in err, err
+    assert "add --posthoc all" not in err and not (tmp_path / "p.csv").exists()

@@ -229,6 +229,12 @@ def compare(
                            higher_is_better=higher_is_better, aggregate=aggregate,
                            missing=missing, columns=columns, source_format=source_format,
                            duplicates=duplicates, where=where, sep=sep, decimal=decimal)
+        if pairs is not None:   # before the analysis: the table says how many pairs
+            from .report.pairs_file import needs_all_pairs
+
+            why = needs_all_pairs(table.n_learners, posthoc)
+            if why:
+                raise RankwiseError(why)
         if no_effects:
             given["effects"] = "none"
         from .analysis.option_groups import grouped

@@ -69,9 +69,11 @@ def write_pairs(cmp, path, significant_only: bool = False) -> list:
     streamed = streamed_families(cmp)
     if not streamed:
         if cmp.table.n_learners > _limit():
-            raise RankwiseError(f"--pairs with {cmp.table.n_learners:,} learners writes the"
-                                " pairs of --posthoc all (every pair is tested only then); add"
-                                " --posthoc all")
+            missing = needs_all_pairs(cmp.table.n_learners, cmp.options.get("posthoc"))
+            raise RankwiseError(missing or (
+                f"--pairs with {cmp.table.n_learners:,} learners writes the pairs of the"
+                " all-pairs family, which was not computed: the omnibus test did not reject"
+                " (the papers' gate); add --force-posthoc to test every pair anyway"))
         from .pairs import pairs_columns
 
         cols = pairs_columns(cmp)
@@ -101,6 +103,15 @@ def folder_pairs(cmp, folder: Path) -> list:
     except ImportError:
         name = "pairs.csv"
     return write_pairs(cmp, Path(folder) / name)
+
+
+def needs_all_pairs(k: int, family) -> str | None:
+    """Why ``--pairs`` cannot be written for ``k`` learners and this post-hoc family, known
+    before any work (None: it can, unless the gate later stops the family)."""
+    if k > _limit() and family not in ("all", "both"):
+        return (f"--pairs with {k:,} learners writes the pairs of --posthoc all (every pair is"
+                " tested only then); add --posthoc all")
+    return None
 
 
 def _limit() -> int:
