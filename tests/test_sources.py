@@ -396,3 +396,23 @@ def test_a_long_table_whose_scores_column_is_the_criterion(tmp_path):
     # without the criterion the table is not guessed at
     with pytest.raises(RankwiseError, match="name its columns"):
         load_table(str(path))
+
+
+def test_a_weka_measure_declared_nominal_is_refused_as_weka_refuses_it(tmp_path, cli):
+    """WEKA's tester reads numeric measures only; a nominal one whose labels look like
+    numbers is not a score."""
+    from pathlib import Path
+
+    from rankwise.tables.arff import read_arff
+
+    source = (Path(__file__).parent / "data" / "weka" / "weka_5x2.arff").read_text()
+    labels = sorted(set(read_arff(source, "weka_5x2")["Percent_correct"].dropna()))
+    lines = [("@attribute Percent_correct {" + ",".join(labels) + "}"
+              if line.split()[:2] == ["@attribute", "Percent_correct"] else line)
+             for line in source.splitlines()]
+    bad = tmp_path / "nominal.arff"
+    bad.write_text("\n".join(lines) + "\n")
+    assert read_arff(bad.read_text(), "x").attrs["arff_types"]["Percent_correct"] == "nominal"
+    for given in ([], ["--source", "weka"]):
+        code, _, err = cli("compare", bad, *given)
+        assert code == 2 and "declared nominal" in err and len(err.strip().splitlines()) == 1

@@ -20,7 +20,9 @@ def looks_like_arff(first_line: str, suffix: str) -> bool:
     return suffix.lower() == ".arff" or first_line.lstrip().lower().startswith("@relation")
 
 
-def _attribute_name(line: str, label: str, number: int) -> str:
+def _attribute(line: str, label: str, number: int) -> tuple:
+    """``(name, type)`` of an ``@attribute`` line; the type is ``numeric`` (also ``real`` and
+    ``integer``), ``string``, ``date`` or ``nominal`` (a ``{...}`` list)."""
     rest = line.strip()[len("@attribute"):].strip()
     if not rest:
         raise RankwiseError(f"{label}: line {number}: an @attribute without a name")
@@ -31,21 +33,30 @@ def _attribute_name(line: str, label: str, number: int) -> str:
         if end < 0:
             raise RankwiseError(f"{label}: line {number}: an attribute name's quote is not"
                                 " closed")
-        return rest[1:end].replace("\\" + rest[0], rest[0])
-    return rest.split()[0]
+        name, after = rest[1:end].replace("\\" + rest[0], rest[0]), rest[end + 1:]
+    else:
+        name = rest.split()[0]
+        after = rest[len(name):]
+    after = after.strip().lower()
+    if after.startswith("{"):
+        return name, "nominal"
+    word = after.split()[0] if after else ""
+    return name, "numeric" if word in ("numeric", "real", "integer") else word
 
 
 def read_arff(text: str, label: str) -> pd.DataFrame:
     """The ARFF ``text`` as a frame: one column per attribute (text, ``?`` as missing), and the
     row numbers of the file in ``_row``."""
     lines = text.splitlines()
-    names, start = [], None
+    names, start, types = [], None, {}
     for number, line in enumerate(lines, 1):
         low = line.strip().lower()
         if not low or low.startswith("%"):
             continue
         if low.startswith("@attribute"):
-            names.append(_attribute_name(line, label, number))
+            name, declared = _attribute(line, label, number)
+            names.append(name)
+            types[name] = declared
         elif low.startswith("@data"):
             start = number
             break
@@ -71,4 +82,5 @@ def read_arff(text: str, label: str) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=names, dtype=object)
     frame = frame.mask(frame == "?")
     frame["_row"] = numbers
+    frame.attrs["arff_types"] = types   # what the header declares, as WEKA reads it
     return frame

@@ -612,6 +612,11 @@ def _weka(frame, criterion, label):
     measures = [col for key, col in low.items() if key not in WEKA_KEYS and col != "_row"
                 and pd.to_numeric(frame[col], errors="coerce").notna().any()]
     chosen = _weka_measure(measures, criterion, label)
+    declared = frame.attrs.get("arff_types", {}).get(chosen, "numeric")
+    if declared != "numeric":   # WEKA's tester refuses it; a number-looking label is no score
+        raise RankwiseError(f"{label}: the measure {chosen} is declared {declared} in the ARFF"
+                            " header, and WEKA tests numeric measures only; declare it"
+                            f" '@attribute {chosen} numeric'")
     scheme = text(frame[low["key_scheme"]]).str.replace("weka.classifiers.", "", regex=False)
     options = (text(frame[low["key_scheme_options"]]).fillna("")
                if "key_scheme_options" in low else pd.Series("", index=frame.index))
