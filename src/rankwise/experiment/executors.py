@@ -116,7 +116,16 @@ def _timed_out(task) -> dict:
                      " its process was ended)"}
 
 
+#: The warning filter the helper processes of multiprocessing start with. After ``kill -9`` of
+#: a run, the resource tracker (a process of its own, writing to the user's terminal) frees
+#: the semaphores the killed run held and warns that they "leaked": the run resumes as if
+#: nothing happened, so the warning is noise to the user.
+QUIET_TRACKER = "ignore:resource_tracker:UserWarning"
+
+
 def process_context():
+    if QUIET_TRACKER not in sys.warnoptions:   # the helpers copy the interpreter's -W options
+        sys.warnoptions.append(QUIET_TRACKER)
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
     if ctx.get_start_method() == "forkserver":
