@@ -129,7 +129,8 @@ OPTION_VALUES = {
     "rank_intervals": True, "digits": 3, "figure_title": True, "top": 3, "pool_check": True,
     "mcm": "holm", "groups": "scott-knott-esd", "verdict": "bayesian", "rank_sets": "scores",
     "rank_sets_marginal": True, "dataset_check": True, "multiverse": True,
-    "per_dataset": "5x2cv", "per_dataset_adjust": "holm", "test_fraction": 0.2,
+    "per_dataset": "5x2cv", "per_dataset_adjust": "holm", "per_dataset_marks": "weka",
+    "test_fraction": 0.2,
 }
 
 

@@ -126,3 +126,35 @@ def test_the_forest_plot_shows_the_tables_decisions():
             assert lo <= mean <= hi
             assert (lo > 0 or hi < 0) == bool(mark)  # the interval and the test agree
     assert cmp.figure_svgs["per_dataset"].startswith("<?xml")
+
+
+def _folds(higher_is_better: bool):
+    """3 learners × 4 data sets × 10 folds of one repetition: B clearly above A, C like A."""
+    import pandas as pd
+
+    rng = np.random.default_rng(3)
+    rows = [(f"d{d}", name, 1, f, 0.7 + shift + rng.normal(0, 0.01))
+            for d in range(4) for name, shift in (("A", 0.0), ("B", 0.1), ("C", 0.0))
+            for f in range(10)]
+    frame = pd.DataFrame(rows, columns=["dataset", "learner", "repeat", "fold", "value"])
+    from rankwise import load_table
+
+    return load_table(frame, higher_is_better=higher_is_better)
+
+
+def test_weka_marks_say_higher_and_lower_and_flip_only_for_lower_is_better():
+    from rankwise import PerDatasetOptions, compare
+
+    for higher_is_better in (False, True):
+        table = _folds(higher_is_better)
+        ours = compare(table, per_dataset=PerDatasetOptions("corrected"), control="A")
+        weka = compare(table, per_dataset=PerDatasetOptions("corrected", marks="weka"),
+                       control="A")
+        mine, theirs = ours.per_dataset.marks(), weka.per_dataset.marks()
+        assert {mine[(f"d{d}", "B")] for d in range(4)} == {"v" if higher_is_better else "*"}
+        assert {theirs[(f"d{d}", "B")] for d in range(4)} == {"v"}   # B's values are higher
+        swap = {"v": "*", "*": "v", "": ""}
+        assert theirs == (mine if higher_is_better else {k: swap[v] for k, v in mine.items()})
+        assert weka.per_dataset.settings["marks"] == "weka"
+        assert "a significantly higher value" in " ".join(weka.to_text().split())
+        assert "v significantly better" in " ".join(ours.to_text().split())

@@ -188,6 +188,7 @@ def compare(
     dataset_check: O.dataset_check = D.dataset_check, multiverse: O.multiverse = D.multiverse,
     per_dataset: O.per_dataset = D.per_dataset,
     per_dataset_adjust: O.per_dataset_adjust = D.per_dataset_adjust,
+    per_dataset_marks: O.per_dataset_marks = D.per_dataset_marks,
     test_fraction: O.test_fraction = D.test_fraction, effects: O.effects = D.effects,
     no_effects: NoEffects = False, confidence: O.confidence = D.confidence,
     bayesian: O.bayesian = D.bayesian, rope: O.rope = D.rope, draws: O.draws = D.draws,

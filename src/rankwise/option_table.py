@@ -237,6 +237,9 @@ COMPARE = (
                 " corrected).", group="per_dataset", field="tests"),
     Option("per_dataset_adjust", "none", "--per-dataset-adjust", choices=("none", "holm"),
            panel=PER, help="Over the data sets (WEKA: none).", group="per_dataset", field="adjust"),
+    Option("per_dataset_marks", "better", "--per-dataset-marks", choices=("better", "weka"),
+           panel=PER, help="v/* mark better/worse, or (weka) a higher/lower value.",
+           group="per_dataset", field="marks"),
     Option("test_fraction", None, "--test-fraction", metavar="F", panel=PER, type=float,
            help="Share of instances tested on (default: from the results, else k-fold).", group="per_dataset"),
 )

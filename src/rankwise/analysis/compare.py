@@ -446,6 +446,11 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             fold-level results.
         adjust : {"none", "holm"}
             Adjust each learner's p-values over the data sets (default none, as WEKA).
+        marks : {"better", "weka"}
+            What ``v`` and ``*`` mark: significantly better and worse in the criterion's
+            direction (default), or, as WEKA's Experimenter, a significantly higher and lower
+            value whatever the measure (they differ for lower-is-better measures); the
+            table's legend says which.
         test_fraction : float, optional
             The share of instances tested on, for n₂/n₁ when the results do not say it (default:
             WEKA's instance counts, a results database's k folds, or 1/(k − 1) assumed).

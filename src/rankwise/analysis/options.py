@@ -119,7 +119,8 @@ def _checked_values(given: dict) -> dict:
         raise RankwiseError(f"top must be a whole number (0 or None: every learner); got {top!r}")
     out["top"] = top or None   # 0 and None: every learner
     out["rank_sets"], out["rank_sets_marginal"] = _rank_sets(given)
-    out["per_dataset"], out["per_dataset_adjust"], out["test_fraction"] = _per_dataset(given)
+    (out["per_dataset"], out["per_dataset_adjust"], out["per_dataset_marks"],
+     out["test_fraction"]) = _per_dataset(given)
     if given["multiverse"] not in (None, False):
         from .grid import read_grid
 
@@ -132,20 +133,22 @@ def _checked_values(given: dict) -> dict:
 
 
 def _per_dataset(given: dict) -> tuple:
-    """``(tests or None, adjustment, test fraction)`` of the per-data-set tests."""
-    from .per_dataset import PER_DATASET_ADJUST, PER_DATASET_TESTS
+    """``(tests or None, adjustment, marks, test fraction)`` of the per-data-set tests."""
+    from .per_dataset import PER_DATASET_ADJUST, PER_DATASET_MARKS, PER_DATASET_TESTS
 
     tests = given["per_dataset"]
     tests = "corrected" if tests is True else None if tests in (False, None) else tests
     if tests is not None:
         check.choice("per_dataset", tests, PER_DATASET_TESTS)
     adjust = check.choice("per_dataset_adjust", given["per_dataset_adjust"], PER_DATASET_ADJUST)
+    marks = check.choice("per_dataset_marks", given["per_dataset_marks"], PER_DATASET_MARKS)
     fraction = given["test_fraction"]
     if fraction is not None:
         fraction = check.fraction(fraction)
-    if tests is None and (fraction is not None or adjust != "none"):
-        raise RankwiseError("--test-fraction and --per-dataset-adjust go with --per-dataset")
-    return tests, adjust, fraction
+    if tests is None and (fraction is not None or adjust != "none" or marks != "better"):
+        raise RankwiseError("--test-fraction, --per-dataset-adjust and --per-dataset-marks go"
+                            " with --per-dataset")
+    return tests, adjust, marks, fraction
 
 
 def _rank_sets(given: dict) -> tuple:

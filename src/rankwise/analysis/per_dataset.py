@@ -34,6 +34,9 @@ from .bayesian import fold_blocks
 #: ``per_dataset=`` choices: the corrected t-test, or the 5×2cv tests (with it where it applies).
 PER_DATASET_TESTS = ("corrected", "5x2cv")
 PER_DATASET_ADJUST = ("none", "holm")
+#: What v and * mark: ``better``/worse in the criterion's direction (the default), or
+#: ``weka``: a higher/lower value, as WEKA's Experimenter marks them whatever the measure.
+PER_DATASET_MARKS = ("better", "weka")
 
 
 @dataclass(frozen=True)
@@ -138,7 +141,8 @@ def test_train_ratios(table, folds: int, test_fraction) -> tuple:
 
 def per_dataset(table, base: str, *, alpha: float, tests: str = "corrected",
                 adjust_over: str = "none", test_fraction=None, rope: float = 0.0,
-                threshold: float = 0.95, decimals=None, all_pairs: bool = False) -> PerDataset:
+                threshold: float = 0.95, decimals=None, all_pairs: bool = False,
+                marks: str = "better") -> PerDataset:
     """Every learner against ``base`` on every data set (and every pair with ``all_pairs``)."""
     blocks, _ = fold_blocks(table, "--per-dataset")
     folds = int(table.raw["fold"].nunique())
@@ -163,15 +167,18 @@ def per_dataset(table, base: str, *, alpha: float, tests: str = "corrected",
                     sds[i, j] = v.std(ddof=1) if v.size > 1 else np.nan
     common = dict(hib=table.higher_is_better, ratios=ratios, tests=tests, folds=folds, rope=rope,
                   threshold=threshold, decimals=decimals)
+    # WEKA's marks say higher/lower: for a lower-is-better measure they are the other way round
+    higher = marks == "weka" and not table.higher_is_better
     against = tuple(_marked([_pair(blocks[d], d, base, name, **common) for name in learners[1:]
-                       for d in datasets], alpha, adjust_over))
+                       for d in datasets], alpha, adjust_over, higher))
     pairs = ()
     if all_pairs:
         names = list(table.learners)
         pairs = tuple(_marked([_pair(blocks[d], d, a, b, **common) for x, a in enumerate(names)
-                               for b in names[x + 1:] for d in datasets], alpha, adjust_over))
+                               for b in names[x + 1:] for d in datasets], alpha, adjust_over,
+                              higher))
     settings = {"test": "corrected resampled t-test (Nadeau & Bengio 2003)", "tests": tests,
-                "alpha": alpha, "adjust": adjust_over, "test_train_ratio": how,
+                "alpha": alpha, "adjust": adjust_over, "marks": marks, "test_train_ratio": how,
                 "ratios": ratios, "repeats": repeats, "folds": folds,
                 "bayesian": {"test": "correlated-t", "rope": rope, "threshold": threshold}}
     return PerDataset(base, learners, datasets, means, sds, counts, against, pairs, settings)
@@ -199,9 +206,10 @@ def _pair(wide, dataset, a, b, *, hib, ratios, tests, folds, rope, threshold, de
     return PairOnDataset(dataset, a, b, len(both), corrected, t, f, bayes)
 
 
-def _marked(pairs, alpha, adjust_over) -> list:
-    """The pairs with their marks; with ``holm`` the corrected p-values of one learner are
-    adjusted over the data sets first."""
+def _marked(pairs, alpha, adjust_over, flipped: bool = False) -> list:
+    """The pairs with their marks (v better, * worse; ``flipped``: v a higher value of a
+    lower-is-better measure, WEKA's marks); with ``holm`` the corrected p-values of one learner
+    are adjusted over the data sets first."""
     out = [p for p in pairs if p is not None]
     if adjust_over == "holm":
         groups = {}
@@ -217,6 +225,6 @@ def _marked(pairs, alpha, adjust_over) -> list:
     for p, apv in zip(out, adjusted):
         mark = ""
         if apv <= alpha:
-            mark = "v" if p.corrected.details["mean_difference"] > 0 else "*"
+            mark = "v" if (p.corrected.details["mean_difference"] > 0) != flipped else "*"
         marked.append(replace(p, adjusted=apv if adjust_over == "holm" else None, mark=mark))
     return marked

@@ -616,6 +616,7 @@ def per_dataset(ctx) -> Contribution:
         table.learners[int(np.argmin(np.where(np.isnan(mean_r), np.inf, mean_r)))]
     found = by_dataset(table, base, alpha=opts.alpha, tests=opts.per_dataset,
                        adjust_over=opts.per_dataset_adjust, test_fraction=opts.test_fraction,
+                       marks=opts.per_dataset_marks,
                        rope=opts.rope, threshold=opts.threshold, decimals=opts.decimals,
                        all_pairs=opts.family in ("all", "both"))
     return Contribution({"per_dataset": found}, figures={

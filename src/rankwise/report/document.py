@@ -299,12 +299,21 @@ def _per_dataset_blocks(cmp) -> list:
                f" corrected resampled t-test (Nadeau & Bengio 2003, as WEKA's"
                f" PairedCorrectedTTester) at alpha = {s['alpha']}, n2/n1 {s['test_train_ratio']}"
                f", {'Holm-adjusted over the data sets' if s['adjust'] == 'holm' else 'not adjusted over the data sets'}"
-               f": v significantly better, * significantly worse (in the criterion's direction;"
-               f" WEKA marks higher and lower values){tests}. The Bayesian correlated t-test of"
+               f": {_mark_legend(s.get('marks', 'better'))}{tests}. The Bayesian correlated"
+               " t-test of"
                " each pair (ROPE and decision) is in the JSON.")
     return [Paragraph(" ".join([pd_.sentence(), *pd_.notes])),
             Table(["dataset", *pd_.learners], rows, "<" + ">" * len(pd_.learners),
                   key="per_dataset", caption=caption)]
+
+
+def _mark_legend(marks: str) -> str:
+    """What v and * mean in the per-data-set table, by ``--per-dataset-marks``."""
+    if marks == "weka":
+        return ("v a significantly higher value, * a significantly lower one (WEKA's marks,"
+                " --per-dataset-marks weka)")
+    return ("v significantly better, * significantly worse (in the criterion's direction;"
+            " WEKA marks higher and lower values: --per-dataset-marks weka)")
 
 
 def _how_sure_table(cmp) -> Table:
