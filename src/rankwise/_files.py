@@ -48,6 +48,14 @@ def write_atomic(path, data) -> Path:
     return path
 
 
+def written_through(path) -> bool:
+    """An existing path that is not a regular file (a device, a pipe): written into as it is."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def file_mode(path) -> int:
     """The permission bits a file written at ``path`` gets: the existing file's, else what the
     umask leaves of 0666 (as ``open`` would give)."""

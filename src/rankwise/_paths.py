@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import itertools
 import os
-import stat
 from pathlib import Path
 
+from ._files import written_through
 from .errors import RankwiseError
 
 #: What a report folder (``--report DIR``) writes: ``report.*`` and ``report_fragment.tex``,
@@ -28,14 +28,6 @@ def same_file(a, b) -> bool:
         return True
     try:
         return os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
-def written_through(path) -> bool:
-    """An existing path that is not a regular file (a device, a pipe): written into as it is."""
-    try:
-        return not stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         return False
 

@@ -218,8 +218,7 @@ class _replaced:
     pipe) is written into; the file keeps the replaced file's mode, or the umask's."""
 
     def __init__(self, path: Path):
-        from .._files import file_mode
-        from .._paths import written_through
+        from .._files import file_mode, written_through
 
         self.through = written_through(path)
         self.given = Path(path)
