@@ -158,8 +158,8 @@ def _rank_sets(given: dict) -> tuple:
     if basis is not None:
         check.choice("rank_sets", basis, RANK_SET_BASES)
     elif marginal:
-        raise RankwiseError("--marginal-rank-sets (rank_sets_marginal=) goes with --rank-sets"
-                            " ranks or scores")
+        raise RankwiseError("--marginal-rank-sets (RankSetOptions(marginal=)) goes with"
+                            " --rank-sets ranks or scores")
     return basis, marginal
 
 
@@ -231,14 +231,15 @@ def _pair(table, pair) -> tuple | None:
 
 def _check_posthoc_choices(checked: dict, family) -> None:
     if family == "all" and checked["control"] not in (None, "best"):
-        raise RankwiseError(f"--control {checked['control']} (control=) chooses the learner of"
+        raise RankwiseError(f"--control {checked['control']} (PosthocOptions(control=)) chooses"
+                            " the learner of"
                             " the control family, which --posthoc all does not test; use"
                             " --posthoc both (every pair, and every learner against the control)"
                             " or --posthoc control")
     if checked["rankings"] is not None:
         resolve_rankings(checked["rankings"])  # an empty or unknown ranking is an error
-    for given, flag in ((checked["rankings"], "--ranking (rankings=)"),
-                        (checked["procedures"], "--procedures")):
+    for given, flag in ((checked["rankings"], "--ranking (PosthocOptions(rankings=))"),
+                        (checked["procedures"], "--procedures (PosthocOptions(procedures=))")):
         if given is not None and family is None:
             raise RankwiseError(f"{flag} chooses what the post-hoc comparisons use; add --posthoc"
                                 " all, control or both (posthoc= in Python)")
