@@ -238,7 +238,7 @@ COMPARE = (
     Option("per_dataset_adjust", "none", "--per-dataset-adjust", choices=("none", "holm"),
            panel=PER, help="Over data sets; WEKA none.", group="per_dataset", field="adjust"),
     Option("per_dataset_marks", "better", "--per-dataset-marks", choices=("better", "weka"),
-           panel=PER, help="v/*: better, or (weka) higher.",
+           panel=PER, help="The marks say better, or (weka) higher.",
            group="per_dataset", field="marks"),
     Option("test_fraction", None, "--test-fraction", metavar="F", panel=PER, type=float,
            help="Share of instances tested on (default: from the results, else k-fold).", group="per_dataset"),
