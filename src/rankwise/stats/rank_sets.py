@@ -154,7 +154,7 @@ def rank_confidence_sets(estimates, cov, *, learners=None, confidence: float = 0
     ([1, 2, 2, 4], [1, 3, 3, 4], [True, False, False, False])
     """
     theta, sigma, names = _inputs(estimates, cov, learners)
-    confidence = _level(confidence, coverage)
+    confidence = check.renamed(confidence, coverage, "coverage", "confidence")
     check.confidence(confidence)
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 100:
         raise RankwiseError(f"draws must be a whole number of at least 100; got {draws!r}")
@@ -211,16 +211,6 @@ def _difference_sds(sigma: np.ndarray) -> np.ndarray:
     """σ_ij = √(Σ_ii + Σ_jj − 2Σ_ij), 0 where rounding leaves a tiny negative variance."""
     d = np.diag(sigma)
     return np.sqrt(np.clip(d[:, None] + d[None, :] - 2.0 * sigma, 0.0, None))
-
-
-def _level(confidence, coverage):
-    """The confidence level, from ``coverage=`` (its name before 0.9) with a warning."""
-    if coverage is None:
-        return confidence
-    warnings.warn("coverage= is confidence= since rankwise 0.9 (one word for a confidence"
-                  " level across rankwise); coverage= goes in 0.10", FutureWarning,
-                  stacklevel=3)
-    return coverage
 
 
 def _step_down(theta, z, sd, mask, confidence, stepdown) -> tuple:
@@ -290,7 +280,7 @@ def mean_rank_sets(ranks, *, learners=None, confidence: float = 0.95,
         raise RankwiseError("rank sets need an N × k matrix of ranks with N ≥ 2 data sets")
     n = ranks.shape[0]
     cov = np.cov(ranks, rowvar=False, ddof=1) / n
-    confidence = _level(confidence, coverage)
+    confidence = check.renamed(confidence, coverage, "coverage", "confidence")
     return rank_confidence_sets(ranks.mean(axis=0), cov, learners=learners, confidence=confidence,
                                 simultaneous=simultaneous, stepdown=stepdown, draws=draws,
                                 seed=seed, larger_is_better=False)
