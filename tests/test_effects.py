@@ -260,6 +260,31 @@ def test_correlated_t_test_closed_form_and_baycomp():
     assert (r.p_b, r.p_rope, r.p_a) == pytest.approx((left, rope, right), abs=1e-12)
 
 
+def test_correlated_t_test_on_random_splits_takes_the_test_fraction():
+    """Repeated random train/test splits: rho = the share tested on (n2/(n1 + n2)), so the
+    scale's correction rho/(1 - rho) is n2/n1, the corrected t-test's; the p-values agree
+    with the corrected resampled t-test's one-sided ones at rope 0."""
+    from rankwise.errors import RankwiseError
+    from rankwise.stats.per_dataset import corrected_resampled_ttest
+
+    rng = np.random.default_rng(5)
+    x = rng.normal(0.80, 0.03, 10)
+    y = x + rng.normal(0.01, 0.02, 10)
+    r = correlated_t_test(y, x, test_fraction=0.34, names=("y", "x"), decimals=None)
+    z = y - x
+    scale = math.sqrt((1 / 10 + 0.34 / 0.66) * z.var(ddof=1))
+    assert r.details["rho"] == 0.34 and r.details["folds"] is None
+    assert r.details["scale"] == pytest.approx(scale, rel=1e-12)
+    assert r.p_a == pytest.approx(stats.t.sf(-z.mean() / scale, 9), rel=1e-12)
+    t = corrected_resampled_ttest(x, y, test_train_ratio=0.34 / 0.66, alternative="greater",
+                                  decimals=None)
+    assert r.p_b == pytest.approx(t.pvalue, rel=1e-10)
+    for bad in ({}, {"folds": 10, "test_fraction": 0.3}, {"test_fraction": 1.0},
+                {"test_fraction": 0.0}):
+        with pytest.raises(RankwiseError):
+            correlated_t_test(y, x, **bad)
+
+
 # ---------------------------------------------------------------- in compare() and the reports
 
 

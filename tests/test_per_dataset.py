@@ -19,7 +19,8 @@ from rankwise.stats.per_dataset import corrected_resampled_ttest, five_by_two_f,
 
 DATA = Path(__file__).parent / "data"
 WEKA_FILES = {"weka_cv10x5.arff": Path(__file__).parents[1] / "src" / "rankwise" / "examples"
-              / "weka_cv10x5.arff", "weka_5x2.arff": DATA / "weka" / "weka_5x2.arff"}
+              / "weka_cv10x5.arff", "weka_5x2.arff": DATA / "weka" / "weka_5x2.arff",
+              "weka_split66x10.arff": DATA / "weka" / "weka_split66x10.arff"}
 REFERENCE = json.loads((DATA / "reference" / "weka_corrected_ttest.json").read_text())
 SCHEMES = ("weka.classifiers.rules.ZeroR", "weka.classifiers.trees.J48",
            "weka.classifiers.bayes.NaiveBayes")
@@ -41,7 +42,9 @@ def folds_of(path, dataset, scheme, column):
     ix = {name: j for j, name in enumerate(names)}
     mine = sorted((r for r in rows if r[ix["Key_Dataset"]] == dataset
                    and r[ix["Key_Scheme"]] == scheme),
-                  key=lambda r: (int(r[ix["Key_Run"]]), int(r[ix["Key_Fold"]])))
+                  # WEKA's random-split design has no Key_Fold: one split per run
+                  key=lambda r: (int(r[ix["Key_Run"]]),
+                                 int(r[ix["Key_Fold"]]) if "Key_Fold" in ix else 1))
     value = np.array([float(r[ix[column]]) for r in mine])
     test = np.array([float(r[ix["Number_of_testing_instances"]]) for r in mine])
     train = np.array([float(r[ix["Number_of_training_instances"]]) for r in mine])
@@ -74,11 +77,12 @@ def test_weka_run_now(tmp_path):
     tools = Path(__file__).parents[1] / "tools" / "weka"
     subprocess.run(["javac", "-nowarn", "-cp", str(jar), "-d", str(tmp_path),
                     str(tools / "TTest.java")], check=True, capture_output=True)
-    out = subprocess.run(["java", "-cp", f"{jar}:{tmp_path}", "TTest",
-                          str(WEKA_FILES["weka_cv10x5.arff"]), "13"], check=True,
-                         capture_output=True, text=True).stdout
-    now = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    assert now == REFERENCE["files"]["weka_cv10x5.arff"]["Percent_correct"]
+    for name, column in (("weka_cv10x5.arff", "13"), ("weka_split66x10.arff", "12")):
+        out = subprocess.run(["java", "-cp", f"{jar}:{tmp_path}", "TTest",
+                              str(WEKA_FILES[name]), column], check=True,
+                             capture_output=True, text=True).stdout
+        now = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+        assert now == REFERENCE["files"][name]["Percent_correct"]
 
 
 def test_corrected_t_is_its_formula():

@@ -20,24 +20,60 @@ REFERENCE = json.loads((DATA / "reference" / "weka_corrected_ttest.json").read_t
 SHORT = ("rules.ZeroR", "trees.J48", "bayes.NaiveBayes")
 
 
+@pytest.mark.parametrize("name", ["weka_cv10x5.arff", "weka_split66x10.arff"])
 @pytest.mark.parametrize("base", [0, 1, 2])
-def test_the_weka_file_gives_wekas_table(base):
-    cmp = compare(load_table(WEKA), per_dataset=True, control=SHORT[base], effects="none")
+def test_the_weka_file_gives_wekas_table(base, name):
+    """Both of the Experimenter's designs: cross-validation and its default random split (each
+    run one train/test split, no Key_Fold), number for number against WEKA's tester."""
+    path = WEKA if name == "weka_cv10x5.arff" else DATA / "weka" / name
+    cmp = compare(load_table(path), per_dataset=True, control=SHORT[base], effects="none")
     table = cmp.per_dataset
     assert table.base == SHORT[base] and table.learners[0] == SHORT[base]
     assert table.settings["test_train_ratio"] == "from WEKA's instance counts"
+    assert ("design" in table.settings) == (name == "weka_split66x10.arff")
     marks = table.marks()
-    for entry in REFERENCE["files"]["weka_cv10x5.arff"]["Percent_correct"]:
+    pairs = {(p.dataset, p.learner): p for p in table.against_base}
+    for entry in REFERENCE["files"][name]["Percent_correct"]:
         if entry["b"] != base:
             continue
         learner = SHORT[entry["a"]]
         i = table.datasets.index(entry["dataset"])
         j = table.learners.index(learner)
         assert table.means[i, j] == pytest.approx(entry["x_mean"], rel=1e-12)
-        assert table.sds[i, j] == pytest.approx(entry["x_sd"], rel=1e-9, abs=1e-12)
+        # WEKA's running sum of squares leaves ~5e-7 on constant values near 33 (ZeroR)
+        assert table.sds[i, j] == pytest.approx(entry["x_sd"], rel=1e-9, abs=1e-6)
+        assert table.folds[i, j] == entry["count"]
+        pair = pairs[(entry["dataset"], learner)]
+        assert pair.corrected.pvalue == pytest.approx(entry["p"], rel=1e-8, abs=1e-300)
         # WEKA's significance: +1 when the row's result set is higher (here: better)
         assert marks[(entry["dataset"], learner)] == {1: "v", 0: "", -1: "*"}[
             entry["significance"]]
+
+
+def test_a_random_split_file_gets_the_split_correlation():
+    """The Bayesian correlated t-test on WEKA's random splits: rho = n2/(n1 + n2) of the data
+    set's instance counts (0.34 for a 66 % split), not 1/folds; the caption names the splits."""
+    cmp = compare(load_table(DATA / "weka" / "weka_split66x10.arff"), per_dataset=True,
+                  effects="none")
+    ratios = cmp.per_dataset.settings["ratios"]
+    for pair in cmp.per_dataset.against_base:
+        details = pair.bayesian.details
+        ratio = ratios[pair.dataset]
+        assert details["rho"] == pytest.approx(ratio / (1 + ratio), rel=1e-12)
+        assert details["folds"] is None and details["n"] == 10
+        assert 0.33 < details["rho"] < 0.35
+    text = render(cmp, "text")
+    assert "over the 10 random train/test splits of each" in " ".join(text.split())
+    same = compare(load_table(DATA / "weka" / "weka_split66x10.arff", source_format="weka"),
+                   per_dataset=True, effects="none")
+    assert same.per_dataset.to_dict() == cmp.per_dataset.to_dict()
+    bayes = compare(load_table(DATA / "weka" / "weka_split66x10.arff"),
+                    bayesian="correlated-t", effects="none")
+    assert all(0.33 < r.details["rho"] < 0.35 for r in bayes.bayesian)
+    assert "from its random train/test splits" in " ".join(render(bayes, "text").split())
+    with pytest.raises(RankwiseError, match="one train/test split per run"):
+        compare(load_table(DATA / "weka" / "weka_split66x10.arff"), bayesian="hierarchical",
+                effects="none")
 
 
 def test_every_format_and_the_json_carry_it():

@@ -5,16 +5,20 @@ import weka.experiment.PairedCorrectedTTester;
 import weka.experiment.PairedStats;
 
 /** Weka's corrected resampled t-test of every result set against every other on every data
- *  set, as JSON lines. args: results.arff comparisonColumn(1-based) */
+ *  set, as JSON lines (either design: cross-validation or random split).
+ *  args: results.arff comparisonColumn(1-based) */
 public class TTest {
   public static void main(String[] args) throws Exception {
     Instances data = new Instances(new FileReader(args[0]));
     PairedCorrectedTTester t = new PairedCorrectedTTester();
     t.setInstances(data);
     t.setDatasetKeyColumns(new Range("1"));
-    t.setRunColumn(1);
-    t.setFoldColumn(2);
-    t.setResultsetKeyColumns(new Range("4,5,6"));
+    // by name, so that both designs read: cross-validation (Key_Run, Key_Fold) and the
+    // random split (Key_Run only; WEKA's tester takes fold column -1 then)
+    t.setRunColumn(data.attribute("Key_Run").index());
+    t.setFoldColumn(data.attribute("Key_Fold") == null ? -1 : data.attribute("Key_Fold").index());
+    int scheme = data.attribute("Key_Scheme").index() + 1;
+    t.setResultsetKeyColumns(new Range(scheme + "," + (scheme + 1) + "," + (scheme + 2)));
     t.setSignificanceLevel(0.05);
     int col = Integer.parseInt(args[1]) - 1;
     java.util.List<weka.core.Instance> specs = new java.util.ArrayList<>();

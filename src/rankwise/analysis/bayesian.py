@@ -36,21 +36,37 @@ def _correlated_t_by_dataset(table, pairs, *, rope, threshold, decimals) -> tupl
     matched by (repeat, fold); the number of folds is the number of distinct fold labels."""
     blocks, _ = fold_blocks(table, "the correlated t-test")
     raw = table.raw
+    ratios = getattr(getattr(table, "reading", None), "test_train_ratio", None) or {}
     out = []
     for dataset, wide in blocks.items():
         folds = int(raw.loc[raw["dataset"].astype(str) == dataset, "fold"].nunique())
+        if folds == 1 and ratios.get(dataset) is None:
+            raise RankwiseError(f"the correlated t-test on data set {dataset!r}: its results"
+                                " have one fold per run (train/test splits) and no instance"
+                                " counts to give the test fraction; use --per-dataset with"
+                                " --test-fraction F, or a cross-validation")
         for a, b in pairs:
             if a not in wide or b not in wide:
                 continue
             both = wide[[a, b]].dropna()
             if len(both) < 2:
                 continue
-            r = correlated_t_test(both[a].to_numpy(), both[b].to_numpy(), folds=folds, rope=rope,
+            r = correlated_t_test(both[a].to_numpy(), both[b].to_numpy(),
+                                  **correlation(folds, ratios.get(dataset)), rope=rope,
                                   names=(a, b), higher_is_better=table.higher_is_better,
                                   threshold=threshold, decimals=decimals)
             out.append(replace(r, details={"dataset": str(dataset), **r.details}))
     order = {name: i for i, name in enumerate(table.datasets)}
     return tuple(sorted(out, key=lambda r: (order.get(r.details["dataset"], len(order)),)))
+
+
+def correlation(folds: int, ratio) -> dict:
+    """The correlated t-test's keyword for the design: ``folds`` for a cross-validation,
+    ``test_fraction`` n₂/(n₁ + n₂) from the test-to-training ratio n₂/n₁ for one random
+    train/test split per run (WEKA's default design)."""
+    if folds == 1 and ratio is not None:
+        return {"test_fraction": ratio / (1.0 + ratio)}
+    return {"folds": folds}
 
 
 def fold_blocks(table, what: str):
@@ -96,6 +112,11 @@ def _hierarchical_pairs(table, pairs, *, rope, seed, threshold) -> tuple:
     from ..stats.bayesian import BayesianResult, decide as bayes_decide
 
     blocks, folds = fold_blocks(table, "the hierarchical test")
+    if folds == 1:
+        raise RankwiseError("the hierarchical test models k-fold cross-validation (rho ="
+                            " 1/folds); these results have one train/test split per run: use"
+                            " --bayesian correlated-t or --per-dataset, which take the split's"
+                            " test fraction")
     out = []
     for a, b in pairs:
         rows_a, rows_b, names, left_out = [], [], [], 0

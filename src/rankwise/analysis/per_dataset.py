@@ -10,7 +10,9 @@ data set where it is significantly better than the base (in the criterion's dire
 ``*`` where it is worse; the ``(v/ /*)`` row counts them. With the all-pairs family every pair
 is tested too (in the JSON).
 
-The test-to-training ratio n₂/n₁ comes from WEKA's instance counts, from the cross-validation
+Each run may also be one random train/test split (WEKA's default design, read as one fold per
+run): the same tests apply, with the Bayesian test's correlation ρ = n₂/(n₁ + n₂) instead of
+1/folds. The test-to-training ratio n₂/n₁ comes from WEKA's instance counts, from the cross-validation
 of a results database (k folds: exactly 1/(k − 1)), from ``test_fraction`` f (f/(1 − f)), or
 is assumed to be 1/(k − 1) for k distinct folds, which the report says.
 
@@ -29,7 +31,7 @@ from ..stats.adjust import adjust
 from ..stats.bayesian import correlated_t_test
 from ..stats.per_dataset import corrected_resampled_ttest, five_by_two_f, five_by_two_t
 from ..stats.results import jsonable
-from .bayesian import fold_blocks
+from .bayesian import correlation, fold_blocks
 
 #: ``per_dataset=`` choices: the corrected t-test, or the 5×2cv tests (with it where it applies).
 PER_DATASET_TESTS = ("corrected", "5x2cv")
@@ -181,6 +183,9 @@ def per_dataset(table, base: str, *, alpha: float, tests: str = "corrected",
                 "alpha": alpha, "adjust": adjust_over, "marks": marks, "test_train_ratio": how,
                 "ratios": ratios, "repeats": repeats, "folds": folds,
                 "bayesian": {"test": "correlated-t", "rope": rope, "threshold": threshold}}
+    if folds == 1:   # only the settings of this design change: CV outputs stay as they were
+        settings["design"] = (f"random train/test splits: {repeats} runs of one split each"
+                              " (the correlated t-test's rho = n2/(n1 + n2))")
     return PerDataset(base, learners, datasets, means, sds, counts, against, pairs, settings)
 
 
@@ -201,8 +206,8 @@ def _pair(wide, dataset, a, b, *, hib, ratios, tests, folds, rope, threshold, de
                           decimals=decimals)
         f = five_by_two_f(x.reshape(5, 2), y.reshape(5, 2), higher_is_better=hib,
                           decimals=decimals)
-    bayes = correlated_t_test(x, y, folds=folds, rope=rope, names=(a, b), higher_is_better=hib,
-                              threshold=threshold, decimals=decimals)
+    bayes = correlated_t_test(x, y, **correlation(folds, ratio), rope=rope, names=(a, b),
+                              higher_is_better=hib, threshold=threshold, decimals=decimals)
     return PairOnDataset(dataset, a, b, len(both), corrected, t, f, bayes)
 
 

@@ -294,8 +294,10 @@ def _per_dataset_blocks(cmp) -> list:
     s = pd_.settings
     tests = ("; with Dietterich's 5x2cv t-test and Alpaydin's combined 5x2cv F-test in the"
              " JSON" if s["tests"] == "5x2cv" else "")
-    caption = (f"Mean (sd) of {cmp.table.criterion or 'the score'} over the {s['repeats']} x"
-               f" {s['folds']} folds of each data set; against {pd_.base} (first column) by the"
+    over = (f"{s['repeats']} random train/test splits" if "design" in s else
+            f"{s['repeats']} x {s['folds']} folds")
+    caption = (f"Mean (sd) of {cmp.table.criterion or 'the score'} over the {over} of each"
+               f" data set; against {pd_.base} (first column) by the"
                f" corrected resampled t-test (Nadeau & Bengio 2003, as WEKA's"
                f" PairedCorrectedTTester) at alpha = {s['alpha']}, n2/n1 {s['test_train_ratio']}"
                f", {'Holm-adjusted over the data sets' if s['adjust'] == 'holm' else 'not adjusted over the data sets'}"
@@ -750,7 +752,11 @@ def _bayesian_table(cmp) -> Table:
             + [f"{r.a} vs {r.b}", f"{r.p_a:.3f}", f"{r.p_rope:.3f}", f"{r.p_b:.3f}",
                words[r.decision]] for r in cmp.bayesian
             if r.a in shown and r.b in shown]
-    if by_dataset:
+    if by_dataset and first.details["folds"] is None:
+        what = ("Bayesian correlated t-test on each data set from its random train/test splits"
+                " (Corani & Benavoli 2015; correlation n2/(n1 + n2), the share tested on),"
+                " closed form")
+    elif by_dataset:
         what = (f"Bayesian correlated t-test on each data set from its {first.details['folds']}"
                 f"-fold results (Corani & Benavoli 2015; correlation 1/folds), closed form")
     elif first.test == "hierarchical":

@@ -289,15 +289,17 @@ def bayesian_signed_rank_test(a, b, *, rope: float = 0.0, names=("a", "b"),
 
 
 @shared_docs
-def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
+def correlated_t_test(a, b, *, folds: int | None = None, rope: float = 0.0, names=("a", "b"),
                       higher_is_better: bool = True, threshold: float = DEFAULT_THRESHOLD,
-                      decimals: int | None = DEFAULT_DECIMALS) -> BayesianResult:
+                      decimals: int | None = DEFAULT_DECIMALS,
+                      test_fraction: float | None = None) -> BayesianResult:
     """Bayesian correlated t-test on one data set (Corani & Benavoli 2015).
 
     ``a``, ``b``: the two learners' results on the n = repeats × folds test folds of one data set,
     in the same fold order. With z the differences in favour of ``a``, their mean z̄ and variance
     σ̂² (n − 1 in the denominator), and the correlation ρ = 1/folds of results on overlapping
-    training sets, the posterior of the mean difference is Student's t with n − 1 degrees of
+    training sets (for repeated random train/test splits ρ = n₂/(n₁ + n₂), the share of
+    instances tested on, given as ``test_fraction``), the posterior of the mean difference is Student's t with n − 1 degrees of
     freedom, location z̄ and scale √((1/n + ρ/(1 − ρ))·σ̂²) (the Nadeau-Bengio correction).
     P(a practically better) = P(μ > r), P(b …) = P(μ < −r); in closed form, so ``draws`` and
     ``seed`` are None.
@@ -306,7 +308,7 @@ def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
     ----------
     a, b : array_like, shape (n,)
         Results on the same n test folds of one data set.
-    folds : int
+    folds : int, optional
         Folds per repetition of the cross-validation (sets ρ = 1/folds).
     {{bayes_rope_names}}
     higher_is_better : bool, default True
@@ -314,6 +316,9 @@ def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
     threshold : float, default 0.95
         Probability a decision needs.
     {{effect_decimals}}
+    test_fraction : float, optional
+        Instead of ``folds``: the share of instances each run tested on, for repeated random
+        train/test splits (WEKA's default design); sets ρ = ``test_fraction``.
 
     Returns
     -------
@@ -341,13 +346,23 @@ def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
     (True, 'undecided')
     """
     z, rope = _inputs(a, b, rope, higher_is_better, decimals, threshold)
-    folds = int(folds)
     n = z.size
-    if folds < 2 or n < 2:
-        raise RankwiseError(f"the correlated t-test needs at least two fold results of a"
-                            f" cross-validation with at least two folds; got {n} value(s) and"
-                            f" {folds} fold(s)")
-    rho = 1.0 / folds
+    if (folds is None) == (test_fraction is None):
+        raise RankwiseError("the correlated t-test needs either folds (cross-validation) or"
+                            " test_fraction (random train/test splits), not both or neither")
+    if test_fraction is not None:
+        rho = float(test_fraction)
+        if not 0.0 < rho < 1.0 or n < 2:
+            raise RankwiseError(f"the correlated t-test on random splits needs at least two"
+                                f" results and a test fraction strictly between 0 and 1; got"
+                                f" {n} value(s) and {test_fraction!r}")
+    else:
+        folds = int(folds)
+        if folds < 2 or n < 2:
+            raise RankwiseError(f"the correlated t-test needs at least two fold results of a"
+                                f" cross-validation with at least two folds; got {n} value(s)"
+                                f" and {folds} fold(s)")
+        rho = 1.0 / folds
     mean = float(np.mean(z))
     var = float(np.var(z, ddof=1))
     scale = math.sqrt((1.0 / n + rho / (1.0 - rho)) * var)
@@ -359,7 +374,7 @@ def correlated_t_test(a, b, *, folds: int, rope: float = 0.0, names=("a", "b"),
     p_rope = max(0.0, 1.0 - p_a - p_b)
     word = decide(p_a, p_rope, p_b, threshold, *names)
     details = {"n": n, "folds": folds, "rho": rho, "mean": mean, "scale": scale, "df": n - 1}
-    if n % folds:
+    if folds is not None and n % folds:
         details["note"] = (f"{n} fold results are not whole runs of {folds} folds (failed or"
                            " missing folds); the correlation 1/folds is assumed all the same")
     return BayesianResult("correlated-t", str(names[0]), str(names[1]), rope, p_a, p_rope, p_b,

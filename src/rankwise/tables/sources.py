@@ -607,7 +607,9 @@ def _weka(frame, criterion, label):
     ``Key_Scheme`` without ``weka.classifiers.`` (with its options when one scheme ran with
     several), repeat = ``Key_Run``, fold = ``Key_Fold``, criterion = a measure column
     (``Percent_correct`` by default, as in WEKA); the test-to-training ratio of each data set
-    comes from the instance counts."""
+    comes from the instance counts. A file without ``Key_Fold`` is WEKA's random-split design
+    (``RandomSplitResultProducer``): each run is one train/test split, read as fold 1 of that
+    run."""
     low = _lower(frame)
     measures = [col for key, col in low.items() if key not in WEKA_KEYS and col != "_row"
                 and pd.to_numeric(frame[col], errors="coerce").notna().any()]
@@ -625,12 +627,17 @@ def _weka(frame, criterion, label):
                          for s, o in zip(scheme, options)]
     built = {"dataset": low["key_dataset"], "learner": "_learner", "repeat": low["key_run"],
              "value": chosen}
-    if "key_fold" in low:
-        built["fold"] = low["key_fold"]
     frame["_criterion"] = chosen
     built["criterion"] = "_criterion"
     describe = {"learner": f"{low['key_scheme']} (and its options where one scheme ran with"
                            " several)", "criterion": f"{chosen} (a measure column)"}
+    if "key_fold" in low:
+        built["fold"] = low["key_fold"]
+    else:   # the Experimenter's default design: each run is one random train/test split
+        frame["_fold"] = "1"
+        built["fold"] = "_fold"
+        describe["fold"] = ("1 in every run (no Key_Fold: WEKA's random-split design, each"
+                            " Key_Run one train/test split)")
     extra = {"criteria": tuple(measures), "test_train_ratio": _weka_ratios(frame, low)}
     way = WEKA_DIRECTIONS.get(chosen.lower())
     if way is not None:
