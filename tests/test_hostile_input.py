@@ -418,6 +418,11 @@ def test_two_outputs_of_one_command_never_share_a_file(cli, table_file):
                [table_file], "-o and --pairs name the same file")
     _untouched(cli, ["race", table_file, "-o", table_file.parent / "r.svg", "--figure",
                      table_file.parent / "r.svg"], [table_file], "name the same file")
+    folder = table_file.parent / "rep"
+    folder.mkdir()
+    for command in (["power", table_file, "--draws", "20"], ["compare", table_file]):
+        _untouched(cli, [*command, "--report", folder, "-o", folder / "report.txt"],
+                   [table_file], "which is written")
 
 
 def test_a_report_folder_never_writes_over_an_input(cli, tmp_path, table_file):
@@ -582,3 +587,62 @@ def test_the_dataset_check_refuses_names_that_do_not_fit_and_scores_for_ranks():
         rw.dataset_check(t.values, t.learners, t.datasets)
     with pytest.raises(RankwiseError, match="matrix of ranks"):
         rw.dataset_check(ranks[0], t.learners, t.datasets)
+
+
+# Every entry point of the API that takes a matrix or two vectors, with a ragged list, a wrong
+# shape and a wrong kind of values: one RankwiseError line each, never numpy's ValueError, an
+# IndexError or a ComplexWarning (the ranks and p-value matrices included).
+_RANKS = [[1, 2, 3], [2, 1, 3], [1, 3, 2], [3, 2, 1], [1, 2, 3]]
+_P = [[1, 0.01, 0.2], [0.01, 1, 0.3], [0.2, 0.3, 1]]
+MATRIX_ENTRY_POINTS = {
+    **{name: (lambda name: lambda x: getattr(rw, name)(x))(name) for name in (
+        "compare", "race", "friedman", "iman_davenport", "friedman_aligned", "quade", "rm_anova",
+        "mean_ranks", "rank_within_datasets", "pairwise_statistics", "mean_rank_intervals",
+        "mean_rank_sets", "contrast_estimation", "skillings_mack", "aligned_ranks",
+        "quade_weights")},
+    "multi_comparison_matrix": lambda x: rw.multi_comparison_matrix(x, ["a", "b", "c"]),
+    "scott_knott_esd": lambda x: rw.scott_knott_esd(x, ["a", "b", "c"]),
+    "tukey_dunnett": lambda x: rw.tukey_dunnett(x, 0),
+    "multiple_sign_test": lambda x: rw.multiple_sign_test(x, 0),
+    "dataset_check": lambda x: rw.dataset_check(x, ["a", "b", "c"], list("vwxyz")),
+    "bergmann_hommel": lambda x: rw.bergmann_hommel(x),
+}
+BAD_MATRICES = {"ragged": [[0.1, 0.2, 0.3], [0.4, 0.5]], "ragged-arrays": [np.ones(3), np.ones(2)],
+                "1-D": [0.1, 0.2, 0.3, 0.4], "3-D": np.ones((3, 4, 2)),
+                "strings": [["a", "b", "c"]] * 5, "complex": np.ones((5, 3)) * (1 + 1j),
+                "empty": np.zeros((0, 3))}
+PAIR_ENTRY_POINTS = ("wilcoxon", "sign_test", "paired_ttest", "cliffs_delta", "cohens_dz",
+                     "hodges_lehmann", "win_tie_loss", "probability_of_superiority",
+                     "effect_sizes", "bayesian_sign_test", "bayesian_signed_rank_test",
+                     "correlated_t_test")
+_V = np.linspace(0.5, 0.9, 8)
+BAD_PAIRS = {"unequal": (_V, _V[:5]), "2-D": (np.ones((4, 2)), np.ones((4, 2))),
+             "strings": (["a"] * 8, ["b"] * 8), "complex": (_V * 1j, _V), "empty": ([], [])}
+
+
+def _refused_in_one_line(call):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")     # a ComplexWarning or RuntimeWarning fails the test
+        with pytest.raises(RankwiseError) as caught:
+            call()
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX_ENTRY_POINTS))
+def test_every_matrix_entry_point_refuses_bad_matrices_in_one_line(name):
+    call = MATRIX_ENTRY_POINTS[name]
+    good = _P if name == "bergmann_hommel" else _RANKS
+    call(good)   # the call itself is right: what follows fails on the matrix alone
+    for what, x in BAD_MATRICES.items():
+        _refused_in_one_line(lambda: call(x))
+
+
+@pytest.mark.parametrize("name", PAIR_ENTRY_POINTS)
+def test_every_two_learner_entry_point_refuses_bad_vectors_in_one_line(name):
+    fn = getattr(rw, name)
+    extra = {"folds": 4} if name == "correlated_t_test" else {}
+    fn(_V, _V[::-1], **extra)
+    for what, (a, b) in BAD_PAIRS.items():
+        _refused_in_one_line(lambda: fn(a, b, **extra))

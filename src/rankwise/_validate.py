@@ -13,17 +13,33 @@ from .names import ALTERNATIVES, CONVENTIONS  # noqa: F401  (re-exported)
 MAX_ABS_SCORE = 1e307
 
 
+def real_array(values) -> np.ndarray:
+    """``values`` as a float array, or one line that says why not: rows of different lengths
+    (numpy's "inhomogeneous shape"), complex numbers (numpy would drop the imaginary part with
+    only a warning), or something that is not a number."""
+    if isinstance(values, (list, tuple)):
+        lengths = sorted({len(row) if isinstance(row, (list, tuple)) or np.ndim(row) else -1
+                          for row in values}) if all(isinstance(row, (list, tuple)) or
+                                                     np.ndim(row) < 2 for row in values) else []
+        if len(lengths) > 1:
+            shown = ", ".join("a single number" if n < 0 else str(n) for n in lengths)
+            raise RankwiseError(f"the rows of the scores have different lengths ({shown});"
+                                " give every data set one score per learner (NaN where one is"
+                                " missing)")
+    try:
+        if np.iscomplexobj(values):
+            raise RankwiseError("scores must be real numbers; got complex values (take their"
+                                " real part or modulus first)")
+        return np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise RankwiseError(f"scores must be numbers: {exc}") from None
+
+
 def real_scores(values, missing_ok: bool = True, names=None) -> np.ndarray:
     """``values`` as a float array of real scores (NaN, a missing cell, where ``missing_ok``),
     none infinite and none beyond ``MAX_ABS_SCORE``; else a one-line error naming a cell (by
     ``names``, (data sets, learners), when given)."""
-    if np.iscomplexobj(values):
-        raise RankwiseError("scores must be real numbers; got complex values (take their real"
-                            " part or modulus first)")
-    try:
-        x = np.asarray(values, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise RankwiseError(f"scores must be numbers: {exc}") from None
+    x = real_array(values)
     present = ~np.isnan(x) if missing_ok else np.ones(x.shape, bool)
     for bad, what in ((present & ~np.isfinite(x), "finite"),
                       (present & (np.abs(np.nan_to_num(x)) > MAX_ABS_SCORE),
@@ -102,8 +118,14 @@ def _as_scores(name: str, x, first: str, given: dict, takes: dict) -> dict:
                                 " frame with rankwise.load_table(df)")
         names, rows = [str(c) for c in x.columns], [str(i) for i in x.index]
         x = x.to_numpy(dtype=float)
-    elif np.ndim(x) != 2:
-        score_matrix(x)  # refused, in its words
+    else:
+        if isinstance(x, (list, tuple)) or hasattr(x, "__array__"):
+            x = real_array(x)
+        if np.ndim(x) != 2:
+            score_matrix(x)  # refused, in its words
+    if 0 in np.shape(x):
+        raise RankwiseError(f"{name}(): the scores are empty (shape {np.shape(x)}); give at"
+                            " least one data set and one learner")
     out[first] = x
     if takes["learners"] and names is not None and given.get("learners") is None:
         out["learners"] = names
@@ -130,8 +152,11 @@ def score_matrix(x, min_rows: int = 2, min_cols: int = 2) -> np.ndarray:
 
 def score_pair(a, b, min_rows: int = 2):
     """Two equally long vectors of finite scores, as one n × 2 matrix."""
-    a = np.asarray(a, dtype=float).ravel()
-    b = np.asarray(b, dtype=float).ravel()
+    a, b = real_array(a), real_array(b)
+    if a.ndim > 1 or b.ndim > 1:   # ravelled, a matrix would pair cells of different rows
+        raise RankwiseError(f"each learner's scores must be one vector (one score per data"
+                            f" set); got shapes {a.shape} and {b.shape}")
+    a, b = a.ravel(), b.ravel()
     if a.shape != b.shape:
         raise RankwiseError(f"the two learners need one score per data set each; got {a.size}"
                             f" and {b.size}")

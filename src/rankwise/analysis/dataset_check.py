@@ -42,6 +42,7 @@ from itertools import chain, combinations, islice
 import numpy as np
 from scipy import optimize, special, stats
 
+from .._validate import real_array
 from ..errors import RankwiseError
 from ..names import procedure_title
 from ..stats.adjust import adjust_rows, shaffer_multipliers
@@ -500,7 +501,7 @@ def dataset_check(ranks, learners, datasets, *, alpha: float = 0.05,
     >>> type(check).__name__, len(check.datasets)
     ('DatasetCheck', 30)
     """
-    r = np.asarray(ranks, dtype=float)
+    r = real_array(ranks)
     if r.ndim != 2:
         raise RankwiseError(f"the data-set check takes an N × k matrix of ranks; got shape"
                             f" {r.shape}")

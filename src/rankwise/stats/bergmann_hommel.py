@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._validate import real_array
 from ..errors import RankwiseError
 from .adjust import shaffer
 
@@ -56,7 +57,7 @@ def set_partitions(k: int) -> np.ndarray:
 
 
 def _check_matrix(pmatrix) -> np.ndarray:
-    p = np.asarray(pmatrix, dtype=float)
+    p = real_array(pmatrix)
     if p.ndim != 2 or p.shape[0] != p.shape[1]:
         raise RankwiseError("the p-values must form a square k × k matrix")
     k = p.shape[0]

@@ -130,8 +130,7 @@ def _ratio(value) -> float:
 
 def _five_by_two(a, b, higher_is_better, decimals) -> np.ndarray:
     """The 5 × 2 differences p_i^(j) (repetition i, fold j), positive = b better."""
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
+    a, b = check.real_array(a), check.real_array(b)
     if a.shape != (5, 2) or b.shape != (5, 2):
         raise RankwiseError(f"the 5x2cv tests need 5 repetitions x 2 folds of results per"
                             f" learner (arrays of shape 5 x 2); got {a.shape} and {b.shape}")

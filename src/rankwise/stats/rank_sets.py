@@ -275,7 +275,7 @@ def mean_rank_sets(ranks, *, learners=None, confidence: float = 0.95,
     >>> [f'{n}: {lo}-{hi}' for n, lo, hi in zip(sets.learners, sets.lower, sets.upper)]
     ['C4.5: 1-2', '1-NN: 3-4', 'NaiveBayes: 1-2', 'Kernel: 5-5', 'CN2: 3-4']
     """
-    ranks = check.real_scores(np.asarray(ranks, dtype=float), missing_ok=False)
+    ranks = check.real_scores(ranks, missing_ok=False)
     if ranks.ndim != 2 or ranks.shape[0] < 2:
         raise RankwiseError("rank sets need an N × k matrix of ranks with N ≥ 2 data sets")
     n = ranks.shape[0]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import renamed, score_input
+from .._validate import real_array, renamed, score_input
+from ..errors import RankwiseError
 from ..defaults import DEFAULT_DECIMALS as DECIMALS
 from ..defaults import RANK_BOOTSTRAP_SEED as BOOTSTRAP_SEED
 from ._docs import shared_docs
@@ -324,7 +325,10 @@ def mean_rank_intervals(ranks, *, confidence: float = 0.95,
     ('bootstrap', True)
     """
     replicates = renamed(draws, replicates, "replicates", "draws")
-    r = np.asarray(ranks, dtype=float)
+    r = real_array(ranks)
+    if r.ndim != 2 or 0 in r.shape:
+        raise RankwiseError(f"mean rank intervals need an N × k matrix of ranks (rows data"
+                            f" sets, columns learners); got shape {r.shape}")
     n = r.shape[0]
     tail = (1.0 - confidence) / 2.0
     if replicates * n > RANK_BOOTSTRAP_MAX_CELLS:
