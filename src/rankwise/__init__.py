@@ -50,6 +50,7 @@ _LAZY = {
     **dict.fromkeys(("DatasetCheck", "dataset_check"), "rankwise.analysis.dataset_check"),
     "Multiverse": "rankwise.analysis.multiverse",
     **dict.fromkeys(("Race", "race"), "rankwise.stats.racing"),
+    **dict.fromkeys(("Leaderboard", "leaderboard"), "rankwise.analysis.leaderboard"),
 }
 
 __all__ = sorted(_LAZY) + ["RankwiseError", "RankwiseWarning", "__version__"]

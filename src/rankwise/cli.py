@@ -10,7 +10,7 @@ import typer
 import typer.main
 
 from . import names, option_table
-from .cli_options import In, NoEffects, Out, Pool, Racing, Study
+from .cli_options import Board, In, NoEffects, Out, Pool, Racing, Study
 from .cli_options import CommandDefaults, Commands
 from .cli_options import Defaults as D, Options as O
 from ._paths import refuse_clashes
@@ -19,6 +19,7 @@ from .errors import RankwiseError
 # Each command's options from the option table, by name (compare's are O and D).
 P, PD = Commands.power, CommandDefaults.power
 R, RD = Commands.race, CommandDefaults.race
+B, BD = Commands.leaderboard, CommandDefaults.leaderboard
 
 app = typer.Typer(add_completion=True, no_args_is_help=True,
                   help="Compare learners over many data sets, with the statistics done right.",
@@ -370,6 +371,79 @@ def _run_race_of(path: Path, ctx):
                                                 "; it is unfinished") + f"; outcomes missing"
                f" (a failed task): {record['missing']}", err=True)
     return result
+
+
+@app.command()
+def leaderboard(
+    input: In.File = None, example: In.Example = None, criterion: In.Criterion = None,
+    higher_is_better: In.Direction = None, columns: In.Columns = None,
+    source_format: In.Source = "auto", duplicates: In.Duplicates = None, where: In.Where = None,
+    sep: In.Sep = None, decimal: In.Decimal = None,
+    anchor: B.anchor = BD.anchor, rounds: B.rounds = BD.rounds, seed: B.seed = BD.seed,
+    confidence: B.confidence = BD.confidence, alpha: B.alpha = BD.alpha, by: B.by = BD.by,
+    fmt: Board.Format = "text", output: Board.Output = None, figure: Board.Figure = None,
+    matrix_figure: Board.MatrixFigure = None,
+):
+    """A leaderboard as the benchmarks publish one: Elo with a bootstrap interval over data sets, win rate, mean rank, rank counts, MRR, improvability; who is tied with #1, and what the Friedman test says beside it."""
+    from .analysis.leaderboard import leaderboard as board_of
+    from .report.board import board_figure, render
+    from .tables.sources import parse_columns
+
+    try:
+        if fmt not in names.BOARD_FORMATS:
+            raise RankwiseError(f"--format must be one of {', '.join(names.BOARD_FORMATS)};"
+                                f" got {fmt!r}")
+        check_destinations(output, None)
+        refuse_clashes({"the input": input}, {"-o": output, "--figure": figure,
+                                              "--matrix-figure": matrix_figure})
+        for path in (figure, matrix_figure):
+            if path is not None:
+                _check_figure_path(path)
+        if (input is None) == (example is None):
+            raise RankwiseError("give either an INPUT file or --example NAME (not both)")
+        if example is not None:
+            from .examples import load_example
+            source = load_example(example)
+        else:
+            source = input
+        result = board_of(source, anchor=anchor, rounds=rounds, seed=seed,
+                          confidence=confidence, alpha=alpha, by=by, criterion=criterion,
+                          higher_is_better=higher_is_better, columns=parse_columns(columns),
+                          source_format=source_format, where=where, sep=_separator(sep),
+                          decimal=decimal, duplicates=duplicates)
+        for path, draw, what in ((figure, board_figure, "the board"),
+                                 (matrix_figure, matrix_figure_of, "the win-rate matrix")):
+            if path is not None:
+                _write_figure(draw(result), path, what)
+        emit(render(result, fmt, text_width(output)), output)
+    except RankwiseError as exc:
+        fail(str(exc))
+
+
+def board_max() -> int:
+    from .analysis.leaderboard import MATRIX_MAX
+
+    return MATRIX_MAX
+
+
+def matrix_figure_of(result):
+    from .report.board import matrix_figure
+
+    fig = matrix_figure(result)
+    if fig is None:
+        raise RankwiseError(f"--matrix-figure: the win-rate matrix is kept up to"
+                            f" {board_max()} learners")
+    return fig
+
+
+def _write_figure(fig, path: Path, what: str) -> None:
+    from .report.diagrams import save_figure
+
+    try:
+        save_figure(fig, path)
+    except OSError as exc:
+        raise RankwiseError(f"cannot write the figure to {path}: {exc.strerror or exc}") from None
+    typer.echo(f"rankwise: wrote {what} to {path}", err=True)
 
 
 def _goal(goal: str) -> int:

@@ -180,6 +180,19 @@ class Study:
         help="--report: figures for a paper's column (8.4 cm), page (17 cm) or CM cm.")]
 
 
+class Board:
+    """leaderboard: the board (from the option table) and its output."""
+    Format = Annotated[str, opt("--format", "-f", choices=names.BOARD_FORMATS, panel=OUT_P,
+                                help="Output format.")]
+    Output = Study.Output
+    Figure = Annotated[Optional[Path], opt(
+        "--figure", metavar="FILE", panel=OUT_P,
+        help="Elo with its intervals as a figure (.svg, .pdf or .png).")]
+    MatrixFigure = Annotated[Optional[Path], opt(
+        "--matrix-figure", metavar="FILE", panel=OUT_P,
+        help="The win-rate matrix as a figure (.svg, .pdf or .png).")]
+
+
 class Racing:
     """race: the race (from the option table) and its output."""
     Format, Output = Study.Format, Study.Output

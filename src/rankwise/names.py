@@ -191,9 +191,11 @@ BAYESIAN_TESTS = ("sign", "signed-rank", "correlated-t", "hierarchical")
 #: Bayesian models of the whole table (the bayes extra), a report section of their own.
 BAYESIAN_MODELS = ("plackett-luce", "bradley-terry")
 #: Formats of other tools that ``load_table`` reads (tables/sources.py), for ``--source``.
-SOURCE_FORMATS = ("auto", "rankwise", "amlb", "openml", "mlr3", "weka")
+SOURCE_FORMATS = ("auto", "rankwise", "amlb", "openml", "mlr3", "weka", "tabarena")
 #: What the verdict speaks in: the frequentist decisions, or a Bayesian posterior first.
 VERDICT_BASES = ("frequentist", "bayesian")
 POSTHOC_FAMILIES = ("all", "control", "both")
 REPORT_FORMATS = ("text", "json", "markdown", "latex", "html")
+#: ``rankwise leaderboard --format``: the report's formats and a CSV of the board.
+BOARD_FORMATS = ("text", "json", "csv", "markdown", "latex", "html")
 EFFECTS_MODES = ("auto", "all", "verdict", "none")

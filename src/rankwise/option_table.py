@@ -327,8 +327,25 @@ RACE = (
     _like("seed", panel=RACING, help="Seed of the random order."),
 )
 
+BOARD_P = "Leaderboard (guide: leaderboards)"
+
+#: :func:`rankwise.leaderboard`'s options (``rankwise leaderboard``).
+BOARD = (
+    Option("anchor", None, "--anchor", metavar="LEARNER", panel=BOARD_P,
+           help="The learner whose Elo is 1000 (TabArena: 'RF (default)'); default: the"
+                " mean Elo is 1000."),
+    Option("rounds", 100, "--rounds", metavar="R", panel=BOARD_P,
+           help="Bootstrap resamples of the data sets (TabArena's 100)."),
+    _like("seed", default=0, panel=BOARD_P, help="Seed of the resamples (TabArena's 0)."),
+    Option("confidence", 0.95, "--confidence", metavar="C", panel=BOARD_P, type=float,
+           help="Level of the intervals and of the tied-with-#1 set."),
+    _like("alpha", panel=BOARD_P, help="Level of the Friedman test and post-hoc beside it."),
+    Option("by", None, "--by", metavar="COLUMN", panel=BOARD_P,
+           help="One more board per value of this column (e.g. problem_type)."),
+)
+
 #: Each command's options beside compare's, by command.
-COMMANDS = {"power": POWER, "race": RACE}
+COMMANDS = {"power": POWER, "race": RACE, "leaderboard": BOARD}
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,12 @@ def quartile_svgs(cmp) -> str:
 
 def body(cmp, svgs: dict) -> str:
     """The report's content inside its wrapper ``<div>`` (figures from ``svgs``)."""
-    doc = build(cmp)
+    return document_body(build(cmp), svgs, cmp)
+
+
+def document_body(doc, svgs: dict, cmp=None) -> str:
+    """A :class:`~rankwise.report.document.Document` as HTML (``cmp``: the comparison whose
+    quartile charts a ``quartiles`` block draws)."""
     parts = [f"<h1>{_h(doc.title)}</h1>"]
     for block in doc.blocks:
         if isinstance(block, Heading):
@@ -124,7 +129,7 @@ def body(cmp, svgs: dict) -> str:
         elif isinstance(block, Preformatted):
             # each line made inert on its own: the line breaks are the block's, not a name's
             text = "<pre>" + "\n".join(_h(line) for line in block.lines) + "</pre>"
-            if block.key == "quartiles":
+            if block.key == "quartiles" and cmp is not None:
                 parts.append(quartile_svgs(cmp) + "<details><summary>As text</summary>"
                              + text + "</details>")
             else:
@@ -215,6 +220,14 @@ def html_report(cmp, svgs: dict | None = None) -> str:
             f"<title>rankwise report: {_h(source_name(cmp.table.source))}</title>"
             f"<style>{_CSS}</style></head><body>\n<div class=\"{WRAPPER} page\">\n"
             + body(cmp, svgs) + "\n" + full_ranking(cmp) + "\n</div></body></html>\n")
+
+
+def html_page(doc, title: str, svgs: dict | None = None) -> str:
+    """A :class:`~rankwise.report.document.Document` as one self-contained page."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{_h(title)}</title>"
+            f"<style>{_CSS}</style></head><body>\n<div class=\"{WRAPPER} page\">\n"
+            + document_body(doc, svgs or {}) + "\n</div></body></html>\n")
 
 
 def notebook_fragment(cmp) -> str:

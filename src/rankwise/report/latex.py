@@ -210,8 +210,21 @@ def latex_report(cmp, figure_files: bool = False, fragment: bool = False) -> str
         _NAMES.reset(token)
 
 
+def latex_document(doc, names=()) -> str:
+    """A :class:`~rankwise.report.document.Document` as a LaTeX document (``names``: the
+    learners' and data sets' names, kept as text, never as mathematics)."""
+    token = _NAMES.set(_names_pattern(tuple(names)))
+    try:
+        return _latex_blocks(doc, None, False, False)
+    finally:
+        _NAMES.reset(token)
+
+
 def _latex_report(cmp, figure_files: bool, fragment: bool) -> str:
-    doc = build(cmp)
+    return _latex_blocks(build(cmp), cmp, figure_files, fragment)
+
+
+def _latex_blocks(doc, cmp, figure_files: bool, fragment: bool) -> str:
     out = [] if fragment else PREAMBLE + [r"\begin{document}", "",
                                           r"\section*{" + _text(doc.title) + "}"]
     if fragment:

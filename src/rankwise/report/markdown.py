@@ -41,7 +41,11 @@ def markdown_report(cmp, figure_files: bool = False) -> str:
     >>> print(markdown_report(cmp).splitlines()[0])
     # rankwise report: example:garcia2008
     """
-    doc = build(cmp)
+    return markdown_document(build(cmp), figure_files)
+
+
+def markdown_document(doc, figure_files: bool = False) -> str:
+    """A :class:`~rankwise.report.document.Document` laid out in Markdown."""
     out = [f"# {md(doc.title)}"]
     for block in doc.blocks:
         if isinstance(block, Heading):

@@ -78,7 +78,12 @@ def text_report(cmp, width: int | None = None) -> str:
     >>> print(text_report(cmp, width=80).splitlines()[0])
     rankwise report: example:garcia2008
     """
-    doc = build(cmp)
+    return text_document(build(cmp), width)
+
+
+def text_document(doc, width: int | None = None) -> str:
+    """A :class:`~rankwise.report.document.Document` laid out as text (the comparison's
+    report, the leaderboard's)."""
     out = [visible(doc.title)]
     for block in doc.blocks:
         if isinstance(block, Heading):

@@ -326,6 +326,24 @@ _CHARACTER_NAMES = {"\x0c": "a form feed", "\x0b": "a vertical tab", "\x00": "a 
                     "\u2028": "a line separator (U+2028)", "\u2029": "a paragraph separator (U+2029)"}
 
 
+def read_frame(source, *, sep: str | None = None, decimal: str | None = None,
+               where=None) -> tuple:
+    """``(frame, label, notes)``: the input's rows as :func:`load_table` reads them before
+    it looks at their roles (a file, a DataFrame), filtered by ``where``; ``frame`` is None
+    for a results database, which :func:`load_table` reads itself."""
+    notes: list = []
+    if isinstance(source, pd.DataFrame):
+        frame, label = _named(source), "DataFrame"
+    elif isinstance(source, (str, os.PathLike)) and not _is_results_db(source):
+        frame, label = _read_file(source, sep, decimal, notes), str(source)
+    else:
+        return None, str(source), ()
+    conditions = parse_where(where)
+    if conditions:
+        frame = _filtered(frame, conditions, label, notes)
+    return frame, label, tuple(notes)
+
+
 def _read_file(path, sep: str | None, decimal: str | None = None,
                notes: list | None = None) -> pd.DataFrame:
     """The file as a frame of its columns; what was sniffed or left out goes to ``notes``."""

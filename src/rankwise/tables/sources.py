@@ -48,6 +48,7 @@ REQUIRED = ("dataset", "learner", "value")
 #: reads the table as rankwise's own wide or long table.
 TITLES = {"amlb": "an AutoML-benchmark results file", "openml": "an OpenML evaluation listing",
           "weka": "a WEKA Experimenter result file",
+          "tabarena": "a TabArena per-split results table",
           "mlr3": "an mlr3 benchmark table", "columns": "a long table with a column mapping"}
 #: Messages of failed rows named in the notes (the rest are counted).
 FAILED_SHOWN = 3
@@ -135,6 +136,8 @@ def detect(columns) -> str | None:
         return "mlr3"
     if {"key_dataset", "key_run", "key_scheme"} <= lower:
         return "weka"
+    if {"dataset", "fold", "method", "metric_error"} <= lower:
+        return "tabarena"
     return None
 
 
@@ -145,7 +148,8 @@ AMLB_METRICS = ("acc", "auc", "balacc", "logloss", "mae", "mse", "r2", "rmse", "
 FORMAT_COLUMNS = {"amlb": ("task", "framework", "result"),
                   "openml": ("flow_name", "function", "value"),
                   "mlr3": ("task_id", "learner_id"),
-                  "weka": ("Key_Dataset", "Key_Run", "Key_Scheme")}
+                  "weka": ("Key_Dataset", "Key_Run", "Key_Scheme"),
+                  "tabarena": ("dataset", "fold", "method", "metric_error")}
 
 
 def _check_format(name: str, columns, label: str) -> None:
@@ -240,7 +244,7 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
         frame, built, describe, notes, criterion, extra = _amlb(frame, criterion, label,
                                                                 mapping, duplicates)
     elif name is not None:
-        adapter = {"openml": _openml, "mlr3": _mlr3, "weka": _weka}[name]
+        adapter = {"openml": _openml, "mlr3": _mlr3, "weka": _weka, "tabarena": _tabarena}[name]
         frame, built, describe, notes, criterion, extra = adapter(frame, criterion, label)
     # a format's own choices, then the user's mapping over them
     plan = {role: col for role, col in built.items() if role not in mapping}
@@ -642,6 +646,40 @@ def _weka(frame, criterion, label):
     way = WEKA_DIRECTIONS.get(chosen.lower())
     if way is not None:
         extra.update(higher_is_better=way, direction_reason=f"WEKA's measure {chosen}")
+    return frame, built, describe, (), chosen, extra
+
+
+#: TabArena's own columns beside the error that are not criteria.
+TABARENA_KEYS = ("dataset", "fold", "method", "metric", "problem_type", "imputed",
+                 "impute_method", "method_type", "method_subtype", "config_type", "ta_name",
+                 "ta_suite", "seed", "repeat")
+
+
+def _tabarena(frame, criterion, label):
+    """TabArena's per-split results (``results_per_split``, as its evaluation and bencheval
+    write them): data set = ``dataset``, learner = ``method``, fold = ``fold``, value =
+    ``metric_error`` (each data set's own metric, in ``metric``, as an error: lower is
+    better), or another numeric column named by the criterion (``time_train_s``)."""
+    low = _lower(frame)
+    numeric = [col for key, col in low.items() if key not in TABARENA_KEYS and col != "_row"
+               and pd.to_numeric(frame[col], errors="coerce").notna().any()]
+    want = "metric_error" if criterion is None else str(criterion)
+    hits = [c for c in numeric if str(c).lower() == want.lower()]
+    if not hits:
+        raise RankwiseError(f"{label}: no numeric column {want!r} to read as the scores; the"
+                            f" TabArena table has {', '.join(map(str, numeric))}")
+    chosen = hits[0]
+    built = {"dataset": low["dataset"], "learner": low["method"], "fold": low["fold"],
+             "value": chosen}
+    if "repeat" in low:
+        built["repeat"] = low["repeat"]
+    describe = {"value": f"{chosen}" + (" (each data set's metric, in the metric column, as"
+                                        " an error)" if str(chosen).lower() == "metric_error"
+                                        else "")}
+    extra = {"criteria": tuple(numeric)}
+    if str(chosen).lower() == "metric_error":
+        extra.update(higher_is_better=False,
+                     direction_reason="TabArena's metric_error (an error: lower is better)")
     return frame, built, describe, (), chosen, extra
 
 

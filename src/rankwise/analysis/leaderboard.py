@@ -1,0 +1,545 @@
+"""A leaderboard as the benchmarks publish one (TabArena, LMArena): Elo with a data-set
+bootstrap interval, win rate and the win-rate matrix, mean and median rank, rank counts, mean
+reciprocal rank, improvability with its interval, normalized error, the share of imputed
+results and the times — and what the board means: who is tied with #1, and what the
+Friedman test and its post-hoc say beside it.
+
+Every column is computed split by split (a data set's fold or seed: TabArena's "unit"), then
+averaged over the splits of each data set, then over the data sets, so that every data set
+weighs 1 however many splits it ran (bencheval's ``seed_column`` convention):
+
+- ``rank``: the mean of the average ranks (1 = best, ties share the mean of their places);
+  ``median_rank``: their median over the data sets;
+- ``winrate``: the share of the other learners beaten on a split (a tie is half a win),
+  averaged; the matrix: learner i against j alone;
+- ``rank_1``, ``rank_2``, ``rank_3``, ``rank_4_plus``: on how many data sets a learner took
+  place 1, 2, 3 or a later one (a tie over places splits its one place equally);
+- ``mrr``: the mean of 1/rank;
+- ``improvability``: the mean of 1 − (best error on the split) / (the learner's error), 0 for
+  0/0 (an error measure only: lower is better and never below 0), with the bootstrap interval
+  of the same data-set resamples as Elo's;
+- ``normalized_error``: the mean of (error − best)/(worst − best) on the split, 0 for 0/0;
+- ``imputed``: the share of the learner's results marked imputed (a column ``imputed``);
+- ``time_train_s``, ``time_infer_s``: the mean of the times, when the table has them;
+- ``elo``: :mod:`rankwise.stats.elo`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import RankwiseError
+from ..stats import elo as bt
+from ..stats.results import jsonable
+
+#: Learners up to which the win-rate matrix is computed and kept (k × k numbers).
+MATRIX_MAX = 300
+#: The board's columns, in the order every format shows them.
+COLUMNS = ("elo", "elo_low", "elo_high", "rank", "winrate", "improvability",
+           "improvability_low", "improvability_high", "mrr", "rank_1", "rank_2", "rank_3",
+           "rank_4_plus", "normalized_error", "imputed", "median_rank", "time_train_s",
+           "time_infer_s")
+#: Columns read from the table when it has them (TabArena's names, any case).
+EXTRA_COLUMNS = ("imputed", "time_train_s", "time_infer_s")
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board: the learners best first (by Elo) and their columns."""
+
+    subset: str | None           # None: the whole table; else the --by value
+    learners: tuple
+    columns: dict                # name -> array over ``learners``
+    bound: np.ndarray            # per learner: 0, or +1/-1 where Elo is a lower/upper bound
+    datasets: int
+    splits: int
+    complete: bool
+    tied_with_first: tuple
+    winners: tuple               # not significantly worse than the mean-rank best (post-hoc)
+    friedman: dict               # the omnibus test's name, statistic and p-value
+    matrix: np.ndarray | None = None    # win rates, row against column, board order
+    notes: tuple = ()
+    sentences: tuple = ()
+
+    def to_dict(self) -> dict:
+        rows = []
+        for j, name in enumerate(self.learners):
+            row = {"learner": name}
+            for col in COLUMNS:
+                if col in self.columns:
+                    row[col] = self.columns[col][j]
+            row["elo_bound"] = {0: None, 1: "lower", -1: "upper"}[int(self.bound[j])]
+            rows.append(row)
+        return jsonable({
+            "subset": self.subset, "datasets": self.datasets, "splits": self.splits,
+            "complete": self.complete, "rows": rows,
+            "tied_with_first": list(self.tied_with_first),
+            "posthoc_winners": list(self.winners), "friedman": self.friedman,
+            "winrate_matrix": None if self.matrix is None else self.matrix,
+            "notes": list(self.notes), "sentences": list(self.sentences)})
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """:func:`leaderboard`'s result: the board of the whole table, then one per subset."""
+
+    boards: tuple
+    source: str
+    criterion: str | None
+    higher_is_better: bool
+    settings: dict = field(default_factory=dict)
+    notes: tuple = ()
+
+    @property
+    def board(self) -> Board:
+        return self.boards[0]
+
+    def to_dict(self) -> dict:
+        return jsonable({"source": self.source, "criterion": self.criterion,
+                         "higher_is_better": self.higher_is_better, "settings": self.settings,
+                         "notes": list(self.notes),
+                         "boards": [b.to_dict() for b in self.boards]})
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from ..report.board import board_json
+        return board_json(self, indent)
+
+    def to_text(self, width: int | None = 80) -> str:
+        from ..report.board import board_text
+        return board_text(self, width)
+
+
+def _units(table):
+    """``(values, unit_dataset)``: the scores of every split (rows) and learner (columns),
+    NaN where a learner has no result, and the data set of each split."""
+    raw = table.raw
+    learners = list(table.learners)
+    datasets = list(table.datasets)
+    if raw is None:
+        return np.asarray(table.values, dtype=float), np.arange(len(datasets))
+    keys = ["dataset"] + [c for c in ("repeat", "fold") if c in raw]
+    wide = raw.pivot_table(index=keys, columns="learner", values="value", aggfunc="first",
+                           sort=False).reindex(columns=learners)
+    order = {d: i for i, d in enumerate(datasets)}
+    unit_dataset = np.array([order[k[0] if isinstance(k, tuple) else k] for k in wide.index])
+    keep = np.argsort(unit_dataset, kind="stable")
+    return wide.to_numpy(dtype=float)[keep], unit_dataset[keep]
+
+
+def _average_ranks(err: np.ndarray) -> tuple:
+    """``(average, lowest, highest)`` ranks of each row (1 = smallest), NaN stays NaN."""
+    from scipy.stats import rankdata
+
+    filled = np.where(np.isnan(err), np.inf, err)
+    missing = np.isnan(err)
+    out = []
+    for method in ("average", "min", "max"):
+        r = rankdata(filled, method=method, axis=1).astype(float)
+        r[missing] = np.nan
+        out.append(r)
+    return tuple(out)
+
+
+def _by_dataset(m: np.ndarray, unit_dataset: np.ndarray, n_datasets: int) -> np.ndarray:
+    """The mean over each data set's splits (NaN where a learner has none)."""
+    present = ~np.isnan(m)
+    sums = np.zeros((n_datasets, m.shape[1]))
+    counts = np.zeros((n_datasets, m.shape[1]))
+    np.add.at(sums, unit_dataset, np.where(present, m, 0.0))
+    np.add.at(counts, unit_dataset, present)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+
+
+def _nanmean(m: np.ndarray, axis=0) -> np.ndarray:
+    present = ~np.isnan(m)
+    n = present.sum(axis=axis)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, np.where(present, m, 0.0).sum(axis=axis) / np.maximum(n, 1),
+                        np.nan)
+
+
+def _pairs(err: np.ndarray, weight: np.ndarray, unit_dataset: np.ndarray,
+           n_datasets: int) -> tuple:
+    """``(w, n)`` per data set: weighted wins of row over column (a tie half) and weighted
+    battles, shapes (data sets, k, k); only for tables with missing results."""
+    k = err.shape[1]
+    w = np.zeros((n_datasets, k, k))
+    for u in range(err.shape[0]):
+        e = err[u]
+        ok = ~np.isnan(e)
+        both = ok[:, None] & ok[None, :]
+        np.fill_diagonal(both, False)
+        wins = (e[:, None] < e[None, :]) + 0.5 * (e[:, None] == e[None, :])
+        w[unit_dataset[u]] += weight[u] * np.where(both, wins, 0.0)
+    return w, w + np.transpose(w, (0, 2, 1))
+
+
+def _improvability(raw_err: np.ndarray) -> np.ndarray:
+    best = np.nanmin(np.where(np.isnan(raw_err), np.inf, raw_err), axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = 1.0 - best / raw_err
+    out[(raw_err == 0) & (best == 0)] = 0.0
+    out[np.isnan(raw_err)] = np.nan
+    return out
+
+
+def _normalized(err: np.ndarray) -> np.ndarray:
+    filled_low = np.where(np.isnan(err), np.inf, err)
+    filled_high = np.where(np.isnan(err), -np.inf, err)
+    best = filled_low.min(axis=1, keepdims=True)
+    worst = filled_high.max(axis=1, keepdims=True)
+    span = worst - best
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(span > 0, (err - best) / np.where(span > 0, span, 1.0), 0.0)
+    out[np.isnan(err)] = np.nan
+    return out
+
+
+def _quantiles(draws: np.ndarray, confidence: float) -> tuple:
+    tail = (1.0 - confidence) / 2.0
+    return np.quantile(draws, tail, axis=0), np.quantile(draws, 1.0 - tail, axis=0)
+
+
+def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None,
+                  extras=None) -> Board:
+    """The board of one ScoreTable (see the module docstring)."""
+    learners = list(table.learners)
+    k, datasets = len(learners), list(table.datasets)
+    if k < 2:
+        raise RankwiseError(f"a leaderboard needs at least two learners; "
+                            f"{'subset ' + repr(subset) + ' has' if subset else 'the table has'}"
+                            f" {k}")
+    values, unit_dataset = _units(table)
+    n_datasets = len(datasets)
+    # the errors: lower is better (scores are turned round, never changed otherwise)
+    err = values if not table.higher_is_better else -values
+    present = ~np.isnan(err)
+    complete = bool(present.all())
+    splits_of = np.bincount(unit_dataset, minlength=n_datasets)
+    weight = 1.0 / splits_of[unit_dataset]
+    rank, low, high = _average_ranks(err)
+    by = lambda m: _by_dataset(m, unit_dataset, n_datasets)   # noqa: E731
+    rank_d = by(rank)
+    cols = {"rank": _nanmean(rank_d), "median_rank": np.nanmedian(rank_d, axis=0),
+            "mrr": _nanmean(by(1.0 / rank))}
+    tie = high - low + 1.0
+    place = {}
+    for p in (1, 2, 3):
+        place[p] = np.where(present, ((low <= p) & (high >= p)) / tie, np.nan)
+    counts = {f"rank_{p}": np.nansum(by(place[p]), axis=0) for p in (1, 2, 3)}
+    counts["rank_4_plus"] = np.nansum(by(np.where(present, 1.0 - place[1] - place[2]
+                                                  - place[3], np.nan)), axis=0)
+    cols.update(counts)
+    cols["normalized_error"] = _nanmean(by(_normalized(err)))
+    n_present = present.sum(axis=1, keepdims=True)
+    matrix = None
+    if complete:
+        wins_d = by((n_present - rank))   # per data set: mean over splits of the wins
+        cols["winrate"] = wins_d.mean(axis=0) / (k - 1)
+        totals_d = wins_d            # each data set weighs 1: the mean over its splits
+        per_pair = 1.0
+    else:
+        w_d, n_d = _pairs(err, weight, unit_dataset, n_datasets)
+        w_all, n_all = w_d.sum(axis=0), n_d.sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            m = np.where(n_all > 0, w_all / np.where(n_all > 0, n_all, 1.0), np.nan)
+        np.fill_diagonal(m, np.nan)
+        cols["winrate"] = _nanmean(m, axis=1)
+        matrix = m
+    if complete and k <= MATRIX_MAX:
+        w_d, n_d = _pairs(err, weight, unit_dataset, n_datasets)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            matrix = w_d.sum(axis=0) / n_d.sum(axis=0)
+        np.fill_diagonal(matrix, np.nan)
+    lightest = float(weight.min())
+    # the bootstrap's data sets are drawn in sorted-name order, as bencheval draws them
+    order = np.argsort(np.array(datasets, dtype=object), kind="stable")
+
+    def fit(c, start=None):
+        if complete:
+            return bt.fit_totals(c @ totals_d, per_pair * c.sum(), lightest, start)
+        return bt.fit(np.tensordot(c, w_d, axes=1), np.tensordot(c, n_d, axes=1), lightest,
+                      start)
+
+    ones = np.ones(n_datasets)
+    theta, bound = fit(ones)
+    point = bt.to_elo(theta)
+    rng = np.random.default_rng(seed)
+    draws = np.empty((rounds, k))
+    improv_d = None
+    error_like = not table.higher_is_better and np.nanmin(values) >= 0
+    if error_like:
+        improv_d = by(_improvability(values))
+        cols["improvability"] = _nanmean(improv_d)
+    improv_draws = np.empty((rounds, k)) if error_like else None
+    for r in range(rounds):
+        sampled = np.bincount(rng.choice(n_datasets, size=n_datasets, replace=True),
+                              minlength=n_datasets)
+        c = np.zeros(n_datasets)
+        c[order] = sampled
+        th, _ = fit(c, theta)
+        draws[r] = bt.to_elo(th)
+        if error_like:
+            ok = ~np.isnan(improv_d)
+            improv_draws[r] = (c @ np.where(ok, improv_d, 0.0)) / np.maximum(c @ ok, 1)
+    lo, hi = _quantiles(draws, confidence)
+    offset = 0.0
+    if anchor is not None:
+        if anchor not in learners:
+            raise RankwiseError(f"--anchor {anchor!r} is not a learner of the"
+                                f"{' subset ' + repr(subset) if subset else ''} table; its"
+                                f" learners are {', '.join(learners[:8])}"
+                                + (", ..." if k > 8 else ""))
+        offset = bt.INITIAL - point[learners.index(anchor)]
+    cols["elo"] = point + offset
+    cols["elo_low"] = np.minimum(lo, point) + offset     # bencheval clips a negative width
+    cols["elo_high"] = np.maximum(hi, point) + offset
+    if error_like:
+        ilo, ihi = _quantiles(improv_draws, confidence)
+        cols["improvability_low"], cols["improvability_high"] = ilo, ihi
+    if extras is not None:
+        for name, m in extras.items():
+            cols[name] = _nanmean(m)
+    winners, friedman = _posthoc(table, alpha)
+    board_order = np.lexsort((np.arange(k), -cols["elo"]))
+    in_board = set(_tied_with_first(point, draws, learners, confidence, seed))
+    tied = tuple(learners[j] for j in board_order if learners[j] in in_board)
+    ordered = {name: np.asarray(v, dtype=float)[board_order] for name, v in cols.items()}
+    names = tuple(learners[j] for j in board_order)
+    if matrix is not None:
+        matrix = matrix[np.ix_(board_order, board_order)]
+    notes = list(_notes(names, bound[board_order], complete, present, table, error_like))
+    board = Board(subset, names, ordered, bound[board_order], n_datasets, int(err.shape[0]),
+                  complete, tied, winners, friedman, matrix, tuple(notes))
+    return _with_sentences(board, rank_d, learners, confidence)
+
+
+def _tied_with_first(point, draws, learners, confidence, seed) -> tuple:
+    """The learners whose simultaneous rank confidence set (Mogstad et al. 2023, on the Elo
+    ratings with the bootstrap's covariance) includes place 1."""
+    from ..stats.rank_sets import rank_confidence_sets
+
+    cov = np.cov(draws, rowvar=False)
+    sets = rank_confidence_sets(point, cov, learners=learners, confidence=confidence,
+                                seed=seed)
+    return tuple(n for n, lo in zip(sets.learners, sets.lower) if lo == 1)
+
+
+def _posthoc(table, alpha) -> tuple:
+    """``(winners, omnibus)``: the learners the Friedman post-hoc (Holm against the
+    best-ranked learner, on the data sets' aggregated scores: the CD diagram's question) does
+    not find significantly worse, and the omnibus test it was gated by."""
+    from .compare import compare
+
+    if np.isnan(table.values).any():
+        return (), {"test": None, "note": "missing cells: see the Skillings-Mack test of"
+                    " rankwise compare --missing skillings-mack"}
+    cmp = compare(table, effects="none")
+    v = cmp.verdict
+    gate = v.gate
+    return tuple(v.winners), {"test": gate.test, "statistic": gate.statistic,
+                              "pvalue": gate.pvalue, "alpha": gate.alpha,
+                              "rejected": bool(gate.passed), "best": v.best}
+
+
+def _notes(names, bound, complete, present, table, error_like) -> list:
+    out = []
+    for name, b in zip(names, bound):
+        if b:
+            word = "won" if b > 0 else "lost"
+            side = "lower" if b > 0 else "upper"
+            out.append(f"{name} {word} every battle it fought: its maximum-likelihood Elo is"
+                       f" infinite; the rating shown is a {side} bound (where it would be"
+                       " expected to have drawn half of its lightest battle).")
+    if not complete:
+        out.append(f"{int((~present).sum())} results are missing: two learners battle on the"
+                   " splits where both have one, and each column is averaged over the"
+                   " learner's own data sets.")
+    if not error_like:
+        why = ("higher is better" if table.higher_is_better else "some values are negative")
+        out.append(f"Improvability (1 - best error / error) needs an error measure (lower is"
+                   f" better, never below 0); here {why}, so it is left out.")
+    return out
+
+
+def _with_sentences(board, rank_d, learners, confidence) -> Board:
+    from dataclasses import replace
+
+    c = board.columns
+    first = board.learners[0]
+    level = f"{confidence:.0%}"
+    s = [f"#1 by Elo: {first} ({c['elo'][0]:.1f} [{c['elo_low'][0]:.1f},"
+         f" {c['elo_high'][0]:.1f}])."]
+    others = [n for n in board.tied_with_first if n != first]
+    if others:
+        s.append(f"Statistically tied with #1 at {level} (simultaneous rank confidence sets"
+                 f" from the same bootstrap): {', '.join(others)}; the order among them is not"
+                 " established.")
+    else:
+        s.append(f"No other learner is tied with #1 at {level} (simultaneous rank confidence"
+                 " sets from the same bootstrap).")
+    mean_rank = c["rank"]
+    by_rank = list(np.array(board.learners)[np.lexsort((np.arange(len(mean_rank)),
+                                                        mean_rank))])
+    if board.complete:
+        s.append("The table is complete, so the Bradley-Terry likelihood depends on the data"
+                 " only through each learner's wins, which are k minus its rank summed over"
+                 " the splits: the Elo order is the mean-rank order, and Elo adds a scale and"
+                 " an interval, not a different ranking.")
+    else:
+        swapped = [(a, b) for i, a in enumerate(board.learners) for b in board.learners[i + 1:]
+                   if by_rank.index(a) > by_rank.index(b)]
+        if swapped:
+            shown = "; ".join(f"{a} above {b}" for a, b in swapped[:5])
+            s.append(f"With missing results the Elo order and the mean-rank order differ:"
+                     f" {shown}" + (f" (and {len(swapped) - 5} more pairs)"
+                                    if len(swapped) > 5 else "") + ".")
+    f = board.friedman
+    if f.get("test"):
+        verdict = "rejects" if f["rejected"] else "does not reject"
+        winners = [n for n in board.winners if n != f["best"]]
+        from ..names import test_title
+
+        s.append(f"Beside it, the CD diagram's question: {test_title(f['test'])}"
+                 f" {verdict} that all learners perform alike (p = {f['pvalue']:.3g});"
+                 f" by Holm's procedure against the best mean rank, {f['best']}, "
+                 + (f"not significantly worse: {', '.join(winners)}." if winners else
+                    "every other learner is significantly worse.")
+                 + " The two answers need not coincide: the tied set compares Elo ratings with"
+                 " a bootstrap over data sets, the post-hoc tests mean ranks pair by pair.")
+    return replace(board, sentences=tuple(s))
+
+
+def _extras(frame, table) -> dict:
+    """The columns of ``EXTRA_COLUMNS`` the input has, as data sets × learners means."""
+    if frame is None:
+        return {}
+    import pandas as pd
+
+    lower = {str(c).strip().lower(): c for c in frame.columns}
+    roles = dict(table.reading.columns) if table.reading is not None else {}
+    d_col = roles.get("dataset", lower.get("dataset"))
+    l_col = roles.get("learner", lower.get("learner"))
+    if d_col not in frame.columns or l_col not in frame.columns:
+        return {}
+    out = {}
+    for name in EXTRA_COLUMNS:
+        if name not in lower:
+            continue
+        col = frame[lower[name]]
+        values = pd.to_numeric(col, errors="coerce")
+        if name == "imputed" and values.isna().all():   # True/False as text
+            values = col.astype(str).str.strip().str.lower().map(
+                {"true": 1.0, "false": 0.0, "1": 1.0, "0": 0.0})
+        means = (pd.DataFrame({"d": frame[d_col].astype(str).str.strip(),
+                               "l": frame[l_col].astype(str).str.strip(), "v": values})
+                 .groupby(["d", "l"], sort=False)["v"].mean().unstack("l"))
+        out[name] = means.reindex(index=list(table.datasets),
+                                  columns=list(table.learners)).to_numpy(dtype=float)
+    return out
+
+
+def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
+                seed: int = bt.SEED, confidence: float = 0.95, alpha: float = 0.05,
+                by: str | None = None, criterion: str | None = None,
+                higher_is_better: bool | None = None, columns: dict | None = None,
+                source_format: str = "auto", where=None, sep: str | None = None,
+                decimal: str | None = None, duplicates: str | None = None) -> Leaderboard:
+    """The leaderboard of a table of results split by split (module docstring).
+
+    Parameters
+    ----------
+    source : path, DataFrame or ScoreTable
+        Read as :func:`rankwise.load_table` reads it (TabArena's ``results_per_split``
+        included), with the splits (folds, repeats) kept; a data set's splits are averaged
+        (the mean) into the tests beside the board.
+    anchor : str, optional
+        The learner whose Elo is set to 1000 (TabArena anchors ``"RF (default)"``); without
+        it the mean Elo is 1000.
+    rounds : int, default 100
+        Bootstrap resamples of the data sets (TabArena's default), for the intervals of Elo
+        and improvability and the rank sets.
+    seed : int, default 0
+        Seed of the resamples (TabArena's: bencheval draws with ``default_rng(0)``).
+    confidence : float, default 0.95
+        Level of the intervals and of the tied-with-#1 set.
+    alpha : float, default 0.05
+        Level of the Friedman test and its post-hoc beside the board.
+    by : str, optional
+        A column of the input (``problem_type``): one more board per value.
+
+    Returns
+    -------
+    Leaderboard
+
+    References
+    ----------
+    Bradley, R. A. and Terry, M. E. (1952). Rank analysis of incomplete block designs I.
+    Biometrika 39, 324–345. Erickson, N. et al. (2025). TabArena: a living benchmark for
+    machine learning on tabular data. arXiv 2506.16791. Mogstad, M. et al. (2023). Inference
+    for ranks. Rev. Econ. Stud. 91, 476–518.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> board = rankwise.leaderboard(rankwise.load_example("garcia2008"), rounds=20)
+    >>> board.board.learners[0], round(float(board.board.columns["rank"][0]), 3)
+    ('C4.5', 2.1)
+    """
+    from .. import _validate as check
+    from ..tables.read import load_table, read_frame
+
+    rounds = _whole(rounds, "rounds", 1, 100_000)
+    check.seed(seed)
+    check.alpha(alpha)
+    if not 0.0 < float(confidence) < 1.0:
+        raise RankwiseError(f"confidence must be between 0 and 1; got {confidence!r}")
+    read = dict(criterion=criterion, higher_is_better=higher_is_better, columns=columns,
+                source_format=source_format, duplicates=duplicates, aggregate="mean",
+                missing="skillings-mack")
+    if hasattr(source, "values") and hasattr(source, "learners"):   # a ScoreTable
+        if by is not None:
+            raise RankwiseError("--by needs the input's columns: give the file or DataFrame,"
+                                " not a ScoreTable")
+        tables, frames, label, notes = [(None, source)], [None], source.source, ()
+    else:
+        frame, label, notes = read_frame(source, sep=sep, decimal=decimal, where=where)
+        if frame is None:
+            tables, frames = [(None, load_table(source, where=where, **read))], [None]
+        else:
+            parts = [(None, frame)]
+            if by is not None:
+                found = [c for c in frame.columns if str(c).strip().lower() == by.lower()]
+                if not found:
+                    raise RankwiseError(f"{label}: no column {by!r} for --by; the columns are"
+                                        f" {', '.join(map(str, frame.columns))}")
+                values = frame[found[0]].astype(str).str.strip()
+                parts += [(str(v), frame[values == v]) for v in sorted(values.unique())]
+            tables = [(name, load_table(part.reset_index(drop=True), **read))
+                      for name, part in parts]
+            frames = [part.reset_index(drop=True) for _, part in parts]
+    boards = tuple(compute_board(t, anchor=anchor, rounds=rounds, seed=seed,
+                                 confidence=float(confidence), alpha=alpha, subset=name,
+                                 extras=_extras(f, t))
+                   for (name, t), f in zip(tables, frames))
+    table = tables[0][1]
+    settings = {"elo": {"model": "Bradley-Terry maximum likelihood", "scale": bt.SCALE,
+                        "base": bt.BASE, "initial": bt.INITIAL, "anchor": anchor,
+                        "battles": "every pair on every split; a tie is half a win; a battle"
+                                   " weighs 1/(splits of its data set)"},
+                "bootstrap": {"over": "data sets", "rounds": rounds, "seed": seed,
+                              "confidence": float(confidence)},
+                "alpha": alpha, "by": by, "aggregate": "mean over a data set's splits"}
+    reading = [table.reading.sentence()] if table.reading is not None else []
+    return Leaderboard(boards, label, table.criterion, bool(table.higher_is_better),
+                       settings, tuple([*notes, *reading, *table.warnings]))
+
+
+def _whole(value, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not float(value).is_integer() or not low <= value <= high:
+        raise RankwiseError(f"{name} must be a whole number from {low} to {high:,}; got"
+                            f" {value!r}")
+    return int(value)

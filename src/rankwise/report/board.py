@@ -1,0 +1,209 @@
+"""A leaderboard (:func:`rankwise.leaderboard`) in every format: text, Markdown, LaTeX and HTML
+from one :class:`~rankwise.report.document.Document`, JSON, CSV, and its figures (Elo with
+intervals; the win-rate matrix)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from .document import Bullets, Document, Heading, Paragraph, Table
+from .format import fmt_p
+
+#: Rows a person reads in a board (the JSON and CSV carry every learner).
+SHOWN = 60
+#: The columns of the readable board: (key, header, digits); CSV and JSON carry them all.
+SHOWN_COLUMNS = (("elo", "Elo", 1), ("interval", "95% interval", 1), ("rank", "mean rank", 2),
+                 ("winrate", "win rate", 3), ("improvability", "improv.", 3),
+                 ("mrr", "MRR", 3), ("ranks", "#1/#2/#3/>3", 1),
+                 ("normalized_error", "norm. err.", 3), ("imputed", "imputed", 3),
+                 ("median_rank", "med. rank", 1), ("time_train_s", "train s", 1),
+                 ("time_infer_s", "infer s", 2))
+
+
+def _elo_cell(board, j, digits=1) -> str:
+    mark = {1: "≥ ", -1: "≤ "}.get(int(board.bound[j]), "")
+    return f"{mark}{board.columns['elo'][j]:.{digits}f}"
+
+
+def _row(board, j) -> list:
+    c = board.columns
+    out = [str(j + 1), board.learners[j]]
+    for key, _, d in SHOWN_COLUMNS:
+        if key == "elo":
+            out.append(_elo_cell(board, j))
+        elif key == "interval":
+            out.append(f"[{c['elo_low'][j]:.1f}, {c['elo_high'][j]:.1f}]")
+        elif key == "ranks":
+            out.append("/".join(f"{c[n][j]:g}" for n in ("rank_1", "rank_2", "rank_3",
+                                                          "rank_4_plus")))
+        elif key in c:
+            v = c[key][j]
+            out.append("-" if np.isnan(v) else f"{v:.{d}f}")
+    return out
+
+
+def _header(board, confidence) -> list:
+    head = ["#", "learner"]
+    for key, title, _ in SHOWN_COLUMNS:
+        if key in ("elo", "interval", "ranks") or key in board.columns:
+            head.append(f"{confidence:.0%} interval" if key == "interval" else title)
+    return head
+
+
+def document(lb) -> Document:
+    """The board(s) as format-neutral blocks."""
+    s = lb.settings
+    conf = s["bootstrap"]["confidence"]
+    doc = Document(f"rankwise leaderboard: {lb.source}")
+    way = "higher" if lb.higher_is_better else "lower"
+    anchor = s["elo"]["anchor"]
+    doc.add(Paragraph(
+        f"{len(lb.board.learners)} learners x {lb.board.datasets} data sets"
+        f" ({lb.board.splits} splits); criterion: {lb.criterion or 'the score'}, {way} is"
+        f" better. Elo: Bradley-Terry maximum likelihood on battles (every pair on every"
+        f" split, a tie half a win, each data set weighing 1), scale 400, base 10, "
+        + (f"anchored at {anchor} = 1000" if anchor else "mean 1000")
+        + f"; interval: {conf:.0%} quantiles of {s['bootstrap']['rounds']} bootstrap"
+        f" resamples of the data sets (seed {s['bootstrap']['seed']}).", role="lead"))
+    for board in lb.boards:
+        if board.subset is not None:
+            doc.add(Heading(f"Subset: {lb.settings['by']} = {board.subset}"))
+        doc.add(Heading("Verdict" if board.subset is None else "What it means", 3
+                        if board.subset is not None else 2))
+        sentences = list(board.sentences)
+        f = board.friedman
+        if f.get("test"):   # the p-value as every report writes it
+            sentences = [x.replace(f"p = {f['pvalue']:.3g}", f"p {fmt_p(f['pvalue'])}")
+                         for x in sentences]
+        doc.add(Paragraph(" ".join(sentences), role="verdict"))
+        shown = min(len(board.learners), SHOWN)
+        rows = [_row(board, j) for j in range(shown)]
+        head = _header(board, conf)
+        caption = ("≥ / ≤: a bound (the learner won or lost every battle); #1/#2/#3/>3: on"
+                   " how many data sets it took that place. Columns defined in the guide"
+                   " (leaderboards).")
+        if shown < len(board.learners):
+            caption += (f" The best {shown} of {len(board.learners)} learners; the JSON and"
+                        " CSV list them all.")
+        doc.add(Table(head, rows, "><" + ">" * (len(head) - 2), caption,
+                      key="leaderboard" if board.subset is None else f"leaderboard_{board.subset}"))
+        if board.notes:
+            doc.add(Bullets(list(board.notes), role="notes"))
+    if lb.notes:
+        doc.add(Heading("Notes"), Bullets(list(lb.notes), role="notes"))
+    return doc
+
+
+def board_text(lb, width: int | None = 80) -> str:
+    from .text import text_document
+    return text_document(document(lb), width)
+
+
+def board_markdown(lb) -> str:
+    from .markdown import markdown_document
+    return markdown_document(document(lb))
+
+
+def board_html(lb) -> str:
+    from .html import html_page
+    svgs = {}
+    return html_page(document(lb), f"rankwise leaderboard: {lb.source}", svgs)
+
+
+def board_latex(lb) -> str:
+    from .latex import latex_document
+    names = tuple(n for b in lb.boards for n in b.learners)
+    return latex_document(document(lb), names)
+
+
+def board_json(lb, indent: int | None = 2) -> str:
+    return json.dumps({"rankwise": "leaderboard/1", **lb.to_dict()}, indent=indent,
+                      ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def board_csv(lb) -> str:
+    """Every learner of every board, one row each (``subset`` empty for the whole table)."""
+    import csv
+    import io
+
+    from ..analysis.leaderboard import COLUMNS
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    present = [c for c in COLUMNS if any(c in b.columns for b in lb.boards)]
+    writer.writerow(["subset", "position", "learner", *present, "elo_bound"])
+    for b in lb.boards:
+        for j, name in enumerate(b.learners):
+            cells = []
+            for c in present:
+                v = b.columns.get(c)
+                cells.append("" if v is None or np.isnan(v[j]) else repr(float(v[j])))
+            writer.writerow([b.subset or "", j + 1, name, *cells,
+                             {0: "", 1: "lower", -1: "upper"}[int(b.bound[j])]])
+    return out.getvalue()
+
+
+FORMATS = {"text": board_text, "json": board_json, "csv": board_csv,
+           "markdown": board_markdown, "latex": board_latex, "html": board_html}
+
+
+def render(lb, fmt: str, width: int | None = 80) -> str:
+    if fmt == "text":
+        return board_text(lb, width)
+    return FORMATS[fmt](lb)
+
+
+def board_figure(lb, limit: int = 40):
+    """Elo with its interval, best on top (the first ``limit`` learners of the whole table's
+    board), a bound drawn as an open marker."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    b = lb.board
+    n = min(limit, len(b.learners))
+    c = b.columns
+    y = np.arange(n)[::-1]
+    fig, ax = plt.subplots(figsize=(7.0, 0.9 + 0.24 * n))
+    ax.errorbar(c["elo"][:n], y, xerr=[c["elo"][:n] - c["elo_low"][:n],
+                                        c["elo_high"][:n] - c["elo"][:n]],
+                fmt="none", ecolor="0.55", elinewidth=1.2, capsize=2)
+    solid = b.bound[:n] == 0
+    ax.plot(c["elo"][:n][solid], y[solid], "o", color="#1f4e79", markersize=4)
+    ax.plot(c["elo"][:n][~solid], y[~solid], "o", mfc="white", mec="#1f4e79", markersize=5)
+    tied = set(b.tied_with_first)
+    ax.set_yticks(y)
+    ax.set_yticklabels([("* " if name in tied else "") + name for name in b.learners[:n]],
+                       fontsize=7)
+    conf = lb.settings["bootstrap"]["confidence"]
+    ax.set_xlabel(f"Elo ({conf:.0%} bootstrap interval over data sets)")
+    ax.set_title("Leaderboard (* tied with #1)", fontsize=9)
+    ax.grid(axis="x", color="0.9")
+    fig.tight_layout()
+    return fig
+
+
+def matrix_figure(lb, limit: int = 30):
+    """The win-rate matrix (row learner against column learner), board order."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    b = lb.board
+    if b.matrix is None:
+        return None
+    n = min(limit, len(b.learners))
+    m = b.matrix[:n, :n]
+    fig, ax = plt.subplots(figsize=(1.5 + 0.28 * n, 1.2 + 0.28 * n))
+    image = ax.imshow(m, vmin=0, vmax=1, cmap="RdBu")
+    ax.set_xticks(range(n))
+    ax.set_yticks(range(n))
+    ax.set_xticklabels(b.learners[:n], rotation=90, fontsize=6)
+    ax.set_yticklabels(b.learners[:n], fontsize=6)
+    fig.colorbar(image, ax=ax, fraction=0.04, label="win rate of row against column")
+    fig.tight_layout()
+    return fig

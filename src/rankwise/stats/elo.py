@@ -1,0 +1,204 @@
+"""Bradley–Terry ("Elo") ratings from battles between learners, with a data-set bootstrap.
+
+Every split (a data set's fold or seed) is a round in which each pair of learners that both
+have a result fights one battle: the lower error (the better score) wins, equal scores tie
+and count half a win to each. A battle weighs 1/(number of splits of its data set), so every
+data set weighs 1 however many splits it ran. With ``w[i, j]`` the weighted wins of i over j
+and ``n[i, j] = w[i, j] + w[j, i]`` the weighted battles between them, the Bradley–Terry
+log-likelihood in log-strengths θ is
+
+    ℓ(θ) = Σ_{i≠j} w[i, j] · (θ_i − log(e^θ_i + e^θ_j)),
+
+concave; its maximum is unique up to a common shift when the "beats" graph is strongly
+connected (Zermelo 1929; Ford 1957). The rating of a learner is
+
+    Elo_i = 1000 + 400 · (θ_i − mean θ) / ln 10        (scale 400, base 10, initial 1000),
+
+and ``anchor`` shifts every rating (and every bootstrap rating) so that the named learner is
+at 1000. The interval is the 2.5 % and 97.5 % quantiles of the ratings refitted on data sets
+drawn with replacement, centred as the point (mean 1000) and then shifted by the same anchor
+offset, as TabArena's bencheval does (``post_calibrate``): the interval of the anchor itself
+is then not zero.
+
+A learner that wins every battle it fights (or loses every one) has an infinite maximum-
+likelihood rating. It is taken out, the others are fitted, and its rating is given as a
+*bound*: the rating at which its expected score against its opponents equals its observed
+score less half of its lightest battle (as if it had drawn that one) — a lower bound for a
+learner that won everything, an upper bound for one that lost everything. The report marks
+it (≥ or ≤) and says so; nothing is infinite and nothing crashes.
+
+On a complete table (every learner on every split) the weighted wins of a learner are
+(k − its rank) summed over the splits, so the likelihood depends on the data only through
+each learner's mean rank: the Bradley–Terry order *is* the (weighted) mean-rank order. The
+solver uses that (:func:`win_totals`) and never forms a k × k matrix per bootstrap round.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import linalg
+
+#: TabArena's constants (bencheval 0.1.0 ``compute_elo``): scale, base, initial rating, rounds.
+SCALE = 400.0
+BASE = 10.0
+INITIAL = 1000.0
+ROUNDS = 100
+SEED = 0
+#: Newton's method stops when no log-strength moves by more than this (1e-10 Elo·ln10/400).
+TOLERANCE = 1e-12
+MAX_ITERATIONS = 200
+
+
+def to_elo(theta: np.ndarray) -> np.ndarray:
+    """Log-strengths → Elo ratings centred at 1000 (mean over the learners)."""
+    return INITIAL + SCALE * (theta - theta.mean()) / math.log(BASE)
+
+
+def _newton(w: np.ndarray, n: np.ndarray | None, totals: np.ndarray | None,
+            per_pair: float | None, theta0: np.ndarray | None) -> np.ndarray:
+    """Maximise ℓ(θ) with Newton's method on the k − 1 free log-strengths (θ_0 = 0), with a
+    backtracking line search. Either the pair matrices ``w``, ``n`` or, for a complete
+    balanced schedule, the win ``totals`` and the weight ``per_pair`` of every pair."""
+    k = len(totals) if totals is not None else w.shape[0]
+    wins = totals if totals is not None else w.sum(axis=1)
+    theta = np.zeros(k) if theta0 is None else theta0 - theta0[0]
+
+    def loglik(t):
+        d = t[:, None] - t[None, :]
+        # log σ(d) = −log(1 + e^−d), stable both ways
+        logsig = -np.logaddexp(0.0, -d)
+        if totals is not None:
+            return float(wins @ t - per_pair * 0.5 * np.sum(
+                np.logaddexp(t[:, None], t[None, :])[~np.eye(k, dtype=bool)]))
+        return float(np.sum(w * logsig))
+
+    current = loglik(theta)
+    for _ in range(MAX_ITERATIONS):
+        d = theta[:, None] - theta[None, :]
+        p = 0.5 * (1.0 + np.tanh(0.5 * d))          # σ(d), no overflow
+        np.fill_diagonal(p, 0.0)
+        games = per_pair if totals is not None else n
+        expected = (games * p).sum(axis=1)
+        grad = wins - expected
+        h = games * p * p.T                          # n_ij p_ij p_ji
+        np.fill_diagonal(h, 0.0)
+        hess = np.diag(h.sum(axis=1)) - h            # −∇²ℓ (a weighted Laplacian)
+        step = np.zeros(k)
+        try:
+            step[1:] = linalg.solve(hess[1:, 1:], grad[1:], assume_a="pos")
+        except (linalg.LinAlgError, ValueError):
+            step[1:] = linalg.lstsq(hess[1:, 1:], grad[1:])[0]
+        size = 1.0
+        while True:
+            trial = theta + size * step
+            value = loglik(trial)
+            if value >= current - 1e-12 * abs(current) or size < 1e-8:
+                break
+            size *= 0.5
+        theta, current = trial, value
+        if np.max(np.abs(size * step)) < TOLERANCE:
+            break
+    return theta
+
+
+def _peel(w: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(order, sides)``: learners that won (side +1) or lost (−1) every battle they fought,
+    taken out one after another (taking one out can leave another undefeated)."""
+    k = w.shape[0]
+    alive = np.ones(k, dtype=bool)
+    order, sides = [], []
+    while alive.sum() > 1:
+        both = alive[:, None] & alive[None, :]
+        fought = np.where(both, n, 0.0).sum(axis=1)
+        won = np.where(both, w, 0.0).sum(axis=1)
+        top = alive & (fought > 0) & (won >= fought)
+        bottom = alive & (fought > 0) & (won <= 0) & ~top
+        if not top.any() and not bottom.any():
+            break
+        for i in np.flatnonzero(top | bottom):
+            order.append(int(i))
+            sides.append(1 if top[i] else -1)
+            alive[i] = False
+    return np.array(order, dtype=int), np.array(sides, dtype=int)
+
+
+def _bound(side: int, others: np.ndarray, games: np.ndarray, won: float,
+           lightest: float) -> float:
+    """The log-strength at which a learner's expected score against opponents of
+    log-strengths ``others`` (``games`` weighted battles with each) equals its observed score
+    ``won`` less (side +1) or plus (side −1) half its lightest battle."""
+    if games.size == 0:
+        return float("nan")
+    target = won - side * 0.5 * lightest
+    lo, hi = others.min() - 60.0, others.max() + 60.0
+    for _ in range(200):                          # bisection: the score rises with θ
+        mid = 0.5 * (lo + hi)
+        score = float(np.sum(games * 0.5 * (1.0 + np.tanh(0.5 * (mid - others)))))
+        lo, hi = (mid, hi) if score < target else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+def fit(w: np.ndarray, n: np.ndarray, lightest: float,
+        theta0: np.ndarray | None = None) -> tuple:
+    """``(theta, bound)``: the maximum-likelihood log-strengths of the pair matrices ``w``
+    (weighted wins of row over column) and ``n`` (weighted battles), and for each learner 0,
+    or +1/−1 where its value is the lower/upper bound of an infinite maximum (module
+    docstring); ``lightest``: the weight of the lightest single battle."""
+    k = w.shape[0]
+    order, sides = _peel(w, n)
+    alive = np.ones(k, dtype=bool)
+    alive[order] = False
+    theta, bound = np.zeros(k), np.zeros(k, dtype=int)
+    if alive.sum() >= 2:
+        keep = np.flatnonzero(alive)
+        sub = np.ix_(keep, keep)
+        theta[keep] = _newton(w[sub], n[sub], None, None,
+                              None if theta0 is None else theta0[keep])
+    for i, side in zip(order[::-1], sides[::-1]):   # the last taken out goes back first
+        if alive.any():
+            met = alive & (n[i] > 0)
+            theta[i] = _bound(side, theta[met], n[i, met], float(w[i, met].sum()), lightest)
+            bound[i] = side
+        alive[i] = True
+    return theta, bound
+
+
+def fit_totals(totals: np.ndarray, per_pair: float, lightest: float,
+               theta0: np.ndarray | None = None) -> tuple:
+    """:func:`fit` for a complete, balanced schedule (every pair fought ``per_pair`` weighted
+    battles) from the win totals alone: no k × k matrix. A learner with every win beat every
+    other one, and one with none lost to every other one, so taking it out leaves a complete,
+    balanced schedule again, with the others' totals less what they won against it."""
+    totals = np.asarray(totals, dtype=float).copy()
+    k = totals.size
+    alive = np.ones(k, dtype=bool)
+    order, sides = [], []
+    eps = 1e-9 * per_pair
+    while alive.sum() > 1:
+        m = int(alive.sum())
+        top = alive & (totals >= per_pair * (m - 1) - eps)
+        bottom = alive & (totals <= eps) & ~top
+        if not top.any() and not bottom.any():
+            break
+        for i in np.flatnonzero(top | bottom):
+            order.append(int(i))
+            sides.append(1 if top[i] else -1)
+            alive[i] = False
+            if bottom[i]:                             # each other learner beat it once
+                totals[alive] -= per_pair
+    theta, bound = np.zeros(k), np.zeros(k, dtype=int)
+    if alive.sum() >= 2:
+        keep = np.flatnonzero(alive)
+        theta[keep] = _newton(None, None, totals[keep], per_pair,
+                              None if theta0 is None else theta0[keep])
+    for i, side in zip(order[::-1], sides[::-1]):
+        if alive.any():
+            others = theta[alive]
+            games = np.full(others.size, per_pair)
+            won = per_pair * others.size if side > 0 else 0.0
+            theta[i] = _bound(side, others, games, won, lightest)
+            bound[i] = side
+        alive[i] = True
+    return theta, bound

@@ -1,0 +1,256 @@
+"""The leaderboard: every column against TabArena's bencheval (run as its users install it,
+stored by tools/make_bencheval_references.py) on TabArena's own per-split results; the
+Bradley-Terry fit against brute force, choix and evalica; separation, anchors, subsets, the
+mean-rank order, and the command line in every format."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import optimize
+
+import rankwise
+from rankwise.analysis.leaderboard import leaderboard
+from rankwise.errors import RankwiseError
+from rankwise.stats import elo as bt
+
+DATA = Path(__file__).parent / "data"
+TABARENA = DATA / "sources" / "tabarena_results_per_split.csv"
+REFERENCE = json.loads((DATA / "reference" / "bencheval_leaderboard.json").read_text())
+#: rankwise's column -> bencheval's
+SAME = {"rank": "rank", "winrate": "winrate", "improvability": "improvability", "mrr": "mrr",
+        "rank_1": "rank=1_count", "rank_2": "rank=2_count", "rank_3": "rank=3_count",
+        "rank_4_plus": "rank>3_count", "normalized_error": "loss_rescaled",
+        "imputed": "imputed", "median_rank": "median_rank", "time_train_s": "time_train_s",
+        "time_infer_s": "time_infer_s"}
+
+
+@pytest.fixture(scope="module")
+def tabarena():
+    return leaderboard(TABARENA, anchor="RF (default)")
+
+
+def test_every_column_equals_bencheval_on_tabarenas_own_results(tabarena):
+    b = tabarena.board
+    assert len(b.learners) == len(REFERENCE["leaderboard"]) == 78 and b.datasets == 51
+    for j, name in enumerate(b.learners):
+        ref = REFERENCE["leaderboard"][name]
+        for ours, theirs in SAME.items():
+            assert b.columns[ours][j] == pytest.approx(ref[theirs], rel=1e-12, abs=1e-12), \
+                (name, ours)
+        # bencheval rounds Elo and its bars to 0.1; the same resamples (seed 0, data sets in
+        # sorted order) give the same interval
+        assert round(b.columns["elo"][j], 1) == pytest.approx(ref["elo"], abs=1e-9), name
+        assert b.columns["elo_high"][j] - b.columns["elo"][j] == pytest.approx(
+            ref["elo+"], abs=0.051)
+        assert b.columns["elo"][j] - b.columns["elo_low"][j] == pytest.approx(
+            ref["elo-"], abs=0.051)
+        for side, sign in (("improvability_high", 1), ("improvability_low", -1)):
+            width = sign * (b.columns[side][j] - b.columns["improvability"][j])
+            assert width == pytest.approx(
+                ref["improvability+" if sign > 0 else "improvability-"], abs=1e-12)
+    assert b.columns["elo"][b.learners.index("RF (default)")] == pytest.approx(1000.0)
+
+
+def test_the_win_rate_matrix_equals_bencheval(tabarena):
+    b = tabarena.board
+    m = REFERENCE["winrate_matrix"]
+    order = [b.learners.index(n) for n in m["methods"]]
+    ours = b.matrix[np.ix_(order, order)]
+    theirs = np.array([[np.nan if v is None else v for v in row] for row in m["values"]])
+    assert np.allclose(ours, theirs, atol=1e-7, equal_nan=True)   # bencheval adds in float32
+
+
+def test_the_board_says_what_it_means(tabarena):
+    b = tabarena.board
+    text = " ".join(b.sentences)
+    assert b.complete and "the Elo order is the mean-rank order" in text
+    assert b.learners[0] in b.tied_with_first and b.tied_with_first[0] == b.learners[0]
+    assert list(b.columns["rank"]) == sorted(b.columns["rank"])   # complete: same order
+    assert b.friedman["rejected"] and b.friedman["best"] == b.learners[0]
+    assert "Holm" in text and "not significantly worse" in text
+
+
+def _random_table(rng, k=6, n=12, folds=3, holes=0):
+    rows = []
+    skill = rng.normal(0, 0.03, k)
+    for d in range(n):
+        for f in range(folds):
+            for j in range(k):
+                rows.append({"dataset": f"d{d}", "fold": f, "method": f"m{j}",
+                             "metric_error": round(abs(0.3 - skill[j] + rng.normal(0, 0.05)),
+                                                   3)})
+    frame = pd.DataFrame(rows)
+    if holes:
+        frame = frame.drop(index=rng.choice(len(frame), holes, replace=False))
+    return frame
+
+
+def _loglik(theta, w):
+    d = theta[:, None] - theta[None, :]
+    return float(np.sum(w * -np.logaddexp(0.0, -d)))
+
+
+def test_the_fit_is_the_maximum_likelihood_brute_force():
+    """Missing results: the pair form, against a general-purpose optimiser."""
+    rng = np.random.default_rng(3)
+    for trial in range(5):
+        k = 5
+        w = rng.integers(0, 6, (k, k)).astype(float) + rng.random((k, k))
+        np.fill_diagonal(w, 0.0)
+        theta, bound = bt.fit(w, w + w.T, lightest=1.0)
+        best = optimize.minimize(lambda t: -_loglik(np.r_[0.0, t], w), np.zeros(k - 1),
+                                 method="BFGS", options={"gtol": 1e-12})
+        ref = np.r_[0.0, best.x]
+        assert not bound.any()
+        assert np.allclose(theta - theta.mean(), ref - ref.mean(), atol=1e-6)
+        assert _loglik(theta, w) >= -best.fun - 1e-9
+
+
+def test_strengths_equal_choix_and_evalica():
+    small = REFERENCE["small"]
+    names = small["names"]
+    ix = {n: i for i, n in enumerate(names)}
+    k = len(names)
+    decisive, with_ties = np.zeros((k, k)), np.zeros((k, k))
+    for battle in small["battles"]:
+        a, b = ix[battle[0]], ix[battle[1]]
+        if len(battle) == 3:
+            with_ties[a, b] += 0.5
+            with_ties[b, a] += 0.5
+        else:
+            decisive[a, b] += 1
+            with_ties[a, b] += 1
+    theta, _ = bt.fit(decisive, decisive + decisive.T, lightest=1.0)
+    choix = np.array(small["choix_decisive_only"])
+    assert np.allclose(theta - theta.mean(), choix - choix.mean(), atol=1e-6)
+    theta, _ = bt.fit(with_ties, with_ties + with_ties.T, lightest=1.0)
+    scores = np.log([small["evalica_scores"][n] for n in names])
+    assert np.allclose(theta - theta.mean(), scores - scores.mean(), atol=1e-5)
+
+
+def test_a_learner_that_wins_everything_gets_a_stated_finite_bound():
+    rng = np.random.default_rng(5)
+    frame = _random_table(rng, k=5, n=8, folds=2)
+    frame.loc[frame["method"] == "m0", "metric_error"] = 0.0   # m0 is never beaten...
+    frame.loc[frame["method"] == "m4", "metric_error"] = 9.0   # ... m4 never wins
+    lb = leaderboard(frame, rounds=30)
+    b = lb.board
+    assert b.learners[0] == "m0" and b.learners[-1] == "m4"
+    assert b.bound[0] == 1 and b.bound[-1] == -1 and not b.bound[1:-1].any()
+    assert np.isfinite(b.columns["elo"]).all() and np.isfinite(b.columns["elo_low"]).all()
+    assert any("won every battle" in n and "lower bound" in n for n in b.notes)
+    assert any("lost every battle" in n and "upper bound" in n for n in b.notes)
+    text = rankwise.leaderboard(frame, rounds=30).to_text()
+    assert "≥ " in text and "≤ " in text
+    # the bound: m0's expected score against the others equals its wins less half a battle
+    theta = (b.columns["elo"] - 1000) * math.log(10) / 400
+    others = theta[1:]
+    per_pair = 8.0                     # 8 data sets, each weighing 1 against each opponent
+    expected = per_pair * np.sum(1 / (1 + np.exp(others - theta[0])))
+    assert expected == pytest.approx(per_pair * 4 - 0.5 * 0.5, rel=1e-9)   # battles weigh 1/2
+
+
+def test_missing_results_battle_where_both_ran_and_say_so():
+    rng = np.random.default_rng(8)
+    frame = _random_table(rng, k=5, n=10, folds=2, holes=12)
+    b = leaderboard(frame, rounds=20).board
+    assert not b.complete
+    assert any("results are missing" in n for n in b.notes)
+    assert np.isfinite(b.columns["elo"]).all()
+    # the point is the maximum of the weighted pair likelihood
+    err = frame.pivot_table(index=["dataset", "fold"], columns="method",
+                            values="metric_error").reindex(columns=list(b.learners))
+    w = np.zeros((5, 5))
+    for (d, _), row in err.iterrows():
+        e = row.to_numpy()
+        weight = 1.0 / err.loc[d].shape[0]
+        for i in range(5):
+            for j in range(5):
+                if i != j and not np.isnan(e[i]) and not np.isnan(e[j]):
+                    w[i, j] += weight * ((e[i] < e[j]) + 0.5 * (e[i] == e[j]))
+    best = optimize.minimize(lambda t: -_loglik(np.r_[0.0, t], w), np.zeros(4), method="BFGS",
+                             options={"gtol": 1e-12})
+    ref = np.r_[0.0, best.x]
+    ref_elo = 1000 + 400 * (ref - ref.mean()) / math.log(10)
+    assert np.allclose(b.columns["elo"], ref_elo, atol=1e-4)
+
+
+def test_on_complete_tables_the_elo_order_is_the_mean_rank_order():
+    rng = np.random.default_rng(11)
+    for trial in range(4):
+        b = leaderboard(_random_table(rng, k=7, n=9, folds=2), rounds=10).board
+        ranks = b.columns["rank"]
+        assert all(ranks[i] <= ranks[i + 1] + 1e-12 for i in range(len(ranks) - 1))
+
+
+def test_the_anchor_shifts_everything_and_nothing_else():
+    rng = np.random.default_rng(2)
+    frame = _random_table(rng)
+    free = leaderboard(frame, rounds=25).board
+    anchored = leaderboard(frame, rounds=25, anchor="m3").board
+    j = anchored.learners.index("m3")
+    assert anchored.columns["elo"][j] == pytest.approx(1000.0)
+    shift = anchored.columns["elo"] - free.columns["elo"]
+    assert np.allclose(shift, shift[0])
+    for col in ("elo_low", "elo_high"):
+        assert np.allclose(anchored.columns[col] - free.columns[col], shift[0])
+    assert free.columns["elo"].mean() == pytest.approx(1000.0)
+    with pytest.raises(RankwiseError, match="not a learner"):
+        leaderboard(frame, rounds=5, anchor="nope")
+
+
+def test_subsets_are_the_boards_of_their_rows():
+    rng = np.random.default_rng(4)
+    frame = _random_table(rng, k=4, n=10, folds=1)
+    frame["problem_type"] = np.where(frame["dataset"].str[1:].astype(int) < 5, "binary",
+                                     "regression")
+    lb = leaderboard(frame, rounds=15, by="problem_type")
+    assert [b.subset for b in lb.boards] == [None, "binary", "regression"]
+    alone = leaderboard(frame[frame["problem_type"] == "binary"].drop(columns="problem_type"),
+                        rounds=15).board
+    assert lb.boards[1].learners == alone.learners
+    for col in ("elo", "elo_low", "elo_high", "rank", "winrate"):
+        assert np.allclose(lb.boards[1].columns[col], alone.columns[col])
+    with pytest.raises(RankwiseError, match="no column 'nope' for --by"):
+        leaderboard(frame, by="nope")
+
+
+def test_same_seed_same_board_and_the_seed_matters():
+    rng = np.random.default_rng(6)
+    frame = _random_table(rng)
+    a = leaderboard(frame, rounds=30, seed=1).to_dict()
+    assert a == leaderboard(frame, rounds=30, seed=1).to_dict()
+    assert a != leaderboard(frame, rounds=30, seed=2).to_dict()
+
+
+def test_bad_options_are_one_line():
+    frame = _random_table(np.random.default_rng(1))
+    for kwargs in ({"rounds": 0}, {"rounds": 2.5}, {"seed": -1}, {"confidence": 1.0},
+                   {"alpha": 0}):
+        with pytest.raises(RankwiseError) as err:
+            leaderboard(frame, **kwargs)
+        assert "\n" not in str(err.value)
+
+
+def test_every_format_from_the_command_line(cli, tmp_path):
+    for fmt in ("text", "markdown", "latex", "html", "json", "csv"):
+        code, out, err = cli("leaderboard", TABARENA, "--anchor", "RF (default)", "--rounds",
+                             "20", "--format", fmt)
+        assert code == 0, err
+        assert "AutoGluon 1.5 (extreme, 4h)" in out
+    code, out, _ = cli("leaderboard", TABARENA, "--rounds", "20", "--format", "json")
+    doc = json.loads(out)
+    assert doc["rankwise"] == "leaderboard/1" and len(doc["boards"][0]["rows"]) == 78
+    code, out, _ = cli("leaderboard", TABARENA, "--rounds", "20", "--format", "csv",
+                       "--by", "problem_type")
+    csv = pd.read_csv(__import__("io").StringIO(out), keep_default_na=False)
+    assert set(csv["subset"]) == {"", "binary", "multiclass", "regression"}
+    code, out, err = cli("leaderboard", TABARENA, "--rounds", "20", "--figure",
+                         tmp_path / "b.svg", "--matrix-figure", tmp_path / "m.svg")
+    assert code == 0 and (tmp_path / "b.svg").exists() and (tmp_path / "m.svg").exists()
+    code, out, err = cli("leaderboard", TABARENA, "--anchor", "nope")
+    assert code == 2 and err.startswith("rankwise: error:") and len(err.splitlines()) == 1
