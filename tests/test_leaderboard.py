@@ -18,7 +18,8 @@ from rankwise.errors import RankwiseError
 from rankwise.stats import elo as bt
 
 DATA = Path(__file__).parent / "data"
-TABARENA = DATA / "sources" / "tabarena_results_per_split.csv"
+TABARENA = (Path(__file__).parents[1] / "src" / "rankwise" / "examples"
+            / "tabarena_results_per_split.csv")
 REFERENCE = json.loads((DATA / "reference" / "bencheval_leaderboard.json").read_text())
 #: rankwise's column -> bencheval's
 SAME = {"rank": "rank", "winrate": "winrate", "improvability": "improvability", "mrr": "mrr",
@@ -144,7 +145,9 @@ def test_a_learner_that_wins_everything_gets_a_stated_finite_bound():
     assert np.isfinite(b.columns["elo"]).all() and np.isfinite(b.columns["elo_low"]).all()
     assert any("won every battle" in n and "lower bound" in n for n in b.notes)
     assert any("lost every battle" in n and "upper bound" in n for n in b.notes)
-    text = rankwise.leaderboard(frame, rounds=30).to_text()
+    from rankwise.report.board import board_text
+
+    text = board_text(rankwise.leaderboard(frame, rounds=30))
     assert "≥ " in text and "≤ " in text
     # the bound: m0's expected score against the others equals its wins less half a battle
     theta = (b.columns["elo"] - 1000) * math.log(10) / 400

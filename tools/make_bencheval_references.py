@@ -1,5 +1,6 @@
 """TabArena's leaderboard of its own per-split results, as bencheval computes it: the input
-(``tests/data/sources/tabarena_results_per_split.csv``, TabArena's example evaluation
+(``src/rankwise/examples/tabarena_results_per_split.csv``, ``--example tabarena``:
+TabArena's example evaluation
 ``example_tabarena_v0pt1_local``, subset ``lite``: 78 methods x 51 data sets, fold 0, as
 its repository holds it) and ``tests/data/reference/bencheval_leaderboard.json`` (every
 column of ``BenchmarkEvaluator.leaderboard`` with Elo anchored at ``RF (default)``, the
@@ -23,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
-INPUT = ROOT / "tests" / "data" / "sources" / "tabarena_results_per_split.csv"
+INPUT = ROOT / "src" / "rankwise" / "examples" / "tabarena_results_per_split.csv"
 OUT = ROOT / "tests" / "data" / "reference" / "bencheval_leaderboard.json"
 #: A small tournament with a tie, for the Bradley-Terry strengths of choix and evalica:
 #: (winner, loser) pairs, a tie as (a, b, "tie").

@@ -401,16 +401,25 @@ def leaderboard(
                 _check_figure_path(path)
         if (input is None) == (example is None):
             raise RankwiseError("give either an INPUT file or --example NAME (not both)")
+        from contextlib import nullcontext
+
         if example is not None:
-            from .examples import load_example
-            source = load_example(example)
+            from importlib.resources import as_file
+
+            from .examples import example_path
+            opened = as_file(example_path(example))
         else:
-            source = input
-        result = board_of(source, anchor=anchor, rounds=rounds, seed=seed,
-                          confidence=confidence, alpha=alpha, by=by, criterion=criterion,
-                          higher_is_better=higher_is_better, columns=parse_columns(columns),
-                          source_format=source_format, where=where, sep=_separator(sep),
-                          decimal=decimal, duplicates=duplicates)
+            opened = nullcontext(input)
+        with opened as source:
+            result = board_of(source, anchor=anchor, rounds=rounds, seed=seed,
+                              confidence=confidence, alpha=alpha, by=by,
+                              criterion=criterion, higher_is_better=higher_is_better,
+                              columns=parse_columns(columns), source_format=source_format,
+                              where=where, sep=_separator(sep), decimal=decimal,
+                              duplicates=duplicates)
+        if example is not None:
+            from dataclasses import replace
+            result = replace(result, source=f"example:{example}")
         for path, draw, what in ((figure, board_figure, "the board"),
                                  (matrix_figure, matrix_figure_of, "the win-rate matrix")):
             if path is not None:

@@ -30,6 +30,11 @@ POWER_SAMPLE_SIZE = 10
 MONTE_CARLO_SEED = 20_170_000
 #: The seed of the bootstrap intervals of the mean ranks.
 RANK_BOOTSTRAP_SEED = 20060101
+#: The leaderboard's bootstrap of the data sets (``rankwise leaderboard --rounds --seed``):
+#: TabArena's defaults (bencheval draws its 100 resamples with ``default_rng(0)``), so that its
+#: intervals are reproduced.
+LEADERBOARD_ROUNDS = 100
+LEADERBOARD_SEED = 0
 #: Up to this many learners the outputs hold every pair (k × k matrices in the JSON, pairs.csv,
 #: the heat map of every learner); above it, what the reports show and what scales with k.
 PAIR_MATRIX_MAX_LEARNERS = 1_000

@@ -334,9 +334,9 @@ BOARD = (
     Option("anchor", None, "--anchor", metavar="LEARNER", panel=BOARD_P,
            help="The learner whose Elo is 1000 (TabArena: 'RF (default)'); default: the"
                 " mean Elo is 1000."),
-    Option("rounds", 100, "--rounds", metavar="R", panel=BOARD_P,
+    Option("rounds", defaults.LEADERBOARD_ROUNDS, "--rounds", metavar="R", panel=BOARD_P,
            help="Bootstrap resamples of the data sets (TabArena's 100)."),
-    _like("seed", default=0, panel=BOARD_P, help="Seed of the resamples (TabArena's 0)."),
+    _like("seed", default=defaults.LEADERBOARD_SEED, panel=BOARD_P, help="Seed of the resamples (TabArena's 0)."),
     Option("confidence", 0.95, "--confidence", metavar="C", panel=BOARD_P, type=float,
            help="Level of the intervals and of the tied-with-#1 set."),
     _like("alpha", panel=BOARD_P, help="Level of the Friedman test and post-hoc beside it."),

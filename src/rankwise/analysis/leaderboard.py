@@ -97,18 +97,11 @@ class Leaderboard:
         return self.boards[0]
 
     def to_dict(self) -> dict:
+        """Everything, as JSON-ready values (``rankwise.report.board`` writes every format)."""
         return jsonable({"source": self.source, "criterion": self.criterion,
                          "higher_is_better": self.higher_is_better, "settings": self.settings,
                          "notes": list(self.notes),
                          "boards": [b.to_dict() for b in self.boards]})
-
-    def to_json(self, indent: int | None = 2) -> str:
-        from ..report.board import board_json
-        return board_json(self, indent)
-
-    def to_text(self, width: int | None = 80) -> str:
-        from ..report.board import board_text
-        return board_text(self, width)
 
 
 def _units(table):

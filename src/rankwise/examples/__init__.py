@@ -39,6 +39,11 @@ EXAMPLES = {
              "WEKA 3.6 Experimenter results (written by WEKA): ZeroR, J48 and NaiveBayes on"
              " iris, glass and breast-cancer, 5 x 10-fold cross-validation, Percent_correct"
              " and 49 other measures (try --per-dataset)", "default"),
+    "tabarena": ("tabarena_results_per_split.csv",
+                 "TabArena's own per-split results (its example evaluation, subset lite, as"
+                 " its repository holds it): 78 methods x 51 data sets, fold 0, metric_error,"
+                 " train and infer times, imputed flags, problem_type (try rankwise"
+                 " leaderboard --example tabarena --anchor 'RF (default)')", "default"),
     "openml": ("openml_evaluations.csv",
                "made-up OpenML evaluation listing: predictive_accuracy of 5 flows (one with two"
                " setups) on 10 data sets", "default"),

@@ -40,12 +40,13 @@ import math
 import numpy as np
 from scipy import linalg
 
-#: TabArena's constants (bencheval 0.1.0 ``compute_elo``): scale, base, initial rating, rounds.
+from ..defaults import LEADERBOARD_ROUNDS as ROUNDS, LEADERBOARD_SEED as SEED  # noqa: F401
+
+#: TabArena's constants (bencheval 0.1.0 ``compute_elo``): scale, base, initial rating (its
+#: bootstrap's rounds and seed are in :mod:`rankwise.defaults`).
 SCALE = 400.0
 BASE = 10.0
 INITIAL = 1000.0
-ROUNDS = 100
-SEED = 0
 #: Newton's method stops when no log-strength moves by more than this (1e-10 Elo·ln10/400).
 TOLERANCE = 1e-12
 MAX_ITERATIONS = 200
