@@ -51,6 +51,8 @@ _LAZY = {
     "Multiverse": "rankwise.analysis.multiverse",
     **dict.fromkeys(("Race", "race"), "rankwise.stats.racing"),
     **dict.fromkeys(("Leaderboard", "leaderboard"), "rankwise.analysis.leaderboard"),
+    **dict.fromkeys(("Concordance", "kendalls_w", "page_trend", "durbin", "durbin_conover"),
+                    "rankwise.stats.family"),
 }
 
 __all__ = sorted(_LAZY) + ["RankwiseError", "RankwiseWarning", "__version__"]

@@ -50,6 +50,7 @@ TESTS = {t.name: t for t in (
     Test("quade", "omnibus", "the Quade test", "Quade F"),
     Test("anova", "omnibus", "the repeated-measures ANOVA", "Repeated-measures ANOVA"),
     Test("skillings_mack", "incomplete", "the Skillings-Mack test", "Skillings-Mack chi-square"),
+    Test("durbin", "incomplete", "Durbin's test", "Durbin chi-square"),
     Test("wilcoxon", "two_learners", "the Wilcoxon signed-ranks test", "Wilcoxon signed-ranks"),
     Test("sign", "two_learners", "the sign test", "Sign test"),
     Test("ttest", "two_learners", "the paired t-test", "Paired t-test"),

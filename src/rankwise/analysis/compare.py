@@ -81,6 +81,9 @@ class Comparison:
         With ``multiverse=``: the verdict rerun over a grid of other reasonable analyses.
     per_dataset : PerDataset or None
         With ``per_dataset=``: the tests of each learner against the base on each data set.
+    concordance : Concordance or None
+        Kendall's W with its bootstrap interval, the omnibus test's effect size (a complete
+        table of k ≥ 3 learners).
 
     Examples
     --------
@@ -123,6 +126,7 @@ class Comparison:
     dataset_check: object | None = None  # DatasetCheck (analysis.dataset_check)
     multiverse: object | None = None  # Multiverse (analysis.multiverse), with multiverse=
     per_dataset: object | None = None  # PerDataset (analysis.per_dataset), with per_dataset=
+    concordance: object | None = None  # Concordance (stats.family): Kendall's W, k >= 3
 
     def __repr__(self) -> str:
         t = self.table

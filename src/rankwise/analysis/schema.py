@@ -75,6 +75,7 @@ def comparison_dict(cmp, include: bool | None = None, arrays: bool = False) -> d
         "warnings": list(t.warnings),
         "pair": list(cmp.pair) if cmp.pair else None,
         "tests": tests,
+        "concordance": None if cmp.concordance is None else cmp.concordance.to_dict(),
         "critical_difference": (cmp.critical_difference.to_dict()
                                 if cmp.critical_difference is not None else None),
         "posthoc": (cmp.posthoc.to_dict(matrices=include_matrices(cmp, include))

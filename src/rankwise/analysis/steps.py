@@ -25,6 +25,7 @@ from ..names import BAYESIAN_MODELS, TWO_LEARNER_TESTS, imputed_from
 from ..stats.anova import rm_anova
 from ..stats.exact import PERMUTATION_BELOW_N
 from ..stats.exact import skillings_mack
+from ..stats.family import concordance_from_ranks, durbin, is_balanced_incomplete
 from ..stats.omnibus import (aligned_from_ranks, friedman_from_ranks,
                              iman_davenport_from_friedman, quade_from_ranks)
 from ..stats.ranking import (RANK_BOOTSTRAP_REPLICATES, RANK_BOOTSTRAP_SEED, aligned_ranks,
@@ -34,12 +35,12 @@ from ..stats.rank_sets import mean_rank_sets, rank_confidence_sets
 from ..stats.two_learners import paired_ttest, sign_test, wilcoxon
 from . import effects as family_effects
 from .bayesian import compute_bayesian
-from .effects import compute_effects, effect_pairs, magnitude_sentence
+from .effects import columns_of, compute_effects, effect_pairs, magnitude_sentence
 from .figures import (every_learner_figure, matrix_rows, plan_figures, significant_among, plan_groups, plan_mcm, plan_p_best,
                       plan_rank_sets, simplex_figures, with_rank_intervals)
 from .posthoc import Pairwise, build_posthoc, resolve_rankings
 from .verdict import decide, some_names, with_sentence
-from ..names import label, ranking_title
+from ..names import label, ranking_title, test_title
 
 #: From this many cells the aligned ranks are sorted in a thread beside the other tests.
 PARALLEL_MIN_CELLS = 1_000_000
@@ -155,6 +156,16 @@ def run_tests(ctx) -> Contribution:
     return Contribution({"tests": results, "shared": None})
 
 
+def concordance(ctx) -> Contribution:
+    """``concordance``: Kendall's W of a complete table of k ≥ 3 learners, with its bootstrap
+    interval over the data sets (the omnibus test's effect size, in every report)."""
+    table, opts = ctx.table, ctx.opts
+    if not opts.complete or table.n_learners < 3:
+        return Contribution({"concordance": None})
+    return Contribution({"concordance": concordance_from_ranks(ctx.ranks, opts.used_confidence,
+                                                               seed=opts.seed)})
+
+
 def _aligned_job(x, hib, opts):
     """The aligned ranks, or on a large table a future of them: the global sort of n·k aligned
     values dominates there, and numpy releases the GIL while sorting, so it runs beside the
@@ -171,6 +182,10 @@ def _aligned_job(x, hib, opts):
 def _incomplete_tests(table, x, opts) -> tuple:
     hib, tests = table.higher_is_better, opts.used_tests
     results = {}
+    if table.n_learners >= 3 and is_balanced_incomplete(x) and (
+            tests is None or "durbin" in tests):
+        # a balanced incomplete block design: Durbin's test is the one made for it
+        results["durbin"] = durbin(x, higher_is_better=hib, decimals=None)
     if table.n_learners >= 3 and (tests is None or "skillings_mack" in tests):
         results["skillings_mack"] = skillings_mack(x, higher_is_better=hib)
     pair, shared = opts.used_pair, None
@@ -217,7 +232,7 @@ def frequentist(ctx) -> Contribution:
     # every ranking is Skillings-Mack.
     engine = Pairwise(ctx.x, table.learners, opts, higher_is_better=table.higher_is_better,
                       tests=ctx.tests, ranks=ctx.ranks,
-                      gate_test=None if complete else "skillings_mack",
+                      gate_test=None if complete else incomplete_gate(ctx.tests),
                       shown=matrix_rows(ctx.mean_ranks, opts.top), top_pairs=opts.top)
     cd = engine.critical_difference() if complete else None
     _diagram_at_large_k(table.n_learners, opts)
@@ -230,13 +245,20 @@ def frequentist(ctx) -> Contribution:
         verdict = decide(table, ctx.mean_ranks, ctx.tests, None, engine, alpha=opts.alpha,
                          procedure=opts.verdict_procedure, ranking="wilcoxon")
         return Contribution({**found, "verdict": verdict},
-                            notes=_incomplete_notes(table, opts.used_pair, ctx.shared))
+                            notes=_incomplete_notes(table, opts.used_pair, ctx.shared,
+                                                    ctx.tests))
     verdict = decide(table, ctx.mean_ranks, ctx.tests, opts.used_pair, engine,
                      alpha=opts.alpha, procedure=opts.verdict_procedure)
     figures = plan_figures(engine, table.learners, ctx.mean_ranks, verdict, alpha=opts.alpha,
                            diagram_procedure=opts.diagram_procedure, force=opts.force_posthoc,
                            top=opts.top)
     return Contribution({**found, "verdict": verdict}, figures=figures)
+
+
+def incomplete_gate(tests) -> str:
+    """The omnibus test of a table with missing cells: Durbin's where the missing cells leave a
+    balanced incomplete block design, else Skillings-Mack's."""
+    return "durbin" if "durbin" in tests else "skillings_mack"
 
 
 def _diagram_at_large_k(k: int, opts) -> None:
@@ -261,9 +283,13 @@ def _incomplete_rankings(opts) -> list:
     return chosen
 
 
-def _incomplete_notes(table, pair, shared) -> tuple:
+def _incomplete_notes(table, pair, shared, tests=None) -> tuple:
+    which = (f"{test_title('durbin')} (the missing cells leave a balanced incomplete block design: every"
+             " data set with the same number of learners, every pair together equally often;"
+             " its chi-square p-value decides, the F form is in the JSON; Skillings-Mack's is"
+             " beside it)" if tests and "durbin" in tests else test_title("skillings_mack"))
     notes = [f"The table has {len(table.missing_cells)} missing cell(s), all other cells"
-             " kept (policy skillings-mack): the omnibus test is the Skillings-Mack test,"
+             f" kept (policy skillings-mack): the omnibus test is {which},"
              " pairwise tests use the data sets each pair shares (their numbers are in"
              " the JSON), and there is no critical-difference diagram, multiple sign test"
              " or contrast estimation."]
@@ -328,6 +354,14 @@ def effects_and_bayesian(ctx) -> Contribution:
     settings = {"effects": opts.effects != "none" and chosen is not None}
     if settings["effects"]:
         settings["effects_pairs"] = "all" if len(chosen) == len(pairs) else "verdict"
+        if np.isnan(ctx.x).any():   # missing cells: a pair needs two shared data sets
+            kept = [(a, b) for a, b in chosen if columns_of(table, ctx.x, a, b)[0].size >= 2]
+            if len(kept) < len(chosen):
+                left = [f"{a} vs {b}" for a, b in chosen if (a, b) not in kept]
+                notes += (f"No effect sizes for {len(left)} pair(s) that share fewer than two"
+                          f" data sets with values: {', '.join(left[:5])}"
+                          + (", ..." if len(left) > 5 else "") + ".",)
+            chosen = kept
         sizes = compute_effects(table, ctx.x, chosen, confidence=opts.used_confidence,
                                 decimals=opts.decimals)
         settings["effects_confidence"] = opts.used_confidence
@@ -703,7 +737,7 @@ def notes(ctx) -> Contribution:
 #: The steps of an analysis, in order: the frequentist decision first (the verdict's claims),
 #: then what each option adds, the figure plans and the notes, and the multiverse last (it
 #: reruns the whole analysis over its grid and compares the claims).
-STEPS = (rank, run_tests, frequentist, cautions, letters, effects_and_bayesian,
+STEPS = (rank, run_tests, concordance, frequentist, cautions, letters, effects_and_bayesian,
          whole_table_model, bayesian_verdict, pool_views, filled_cells, rank_intervals,
          rank_sets, dataset_check, figure_plan, rank_set_figure, per_dataset, notes,
          multiverse)

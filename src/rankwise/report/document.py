@@ -597,9 +597,10 @@ def _tests_table(cmp) -> Table:
     if cmp.pair and alternative != "two-sided":
         better, worse = one_sided_claim(cmp.pair, alternative)
         sided = f"; two-learner tests one-sided, H1: {better} is better than {worse}"
+    w = f" {cmp.concordance.sentence()}" if cmp.concordance is not None else ""
     return Table(["test", "statistic", "df", "p-value", "method", f"p <= {cmp.alpha}"], rows,
                  "<>>><<", caption=f"Omnibus and two-learner tests (convention:"
-                                   f" {cmp.convention}{sided}); * = p <= {cmp.alpha}.",
+                                   f" {cmp.convention}{sided}); * = p <= {cmp.alpha}.{w}",
                  key="tests")
 
 

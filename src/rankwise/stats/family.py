@@ -1,0 +1,328 @@
+"""Three more members of the Friedman family: Kendall's W (the omnibus test's effect size),
+Page's test of a predicted order, and Durbin's test for balanced incomplete block designs with
+the Durbin–Conover all-pairs comparisons."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from .. import _validate as check
+from ..defaults import DEFAULT_SEED
+from ..errors import RankwiseError
+from .ranking import DEFAULT_DECIMALS, midranks, rank_within_datasets, round_scores
+from .results import TestResult, jsonable
+
+#: Bootstrap resamples of the data sets behind Kendall's W's interval.
+W_DRAWS = 2000
+
+
+@dataclass(frozen=True)
+class Concordance:
+    """Kendall's coefficient of concordance W over the data sets, with its bootstrap interval.
+
+    ``w`` from 0 (the data sets rank the learners unrelatedly) to 1 (every data set ranks them
+    alike); ``diversity`` = 1 − W, how much the data sets disagree."""
+
+    w: float
+    low: float
+    high: float
+    confidence: float
+    n: int
+    k: int
+    draws: int
+    seed: int
+
+    @property
+    def diversity(self) -> float:
+        return 1.0 - self.w
+
+    def to_dict(self) -> dict:
+        return jsonable({"w": self.w, "ci_low": self.low, "ci_high": self.high,
+                         "confidence": self.confidence, "diversity": self.diversity,
+                         "n": self.n, "k": self.k, "draws": self.draws, "seed": self.seed,
+                         "method": "tie-corrected; percentile bootstrap over data sets"})
+
+    def sentence(self) -> str:
+        if not self.draws:
+            return (f"Kendall's W = {self.w:.3f} (the omnibus test's effect size, tie-corrected;"
+                    f" no interval at this size); diversity 1 - W = {self.diversity:.3f}.")
+        return (f"Kendall's W = {self.w:.3f} [{self.low:.3f}, {self.high:.3f}] (the omnibus"
+                f" test's effect size: 0 when the data sets rank the learners unrelatedly, 1"
+                f" when they all rank them alike; tie-corrected, {self.confidence:.0%}"
+                f" bootstrap interval over the data sets); diversity 1 - W ="
+                f" {self.diversity:.3f}.")
+
+
+def _w_from_ranks(rank_sums: np.ndarray, ties: np.ndarray | float, n) -> np.ndarray:
+    """W from the learners' rank sums (rows: resamples), the data sets' tie terms Σ(t³ − t)
+    summed, and the number of data sets: W = 12 S / (n²(k³ − k) − n ΣT)."""
+    k = rank_sums.shape[-1]
+    s = ((rank_sums - rank_sums.mean(axis=-1, keepdims=True)) ** 2).sum(axis=-1)
+    denominator = n ** 2 * (k ** 3 - k) - n * ties
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator > 0, 12.0 * s / np.where(denominator > 0, denominator, 1),
+                        np.nan)
+
+
+def _tie_terms(r: np.ndarray) -> np.ndarray:
+    """Σ (t³ − t) over each row's groups of tied ranks."""
+    out = np.zeros(r.shape[0])
+    srt = np.sort(r, axis=1)
+    for i, row in enumerate(srt):
+        _, counts = np.unique(row, return_counts=True)
+        out[i] = float(np.sum(counts ** 3 - counts))
+    return out
+
+
+def kendalls_w(x, *, higher_is_better: bool | None = None, confidence: float = 0.95,
+               draws: int = W_DRAWS, seed: int = DEFAULT_SEED,
+               decimals: int | None = DEFAULT_DECIMALS) -> Concordance:
+    r"""Kendall's coefficient of concordance W, tie-corrected, with a bootstrap interval.
+
+    With R_j learner j's rank sum over the n data sets, S = Σ_j (R_j − n(k + 1)/2)² and T_i =
+    Σ (t³ − t) over data set i's groups of tied ranks,
+
+    .. math:: W = \frac{12\,S}{n^2(k^3 - k) - n\sum_i T_i} = \frac{\chi^2_F}{n(k - 1)}
+
+    with χ²_F the tie-corrected Friedman statistic: W is the Friedman test's effect size. The
+    interval is the percentile interval of W over ``draws`` resamples of the data sets.
+
+    References
+    ----------
+    Kendall, M. G. and Babington Smith, B. (1939). The problem of m rankings. Ann. Math.
+    Statist. 10, 275–287. Conover, W. J. (1999). *Practical Nonparametric Statistics*, 3rd ed.
+
+    Examples
+    --------
+    R's ``RoundingTimes`` (Hollander & Wolfe; 22 players × 3 methods), whose Friedman
+    chi-squared is 11.143 in R's ``friedman.test``:
+
+    >>> import numpy as np
+    >>> from rankwise.stats.family import kendalls_w
+    >>> times = np.array([[5.40, 5.50, 5.55], [5.85, 5.70, 5.75], [5.20, 5.60, 5.50],
+    ...     [5.55, 5.50, 5.40], [5.90, 5.85, 5.70], [5.45, 5.55, 5.60], [5.40, 5.40, 5.35],
+    ...     [5.45, 5.50, 5.35], [5.25, 5.15, 5.00], [5.85, 5.80, 5.70], [5.25, 5.20, 5.10],
+    ...     [5.65, 5.55, 5.45], [5.60, 5.35, 5.45], [5.05, 5.00, 4.95], [5.50, 5.50, 5.40],
+    ...     [5.45, 5.55, 5.50], [5.55, 5.55, 5.35], [5.45, 5.50, 5.55], [5.50, 5.45, 5.25],
+    ...     [5.65, 5.60, 5.40], [5.70, 5.65, 5.55], [6.30, 6.30, 6.25]])
+    >>> round(kendalls_w(times, higher_is_better=False).w, 4)
+    0.2532
+    """
+    x = check.score_matrix(x)
+    if not 0.0 < float(confidence) < 1.0:
+        raise RankwiseError(f"confidence must be between 0 and 1; got {confidence!r}")
+    check.seed(seed)
+    if isinstance(draws, bool) or int(draws) != draws or not 100 <= draws <= 1_000_000:
+        raise RankwiseError(f"draws must be a whole number from 100 to 1,000,000; got"
+                            f" {draws!r}")
+    hib = True if higher_is_better is None else bool(higher_is_better)
+    return concordance_from_ranks(rank_within_datasets(x, hib, decimals), confidence, draws,
+                                  seed)
+
+
+#: Above this many numbers (resamples × data sets × learners) the interval of W is not drawn.
+W_BOOTSTRAP_MAX_CELLS = 200_000_000
+
+
+def concordance_from_ranks(r: np.ndarray, confidence: float = 0.95, draws: int = W_DRAWS,
+                           seed: int = DEFAULT_SEED) -> Concordance:
+    """:func:`kendalls_w` from the data sets' ranks (rows); the interval is NaN when
+    ``draws`` × n × k exceeds :data:`W_BOOTSTRAP_MAX_CELLS`."""
+    n, k = r.shape
+    ties = _tie_terms(r)
+    w = float(_w_from_ranks(r.sum(axis=0), ties.sum(), n))
+    if int(draws) * n * k > W_BOOTSTRAP_MAX_CELLS:
+        return Concordance(w, float("nan"), float("nan"), float(confidence), n, k, 0, int(seed))
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, n, size=(int(draws), n))
+    flat = (np.arange(int(draws))[:, None] * n + idx).ravel()
+    counts = np.bincount(flat, minlength=int(draws) * n).reshape(int(draws), n).astype(float)
+    boot = _w_from_ranks(counts @ r, counts @ ties, n)
+    tail = (1.0 - float(confidence)) / 2.0
+    low, high = np.nanquantile(boot, [tail, 1.0 - tail])
+    return Concordance(w, float(low), float(high), float(confidence), n, k, int(draws),
+                       int(seed))
+
+
+def page_trend(x, order, *, learners=None, higher_is_better: bool | None = None,
+               decimals: int | None = DEFAULT_DECIMALS, method: str = "auto") -> TestResult:
+    r"""Page's test that the learners' performance increases in a predicted ``order`` (e.g.
+    budgets or versions, from the one predicted worst to the one predicted best).
+
+    Within each data set the learners of ``order`` are ranked by performance (1 = worst,
+    mid-ranks for ties), and with R_j the rank sum of the j-th learner of the order,
+
+    .. math:: L = \sum_{j=1}^{m} j\,R_j,
+
+    large when the order holds. The p-value is scipy's ``page_trend_test``: exact for small n
+    and m (``method="auto"``), else the normal approximation of Page (1963).
+
+    References
+    ----------
+    Page, E. B. (1963). Ordered hypotheses for multiple treatments: a significance test for
+    linear ranks. J. Am. Stat. Assoc. 58, 216–230.
+
+    Examples
+    --------
+    The ratings of scipy's ``page_trend_test`` docstring (10 students, three teaching
+    methods, predicted tutorial < lecture < seminar): L = 133.5, exact p = 0.0018191:
+
+    >>> from rankwise.stats.family import page_trend
+    >>> table = [[3, 4, 3], [2, 2, 4], [3, 3, 5], [1, 3, 2], [2, 3, 2], [2, 4, 5],
+    ...          [1, 2, 4], [3, 4, 4], [2, 4, 5], [1, 3, 4]]
+    >>> r = page_trend(table, ["tutorial", "lecture", "seminar"],
+    ...                learners=["tutorial", "lecture", "seminar"])
+    >>> r.statistic, round(r.pvalue, 7), r.method
+    (133.5, 0.0018191, 'exact')
+    """
+    x = check.score_matrix(x)
+    k = x.shape[1]
+    names = [str(n) for n in (learners if learners is not None else range(1, k + 1))]
+    if len(names) != k:
+        raise RankwiseError(f"page_trend: {len(names)} names for {k} learners")
+    order = [str(o) for o in order]
+    unknown = [o for o in order if o not in names]
+    if unknown or len(order) < 3 or len(set(order)) != len(order):
+        raise RankwiseError(f"the trend needs at least three different learners of the table,"
+                            f" in their predicted order from worst to best; got"
+                            f" {', '.join(order) or 'none'}" + (f" ({', '.join(unknown)} not"
+                                                                 " in the table)" if unknown
+                                                                 else ""))
+    check.choice("method", method, ("auto", "exact", "asymptotic"))
+    hib = True if higher_is_better is None else bool(higher_is_better)
+    sub = round_scores(x[:, [names.index(o) for o in order]], decimals)
+    performance = sub if hib else -sub
+    result = stats.page_trend_test(performance, method=method)
+    ranks = np.apply_along_axis(midranks, 1, performance)
+    details = {"n": x.shape[0], "k": len(order), "order": order,
+               "rank_sums": ranks.sum(axis=0).tolist(), "pvalue_method": result.method}
+    return TestResult("page", float(result.statistic), float(result.pvalue), result.method,
+                      "default", None, details,
+                      ("one-sided: the alternative is that performance increases along the"
+                       " order given",))
+
+
+def _bibd(present: np.ndarray) -> tuple:
+    """``(c, r, lam)`` of a balanced incomplete block design (every block the same size c < k,
+    every learner in r blocks, every pair in lam blocks), or None."""
+    sizes = present.sum(axis=1)
+    reps = present.sum(axis=0)
+    c = int(sizes[0])
+    if not (sizes == c).all() or not (reps == reps[0]).all() or not 2 <= c < present.shape[1]:
+        return None
+    both = present.T.astype(int) @ present.astype(int)
+    off = both[~np.eye(both.shape[0], dtype=bool)]
+    if not (off == off[0]).all() or off[0] < 1:
+        return None
+    return c, int(reps[0]), int(off[0])
+
+
+def is_balanced_incomplete(x) -> bool:
+    """Whether the missing cells of ``x`` (NaN) leave a balanced incomplete block design."""
+    x = np.asarray(x, dtype=float)
+    return bool(np.isnan(x).any()) and _bibd(~np.isnan(x)) is not None
+
+
+def _durbin_ranks(x, hib, decimals):
+    present = ~np.isnan(x)
+    design = _bibd(present)
+    if design is None:
+        raise RankwiseError("Durbin's test needs a balanced incomplete block design: every data"
+                            " set with the same number c < k of learners, every learner on the"
+                            " same number of data sets, every pair together equally often"
+                            " (else use --missing skillings-mack)")
+    performance = round_scores(np.where(present, x, np.nan), decimals)
+    if not hib:
+        performance = -performance
+    ranks = np.full(x.shape, np.nan)
+    for i in range(x.shape[0]):
+        row = performance[i, present[i]]
+        ranks[i, present[i]] = midranks(-row)   # 1 = best, as rankwise ranks
+    return ranks, design
+
+
+def durbin(x, *, higher_is_better: bool | None = None,
+           decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
+    r"""Durbin's test for a balanced incomplete block design: b data sets each with c of the k
+    learners (NaN elsewhere), every learner on r data sets, every pair together λ times.
+
+    With r_ij the ranks within data set i (mid-ranks for ties), R_j = Σ_i r_ij, A = Σ r_ij²
+    and C = b c (c + 1)² / 4 (Conover 1999, §5.8),
+
+    .. math:: T_1 = \frac{(k-1)\,[\sum_j R_j^2 - r\,C]}{A - C},\qquad
+              T_2 = \frac{T_1/(k-1)}{(b(c-1) - T_1)/(bc - b - k + 1)}
+
+    referred to χ² with k − 1 and to F with (k − 1, bc − b − k + 1) degrees of freedom. The
+    result's ``statistic`` and ``pvalue`` are T_1's; ``details`` has T_2 (``f_statistic``,
+    ``f_pvalue``, ``f_df``), which Conover recommends.
+
+    Examples
+    --------
+    Conover's ice-cream tasting (7 judges, 3 of 7 varieties each; ranks as given), as R's
+    PMCMRplus ``durbinTest`` example: T1 = 12.00 (p = 0.062), F = 8.00 on (6, 8) df:
+
+    >>> import numpy as np
+    >>> from rankwise.stats.family import durbin
+    >>> n = np.nan
+    >>> ranks = np.array([[2, 3, n, 1, n, n, n], [n, 3, 1, n, 2, n, n],
+    ...                   [n, n, 2, 1, n, 3, n], [n, n, n, 1, 2, n, 3],
+    ...                   [3, n, n, n, 1, 2, n], [n, 3, n, n, n, 1, 2],
+    ...                   [3, n, 1, n, n, n, 2]])
+    >>> r = durbin(ranks, higher_is_better=False)
+    >>> round(r.statistic, 2), round(r.pvalue, 3), round(r.details["f_statistic"], 2)
+    (12.0, 0.062, 8.0)
+    """
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 3:
+        raise RankwiseError(f"Durbin's test needs a data sets x learners matrix with at least"
+                            f" 3 learners; got shape {x.shape}")
+    hib = True if higher_is_better is None else bool(higher_is_better)
+    ranks, (c, r, lam) = _durbin_ranks(x, hib, decimals)
+    b, k = x.shape
+    sums = np.nansum(ranks, axis=0)
+    a = float(np.nansum(ranks ** 2))
+    cc = b * c * (c + 1) ** 2 / 4.0
+    if a == cc:
+        raise RankwiseError("Durbin's test: every data set ties all its learners; nothing to"
+                            " test")
+    t1 = (k - 1) * (float(np.sum(sums ** 2)) - r * cc) / (a - cc)
+    df2 = b * c - b - k + 1
+    t2 = (t1 / (k - 1)) / ((b * (c - 1) - t1) / df2) if b * (c - 1) > t1 else math.inf
+    details = {"n": b, "k": k, "block_size": c, "replications": r, "lambda": lam,
+               "rank_sums": sums.tolist(), "a": a, "c": cc,
+               "f_statistic": t2, "f_df": [k - 1, df2],
+               "f_pvalue": float(stats.f.sf(t2, k - 1, df2)) if math.isfinite(t2) else 0.0}
+    return TestResult("durbin", float(t1), float(stats.chi2.sf(t1, k - 1)), "chi2", "default",
+                      (k - 1,), details)
+
+
+def durbin_conover(x, *, higher_is_better: bool | None = None,
+                   decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
+    r"""The Durbin–Conover comparisons of every pair (Conover 1999, §5.8): k × k unadjusted
+    two-sided p-values of
+
+    .. math:: t_{ij} = \frac{|R_i - R_j|}{\sqrt{\dfrac{2r(A - C)}{bc - b - k + 1}
+              \Big(1 - \dfrac{T_1}{b(c-1)}\Big)}}
+
+    on bc − b − k + 1 degrees of freedom (adjust them with :func:`rankwise.adjust`, as PMCMRplus's
+    ``durbinAllPairsTest`` does with Holm's procedure)."""
+    x = np.asarray(x, dtype=float)
+    hib = True if higher_is_better is None else bool(higher_is_better)
+    res = durbin(x, higher_is_better=hib, decimals=decimals)
+    ranks, (c, r, _) = _durbin_ranks(x, hib, decimals)
+    b, k = x.shape
+    sums = np.nansum(ranks, axis=0)
+    d = res.details
+    df = b * c - b - k + 1
+    scale = math.sqrt(max(0.0, 2 * r * (d["a"] - d["c"]) / df
+                          * (1 - res.statistic / (b * (c - 1)))))
+    diff = np.abs(sums[:, None] - sums[None, :])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(scale > 0, diff / scale if scale > 0 else 0.0, np.inf)
+    p = 2 * stats.t.sf(t, df)
+    np.fill_diagonal(p, 1.0)
+    return p

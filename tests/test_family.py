@@ -1,0 +1,101 @@
+"""Kendall's W, Page's trend test and Durbin's test: the published numbers (R's RoundingTimes,
+scipy's docstring table, Conover's ice-cream design as PMCMRplus's example), their formulas
+written out, and Durbin's test chosen by compare for a balanced incomplete design."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import rankwise
+from rankwise.errors import RankwiseError
+from rankwise.stats.family import (durbin, durbin_conover, is_balanced_incomplete, kendalls_w,
+                                   page_trend)
+
+ROUNDING_TIMES = np.array([
+    [5.40, 5.50, 5.55], [5.85, 5.70, 5.75], [5.20, 5.60, 5.50], [5.55, 5.50, 5.40],
+    [5.90, 5.85, 5.70], [5.45, 5.55, 5.60], [5.40, 5.40, 5.35], [5.45, 5.50, 5.35],
+    [5.25, 5.15, 5.00], [5.85, 5.80, 5.70], [5.25, 5.20, 5.10], [5.65, 5.55, 5.45],
+    [5.60, 5.35, 5.45], [5.05, 5.00, 4.95], [5.50, 5.50, 5.40], [5.45, 5.55, 5.50],
+    [5.55, 5.55, 5.35], [5.45, 5.50, 5.55], [5.50, 5.45, 5.25], [5.65, 5.60, 5.40],
+    [5.70, 5.65, 5.55], [6.30, 6.30, 6.25]])
+N = np.nan
+ICE_CREAM = np.array([[2, 3, N, 1, N, N, N], [N, 3, 1, N, 2, N, N], [N, N, 2, 1, N, 3, N],
+                      [N, N, N, 1, 2, N, 3], [3, N, N, N, 1, 2, N], [N, 3, N, N, N, 1, 2],
+                      [3, N, 1, N, N, N, 2]])
+
+
+def test_kendalls_w_on_rs_rounding_times_and_as_friedman_over_n_k_minus_1():
+    w = kendalls_w(ROUNDING_TIMES, higher_is_better=False)
+    assert round(w.w, 4) == 0.2532                   # R: friedman.test 11.143 / (22 * 2)
+    chi2 = stats.friedmanchisquare(*ROUNDING_TIMES.T).statistic   # tie-corrected
+    assert w.w == pytest.approx(chi2 / (22 * 2), rel=1e-12)
+    assert w.low <= w.w <= w.high and 0 <= w.low and w.high <= 1
+    assert w.diversity == pytest.approx(1 - w.w)
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        x = rng.integers(0, 4, (12, 5)).astype(float)          # many ties
+        fried = rankwise.friedman(x)
+        assert kendalls_w(x, draws=200).w == pytest.approx(fried.statistic / (12 * 4),
+                                                           rel=1e-12)
+    # the same seed, the same interval; a perfectly concordant table has W = 1
+    assert kendalls_w(ROUNDING_TIMES, seed=3).low == kendalls_w(ROUNDING_TIMES, seed=3).low
+    same = np.tile(np.arange(4.0), (6, 1))
+    assert kendalls_w(same, draws=100).w == pytest.approx(1.0)
+
+
+def test_page_on_scipys_table_and_the_direction():
+    table = [[3, 4, 3], [2, 2, 4], [3, 3, 5], [1, 3, 2], [2, 3, 2], [2, 4, 5], [1, 2, 4],
+             [3, 4, 4], [2, 4, 5], [1, 3, 4]]
+    names = ["tutorial", "lecture", "seminar"]
+    r = page_trend(table, names, learners=names)
+    assert (r.statistic, round(r.pvalue, 7), r.method) == (133.5, 0.0018191, "exact")
+    assert page_trend(table, names, learners=names, method="asymptotic").pvalue == \
+        pytest.approx(0.0012693433690751756, rel=1e-9)
+    # the order is of performance: lower-is-better scores are turned round first
+    low = page_trend(-np.array(table, float), names, learners=names, higher_is_better=False)
+    assert low.statistic == pytest.approx(133.5)
+    assert page_trend(table, names[::-1], learners=names).statistic < 120
+    with pytest.raises(RankwiseError, match="at least three different learners"):
+        page_trend(table, ["tutorial", "nope", "seminar"], learners=names)
+
+
+def test_durbin_on_conovers_ice_cream_and_its_formula():
+    assert is_balanced_incomplete(ICE_CREAM)
+    r = durbin(ICE_CREAM, higher_is_better=False)
+    assert round(r.statistic, 2) == 12.00 and round(r.pvalue, 3) == 0.062
+    assert round(r.details["f_statistic"], 2) == 8.00 and r.details["f_df"] == [6, 8]
+    assert round(r.details["f_pvalue"], 4) == 0.0049
+    # T1 written out: the ranks are the data (3 per judge, no ties)
+    b, k, c, rep = 7, 7, 3, 3
+    sums = np.nansum(ICE_CREAM, axis=0)
+    a, cc = np.nansum(ICE_CREAM ** 2), b * c * (c + 1) ** 2 / 4
+    assert r.statistic == pytest.approx((k - 1) * (np.sum(sums ** 2) - rep * cc) / (a - cc))
+    # the direction changes nothing (every rank reversed within its judge)
+    assert durbin(ICE_CREAM, higher_is_better=True).statistic == pytest.approx(r.statistic)
+    p = durbin_conover(ICE_CREAM, higher_is_better=False)
+    assert p.shape == (7, 7) and np.allclose(p, p.T) and (np.diag(p) == 1).all()
+    t = abs(sums[0] - sums[3]) / np.sqrt(2 * rep * (a - cc) / 8 * (1 - 12 / (b * (c - 1))))
+    assert p[0, 3] == pytest.approx(2 * stats.t.sf(t, 8), rel=1e-12)
+    unbalanced = ICE_CREAM.copy()
+    unbalanced[0, 2] = 5.0
+    assert not is_balanced_incomplete(unbalanced)
+    with pytest.raises(RankwiseError, match="balanced incomplete block design"):
+        durbin(unbalanced)
+
+
+def test_compare_chooses_durbin_for_a_balanced_incomplete_design_and_says_so():
+    frame = pd.DataFrame(ICE_CREAM, columns=list("ABCDEFG"))
+    frame.insert(0, "dataset", [f"judge{i}" for i in range(7)])
+    table = rankwise.load_table(frame, missing="skillings-mack", higher_is_better=False)
+    cmp = rankwise.compare(table)
+    assert list(cmp.tests) == ["durbin", "skillings_mack"]
+    assert cmp.verdict.gate.test == "durbin"
+    assert "Durbin's test does not reject" in cmp.verdict.text
+    assert any("balanced incomplete block design" in n for n in cmp.notes)
+    assert any("No effect sizes for" in n for n in cmp.notes)   # pairs share one judge
+    unbalanced = frame.copy()
+    unbalanced.loc[0, "C"] = 1.5
+    cmp = rankwise.compare(rankwise.load_table(unbalanced, missing="skillings-mack",
+                                               higher_is_better=False))
+    assert list(cmp.tests) == ["skillings_mack"]
