@@ -257,3 +257,64 @@ def test_every_format_from_the_command_line(cli, tmp_path):
     assert code == 0 and (tmp_path / "b.svg").exists() and (tmp_path / "m.svg").exists()
     code, out, err = cli("leaderboard", TABARENA, "--anchor", "nope")
     assert code == 2 and err.startswith("rankwise: error:") and len(err.splitlines()) == 1
+
+
+def test_kemeny_is_exact_up_to_its_limit_brute_force():
+    import itertools
+
+    from rankwise.stats.aggregation import KEMENY_EXACT_MAX, agreement, kemeny, majority
+
+    rng = np.random.default_rng(12)
+    for k in range(3, 9):
+        for _ in range(3):
+            ranks = np.array([rng.permutation(k) + 1 for _ in range(6)], float)
+            m = majority(ranks)
+            order, exact = kemeny(m)
+            assert exact and k <= KEMENY_EXACT_MAX
+            best = max(agreement(p, m) for p in itertools.permutations(range(k)))
+            assert agreement(order, m) == pytest.approx(best)
+
+
+def test_the_heuristic_beyond_the_limit_is_a_local_optimum():
+    from rankwise.stats.aggregation import agreement, kemeny, majority
+
+    rng = np.random.default_rng(13)
+    ranks = np.array([rng.permutation(14) + 1 for _ in range(9)], float)
+    m = majority(ranks)
+    order, exact = kemeny(m)
+    assert not exact
+    value = agreement(order, m)
+    for i in range(14):                 # no single learner moved anywhere does better
+        rest = order[:i] + order[i + 1:]
+        for j in range(14):
+            assert agreement(rest[:j] + [order[i]] + rest[j:], m) <= value + 1e-9
+
+
+def test_condorcet_paradox_copeland_and_borda():
+    from rankwise.stats.aggregation import aggregate
+
+    # three voters, A > B > C, B > C > A, C > A > B: every majority goes round
+    ranks = np.array([[1, 2, 3], [3, 1, 2], [2, 3, 1]], float)
+    agg = aggregate(ranks)
+    assert agg.condorcet is None and agg.cycles == [[0, 1, 2]]
+    assert list(agg.copeland) == [1, 1, 1] and np.allclose(agg.borda, 1.0)
+    ranks = np.array([[1, 2, 3], [1, 3, 2], [2, 1, 3]], float)
+    agg = aggregate(ranks)
+    assert agg.condorcet == 0 and agg.cycles == [] and list(agg.copeland) == [2, 1, 0]
+    assert list(agg.kemeny) == [0, 1, 2]
+    assert np.allclose(agg.borda, 3 - ranks.mean(axis=0))
+
+
+def test_the_board_in_another_rules_order_and_every_rule_in_the_json():
+    frame = _random_table(np.random.default_rng(14), k=6, n=9, folds=1)
+    by_elo = leaderboard(frame, rounds=10).board
+    by_kemeny = leaderboard(frame, rounds=10, rule="kemeny").board
+    assert set(by_elo.learners) == set(by_kemeny.learners)
+    assert list(by_kemeny.columns["kemeny"]) == list(range(1, 7))
+    row = by_kemeny.to_dict()["rows"][0]
+    assert {"borda", "copeland", "kemeny"} <= set(row)
+    assert by_kemeny.to_dict()["kemeny"] == "exact"
+    top = by_elo.learners[0]
+    assert f"#1 by Elo: {top}" in " ".join(by_kemeny.sentences)   # whatever the order
+    with pytest.raises(RankwiseError, match="rule must be one of"):
+        leaderboard(frame, rule="plurality")

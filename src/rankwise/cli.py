@@ -381,6 +381,7 @@ def leaderboard(
     sep: In.Sep = None, decimal: In.Decimal = None,
     anchor: B.anchor = BD.anchor, rounds: B.rounds = BD.rounds, seed: B.seed = BD.seed,
     confidence: B.confidence = BD.confidence, alpha: B.alpha = BD.alpha, by: B.by = BD.by,
+    rule: B.rule = BD.rule,
     fmt: Board.Format = "text", output: Board.Output = None, figure: Board.Figure = None,
     matrix_figure: Board.MatrixFigure = None,
 ):
@@ -412,7 +413,7 @@ def leaderboard(
             opened = nullcontext(input)
         with opened as source:
             result = board_of(source, anchor=anchor, rounds=rounds, seed=seed,
-                              confidence=confidence, alpha=alpha, by=by,
+                              confidence=confidence, alpha=alpha, by=by, rule=rule,
                               criterion=criterion, higher_is_better=higher_is_better,
                               columns=parse_columns(columns), source_format=source_format,
                               where=where, sep=_separator(sep), decimal=decimal,

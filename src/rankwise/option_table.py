@@ -342,6 +342,9 @@ BOARD = (
     _like("alpha", panel=BOARD_P, help="Level of the Friedman test and post-hoc beside it."),
     Option("by", None, "--by", metavar="COLUMN", panel=BOARD_P,
            help="One more board per value of this column (e.g. problem_type)."),
+    Option("rule", "elo", "--aggregate-rule", choices=("elo", "borda", "copeland", "kemeny"),
+           panel=BOARD_P, param="rule",
+           help="The order of the board; every rule's score is in the JSON and CSV."),
 )
 
 #: Each command's options beside compare's, by command.

@@ -32,6 +32,7 @@ import numpy as np
 
 from ..errors import RankwiseError
 from ..stats import elo as bt
+from ..stats.aggregation import RULES, aggregate
 from ..stats.results import jsonable
 
 #: Learners up to which the win-rate matrix is computed and kept (k × k numbers).
@@ -40,7 +41,7 @@ MATRIX_MAX = 300
 COLUMNS = ("elo", "elo_low", "elo_high", "rank", "winrate", "improvability",
            "improvability_low", "improvability_high", "mrr", "rank_1", "rank_2", "rank_3",
            "rank_4_plus", "normalized_error", "imputed", "median_rank", "time_train_s",
-           "time_infer_s")
+           "time_infer_s", "borda", "copeland", "kemeny")
 #: Columns read from the table when it has them (TabArena's names, any case).
 EXTRA_COLUMNS = ("imputed", "time_train_s", "time_infer_s")
 
@@ -62,6 +63,10 @@ class Board:
     matrix: np.ndarray | None = None    # win rates, row against column, board order
     notes: tuple = ()
     sentences: tuple = ()
+    rule: str = "elo"            # the order of the board (--aggregate-rule)
+    condorcet: str | None = None  # the Condorcet winner of the data sets' majorities
+    cycles: tuple = ()           # groups of learners whose majorities go round
+    kemeny_exact: bool = True
 
     def to_dict(self) -> dict:
         rows = []
@@ -77,6 +82,9 @@ class Board:
             "complete": self.complete, "rows": rows,
             "tied_with_first": list(self.tied_with_first),
             "posthoc_winners": list(self.winners), "friedman": self.friedman,
+            "order": self.rule, "condorcet_winner": self.condorcet,
+            "majority_cycles": [list(c) for c in self.cycles],
+            "kemeny": "exact" if self.kemeny_exact else "heuristic (a local optimum)",
             "winrate_matrix": None if self.matrix is None else self.matrix,
             "notes": list(self.notes), "sentences": list(self.sentences)})
 
@@ -197,7 +205,7 @@ def _quantiles(draws: np.ndarray, confidence: float) -> tuple:
 
 
 def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None,
-                  extras=None) -> Board:
+                  extras=None, rule: str = "elo") -> Board:
     """The board of one ScoreTable (see the module docstring)."""
     learners = list(table.learners)
     k, datasets = len(learners), list(table.datasets)
@@ -297,7 +305,14 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
         for name, m in extras.items():
             cols[name] = _nanmean(m)
     winners, friedman = _posthoc(table, alpha)
-    board_order = np.lexsort((np.arange(k), -cols["elo"]))
+    rules = aggregate(rank_d)
+    cols["borda"], cols["copeland"] = rules.borda, rules.copeland
+    kemeny_position = np.empty(k)
+    kemeny_position[rules.kemeny] = np.arange(1, k + 1)
+    cols["kemeny"] = kemeny_position
+    key = {"elo": -cols["elo"], "borda": -cols["borda"], "copeland": -cols["copeland"],
+           "kemeny": kemeny_position}[rule]
+    board_order = np.lexsort((np.arange(k), -cols["elo"], key))
     in_board = set(_tied_with_first(point, draws, learners, confidence, seed))
     tied = tuple(learners[j] for j in board_order if learners[j] in in_board)
     ordered = {name: np.asarray(v, dtype=float)[board_order] for name, v in cols.items()}
@@ -306,7 +321,10 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
         matrix = matrix[np.ix_(board_order, board_order)]
     notes = list(_notes(names, bound[board_order], complete, present, table, error_like))
     board = Board(subset, names, ordered, bound[board_order], n_datasets, int(err.shape[0]),
-                  complete, tied, winners, friedman, matrix, tuple(notes))
+                  complete, tied, winners, friedman, matrix, tuple(notes), (), rule,
+                  None if rules.condorcet is None else learners[rules.condorcet],
+                  tuple(tuple(learners[i] for i in c) for c in rules.cycles),
+                  rules.kemeny_exact)
     return _with_sentences(board, rank_d, learners, confidence)
 
 
@@ -362,10 +380,11 @@ def _with_sentences(board, rank_d, learners, confidence) -> Board:
     from dataclasses import replace
 
     c = board.columns
-    first = board.learners[0]
+    top = int(np.lexsort((np.arange(len(board.learners)), -c["elo"]))[0])
+    first = board.learners[top]
     level = f"{confidence:.0%}"
-    s = [f"#1 by Elo: {first} ({c['elo'][0]:.1f} [{c['elo_low'][0]:.1f},"
-         f" {c['elo_high'][0]:.1f}])."]
+    s = [f"#1 by Elo: {first} ({c['elo'][top]:.1f} [{c['elo_low'][top]:.1f},"
+         f" {c['elo_high'][top]:.1f}])."]
     others = [n for n in board.tied_with_first if n != first]
     if others:
         s.append(f"Statistically tied with #1 at {level} (simultaneous rank confidence sets"
@@ -390,6 +409,19 @@ def _with_sentences(board, rank_d, learners, confidence) -> Board:
             s.append(f"With missing results the Elo order and the mean-rank order differ:"
                      f" {shown}" + (f" (and {len(swapped) - 5} more pairs)"
                                     if len(swapped) > 5 else "") + ".")
+    if board.condorcet is not None:
+        s.append(f"{board.condorcet} is the Condorcet winner: it beats every other learner on"
+                 " most data sets.")
+    else:
+        s.append("There is no Condorcet winner: no learner beats every other one on most data"
+                 " sets" + (f"; the majorities go round among {len(board.cycles)} group(s) of"
+                            f" learners ({', '.join(board.cycles[0][:4])}"
+                            + (", ..." if len(board.cycles[0]) > 4 else "") + ")"
+                            if board.cycles else "") + ".")
+    if board.rule != "elo":
+        s.append(f"The board is ordered by the {board.rule.capitalize()} rule"
+                 + (" (a heuristic Kemeny order: a local optimum)" if board.rule == "kemeny"
+                    and not board.kemeny_exact else "") + ".")
     f = board.friedman
     if f.get("test"):
         verdict = "rejects" if f["rejected"] else "does not reject"
@@ -437,7 +469,7 @@ def _extras(frame, table) -> dict:
 
 def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
                 seed: int = bt.SEED, confidence: float = 0.95, alpha: float = 0.05,
-                by: str | None = None, criterion: str | None = None,
+                by: str | None = None, rule: str = "elo", criterion: str | None = None,
                 higher_is_better: bool | None = None, columns: dict | None = None,
                 source_format: str = "auto", where=None, sep: str | None = None,
                 decimal: str | None = None, duplicates: str | None = None) -> Leaderboard:
@@ -463,6 +495,9 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
         Level of the Friedman test and its post-hoc beside the board.
     by : str, optional
         A column of the input (``problem_type``): one more board per value.
+    rule : {"elo", "borda", "copeland", "kemeny"}, default "elo"
+        The order of the board (:mod:`rankwise.stats.aggregation`); every rule's score is in
+        the JSON and CSV whatever the order.
 
     Returns
     -------
@@ -486,6 +521,7 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
     from ..tables.read import load_table, read_frame
 
     rounds = _whole(rounds, "rounds", 1, 100_000)
+    check.choice("rule", rule, RULES)
     check.seed(seed)
     check.alpha(alpha)
     if not 0.0 < float(confidence) < 1.0:
@@ -516,7 +552,7 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
             frames = [part.reset_index(drop=True) for _, part in parts]
     boards = tuple(compute_board(t, anchor=anchor, rounds=rounds, seed=seed,
                                  confidence=float(confidence), alpha=alpha, subset=name,
-                                 extras=_extras(f, t))
+                                 extras=_extras(f, t), rule=rule)
                    for (name, t), f in zip(tables, frames))
     table = tables[0][1]
     settings = {"elo": {"model": "Bradley-Terry maximum likelihood", "scale": bt.SCALE,
@@ -525,7 +561,8 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
                                    " weighs 1/(splits of its data set)"},
                 "bootstrap": {"over": "data sets", "rounds": rounds, "seed": seed,
                               "confidence": float(confidence)},
-                "alpha": alpha, "by": by, "aggregate": "mean over a data set's splits"}
+                "alpha": alpha, "by": by, "aggregate": "mean over a data set's splits",
+                "order": rule}
     reading = [table.reading.sentence()] if table.reading is not None else []
     return Leaderboard(boards, label, table.criterion, bool(table.higher_is_better),
                        settings, tuple([*notes, *reading, *table.warnings]))

@@ -75,8 +75,9 @@ def document(lb) -> Document:
         sentences = list(board.sentences)
         f = board.friedman
         if f.get("test"):   # the p-value as every report writes it
-            sentences = [x.replace(f"p = {f['pvalue']:.3g}", f"p {fmt_p(f['pvalue'])}")
-                         for x in sentences]
+            shown = fmt_p(f["pvalue"])
+            shown = f"p {shown}" if shown.startswith("<") else f"p = {shown}"
+            sentences = [x.replace(f"p = {f['pvalue']:.3g}", shown) for x in sentences]
         doc.add(Paragraph(" ".join(sentences), role="verdict"))
         shown = min(len(board.learners), SHOWN)
         rows = [_row(board, j) for j in range(shown)]
