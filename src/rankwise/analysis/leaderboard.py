@@ -26,6 +26,7 @@ weighs 1 however many splits it ran (bencheval's ``seed_column`` convention):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -265,27 +266,16 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
         return bt.fit(np.tensordot(c, w_d, axes=1), np.tensordot(c, n_d, axes=1), lightest,
                       start)
 
-    ones = np.ones(n_datasets)
-    theta, bound = fit(ones)
+    theta, bound = fit(np.ones(n_datasets))
     point = bt.to_elo(theta)
-    rng = np.random.default_rng(seed)
-    draws = np.empty((rounds, k))
-    improv_d = None
+    counts = resample_counts(n_datasets, order, rounds, seed)
+    draws = np.array([bt.to_elo(fit(c, theta)[0]) for c in counts]).reshape(rounds, k)
     error_like = not table.higher_is_better and np.nanmin(values) >= 0
     if error_like:
         improv_d = by(_improvability(values))
         cols["improvability"] = _nanmean(improv_d)
-    improv_draws = np.empty((rounds, k)) if error_like else None
-    for r in range(rounds):
-        sampled = np.bincount(rng.choice(n_datasets, size=n_datasets, replace=True),
-                              minlength=n_datasets)
-        c = np.zeros(n_datasets)
-        c[order] = sampled
-        th, _ = fit(c, theta)
-        draws[r] = bt.to_elo(th)
-        if error_like:
-            ok = ~np.isnan(improv_d)
-            improv_draws[r] = (c @ np.where(ok, improv_d, 0.0)) / np.maximum(c @ ok, 1)
+        ok = ~np.isnan(improv_d)
+        improv_draws = (counts @ np.where(ok, improv_d, 0.0)) / np.maximum(counts @ ok, 1)
     lo, hi = _quantiles(draws, confidence)
     offset = 0.0
     if anchor is not None:
@@ -326,6 +316,18 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
                   tuple(tuple(learners[i] for i in c) for c in rules.cycles),
                   rules.kemeny_exact)
     return _with_sentences(board, rank_d, learners, confidence)
+
+
+def resample_counts(n_datasets: int, order: np.ndarray, rounds: int, seed: int) -> np.ndarray:
+    """``rounds`` × data sets: how often each data set is drawn in each bootstrap resample,
+    the data sets drawn in ``order`` (sorted names, as bencheval draws them) with
+    ``default_rng(seed).choice``."""
+    rng = np.random.default_rng(seed)
+    counts = np.zeros((rounds, n_datasets))
+    for r in range(rounds):
+        counts[r, order] = np.bincount(rng.choice(n_datasets, size=n_datasets, replace=True),
+                                       minlength=n_datasets)
+    return counts
 
 
 def _tied_with_first(point, draws, learners, confidence, seed) -> tuple:
@@ -564,8 +566,14 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
                 "alpha": alpha, "by": by, "aggregate": "mean over a data set's splits",
                 "order": rule}
     reading = [table.reading.sentence()] if table.reading is not None else []
+    few = ([f"With {rounds} bootstrap resamples the {confidence:.0%} interval of Elo is a little"
+            " narrow: in a simulation (5 learners, 30 data sets) the intervals of 100"
+            " resamples held the true rating in 92% of the cases, those of 1,000 in 95%"
+            " (docs: leaderboards). Give --rounds 1000 for intervals that keep their level; 100"
+            " is TabArena's default, kept so that the numbers equal TabArena's."]
+           if rounds < 1000 else [])
     return Leaderboard(boards, label, table.criterion, bool(table.higher_is_better),
-                       settings, tuple([*notes, *reading, *table.warnings]))
+                       settings, tuple([*few, *notes, *reading, *table.warnings]))
 
 
 def _whole(value, name: str, low: int, high: int) -> int:
@@ -573,3 +581,46 @@ def _whole(value, name: str, low: int, high: int) -> int:
         raise RankwiseError(f"{name} must be a whole number from {low} to {high:,}; got"
                             f" {value!r}")
     return int(value)
+
+
+def coverage(*, k: int = 5, n: int = 30, reps: int = 200, rounds: int = bt.ROUNDS,
+             confidence: float = 0.95, spacing: float = 0.0, seed: int = 1) -> dict:
+    """How often the Elo intervals hold the true ratings, and the tied-with-#1 set the true
+    best, over ``reps`` tables of ``n`` data sets × ``k`` learners whose scores are
+    μ_j + N(0, 1) with μ_j = ``spacing`` · j (0: the null, every learner alike).
+
+    The true rating is the Bradley–Terry rating of the population win probabilities
+    P(i beats j) = Φ((μ_i − μ_j)/√2), mean 1000 (every learner 1000 under the null). Under the
+    null every learner is tied for place 1, so the tied set must hold all of them; otherwise it
+    must hold the learner with the largest μ. Returns the share of intervals that hold their
+    learner's true rating (all learners pooled) and the share of tables whose tied set held
+    the true best, with their Monte Carlo standard errors."""
+    from scipy import stats as st
+
+    mu = spacing * np.arange(k, dtype=float)
+    p = st.norm.cdf((mu[:, None] - mu[None, :]) / math.sqrt(2.0))
+    np.fill_diagonal(p, 0.0)
+    truth = bt.to_elo(bt.fit(p, p + p.T, lightest=1.0)[0])
+    rng = np.random.default_rng(seed)
+    held = tied_ok = 0
+    order = np.arange(n)
+    names = [f"L{j + 1}" for j in range(k)]
+    for rep in range(reps):
+        x = mu + rng.standard_normal((n, k))
+        wins = (k - _average_ranks(-x)[0])          # higher is better: −x as the error
+        theta, _ = bt.fit_totals(wins.sum(axis=0), float(n), 1.0)
+        point = bt.to_elo(theta)
+        counts = resample_counts(n, order, rounds, seed + 1 + rep)
+        draws = np.array([bt.to_elo(bt.fit_totals(c @ wins, c.sum(), 1.0, theta)[0])
+                          for c in counts])
+        lo, hi = _quantiles(draws, confidence)
+        lo, hi = np.minimum(lo, point), np.maximum(hi, point)
+        held += int(np.sum((lo <= truth + 1e-9) & (truth <= hi + 1e-9)))
+        tied = set(_tied_with_first(point, draws, names, confidence, seed + rep))
+        best = names if spacing == 0 else [names[int(np.argmax(mu))]]
+        tied_ok += int(set(best) <= tied)
+    share, first = held / (reps * k), tied_ok / reps
+    return {"k": k, "n": n, "reps": reps, "rounds": rounds, "confidence": confidence,
+            "spacing": spacing, "interval_coverage": share,
+            "interval_se": math.sqrt(share * (1 - share) / (reps * k)),
+            "tied_coverage": first, "tied_se": math.sqrt(max(first * (1 - first), 1e-12) / reps)}
