@@ -269,7 +269,8 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
     theta, bound = fit(np.ones(n_datasets))
     point = bt.to_elo(theta)
     counts = resample_counts(n_datasets, order, rounds, seed)
-    draws = np.array([bt.to_elo(fit(c, theta)[0]) for c in counts]).reshape(rounds, k)
+    fits = [fit(c, theta)[0] for c in counts]
+    draws = np.array([bt.to_elo(th) for th in fits]).reshape(rounds, k)
     error_like = not table.higher_is_better and np.nanmin(values) >= 0
     if error_like:
         improv_d = by(_improvability(values))

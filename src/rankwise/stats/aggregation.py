@@ -36,17 +36,27 @@ RULES = ("elo", "borda", "copeland", "kemeny")
 def majority(ranks: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
     """The k × k weighted pairwise majority matrix M (module docstring)."""
     r = np.asarray(ranks, dtype=float)
-    w = np.ones(r.shape[0]) if weights is None else np.asarray(weights, dtype=float)
     k = r.shape[1]
-    m = np.zeros((k, k))
+    wins = np.zeros((k, k), dtype=np.float64 if weights is not None else np.int64)
+    ties = np.zeros((k, k))
     for d in range(r.shape[0]):
         row = r[d]
         ok = ~np.isnan(row)
-        both = ok[:, None] & ok[None, :]
-        beats = (row[:, None] < row[None, :]) + 0.5 * (row[:, None] == row[None, :])
-        m += w[d] * np.where(both, beats, 0.0)
+        w = 1 if weights is None else float(weights[d])
+        if ok.all():
+            beats = row[:, None] < row[None, :]
+        else:
+            beats = (row[:, None] < row[None, :]) & ok[:, None] & ok[None, :]
+        if w == 1:
+            np.add(wins, beats, out=wins, casting="unsafe")
+        else:
+            wins += w * beats
+        if np.unique(row[ok]).size < ok.sum():   # ties on this data set: half a win each
+            tied = (row[:, None] == row[None, :]) & ok[:, None] & ok[None, :]
+            ties += 0.5 * w * tied
+    m = wins + ties
     np.fill_diagonal(m, 0.0)
-    return m
+    return m.astype(float)
 
 
 def borda(ranks: np.ndarray) -> np.ndarray:
@@ -98,26 +108,23 @@ def kemeny(m: np.ndarray, start=None) -> tuple:
     if k <= KEMENY_EXACT_MAX:
         return _kemeny_exact(m), True
     order = list(np.argsort(-borda_from_majority(m), kind="stable") if start is None else start)
+    order = np.asarray(order, dtype=int)
     d = m - m.T          # d[x, y] > 0: x is preferred to y by the majority
     improved = True
     while improved:
         improved = False
         for i in range(k):
             x = order[i]
-            rest = order[:i] + order[i + 1:]
-            # placing x at position j of ``rest`` gains Σ over the learners it passes:
+            rest = np.delete(order, i)
+            # placing x at position j of ``rest`` gains the sum over the learners it passes:
             # moving up past y gains d[x, y], moving down past y gains d[y, x] = −d[x, y]
-            gains_up = np.cumsum([d[x, y] for y in rest[:i][::-1]])[::-1]   # to j < i
-            gains_down = np.cumsum([-d[x, y] for y in rest[i:]])            # to j > i
-            best_j, best_gain = i, 0.0
-            for j in range(i):
-                if gains_up[j] > best_gain + 1e-12:
-                    best_j, best_gain = j, gains_up[j]
-            for t, g in enumerate(gains_down):
-                if g > best_gain + 1e-12:
-                    best_j, best_gain = i + t + 1, g
-            if best_j != i:
-                order = rest[:best_j] + [x] + rest[best_j:]
+            gains = d[x, rest]
+            up = np.cumsum(gains[:i][::-1])[::-1]          # to positions 0 … i − 1
+            down = -np.cumsum(gains[i:])                  # to positions i + 1 … k − 1
+            candidates = np.concatenate([up, [0.0], down])
+            j = int(np.argmax(candidates))                # the first of the best
+            if candidates[j] > 1e-12:
+                order = np.insert(rest, j, x)
                 improved = True
     return [int(i) for i in order], False
 

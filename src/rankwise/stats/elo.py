@@ -47,8 +47,8 @@ from ..defaults import LEADERBOARD_ROUNDS as ROUNDS, LEADERBOARD_SEED as SEED  #
 SCALE = 400.0
 BASE = 10.0
 INITIAL = 1000.0
-#: Newton's method stops when no log-strength moves by more than this (1e-10 Elo·ln10/400).
-TOLERANCE = 1e-12
+#: Newton's method stops when no log-strength moves by more than this (≈ 2e-8 Elo).
+TOLERANCE = 1e-10
 MAX_ITERATIONS = 200
 
 
@@ -119,13 +119,16 @@ def _newton_cg_totals(totals: np.ndarray, per_pair: float, theta0) -> np.ndarray
     theta = np.zeros(k) if theta0 is None else theta0 - theta0.mean()
 
     def state(t):
-        p = 0.5 * (1.0 + np.tanh(0.5 * (t[:, None] - t[None, :])))
+        # p_ij = e_i / (e_i + e_j): k exponentials and k² divisions, not k² of them
+        e = np.exp(np.maximum(t - t.max(), -700.0))
+        p = e[:, None] / (e[:, None] + e[None, :])
         np.fill_diagonal(p, 0.0)
         return p, totals - per_pair * p.sum(axis=1)
 
     p, g = state(theta)
     for _ in range(MAX_ITERATIONS):
-        a = per_pair * p * p.T
+        a = per_pair * p * (1.0 - p)       # n p_ij p_ji, as p_ji = 1 − p_ij
+        np.fill_diagonal(a, 0.0)
         d = a.sum(axis=1)
         step = _cg(lambda v: d * v - a @ v, g - g.mean(), 1.0 / np.maximum(d, 1e-300))
         size = 1.0
