@@ -99,3 +99,20 @@ def test_compare_chooses_durbin_for_a_balanced_incomplete_design_and_says_so():
     cmp = rankwise.compare(rankwise.load_table(unbalanced, missing="skillings-mack",
                                                higher_is_better=False))
     assert list(cmp.tests) == ["skillings_mack"]
+
+
+def test_a_rejected_durbin_test_is_followed_by_the_durbin_conover_comparisons():
+    three = np.vstack([ICE_CREAM] * 3)          # the design three times: 21 judges
+    frame = pd.DataFrame(three, columns=list("ABCDEFG"))
+    frame.insert(0, "dataset", [f"judge{i}" for i in range(21)])
+    table = rankwise.load_table(frame, missing="skillings-mack", higher_is_better=False)
+    cmp = rankwise.compare(table, effects="none")
+    assert cmp.verdict.gate.test == "durbin" and cmp.verdict.gate.passed
+    assert "Durbin-Conover" in cmp.verdict.text
+    # the verdict's Holm against the best equals Holm on durbin_conover's column of the best
+    p = durbin_conover(three, higher_is_better=False)
+    best = list(table.learners).index(cmp.verdict.best)
+    others = [j for j in range(7) if j != best]
+    holm = rankwise.adjust(p[best, others], "holm")
+    losers = {table.learners[j] for j, q in zip(others, holm) if q <= 0.05}
+    assert set(cmp.verdict.losers) == losers and losers

@@ -71,6 +71,7 @@ RANKINGS_ALL = {r.name: r for r in (
     Ranking("quade_conover", "Quade's weighted rank sums by Conover's t-tests", "quade", False),
     Ranking("wilcoxon", "pairwise Wilcoxon signed-ranks tests", "iman_davenport", False),
     Ranking("sign", "pairwise sign tests", "iman_davenport", False),
+    Ranking("durbin_conover", "the Durbin-Conover comparisons of rank sums", "durbin", False),
     Ranking("anova", "the repeated-measures ANOVA (Tukey and Dunnett)", "anova", False),
 )}
 #: Rankings whose pairwise statistics come from :func:`rankwise.stats.pairwise.pairwise_statistics`.

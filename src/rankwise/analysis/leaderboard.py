@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..defaults import DEFAULT_SEED
 from ..errors import RankwiseError
 from ..stats import elo as bt
 from ..stats.aggregation import RULES, aggregate
@@ -585,7 +586,8 @@ def _whole(value, name: str, low: int, high: int) -> int:
 
 
 def coverage(*, k: int = 5, n: int = 30, reps: int = 200, rounds: int = bt.ROUNDS,
-             confidence: float = 0.95, spacing: float = 0.0, seed: int = 1) -> dict:
+             confidence: float = 0.95, spacing: float = 0.0,
+             seed: int = DEFAULT_SEED) -> dict:
     """How often the Elo intervals hold the true ratings, and the tied-with-#1 set the true
     best, over ``reps`` tables of ``n`` data sets × ``k`` learners whose scores are
     μ_j + N(0, 1) with μ_j = ``spacing`` · j (0: the null, every learner alike).

@@ -45,7 +45,7 @@ from ..names import label, ranking_title, test_title
 #: From this many cells the aligned ranks are sorted in a thread beside the other tests.
 PARALLEL_MIN_CELLS = 1_000_000
 #: The pairwise rankings a table with missing cells can use (each pair on its shared data sets).
-INCOMPLETE_RANKINGS = ("wilcoxon", "sign")
+INCOMPLETE_RANKINGS = ("wilcoxon", "sign", "durbin_conover")
 
 
 @dataclass(frozen=True)
@@ -227,7 +227,7 @@ def frequentist(ctx) -> Contribution:
     if table.n_learners < 3:
         return _two_learners(ctx)
     complete = opts.complete
-    rankings = opts.rankings if complete else _incomplete_rankings(opts)
+    rankings = opts.rankings if complete else _incomplete_rankings(opts, ctx.tests)
     # Without missing cells Friedman's p-value method is the analysis'; with them the gate of
     # every ranking is Skillings-Mack.
     engine = Pairwise(ctx.x, table.learners, opts, higher_is_better=table.higher_is_better,
@@ -243,7 +243,8 @@ def frequentist(ctx) -> Contribution:
     found = {"engine": engine, "posthoc": report, "critical_difference": cd}
     if not complete:
         verdict = decide(table, ctx.mean_ranks, ctx.tests, None, engine, alpha=opts.alpha,
-                         procedure=opts.verdict_procedure, ranking="wilcoxon")
+                         procedure=opts.verdict_procedure,
+                         ranking="durbin_conover" if "durbin" in ctx.tests else "wilcoxon")
         return Contribution({**found, "verdict": verdict},
                             notes=_incomplete_notes(table, opts.used_pair, ctx.shared,
                                                     ctx.tests))
@@ -274,8 +275,12 @@ def _diagram_at_large_k(k: int, opts) -> None:
                             " benjamini_hochberg or benjamini_yekutieli")
 
 
-def _incomplete_rankings(opts) -> list:
-    chosen = resolve_rankings(opts.rankings) if opts.rankings else ["wilcoxon"]
+def _incomplete_rankings(opts, tests=None) -> list:
+    """The post-hoc rankings of a table with missing cells: the Durbin-Conover comparisons
+    where Durbin's test is the gate (a balanced incomplete design), else pairwise Wilcoxon
+    tests on the data sets each pair shares."""
+    default = ["durbin_conover"] if tests and "durbin" in tests else ["wilcoxon"]
+    chosen = resolve_rankings(opts.rankings) if opts.rankings else default
     bad = [r for r in chosen if r not in INCOMPLETE_RANKINGS]
     if bad and opts.family is not None:
         raise RankwiseError(f"the {bad[0]} ranking needs a complete table; with missing cells"

@@ -309,9 +309,18 @@ def durbin_conover(x, *, higher_is_better: bool | None = None,
               \Big(1 - \dfrac{T_1}{b(c-1)}\Big)}}
 
     on bc − b − k + 1 degrees of freedom (adjust them with :func:`rankwise.adjust`, as PMCMRplus's
-    ``durbinAllPairsTest`` does with Holm's procedure)."""
-    x = np.asarray(x, dtype=float)
-    hib = True if higher_is_better is None else bool(higher_is_better)
+    ``durbinAllPairsTest`` does with Holm's procedure; ``compare`` does it for a table whose
+    missing cells leave a balanced incomplete block design)."""
+    return durbin_conover_statistics(np.asarray(x, dtype=float),
+                                     True if higher_is_better is None else higher_is_better,
+                                     decimals)[0]
+
+
+def durbin_conover_statistics(x, higher_is_better, decimals) -> tuple:
+    """``(p, t, details)``: :func:`durbin_conover`'s p-values, the signed statistics
+    (R_j − R_i over the scale: positive where i has the better, smaller rank sum) and the
+    degrees of freedom."""
+    hib = bool(higher_is_better)
     res = durbin(x, higher_is_better=hib, decimals=decimals)
     ranks, (c, r, _) = _durbin_ranks(x, hib, decimals)
     b, k = x.shape
@@ -320,9 +329,10 @@ def durbin_conover(x, *, higher_is_better: bool | None = None,
     df = b * c - b - k + 1
     scale = math.sqrt(max(0.0, 2 * r * (d["a"] - d["c"]) / df
                           * (1 - res.statistic / (b * (c - 1)))))
-    diff = np.abs(sums[:, None] - sums[None, :])
+    diff = sums[None, :] - sums[:, None]
     with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(scale > 0, diff / scale if scale > 0 else 0.0, np.inf)
-    p = 2 * stats.t.sf(t, df)
+        t = diff / scale if scale > 0 else np.where(diff == 0, 0.0, np.sign(diff) * np.inf)
+    p = 2 * stats.t.sf(np.abs(t), df)
     np.fill_diagonal(p, 1.0)
-    return p
+    np.fill_diagonal(t, 0.0)
+    return p, t, {"df": df, "rank_sums": sums.tolist(), "method": "t (Conover 1999, §5.8)"}

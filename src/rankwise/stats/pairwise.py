@@ -110,6 +110,13 @@ def pairwise_statistics(x, ranking: str = "friedman", *, higher_is_better: bool 
     ranking = RANKING_ALIASES.get(ranking, ranking)
     check.choice("ranking", ranking, RANKINGS)
     convention = check.convention(convention)
+    if ranking == "durbin_conover":
+        # a balanced incomplete block design: every pair from the rank sums of all data sets
+        from .family import durbin_conover_statistics
+
+        p, t, details = durbin_conover_statistics(np.asarray(x, dtype=float), higher_is_better,
+                                                  decimals)
+        return PairwiseStatistics(ranking, convention, p, t, None, None, details)
     if complete_cases:
         # missing cells (NaN) allowed: each pair is tested on the data sets it shares
         if ranking not in ("wilcoxon", "sign"):
