@@ -127,4 +127,5 @@ def _engine_of(cmp):
     from rankwise.analysis.options import validate
 
     opts = validate(cmp.table, cmp.options)
-    return steps.fold(cmp.table, opts, steps=steps.STEPS[:3]).engine
+    upto = steps.STEPS.index(steps.frequentist) + 1
+    return steps.fold(cmp.table, opts, steps=steps.STEPS[:upto]).engine
