@@ -275,6 +275,7 @@ def test_every_command_runs_as_a_process_of_its_own(tmp_path, cli_process):
         "power": ["power", "--example", "garcia2008", "--learners", "C4.5,CN2", "--draws",
                   "20", "--bias", "0"],
         "examples": ["examples"],
+        "leaderboard": ["leaderboard", "--example", "tabarena", "--rounds", "20"],
     }
     assert set(runs) == set(typer.main.get_command(app).commands)
     for command, args in runs.items():   # in this order: run writes what the next ones read

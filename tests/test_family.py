@@ -116,3 +116,24 @@ def test_a_rejected_durbin_test_is_followed_by_the_durbin_conover_comparisons():
     holm = rankwise.adjust(p[best, others], "holm")
     losers = {table.learners[j] for j, q in zip(others, holm) if q <= 0.05}
     assert set(cmp.verdict.losers) == losers and losers
+
+
+def test_compare_runs_pages_test_on_the_trend_it_is_given(cli):
+    table = rankwise.load_example("garcia2008")
+    order = ["Kernel", "CN2", "1-NN"]
+    cmp = rankwise.compare(table, trend=order)
+    direct = page_trend(table.values, order, learners=table.learners)
+    assert cmp.tests["page"].statistic == direct.statistic
+    assert cmp.tests["page"].pvalue == pytest.approx(direct.pvalue, rel=1e-12)
+    assert cmp.verdict.gate.test == "iman_davenport"          # Page's test does not decide
+    code, out, err = cli("compare", "--example", "garcia2008", "--trend", "Kernel,CN2,1-NN",
+                         "--format", "json")
+    assert code == 0 and '"page"' in out
+    for bad, words in ((["Kernel", "CN2"], "at least three"), (["Kernel", "CN2", "nope"],
+                                                               "nope")):
+        with pytest.raises(RankwiseError, match=words):
+            rankwise.compare(table, trend=bad)
+    holes = table.values.copy()
+    holes[0, 0] = np.nan
+    with pytest.raises(RankwiseError, match="complete table"):
+        rankwise.compare(holes, trend=["L1", "L2", "L3"], missing="skillings-mack")

@@ -119,7 +119,7 @@ def test_the_command_lines_defaults_are_compares_defaults():
 
 OPTION_VALUES = {
     "alpha": 0.1, "convention": "paper", "decimals": 3, "tests": ("friedman", "quade"),
-    "pair": ("C4.5", "CN2"), "zero_method": "pratt", "wilcoxon_method": "normal",
+    "pair": ("C4.5", "CN2"), "trend": ("Kernel", "CN2", "1-NN"), "zero_method": "pratt", "wilcoxon_method": "normal",
     "sign_ties": "drop", "alternative": "greater", "continuity_correction": True,
     "friedman_method": "chi2", "posthoc": "both", "control": "CN2",
     "procedures": ("holm", "nemenyi"), "rankings": ("friedman", "quade"),

@@ -174,6 +174,7 @@ def compare(
     # the analysis: each option's type and default as rankwise.option_table declares it
     decimals: O.decimals = D.decimals, alpha: O.alpha = D.alpha,
     convention: O.convention = D.convention, tests: O.tests = D.tests, pair: O.pair = D.pair,
+    trend: O.trend = D.trend,
     alternative: O.alternative = D.alternative, zero_method: O.zero_method = D.zero_method,
     wilcoxon_method: O.wilcoxon_method = D.wilcoxon_method,
     continuity_correction: O.continuity_correction = D.continuity_correction,

@@ -51,6 +51,7 @@ TESTS = {t.name: t for t in (
     Test("anova", "omnibus", "the repeated-measures ANOVA", "Repeated-measures ANOVA"),
     Test("skillings_mack", "incomplete", "the Skillings-Mack test", "Skillings-Mack chi-square"),
     Test("durbin", "incomplete", "Durbin's test", "Durbin chi-square"),
+    Test("page", "trend", "Page's trend test", "Page's L (trend)"),
     Test("wilcoxon", "two_learners", "the Wilcoxon signed-ranks test", "Wilcoxon signed-ranks"),
     Test("sign", "two_learners", "the sign test", "Sign test"),
     Test("ttest", "two_learners", "the paired t-test", "Paired t-test"),

@@ -141,6 +141,8 @@ COMPARE = (
                             + names.TWO_LEARNER_TESTS) + "."),
     Option("pair", None, "--pair", kind="pair", metavar="A B",
            help="With 3+ learners, also the two-learner tests of A and B."),
+    Option("trend", None, "--trend", kind="list", metavar="A,B,C",
+           help="Also Page's test that performance increases in this order (worst first)."),
     Option("zero_method", "demsar", "--zero-method", choices=names.ZERO_METHODS,
            help="Wilcoxon: zero differences.", settings_key="wilcoxon_zero_method", group="wilcoxon"),
     Option("wilcoxon_method", "auto", "--wilcoxon-method", choices=names.WILCOXON_METHODS,
@@ -178,7 +180,7 @@ COMPARE = (
            settings_key="verdict_procedure"),
     Option("diagram_procedure", "nemenyi", "--diagram-procedure",
            choices=names.ALL_PAIRS_PROCEDURES, panel=POST, help="The CD diagram's cliques.",
-           settings_key="diagram_procedure"),
+           settings_key="diagram_procedure", group="posthoc", field="diagram"),
     # effect sizes and the Bayesian views
     Option("effects", None, "--effects", kind="spelled", choices=names.EFFECTS_MODES,
            panel=EFFECT, words={None: None, "auto": None, True: "all", False: "none"},

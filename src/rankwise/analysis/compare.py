@@ -255,11 +255,11 @@ def _analysis(declared):
 
 @_analysis
 def compare(data, *, alpha: float = 0.05, convention: str = "default",
-            decimals: int | None = DEFAULT_DECIMALS, tests=None, pair=None,
+            decimals: int | None = DEFAULT_DECIMALS, tests=None, pair=None, trend=None,
             wilcoxon: WilcoxonOptions | None = None, sign_ties: str = "split",
             alternative: str = "two-sided", friedman_method: str = "auto",
             posthoc: str | PosthocOptions | None = None, verdict_procedure: str = "holm",
-            diagram_procedure: str = "nemenyi", effects: str | bool | None = None,
+            effects: str | bool | None = None,
             confidence: float | None = None, bayesian: str | BayesianOptions | None = None,
             seed: int = DEFAULT_SEED, presentation: Presentation | None = None,
             pool_check: bool = False, mcm: str | bool = False, groups: str | None = None,
@@ -285,6 +285,10 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
         Which tests to run; default: all omnibus tests for k ≥ 3, all two-learner tests for k = 2.
     pair : (str, str), optional
         With k ≥ 3, also run the two-learner tests on these two learners (b is compared with a).
+    trend : sequence of str, optional
+        With k ≥ 3, also run Page's test (:func:`rankwise.page_trend`) that performance
+        increases along these learners, given from the one predicted worst to the one
+        predicted best (budgets, versions); it is reported, it does not decide the verdict.
     wilcoxon : WilcoxonOptions, optional
         How the Wilcoxon signed-ranks test (the two-learner test and the pairwise Wilcoxon
         ranking) treats zeros and computes its p-value; its fields:
@@ -328,12 +332,13 @@ def compare(data, *, alpha: float = 0.05, convention: str = "default",
             marked). By default the papers' gate is followed.
         bh_time_budget : float
             Seconds for the exact Bergmann-Hommel search on matrices that are not Robinson.
+        diagram : str
+            The all-pairs procedure behind the CD diagram's cliques and the heat map (default
+            ``nemenyi``, which also draws the critical difference); ``diagram_procedure=``, its
+            name before 0.9, is taken with a FutureWarning until 0.10.
     verdict_procedure : str
         The control procedure by which the verdict compares every learner with the best one
         (default ``holm``). The headline figure (the control diagram) shows these decisions.
-    diagram_procedure : str
-        The all-pairs procedure behind the CD diagram's cliques and the heat map (default
-        ``nemenyi``, which also draws the critical difference).
     effects : {"auto", "all", "verdict", "none"}, bool or None
         Effect sizes with confidence intervals (Hodges-Lehmann, probability of superiority,
         Cohen's d_z, Cliff's δ). ``"all"`` (or True): the verdict's pairs and every pair of the

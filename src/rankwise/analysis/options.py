@@ -48,6 +48,7 @@ def validate(table, given: dict) -> Options:
     _check_procedures(checked)
     k = table.n_learners
     pair = _pair(table, checked["pair"])
+    _trend(table, checked["trend"])
     # with two learners and the per-data-set tests, --control names their base learner only
     base_only = k == 2 and checked["per_dataset"] is not None and checked["posthoc"] is None
     family = "control" if checked["control"] is not None and checked["posthoc"] is None \
@@ -114,6 +115,7 @@ def _checked_values(given: dict) -> dict:
         None if given[key] is None else tuple(check.parse_list(given[key]))
         for key in ("procedures", "rankings"))
     out["pair"] = None if given["pair"] is None else tuple(given["pair"])
+    out["trend"] = None if given["trend"] is None else tuple(check.parse_list(given["trend"]))
     top = given["top"]
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 0):
         raise RankwiseError(f"top must be a whole number (0 or None: every learner); got {top!r}")
@@ -215,6 +217,21 @@ def _check_procedures(checked: dict) -> None:
         raise RankwiseError(f"the diagram procedure must be one of"
                             f" {', '.join(ALL_PAIRS_PROCEDURES)}; got"
                             f" {checked['diagram_procedure']!r}")
+
+
+def _trend(table, trend) -> None:
+    """Page's test needs three or more different learners of a complete table."""
+    if trend is None:
+        return
+    if len(trend) < 3 or len(set(trend)) != len(trend):
+        raise RankwiseError(f"--trend (trend=) needs at least three different learners, from the"
+                            f" one predicted worst to the one predicted best; got"
+                            f" {', '.join(trend)}")
+    for name in trend:
+        table.column(name)
+    if np.isnan(table.values).any():
+        raise RankwiseError("--trend (Page's test) needs a complete table; drop the missing"
+                            " cells first (--missing drop-datasets)")
 
 
 def _pair(table, pair) -> tuple | None:

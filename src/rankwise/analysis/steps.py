@@ -25,7 +25,8 @@ from ..names import BAYESIAN_MODELS, TWO_LEARNER_TESTS, imputed_from
 from ..stats.anova import rm_anova
 from ..stats.exact import PERMUTATION_BELOW_N
 from ..stats.exact import skillings_mack
-from ..stats.family import concordance_from_ranks, durbin, is_balanced_incomplete
+from ..stats.family import (concordance_from_ranks, durbin, is_balanced_incomplete,
+                            page_trend)
 from ..stats.omnibus import (aligned_from_ranks, friedman_from_ranks,
                              iman_davenport_from_friedman, quade_from_ranks)
 from ..stats.ranking import (RANK_BOOTSTRAP_REPLICATES, RANK_BOOTSTRAP_SEED, aligned_ranks,
@@ -149,6 +150,9 @@ def run_tests(ctx) -> Contribution:
     if "anova" in names:
         results["anova"] = rm_anova(x, convention=opts.convention, alpha=opts.alpha,
                                     decimals=None)
+    if opts.trend:
+        results["page"] = page_trend(x, opts.trend, learners=table.learners,
+                                     higher_is_better=table.higher_is_better, decimals=None)
     if opts.used_pair:
         a, b = (x[:, table.learners.index(name)] for name in opts.used_pair)
         results.update(two_learner_tests(a, b, [t for t in TWO_LEARNER_TESTS if t in names],
