@@ -322,6 +322,8 @@ FORMAT_FILES = [
     ("mlr3", "example:mlr3", {"criterion": "classif.ce"}),
     ("weka", "example:weka", {}),
     ("weka", "tests/data/weka/weka_5x2.arff", {}),
+    ("weka", "tests/data/weka/weka_split66x10.arff", {}),
+    ("tabarena", "example:tabarena", {}),
 ]
 
 
@@ -416,3 +418,16 @@ def test_a_weka_measure_declared_nominal_is_refused_as_weka_refuses_it(tmp_path,
     for given in ([], ["--source", "weka"]):
         code, _, err = cli("compare", bad, *given)
         assert code == 2 and "declared nominal" in err and len(err.strip().splitlines()) == 1
+
+
+def test_benchevals_own_input_columns_read_as_tabarenas():
+    """bencheval's ``BenchmarkEvaluator`` names the data set ``task`` and the split ``seed``:
+    the same table as TabArena's per-split file."""
+    with resources.as_file(example_path("tabarena")) as path:
+        frame = pd.read_csv(path)
+    theirs = frame.rename(columns={"dataset": "task", "fold": "seed"})[
+        ["task", "seed", "method", "metric_error"]]
+    a, b = load_table(frame), load_table(theirs)
+    assert a.reading.source == b.reading.source == "tabarena" and b.reading.detected
+    assert a.learners == b.learners and a.datasets == b.datasets
+    assert np.array_equal(a.values, b.values) and not b.higher_is_better

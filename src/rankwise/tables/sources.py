@@ -136,8 +136,8 @@ def detect(columns) -> str | None:
         return "mlr3"
     if {"key_dataset", "key_run", "key_scheme"} <= lower:
         return "weka"
-    if {"dataset", "fold", "method", "metric_error"} <= lower:
-        return "tabarena"
+    if {"method", "metric_error"} <= lower and lower & {"dataset", "task"}:
+        return "tabarena"   # TabArena's per-split results, or bencheval's input (task, seed)
     return None
 
 
@@ -149,7 +149,7 @@ FORMAT_COLUMNS = {"amlb": ("task", "framework", "result"),
                   "openml": ("flow_name", "function", "value"),
                   "mlr3": ("task_id", "learner_id"),
                   "weka": ("Key_Dataset", "Key_Run", "Key_Scheme"),
-                  "tabarena": ("dataset", "fold", "method", "metric_error")}
+                  "tabarena": ("method", "metric_error")}
 
 
 def _check_format(name: str, columns, label: str) -> None:
@@ -157,6 +157,8 @@ def _check_format(name: str, columns, label: str) -> None:
     need = [c for c in FORMAT_COLUMNS[name] if c.lower() not in lower]
     if name == "openml" and not lower & {"data_name", "task_id"}:
         need.append("data_name or task_id")
+    if name == "tabarena" and not lower & {"dataset", "task"}:
+        need.append("dataset or task")
     if need:
         raise RankwiseError(f"{label}: --source {name} needs the columns"
                             f" {', '.join(FORMAT_COLUMNS[name])}; missing {', '.join(need)}"
@@ -650,14 +652,15 @@ def _weka(frame, criterion, label):
 
 
 #: TabArena's own columns beside the error that are not criteria.
-TABARENA_KEYS = ("dataset", "fold", "method", "metric", "problem_type", "imputed",
+TABARENA_KEYS = ("dataset", "task", "fold", "method", "metric", "problem_type", "imputed",
                  "impute_method", "method_type", "method_subtype", "config_type", "ta_name",
                  "ta_suite", "seed", "repeat")
 
 
 def _tabarena(frame, criterion, label):
     """TabArena's per-split results (``results_per_split``, as its evaluation and bencheval
-    write them): data set = ``dataset``, learner = ``method``, fold = ``fold``, value =
+    write them; bencheval's own input names the data set ``task`` and the split ``seed``):
+    data set = ``dataset`` (or ``task``), learner = ``method``, fold = ``fold`` (or ``seed``), value =
     ``metric_error`` (each data set's own metric, in ``metric``, as an error: lower is
     better), or another numeric column named by the criterion (``time_train_s``)."""
     low = _lower(frame)
@@ -669,8 +672,11 @@ def _tabarena(frame, criterion, label):
         raise RankwiseError(f"{label}: no numeric column {want!r} to read as the scores; the"
                             f" TabArena table has {', '.join(map(str, numeric))}")
     chosen = hits[0]
-    built = {"dataset": low["dataset"], "learner": low["method"], "fold": low["fold"],
+    built = {"dataset": low.get("dataset", low.get("task")), "learner": low["method"],
              "value": chosen}
+    split = low.get("fold", low.get("seed"))   # bencheval's seed_column, TabArena's fold
+    if split is not None:
+        built["fold"] = split
     if "repeat" in low:
         built["repeat"] = low["repeat"]
     describe = {"value": f"{chosen}" + (" (each data set's metric, in the metric column, as"
