@@ -346,3 +346,32 @@ def test_elo_intervals_and_the_tied_set_keep_their_level():
         c = coverage(reps=200, rounds=1000, spacing=spacing, seed=7)
         assert c["interval_coverage"] >= 0.95 - 2 * c["interval_se"], c
         assert c["tied_coverage"] >= 0.95 - 2 * max(c["tied_se"], 0.0154), c
+
+
+#: bencheval as its users install it, in a virtual environment of its own (.ci/run makes
+#: ``.venv-bencheval``; ``RANKWISE_BENCHEVAL_PYTHON`` names another one).
+BENCHEVAL_PYTHON = Path(__import__("os").environ.get(
+    "RANKWISE_BENCHEVAL_PYTHON",
+    Path(__file__).resolve().parents[1] / ".venv-bencheval" / "bin" / "python"))
+
+
+@pytest.mark.subprocess
+def test_bencheval_run_now_agrees(tmp_path):
+    """The stored reference again, computed now by bencheval in its own environment: the
+    script that wrote it, run on TabArena's table, gives the same board."""
+    import subprocess
+
+    if not BENCHEVAL_PYTHON.exists():
+        pytest.skip("bencheval is not installed in .venv-bencheval (python -m venv"
+                    " .venv-bencheval && .venv-bencheval/bin/pip install bencheval==0.1.0"
+                    " choix evalica); the stored values are checked instead")
+    tool = Path(__file__).parents[1] / "tools" / "make_bencheval_references.py"
+    out = tmp_path / "now.json"
+    code = (f"import json, runpy; g = runpy.run_path({str(tool)!r});"
+            f" json.dump(g['board'](), open({str(out)!r}, 'w'))")
+    subprocess.run([str(BENCHEVAL_PYTHON), "-c", code], check=True, capture_output=True)
+    now = json.loads(out.read_text())
+    for name, row in now["leaderboard"].items():
+        ref = REFERENCE["leaderboard"][name]
+        for key, value in row.items():
+            assert value == pytest.approx(ref[key], rel=1e-9, abs=1e-9), (name, key)
