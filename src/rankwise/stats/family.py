@@ -11,6 +11,7 @@ import numpy as np
 from scipy import stats
 
 from .. import _validate as check
+from .._validate import score_input
 from ..defaults import DEFAULT_SEED
 from ..errors import RankwiseError
 from .ranking import DEFAULT_DECIMALS, midranks, rank_within_datasets, round_scores
@@ -25,7 +26,15 @@ class Concordance:
     """Kendall's coefficient of concordance W over the data sets, with its bootstrap interval.
 
     ``w`` from 0 (the data sets rank the learners unrelatedly) to 1 (every data set ranks them
-    alike); ``diversity`` = 1 − W, how much the data sets disagree."""
+    alike); ``diversity`` = 1 − W, how much the data sets disagree.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> w = rankwise.kendalls_w(rankwise.load_example("garcia2008"))
+    >>> round(w.w, 4), round(w.diversity, 4), w.low < w.w < w.high
+    (0.3326, 0.6674, True)
+    """
 
     w: float
     low: float
@@ -78,6 +87,7 @@ def _tie_terms(r: np.ndarray) -> np.ndarray:
     return out
 
 
+@score_input
 def kendalls_w(x, *, higher_is_better: bool | None = None, confidence: float = 0.95,
                draws: int = W_DRAWS, seed: int = DEFAULT_SEED,
                decimals: int | None = DEFAULT_DECIMALS) -> Concordance:
@@ -148,6 +158,7 @@ def concordance_from_ranks(r: np.ndarray, confidence: float = 0.95, draws: int =
                        int(seed))
 
 
+@score_input
 def page_trend(x, order, *, learners=None, higher_is_better: bool | None = None,
                decimals: int | None = DEFAULT_DECIMALS, method: str = "auto") -> TestResult:
     r"""Page's test that the learners' performance increases in a predicted ``order`` (e.g.
@@ -245,6 +256,7 @@ def _durbin_ranks(x, hib, decimals):
     return ranks, design
 
 
+@score_input
 def durbin(x, *, higher_is_better: bool | None = None,
            decimals: int | None = DEFAULT_DECIMALS) -> TestResult:
     r"""Durbin's test for a balanced incomplete block design: b data sets each with c of the k
@@ -300,6 +312,7 @@ def durbin(x, *, higher_is_better: bool | None = None,
                       (k - 1,), details)
 
 
+@score_input
 def durbin_conover(x, *, higher_is_better: bool | None = None,
                    decimals: int | None = DEFAULT_DECIMALS) -> np.ndarray:
     r"""The Durbin–Conover comparisons of every pair (Conover 1999, §5.8): k × k unadjusted
@@ -310,7 +323,23 @@ def durbin_conover(x, *, higher_is_better: bool | None = None,
 
     on bc − b − k + 1 degrees of freedom (adjust them with :func:`rankwise.adjust`, as PMCMRplus's
     ``durbinAllPairsTest`` does with Holm's procedure; ``compare`` does it for a table whose
-    missing cells leave a balanced incomplete block design)."""
+    missing cells leave a balanced incomplete block design).
+
+    Examples
+    --------
+    Conover's ice-cream tasting (7 judges, 3 of 7 varieties each):
+
+    >>> import numpy as np
+    >>> from rankwise import durbin_conover
+    >>> n = np.nan
+    >>> ranks = np.array([[2, 3, n, 1, n, n, n], [n, 3, 1, n, 2, n, n],
+    ...                   [n, n, 2, 1, n, 3, n], [n, n, n, 1, 2, n, 3],
+    ...                   [3, n, n, n, 1, 2, n], [n, 3, n, n, n, 1, 2],
+    ...                   [3, n, 1, n, n, n, 2]])
+    >>> p = durbin_conover(ranks, higher_is_better=False)
+    >>> round(float(p[1, 3]), 4), p.shape
+    (0.0012, (7, 7))
+    """
     return durbin_conover_statistics(np.asarray(x, dtype=float),
                                      True if higher_is_better is None else higher_is_better,
                                      decimals)[0]
