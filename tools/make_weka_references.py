@@ -33,19 +33,18 @@ COLUMNS = {"Percent_correct": 13, "Area_under_ROC": 41}
 def compiled(tmp: Path) -> Path:
     subprocess.run(["javac", "-nowarn", "-cp", str(JAR), "-d", str(tmp),
                     str(ROOT / "tools" / "weka" / "RunExp.java"),
-                    str(ROOT / "tools" / "weka" / "RunSplit.java"),
                     str(ROOT / "tools" / "weka" / "TTest.java")], check=True,
                    capture_output=True)
     return tmp
 
 
 def run_experiment(classes: Path, folds: int, runs: int, out: Path,
-                   design: str = "RunExp") -> None:
-    """``design``: ``RunExp`` (``folds``-fold cross-validation) or ``RunSplit`` (``folds`` is
-    then the training percentage of one random split per run)."""
+                   design: str = "cv") -> None:
+    """``design``: ``cv`` (``folds``-fold cross-validation) or ``split`` (``folds`` is then
+    the training percentage of one random split per run)."""
     datasets = [str(EXAMPLES / f"{name}.arff") for name in ("iris", "glass", "breast-cancer")]
-    subprocess.run(["java", "-cp", f"{JAR}:{classes}", design, str(folds), str(runs),
-                    str(out), *datasets], check=True, capture_output=True)
+    subprocess.run(["java", "-cp", f"{JAR}:{classes}", "RunExp", design, str(folds),
+                    str(runs), str(out), *datasets], check=True, capture_output=True)
 
 
 def corrected_ttests(classes: Path, results: Path, column: int) -> list:
@@ -63,7 +62,7 @@ def main() -> int:
         classes = compiled(Path(tmp))
         run_experiment(classes, 10, 5, EXAMPLE)
         run_experiment(classes, 2, 5, DATA / "weka_5x2.arff")
-        run_experiment(classes, 66, 10, DATA / "weka_split66x10.arff", "RunSplit")
+        run_experiment(classes, 66, 10, DATA / "weka_split66x10.arff", "split")
         reference = {"weka": "3.6.14 (Debian)", "tester": "weka.experiment.PairedCorrectedTTester",
                      "significance_level": 0.05, "files": {}}
         for name, path in (("weka_cv10x5.arff", EXAMPLE),

@@ -171,25 +171,35 @@ def _cg(matvec, b: np.ndarray, inverse_diagonal: np.ndarray) -> np.ndarray:
     return x - x.mean()
 
 
-def _peel(w: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(order, sides)``: learners that won (side +1) or lost (−1) every battle they fought,
-    taken out one after another (taking one out can leave another undefeated)."""
-    k = w.shape[0]
+def _peeled(k: int, found, after=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(order, sides)``: learners that won (side +1) or lost (−1) every battle they fought
+    among those still in, taken out one after another (taking one out can leave another
+    undefeated). ``found(alive)`` gives the (top, bottom) masks; ``after(i, side, alive)``
+    updates what ``found`` reads once learner i is out."""
     alive = np.ones(k, dtype=bool)
     order, sides = [], []
     while alive.sum() > 1:
-        both = alive[:, None] & alive[None, :]
-        fought = np.where(both, n, 0.0).sum(axis=1)
-        won = np.where(both, w, 0.0).sum(axis=1)
-        top = alive & (fought > 0) & (won >= fought)
-        bottom = alive & (fought > 0) & (won <= 0) & ~top
+        top, bottom = found(alive)
         if not top.any() and not bottom.any():
             break
         for i in np.flatnonzero(top | bottom):
             order.append(int(i))
             sides.append(1 if top[i] else -1)
             alive[i] = False
+            if after is not None:
+                after(i, sides[-1], alive)
     return np.array(order, dtype=int), np.array(sides, dtype=int)
+
+
+def _peel(w: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_peeled` on the pair matrices."""
+    def found(alive):
+        both = alive[:, None] & alive[None, :]
+        fought = np.where(both, n, 0.0).sum(axis=1)
+        won = np.where(both, w, 0.0).sum(axis=1)
+        top = alive & (fought > 0) & (won >= fought)
+        return top, alive & (fought > 0) & (won <= 0) & ~top
+    return _peeled(w.shape[0], found)
 
 
 def _bound(side: int, others: np.ndarray, games: np.ndarray, won: float,
@@ -241,21 +251,19 @@ def fit_totals(totals: np.ndarray, per_pair: float, lightest: float,
     balanced schedule again, with the others' totals less what they won against it."""
     totals = np.asarray(totals, dtype=float).copy()
     k = totals.size
-    alive = np.ones(k, dtype=bool)
-    order, sides = [], []
     eps = 1e-9 * per_pair
-    while alive.sum() > 1:
-        m = int(alive.sum())
-        top = alive & (totals >= per_pair * (m - 1) - eps)
-        bottom = alive & (totals <= eps) & ~top
-        if not top.any() and not bottom.any():
-            break
-        for i in np.flatnonzero(top | bottom):
-            order.append(int(i))
-            sides.append(1 if top[i] else -1)
-            alive[i] = False
-            if bottom[i]:                             # each other learner beat it once
-                totals[alive] -= per_pair
+
+    def found(alive):
+        top = alive & (totals >= per_pair * (int(alive.sum()) - 1) - eps)
+        return top, alive & (totals <= eps) & ~top
+
+    def after(i, side, alive):
+        if side < 0:                                  # each other learner beat it once
+            totals[alive] -= per_pair
+
+    order, sides = _peeled(k, found, after)
+    alive = np.ones(k, dtype=bool)
+    alive[order] = False
     theta, bound = np.zeros(k), np.zeros(k, dtype=int)
     if alive.sum() >= 2:
         keep = np.flatnonzero(alive)
