@@ -18,7 +18,9 @@ board = rankwise.leaderboard(str(example_path("tabarena")), anchor="RF (default)
 b = board.board
 print(f"#1: {b.learners[0]}, Elo {b.columns['elo'][0]:.1f}"
       f" [{b.columns['elo_low'][0]:.1f}, {b.columns['elo_high'][0]:.1f}]")
-print("tied with #1:", ", ".join(b.tied_with_first))
+print("tied with #1:")
+for name in b.tied_with_first:
+    print("  " + name)
 fig = board_figure(board)
 
 # %%

@@ -14,11 +14,12 @@ import matplotlib.pyplot as plt
 
 from rankwise.analysis.leaderboard import coverage
 
-runs = {rounds: coverage(k=5, n=30, reps=40, rounds=rounds, seed=3) for rounds in (100, 1000)}
+runs = {rounds: coverage(k=5, n=30, reps=40, rounds=rounds, seed=3)
+        for rounds in (100, 1000)}
 fig, ax = plt.subplots(figsize=(6.4, 3.2))
 for i, (rounds, c) in enumerate(runs.items()):
-    ax.errorbar([i - 0.1], [c["interval_coverage"]], yerr=[2 * c["interval_se"]], fmt="o",
-                color="#1f4e79", label="Elo intervals" if i == 0 else None)
+    ax.errorbar([i - 0.1], [c["interval_coverage"]], yerr=[2 * c["interval_se"]],
+                fmt="o", color="#1f4e79", label="Elo intervals" if i == 0 else None)
     ax.errorbar([i + 0.1], [c["tied_coverage"]], yerr=[2 * c["tied_se"]], fmt="s",
                 color="#b5651d", label="tied-with-#1 set" if i == 0 else None)
     print(f"{rounds} resamples: intervals {c['interval_coverage']:.3f},"

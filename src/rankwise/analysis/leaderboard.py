@@ -93,7 +93,17 @@ class Board:
 
 @dataclass(frozen=True)
 class Leaderboard:
-    """:func:`leaderboard`'s result: the board of the whole table, then one per subset."""
+    """:func:`leaderboard`'s result: the board of the whole table, then one per subset.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> board = rankwise.leaderboard(rankwise.load_example("garcia2008"), rounds=20)
+    >>> len(board.boards), board.board.subset, board.settings["bootstrap"]["rounds"]
+    (1, None, 20)
+    >>> sorted(board.to_dict()["boards"][0]["rows"][0])[:4]
+    ['borda', 'copeland', 'elo', 'elo_bound']
+    """
 
     boards: tuple
     source: str
