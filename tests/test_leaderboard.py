@@ -375,3 +375,23 @@ def test_bencheval_run_now_agrees(tmp_path):
         ref = REFERENCE["leaderboard"][name]
         for key, value in row.items():
             assert value == pytest.approx(ref[key], rel=1e-9, abs=1e-9), (name, key)
+
+
+def test_strengths_equal_evalica_on_its_own_example():
+    """evalica's Pair2Rank example (30 food comparisons, two ties): the Bradley-Terry
+    strengths (a tie half a win each) equal evalica's, up to its scale."""
+    data = REFERENCE["pair2rank"]
+    names = sorted({x for row in data["battles"] for x in row[:2]})
+    ix = {n: i for i, n in enumerate(names)}
+    w = np.zeros((len(names), len(names)))
+    for left, right, winner in data["battles"]:
+        a, b = ix[left], ix[right]
+        if winner == "tie":
+            w[a, b] += 0.5
+            w[b, a] += 0.5
+        else:
+            w[(a, b) if winner == "left" else (b, a)] += 1
+    theta, bound = bt.fit(w, w + w.T, lightest=1.0)
+    scores = np.log([data["evalica_scores"][n] for n in names])
+    assert not bound.any()
+    assert np.allclose(theta - theta.mean(), scores - scores.mean(), atol=1e-6)

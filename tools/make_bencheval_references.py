@@ -33,6 +33,26 @@ SMALL = [("a", "b"), ("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"), ("b", "c"),
          ("d", "a")]
 
 
+#: evalica's own example (its Pair2Rank space's example.csv: 30 food comparisons, two ties).
+PAIR2RANK = """Pizza,Sushi,left Burger,Pasta,right Tacos,Pizza,left Sushi,Tacos,right Burger,Pizza,left
+Pasta,Sushi,right Tacos,Burger,left Pizza,Pasta,tie Sushi,Burger,right Pasta,Tacos,left
+Burger,Sushi,right Tacos,Pizza,left Sushi,Pasta,tie Burger,Tacos,left Pizza,Burger,right
+Pasta,Tacos,right Burger,Sushi,right Tacos,Pasta,left Pizza,Tacos,right Sushi,Burger,left
+Pasta,Pizza,right Burger,Sushi,right Tacos,Pasta,left Pizza,Sushi,left Sushi,Burger,right
+Pasta,Tacos,right Tacos,Pizza,left Burger,Pasta,right Sushi,Tacos,left Pizza,Burger,right"""
+
+
+def pair2rank() -> dict:
+    import evalica
+
+    rows = [r.split(",") for r in PAIR2RANK.split()]
+    code = {"left": evalica.Winner.X, "right": evalica.Winner.Y, "tie": evalica.Winner.Draw}
+    result = evalica.bradley_terry([r[0] for r in rows], [r[1] for r in rows],
+                                   [code[r[2]] for r in rows], tolerance=1e-12, limit=100_000)
+    return {"battles": rows, "evalica_scores": {str(k): float(v)
+                                                for k, v in result.scores.items()}}
+
+
 def board() -> dict:
     from bencheval.evaluator import BenchmarkEvaluator
 
@@ -79,7 +99,7 @@ def main() -> int:
                              " leaderboard(include_mrr, include_rank_counts,"
                              " include_rescaled_loss, elo anchored at 'RF (default)',"
                              " 100 bootstrap rounds, seed 0)",
-                 **board(), "small": small()}
+                 **board(), "small": small(), "pair2rank": pair2rank()}
     OUT.write_text(json.dumps(reference, indent=1) + "\n")
     print(f"wrote {OUT}")
     return 0
