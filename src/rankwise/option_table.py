@@ -140,9 +140,9 @@ COMPARE = (
                 + ", ".join(names.OMNIBUS_TESTS + ("skillings_mack",)
                             + names.TWO_LEARNER_TESTS) + "."),
     Option("pair", None, "--pair", kind="pair", metavar="A B",
-           help="With 3+ learners, also the two-learner tests of A and B."),
+           help="Also the two-learner tests of A and B."),
     Option("trend", None, "--trend", kind="list", metavar="A,B,C",
-           help="Also Page's test that performance increases in this order (worst first)."),
+           help="Page's trend test, worst first."),
     Option("zero_method", "demsar", "--zero-method", choices=names.ZERO_METHODS,
            help="Wilcoxon: zero differences.", settings_key="wilcoxon_zero_method", group="wilcoxon"),
     Option("wilcoxon_method", "auto", "--wilcoxon-method", choices=names.WILCOXON_METHODS,
