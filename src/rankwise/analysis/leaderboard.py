@@ -34,7 +34,7 @@ import numpy as np
 from ..defaults import DEFAULT_SEED
 from ..errors import RankwiseError
 from ..stats import elo as bt
-from ..stats.aggregation import RULES, aggregate
+from ..stats.aggregation import RULES, aggregate, majority
 from ..stats.results import jsonable
 
 #: Learners up to which the win-rate matrix is computed and kept (k × k numbers).
@@ -177,16 +177,9 @@ def _nanmean(m: np.ndarray, axis=0) -> np.ndarray:
 def _pairs(err: np.ndarray, weight: np.ndarray, unit_dataset: np.ndarray,
            n_datasets: int) -> tuple:
     """``(w, n)`` per data set: weighted wins of row over column (a tie half) and weighted
-    battles, shapes (data sets, k, k); only for tables with missing results."""
-    k = err.shape[1]
-    w = np.zeros((n_datasets, k, k))
-    for u in range(err.shape[0]):
-        e = err[u]
-        ok = ~np.isnan(e)
-        both = ok[:, None] & ok[None, :]
-        np.fill_diagonal(both, False)
-        wins = (e[:, None] < e[None, :]) + 0.5 * (e[:, None] == e[None, :])
-        w[unit_dataset[u]] += weight[u] * np.where(both, wins, 0.0)
+    battles, shapes (data sets, k, k): the majority matrix of each data set's splits."""
+    w = np.stack([majority(err[unit_dataset == d], weight[unit_dataset == d])
+                  for d in range(n_datasets)])
     return w, w + np.transpose(w, (0, 2, 1))
 
 
@@ -225,6 +218,11 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
         raise RankwiseError(f"a leaderboard needs at least two learners; "
                             f"{'subset ' + repr(subset) + ' has' if subset else 'the table has'}"
                             f" {k}")
+    if anchor is not None and anchor not in learners:
+        raise RankwiseError(f"--anchor {anchor!r} is not a learner of the"
+                            f"{' subset ' + repr(subset) if subset else ''} table; its"
+                            f" learners are {', '.join(learners[:8])}"
+                            + (", ..." if k > 8 else ""))
     values, unit_dataset = _units(table)
     n_datasets = len(datasets)
     # the errors: lower is better (scores are turned round, never changed otherwise)
@@ -289,14 +287,7 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
         ok = ~np.isnan(improv_d)
         improv_draws = (counts @ np.where(ok, improv_d, 0.0)) / np.maximum(counts @ ok, 1)
     lo, hi = _quantiles(draws, confidence)
-    offset = 0.0
-    if anchor is not None:
-        if anchor not in learners:
-            raise RankwiseError(f"--anchor {anchor!r} is not a learner of the"
-                                f"{' subset ' + repr(subset) if subset else ''} table; its"
-                                f" learners are {', '.join(learners[:8])}"
-                                + (", ..." if k > 8 else ""))
-        offset = bt.INITIAL - point[learners.index(anchor)]
+    offset = 0.0 if anchor is None else bt.INITIAL - point[learners.index(anchor)]
     cols["elo"] = point + offset
     cols["elo_low"] = np.minimum(lo, point) + offset     # bencheval clips a negative width
     cols["elo_high"] = np.maximum(hi, point) + offset

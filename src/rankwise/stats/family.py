@@ -351,10 +351,9 @@ def durbin_conover_statistics(x, higher_is_better, decimals) -> tuple:
     degrees of freedom."""
     hib = bool(higher_is_better)
     res = durbin(x, higher_is_better=hib, decimals=decimals)
-    ranks, (c, r, _) = _durbin_ranks(x, hib, decimals)
+    d = res.details            # the design and rank sums Durbin's test found
+    c, r, sums = d["block_size"], d["replications"], np.asarray(d["rank_sums"])
     b, k = x.shape
-    sums = np.nansum(ranks, axis=0)
-    d = res.details
     df = b * c - b - k + 1
     scale = math.sqrt(max(0.0, 2 * r * (d["a"] - d["c"]) / df
                           * (1 - res.statistic / (b * (c - 1)))))
