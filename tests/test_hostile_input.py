@@ -438,11 +438,18 @@ def test_a_report_folder_never_writes_over_an_input(cli, tmp_path, table_file):
     assert other.read_bytes() == table_file.read_bytes()
 
 
-def test_race_power_and_export_never_write_over_their_input(cli, tmp_path, table_file):
+def test_race_power_export_and_leaderboard_never_write_over_their_input(cli, tmp_path, table_file):
     _untouched(cli, ["race", table_file, "-o", table_file], [table_file], "is the input")
     _untouched(cli, ["race", table_file, "--figure", table_file], [table_file], "is the input")
     _untouched(cli, ["power", table_file, "--draws", "20", "-o", table_file], [table_file],
                "is the pool")
+    _untouched(cli, ["leaderboard", table_file, "--rounds", "5", "-o", table_file],
+               [table_file], "is the input")
+    _untouched(cli, ["leaderboard", table_file, "--rounds", "5", "--figure", table_file],
+               [table_file], "is the input")
+    _untouched(cli, ["leaderboard", table_file, "--rounds", "5", "--figure",
+                     tmp_path / "a.svg", "--matrix-figure", tmp_path / "a.svg"], [table_file],
+               "name the same file")
     db = _small_results(tmp_path)
     for fmt in ("csv", "weka", "parquet"):
         _untouched(cli, ["export", db, "-f", fmt, "-o", db], [db, table_file],
