@@ -41,3 +41,10 @@ PAIR_MATRIX_MAX_LEARNERS = 1_000
 #: The seed of the sample of pairs that places the block boundaries of a streamed all-pairs
 #: family (it changes the blocks, never a number).
 ALL_PAIRS_EDGE_SEED = 35
+#: Items (model evaluations scored item by item): resamples of the paired bootstrap and sign-flip
+#: permutation draws per task, and the two-level bootstrap of the macro-average; their seed.
+ITEM_DRAWS = 2000
+ITEM_SEED = 2411
+#: McNemar's test is exact (binomial on the discordant items) below this many discordant items,
+#: the chi-square with continuity correction from it on.
+MCNEMAR_EXACT_BELOW = 25
