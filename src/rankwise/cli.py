@@ -10,7 +10,7 @@ import typer
 import typer.main
 
 from . import names, option_table
-from .cli_options import Board, In, NoEffects, Out, Pool, Racing, Study
+from .cli_options import Board, In, Items, NoEffects, Out, Pool, Racing, Study
 from .cli_options import CommandDefaults, Commands
 from .cli_options import Defaults as D, Options as O
 from ._paths import refuse_clashes
@@ -202,6 +202,8 @@ def compare(
     pairs: Out.Pairs = None, significant_pairs: Out.SignificantPairs = False,
     include_table: Out.IncludeTable = None,
     figure_width: Out.FigureWidth = None, latex_fragment: Out.LatexFragment = False,
+    items: Items.Flag = False, metric: Items.Metric = None, item_filter: Items.Filter = None,
+    cluster: Items.Cluster = None,
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare
@@ -210,6 +212,15 @@ def compare(
 
     given = api_values(locals())
     try:
+        if items or _items_input(input, example, source_format):
+            return _compare_items(input, example, source_format, metric=metric,
+                                  item_filter=item_filter, cluster=cluster, missing=missing,
+                                  sep=sep, alpha=alpha, confidence=confidence, seed=seed,
+                                  fmt=fmt, output=output)
+        for value, flag_ in ((metric, "--metric"), (item_filter, "--item-filter"),
+                             (cluster, "--cluster")):
+            if value is not None:
+                raise RankwiseError(f"{flag_} goes with scored items (--items)")
         if fmt not in names.REPORT_FORMATS:
             raise RankwiseError(f"--format must be one of {', '.join(names.REPORT_FORMATS)};"
                                 f" got {fmt!r}")
@@ -252,6 +263,58 @@ def compare(
                     width=text_width(output)), output)
     except RankwiseError as exc:
         fail(str(exc))
+
+
+def _items_input(input, example, source_format) -> bool:
+    """Whether compare's input is scored items: an item example, an item --source, or a file
+    whose name or columns say so."""
+    from .examples import ITEM_EXAMPLES
+
+    if example is not None:
+        return example in ITEM_EXAMPLES
+    if source_format in names.ITEM_SOURCES:
+        return True
+    if source_format != "auto" or input is None or not Path(input).exists():
+        return False
+    from .tables.items import is_item_file
+
+    return is_item_file(input)
+
+
+def _compare_items(input, example, source_format, *, metric, item_filter, cluster, missing,
+                   sep, alpha, confidence, seed, fmt, output):
+    """compare --items: both levels, in text, Markdown or JSON."""
+    from .analysis.items import compare_items
+    from .defaults import DEFAULT_SEED, ITEM_SEED
+    from .examples import ITEM_EXAMPLES, load_items_example
+    from .report.items import render_items
+    from .tables.items import read_items
+
+    if fmt not in ("text", "markdown", "json"):
+        raise RankwiseError(f"--items reports in text, markdown or json; got --format {fmt}")
+    if (input is None) == (example is None):
+        raise RankwiseError("give either an INPUT file or --example NAME (not both)")
+    check_destinations(output, None)
+    refuse_clashes({"the input": input}, {"-o": output}, {})
+    if missing == "refuse" or missing == "common":
+        policy = missing
+    else:
+        raise RankwiseError(f"--missing for items must be refuse or common; got {missing!r}")
+    if example is not None:
+        if example not in ITEM_EXAMPLES:
+            raise RankwiseError(f"--example {example} is a table of learners x data sets, not"
+                                f" scored items; the item examples: {', '.join(ITEM_EXAMPLES)}")
+        table = load_items_example(example)
+        if policy != "refuse":
+            from dataclasses import replace
+            table = replace(table, missing=policy)
+    else:
+        reader = "auto" if source_format == "auto" else source_format
+        table = read_items(input, reader=reader, metric=metric, filter=item_filter,
+                           cluster=cluster, missing=policy, sep=_separator(sep))
+    result = compare_items(table, alpha=alpha, confidence=confidence or 0.95,
+                           seed=ITEM_SEED if seed == DEFAULT_SEED else seed)
+    emit(render_items(result, fmt, text_width(output)), output)
 
 
 @app.command()

@@ -134,6 +134,19 @@ Commands = SimpleNamespace(**{command: SimpleNamespace(**{o.name: table_option(o
 CommandDefaults = SimpleNamespace(**{command: SimpleNamespace(**{o.name: o.command_default
                                                                  for o in table})
                                      for command, table in option_table.COMMANDS.items()})
+class Items:
+    """compare: model evaluations scored item by item (guide: items)."""
+    P = "Items (guide: items)"
+    Flag = Annotated[bool, flag("--items", panel=P,
+                                help="Scored items: model, task, item, score.")]
+    Metric = Annotated[Optional[str], opt("--metric", metavar="NAME", panel=P,
+                                          help="The per-item metric or scorer to take.")]
+    Filter = Annotated[Optional[str], opt("--item-filter", metavar="NAME", panel=P,
+                                          help="lm-eval: the filter whose records count.")]
+    Cluster = Annotated[Optional[str], opt("--cluster", metavar="FIELD", panel=P,
+                                           help="Item field that groups items.")]
+
+
 NoEffects = Annotated[bool, typer.Option("--no-effects", hidden=True,
                                          help="The same as --effects none.")]
 
@@ -146,24 +159,22 @@ class Out:
                                            help="Write to FILE instead of the screen.")]
     Report = Annotated[Optional[Path], opt(
         "--report", metavar="DIR", panel=OUT,
-        help="Every format and figure (SVG, PDF, PNG, TikZ) into DIR.")]
+        help="Every format and figure into DIR.")]
     Pairs = Annotated[Optional[Path], opt(
         "--pairs", metavar="FILE", panel=OUT,
-        help="Every pair's numbers to FILE (.parquet or .csv); above 1,000 learners, --posthoc"
-             " all's pairs, streamed.")]
+        help="Every pair's numbers to FILE (.parquet, .csv).")]
     SignificantPairs = Annotated[bool, flag(
         "--significant-pairs", panel=OUT,
-        help="--pairs: only the pairs some procedure rejects.")]
+        help="--pairs: only rejected pairs.")]
     IncludeTable = Annotated[Optional[bool], flag(
         "--include-table/--no-include-table", panel=OUT,
-        help="JSON: the per-cell matrices (default: up to 10,000 cells).")]
+        help="JSON: per-cell matrices (default: <= 10,000).")]
     FigureWidth = Annotated[Optional[str], opt(
         "--figure-width", metavar="column|page|CM", panel=OUT,
-        help="--report: draw the SVG/PDF/PNG figures for a paper's column (8.4 cm), page"
-             " (17 cm) or CM centimetres.")]
+        help="--report: figures for a column (8.4 cm), page (17 cm), CM.")]
     LatexFragment = Annotated[bool, flag(
         "--latex-fragment", panel=OUT,
-        help="--format latex: only tables and figures, to \\input.")]
+        help="--format latex: tables, figures only.")]
 
 
 class Study:

@@ -194,7 +194,11 @@ BAYESIAN_TESTS = ("sign", "signed-rank", "correlated-t", "hierarchical")
 #: Bayesian models of the whole table (the bayes extra), a report section of their own.
 BAYESIAN_MODELS = ("plackett-luce", "bradley-terry")
 #: Formats of other tools that ``load_table`` reads (tables/sources.py), for ``--source``.
-SOURCE_FORMATS = ("auto", "rankwise", "amlb", "openml", "mlr3", "weka", "tabarena")
+#: The readers of model evaluations scored item by item (``compare --items``): a long table of
+#: ``model, task, item, score`` and the files lm-evaluation-harness, inspect_ai, HELM and
+#: SWE-bench write.
+ITEM_SOURCES = ("items", "lm-eval", "inspect", "helm", "swe-bench")
+SOURCE_FORMATS = ("auto", "rankwise", "amlb", "openml", "mlr3", "weka", "tabarena") + ITEM_SOURCES
 #: What the verdict speaks in: the frequentist decisions, or a Bayesian posterior first.
 VERDICT_BASES = ("frequentist", "bayesian")
 POSTHOC_FAMILIES = ("all", "control", "both")

@@ -53,6 +53,38 @@ EXAMPLES = {
 }
 
 
+#: Bundled model evaluations scored item by item (``compare --example NAME`` reads them as
+#: items; :func:`load_items_example`).
+ITEM_EXAMPLES = {
+    "evals": ("evals_items.csv",
+              "simulated model evaluations scored item by item: 4 models x 4 tasks (164 code"
+              " items, 400 trivia, 480 reading questions on 60 passages in a cluster column,"
+              " 120 arithmetic), 0/1 scores (tools/make_items_example.py)"),
+}
+
+
+def load_items_example(name: str):
+    """A bundled item-level example as an :class:`~rankwise.tables.items.ItemTable`.
+
+    Examples
+    --------
+    >>> from rankwise import load_items_example
+    >>> t = load_items_example("evals")
+    >>> t.models, t.tasks
+    (('alpha', 'beta', 'gamma', 'delta'), ('code', 'trivia', 'reading', 'arith'))
+    """
+    from dataclasses import replace
+
+    from ..tables.items import read_items
+
+    if name not in ITEM_EXAMPLES:
+        raise RankwiseError(f"no bundled item example named {name!r}; choose one of"
+                            f" {', '.join(ITEM_EXAMPLES)}")
+    with resources.as_file(resources.files(__name__).joinpath(ITEM_EXAMPLES[name][0])) as path:
+        table = read_items(path, reader="items")
+    return replace(table, source=f"example:{name}")
+
+
 def example_path(name: str):
     """Path of a bundled example table (a context-free ``Traversable``)."""
     if name not in EXAMPLES:

@@ -27,6 +27,7 @@ from .cells import MISSING_TOKENS, NA_SPELLINGS  # noqa: F401  (re-exported)
 from .cells import number_columns
 from .cells import parse_numbers as _parse_numbers
 from .cells import text as _text
+from ..names import ITEM_SOURCES
 from .sources import ROLES, SOURCE_FORMATS, Reading, duplicates_policy, read_as
 from .table import ScoreTable
 
@@ -109,6 +110,10 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     check.choice("aggregate", aggregate, AGGREGATES)
     missing = missing_policy(missing)
     check.choice("source_format", source_format, SOURCE_FORMATS)
+    if source_format in ITEM_SOURCES:
+        raise RankwiseError(f"--source {source_format} is scored item by item: read it with"
+                            f" rankwise.read_items (rankwise compare FILE --items), which"
+                            f" compares the models item by item and across tasks")
     if duplicates is not None:
         check.choice("duplicates", duplicates, DUPLICATES)
     if decimal is not None and decimal not in DECIMAL_MARKS:

@@ -1,0 +1,289 @@
+"""Models compared item by item within each task, and across tasks.
+
+:func:`compare_items` runs both levels on an :class:`~rankwise.tables.items.ItemTable`:
+
+- per task, every pair of models on the same items (McNemar's test for 0/1 scores, the sign-flip
+  permutation test otherwise or when items are clustered), the p-values adjusted across the
+  task's pairs, each model's score with its interval (Wilson and Clopper–Pearson for 0/1 scores;
+  the t interval from the clustered standard error otherwise), and the models tied with the
+  task's #1;
+- across tasks, the task-level table (mean per model and task) through :func:`rankwise.compare`
+  (Friedman, post-hoc, rank sets, the data-set check: everything), the macro-average with a
+  two-level bootstrap interval (tasks, then items within tasks) and the models tied with #1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from ..defaults import ITEM_DRAWS, ITEM_SEED
+from ..errors import RankwiseError
+from ..stats.adjust import adjust
+from ..stats.items import (_cluster_codes, _summer, clustered_se, is_binary, normal_adequate,
+                           paired_items, proportion_interval)
+from ..tables.items import ItemTable, read_items
+
+
+@dataclass(frozen=True)
+class TaskComparison:
+    """One task: each model's score with its interval, and every pair of models.
+
+    ``interval`` names how ``low``/``high`` were made (``wilson``, or ``t`` from the clustered
+    standard error); ``clopper_pearson`` holds the exact interval for 0/1 scores;
+    ``normal_ok`` says per model where the normal interval would have been adequate. ``pairs``
+    is a :class:`rankwise.stats.items.PairedItems`; ``adjusted`` its p-values adjusted across
+    the task's pairs by ``procedure``; ``tied`` the models not significantly below ``best``.
+    """
+
+    task: str
+    models: tuple
+    n_items: int
+    n_clusters: int
+    repeats: int
+    dropped: int
+    score: np.ndarray
+    se: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    interval: str
+    clopper_pearson: tuple | None
+    normal_ok: np.ndarray | None
+    pairs: object
+    adjusted: np.ndarray
+    best: str
+    tied: tuple
+
+    def significant(self, alpha: float):
+        """Indices of the pairs whose adjusted p-value is at most ``alpha``."""
+        return np.flatnonzero(self.adjusted <= alpha)
+
+
+@dataclass(frozen=True)
+class ItemComparison:
+    """Both levels of an item-level comparison (:func:`compare_items`).
+
+    Attributes
+    ----------
+    items : ItemTable
+    tasks : tuple of TaskComparison
+    table : ScoreTable
+        The task-level table: mean score per task (rows) and model.
+    across : Comparison or None
+        :func:`rankwise.compare` on ``table`` (None with fewer than two tasks, said in the notes).
+    macro, macro_low, macro_high : ndarray
+        The macro-average (mean over tasks of each task's mean) and its two-level bootstrap
+        interval.
+    best : str
+        The model with the highest macro-average.
+    tied : tuple of str
+        The models whose macro-average is not significantly below ``best``'s (one-sided
+        simultaneous bootstrap test at ``alpha``, max-t over the other models).
+    settings : dict
+    notes : tuple of str
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> r = rankwise.compare_items(rankwise.load_items_example("evals"))
+    >>> r.best, len(r.tasks)
+    ('delta', 4)
+    """
+
+    items: ItemTable
+    tasks: tuple
+    table: object
+    across: object
+    macro: np.ndarray
+    macro_low: np.ndarray
+    macro_high: np.ndarray
+    best: str
+    tied: tuple
+    settings: dict
+    notes: tuple
+
+    @property
+    def models(self) -> tuple:
+        return self.items.models
+
+    def to_dict(self) -> dict:
+        from ..report.items import items_dict
+
+        return items_dict(self)
+
+    def to_text(self, width: int = 80) -> str:
+        from ..report.items import items_text
+
+        return items_text(self, width)
+
+
+def _task(items: ItemTable, name: str, *, alpha, procedure, test, mcnemar_method, interval,
+          confidence, draws, seed) -> TaskComparison:
+    t = items.task_matrix(name)
+    x = t.scores
+    pairs = paired_items(x, clusters=t.clusters, weights=t.weights, test=test,
+                         mcnemar_method=mcnemar_method, interval=interval,
+                         confidence=confidence, draws=draws, seed=seed)
+    adjusted = adjust(pairs.pvalue, procedure) if len(pairs.pvalue) else pairs.pvalue
+    w = np.ones(len(t.items)) if t.weights is None else t.weights
+    score = w @ x / w.sum()
+    se = clustered_se(x, clusters=t.clusters, weights=t.weights)
+    plain = is_binary(x) and t.clusters is None and t.weights is None
+    cp = ok = None
+    if plain:
+        n = len(t.items)
+        hits = np.rint(score * n)
+        low, high = proportion_interval(hits, n, confidence=confidence, method="wilson")
+        cp = proportion_interval(hits, n, confidence=confidence, method="clopper_pearson")
+        ok = normal_adequate(hits, n)
+        how = "wilson"
+    else:
+        df = max(pairs.n_clusters - 1, 1)
+        q = stats.t.ppf(0.5 + confidence / 2, df)
+        low, high = score - q * se, score + q * se
+        how = "t"
+    k = len(t.models)
+    best = int(np.argmax(score))
+    tied = [best]
+    for other in range(k):
+        if other == best:
+            continue
+        a, b = min(best, other), max(best, other)
+        index = np.flatnonzero((pairs.first == a) & (pairs.second == b))[0]
+        if adjusted[index] > alpha:
+            tied.append(other)
+    tied_names = tuple(t.models[i] for i in sorted(tied, key=lambda i: -score[i]))
+    return TaskComparison(name, t.models, len(t.items), pairs.n_clusters, t.repeats, t.dropped,
+                          score, se, np.asarray(low), np.asarray(high), how, cp, ok, pairs,
+                          np.asarray(adjusted), t.models[best], tied_names)
+
+
+def _item_bootstrap(items: ItemTable, name: str, draws: int, rng) -> np.ndarray:
+    """draws × models: each model's mean score on the task's items resampled (whole clusters when
+    the items are clustered)."""
+    t = items.task_matrix(name)
+    n = len(t.items)
+    w = np.ones(n) if t.weights is None else t.weights
+    codes, c = _cluster_codes(t.clusters, n)
+    summer = _summer(codes, c)
+    sums = np.asarray(summer @ (t.scores * w[:, None]), dtype=np.float64)
+    wsum = np.asarray(summer @ w, dtype=np.float64)
+    counts = rng.multinomial(c, np.full(c, 1.0 / c), size=draws).astype(np.float64)
+    return (counts @ sums) / (counts @ wsum)[:, None]
+
+
+def _macro(items: ItemTable, draws: int, seed: int, confidence: float, alpha: float):
+    rng = np.random.default_rng(seed)
+    boot = np.stack([_item_bootstrap(items, t, draws, rng) for t in items.tasks])  # m × R × k
+    m = boot.shape[0]
+    pick = rng.integers(0, m, size=(draws, m))
+    macro_r = boot[pick, np.arange(draws)[:, None], :].mean(axis=1)                  # R × k
+    a = (1 - confidence) / 2
+    low, high = np.quantile(macro_r, [a, 1 - a], axis=0)
+    return macro_r, low, high
+
+
+def _tied_with_best(macro: np.ndarray, macro_r: np.ndarray, alpha: float, models: tuple):
+    """The models not significantly below the best: the one-sided max-t test of
+    macro(best) − macro(j) > 0 over the other models at once, the differences studentised by
+    their bootstrap standard deviations and centred at the observed ones."""
+    best = int(np.argmax(macro))
+    others = [j for j in range(len(models)) if j != best]
+    if not others:
+        return models[best], (models[best],)
+    d = macro[best] - macro[others]
+    dr = macro_r[:, [best]] - macro_r[:, others]
+    sd = dr.std(axis=0, ddof=1)
+    sd = np.where(sd > 0, sd, np.inf)
+    t = d / sd
+    null_max = ((d - dr) / sd).max(axis=1)
+    crit = np.quantile(null_max, 1 - alpha)
+    tied = [best] + [j for j, tj in zip(others, t) if not tj > crit]
+    order = sorted(tied, key=lambda j: -macro[j])
+    return models[best], tuple(models[j] for j in order)
+
+
+def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: str = "auto",
+                  mcnemar: str = "auto", interval: str = "auto", confidence: float = 0.95,
+                  draws: int = ITEM_DRAWS, seed: int = ITEM_SEED, across: bool = True,
+                  **read_options) -> ItemComparison:
+    """Compare models item by item within each task and across tasks.
+
+    Parameters
+    ----------
+    items : ItemTable, pandas.DataFrame or path
+        Scored items (see :func:`rankwise.read_items`, which reads anything else given with
+        ``read_options``: ``reader``, ``metric``, ``filter``, ``cluster``, ``missing``).
+    alpha : float
+        Level of every decision.
+    procedure : str
+        How each task's pairwise p-values are adjusted across its pairs (any procedure of
+        :func:`rankwise.adjust` for all pairs: ``holm``, ``bonferroni``, ``benjamini_hochberg``…).
+    test : {"auto", "mcnemar", "permutation"}
+        The paired test; ``auto``: McNemar's for 0/1 scores on independent items, the sign-flip
+        permutation test (whole clusters flipped) otherwise.
+    mcnemar : {"auto", "exact", "chi2", "chi2_corrected"}
+        McNemar's p-value; ``auto`` is exact below 25 discordant items.
+    interval : {"auto", "normal", "bootstrap"}
+        The interval of each pair's difference; ``auto``: normal from the paired standard error
+        for 0/1 scores, percentile paired bootstrap otherwise.
+    confidence : float
+        Level of every interval.
+    draws, seed : int
+        Permutation and bootstrap draws per task and for the macro-average, and their seed.
+    across : bool
+        Also run :func:`rankwise.compare` on the task-level table.
+
+    Returns
+    -------
+    ItemComparison
+
+    References
+    ----------
+    Miller, E. (2024). Adding error bars to evals: a statistical approach to language model
+    evaluations. arXiv:2411.00640. McNemar, Q. (1947). Psychometrika 12, 153–157. Bowyer, S.,
+    Aitchison, L. & Ivanova, D. (2025). Position: don't use the CLT in LLM evals with fewer than a
+    few hundred datapoints. ICML.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> r = rankwise.compare_items(rankwise.load_items_example("evals"), across=False)
+    >>> r.tasks[0].pairs.test, r.tied
+    ('mcnemar', ('delta', 'gamma'))
+    """
+    if not isinstance(items, ItemTable):
+        items = read_items(items, **read_options)
+    elif read_options:
+        raise RankwiseError(f"{', '.join(read_options)} apply when reading; the items are"
+                            f" already read")
+    if not 0 < alpha < 1:
+        raise RankwiseError(f"alpha must be between 0 and 1; got {alpha!r}")
+    if draws < 100:
+        raise RankwiseError(f"draws must be at least 100; got {draws}")
+    if len(items.models) < 2:
+        raise RankwiseError(f"{items.source}: one model ({items.models[0]}); comparing needs two"
+                            f" or more")
+    tasks = tuple(_task(items, name, alpha=alpha, procedure=procedure, test=test,
+                        mcnemar_method=mcnemar, interval=interval, confidence=confidence,
+                        draws=draws, seed=seed) for name in items.tasks)
+    table = items.task_table()
+    notes = list(items.notes)
+    result_across = None
+    if across:
+        if len(items.tasks) < 2:
+            notes.append("one task: nothing to compare across tasks")
+        else:
+            from . import compare
+
+            result_across = compare(table, alpha=alpha, seed=seed)
+    macro = table.values.mean(axis=0)
+    macro_r, low, high = _macro(items, draws, seed, confidence, alpha)
+    best, tied = _tied_with_best(macro, macro_r, alpha, items.models)
+    settings = {"alpha": alpha, "procedure": procedure, "test": test, "mcnemar": mcnemar,
+                "interval": interval, "confidence": confidence, "draws": draws, "seed": seed,
+                "missing": items.missing}
+    return ItemComparison(items, tasks, table, result_across, macro, low, high, best, tied,
+                          settings, tuple(notes))

@@ -1,0 +1,635 @@
+"""Model evaluations scored item by item: the long table ``model, task, item, score`` and the
+readers of the files evaluation tools write.
+
+An :class:`ItemTable` holds one row per scored item (optionally per repeat, with a ``cluster``
+and a ``weight``). Its :meth:`ItemTable.task_matrix` gives one task as an items × models matrix
+(repeats averaged) for the paired statistics of :mod:`rankwise.stats.items`;
+:meth:`ItemTable.task_table` the mean per model and task as a :class:`ScoreTable`, so everything
+``compare`` does applies across tasks.
+
+Readers (:func:`read_items`, ``source=`` or detected):
+
+- ``items``: a CSV/TSV/Parquet file or DataFrame with the columns ``model, task, item, score`` and
+  optionally ``cluster``, ``weight``, ``repeat``;
+- ``lm-eval``: lm-evaluation-harness ``--log_samples`` files ``samples_<task>_<date>.jsonl``
+  (one per task and model; the model from the ``results_*.json`` beside it, else the folder);
+- ``inspect``: inspect_ai logs, ``.json`` and ``.eval`` (a zip of ``header.json`` and
+  ``samples/*.json``);
+- ``helm``: HELM's ``per_instance_stats.json`` in a run folder (model and scenario from its
+  ``run_spec.json``);
+- ``swe-bench``: SWE-bench's per-model run report (``resolved_ids`` among the ids it names) or a
+  ``results.json`` of lists (``resolved`` among them).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import RankwiseError
+
+from ..names import ITEM_SOURCES
+#: What to do with an item some model of its task has no score for.
+ITEM_MISSING = ("refuse", "common")
+#: The columns of the long table (the first four required).
+ITEM_COLUMNS = ("model", "task", "item", "score", "cluster", "weight", "repeat")
+#: inspect_ai's letter values (its ``value_to_float``): correct, incorrect, partial, no answer.
+INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+
+
+@dataclass(frozen=True)
+class ItemTask:
+    """One task as the paired statistics need it: ``scores`` items × models (repeats averaged,
+    weights and clusters per item), ``items`` the item labels, ``dropped`` the items left out
+    because some model had no score (``missing="common"``)."""
+
+    name: str
+    scores: np.ndarray
+    items: tuple
+    models: tuple
+    clusters: np.ndarray | None
+    weights: np.ndarray | None
+    repeats: int
+    dropped: int = 0
+
+
+@dataclass(frozen=True)
+class ItemTable:
+    """Scores of models on the items of tasks (one row per item, model and repeat).
+
+    Attributes
+    ----------
+    frame : pandas.DataFrame
+        Columns ``model, task, item, score`` and, where given, ``cluster, weight, repeat``.
+    source : str
+        What was read (a path or ``"DataFrame"``).
+    reader : str
+        Which reader (one of ``ITEM_SOURCES``).
+    notes : tuple of str
+        What the reader decided (the metric and filter it took, unresolved and missing items).
+    missing : str
+        ``refuse`` (an item some model of its task lacks is an error naming it) or ``common``
+        (each task keeps the items every model answered; the others are counted).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rankwise.tables.items import ItemTable
+    >>> t = ItemTable.from_frame(pd.DataFrame({
+    ...     "model": ["a", "a", "b", "b"], "task": ["t"] * 4,
+    ...     "item": [1, 2, 1, 2], "score": [1, 0, 1, 1]}))
+    >>> t.models, t.tasks, t.task_table().values.tolist()
+    (('a', 'b'), ('t',), [[0.5, 1.0]])
+    """
+
+    frame: pd.DataFrame
+    source: str = "DataFrame"
+    reader: str = "items"
+    notes: tuple = ()
+    missing: str = "refuse"
+    metric: str | None = None
+    _tasks: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame, *, source: str = "DataFrame", reader: str = "items",
+                   notes=(), missing: str = "refuse", metric: str | None = None) -> "ItemTable":
+        """Check a long frame and build the table (one line naming the problem if it is bad)."""
+        if missing not in ITEM_MISSING:
+            raise RankwiseError(f"--missing for items must be {' or '.join(ITEM_MISSING)};"
+                                f" got {missing!r}")
+        lower = {str(c).lower(): c for c in frame.columns}
+        absent = [c for c in ITEM_COLUMNS[:4] if c not in lower]
+        if absent:
+            raise RankwiseError(f"{source}: an item table needs the columns model, task, item,"
+                                f" score; missing {', '.join(absent)} (its columns are"
+                                f" {', '.join(map(str, frame.columns[:8]))})")
+        keep = [c for c in ITEM_COLUMNS if c in lower]
+        f = frame[[lower[c] for c in keep]].copy()
+        f.columns = keep
+        for c in ("model", "task", "item"):
+            if f[c].isna().any():
+                row = int(np.flatnonzero(f[c].isna().to_numpy())[0])
+                raise RankwiseError(f"{source}: row {row + 1} has no {c}; every row needs a"
+                                    f" model, a task and an item")
+            f[c] = f[c].astype(str)
+        score = pd.to_numeric(f["score"], errors="coerce")
+        bad = score.isna() | ~np.isfinite(score.to_numpy(dtype=float, na_value=np.nan))
+        if bad.any():
+            row = int(np.flatnonzero(bad.to_numpy())[0])
+            raise RankwiseError(f"{source}: row {row + 1} has score {frame[lower['score']].iloc[row]!r},"
+                                f" not a finite number ({int(bad.sum())} such rows); give each"
+                                f" scored item a number (0/1 for right/wrong)")
+        f["score"] = score.astype(float)
+        if "weight" in f:
+            w = pd.to_numeric(f["weight"], errors="coerce")
+            if w.isna().any() or (w <= 0).any():
+                raise RankwiseError(f"{source}: weights must be positive numbers")
+            f["weight"] = w.astype(float)
+        if "repeat" not in f:
+            key = ["model", "task", "item"]
+            if f.duplicated(key).any():
+                row = f[f.duplicated(key, keep=False)].iloc[0]
+                raise RankwiseError(f"{source}: model {row['model']!r} has several scores for item"
+                                    f" {row['item']!r} of task {row['task']!r}; add a 'repeat'"
+                                    f" column if they are repeated samples")
+        if f.empty:
+            raise RankwiseError(f"{source}: no scored items")
+        return cls(f.reset_index(drop=True), source, reader, tuple(notes), missing, metric)
+
+    @property
+    def models(self) -> tuple:
+        return tuple(dict.fromkeys(self.frame["model"]))
+
+    @property
+    def tasks(self) -> tuple:
+        return tuple(dict.fromkeys(self.frame["task"]))
+
+    @property
+    def binary(self) -> bool:
+        s = self.frame["score"].to_numpy()
+        return bool(np.all((s == 0) | (s == 1)))
+
+    @property
+    def n_outcomes(self) -> int:
+        return len(self.frame)
+
+    def task_matrix(self, task: str) -> ItemTask:
+        """The task's items × models matrix (repeats averaged per item), with the missing-item
+        policy applied."""
+        if task in self._tasks:
+            return self._tasks[task]
+        models = self.models
+        f = self.frame[self.frame["task"] == task]
+        if f.empty:
+            raise RankwiseError(f"no task {task!r}; the tasks are {', '.join(self.tasks[:10])}")
+        repeats = int(f.groupby(["model", "item"]).size().max())
+        wide = f.pivot_table(index="item", columns="model", values="score", aggfunc="mean",
+                             sort=False).reindex(columns=list(models))
+        absent = wide.isna()
+        dropped = 0
+        if absent.to_numpy().any():
+            if self.missing == "refuse":
+                model = absent.sum().idxmax()
+                count = int(absent[model].sum())
+                item = absent.index[absent[model].to_numpy()][0]
+                raise RankwiseError(f"model {model!r} has no score for {count} item(s) of task"
+                                    f" {task!r} (first: {item!r}); paired tests need every"
+                                    f" model on the same items: give --missing common to keep"
+                                    f" each task's items every model answered")
+            keep = ~absent.any(axis=1)
+            dropped = int((~keep).sum())
+            wide = wide[keep]
+            if wide.empty:
+                raise RankwiseError(f"task {task!r} has no item that every model answered")
+        items = tuple(wide.index)
+        per_item = f.drop_duplicates("item").set_index("item")
+        clusters = None
+        if "cluster" in f:
+            # an item without a cluster label is a cluster of its own
+            labels = per_item["cluster"].reindex(list(items))
+            if labels.notna().any() and (labels.astype(str).str.strip() != "").any():
+                blank = labels.isna() | (labels.astype(str).str.strip() == "")
+                clusters = np.where(blank, "item:" + pd.Index(items).astype(str),
+                                    "cluster:" + labels.astype(str)).astype(str)
+        weights = (per_item["weight"].reindex(list(items)).to_numpy(dtype=float)
+                   if "weight" in f else None)
+        out = ItemTask(task, wide.to_numpy(dtype=float), items, models, clusters, weights,
+                       repeats, dropped)
+        self._tasks[task] = out
+        return out
+
+    def task_table(self, criterion: str | None = None):
+        """The mean score per task (rows) and model (columns) as a :class:`ScoreTable` (higher
+        is better; the items each cell averages in ``counts``)."""
+        from .table import ScoreTable
+
+        tasks = [self.task_matrix(t) for t in self.tasks]
+        values = np.array([_means(t) for t in tasks])
+        counts = np.array([[len(t.items)] * len(self.models) for t in tasks])
+        return ScoreTable(values=values, datasets=self.tasks, learners=self.models,
+                          higher_is_better=True, direction_source="source",
+                          criterion=criterion or self.metric or "score", aggregate="mean",
+                          counts=counts, source=self.source)
+
+
+def _means(task: ItemTask) -> np.ndarray:
+    w = np.ones(len(task.items)) if task.weights is None else task.weights
+    return w @ task.scores / w.sum()
+
+
+# --------------------------------------------------------------------------- readers
+
+def read_items(source, *, reader: str = "auto", metric: str | None = None,
+               filter: str | None = None, cluster: str | None = None,
+               missing: str = "refuse", sep: str | None = None) -> ItemTable:
+    """Read scored items from a file, a folder of tool outputs, or a DataFrame.
+
+    Parameters
+    ----------
+    source : path, list of paths or pandas.DataFrame
+        A long table (CSV/TSV/Parquet), or the files an evaluation tool wrote; a folder is
+        searched for every file the reader knows (``samples_*.jsonl``, inspect logs,
+        ``per_instance_stats.json``, SWE-bench reports).
+    reader : {"auto", "items", "lm-eval", "inspect", "helm", "swe-bench"}
+        Which format; ``auto`` tells them apart by name and content.
+    metric : str, optional
+        Which per-item metric to take where a file has several (lm-eval's ``acc`` or
+        ``acc_norm``, an inspect scorer, a HELM statistic); default: the first the file lists
+        (said in the notes).
+    filter : str, optional
+        lm-eval logs one record per document and filter (``strict-match``,
+        ``flexible-extract``...); each document is counted once, under this filter (default:
+        the first logged).
+    cluster : str, optional
+        A field of each item's metadata (lm-eval's ``doc``, inspect's ``metadata``) whose value
+        groups items that share a context; clustered standard errors and tests then use it.
+    missing : {"refuse", "common"}
+        See :class:`ItemTable`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rankwise.tables.items import read_items
+    >>> t = read_items(pd.DataFrame({"model": ["a", "b"], "task": ["t", "t"],
+    ...                              "item": ["q1", "q1"], "score": [1, 0]}))
+    >>> t.reader, t.models
+    ('items', ('a', 'b'))
+    """
+    if isinstance(source, pd.DataFrame):
+        return ItemTable.from_frame(source, missing=missing)
+    paths = [Path(p) for p in (source if isinstance(source, (list, tuple)) else [source])]
+    files = []
+    for p in paths:
+        if p.is_dir():
+            found = sorted(q for q in p.rglob("*") if q.is_file() and _kind(q) is not None)
+            if not found:
+                raise RankwiseError(f"{p}: no file of scored items in this folder (looked for"
+                                    f" samples_*.jsonl, inspect .json/.eval logs,"
+                                    f" per_instance_stats.json, SWE-bench reports, and long"
+                                    f" CSV/Parquet tables)")
+            files += found
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise RankwiseError(f"{p}: no such file or folder")
+    kinds = {f: (reader if reader != "auto" else _kind(f) or _sniff(f)) for f in files}
+    if reader not in ("auto",) + ITEM_SOURCES:
+        raise RankwiseError(f"--source for items must be one of auto, {', '.join(ITEM_SOURCES)};"
+                            f" got {reader!r}")
+    used = sorted(set(kinds.values()))
+    if len(used) > 1:
+        raise RankwiseError(f"{paths[0]}: the files are of different kinds ({', '.join(used)});"
+                            f" read one kind at a time")
+    kind = used[0]
+    notes: list = []
+    if kind == "items":
+        if len(files) != 1:
+            raise RankwiseError("give one long item table at a time")
+        frame = _read_long(files[0], sep)
+        return ItemTable.from_frame(frame, source=str(files[0]), missing=missing)
+    read = {"lm-eval": _lm_eval, "inspect": _inspect, "helm": _helm,
+            "swe-bench": _swe_bench}[kind]
+    frames, chosen = [], None
+    for f in files:
+        frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes)
+        frames.append(frame)
+    frame = pd.concat(frames, ignore_index=True)
+    if kind == "swe-bench":
+        frame = _swe_bench_missing(frame, notes)
+    shown = str(paths[0]) if len(paths) == 1 else f"{paths[0]} and {len(paths) - 1} more"
+    return ItemTable.from_frame(frame, source=shown, reader=kind, notes=_unique(notes),
+                                missing=missing, metric=chosen)
+
+
+def _unique(notes):
+    return tuple(dict.fromkeys(notes))
+
+
+def is_item_file(path) -> bool:
+    """Whether ``path`` looks like scored items (for ``compare``'s detection)."""
+    p = Path(path)
+    if p.is_dir():
+        return any(_kind(q) for q in p.rglob("*") if q.is_file())
+    kind = _kind(p)
+    if kind is not None:
+        return True
+    if p.suffix.lower() in (".csv", ".tsv", ".txt", ".parquet"):
+        try:
+            cols = (_parquet_columns(p) if p.suffix.lower() == ".parquet" else
+                    pd.read_csv(p, nrows=0, sep=None, engine="python").columns)
+        except Exception:  # noqa: BLE001 - the table reader will say what is wrong
+            return False
+        return {"model", "task", "item", "score"} <= {str(c).lower() for c in cols}
+    return False
+
+
+def _parquet_columns(p: Path):
+    import pyarrow.parquet as pq
+
+    return pq.read_schema(p).names
+
+
+def _kind(p: Path):
+    name = p.name
+    if re.match(r"samples_.+\.jsonl$", name):
+        return "lm-eval"
+    if name == "per_instance_stats.json":
+        return "helm"
+    if p.suffix == ".eval":
+        return "inspect"
+    return None
+
+
+def _sniff(p: Path) -> str:
+    if p.suffix.lower() == ".json":
+        try:
+            with open(p, encoding="utf-8") as fh:
+                head = fh.read(4096)
+        except OSError as exc:
+            raise RankwiseError(f"{p}: cannot be read ({exc.strerror})") from None
+        if '"eval"' in head and ('"samples"' in head or '"version"' in head):
+            return "inspect"
+        if "resolved" in head:
+            return "swe-bench"
+        raise RankwiseError(f"{p}: not a file of scored items rankwise knows (an inspect log, a"
+                            f" SWE-bench report); say which with --source")
+    return "items"
+
+
+def _read_long(p: Path, sep) -> pd.DataFrame:
+    try:
+        if p.suffix.lower() == ".parquet":
+            return pd.read_parquet(p)
+        return pd.read_csv(p, sep=sep if sep else None, engine="python" if not sep else "c")
+    except ImportError:
+        raise RankwiseError(f"{p}: reading Parquet needs pyarrow: pip install"
+                            f" 'rankwise[parquet]'") from None
+    except (OSError, ValueError, pd.errors.ParserError) as exc:
+        raise RankwiseError(f"{p}: cannot be read as a table ({str(exc).splitlines()[0]})") from None
+
+
+def _json_lines(p: Path):
+    with open(p, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    yield number, json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise RankwiseError(f"{p}, line {number}: not JSON ({exc.msg}); an"
+                                        f" lm-evaluation-harness samples file has one JSON"
+                                        f" object per line") from None
+
+
+#: lm-evaluation-harness record fields that are not per-item metrics.
+_LM_EVAL_FIELDS = {"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter",
+                   "metrics", "doc_hash", "prompt_hash", "target_hash"}
+
+
+def _number(value):
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str) and value in INSPECT_VALUES:
+        return INSPECT_VALUES[value]
+    if isinstance(value, (list, tuple)) and len(value) == 2 and isinstance(value[0],
+                                                                           (int, float)):
+        return None     # a pair such as (prediction, reference): an aggregate-only metric
+    return None
+
+
+def _lm_eval(p: Path, *, metric, filter, cluster, notes):
+    m = re.match(r"samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl$", p.name)
+    task = m.group(1) if m else p.stem[len("samples_"):]
+    model = _lm_eval_model(p)
+    rows, first_filter, seen, chosen = [], None, set(), metric
+    other_filters = set()
+    for number, rec in _json_lines(p):
+        if not isinstance(rec, dict) or "doc_id" not in rec:
+            raise RankwiseError(f"{p}, line {number}: no doc_id; not an lm-evaluation-harness"
+                                f" samples record")
+        filt = rec.get("filter", "none")
+        first_filter = first_filter or filt
+        wanted = filter or first_filter
+        if filt != wanted:
+            other_filters.add(filt)
+            continue
+        if chosen is None:
+            names = rec.get("metrics") or [k for k, v in rec.items()
+                                            if k not in _LM_EVAL_FIELDS and
+                                            _number(v) is not None]
+            if not names:
+                raise RankwiseError(f"{p}, line {number}: no per-item metric in the record")
+            chosen = names[0]
+            if len(names) > 1:
+                notes.append(f"lm-eval: metric {chosen!r} taken of {', '.join(names)}"
+                             f" (choose with --metric)")
+        if chosen not in rec:
+            raise RankwiseError(f"{p}, line {number}: no metric {chosen!r} in the record (it has"
+                                f" {', '.join(k for k in rec if k not in _LM_EVAL_FIELDS)})")
+        value = _number(rec[chosen])
+        if value is None:
+            raise RankwiseError(f"{p}, line {number}: metric {chosen!r} is {rec[chosen]!r}, not"
+                                f" a per-item score (a corpus-level metric); choose another"
+                                f" with --metric")
+        doc_id = rec["doc_id"]
+        if doc_id in seen:
+            raise RankwiseError(f"{p}, line {number}: document {doc_id} appears twice under"
+                                f" filter {filt!r}")
+        seen.add(doc_id)
+        row = {"model": model, "task": task, "item": str(doc_id), "score": value}
+        if cluster:
+            doc = rec.get("doc") if isinstance(rec.get("doc"), dict) else {}
+            if cluster not in doc:
+                raise RankwiseError(f"{p}, line {number}: the document has no field"
+                                    f" {cluster!r} to cluster on")
+            row["cluster"] = str(doc[cluster])
+        rows.append(row)
+    if filter and not rows:
+        raise RankwiseError(f"{p}: no record under filter {filter!r}")
+    if other_filters:
+        notes.append(f"lm-eval: each document counted once, under filter"
+                     f" {filter or first_filter!r} (also logged:"
+                     f" {', '.join(sorted(other_filters))}; choose with --filter)")
+    if not rows:
+        raise RankwiseError(f"{p}: no samples in the file")
+    return pd.DataFrame(rows), chosen
+
+
+def _lm_eval_model(p: Path) -> str:
+    for results in sorted(p.parent.glob("results_*.json")):
+        try:
+            with open(results, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, json.JSONDecodeError):
+            continue
+        name = data.get("model_name") or (data.get("config") or {}).get("model_args")
+        if name:
+            return str(name)
+    return p.parent.name
+
+
+def _inspect_value(value, metric, where):
+    if isinstance(value, dict):
+        if metric is None or metric not in value:
+            raise RankwiseError(f"{where}: the score has several values"
+                                f" ({', '.join(value)}); choose one with --metric")
+        value = value[metric]
+    out = _number(value)
+    if out is None:
+        raise RankwiseError(f"{where}: score {value!r} is not a number or one of C, I, P, N")
+    return out
+
+
+def _inspect(p: Path, *, metric, filter, cluster, notes):
+    if p.suffix == ".eval":
+        try:
+            with zipfile.ZipFile(p) as z:
+                names = z.namelist()
+                header = json.loads(z.read("header.json")) if "header.json" in names else \
+                    json.loads(z.read("_journal/start.json"))
+                samples = [json.loads(z.read(n)) for n in names
+                           if n.startswith("samples/") and n.endswith(".json")]
+        except (zipfile.BadZipFile, KeyError, json.JSONDecodeError) as exc:
+            raise RankwiseError(f"{p}: not an inspect .eval log ({exc})") from None
+    else:
+        try:
+            with open(p, encoding="utf-8") as fh:
+                header = json.load(fh)
+        except json.JSONDecodeError as exc:
+            raise RankwiseError(f"{p}, line {exc.lineno}: not JSON ({exc.msg})") from None
+        samples = header.get("samples") or []
+    ev = header.get("eval") or {}
+    task, model = ev.get("task"), ev.get("model")
+    if not task or not model:
+        raise RankwiseError(f"{p}: no eval.task or eval.model; not an inspect log")
+    if not samples:
+        raise RankwiseError(f"{p}: the log has no samples (status"
+                            f" {header.get('status', 'unknown')!r}); log them to compare items")
+    rows, chosen = [], metric
+    scorers = None
+    for s in samples:
+        scores = s.get("scores") or {}
+        if not scores:
+            raise RankwiseError(f"{p}: sample {s.get('id')!r} has no score")
+        if scorers is None:
+            scorers = list(scores)
+        name = chosen if chosen in scores else scorers[0]
+        if len(scorers) > 1 and chosen not in scores:
+            notes.append(f"inspect: scorer {name!r} taken of {', '.join(scorers)}"
+                         f" (choose with --metric)")
+        sub = None if chosen in scores else chosen
+        value = _inspect_value(scores[name]["value"], sub, f"{p}: sample {s.get('id')!r}")
+        row = {"model": model, "task": task, "item": str(s.get("id")), "score": value,
+               "repeat": int(s.get("epoch", 1))}
+        if cluster:
+            meta = s.get("metadata") or {}
+            if cluster not in meta:
+                raise RankwiseError(f"{p}: sample {s.get('id')!r} has no metadata"
+                                    f" {cluster!r} to cluster on")
+            row["cluster"] = str(meta[cluster])
+        rows.append(row)
+        chosen = chosen or name
+    return pd.DataFrame(rows), chosen
+
+
+def _helm(p: Path, *, metric, filter, cluster, notes):
+    spec_path = p.parent / "run_spec.json"
+    model = task = None
+    if spec_path.exists():
+        with open(spec_path, encoding="utf-8") as fh:
+            spec = json.load(fh)
+        model = (spec.get("adapter_spec") or {}).get("model")
+        task = spec.get("name")
+        if task and "model=" in task:      # the run name holds the model too: drop it
+            task = re.sub(r",?model=[^,]*", "", task).rstrip(":,")
+    if not model or not task:
+        name = p.parent.name
+        found = re.search(r"model=([^,]+)", name)
+        model = model or (found.group(1) if found else name)
+        task = task or re.sub(r",?model=[^,]*", "", name).rstrip(":,")
+    try:
+        with open(p, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except json.JSONDecodeError as exc:
+        raise RankwiseError(f"{p}, line {exc.lineno}: not JSON ({exc.msg})") from None
+    if not isinstance(data, list):
+        raise RankwiseError(f"{p}: not HELM's per-instance statistics (a list of instances)")
+    rows, chosen = [], metric
+    for entry in data:
+        if entry.get("perturbation"):
+            continue            # perturbed copies of an item are not new items
+        stats_ = {}
+        for st in entry.get("stats", []):
+            name = st.get("name") or {}
+            if name.get("perturbation") or not st.get("count"):
+                continue
+            stats_.setdefault(name.get("name"), st.get("sum", 0.0) / st["count"])
+        if chosen is None:
+            for preferred in ("exact_match", "quasi_exact_match", "prefix_exact_match"):
+                if preferred in stats_:
+                    chosen = preferred
+                    break
+            else:
+                raise RankwiseError(f"{p}: no exact_match statistic; choose one with --metric"
+                                    f" (they are {', '.join(sorted(stats_)[:8])}…)")
+            notes.append(f"helm: statistic {chosen!r} taken (choose with --metric)")
+        if chosen not in stats_:
+            raise RankwiseError(f"{p}: instance {entry.get('instance_id')!r} has no statistic"
+                                f" {chosen!r}")
+        rows.append({"model": model, "task": task, "item": str(entry["instance_id"]),
+                     "score": stats_[chosen], "repeat": int(entry.get("train_trial_index", 0))})
+    if not rows:
+        raise RankwiseError(f"{p}: no unperturbed instance")
+    return pd.DataFrame(rows), chosen
+
+
+def _swe_bench(p: Path, *, metric, filter, cluster, notes):
+    try:
+        with open(p, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except json.JSONDecodeError as exc:
+        raise RankwiseError(f"{p}, line {exc.lineno}: not JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise RankwiseError(f"{p}: not a SWE-bench report (a JSON object of instance lists)")
+    key = "resolved_ids" if "resolved_ids" in data else "resolved" if "resolved" in data else None
+    if key is None:
+        raise RankwiseError(f"{p}: no 'resolved_ids' or 'resolved' list; not a SWE-bench"
+                            f" report")
+    lists = {k: v for k, v in data.items() if isinstance(v, list) and
+             all(isinstance(x, str) for x in v)}
+    named = set().union(*lists.values())
+    resolved = set(data[key])
+    model = re.sub(r"\.json$", "", p.name)
+    if p.name == "results.json":            # the experiments layout: <model>/results/results.json
+        model = p.parent.parent.name if p.parent.name == "results" else p.parent.name
+    elif key == "resolved_ids":             # the harness's <model>.<run_id>.json
+        model = model.split(".")[0]
+    task = "swe-bench"
+    unresolved = named - resolved
+    rows = [{"model": model, "task": task, "item": i, "score": float(i in resolved)}
+            for i in sorted(named)]
+    kinds = [f"{len(data.get(k, []))} {k.replace('_ids', '').replace('_', ' ')}"
+             for k in ("unresolved_ids", "error_ids", "empty_patch_ids", "incomplete_ids")
+             if data.get(k)]
+    notes.append(f"swe-bench: {model}: {len(resolved)} resolved, {len(unresolved)} named but"
+                 f" not resolved, scored 0" + (f" ({', '.join(kinds)})" if kinds else ""))
+    return pd.DataFrame(rows), "resolved"
+
+
+def _swe_bench_missing(frame: pd.DataFrame, notes: list) -> pd.DataFrame:
+    """An instance another model's report names but this one's does not was not in its run: it
+    is missing, not unresolved (said)."""
+    everything = set(frame["item"])
+    for model, part in frame.groupby("model", sort=False):
+        absent = everything - set(part["item"])
+        if absent:
+            notes.append(f"swe-bench: {model}: {len(absent)} instance(s) named by other reports"
+                         f" are absent from its run: missing, not unresolved")
+    return frame
