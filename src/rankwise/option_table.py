@@ -204,7 +204,7 @@ COMPARE = (
     Option("digits", None, "--digits", metavar="D", panel=OUT, type=int,
            help="Report decimals (default: the input's).", group="presentation"),
     Option("figure_title", False, "--figure-title", kind="switch", panel=OUT,
-           help="A title inside the figures (default: caption only).", group="presentation"),
+           help="A title inside the figures.", group="presentation"),
     Option("top", 30, "--top", kind="spelled", metavar="N", panel=OUT, words={None: "0"},
            type=int,
            help="Reports show the best N learners (0: all); JSON keeps all.", group="presentation"),

@@ -12,7 +12,7 @@ Readers (:func:`read_items`, ``source=`` or detected):
 - ``items``: a CSV/TSV/Parquet file or DataFrame with the columns ``model, task, item, score`` and
   optionally ``cluster``, ``weight``, ``repeat``;
 - ``lm-eval``: lm-evaluation-harness ``--log_samples`` files ``samples_<task>_<date>.jsonl``
-  (one per task and model; the model from the ``results_*.json`` beside it, else the folder);
+  (one per task and model; the model is the folder lm-eval writes them into, named after it);
 - ``inspect``: inspect_ai logs, ``.json`` and ``.eval`` (a zip of ``header.json`` and
   ``samples/*.json``);
 - ``helm``: HELM's ``per_instance_stats.json`` in a run folder (model and scenario from its
@@ -241,7 +241,8 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     metric : str, optional
         Which per-item metric to take where a file has several (lm-eval's ``acc`` or
         ``acc_norm``, an inspect scorer, a HELM statistic); default: the first the file lists
-        (said in the notes).
+        (said in the notes). lm-eval: a comma-separated list takes, in each file, the first
+        it has (``acc_norm,exact_match`` over a multiple-choice and a generation task).
     filter : str, optional
         lm-eval logs one record per document and filter (``strict-match``,
         ``flexible-extract``...); each document is counted once, under this filter (default:
@@ -267,7 +268,7 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     files = []
     for p in paths:
         if p.is_dir():
-            found = sorted(q for q in p.rglob("*") if q.is_file() and _kind(q) is not None)
+            found = sorted(q for q in p.rglob("*") if q.is_file() and _folder_kind(q))
             if not found:
                 raise RankwiseError(f"{p}: no file of scored items in this folder (looked for"
                                     f" samples_*.jsonl, inspect .json/.eval logs,"
@@ -295,10 +296,12 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
         return ItemTable.from_frame(frame, source=str(files[0]), missing=missing)
     read = {"lm-eval": _lm_eval, "inspect": _inspect, "helm": _helm,
             "swe-bench": _swe_bench}[kind]
-    frames, chosen = [], None
+    frames, metrics = [], []
     for f in files:
         frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes)
         frames.append(frame)
+        metrics.append(chosen)
+    chosen = ",".join(dict.fromkeys(m for m in metrics if m))
     frame = pd.concat(frames, ignore_index=True)
     if kind == "swe-bench":
         frame = _swe_bench_missing(frame, notes)
@@ -315,7 +318,7 @@ def is_item_file(path) -> bool:
     """Whether ``path`` looks like scored items (for ``compare``'s detection)."""
     p = Path(path)
     if p.is_dir():
-        return any(_kind(q) for q in p.rglob("*") if q.is_file())
+        return any(_folder_kind(q) for q in p.rglob("*") if q.is_file())
     kind = _kind(p)
     if kind is not None:
         return True
@@ -344,6 +347,18 @@ def _kind(p: Path):
     if p.suffix == ".eval":
         return "inspect"
     return None
+
+
+def _folder_kind(p: Path):
+    """The kind of a file met in a folder: by its name, or a JSON file by its content (others,
+    such as lm-eval's results_*.json, are not items and are passed over)."""
+    kind = _kind(p)
+    if kind is None and p.suffix.lower() == ".json" and not p.name.startswith("results_"):
+        try:
+            kind = _sniff(p)
+        except RankwiseError:
+            return None
+    return kind
 
 
 def _sniff(p: Path) -> str:
@@ -408,26 +423,39 @@ def _lm_eval(p: Path, *, metric, filter, cluster, notes):
     m = re.match(r"samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl$", p.name)
     task = m.group(1) if m else p.stem[len("samples_"):]
     model = _lm_eval_model(p)
-    rows, first_filter, seen, chosen = [], None, set(), metric
+    rows, seen, chosen = [], set(), metric
     other_filters = set()
-    for number, rec in _json_lines(p):
+    records = list(_json_lines(p))
+    for number, rec in records:
         if not isinstance(rec, dict) or "doc_id" not in rec:
             raise RankwiseError(f"{p}, line {number}: no doc_id; not an lm-evaluation-harness"
                                 f" samples record")
+    logged = list(dict.fromkeys(rec.get("filter", "none") for _, rec in records))
+    if filter is not None and filter not in logged and len(logged) > 1:
+        raise RankwiseError(f"{p}: no record under filter {filter!r} (it logs"
+                            f" {', '.join(logged)})")
+    # a task that logs one filter is read under it whatever --item-filter says
+    wanted = filter if filter in logged else logged[0] if logged else None
+    first_filter = wanted
+    for number, rec in records:
         filt = rec.get("filter", "none")
-        first_filter = first_filter or filt
-        wanted = filter or first_filter
         if filt != wanted:
             other_filters.add(filt)
             continue
-        if chosen is None:
+        if chosen is None or "," in chosen:
             names = rec.get("metrics") or [k for k, v in rec.items()
                                             if k not in _LM_EVAL_FIELDS and
                                             _number(v) is not None]
             if not names:
                 raise RankwiseError(f"{p}, line {number}: no per-item metric in the record")
-            chosen = names[0]
-            if len(names) > 1:
+            wanted_metrics = [m.strip() for m in (chosen or "").split(",") if m.strip()]
+            chosen = next((m for m in wanted_metrics if m in rec), None)
+            if wanted_metrics and chosen is None:
+                raise RankwiseError(f"{p}, line {number}: none of the metrics"
+                                    f" {', '.join(wanted_metrics)} in the record (it has"
+                                    f" {', '.join(names)})")
+            chosen = chosen or names[0]
+            if len(names) > 1 and not wanted_metrics:
                 notes.append(f"lm-eval: metric {chosen!r} taken of {', '.join(names)}"
                              f" (choose with --metric)")
         if chosen not in rec:
@@ -451,11 +479,9 @@ def _lm_eval(p: Path, *, metric, filter, cluster, notes):
                                     f" {cluster!r} to cluster on")
             row["cluster"] = str(doc[cluster])
         rows.append(row)
-    if filter and not rows:
-        raise RankwiseError(f"{p}: no record under filter {filter!r}")
     if other_filters:
-        notes.append(f"lm-eval: each document counted once, under filter"
-                     f" {filter or first_filter!r} (also logged:"
+        notes.append(f"lm-eval: {task}: each document counted once, under filter"
+                     f" {first_filter!r} (also logged:"
                      f" {', '.join(sorted(other_filters))}; choose with --filter)")
     if not rows:
         raise RankwiseError(f"{p}: no samples in the file")
@@ -463,15 +489,9 @@ def _lm_eval(p: Path, *, metric, filter, cluster, notes):
 
 
 def _lm_eval_model(p: Path) -> str:
-    for results in sorted(p.parent.glob("results_*.json")):
-        try:
-            with open(results, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except (OSError, json.JSONDecodeError):
-            continue
-        name = data.get("model_name") or (data.get("config") or {}).get("model_args")
-        if name:
-            return str(name)
+    """lm-evaluation-harness writes a run's files into a folder named after the model (its
+    ``model_name_sanitized``): the folder names the model, so two runs of one model are told
+    apart by renaming their folders."""
     return p.parent.name
 
 
@@ -610,7 +630,7 @@ def _swe_bench(p: Path, *, metric, filter, cluster, notes):
     if p.name == "results.json":            # the experiments layout: <model>/results/results.json
         model = p.parent.parent.name if p.parent.name == "results" else p.parent.name
     elif key == "resolved_ids":             # the harness's <model>.<run_id>.json
-        model = model.split(".")[0]
+        model = model.rsplit(".", 1)[0].replace("__", "/")
     task = "swe-bench"
     unresolved = named - resolved
     rows = [{"model": model, "task": task, "item": i, "score": float(i in resolved)}
