@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 import typer.main
@@ -490,6 +490,49 @@ def leaderboard(
             if path is not None:
                 _write_figure(draw(result), path, what)
         emit(render(result, fmt, text_width(output)), output)
+    except RankwiseError as exc:
+        fail(str(exc))
+
+
+@app.command()
+def audit(
+    board: Annotated[Optional[Path], typer.Argument(
+        help="A published board as printed: models in the first column, one column of"
+             " proportions or percentages per task.", show_default=False, metavar="BOARD")],
+    counts: Annotated[Optional[str], typer.Option(
+        "--counts", metavar="TASK=N,...", help="Item counts of some tasks (the others are"
+        " recovered from the rounding).")] = None,
+    alpha: Annotated[float, typer.Option("--alpha", help="Level of the decisions.")] = 0.05,
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="[text|json]",
+                                     help="Output format.")] = "text",
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE",
+                                                   help="Write to FILE.")] = None,
+):
+    """Audit a published board of proportions: the item counts behind each task, each score's interval, the models tied with #1 per task and overall, and what cannot be checked."""
+    from .analysis.audit import audit as run_audit, audit_text
+
+    try:
+        if fmt not in ("text", "json"):
+            raise RankwiseError(f"--format must be text or json; got {fmt!r}")
+        check_destinations(output, None)
+        refuse_clashes({"the board": board}, {"-o": output}, {})
+        given = {}
+        for part in (counts or "").split(","):
+            if not part.strip():
+                continue
+            name, _, value = part.partition("=")
+            if not value.strip().isdigit() or int(value) < 1:
+                raise RankwiseError(f"--counts takes TASK=N with N a positive whole number;"
+                                    f" got {part.strip()!r}")
+            given[name.strip()] = int(value)
+        result = run_audit(board, counts=given, alpha=alpha)
+        if fmt == "json":
+            import json
+
+            text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        else:
+            text = audit_text(result, text_width(output))
+        emit(text, output)
     except RankwiseError as exc:
         fail(str(exc))
 

@@ -263,6 +263,14 @@ READ = (
     Option("decimal", None, "--decimal", choices=names.DECIMAL_MARKS, panel=IN),
 )
 
+#: compare's options for scored items (``compare --items``; :func:`rankwise.read_items`).
+ITEMS = (
+    Option("items", False, "--items", kind="switch", panel="Items (guide: items)"),
+    Option("metric", None, "--metric", panel="Items (guide: items)"),
+    Option("item_filter", None, "--item-filter", panel="Items (guide: items)"),
+    Option("cluster", None, "--cluster", panel="Items (guide: items)"),
+)
+
 BY_NAME = {o.name: o for o in COMPARE}
 NAMES = tuple(BY_NAME)
 

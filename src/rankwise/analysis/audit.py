@@ -1,0 +1,273 @@
+"""Audit a published board of proportions (models × tasks, as printed): the item counts behind
+each task, each score's binomial interval, the models tied with #1 per task and overall, and
+what cannot be checked.
+
+The count of a task is given, or recovered as the smallest denominator n for which every printed
+score of the task is a fraction k/n rounded as printed (the check of opencompass #2574). It is
+called recovered when scores that are not such fractions would fit a denominator that small by
+the rounding alone with probability below 1% (Σ_{n' ≤ n} min(1, w·n')^m for m scores rounded
+to a width w); otherwise it is a lower bound, and said so. A task that no denominator up to ``MAX_COUNT`` fits is said too (its scores are not
+single proportions: averages of sub-tasks, or weighted).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..errors import RankwiseError
+from ..stats.adjust import adjust
+from ..stats.items import proportion_interval
+
+#: The largest item count the recovery tries.
+MAX_COUNT = 100_000
+
+
+@dataclass(frozen=True)
+class TaskAudit:
+    """One task of the board: its count (``n``; ``how`` says given, recovered, lower bound or
+    unknown), the printed decimals, each model's score and Wilson interval, the models tied with
+    #1 (unpaired two-proportion tests against the best, Holm; pairing is unknown from a board)."""
+
+    task: str
+    decimals: int
+    n: int | None
+    how: str
+    score: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    best: str
+    tied: tuple
+
+
+@dataclass(frozen=True)
+class Audit:
+    """The audit of a board (:func:`audit`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rankwise.analysis.audit import audit
+    >>> board = pd.DataFrame({"model": ["A", "B"], "MATH": ["65.5", "63.0"],
+    ...                       "HumanEval": ["83.6", "86.7"]})
+    >>> a = audit(board, counts={"MATH": 5000, "HumanEval": 164})
+    >>> [t.tied for t in a.tasks]
+    [('A',), ('B', 'A')]
+    """
+
+    source: str
+    models: tuple
+    tasks: tuple
+    percent: bool
+    alpha: float
+    overall_best: str | None
+    overall_tied: tuple
+    overall_note: str
+    notes: tuple
+
+    def to_dict(self) -> dict:
+        return {"kind": "audit", "source": self.source, "models": list(self.models),
+                "percent": self.percent, "alpha": self.alpha,
+                "tasks": [{"task": t.task, "decimals": t.decimals, "n": t.n, "count": t.how,
+                           "score": t.score.tolist(), "low": _list(t.low),
+                           "high": _list(t.high), "best": t.best, "tied_with_best":
+                           list(t.tied)} for t in self.tasks],
+                "overall": {"best": self.overall_best, "tied_with_best": list(self.overall_tied),
+                            "how": self.overall_note}, "notes": list(self.notes)}
+
+
+def _list(a):
+    return [None if not np.isfinite(v) else float(v) for v in a]
+
+
+def _decimals(text: str) -> int:
+    m = re.search(r"\.(\d+)", text)
+    return len(m.group(1)) if m else 0
+
+
+def smallest_denominator(values, half: float, max_count: int = MAX_COUNT) -> int | None:
+    """The smallest n ≤ ``max_count`` such that every value is within ``half`` of some k/n
+    (0 ≤ k ≤ n), or None.
+
+    Examples
+    --------
+    >>> from rankwise.analysis.audit import smallest_denominator
+    >>> smallest_denominator([0.333, 0.667, 1.0], half=0.0005)
+    3
+    """
+    v = np.asarray(values, dtype=float)
+    for start in range(1, max_count + 1, 4096):
+        n = np.arange(start, min(start + 4096, max_count + 1), dtype=float)[:, None]
+        k = np.clip(np.rint(v[None, :] * n), 0, n)
+        fits = (np.abs(k / n - v[None, :]) <= half * (1 + 1e-9) + 1e-12).all(axis=1)
+        if fits.any():
+            return int(n[np.argmax(fits), 0])
+    return None
+
+
+def _chance(n: int, half: float, m: int) -> float:
+    """How likely ``m`` scores that are not fractions of a small count would, by the rounding
+    alone, all fit some denominator up to ``n``: Σ_{n' ≤ n} min(1, 2·half·n')^m (a score lies
+    within ``half`` of a multiple of 1/n' with probability 2·half·n')."""
+    sizes = np.arange(1, n + 1, dtype=float)
+    return float(np.minimum(1.0, 2 * half * sizes) .__pow__(m).sum())
+
+
+def _read_board(board, source):
+    if isinstance(board, pd.DataFrame):
+        frame = board.astype(str)
+    else:
+        path = Path(board)
+        if not path.is_file():
+            raise RankwiseError(f"{path}: no such file")
+        try:
+            frame = pd.read_csv(path, sep=None, engine="python", dtype=str)
+        except (ValueError, pd.errors.ParserError) as exc:
+            raise RankwiseError(f"{path}: cannot be read as a table ({exc})") from None
+    if frame.shape[1] < 2 or frame.shape[0] < 2:
+        raise RankwiseError(f"{source}: a board needs a column of model names and at least one"
+                            f" task column, and two or more models")
+    models = tuple(frame.iloc[:, 0].astype(str))
+    texts = frame.iloc[:, 1:].apply(lambda c: c.astype(str).str.strip().str.rstrip("%"))
+    values = texts.apply(pd.to_numeric, errors="coerce")
+    if values.isna().any().any():
+        r, c = np.argwhere(values.isna().to_numpy())[0]
+        raise RankwiseError(f"{source}: {texts.iloc[r, c]!r} for {models[r]!r} on"
+                            f" {texts.columns[c]!r} is not a number; a board holds one"
+                            f" proportion or percentage per model and task")
+    return models, texts, values
+
+
+def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
+          confidence: float = 0.95, percent: bool | None = None,
+          max_count: int = MAX_COUNT) -> Audit:
+    """Audit a board of proportions as printed (a CSV file or a DataFrame of strings: models in
+    the first column, one column per task).
+
+    ``counts``: the item count of some tasks (the others are recovered). ``percent``: whether
+    the scores are percentages (default: when any exceeds 1).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rankwise.analysis.audit import audit
+    >>> board = pd.DataFrame({"model": ["A", "B", "C"], "task": ["0.333", "0.667", "1.000"]})
+    >>> t = audit(board).tasks[0]
+    >>> t.n, t.how
+    (3, 'recovered')
+    """
+    source = "DataFrame" if isinstance(board, pd.DataFrame) else str(board)
+    models, texts, values = _read_board(board, source)
+    counts = dict(counts or {})
+    unknown = set(counts) - set(texts.columns)
+    if unknown:
+        raise RankwiseError(f"--counts names tasks not on the board: {', '.join(sorted(unknown))}"
+                            f" (its tasks: {', '.join(texts.columns)})")
+    if percent is None:
+        percent = bool((values.to_numpy() > 1).any())
+    scale = 100.0 if percent else 1.0
+    p = values.to_numpy(dtype=float) / scale
+    if (p < 0).any() or (p > 1).any():
+        raise RankwiseError(f"{source}: scores must be proportions (0 to 1) or percentages"
+                            f" (0 to 100)")
+    tasks, notes = [], []
+    z_tests = []
+    for j, task in enumerate(texts.columns):
+        d = max(_decimals(t) for t in texts[task])
+        half = 0.5 * 10.0 ** -d / scale
+        if task in counts:
+            n, how = int(counts[task]), "given"
+        else:
+            n = smallest_denominator(p[:, j], half, max_count)
+            if n is None:
+                how = "unknown"
+                notes.append(f"{task}: no item count up to {max_count:,} fits every score as"
+                             f" printed: the scores are not single proportions (averages or"
+                             f" weighted); nothing about this task can be checked")
+            elif _chance(n, half, len(models)) >= 0.01:
+                how = "lower bound"
+                notes.append(f"{task}: scores rounded to {d} decimals fit {n} items already; the"
+                             f" rounding is too coarse to tell the count (give it with"
+                             f" --counts {task}=N); intervals use n = {n}, a lower bound, so"
+                             f" they are at least this wide")
+            else:
+                how = "recovered"
+        score = p[:, j]
+        if n is None:
+            low = high = np.full(len(models), np.nan)
+            best = models[int(np.argmax(score))]
+            tasks.append(TaskAudit(task, d, None, how, score, low, high, best, (best,)))
+            continue
+        hits = np.clip(np.rint(score * n), 0, n)
+        low, high = proportion_interval(hits, n, confidence=confidence, method="wilson")
+        b = int(np.argmax(score))
+        others = [i for i in range(len(models)) if i != b]
+        pooled = (hits[b] + hits[others]) / (2 * n)
+        se = np.sqrt(pooled * (1 - pooled) * 2 / n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            zval = np.where(se > 0, (score[b] - score[others]) / se, 0.0)
+        pv = stats.norm.sf(zval)
+        apv = adjust(pv, "holm") if len(pv) else pv
+        tied = [b] + [i for i, a in zip(others, apv) if a > alpha]
+        tied = tuple(models[i] for i in sorted(tied, key=lambda i: -score[i]))
+        tasks.append(TaskAudit(task, d, n, how, score, np.asarray(low), np.asarray(high),
+                               models[b], tied))
+    overall_best, overall_tied, how = None, (), ""
+    if len(texts.columns) >= 2:
+        from ..tables.table import ScoreTable
+        from . import compare
+
+        table = ScoreTable(values=p.T, datasets=tuple(texts.columns), learners=models,
+                           higher_is_better=True, direction_source="source",
+                           criterion="score", source=source)
+        verdict = compare(table, alpha=alpha).verdict
+        if verdict.best is not None:
+            overall_best, overall_tied = verdict.best, tuple(verdict.winners)
+            how = (f"the Friedman-family omnibus test, then each model against the"
+                   f" best-ranked by {verdict.procedure}, over {len(texts.columns)} tasks as"
+                   f" data sets")
+        else:
+            how = verdict.text.split(". ")[0]
+    else:
+        how = "one task: nothing across tasks"
+    notes.append("Per task, each model against the task's best by the unpaired two-proportion"
+                 " z-test (one-sided, Holm): a board does not say which items each model got"
+                 " right, so the paired test, often far more powerful, cannot be run; a model"
+                 " 'tied' here may still differ on the items.")
+    return Audit(source, models, tuple(tasks), percent, alpha, overall_best, overall_tied, how,
+                 tuple(notes))
+
+
+def audit_text(a: Audit, width: int = 80) -> str:
+    """The audit as plain text."""
+    import textwrap
+
+    wrap = lambda s, i="": textwrap.fill(s, width, initial_indent=i,  # noqa: E731
+                                         subsequent_indent=i + "  ")
+    unit = "percent" if a.percent else "proportions"
+    out = [wrap(f"rankwise audit: {a.source}"),
+           wrap(f"{len(a.models)} models x {len(a.tasks)} tasks, scores read as {unit};"
+                f" alpha = {a.alpha}; intervals Wilson 95%.")]
+    for t in a.tasks:
+        count = "unknown" if t.n is None else f"{t.n} ({t.how})"
+        out += ["", f"{t.task}: items {count}; printed to {t.decimals} decimals"]
+        name_w = max(5, max(len(m) for m in a.models))
+        for i in np.argsort(-t.score, kind="stable"):
+            interval = ("" if not np.isfinite(t.low[i]) else
+                        f"  [{t.low[i]:.3f}, {t.high[i]:.3f}]")
+            out.append(f"  {a.models[i]:<{name_w}}  {t.score[i]:.4f}{interval}")
+        out.append(wrap(f"Tied with #1 ({t.best}): {', '.join(t.tied)}.", "  "))
+    out += [""]
+    if a.overall_best is not None:
+        out.append(wrap(f"Overall, tied with #1 ({a.overall_best}): {', '.join(a.overall_tied)}"
+                        f" ({a.overall_note})."))
+    else:
+        out.append(wrap(f"Overall: {a.overall_note}."))
+    for note in a.notes:
+        out.append(wrap(f"Note: {note}"))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,176 @@
+"""compare_items, compare --items and rankwise audit: both levels, every option given and
+inferred, outputs read against each other, and the null simulation that is the reason for the
+feature (slow)."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rankwise
+from rankwise.analysis.audit import audit, smallest_denominator
+from rankwise.errors import RankwiseError
+from rankwise.stats.items import paired_items
+
+EXAMPLE = Path(rankwise.__file__).parent / "examples" / "evals_items.csv"
+DATA = Path(__file__).parent / "data" / "items"
+
+
+@pytest.fixture(scope="module")
+def evals():
+    return rankwise.compare_items(rankwise.load_items_example("evals"))
+
+
+def test_two_levels_agree_with_each_other(evals):
+    table = evals.table
+    for i, task in enumerate(evals.tasks):
+        assert np.allclose(task.score, table.values[i])       # one mean, read twice
+        assert task.best == task.models[int(np.argmax(task.score))]
+        assert task.best in task.tied
+    assert np.allclose(evals.macro, table.values.mean(axis=0))
+    assert evals.best == "delta" and evals.best in evals.tied
+    assert all(evals.macro_low <= evals.macro) and all(evals.macro <= evals.macro_high)
+    # the across-task analysis is compare() on the same table
+    again = rankwise.compare(table, seed=evals.settings["seed"])
+    assert again.verdict.text == evals.across.verdict.text
+
+
+def test_clustered_task_uses_the_permutation_test_and_t_intervals(evals):
+    reading = next(t for t in evals.tasks if t.task == "reading")
+    assert reading.n_clusters == 60 and reading.pairs.test == "permutation"
+    assert reading.interval == "t" and reading.clopper_pearson is None
+    code = next(t for t in evals.tasks if t.task == "code")
+    assert code.pairs.test == "mcnemar" and code.interval == "wilson"
+
+
+def test_json_holds_every_pair_and_matches_the_text(evals, cli):
+    from rankwise.report.items import render_items
+
+    data = json.loads(render_items(evals, "json"))
+    assert data["kind"] == "items" and data["macro"]["best"] == "delta"
+    assert len(data["tasks"][0]["pairs"]["first"]) == 6
+    assert data["across"]["report"]["verdict"]["text"] == evals.across.verdict.text
+    text = render_items(evals, "text")
+    for task in data["tasks"]:
+        assert f"Tied with #1 ({task['best']}): {', '.join(task['tied_with_best'])}." in \
+            text.replace("\n  ", " ")
+    ran = cli("compare", "--example", "evals", "-f", "json")
+    assert ran.code == 0 and json.loads(ran.out)["macro"] == data["macro"]
+
+
+def test_items_given_explicitly_and_inferred_read_the_same(cli):
+    inferred = cli("compare", EXAMPLE, "-f", "json")
+    explicit = cli("compare", EXAMPLE, "--items", "-f", "json")
+    source = cli("compare", EXAMPLE, "--source", "items", "-f", "json")
+    assert inferred.code == explicit.code == source.code == 0
+    a, b, c = (json.loads(r.out) for r in (inferred, explicit, source))
+    assert a["macro"] == b["macro"] == c["macro"]
+    for src in ("lm-eval", "swe-bench"):
+        folder = DATA / src.replace("-", "_")
+        auto, given = cli("compare", folder, "-f", "json"), cli("compare", folder, "--source",
+                                                                 src, "-f", "json")
+        assert auto.code == given.code == 0, (auto.err, given.err)
+        assert json.loads(auto.out)["tasks"] == json.loads(given.out)["tasks"]
+    md = cli("compare", "--example", "evals", "-f", "markdown")
+    assert md.code == 0 and md.out.startswith("# rankwise items")
+
+
+def test_item_options_refused_without_items_and_bad_formats(cli):
+    ran = cli("compare", "--example", "garcia2008", "--metric", "acc")
+    assert ran.code == 2 and "--metric goes with scored items" in ran.err
+    ran = cli("compare", "--example", "evals", "-f", "latex")
+    assert ran.code == 2 and "text, markdown or json" in ran.err
+    ran = cli("compare", DATA / "lm_eval", "--missing", "worst")
+    assert ran.code == 2 and "refuse or common" in ran.err
+    assert "Traceback" not in ran.err
+
+
+def test_permutation_p_at_the_extremes_and_determinism():
+    x = np.zeros((400, 3))
+    x[:, 0] = 1
+    r = paired_items(x, test="permutation", draws=500)
+    assert r.pvalue[0] == pytest.approx(1 / 501) and r.pvalue[2] == 1.0
+    again = paired_items(x, test="permutation", draws=500)
+    assert np.array_equal(r.pvalue, again.pvalue)
+
+
+def test_two_hundred_models_in_one_pass():
+    rng = np.random.default_rng(5)
+    x = (rng.random((300, 200)) < 0.6).astype(float)
+    r = paired_items(x)
+    assert len(r.first) == 19_900
+    a, b = 17, 123
+    i = np.flatnonzero((r.first == a) & (r.second == b))[0]
+    assert r.b[i] == ((x[:, a] == 1) & (x[:, b] == 0)).sum()
+
+
+def test_audit_recovers_counts_and_says_what_it_cannot():
+    assert smallest_denominator([0.5, 0.25, 0.75], 0.0005) == 4
+    board = pd.DataFrame({"model": ["A", "B", "C"],
+                          "exact": ["61.59", "54.88", "48.17"],     # k/164 to 2 decimals
+                          "coarse": ["62", "55", "48"],
+                          "mixed": ["0.12345", "0.67891", "0.31416"]})
+    a = audit(board, alpha=0.05)
+    by = {t.task: t for t in a.tasks}
+    assert by["exact"].n == 164 and by["exact"].how == "recovered"
+    assert by["coarse"].how == "lower bound"
+    assert any("coarse" in n and "too coarse" in n for n in a.notes)
+    mixed = audit(board[["model", "mixed"]], max_count=500).tasks[0]
+    assert mixed.how == "unknown"
+    given = audit(board, counts={"coarse": 1000}).tasks[1]
+    assert given.n == 1000 and given.how == "given"
+    with pytest.raises(RankwiseError, match="not on the board"):
+        audit(board, counts={"nope": 3})
+
+
+def test_audit_command(cli, tmp_path):
+    path = tmp_path / "board.csv"
+    path.write_text("model,MATH,HumanEval\nGalleon,65.5,83.6\nDreadnought,63.0,86.7\n")
+    ran = cli("audit", path, "--counts", "MATH=5000,HumanEval=164")
+    assert ran.code == 0 and "items 5000 (given)" in ran.out
+    data = json.loads(cli("audit", path, "--counts", "MATH=5000", "-f", "json").out)
+    assert data["tasks"][0]["tied_with_best"] == ["Galleon"]
+    bad = cli("audit", path, "--counts", "MATH=x")
+    assert bad.code == 2 and "TASK=N" in bad.err
+    missing = cli("audit", tmp_path / "absent.csv")
+    assert missing.code == 2 and "no such file" in missing.err
+
+
+def _simulate(rng, n_items=200, n_clusters=20, rho=0.6):
+    """Two models with equal accuracy on the same items: answers correlated through each item's
+    difficulty, items clustered (shared passages)."""
+    cl = np.repeat(np.arange(n_clusters), n_items // n_clusters)
+    difficulty = rng.normal(0, 1.2, n_clusters)[cl] + rng.normal(0, 0.6, n_items)
+    p = 1 / (1 + np.exp(difficulty))
+    shared = rng.random(n_items)
+    a = (np.where(rng.random(n_items) < rho, shared, rng.random(n_items)) < p).astype(float)
+    b = (np.where(rng.random(n_items) < rho, shared, rng.random(n_items)) < p).astype(float)
+    return np.column_stack([a, b]), cl
+
+
+@pytest.mark.slow
+@pytest.mark.simulation
+def test_null_simulation_paired_clustered_hold_alpha_and_unpaired_do_not():
+    from scipy import stats
+
+    rng = np.random.default_rng(48)
+    reps, alpha = 400, 0.05
+    rejects = {"paired clustered": 0, "McNemar (ignores clusters)": 0,
+               "unpaired z": 0}
+    for _ in range(reps):
+        x, cl = _simulate(rng)
+        rejects["paired clustered"] += paired_items(x, clusters=cl, draws=400,
+                                                    seed=int(rng.integers(1 << 30))
+                                                    ).pvalue[0] <= alpha
+        rejects["McNemar (ignores clusters)"] += paired_items(x).pvalue[0] <= alpha
+        pa, pb = x.mean(axis=0)
+        se = np.sqrt(pa * (1 - pa) / len(x) + pb * (1 - pb) / len(x))
+        rejects["unpaired z"] += 2 * stats.norm.sf(abs(pa - pb) / se) <= alpha
+    bound = alpha + 2 * np.sqrt(alpha * (1 - alpha) / reps)
+    rate = {k: v / reps for k, v in rejects.items()}
+    assert rate["paired clustered"] <= bound, rate
+    # the unpaired test ignores the correlation: far too conservative (it loses the power the
+    # pairing gives) -- the other way of being wrong
+    assert rate["unpaired z"] < rate["paired clustered"], rate
