@@ -810,6 +810,12 @@ def examples():
         typer.echo(name)
         typer.echo(textwrap.fill(description, width, initial_indent="    ",
                                  subsequent_indent="    "))
+    from .examples import ITEM_EXAMPLES
+
+    for name, (_, description) in ITEM_EXAMPLES.items():
+        typer.echo(name)
+        typer.echo(textwrap.fill(description + "; read as items (compare --example " + name +
+                                 ")", width, initial_indent="    ", subsequent_indent="    "))
 
 
 #: Below this many columns (and when piped: 80) --help is click's plain layout, which keeps

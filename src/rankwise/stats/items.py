@@ -165,7 +165,7 @@ def mcnemar(b, c, *, method: str = "auto") -> McNemar:
     Only the discordant items count: ``b`` items the first model got right and the second wrong,
     ``c`` the other way. ``exact``: two-sided binomial, p = min(1, 2·P(Bin(b + c, ½) ≤ min(b, c)))
     with statistic min(b, c); ``chi2``: (b − c)²/(b + c) on 1 degree of freedom;
-    ``chi2_corrected``: (|b − c| − 1)²/(b + c), the continuity correction applied only when
+    ``chi2_corrected``: (abs(b − c) − 1)²/(b + c), the continuity correction applied only when
     b ≠ c (as R's ``mcnemar.test``; statsmodels subtracts 1 also when b = c, which turns a
     perfectly balanced table into a positive statistic); ``auto`` (the default): exact below
     ``MCNEMAR_EXACT_BELOW`` (25) discordant items, corrected chi-square from it on. No discordant
@@ -260,7 +260,7 @@ def paired_items(x, *, clusters=None, weights=None, test: str = "auto",
     - McNemar's discordant counts: b_ab = Σᵢ xᵢa(1 − xᵢb) = (XᵀX̄)_ab;
     - the sign-flip permutation test: flipping item i of a pair swaps the two models' scores, so
       the permuted difference is (E·X)_a − (E·X)_b with E the (draws × items) matrix of ±1 (one
-      sign per cluster); p = (1 + #{|T*| ≥ |T|}) / (1 + draws);
+      sign per cluster); p = (1 + #{abs(T*) ≥ abs(T)}) / (1 + draws);
     - the paired bootstrap: resampled means M = R·X/n with R the draws × items resampling counts
       (whole clusters when given), the difference's percentile interval from M_a − M_b.
 
