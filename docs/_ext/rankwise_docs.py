@@ -38,7 +38,7 @@ def help_screens(width: int = 80) -> list[tuple[str, str]]:
 
 
 #: Where a ``--option`` mentioned in prose links to: the first command that has it.
-COMMAND_ORDER = ("compare", "run", "power", "race", "leaderboard", "status", "export",
+COMMAND_ORDER = ("compare", "run", "power", "race", "leaderboard", "audit", "status", "export",
                  "examples")
 
 

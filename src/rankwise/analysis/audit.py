@@ -156,7 +156,8 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
     --------
     >>> import pandas as pd
     >>> from rankwise.analysis.audit import audit
-    >>> board = pd.DataFrame({"model": ["A", "B", "C"], "task": ["0.333", "0.667", "1.000"]})
+    >>> board = pd.DataFrame({"model": ["A", "B", "C"],
+    ...                       "task": ["0.333", "0.667", "1.000"]})
     >>> t = audit(board).tasks[0]
     >>> t.n, t.how
     (3, 'recovered')

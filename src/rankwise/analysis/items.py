@@ -22,7 +22,7 @@ from scipy import stats
 from ..defaults import ITEM_DRAWS, ITEM_SEED
 from ..errors import RankwiseError
 from ..stats.adjust import adjust
-from ..stats.items import (_cluster_codes, _summer, clustered_se, is_binary, normal_adequate,
+from ..stats.items import (cluster_codes, cluster_summer, clustered_se, is_binary, normal_adequate,
                            paired_items, proportion_interval)
 from ..tables.items import ItemTable, read_items
 
@@ -108,16 +108,6 @@ class ItemComparison:
     def models(self) -> tuple:
         return self.items.models
 
-    def to_dict(self) -> dict:
-        from ..report.items import items_dict
-
-        return items_dict(self)
-
-    def to_text(self, width: int = 80) -> str:
-        from ..report.items import items_text
-
-        return items_text(self, width)
-
 
 def _task(items: ItemTable, name: str, *, alpha, procedure, test, mcnemar_method, interval,
           confidence, draws, seed) -> TaskComparison:
@@ -166,8 +156,8 @@ def _item_bootstrap(items: ItemTable, name: str, draws: int, rng) -> np.ndarray:
     t = items.task_matrix(name)
     n = len(t.items)
     w = np.ones(n) if t.weights is None else t.weights
-    codes, c = _cluster_codes(t.clusters, n)
-    summer = _summer(codes, c)
+    codes, c = cluster_codes(t.clusters, n)
+    summer = cluster_summer(codes, c)
     sums = np.asarray(summer @ (t.scores * w[:, None]), dtype=np.float64)
     wsum = np.asarray(summer @ w, dtype=np.float64)
     counts = rng.multinomial(c, np.full(c, 1.0 / c), size=draws).astype(np.float64)

@@ -93,7 +93,7 @@ def normal_adequate(successes, n):
     return (n >= 100) & (x >= 10) & (n - x >= 10)
 
 
-def _cluster_codes(clusters, n: int):
+def cluster_codes(clusters, n: int):
     """Integer cluster codes 0..C-1 of ``n`` items (each item its own cluster when None)."""
     if clusters is None:
         return np.arange(n), n
@@ -105,7 +105,7 @@ def _cluster_codes(clusters, n: int):
     return codes.ravel(), int(codes.max()) + 1 if n else 0
 
 
-def _summer(codes, n_clusters: int, weights=None):
+def cluster_summer(codes, n_clusters: int, weights=None):
     """The C × n matrix that sums (weighted) item values within clusters."""
     n = len(codes)
     data = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
@@ -137,12 +137,12 @@ def clustered_se(scores, clusters=None, weights=None) -> np.ndarray:
     x = x.reshape(len(x), -1)
     n = x.shape[0]
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
-    codes, c = _cluster_codes(clusters, n)
+    codes, c = cluster_codes(clusters, n)
     if c < 2:
         out = np.zeros(x.shape[1])
     else:
         mean = w @ x / w.sum()
-        sums = _summer(codes, c, w) @ (x - mean)
+        sums = cluster_summer(codes, c, w) @ (x - mean)
         out = np.sqrt(c / (c - 1) * np.einsum("cj,cj->j", sums, sums)) / w.sum()
     return out[0] if one else out
 
@@ -298,8 +298,8 @@ def paired_items(x, *, clusters=None, weights=None, test: str = "auto",
     if interval not in ("normal", "bootstrap"):
         raise RankwiseError(f"unknown interval {interval!r}; choose normal, bootstrap or auto")
     w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
-    codes, c = _cluster_codes(clusters, n)
-    summer = _summer(codes, c)
+    codes, c = cluster_codes(clusters, n)
+    summer = cluster_summer(codes, c)
     total = w.sum()
     means = w @ x / total
     g = summer @ ((x - means) * w[:, None])
