@@ -126,7 +126,8 @@ def test_paired_items_permutation_and_bootstrap_equal_a_loop_with_the_same_draws
     assert r.test == "permutation" and r.interval == "bootstrap" and r.n_clusters == 5
     g = np.random.default_rng(11)
     flips = g.integers(0, 2, size=(500, 5), dtype=np.int8) * 2.0 - 1.0
-    counts = g.multinomial(5, np.full(5, 0.2), size=500)
+    picks = g.integers(0, 5, size=(500, 5))
+    counts = np.array([np.bincount(row, minlength=5) for row in picks])
     for p, (a, b, d) in enumerate(_brute_pairs(x)):
         dc = np.array([d[cl == c].sum() for c in range(5)])
         t = np.abs(flips @ dc) / 25

@@ -22,8 +22,9 @@ from scipy import stats
 from ..defaults import ITEM_DRAWS, ITEM_SEED
 from ..errors import RankwiseError
 from ..stats.adjust import adjust
-from ..stats.items import (cluster_codes, cluster_summer, clustered_se, is_binary, normal_adequate,
-                           paired_items, proportion_interval)
+from ..stats.items import (cluster_codes, cluster_summer, clustered_se, is_binary,
+                           normal_adequate, paired_items, proportion_interval,
+                           resample_counts)
 from ..tables.items import ItemTable, read_items
 
 
@@ -160,8 +161,10 @@ def _item_bootstrap(items: ItemTable, name: str, draws: int, rng) -> np.ndarray:
     summer = cluster_summer(codes, c)
     sums = np.asarray(summer @ (t.scores * w[:, None]), dtype=np.float64)
     wsum = np.asarray(summer @ w, dtype=np.float64)
-    counts = rng.multinomial(c, np.full(c, 1.0 / c), size=draws).astype(np.float64)
-    return (counts @ sums) / (counts @ wsum)[:, None]
+    counts = resample_counts(draws, c, rng).astype(np.float32)
+    # float32 products: the resampled means need 7 digits, not 16, and take half the time
+    means = (counts @ sums.astype(np.float32)) / (counts @ wsum.astype(np.float32))[:, None]
+    return means.astype(np.float64)
 
 
 def _macro(items: ItemTable, draws: int, seed: int, confidence: float, alpha: float):

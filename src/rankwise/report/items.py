@@ -10,6 +10,8 @@ import numpy as np
 #: At most this many significant pairs are listed per task in the text and Markdown reports
 #: (the JSON holds every pair).
 PAIRS_SHOWN = 15
+#: The JSON is indented up to this many pairs over all tasks, one line beyond.
+INDENTED_PAIRS = 10_000
 
 _TEST_WORDS = {
     "mcnemar": "McNemar's test on the discordant items (exact binomial below 25 of them,"
@@ -174,7 +176,10 @@ def items_markdown(r) -> str:
 
 
 def _floats(a):
-    return [None if not np.isfinite(v) else float(v) for v in np.asarray(a, dtype=float)]
+    a = np.asarray(a, dtype=float)
+    if np.isfinite(a).all():
+        return a.tolist()
+    return [None if not np.isfinite(v) else float(v) for v in a]
 
 
 def items_dict(r) -> dict:
@@ -189,19 +194,19 @@ def items_dict(r) -> dict:
             "models": list(t.models), "score": _floats(t.score), "se": _floats(t.se),
             "low": _floats(t.low), "high": _floats(t.high),
             "best": t.best, "tied_with_best": list(t.tied),
-            "pairs": {"first": [t.models[i] for i in p.first],
-                      "second": [t.models[i] for i in p.second],
+            "pairs": {"first": np.asarray(t.models, dtype=object)[p.first].tolist(),
+                      "second": np.asarray(t.models, dtype=object)[p.second].tolist(),
                       "difference": _floats(p.difference), "se": _floats(p.se),
                       "low": _floats(p.low), "high": _floats(p.high),
                       "pvalue": _floats(p.pvalue), "adjusted": _floats(t.adjusted),
-                      "method": [str(m) for m in p.method]},
+                      "method": np.asarray(p.method).astype(str).tolist()},
         }
         if t.clopper_pearson is not None:
             entry["clopper_pearson"] = {"low": _floats(t.clopper_pearson[0]),
                                         "high": _floats(t.clopper_pearson[1])}
             entry["normal_adequate"] = [bool(v) for v in t.normal_ok]
         if p.b is not None:
-            entry["pairs"]["discordant"] = [[int(x), int(y)] for x, y in zip(p.b, p.c)]
+            entry["pairs"]["discordant"] = np.column_stack([p.b, p.c]).astype(int).tolist()
         tasks.append(entry)
     out = {"kind": "items", "source": r.items.source, "reader": r.items.reader,
            "metric": r.items.metric, "models": list(r.models), "tasks": tasks,
@@ -224,7 +229,11 @@ def render_items(r, fmt: str, width: int = 80) -> str:
         data = items_dict(r)
         if r.across is not None:
             data["across"] = json.loads(render(r.across, "json"))
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        # indented for a person up to INDENTED_PAIRS pairs in all; beyond, one line (a
+        # program reads it, and indenting hundreds of thousands of numbers triples the time)
+        pairs = sum(len(t.adjusted) for t in r.tasks)
+        return json.dumps(data, indent=2 if pairs <= INDENTED_PAIRS else None,
+                          ensure_ascii=False) + "\n"
     if fmt == "markdown":
         text = items_markdown(r)
         if r.across is not None:

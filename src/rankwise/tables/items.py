@@ -110,45 +110,53 @@ class ItemTable:
                                 f" score; missing {', '.join(absent)} (its columns are"
                                 f" {', '.join(map(str, frame.columns[:8]))})")
         keep = [c for c in ITEM_COLUMNS if c in lower]
-        f = frame[[lower[c] for c in keep]].copy()
-        f.columns = keep
+        f = pd.DataFrame({c: frame[lower[c]] for c in keep})
         for c in ("model", "task", "item"):
-            if f[c].isna().any():
-                row = int(np.flatnonzero(f[c].isna().to_numpy())[0])
-                raise RankwiseError(f"{source}: row {row + 1} has no {c}; every row needs a"
-                                    f" model, a task and an item")
-            f[c] = f[c].astype(str)
-        score = pd.to_numeric(f["score"], errors="coerce")
-        bad = score.isna() | ~np.isfinite(score.to_numpy(dtype=float, na_value=np.nan))
+            f[c] = _labels(f[c], c, source)
+        if f.empty:
+            raise RankwiseError(f"{source}: no scored items")
+        score = f["score"]
+        if not pd.api.types.is_numeric_dtype(score) or pd.api.types.is_bool_dtype(score):
+            score = pd.to_numeric(score, errors="coerce")
+        values = score.to_numpy(dtype=float, na_value=np.nan)
+        bad = ~np.isfinite(values)
         if bad.any():
-            row = int(np.flatnonzero(bad.to_numpy())[0])
-            raise RankwiseError(f"{source}: row {row + 1} has score {frame[lower['score']].iloc[row]!r},"
-                                f" not a finite number ({int(bad.sum())} such rows); give each"
-                                f" scored item a number (0/1 for right/wrong)")
-        f["score"] = score.astype(float)
+            row = int(np.flatnonzero(bad)[0])
+            raise RankwiseError(f"{source}: row {row + 1} has score"
+                                f" {frame[lower['score']].iloc[row]!r}, not a finite number"
+                                f" ({int(bad.sum())} such rows); give each scored item a number"
+                                f" (0/1 for right/wrong)")
+        f["score"] = values
         if "weight" in f:
             w = pd.to_numeric(f["weight"], errors="coerce")
             if w.isna().any() or (w <= 0).any():
                 raise RankwiseError(f"{source}: weights must be positive numbers")
             f["weight"] = w.astype(float)
+        if "cluster" in f:
+            f["cluster"] = f["cluster"].astype("category")
         if "repeat" not in f:
-            key = ["model", "task", "item"]
-            if f.duplicated(key).any():
-                row = f[f.duplicated(key, keep=False)].iloc[0]
-                raise RankwiseError(f"{source}: model {row['model']!r} has several scores for item"
-                                    f" {row['item']!r} of task {row['task']!r}; add a 'repeat'"
-                                    f" column if they are repeated samples")
-        if f.empty:
-            raise RankwiseError(f"{source}: no scored items")
-        return cls(f.reset_index(drop=True), source, reader, tuple(notes), missing, metric)
+            codes = [f[c].cat.codes.to_numpy().astype(np.int64) for c in ("task", "item", "model")]
+            sizes = [len(f[c].cat.categories) for c in ("task", "item", "model")]
+            key = (codes[0] * sizes[1] + codes[1]) * sizes[2] + codes[2]
+            twice = pd.Series(key).duplicated().to_numpy()
+            if twice.any():
+                row = f.iloc[int(np.flatnonzero(twice)[0])]
+                raise RankwiseError(f"{source}: model {row['model']!r} has several scores for"
+                                    f" item {row['item']!r} of task {row['task']!r}; add a"
+                                    f" 'repeat' column if they are repeated samples")
+        return cls(f, source, reader, tuple(notes), missing, metric)
 
     @property
     def models(self) -> tuple:
-        return tuple(dict.fromkeys(self.frame["model"]))
+        if "_models" not in self._tasks:
+            self._tasks["_models"] = _in_order(self.frame["model"])
+        return self._tasks["_models"]
 
     @property
     def tasks(self) -> tuple:
-        return tuple(dict.fromkeys(self.frame["task"]))
+        if "_task_names" not in self._tasks:
+            self._tasks["_task_names"] = _in_order(self.frame["task"])
+        return self._tasks["_task_names"]
 
     @property
     def binary(self) -> bool:
@@ -159,48 +167,79 @@ class ItemTable:
     def n_outcomes(self) -> int:
         return len(self.frame)
 
+    def _rows_by_task(self) -> dict:
+        if "_rows" not in self._tasks:
+            codes = self.frame["task"].cat.codes.to_numpy()
+            order = np.argsort(codes, kind="stable")
+            bounds = np.searchsorted(codes[order], np.arange(len(self.frame["task"].cat
+                                                                 .categories) + 1))
+            cats = self.frame["task"].cat.categories
+            self._tasks["_rows"] = {cats[i]: order[bounds[i]:bounds[i + 1]]
+                                    for i in range(len(cats))}
+        return self._tasks["_rows"]
+
     def task_matrix(self, task: str) -> ItemTask:
         """The task's items × models matrix (repeats averaged per item), with the missing-item
-        policy applied."""
+        policy applied. Built from integer codes (a bincount), not a pivot: 20 million outcomes
+        take seconds."""
         if task in self._tasks:
             return self._tasks[task]
         models = self.models
-        f = self.frame[self.frame["task"] == task]
-        if f.empty:
+        rows = self._rows_by_task().get(task)
+        if rows is None or not len(rows):
             raise RankwiseError(f"no task {task!r}; the tasks are {', '.join(self.tasks[:10])}")
-        repeats = int(f.groupby(["model", "item"]).size().max())
-        wide = f.pivot_table(index="item", columns="model", values="score", aggfunc="mean",
-                             sort=False).reindex(columns=list(models))
-        absent = wide.isna()
+        f = self.frame
+        model_pos = {m: i for i, m in enumerate(models)}
+        model_cats = f["model"].cat.categories
+        remap = np.array([model_pos[m] for m in model_cats])
+        col = remap[f["model"].cat.codes.to_numpy()[rows]]
+        item_codes, item_labels = pd.factorize(f["item"].cat.codes.to_numpy()[rows], sort=False)
+        item_labels = f["item"].cat.categories[item_labels]
+        k, m = len(models), len(item_labels)
+        cell = item_codes.astype(np.int64) * k + col
+        count = np.bincount(cell, minlength=m * k).reshape(m, k)
+        total = np.bincount(cell, weights=f["score"].to_numpy()[rows],
+                            minlength=m * k).reshape(m, k)
+        if "repeat" not in f and (count > 1).any():
+            i, j = np.argwhere(count > 1)[0]
+            raise RankwiseError(f"{self.source}: model {models[j]!r} has several scores for item"
+                                f" {item_labels[i]!r} of task {task!r}; add a 'repeat' column"
+                                f" if they are repeated samples")
+        repeats = int(count.max())
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scores = total / count
+        absent = count == 0
         dropped = 0
-        if absent.to_numpy().any():
+        keep = np.ones(m, bool)
+        if absent.any():
             if self.missing == "refuse":
-                model = absent.sum().idxmax()
-                count = int(absent[model].sum())
-                item = absent.index[absent[model].to_numpy()][0]
-                raise RankwiseError(f"model {model!r} has no score for {count} item(s) of task"
-                                    f" {task!r} (first: {item!r}); paired tests need every"
+                j = int(absent.sum(axis=0).argmax())
+                n_absent = int(absent[:, j].sum())
+                item = item_labels[int(np.flatnonzero(absent[:, j])[0])]
+                raise RankwiseError(f"model {models[j]!r} has no score for {n_absent} item(s) of"
+                                    f" task {task!r} (first: {item!r}); paired tests need every"
                                     f" model on the same items: give --missing common to keep"
                                     f" each task's items every model answered")
             keep = ~absent.any(axis=1)
             dropped = int((~keep).sum())
-            wide = wide[keep]
-            if wide.empty:
+            if not keep.any():
                 raise RankwiseError(f"task {task!r} has no item that every model answered")
-        items = tuple(wide.index)
-        per_item = f.drop_duplicates("item").set_index("item")
+        scores = scores[keep]
+        items = tuple(item_labels[keep])
+        first = np.full(m, -1, dtype=np.int64)       # each item's first row, for its labels
+        first[item_codes[::-1]] = rows[::-1]
+        first = first[keep]
         clusters = None
         if "cluster" in f:
-            # an item without a cluster label is a cluster of its own
-            labels = per_item["cluster"].reindex(list(items))
-            if labels.notna().any() and (labels.astype(str).str.strip() != "").any():
-                blank = labels.isna() | (labels.astype(str).str.strip() == "")
+            labels = f["cluster"].to_numpy()[first]
+            text = pd.Series(labels, dtype=object).astype(str).str.strip()
+            blank = pd.isna(labels) | (text == "").to_numpy() | (text == "nan").to_numpy()
+            if not blank.all():
+                # an item without a cluster label is a cluster of its own
                 clusters = np.where(blank, "item:" + pd.Index(items).astype(str),
-                                    "cluster:" + labels.astype(str)).astype(str)
-        weights = (per_item["weight"].reindex(list(items)).to_numpy(dtype=float)
-                   if "weight" in f else None)
-        out = ItemTask(task, wide.to_numpy(dtype=float), items, models, clusters, weights,
-                       repeats, dropped)
+                                    "cluster:" + text.to_numpy().astype(str)).astype(str)
+        weights = f["weight"].to_numpy(dtype=float)[first] if "weight" in f else None
+        out = ItemTask(task, scores, items, models, clusters, weights, repeats, dropped)
         self._tasks[task] = out
         return out
 
@@ -216,6 +255,28 @@ class ItemTable:
                           higher_is_better=True, direction_source="source",
                           criterion=criterion or self.metric or "score", aggregate="mean",
                           counts=counts, source=self.source)
+
+
+def _labels(column: pd.Series, name: str, source: str) -> pd.Series:
+    """A label column as a categorical of strings (the labels are stored once, the rows as
+    codes), or one line naming a row without one."""
+    if column.isna().any():
+        row = int(np.flatnonzero(column.isna().to_numpy())[0])
+        raise RankwiseError(f"{source}: row {row + 1} has no {name}; every row needs a model,"
+                            f" a task and an item")
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        cats = column.cat.categories.astype(str)
+        if cats.duplicated().any():
+            return column.astype(str).astype("category")
+        return column.cat.rename_categories(cats).cat.remove_unused_categories()
+    return column.astype(str).astype("category")
+
+
+def _in_order(column: pd.Series) -> tuple:
+    """The categories of a categorical column in the order they first appear (one hash pass
+    over the codes, no sort)."""
+    cats = column.cat.categories
+    return tuple(str(cats[c]) for c in pd.unique(column.cat.codes.to_numpy()))
 
 
 def _means(task: ItemTask) -> np.ndarray:
@@ -380,7 +441,13 @@ def _sniff(p: Path) -> str:
 def _read_long(p: Path, sep) -> pd.DataFrame:
     try:
         if p.suffix.lower() == ".parquet":
-            return pd.read_parquet(p)
+            import pyarrow.parquet as pq
+
+            # labels read as dictionaries (pandas categoricals): 20 million rows of repeated
+            # model, task and item names stay a few hundred megabytes
+            names = {c.lower(): c for c in pq.read_schema(p).names}
+            labels = [names[c] for c in ("model", "task", "item", "cluster") if c in names]
+            return pq.read_table(p, read_dictionary=labels).to_pandas()
         return pd.read_csv(p, sep=sep if sep else None, engine="python" if not sep else "c")
     except ImportError:
         raise RankwiseError(f"{p}: reading Parquet needs pyarrow: pip install"
