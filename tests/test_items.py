@@ -174,3 +174,17 @@ def test_null_simulation_paired_clustered_hold_alpha_and_unpaired_do_not():
     # the unpaired test ignores the correlation: far too conservative (it loses the power the
     # pairing gives) -- the other way of being wrong
     assert rate["unpaired z"] < rate["paired clustered"], rate
+
+
+def test_leaderboard_of_items_is_the_board_of_the_task_table(cli):
+    board = rankwise.leaderboard(rankwise.load_items_example("evals").task_table())
+    ran = cli("leaderboard", "--example", "evals", "-f", "json")
+    assert ran.code == 0, ran.err
+    data = json.loads(ran.out)
+    assert data["boards"] == json.loads(json.dumps(board.to_dict()))["boards"]
+    explicit = cli("leaderboard", EXAMPLE, "--source", "items", "-f", "json")
+    inferred = cli("leaderboard", EXAMPLE, "-f", "json")
+    assert explicit.code == inferred.code == 0
+    assert json.loads(explicit.out)["boards"] == json.loads(inferred.out)["boards"]
+    two = cli("leaderboard", DATA / "swe_bench")
+    assert two.code == 0 and "Traceback" not in two.err and "Warning" not in two.err

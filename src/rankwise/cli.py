@@ -468,7 +468,17 @@ def leaderboard(
             raise RankwiseError("give either an INPUT file or --example NAME (not both)")
         from contextlib import nullcontext
 
-        if example is not None:
+        if _items_input(input, example, source_format):
+            # scored items: the board of the task-level table (mean per model and task)
+            from .examples import ITEM_EXAMPLES, load_items_example
+            from .tables.items import read_items
+
+            opened = nullcontext(load_items_example(example).task_table()
+                                 if example in ITEM_EXAMPLES else
+                                 read_items(input, reader="auto" if source_format == "auto"
+                                            else source_format).task_table())
+            source_format = "auto"
+        elif example is not None:
             from importlib.resources import as_file
 
             from .examples import example_path

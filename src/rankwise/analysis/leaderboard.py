@@ -357,6 +357,9 @@ def _posthoc(table, alpha) -> tuple:
     cmp = compare(table, effects="none", tests=("friedman", "iman_davenport"))
     v = cmp.verdict
     gate = v.gate
+    if gate is None:        # two learners: no omnibus test gates the comparison
+        return tuple(v.winners), {"test": None, "note": "two learners: no omnibus test; see"
+                                  " the two-learner tests of rankwise compare"}
     return tuple(v.winners), {"test": gate.test, "statistic": gate.statistic,
                               "pvalue": gate.pvalue, "alpha": gate.alpha,
                               "rejected": bool(gate.passed), "best": v.best}

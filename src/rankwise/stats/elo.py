@@ -36,6 +36,7 @@ solver uses that (:func:`win_totals`) and never forms a k × k matrix per bootst
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 from scipy import linalg
@@ -88,8 +89,12 @@ def _newton(w: np.ndarray, n: np.ndarray | None, totals: np.ndarray | None,
         hess = np.diag(h.sum(axis=1)) - h            # −∇²ℓ (a weighted Laplacian)
         step = np.zeros(k)
         try:
-            step[1:] = linalg.solve(hess[1:, 1:], grad[1:], assume_a="pos")
-        except (linalg.LinAlgError, ValueError):
+            with warnings.catch_warnings():
+                # an ill-conditioned Hessian (near-separated learners) goes to least squares
+                # instead of warning the user about a matrix they never see
+                warnings.simplefilter("error", linalg.LinAlgWarning)
+                step[1:] = linalg.solve(hess[1:, 1:], grad[1:], assume_a="pos")
+        except (linalg.LinAlgError, linalg.LinAlgWarning, ValueError):
             step[1:] = linalg.lstsq(hess[1:, 1:], grad[1:])[0]
         size = 1.0
         while True:
