@@ -39,6 +39,8 @@ from ..names import ITEM_SOURCES
 ITEM_MISSING = ("refuse", "common")
 #: The columns of the long table (the first four required).
 ITEM_COLUMNS = ("model", "task", "item", "score", "cluster", "weight", "repeat")
+#: Up to this many rows, repeated (model, task, item) rows are refused when the table is read.
+EAGER_DUPLICATE_CHECK = 1_000_000
 #: inspect_ai's letter values (its ``value_to_float``): correct, incorrect, partial, no answer.
 INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 
@@ -134,7 +136,9 @@ class ItemTable:
             f["weight"] = w.astype(float)
         if "cluster" in f:
             f["cluster"] = f["cluster"].astype("category")
-        if "repeat" not in f:
+        if "repeat" not in f and len(f) <= EAGER_DUPLICATE_CHECK:
+            # (above this size each task's matrix finds them, with the same message, when it
+            # is built: a hash of every row would double the memory of a large table)
             codes = [f[c].cat.codes.to_numpy().astype(np.int64) for c in ("task", "item", "model")]
             sizes = [len(f[c].cat.categories) for c in ("task", "item", "model")]
             key = (codes[0] * sizes[1] + codes[1]) * sizes[2] + codes[2]
@@ -191,7 +195,7 @@ class ItemTable:
         f = self.frame
         model_pos = {m: i for i, m in enumerate(models)}
         model_cats = f["model"].cat.categories
-        remap = np.array([model_pos[m] for m in model_cats])
+        remap = np.array([model_pos.get(str(m), -1) for m in model_cats])
         col = remap[f["model"].cat.codes.to_numpy()[rows]]
         item_codes, item_labels = pd.factorize(f["item"].cat.codes.to_numpy()[rows], sort=False)
         item_labels = f["item"].cat.categories[item_labels]
@@ -265,10 +269,11 @@ def _labels(column: pd.Series, name: str, source: str) -> pd.Series:
         raise RankwiseError(f"{source}: row {row + 1} has no {name}; every row needs a model,"
                             f" a task and an item")
     if isinstance(column.dtype, pd.CategoricalDtype):
+        # unused categories may stay: every use goes through the codes present
         cats = column.cat.categories.astype(str)
         if cats.duplicated().any():
             return column.astype(str).astype("category")
-        return column.cat.rename_categories(cats).cat.remove_unused_categories()
+        return column.cat.rename_categories(cats)
     return column.astype(str).astype("category")
 
 
