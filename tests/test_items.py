@@ -188,3 +188,17 @@ def test_leaderboard_of_items_is_the_board_of_the_task_table(cli):
     assert json.loads(explicit.out)["boards"] == json.loads(inferred.out)["boards"]
     two = cli("leaderboard", DATA / "swe_bench")
     assert two.code == 0 and "Traceback" not in two.err and "Warning" not in two.err
+
+
+def test_compare_options_flow_into_the_across_task_comparison(cli):
+    ran = cli("compare", "--example", "evals", "--dataset-check", "--rank-sets", "ranks",
+              "--posthoc", "all", "-f", "json")
+    assert ran.code == 0, ran.err
+    across = json.loads(ran.out)["across"]
+    assert across["dataset_check"] and across["rank_sets"]
+    assert across["posthoc"]["families"] == ["all_pairs"]
+    plain = rankwise.compare(rankwise.load_items_example("evals").task_table(),
+                             dataset_check=True)
+    assert across["report"]["verdict"]["text"] == plain.verdict.text
+    refused = cli("compare", "--example", "evals", "--pairs", "p.csv")
+    assert refused.code == 2 and "-f json" in refused.err

@@ -226,8 +226,10 @@ def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: 
         Level of every interval.
     draws, seed : int
         Permutation and bootstrap draws per task and for the macro-average, and their seed.
-    across : bool
-        Also run :func:`rankwise.compare` on the task-level table.
+    across : bool or dict
+        Also run :func:`rankwise.compare` on the task-level table; a dict gives it keywords
+        (``{"rank_sets": True, "dataset_check": True, "posthoc": "all"}``; ``alpha`` and
+        ``seed`` are this function's unless the dict sets them).
 
     Returns
     -------
@@ -271,7 +273,9 @@ def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: 
         else:
             from . import compare
 
-            result_across = compare(table, alpha=alpha, seed=seed)
+            options = {"alpha": alpha, "seed": seed,
+                       **(across if isinstance(across, dict) else {})}
+            result_across = compare(table, **options)
     macro = table.values.mean(axis=0)
     macro_r, low, high = _macro(items, draws, seed, confidence, alpha)
     best, tied = _tied_with_best(macro, macro_r, alpha, items.models)
