@@ -198,7 +198,7 @@ def test_compare_options_flow_into_the_across_task_comparison(cli):
     assert across["dataset_check"] and across["rank_sets"]
     assert across["posthoc"]["families"] == ["all_pairs"]
     plain = rankwise.compare(rankwise.load_items_example("evals").task_table(),
-                             dataset_check=True)
+                             dataset_check=True, rank_sets="ranks", posthoc="all")
     assert across["report"]["verdict"]["text"] == plain.verdict.text
     refused = cli("compare", "--example", "evals", "--pairs", "p.csv")
     assert refused.code == 2 and "-f json" in refused.err
