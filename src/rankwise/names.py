@@ -197,7 +197,9 @@ BAYESIAN_MODELS = ("plackett-luce", "bradley-terry")
 #: The readers of model evaluations scored item by item (``compare --items``): a long table of
 #: ``model, task, item, score`` and the files lm-evaluation-harness, inspect_ai, HELM and
 #: SWE-bench write.
-ITEM_SOURCES = ("items", "lm-eval", "inspect", "helm", "swe-bench")
+#: ``items-stream``: a Parquet long table read one task at a time (Dask), for tables larger
+#: than memory.
+ITEM_SOURCES = ("items", "lm-eval", "inspect", "helm", "swe-bench", "items-stream")
 SOURCE_FORMATS = ("auto", "rankwise", "amlb", "openml", "mlr3", "weka", "tabarena") + ITEM_SOURCES
 #: What the verdict speaks in: the frequentist decisions, or a Bayesian posterior first.
 VERDICT_BASES = ("frequentist", "bayesian")

@@ -56,6 +56,7 @@ class TaskComparison:
     adjusted: np.ndarray
     best: str
     tied: tuple
+    n_pairs: int = 0
 
     def significant(self, alpha: float):
         """Indices of the pairs whose adjusted p-value is at most ``alpha``."""
@@ -110,9 +111,9 @@ class ItemComparison:
         return self.items.models
 
 
-def _task(items: ItemTable, name: str, *, alpha, procedure, test, mcnemar_method, interval,
-          confidence, draws, seed) -> TaskComparison:
-    t = items.task_matrix(name)
+def _task(t, *, alpha, procedure, test, mcnemar_method, interval, confidence, draws, seed,
+          keep: str = "all") -> TaskComparison:
+    name = t.name
     x = t.scores
     pairs = paired_items(x, clusters=t.clusters, weights=t.weights, test=test,
                          mcnemar_method=mcnemar_method, interval=interval,
@@ -137,24 +138,30 @@ def _task(items: ItemTable, name: str, *, alpha, procedure, test, mcnemar_method
         how = "t"
     k = len(t.models)
     best = int(np.argmax(score))
-    tied = [best]
-    for other in range(k):
-        if other == best:
-            continue
-        a, b = min(best, other), max(best, other)
-        index = np.flatnonzero((pairs.first == a) & (pairs.second == b))[0]
-        if adjusted[index] > alpha:
-            tied.append(other)
+    others = np.array([j for j in range(k) if j != best], dtype=np.int64)
+    a, b = np.minimum(best, others), np.maximum(best, others)
+    index = a * k - a * (a + 1) // 2 + (b - a - 1)       # the pair's place in triu order
+    tied = [best] + others[np.asarray(adjusted)[index] > alpha].tolist()
     tied_names = tuple(t.models[i] for i in sorted(tied, key=lambda i: -score[i]))
+    adjusted = np.asarray(adjusted)
+    n_pairs = len(adjusted)
+    if keep == "significant":      # a stream keeps what a reader reads: the pairs that differ
+        from dataclasses import replace
+
+        kept = np.flatnonzero(adjusted <= alpha)
+        pairs = replace(pairs, **{f: (getattr(pairs, f)[kept] if getattr(pairs, f) is not None
+                                      else None)
+                                  for f in ("first", "second", "difference", "se", "low",
+                                            "high", "pvalue", "method", "b", "c")})
+        adjusted = adjusted[kept]
     return TaskComparison(name, t.models, len(t.items), pairs.n_clusters, t.repeats, t.dropped,
                           score, se, np.asarray(low), np.asarray(high), how, cp, ok, pairs,
-                          np.asarray(adjusted), t.models[best], tied_names)
+                          adjusted, t.models[best], tied_names, n_pairs)
 
 
-def _item_bootstrap(items: ItemTable, name: str, draws: int, rng) -> np.ndarray:
+def _item_bootstrap(t, draws: int, rng) -> np.ndarray:
     """draws × models: each model's mean score on the task's items resampled (whole clusters when
     the items are clustered)."""
-    t = items.task_matrix(name)
     n = len(t.items)
     w = np.ones(n) if t.weights is None else t.weights
     codes, c = cluster_codes(t.clusters, n)
@@ -167,9 +174,9 @@ def _item_bootstrap(items: ItemTable, name: str, draws: int, rng) -> np.ndarray:
     return means.astype(np.float64)
 
 
-def _macro(items: ItemTable, draws: int, seed: int, confidence: float, alpha: float):
-    rng = np.random.default_rng(seed)
-    boot = np.stack([_item_bootstrap(items, t, draws, rng) for t in items.tasks])  # m × R × k
+def _macro(boot: np.ndarray, draws: int, rng, confidence: float):
+    """The two-level bootstrap of the macro-average: ``boot`` (tasks × draws × models) holds
+    each task's item-resampled means; each draw then resamples the tasks."""
     m = boot.shape[0]
     pick = rng.integers(0, m, size=(draws, m))
     macro_r = boot[pick, np.arange(draws)[:, None], :].mean(axis=1)                  # R × k
@@ -249,7 +256,9 @@ def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: 
     >>> r.tasks[0].pairs.test, r.tied
     ('mcnemar', ('delta', 'gamma'))
     """
-    if not isinstance(items, ItemTable):
+    from ..tables.items import ItemStream
+
+    if not isinstance(items, (ItemTable, ItemStream)):
         items = read_items(items, **read_options)
     elif read_options:
         raise RankwiseError(f"{', '.join(read_options)} apply when reading; the items are"
@@ -261,10 +270,24 @@ def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: 
     if len(items.models) < 2:
         raise RankwiseError(f"{items.source}: one model ({items.models[0]}); comparing needs two"
                             f" or more")
-    tasks = tuple(_task(items, name, alpha=alpha, procedure=procedure, test=test,
-                        mcnemar_method=mcnemar, interval=interval, confidence=confidence,
-                        draws=draws, seed=seed) for name in items.tasks)
-    table = items.task_table()
+    keep = "significant" if getattr(items, "reader", "") == "items-stream" else "all"
+    rng = np.random.default_rng(seed)
+    tasks, boot, means, counts = [], [], [], []
+    for name in items.tasks:     # one pass per task: a stream reads each task once
+        matrix = items.task_matrix(name)
+        tasks.append(_task(matrix, alpha=alpha, procedure=procedure, test=test,
+                           mcnemar_method=mcnemar, interval=interval, confidence=confidence,
+                           draws=draws, seed=seed, keep=keep))
+        boot.append(_item_bootstrap(matrix, draws, rng).astype(np.float32))
+        means.append(tasks[-1].score)
+        counts.append([len(matrix.items)] * len(items.models))
+    tasks = tuple(tasks)
+    from ..tables.table import ScoreTable
+
+    table = ScoreTable(values=np.array(means), datasets=items.tasks, learners=items.models,
+                       higher_is_better=True, direction_source="source",
+                       criterion=items.metric or "score", aggregate="mean",
+                       counts=np.array(counts), source=items.source)
     notes = list(items.notes)
     result_across = None
     if across:
@@ -277,7 +300,7 @@ def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: 
                        **(across if isinstance(across, dict) else {})}
             result_across = compare(table, **options)
     macro = table.values.mean(axis=0)
-    macro_r, low, high = _macro(items, draws, seed, confidence, alpha)
+    macro_r, low, high = _macro(np.stack(boot), draws, rng, confidence)
     best, tied = _tied_with_best(macro, macro_r, alpha, items.models)
     settings = {"alpha": alpha, "procedure": procedure, "test": test, "mcnemar": mcnemar,
                 "interval": interval, "confidence": confidence, "draws": draws, "seed": seed,

@@ -114,7 +114,7 @@ def items_text(r, width: int = 80) -> str:
         if not pairs:
             out.append(wrap(f"No pair differs at alpha = {alpha} after adjustment.", "  "))
         else:
-            out.append(f"  Pairs that differ ({len(pairs)} of {len(t.adjusted)}; difference and"
+            out.append(f"  Pairs that differ ({len(pairs)} of {t.n_pairs}; difference and"
                        f" its interval, adjusted p):")
             for a, b, d, lo, hi, p, how in pairs[:PAIRS_SHOWN]:
                 out.append(f"    {a} > {b}: {_f(d, True)} [{_f(lo, True)}, {_f(hi, True)}],"
@@ -194,6 +194,8 @@ def items_dict(r) -> dict:
             "models": list(t.models), "score": _floats(t.score), "se": _floats(t.se),
             "low": _floats(t.low), "high": _floats(t.high),
             "best": t.best, "tied_with_best": list(t.tied),
+            "n_pairs": t.n_pairs,
+            "pairs_kept": "all" if len(p.first) == t.n_pairs else "significant",
             "pairs": {"first": np.asarray(t.models, dtype=object)[p.first].tolist(),
                       "second": np.asarray(t.models, dtype=object)[p.second].tolist(),
                       "difference": _floats(p.difference), "se": _floats(p.se),

@@ -23,8 +23,10 @@ Readers (:func:`read_items`, ``source=`` or detected):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import warnings
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,6 +158,12 @@ class ItemTable:
             self._tasks["_models"] = _in_order(self.frame["model"])
         return self._tasks["_models"]
 
+    def align(self, models) -> "ItemTable":
+        """The table with its models given (in that order): a model without rows has every
+        item missing. Used where a table holds one task of a larger set."""
+        self._tasks["_models"] = tuple(models)
+        return self
+
     @property
     def tasks(self) -> tuple:
         if "_task_names" not in self._tasks:
@@ -253,7 +261,7 @@ class ItemTable:
         from .table import ScoreTable
 
         tasks = [self.task_matrix(t) for t in self.tasks]
-        values = np.array([_means(t) for t in tasks])
+        values = np.array([task_means(t) for t in tasks])
         counts = np.array([[len(t.items)] * len(self.models) for t in tasks])
         return ScoreTable(values=values, datasets=self.tasks, learners=self.models,
                           higher_is_better=True, direction_source="source",
@@ -284,7 +292,7 @@ def _in_order(column: pd.Series) -> tuple:
     return tuple(str(cats[c]) for c in pd.unique(column.cat.codes.to_numpy()))
 
 
-def _means(task: ItemTask) -> np.ndarray:
+def task_means(task: ItemTask) -> np.ndarray:
     w = np.ones(len(task.items)) if task.weights is None else task.weights
     return w @ task.scores / w.sum()
 
@@ -302,8 +310,10 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
         A long table (CSV/TSV/Parquet), or the files an evaluation tool wrote; a folder is
         searched for every file the reader knows (``samples_*.jsonl``, inspect logs,
         ``per_instance_stats.json``, SWE-bench reports).
-    reader : {"auto", "items", "lm-eval", "inspect", "helm", "swe-bench"}
-        Which format; ``auto`` tells them apart by name and content.
+    reader : {"auto", "items", "lm-eval", "inspect", "helm", "swe-bench", "items-stream"}
+        Which format; ``auto`` tells them apart by name and content. ``items-stream``: a
+        Parquet file or folder read one task at a time through Dask
+        (:class:`ItemStream`), for tables larger than memory.
     metric : str, optional
         Which per-item metric to take where a file has several (lm-eval's ``acc`` or
         ``acc_norm``, an inspect scorer, a HELM statistic); default: the first the file lists
@@ -330,6 +340,11 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     """
     if isinstance(source, pd.DataFrame):
         return ItemTable.from_frame(source, missing=missing)
+    if reader == "items-stream":
+        if missing not in ITEM_MISSING:
+            raise RankwiseError(f"--missing for items must be {' or '.join(ITEM_MISSING)};"
+                                f" got {missing!r}")
+        return ItemStream(Path(source), missing=missing)
     paths = [Path(p) for p in (source if isinstance(source, (list, tuple)) else [source])]
     files = []
     for p in paths:
@@ -725,3 +740,153 @@ def _swe_bench_missing(frame: pd.DataFrame, notes: list) -> pd.DataFrame:
             notes.append(f"swe-bench: {model}: {len(absent)} instance(s) named by other reports"
                          f" are absent from its run: missing, not unresolved")
     return frame
+
+
+# --------------------------------------------------------------------------- streams
+# Scored items beyond one machine's memory: a Parquet file or folder read one task at a time
+# through Dask DataFrame (``rankwise[dask]``), so that only one task's items × models matrix is
+# ever in memory.
+# :class:`ItemStream` answers what :func:`rankwise.compare_items` asks of an item table — the
+# models, the tasks, each task's matrix, the task-level table — by reading, for each task, only
+# the Parquet row groups whose ``task`` matches (Dask pushes the filter down to the files). The
+# task's matrix is then built by the same code as in memory (:meth:`ItemTable.task_matrix`), so
+# both paths give the same numbers; ``tests/test_items.py`` checks it on a scaled-down table.
+# rankwise compare items_parquet/ --items --source items-stream
+
+@contextlib.contextmanager
+def _quiet():
+    """Dask's own deprecation notices about pandas (its internals, not the user's table) are
+    not the user's business."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", module=r"dask(\.|$)")
+        warnings.filterwarnings("ignore", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", category=FutureWarning)
+        yield
+
+
+@dataclass
+class ItemStream:
+    """Scored items in Parquet, read task by task (Dask DataFrame).
+
+    Models and tasks are listed in sorted order (a stream has no "first appearance" without
+    reading everything in order). ``pairs`` of the comparison: ``"significant"`` (each task keeps
+    only the pairs that differ; a task of 2,000 models has 1,999,000 pairs).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, rankwise
+    >>> from rankwise.tables.items import ItemStream
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> rankwise.load_items_example("evals").frame.to_parquet(folder / "items.parquet")
+    >>> s = ItemStream(folder / "items.parquet")
+    >>> s.tasks, s.models
+    (('arith', 'code', 'reading', 'trivia'), ('alpha', 'beta', 'delta', 'gamma'))
+    """
+
+    path: Path
+    missing: str = "refuse"
+    reader: str = "items-stream"
+    notes: tuple = ()
+    metric: str | None = None
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        self.path = Path(self.path)
+        if not self.path.exists():
+            raise RankwiseError(f"{self.path}: no such file or folder")
+        try:
+            import dask.dataframe  # noqa: F401
+        except ImportError:
+            raise RankwiseError("reading items task by task needs Dask: pip install"
+                                " 'rankwise[dask,parquet]'") from None
+        columns = self._columns()
+        absent = [c for c in ITEM_COLUMNS[:4] if c not in columns]
+        if absent:
+            raise RankwiseError(f"{self.path}: an item table needs the columns model, task,"
+                                f" item, score; missing {', '.join(absent)}")
+        self.notes = tuple(self.notes) + (
+            f"read task by task from Parquet (Dask): models and tasks in sorted order; each"
+            f" task keeps only the pairs that differ",)
+
+    @property
+    def source(self) -> str:
+        return str(self.path)
+
+    def _columns(self) -> list:
+        import pyarrow.dataset as ds
+
+        try:
+            names = ds.dataset(str(self.path), format="parquet", partitioning="hive").schema.names
+        except (OSError, ValueError) as exc:   # pyarrow's ArrowInvalid is a ValueError
+            raise RankwiseError(f"{self.path}: not a Parquet file or folder ({exc})") from None
+        if not names:
+            raise RankwiseError(f"{self.path}: no .parquet file in this folder")
+        return [c for c in names if c in ITEM_COLUMNS]
+
+    def _frame(self, columns, filters=None):
+        import dask.dataframe as dd
+
+        return dd.read_parquet(str(self.path), columns=columns, filters=filters)
+
+    def _unique(self, column: str) -> tuple:
+        if column not in self._cache:
+            with _quiet():
+                values = self._frame([column])[column].astype(str).unique().compute()
+            self._cache[column] = tuple(sorted(values))
+        return self._cache[column]
+
+    @property
+    def models(self) -> tuple:
+        return self._unique("model")
+
+    @property
+    def tasks(self) -> tuple:
+        return self._unique("task")
+
+    @property
+    def n_outcomes(self) -> int:
+        if "n" not in self._cache:
+            with _quiet():
+                self._cache["n"] = int(self._frame(["task"]).shape[0].compute())
+        return self._cache["n"]
+
+    @property
+    def binary(self) -> bool:
+        if "binary" not in self._cache:
+            with _quiet():
+                s = self._frame(["score"])["score"]
+            with _quiet():
+                self._cache["binary"] = bool((~s.isin([0, 1])).sum().compute() == 0)
+        return self._cache["binary"]
+
+    def task_items(self, task: str) -> ItemTable:
+        """The task's rows as an in-memory :class:`ItemTable` whose models are all the
+        stream's (a model without rows in the task has every item missing)."""
+        if task not in self.tasks:
+            raise RankwiseError(f"no task {task!r}; the tasks are {', '.join(self.tasks[:10])}")
+        columns = self._columns()
+        with _quiet():
+            part = self._frame(columns, filters=[("task", "==", task)]).compute()
+        table = ItemTable.from_frame(part.reset_index(drop=True), source=self.source,
+                                     reader=self.reader, missing=self.missing)
+        return table.align(self.models)
+
+    def task_matrix(self, task: str):
+        return self.task_items(task).task_matrix(task)
+
+    def task_table(self, criterion: str | None = None):
+        """The mean score per task and model, one task read at a time."""
+        from .table import ScoreTable
+
+        if "table" not in self._cache:
+            rows, counts = [], []
+            for t in self.tasks:
+                m = self.task_matrix(t)
+                rows.append(task_means(m))
+                counts.append([len(m.items)] * len(self.models))
+            self._cache["table"] = ScoreTable(
+                values=np.array(rows), datasets=self.tasks, learners=self.models,
+                higher_is_better=True, direction_source="source",
+                criterion=criterion or self.metric or "score", aggregate="mean",
+                counts=np.array(counts), source=self.source)
+        return self._cache["table"]
