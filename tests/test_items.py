@@ -67,8 +67,15 @@ def test_items_given_explicitly_and_inferred_read_the_same(cli):
     assert inferred.code == explicit.code == source.code == 0
     a, b, c = (json.loads(r.out) for r in (inferred, explicit, source))
     assert a["macro"] == b["macro"] == c["macro"]
-    for src in ("lm-eval", "swe-bench"):
-        folder = DATA / src.replace("-", "_")
+    inspect_log = next((DATA / "inspect").glob("*mj7khqpMM4GBCfVQozKgzB.eval"))
+    for src, path in (("helm", DATA / "helm"), ("inspect", inspect_log)):
+        # one model each: read alike, and compare says why it cannot compare, in one line
+        assert rankwise.read_items(path).frame.equals(
+            rankwise.read_items(path, reader=src).frame)
+        auto, given = cli("compare", path), cli("compare", path, "--source", src)
+        assert auto.code == given.code == 2 and auto.err == given.err
+        assert "one model" in auto.err and "Traceback" not in auto.err
+    for src, folder in (("lm-eval", DATA / "lm_eval"), ("swe-bench", DATA / "swe_bench")):
         auto, given = cli("compare", folder, "-f", "json"), cli("compare", folder, "--source",
                                                                  src, "-f", "json")
         assert auto.code == given.code == 0, (auto.err, given.err)
@@ -214,3 +221,18 @@ def test_out_of_core_stream_equals_the_in_memory_analysis(tmp_path, cli):
     ran = cli("compare", folder, "--source", "items-stream", "-f", "json")
     assert ran.code == 0, ran.err
     assert json.loads(ran.out)["tasks"][0]["pairs_kept"] in ("significant", "all")
+
+
+def test_an_output_inside_an_input_folder_is_refused(cli, tmp_path):
+    import shutil
+
+    folder = tmp_path / "lm"
+    shutil.copytree(DATA / "lm_eval", folder)
+    target = next((folder / "model-a").glob("samples_quiz_mc_*.jsonl"))
+    before = target.read_bytes()
+    for command in (("compare",), ("leaderboard",)):
+        ran = cli(*command, folder, "-o", target)
+        assert ran.code == 2 and "inside the input folder" in ran.err
+        assert target.read_bytes() == before
+    ran = cli("compare", folder, "-o", tmp_path / "report.txt")
+    assert ran.code == 0 and (tmp_path / "report.txt").read_text().startswith("rankwise items")

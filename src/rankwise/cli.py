@@ -273,6 +273,17 @@ def compare(
         fail(str(exc))
 
 
+def _refuse_output_in_folder(input, output) -> None:
+    """A folder of tool outputs is read file by file: a report written inside it could replace
+    one of them (or be read as one next time)."""
+    if input is None or output is None or not Path(input).is_dir():
+        return
+    folder, out = Path(input).resolve(), Path(output).resolve()
+    if folder == out.parent or folder in out.parents:
+        raise RankwiseError(f"-o {output} is inside the input folder {input}, whose files are"
+                            f" read; write the report elsewhere")
+
+
 def _items_input(input, example, source_format) -> bool:
     """Whether compare's input is scored items: an item example, an item --source, or a file
     whose name or columns say so."""
@@ -304,6 +315,7 @@ def _compare_items(input, example, source_format, *, metric, item_filter, cluste
         raise RankwiseError("give either an INPUT file or --example NAME (not both)")
     check_destinations(output, None)
     refuse_clashes({"the input": input}, {"-o": output}, {})
+    _refuse_output_in_folder(input, output)
     if missing == "refuse" or missing == "common":
         policy = missing
     else:
@@ -479,6 +491,8 @@ def leaderboard(
 
         if _items_input(input, example, source_format):
             # scored items: the board of the task-level table (mean per model and task)
+            for path in (output, figure, matrix_figure):
+                _refuse_output_in_folder(input, path)
             from .examples import ITEM_EXAMPLES, load_items_example
             from .tables.items import read_items
 
