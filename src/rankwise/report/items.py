@@ -7,6 +7,8 @@ import textwrap
 
 import numpy as np
 
+from ..names import procedure_title
+
 #: At most this many significant pairs are listed per task in the text and Markdown reports
 #: (the JSON holds every pair).
 PAIRS_SHOWN = 15
@@ -71,7 +73,7 @@ def _header(r) -> list:
              f"{len(items.models)} models x {len(items.tasks)} tasks, {n_items:,} items"
              f" ({items.n_outcomes:,} scored outcomes, read as {items.reader}); scores {kind},"
              f" higher is better; alpha = {s['alpha']}; each task's pairwise p-values adjusted"
-             f" by {s['procedure']} across its pairs; intervals {100 * s['confidence']:g}%;"
+             f" across its pairs by {procedure_title(s['procedure'])}; intervals {100 * s['confidence']:g}%;"
              f" bootstrap and permutation draws {s['draws']}, seed {s['seed']}; items a model"
              f" lacks: {s['missing']}."]
     return lines
