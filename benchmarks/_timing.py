@@ -29,6 +29,24 @@ def cli_seconds(args) -> float:
     return time.perf_counter() - start
 
 
+def run(args: list) -> tuple:
+    """(seconds, peak MB or None) of ``args`` as a fresh process, the peak resident set from
+    ``/usr/bin/time -v`` where it exists."""
+    import re
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    timer = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
+    command = ([timer, "-v"] if timer else []) + list(args)
+    start = time.perf_counter()
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          check=True)
+    seconds = time.perf_counter() - start
+    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
+    return seconds, (int(peak.group(1)) / 1024 if peak else None)
+
+
 def wide_csv(k: int, n: int, path, spread: float = 0.05, seed: int = 0):
     """A wide CSV of k learners × n data sets (scores near 0.7, means ``spread`` apart)."""
     import numpy as np

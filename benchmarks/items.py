@@ -10,16 +10,14 @@ mean per model and task. Targets: ≤ 60 s and ≤ 2 GB peak memory (resident se
 from __future__ import annotations
 
 import argparse
-import re
-import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from _timing import run
 
 FLOOR = ("import sys, pandas as pd; f = pd.read_parquet(sys.argv[1]);"
          " f.groupby(['task', 'model'], observed=True)['score'].mean()")
@@ -48,18 +46,6 @@ def items_parquet(models: int, tasks: int, items: int, path: Path) -> Path:
         frame[c] = frame[c].astype(str)          # as a user's file holds them: plain strings
     frame.to_parquet(path, index=False)
     return path
-
-
-def run(args: list) -> tuple:
-    """(seconds, peak MB or None) of a fresh process."""
-    timer = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
-    command = ([timer, "-v"] if timer else []) + args
-    start = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          check=True)
-    seconds = time.perf_counter() - start
-    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
-    return seconds, (int(peak.group(1)) / 1024 if peak else None)
 
 
 def main() -> None:

@@ -11,16 +11,14 @@ split with scipy. Target: ≤ 10× the floor, ≤ 1 GB peak memory (resident set
 from __future__ import annotations
 
 import argparse
-import re
-import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from _timing import run
 
 FLOOR = ("import sys, pandas as pd, scipy.stats as st; f = pd.read_csv(sys.argv[1]); "
          "w = f.pivot_table(index=['dataset', 'fold'], columns='method', values='metric_error');"
@@ -36,18 +34,6 @@ def per_split_csv(k: int, n: int, folds: int, path: Path) -> Path:
                   "method": np.char.add("m", m.ravel().astype(str)),
                   "metric_error": err.ravel()}).to_csv(path, index=False)
     return path
-
-
-def run(args: list) -> tuple:
-    """(seconds, peak MB or None) of a fresh process."""
-    timer = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
-    command = ([timer, "-v"] if timer else []) + args
-    start = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          check=True)
-    seconds = time.perf_counter() - start
-    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
-    return seconds, (int(peak.group(1)) / 1024 if peak else None)
 
 
 def main() -> None:

@@ -177,7 +177,6 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
         raise RankwiseError(f"{source}: scores must be proportions (0 to 1) or percentages"
                             f" (0 to 100)")
     tasks, notes = [], []
-    z_tests = []
     for j, task in enumerate(texts.columns):
         d = max(_decimals(t) for t in texts[task])
         half = 0.5 * 10.0 ** -d / scale

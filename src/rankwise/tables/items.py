@@ -582,6 +582,17 @@ def _lm_eval_model(p: Path) -> str:
     return p.parent.name
 
 
+def _json_file(p: Path):
+    """The JSON document in ``p``, or one line naming the file and the line where it breaks."""
+    try:
+        with open(p, encoding="utf-8") as fh:
+            return json.load(fh)
+    except json.JSONDecodeError as exc:
+        raise RankwiseError(f"{p}, line {exc.lineno}: not JSON ({exc.msg})") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RankwiseError(f"{p}: cannot be read ({exc})") from None
+
+
 def _inspect_value(value, metric, where):
     if isinstance(value, dict):
         if metric is None or metric not in value:
@@ -606,11 +617,7 @@ def _inspect(p: Path, *, metric, filter, cluster, notes):
         except (zipfile.BadZipFile, KeyError, json.JSONDecodeError) as exc:
             raise RankwiseError(f"{p}: not an inspect .eval log ({exc})") from None
     else:
-        try:
-            with open(p, encoding="utf-8") as fh:
-                header = json.load(fh)
-        except json.JSONDecodeError as exc:
-            raise RankwiseError(f"{p}, line {exc.lineno}: not JSON ({exc.msg})") from None
+        header = _json_file(p)
         samples = header.get("samples") or []
     ev = header.get("eval") or {}
     task, model = ev.get("task"), ev.get("model")
@@ -661,11 +668,7 @@ def _helm(p: Path, *, metric, filter, cluster, notes):
         found = re.search(r"model=([^,]+)", name)
         model = model or (found.group(1) if found else name)
         task = task or re.sub(r",?model=[^,]*", "", name).rstrip(":,")
-    try:
-        with open(p, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise RankwiseError(f"{p}, line {exc.lineno}: not JSON ({exc.msg})") from None
+    data = _json_file(p)
     if not isinstance(data, list):
         raise RankwiseError(f"{p}: not HELM's per-instance statistics (a list of instances)")
     rows, chosen = [], metric
@@ -698,11 +701,7 @@ def _helm(p: Path, *, metric, filter, cluster, notes):
 
 
 def _swe_bench(p: Path, *, metric, filter, cluster, notes):
-    try:
-        with open(p, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise RankwiseError(f"{p}, line {exc.lineno}: not JSON ({exc.msg})") from None
+    data = _json_file(p)
     if not isinstance(data, dict):
         raise RankwiseError(f"{p}: not a SWE-bench report (a JSON object of instance lists)")
     key = "resolved_ids" if "resolved_ids" in data else "resolved" if "resolved" in data else None
@@ -795,7 +794,7 @@ class ItemStream:
         if not self.path.exists():
             raise RankwiseError(f"{self.path}: no such file or folder")
         try:
-            import dask.dataframe  # noqa: F401
+            import dask.dataframe  # noqa: F401  (only: is it installed?)
         except ImportError:
             raise RankwiseError("reading items task by task needs Dask: pip install"
                                 " 'rankwise[dask,parquet]'") from None
@@ -805,8 +804,8 @@ class ItemStream:
             raise RankwiseError(f"{self.path}: an item table needs the columns model, task,"
                                 f" item, score; missing {', '.join(absent)}")
         self.notes = tuple(self.notes) + (
-            f"read task by task from Parquet (Dask): models and tasks in sorted order; each"
-            f" task keeps only the pairs that differ",)
+            "read task by task from Parquet (Dask): models and tasks in sorted order; each"
+            " task keeps only the pairs that differ",)
 
     @property
     def source(self) -> str:
