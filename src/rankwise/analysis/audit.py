@@ -23,6 +23,7 @@ from scipy import stats
 from ..errors import RankwiseError
 from ..stats.adjust import adjust
 from ..stats.items import proportion_interval
+from ..stats.results import jsonable
 
 #: The largest item count the recovery tries.
 MAX_COUNT = 100_000
@@ -74,15 +75,11 @@ class Audit:
         return {"kind": "audit", "source": self.source, "models": list(self.models),
                 "percent": self.percent, "alpha": self.alpha,
                 "tasks": [{"task": t.task, "decimals": t.decimals, "n": t.n, "count": t.how,
-                           "score": t.score.tolist(), "low": _list(t.low),
-                           "high": _list(t.high), "best": t.best, "tied_with_best":
+                           "score": jsonable(t.score), "low": jsonable(t.low),
+                           "high": jsonable(t.high), "best": t.best, "tied_with_best":
                            list(t.tied)} for t in self.tasks],
                 "overall": {"best": self.overall_best, "tied_with_best": list(self.overall_tied),
                             "how": self.overall_note}, "notes": list(self.notes)}
-
-
-def _list(a):
-    return [None if not np.isfinite(v) else float(v) for v in a]
 
 
 def _decimals(text: str) -> int:

@@ -8,6 +8,7 @@ import textwrap
 import numpy as np
 
 from ..names import procedure_title
+from ..stats.results import jsonable
 
 #: At most this many significant pairs are listed per task in the text and Markdown reports
 #: (the JSON holds every pair).
@@ -178,10 +179,8 @@ def items_markdown(r) -> str:
 
 
 def _floats(a):
-    a = np.asarray(a, dtype=float)
-    if np.isfinite(a).all():
-        return a.tolist()
-    return [None if not np.isfinite(v) else float(v) for v in a]
+    """A column of numbers for the JSON (NaN and ±inf as null), as every report writes one."""
+    return jsonable(np.asarray(a, dtype=float))
 
 
 def items_dict(r) -> dict:

@@ -147,9 +147,7 @@ class ItemTable:
             twice = pd.Series(key).duplicated().to_numpy()
             if twice.any():
                 row = f.iloc[int(np.flatnonzero(twice)[0])]
-                raise RankwiseError(f"{source}: model {row['model']!r} has several scores for"
-                                    f" item {row['item']!r} of task {row['task']!r}; add a"
-                                    f" 'repeat' column if they are repeated samples")
+                raise _repeated(source, row["model"], row["item"], row["task"])
         return cls(f, source, reader, tuple(notes), missing, metric)
 
     @property
@@ -214,9 +212,7 @@ class ItemTable:
                             minlength=m * k).reshape(m, k)
         if "repeat" not in f and (count > 1).any():
             i, j = np.argwhere(count > 1)[0]
-            raise RankwiseError(f"{self.source}: model {models[j]!r} has several scores for item"
-                                f" {item_labels[i]!r} of task {task!r}; add a 'repeat' column"
-                                f" if they are repeated samples")
+            raise _repeated(self.source, models[j], item_labels[i], task)
         repeats = int(count.max())
         with np.errstate(invalid="ignore", divide="ignore"):
             scores = total / count
@@ -267,6 +263,13 @@ class ItemTable:
                           higher_is_better=True, direction_source="source",
                           criterion=criterion or self.metric or "score", aggregate="mean",
                           counts=counts, source=self.source)
+
+
+def _repeated(source, model, item, task) -> RankwiseError:
+    """The one line for a (model, task, item) given twice without a ``repeat`` column, whether
+    the table's read finds it or, above ``EAGER_DUPLICATE_CHECK`` rows, the task's matrix."""
+    return RankwiseError(f"{source}: model {model!r} has several scores for item {item!r} of"
+                         f" task {task!r}; add a 'repeat' column if they are repeated samples")
 
 
 def _labels(column: pd.Series, name: str, source: str) -> pd.Series:
