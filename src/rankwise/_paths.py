@@ -40,7 +40,7 @@ def written_by_report(name: str) -> bool:
 
 def refuse_clashes(inputs: dict, outputs: dict, folders: dict | None = None) -> None:
     """One line, before any work, when an output (``outputs``: label → file) would replace an
-    input (``inputs``: label → file) or another output, or when a report folder (``folders``:
+    input (``inputs``: label → file, or a folder whose files are read) or another output, or when a report folder (``folders``:
     label → folder) would write over one of them. Labels are what the user typed (``-o``,
     ``--pairs``); None values are left out."""
     ins = {label: Path(p) for label, p in inputs.items() if p is not None}
@@ -50,6 +50,11 @@ def refuse_clashes(inputs: dict, outputs: dict, folders: dict | None = None) -> 
         if same_file(out, given):
             raise RankwiseError(f"{o_label} {out} is {i_label} ({given}): writing it would"
                                 " replace what is read; give another file name")
+        # a folder is read file by file (tool outputs): a file written into it could replace
+        # one of them, or be read as one the next time
+        if given.is_dir() and given.resolve() in out.resolve().parents:
+            raise RankwiseError(f"{o_label} {out} is inside the input folder {given}, whose"
+                                " files are read; write it elsewhere")
     for (first, a), (second, b) in itertools.combinations(outs.items(), 2):
         if same_file(a, b):
             raise RankwiseError(f"{first} and {second} name the same file ({a}); give each"

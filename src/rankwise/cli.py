@@ -273,17 +273,6 @@ def compare(
         fail(str(exc))
 
 
-def _refuse_output_in_folder(input, output) -> None:
-    """A folder of tool outputs is read file by file: a report written inside it could replace
-    one of them (or be read as one next time)."""
-    if input is None or output is None or not Path(input).is_dir():
-        return
-    folder, out = Path(input).resolve(), Path(output).resolve()
-    if folder == out.parent or folder in out.parents:
-        raise RankwiseError(f"-o {output} is inside the input folder {input}, whose files are"
-                            f" read; write the report elsewhere")
-
-
 def _items_input(input, example, source_format) -> bool:
     """Whether compare's input is scored items: an item example, an item --source, or a file
     whose name or columns say so."""
@@ -300,14 +289,26 @@ def _items_input(input, example, source_format) -> bool:
     return is_item_file(input)
 
 
+def _read_items_input(input, example, source_format, **options):
+    """The scored items of ``input`` or of the bundled item example (compare's and leaderboard's
+    one way to read them; ``options`` as :func:`rankwise.read_items` takes them)."""
+    from .examples import ITEM_EXAMPLES, load_items_example
+    from .tables.items import read_items
+
+    if example is not None:
+        if example not in ITEM_EXAMPLES:
+            raise RankwiseError(f"--example {example} is a table of learners x data sets, not"
+                                f" scored items; the item examples: {', '.join(ITEM_EXAMPLES)}")
+        return load_items_example(example, missing=options.get("missing", "refuse"))
+    return read_items(input, reader=source_format, **options)
+
+
 def _compare_items(input, example, source_format, *, metric, item_filter, cluster, missing,
                    sep, alpha, confidence, seed, fmt, output, across):
     """compare --items: both levels, in text, Markdown or JSON."""
     from .analysis.items import compare_items
     from .defaults import DEFAULT_SEED, ITEM_SEED
-    from .examples import ITEM_EXAMPLES, load_items_example
     from .report.items import render_items
-    from .tables.items import read_items
 
     if fmt not in ("text", "markdown", "json"):
         raise RankwiseError(f"--items reports in text, markdown or json; got --format {fmt}")
@@ -315,23 +316,9 @@ def _compare_items(input, example, source_format, *, metric, item_filter, cluste
         raise RankwiseError("give either an INPUT file or --example NAME (not both)")
     check_destinations(output, None)
     refuse_clashes({"the input": input}, {"-o": output}, {})
-    _refuse_output_in_folder(input, output)
-    if missing == "refuse" or missing == "common":
-        policy = missing
-    else:
-        raise RankwiseError(f"--missing for items must be refuse or common; got {missing!r}")
-    if example is not None:
-        if example not in ITEM_EXAMPLES:
-            raise RankwiseError(f"--example {example} is a table of learners x data sets, not"
-                                f" scored items; the item examples: {', '.join(ITEM_EXAMPLES)}")
-        table = load_items_example(example)
-        if policy != "refuse":
-            from dataclasses import replace
-            table = replace(table, missing=policy)
-    else:
-        reader = "auto" if source_format == "auto" else source_format
-        table = read_items(input, reader=reader, metric=metric, filter=item_filter,
-                           cluster=cluster, missing=policy, sep=_separator(sep))
+    table = _read_items_input(input, example, source_format, metric=metric,
+                              filter=item_filter, cluster=cluster, missing=missing,
+                              sep=_separator(sep))
     # the across-task comparison takes every analysis option compare was given
     result = compare_items(table, alpha=alpha, confidence=confidence or 0.95,
                            seed=ITEM_SEED if seed == DEFAULT_SEED else seed, across=across)
@@ -491,15 +478,7 @@ def leaderboard(
 
         if _items_input(input, example, source_format):
             # scored items: the board of the task-level table (mean per model and task)
-            for path in (output, figure, matrix_figure):
-                _refuse_output_in_folder(input, path)
-            from .examples import ITEM_EXAMPLES, load_items_example
-            from .tables.items import read_items
-
-            opened = nullcontext(load_items_example(example).task_table()
-                                 if example in ITEM_EXAMPLES else
-                                 read_items(input, reader="auto" if source_format == "auto"
-                                            else source_format).task_table())
+            opened = nullcontext(_read_items_input(input, example, source_format).task_table())
             source_format = "auto"
         elif example is not None:
             from importlib.resources import as_file

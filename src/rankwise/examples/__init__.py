@@ -63,8 +63,9 @@ ITEM_EXAMPLES = {
 }
 
 
-def load_items_example(name: str):
-    """A bundled item-level example as an :class:`~rankwise.tables.items.ItemTable`.
+def load_items_example(name: str, missing: str = "refuse"):
+    """A bundled item-level example as an :class:`~rankwise.tables.items.ItemTable`
+    (``missing`` as :func:`rankwise.read_items` takes it).
 
     Examples
     --------
@@ -81,7 +82,7 @@ def load_items_example(name: str):
         raise RankwiseError(f"no bundled item example named {name!r}; choose one of"
                             f" {', '.join(ITEM_EXAMPLES)}")
     with resources.as_file(resources.files(__name__).joinpath(ITEM_EXAMPLES[name][0])) as path:
-        table = read_items(path, reader="items")
+        table = read_items(path, reader="items", missing=missing)
     return replace(table, source=f"example:{name}")
 
 
