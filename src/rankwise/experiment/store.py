@@ -33,6 +33,10 @@ CREATE TABLE IF NOT EXISTS results (
     dataset TEXT NOT NULL, repeat INTEGER NOT NULL, fold INTEGER NOT NULL, learner TEXT NOT NULL,
     criterion TEXT NOT NULL, value REAL, reason TEXT,
     PRIMARY KEY (dataset, repeat, fold, learner, criterion));
+CREATE TABLE IF NOT EXISTS curve_results (
+    dataset TEXT NOT NULL, repeat INTEGER NOT NULL, fold INTEGER NOT NULL, learner TEXT NOT NULL,
+    budget REAL NOT NULL, criterion TEXT NOT NULL, value REAL, reason TEXT,
+    PRIMARY KEY (dataset, repeat, fold, learner, budget, criterion));
 """
 
 
@@ -153,12 +157,13 @@ class Store:
             return
         with self.db:
             self.db.execute("BEGIN")
-            for table in ("results", "tasks"):
+            for table in ("results", "curve_results", "tasks"):
                 self.db.executemany(f"DELETE FROM {table} WHERE dataset=? AND repeat=? AND"
                                     " fold=? AND learner=?", keys)
 
     def record(self, key, status: str, values: dict, error: str | None = None,
-               warnings: list | None = None, identity: str | None = None):
+               warnings: list | None = None, identity: str | None = None,
+               curve: dict | None = None):
         """Commit one finished task and its criteria in a single transaction.
 
         ``values`` maps criterion -> (value or None, reason or None); ``warnings`` are the
@@ -168,8 +173,9 @@ class Store:
         dataset, repeat, fold, learner = key
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            self.db.execute("DELETE FROM results WHERE dataset=? AND repeat=? AND fold=? AND"
-                            " learner=?", key)
+            for table in ("results", "curve_results"):
+                self.db.execute(f"DELETE FROM {table} WHERE dataset=? AND repeat=? AND fold=?"
+                                " AND learner=?", key)
             self.db.execute("INSERT OR REPLACE INTO tasks (dataset, repeat, fold, learner, status,"
                             " error, finished, warnings, identity) VALUES (?, ?, ?, ?, ?, ?, ?,"
                             " ?, ?)",
@@ -178,6 +184,11 @@ class Store:
             self.db.executemany(
                 "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(dataset, repeat, fold, learner, c, v, r) for c, (v, r) in values.items()])
+            if curve:  # the learning curve, in the same transaction as the task
+                self.db.executemany(
+                    "INSERT INTO curve_results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(dataset, repeat, fold, learner, float(b), c, v, r)
+                     for b, vals in curve.items() for c, (v, r) in vals.items()])
             self.db.execute("COMMIT")
         except BaseException as exc:
             if self.db.in_transaction:  # SQLite may have rolled back already (disk full)
@@ -223,6 +234,18 @@ class Store:
         """``dataset, repeat, fold, learner, criterion, value`` (value NaN where undefined)."""
         return self._query("SELECT dataset, repeat, fold, learner, criterion, value FROM results"
                            " ORDER BY rowid")
+
+    def curve_table(self) -> pd.DataFrame:
+        """``dataset, repeat, fold, learner, budget, criterion, value`` of a run with
+        ``budgets`` (empty otherwise, and for a file written before budgets existed)."""
+        tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master")}
+        if "curve_results" not in tables:
+            return pd.DataFrame(columns=["dataset", "repeat", "fold", "learner", "budget",
+                                         "criterion", "value"])
+        return self._query("SELECT c.dataset, c.repeat, c.fold, c.learner, c.budget,"
+                           " c.criterion, c.value FROM curve_results c JOIN tasks t ON"
+                           " t.dataset = c.dataset AND t.repeat = c.repeat AND t.fold = c.fold"
+                           " AND t.learner = c.learner WHERE t.status = 'done' ORDER BY c.rowid")
 
     def failures(self) -> pd.DataFrame:
         return self._query("SELECT dataset, repeat, fold, learner, error FROM tasks"

@@ -39,6 +39,7 @@ class Task:
     seed: int
     folds: int
     time_limit: float | None = None
+    budgets: tuple = ()
 
     @property
     def key(self) -> tuple:
@@ -47,17 +48,21 @@ class Task:
     @property
     def identity(self) -> str:
         return task_identity(self.dataset_hash, self.seed, self.folds, self.repeat, self.fold,
-                             self.learner.identity, self.criteria)
+                             self.learner.identity, self.criteria, self.budgets)
 
 
-def task_identity(dataset_hash, seed, folds, repeat, fold, learner_identity, criteria) -> str:
+def task_identity(dataset_hash, seed, folds, repeat, fold, learner_identity, criteria,
+                  budgets=()) -> str:
     """What a stored result belongs to: the data set's content, the split (seed, folds, repeat,
     fold), the learner's identity and the criteria. A result is reused only for this task."""
     import hashlib
     import json
 
-    body = json.dumps([dataset_hash, int(seed), int(folds), int(repeat), int(fold),
-                       learner_identity, sorted(criteria)])
+    parts = [dataset_hash, int(seed), int(folds), int(repeat), int(fold), learner_identity,
+             sorted(criteria)]
+    if budgets:  # a plain task keeps the identity it always had
+        parts.append([float(b) for b in budgets])
+    body = json.dumps(parts)
     return hashlib.sha256(body.encode()).hexdigest()[:24]
 
 
@@ -102,6 +107,22 @@ def fold_indices(y, seed: int, dataset: str, repeat: int, folds: int) -> list:
         return list(skf.split(np.zeros(len(y)), y))
 
 
+def budget_subset(y_train, fraction: float, seed: int, dataset: str, repeat: int,
+                  fold: int) -> np.ndarray:
+    """Positions in the training part of a learning-curve fraction: per class, the first
+    ⌈fraction · n_c⌉ (at least one) of a permutation seeded by (seed, data set, repeat, fold), so
+    the fractions are nested and stratified; in the training part's own order."""
+    if fraction >= 1.0:
+        return np.arange(len(y_train))
+    rng = np.random.default_rng(derive_seed(seed, "budget", dataset, repeat, fold))
+    keep = []
+    for c in np.unique(y_train.astype(str)):
+        members = np.flatnonzero(y_train.astype(str) == c)
+        order = members[rng.permutation(members.size)]
+        keep.append(order[:max(1, int(np.ceil(fraction * members.size - 1e-9)))])
+    return np.sort(np.concatenate(keep))
+
+
 def build_pipeline(learner: Learner, data, random_state: int):
     """The learner, preceded by imputation and one-hot encoding when the data need them (fitted
     on the training part only, as part of the pipeline)."""
@@ -141,6 +162,32 @@ def _split(data, task: Task):
     return _SPLITS[key][task.fold]
 
 
+def _fit_score(task: Task, data, train, test, X, frame: bool, noted: list) -> dict:
+    """One more fit of the task's learner (same random_state) on ``train``, scored on
+    ``test``."""
+    model, _ = build_pipeline(task.learner, data, derive_seed(
+        task.seed, "learner", data.name, task.repeat, task.fold, task.learner.name))
+    X_train = X.iloc[train] if frame else X[train]
+    X_test = X.iloc[test] if frame else X[test]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        start = time.perf_counter()
+        model.fit(X_train, data.y[train])
+        fitted = time.perf_counter()
+        pred = model.predict(X_test)
+        predicted = time.perf_counter()
+        classes = [str(c) for c in getattr(model, "classes_", data.classes)]
+        scores = class_scores(model, X_test, classes)
+    noted.extend(m for m in dict.fromkeys(f"{w.category.__name__}:"
+                                          f" {str(w.message).splitlines()[0]}" for w in caught)
+                 if m not in noted)
+    values = evaluate(task.criteria, data.y[test], np.asarray(pred).astype(str).astype(object),
+                      scores, classes, data.positive)
+    values["fit_time"] = (fitted - start, None)
+    values["predict_time"] = (predicted - fitted, None)
+    return values
+
+
 def run_task(task: Task, limit_threads: bool = True) -> dict:
     """Fit on N−1 parts, test on the last; never raises (a failure is a result).
 
@@ -178,14 +225,24 @@ def run_task(task: Task, limit_threads: bool = True) -> dict:
             scores = class_scores(model, X_test, classes)
         noted = list(dict.fromkeys(f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
                                    for w in caught))
-        if use_alarm:
+        if use_alarm and not task.budgets:  # with budgets the limit covers every fit
             signal.setitimer(signal.ITIMER_REAL, 0)
         values = evaluate(task.criteria, data.y[test], np.asarray(pred).astype(str).astype(object),
                           scores, classes, data.positive)
         values["fit_time"] = (fitted - start, None)
         values["predict_time"] = (predicted - fitted, None)
+        curve = {}
+        for fraction in task.budgets:  # the learning curve: nested parts of the same fold
+            if fraction >= 1.0:
+                curve[1.0] = values
+                continue
+            part = train[budget_subset(data.y[train], fraction, task.seed, data.name,
+                                       task.repeat, task.fold)]
+            curve[fraction] = _fit_score(task, data, part, test, X, frame, noted)
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
         return {"key": key, "status": "done", "values": values, "error": None,
-                "warnings": noted[:20]}
+                "warnings": noted[:20], "curve": curve or None}
     except TaskTimeout:
         return {"key": key, "status": "failed", "values": {},
                 "error": f"time limit of {task.time_limit:g} s exceeded"}

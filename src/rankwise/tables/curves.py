@@ -1,0 +1,551 @@
+"""Performance over a budget: the long table ``learner, problem, run, budget, value`` and the
+readers of the files optimisation tools write.
+
+A :class:`Curves` holds every run as a step function on one budget grid (the union of the
+logged budgets unless a grid is given): ``values[l, p, r, g]`` is the value learner l's run r
+on problem p last logged at or before ``grid[g]`` (NaN before its first log), ``final[l, p, r]``
+the run's own budget. ``value_kind`` says whether the values were taken as logged (``raw``:
+a learning curve, anytime scores) or as each run's running best (``running-best``: an
+optimiser's trace, best-so-far by construction).
+
+Readers (:func:`read_curves`, ``source=`` or detected):
+
+- ``curves``: a CSV/TSV/Parquet file or DataFrame with the columns ``learner, problem, run,
+  budget, value`` (aliases in :data:`CURVE_ALIASES`);
+- ``ioh``: an IOHprofiler folder (IOHexperimenter's ``IOHprofiler_*.json`` files beside the
+  ``.dat`` files they name; ``raw_y`` over ``evaluations``, each run's budget its ``evals``);
+- ``optuna``: an Optuna RDB storage file (SQLite ``.db``; one study per learner, problem and run)
+  or ``study.trials_dataframe()`` rows as CSV with ``learner, problem, run`` columns added;
+  the budget is the trial count or the seconds since the run's first trial started;
+- ``rankwise``: a results database of ``rankwise run --budgets`` (the training fraction).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import RankwiseError
+from ..names import CURVE_SOURCES
+
+#: How each value is taken: as logged, or each run's running best.
+VALUE_KINDS = ("raw", "running-best")
+#: The long table's columns and the other names each is read under (first match wins).
+CURVE_ALIASES = {
+    "learner": ("learner", "algorithm", "algorithm_name", "optimizer", "solver", "sampler",
+                "model", "configuration"),
+    "problem": ("problem", "function", "function_name", "dataset", "task"),
+    "run": ("run", "seed", "repeat", "instance", "study", "trial_run"),
+    "budget": ("budget", "evaluations", "evals", "fraction", "time", "seconds", "iteration",
+               "trials", "epoch"),
+    "value": ("value", "raw_y", "y", "score", "objective", "loss", "best"),
+}
+#: Above this many cells (learners × problems × runs × grid points) the union of the logged
+#: budgets is not used as the grid unless asked; a grid of CURVE_GRID_POINTS is.
+CURVE_MAX_CELLS = 400_000_000
+CURVE_GRID_POINTS = 200
+
+
+@dataclass(frozen=True)
+class Curves:
+    """Runs of learners on problems, each a curve over one budget grid.
+
+    Attributes
+    ----------
+    learners, problems : tuple of str
+    grid : numpy.ndarray
+        The budgets (sorted).
+    values : numpy.ndarray, shape (learners, problems, runs, grid)
+        In the values' own units; NaN before a run's first log and where a run is absent.
+    final : numpy.ndarray, shape (learners, problems, runs)
+        Each run's budget (NaN where absent).
+    maximize : bool
+        Whether higher values are better.
+    value_kind : {"raw", "running-best"}
+    budget_name : str
+        What the budget counts (``evaluations``, ``trials``, ``seconds``, ``fraction``…).
+    source, reader : str
+    notes : tuple of str
+        What the reader decided.
+    dimensions : numpy.ndarray or None
+        Each problem's dimension where the files say it.
+    exact : bool
+        Whether the grid holds every logged budget (so areas and running times are exact).
+    """
+
+    learners: tuple
+    problems: tuple
+    grid: np.ndarray
+    values: np.ndarray
+    final: np.ndarray
+    maximize: bool
+    value_kind: str = "raw"
+    budget_name: str = "budget"
+    source: str = "DataFrame"
+    reader: str = "curves"
+    notes: tuple = ()
+    dimensions: np.ndarray | None = None
+    exact: bool = True
+    rows: int = 0
+    runs_per_cell: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def runs(self) -> int:
+        return self.values.shape[2]
+
+    def oriented(self) -> np.ndarray:
+        """The values with higher = better (a minimised value negated)."""
+        return self.values if self.maximize else -self.values
+
+    def means(self) -> np.ndarray:
+        """The mean over runs at each budget, (learners, problems, grid), higher = better;
+        NaN where no run has logged yet."""
+        v = self.oriented()
+        count = (~np.isnan(v)).sum(axis=2)
+        total = np.nansum(v, axis=2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+
+    def index_at(self, budgets) -> np.ndarray:
+        """The grid index of each budget: the last grid point at or before it."""
+        b = np.asarray(budgets, dtype=float)
+        idx = np.searchsorted(self.grid, b, side="right") - 1
+        if (idx < 0).any():
+            raise RankwiseError(f"budget {b[idx < 0][0]:g} is before the first logged budget"
+                                f" ({self.grid[0]:g})")
+        return idx
+
+    def at_budget(self, budget: float, criterion: str | None = None):
+        """The mean over runs at one budget as a :class:`ScoreTable` (problems × learners), so
+        everything ``compare`` does applies to it."""
+        from .table import ScoreTable
+
+        g = int(self.index_at([budget])[0])
+        v = self.values[..., g]
+        count = (~np.isnan(v)).sum(axis=2)
+        with np.errstate(invalid="ignore"):
+            mean = np.where(count > 0, np.nansum(v, axis=2) / np.maximum(count, 1), np.nan)
+        return ScoreTable(values=mean.T, datasets=self.problems, learners=self.learners,
+                          higher_is_better=self.maximize, direction_source="source",
+                          criterion=criterion or f"value at {self.budget_name} {budget:g}",
+                          aggregate="mean", counts=count.T, source=self.source)
+
+
+# ---------------------------------------------------------------------------------------------
+# building the cube
+
+
+def _codes(labels) -> tuple:
+    codes, uniques = pd.factorize(pd.Series(labels), sort=False)
+    return codes.astype(np.int64), tuple(str(u) for u in uniques)
+
+
+def _run_index(cell: np.ndarray, run_codes: np.ndarray) -> tuple:
+    """Dense run numbers 0..R−1 within each cell, in order of first appearance of the label."""
+    n_run = int(run_codes.max()) + 1 if run_codes.size else 1
+    key = cell * n_run + run_codes
+    uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    ucell = uniq // n_run
+    # order the runs of a cell by where they first appear
+    order = np.lexsort((first, ucell))
+    rank = np.empty_like(order)
+    starts = np.r_[0, np.flatnonzero(np.diff(ucell[order])) + 1]
+    pos = np.arange(order.size)
+    rank[order] = pos - np.repeat(starts, np.diff(np.r_[starts, order.size]))
+    return rank[inverse], int(rank.max()) + 1 if rank.size else 0
+
+
+def build(learner, problem, run, budget, value, *, maximize: bool, value_kind: str = "raw",
+          grid=None, final=None, budget_name: str = "budget", source: str = "DataFrame",
+          reader: str = "curves", notes=(), dimensions=None, learners=None,
+          problems=None) -> Curves:
+    """A :class:`Curves` from one row per logged point (arrays of equal length)."""
+    if value_kind not in VALUE_KINDS:
+        raise RankwiseError(f"value kind {value_kind!r}: use one of {', '.join(VALUE_KINDS)}")
+    budget = np.asarray(budget, dtype=float)
+    value = np.asarray(value, dtype=float)
+    bad = ~np.isfinite(budget)
+    if bad.any():
+        raise RankwiseError(f"{source}: {int(bad.sum())} rows have no budget (row"
+                            f" {int(np.flatnonzero(bad)[0]) + 1}); every logged point needs one")
+    lc, lnames = _codes(learner)
+    pc, pnames = _codes(problem)
+    if learners is not None:
+        lnames_all = tuple(learners)
+        lc = np.array([lnames_all.index(n) for n in lnames], dtype=np.int64)[lc]
+        lnames = lnames_all
+    if problems is not None:
+        pnames_all = tuple(problems)
+        pc = np.array([pnames_all.index(n) for n in pnames], dtype=np.int64)[pc]
+        pnames = pnames_all
+    rc_global, _ = _codes(run)
+    n_l, n_p = len(lnames), len(pnames)
+    cell = lc * n_p + pc
+    rc, n_r = _run_index(cell, rc_global)
+    union = np.unique(budget)
+    exact = grid is None
+    if grid is None:
+        if n_l * n_p * n_r * union.size > CURVE_MAX_CELLS:
+            grid = np.unique(np.linspace(union[0], union[-1], CURVE_GRID_POINTS))
+            exact = False
+            notes = tuple(notes) + (f"{union.size:,} distinct budgets: the curves are read on a"
+                                    f" grid of {grid.size} evenly spaced budgets (give a grid"
+                                    " to choose it)",)
+        else:
+            grid = union
+    grid = np.unique(np.asarray(grid, dtype=float))
+    exact = exact or np.isin(union, grid).all()
+    g = np.searchsorted(grid, budget, side="right") - 1
+    early = g < 0
+    if early.any():
+        notes = tuple(notes) + (f"{int(early.sum())} logged points before the first budget of"
+                                f" the grid ({grid[0]:g}) count at it",)
+        g = np.maximum(g, 0)
+    slot = (cell * n_r + rc) * grid.size + g
+    oriented = value if maximize else -value
+    # keep one value per slot: the last logged (raw) or the best (running best)
+    second = oriented if value_kind == "running-best" else budget
+    order = np.lexsort((np.nan_to_num(second, nan=-np.inf), slot))
+    s = slot[order]
+    last = np.r_[s[1:] != s[:-1], True]
+    cube = np.full(n_l * n_p * n_r * grid.size, np.nan)
+    cube[s[last]] = value[order][last]
+    cube = cube.reshape(n_l, n_p, n_r, grid.size)
+    _fill(cube, maximize, value_kind)
+    run_final = np.full(n_l * n_p * n_r, np.nan)
+    np.fmax.at(run_final, cell * n_r + rc, budget)
+    run_final = run_final.reshape(n_l, n_p, n_r)
+    if final is not None:  # the run's budget as its tool recorded it
+        given = np.full(n_l * n_p * n_r, np.nan)  # one per row: the run's, on each of its rows
+        given[cell * n_r + rc] = np.asarray(final, dtype=float)
+        given = given.reshape(n_l, n_p, n_r)
+        run_final = np.where(np.isnan(given), run_final, np.fmax(given, run_final))
+    per_cell = (~np.isnan(run_final)).sum(axis=2)
+    return Curves(learners=lnames, problems=pnames, grid=grid, values=cube, final=run_final,
+                  maximize=bool(maximize), value_kind=value_kind, budget_name=budget_name,
+                  source=source, reader=reader, notes=tuple(notes),
+                  dimensions=None if dimensions is None else np.asarray(dimensions),
+                  exact=bool(exact), rows=int(budget.size), runs_per_cell=per_cell)
+
+
+def _fill(cube: np.ndarray, maximize: bool, value_kind: str) -> None:
+    """Carry each run's last value forward along the grid (its running best with
+    ``running-best``), in place, a learner at a time (bounded temporaries)."""
+    for l in range(cube.shape[0]):
+        block = cube[l]
+        if value_kind == "running-best":
+            acc = np.fmax if maximize else np.fmin
+            block[...] = acc.accumulate(block, axis=-1)
+        else:
+            present = ~np.isnan(block)
+            idx = np.where(present, np.arange(block.shape[-1]), 0)
+            np.maximum.accumulate(idx, axis=-1, out=idx)
+            block[...] = np.take_along_axis(block, idx, axis=-1)
+
+
+# ---------------------------------------------------------------------------------------------
+# readers
+
+
+def _column(frame: pd.DataFrame, name: str, source: str, given: dict) -> str:
+    if name in given:
+        if given[name] not in frame.columns:
+            raise RankwiseError(f"{source}: no column {given[name]!r} (given for the {name});"
+                                f" the columns are {', '.join(map(str, frame.columns))}")
+        return given[name]
+    lower = {str(c).lower(): c for c in frame.columns}
+    for alias in CURVE_ALIASES[name]:
+        if alias in lower:
+            return lower[alias]
+    raise RankwiseError(f"{source}: no {name} column (looked for"
+                        f" {', '.join(CURVE_ALIASES[name])}); the columns are"
+                        f" {', '.join(map(str, frame.columns))}. Rename one, or name it with"
+                        f" columns={{'{name}': ...}}")
+
+
+def from_frame(frame: pd.DataFrame, *, maximize: bool | None = None, value_kind: str = "raw",
+               grid=None, columns: dict | None = None, source: str = "DataFrame",
+               reader: str = "curves", notes=()) -> Curves:
+    """A :class:`Curves` from a long table (one row per learner, problem, run and budget)."""
+    given = dict(columns or {})
+    names = {k: _column(frame, k, source, given) for k in ("learner", "problem", "budget",
+                                                           "value")}
+    try:
+        names["run"] = _column(frame, "run", source, given)
+        run = frame[names["run"]].to_numpy()
+    except RankwiseError:
+        run = np.zeros(len(frame), dtype=np.int64)
+        notes = tuple(notes) + ("no run column: one run per learner and problem",)
+    if maximize is None:
+        raise RankwiseError(f"{source}: say whether higher values are better"
+                            " (maximize=True/False; --higher-is-better or"
+                            " --lower-is-better)")
+    value = pd.to_numeric(frame[names["value"]], errors="coerce").to_numpy(dtype=float)
+    budget = pd.to_numeric(frame[names["budget"]], errors="coerce").to_numpy(dtype=float)
+    missing = np.isnan(value)
+    if missing.any():
+        notes = tuple(notes) + (f"{int(missing.sum())} rows without a value are not logged"
+                                " points (a run is at its previous value there)",)
+    keep = ~missing
+    return build(frame[names["learner"]].to_numpy()[keep], frame[names["problem"]].to_numpy()[keep],
+                 run[keep], budget[keep], value[keep], maximize=maximize,
+                 value_kind=value_kind, grid=grid, budget_name=str(names["budget"]),
+                 source=source, reader=reader, notes=notes)
+
+
+def _ioh_blocks(path: Path) -> list:
+    """The runs of one IOHprofiler ``.dat`` file: a header line starts each."""
+    runs, rows, header = [], None, None
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        if line.startswith("evaluations") or not (line[0].isdigit() or line[0] in "-+."):
+            if rows is not None:
+                runs.append((header, rows))
+            header, rows = line.replace('"', "").split(), []
+            continue
+        rows.append(line.split())
+    if rows is not None:
+        runs.append((header, rows))
+    return runs
+
+
+def _ioh(p: Path, *, notes: list, grid=None, value_kind=None):
+    files = sorted(p.rglob("IOHprofiler_*.json")) if p.is_dir() else [p]
+    if not files:
+        raise RankwiseError(f"{p}: no IOHprofiler_*.json file (IOHexperimenter's logger writes"
+                            " one beside each data_f* folder)")
+    cols = {k: [] for k in ("learner", "problem", "run", "budget", "value", "final")}
+    maximize, dims = set(), {}
+    for f in files:
+        meta = json.loads(f.read_text())
+        alg = meta.get("algorithm", {})
+        alg = alg.get("name") if isinstance(alg, dict) else str(alg)
+        maximize.add(bool(meta.get("maximization", False)))
+        for scen in meta.get("scenarios", ()):
+            dat = f.parent / scen["path"]
+            if not dat.exists():
+                raise RankwiseError(f"{f}: its data file {scen['path']} is missing")
+            problem = f"{meta.get('function_name', meta.get('function_id'))}-{scen['dimension']}D"
+            dims[problem] = scen["dimension"]
+            blocks = _ioh_blocks(dat)
+            if len(blocks) != len(scen.get("runs", blocks)):
+                raise RankwiseError(f"{dat}: {len(blocks)} runs in the file, {len(scen['runs'])}"
+                                    f" in {f.name}")
+            for i, ((header, rows), run) in enumerate(zip(blocks, scen.get("runs", blocks))):
+                e, y = header.index("evaluations"), header.index("raw_y")
+                data = np.array([[float(r[e]), float(r[y])] for r in rows])
+                n = len(data)
+                cols["learner"] += [alg] * n
+                cols["problem"] += [problem] * n
+                cols["run"] += [f"{f.parent.name}:{i}"] * n
+                cols["budget"] += data[:, 0].tolist()
+                cols["value"] += data[:, 1].tolist()
+                evals = run.get("evals") if isinstance(run, dict) else None
+                cols["final"] += [float(evals) if evals is not None else np.nan] * n
+    if len(maximize) > 1:
+        raise RankwiseError(f"{p}: some functions are maximised and some minimised; read them"
+                            " apart")
+    problems = tuple(dict.fromkeys(cols["problem"]))
+    return build(cols["learner"], cols["problem"], cols["run"], cols["budget"], cols["value"],
+                 maximize=maximize.pop(), value_kind=value_kind or "running-best", grid=grid,
+                 final=cols["final"], budget_name="evaluations", source=str(p), reader="ioh",
+                 notes=notes, dimensions=[dims[q] for q in problems], problems=problems)
+
+
+def _optuna_db(p: Path, *, budget: str, notes: list, grid=None):
+    try:
+        con = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
+        studies = pd.read_sql("select study_id, study_name from studies", con)
+        attrs = pd.read_sql("select study_id, key, value_json from study_user_attributes", con)
+        dirs = pd.read_sql("select study_id, objective, direction from study_directions", con)
+        trials = pd.read_sql(
+            "select t.study_id, t.number, t.datetime_start, t.datetime_complete, v.value"
+            " from trials t join trial_values v on v.trial_id = t.trial_id"
+            " where t.state = 'COMPLETE' and v.objective = 0", con)
+        con.close()
+    except (sqlite3.DatabaseError, pd.errors.DatabaseError) as exc:
+        raise RankwiseError(f"{p}: not an Optuna storage file ({exc})") from None
+    if dirs.objective.max() > 0:
+        notes.append("multi-objective studies: the first objective is used")
+    dirs = dirs[dirs.objective == 0].set_index("study_id").direction
+    if dirs.nunique() > 1:
+        raise RankwiseError(f"{p}: some studies minimise and some maximise; read them apart")
+    labels = {}
+    for sid, name in zip(studies.study_id, studies.study_name):
+        a = {k: json.loads(v) for k, v in zip(attrs.key[attrs.study_id == sid],
+                                               attrs.value_json[attrs.study_id == sid])}
+        if {"learner", "problem"} <= set(a):
+            labels[sid] = (str(a["learner"]), str(a["problem"]), str(a.get("run", name)))
+            continue
+        parts = str(name).split("/")
+        if len(parts) not in (2, 3):
+            raise RankwiseError(f"{p}: study {name!r} does not say its learner and problem; name"
+                                " studies learner/problem/run or set the study user attributes"
+                                " learner, problem and run")
+        labels[sid] = (parts[0], parts[1], parts[2] if len(parts) == 3 else name)
+    if trials.empty:
+        raise RankwiseError(f"{p}: no complete trial in any study")
+    trials = trials.sort_values(["study_id", "number"])
+    if budget == "trials":
+        b = trials.groupby("study_id").cumcount().to_numpy() + 1.0
+        name = "trials"
+    elif budget == "seconds":
+        start = pd.to_datetime(trials.datetime_start)
+        done = pd.to_datetime(trials.datetime_complete)
+        first = start.groupby(trials.study_id).transform("min")
+        b = (done - first).dt.total_seconds().to_numpy()
+        name = "seconds"
+    else:
+        raise RankwiseError(f"Optuna budget {budget!r}: use trials or seconds")
+    lab = np.array([labels[s] for s in trials.study_id], dtype=object)
+    maximize = str(dirs.iloc[0]).upper() == "MAXIMIZE"
+    return build(lab[:, 0], lab[:, 1], lab[:, 2], b, trials.value.to_numpy(dtype=float),
+                 maximize=maximize, value_kind="running-best", grid=grid, budget_name=name,
+                 source=str(p), reader="optuna", notes=notes)
+
+
+def _optuna_frame(frame: pd.DataFrame, *, budget: str, source: str, notes: list, grid=None,
+                  maximize=None):
+    if "state" in frame.columns:
+        done = frame.state.astype(str).str.upper().str.endswith("COMPLETE")
+        if (~done).any():
+            notes.append(f"{int((~done).sum())} trials not complete (pruned, failed, running)"
+                         " are not logged points")
+        frame = frame[done]
+    if maximize is None:
+        raise RankwiseError(f"{source}: trials_dataframe() does not record the direction; say"
+                            " --higher-is-better or --lower-is-better")
+    frame = frame.copy()
+    keys = [c for c in ("learner", "problem", "run") if c in frame.columns]
+    if len(keys) < 2:
+        raise RankwiseError(f"{source}: add learner and problem columns (and run) to the rows"
+                            " of study.trials_dataframe() before concatenating the studies")
+    frame = frame.sort_values(keys + ["number"])
+    if budget == "trials":
+        frame["budget"] = frame.groupby(keys).cumcount().to_numpy() + 1.0
+    else:
+        start = pd.to_datetime(frame.datetime_start)
+        frame["budget"] = (pd.to_datetime(frame.datetime_complete)
+                           - start.groupby([frame[k] for k in keys]).transform("min")
+                           ).dt.total_seconds()
+    curves = from_frame(frame[keys + ["budget", "value"]], maximize=maximize,
+                        value_kind="running-best", grid=grid, source=source, reader="optuna",
+                        notes=notes)
+    return replace(curves, budget_name=budget)
+
+
+def is_curve_file(path) -> bool:
+    """Whether a path is a trajectory file or folder this module reads by its shape alone."""
+    try:
+        return _sniff(Path(path)) is not None
+    except (OSError, ValueError):
+        return False
+
+
+def _sniff(p: Path):
+    if p.is_dir():
+        if next(p.rglob("IOHprofiler_*.json"), None) is not None:
+            return "ioh"
+        if (p / "results.db").exists():
+            return "rankwise"
+        return None
+    if p.name.startswith("IOHprofiler_") and p.suffix == ".json":
+        return "ioh"
+    if p.suffix in (".db", ".sqlite", ".sqlite3"):
+        with open(p, "rb") as fh:
+            if fh.read(16) != b"SQLite format 3\x00":
+                return None
+        con = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
+        tables = {r[0] for r in con.execute("select name from sqlite_master")}
+        con.close()
+        if {"studies", "trials", "trial_values"} <= tables:
+            return "optuna"
+        return "rankwise" if "results" in tables else None
+    return None
+
+
+def _table(p: Path) -> pd.DataFrame:
+    if p.suffix == ".parquet":
+        return pd.read_parquet(p)
+    sep = "\t" if p.suffix in (".tsv", ".tab") else ","
+    return pd.read_csv(p, sep=sep)
+
+
+def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
+                value_kind: str | None = None, grid=None, budget: str = "trials",
+                columns: dict | None = None) -> Curves:
+    """Read curves from a long table, an IOHprofiler folder, an Optuna storage or trials table,
+    or a results database of ``rankwise run --budgets``.
+
+    Parameters
+    ----------
+    source : path or pandas.DataFrame
+    reader : {"auto", "curves", "ioh", "optuna", "rankwise"}
+        ``auto`` tells the tool files apart by their shape; a table is ``curves`` unless it has
+        Optuna's ``number``, ``value`` and ``state`` columns.
+    maximize : bool, optional
+        Whether higher values are better; IOHprofiler and Optuna files say it themselves.
+    value_kind : {"raw", "running-best"}, optional
+        ``raw`` (the long table's default): values as logged; ``running-best``: each run's
+        running best (the default of the IOHprofiler and Optuna readers).
+    grid : sequence of float, optional
+        The budgets to read the curves at; default: every logged budget.
+    budget : {"trials", "seconds"}
+        Optuna's budget axis.
+    columns : dict, optional
+        Which column is which, e.g. ``{"learner": "sampler", "budget": "n_trials"}``.
+
+    Examples
+    --------
+    >>> import pandas as pd, rankwise
+    >>> frame = pd.DataFrame({"learner": ["A", "A", "B", "B"], "problem": "p", "run": 0,
+    ...                       "budget": [1, 10, 1, 10], "value": [0.5, 0.8, 0.6, 0.7]})
+    >>> c = rankwise.read_curves(frame, maximize=True)
+    >>> c.learners, c.grid.tolist(), c.values[:, 0, 0, -1].tolist()
+    (('A', 'B'), [1.0, 10.0], [0.8, 0.7])
+    """
+    notes: list = []
+    if reader not in ("auto",) + CURVE_SOURCES:
+        raise RankwiseError(f"curve source {reader!r}: use one of auto, "
+                            f"{', '.join(CURVE_SOURCES)}")
+    if isinstance(source, pd.DataFrame):
+        frame, name = source, "DataFrame"
+        kind = reader if reader != "auto" else (
+            "optuna" if {"number", "value", "state"} <= set(frame.columns) else "curves")
+    else:
+        p = Path(source)
+        if not p.exists():
+            raise RankwiseError(f"{p}: no such file or folder")
+        name = str(p)
+        kind = reader if reader != "auto" else (_sniff(p) or "curves")
+        frame = None
+        if kind == "ioh":
+            return _ioh(p, notes=notes, grid=grid, value_kind=value_kind)
+        if kind == "optuna" and _sniff(p) == "optuna":
+            return _optuna_db(p, budget=budget, notes=notes, grid=grid)
+        if kind == "rankwise":
+            from ..experiment.curves import read_store_curves
+
+            return read_store_curves(p, grid=grid)
+        if p.is_dir():
+            raise RankwiseError(f"{p}: a folder, but no IOHprofiler_*.json in it and no"
+                                " results.db; give the table of curves itself")
+        try:
+            frame = _table(p)
+        except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+            raise RankwiseError(f"{p}: not a table of curves ({exc})") from None
+        if reader == "auto" and {"number", "value", "state"} <= set(frame.columns):
+            kind = "optuna"
+    if kind == "optuna":
+        return _optuna_frame(frame, budget=budget, source=name, notes=notes, grid=grid,
+                             maximize=maximize)
+    if kind != "curves":
+        raise RankwiseError(f"{name}: a table, not {kind} files")
+    return from_frame(frame, maximize=maximize, value_kind=value_kind or "raw", grid=grid,
+                      columns=columns, source=name, notes=notes)
