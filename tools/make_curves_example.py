@@ -69,7 +69,7 @@ def main():
     table = table[table.criterion == "accuracy"]
     out = pd.DataFrame({"learner": table.learner, "problem": table.dataset,
                         "run": table["repeat"].astype(str) + "/" + table["fold"].astype(str),
-                        "budget": table.budget, "value": table.value.round(6)})
+                        "fraction": table.budget, "value": table.value.round(6)})
     out = out.sort_values(["problem", "learner", "run", "budget"], kind="stable")
     out.to_csv(OUT, index=False)
     print(f"wrote {len(out)} rows to {OUT}")

@@ -549,6 +549,199 @@ def audit(
         fail(str(exc))
 
 
+@app.command()
+def curves(
+    input: Annotated[Optional[Path], typer.Argument(
+        help="Curves: a table learner, problem, run, budget, value (CSV, TSV, Parquet), an"
+             " IOHprofiler folder, an Optuna storage (.db) or trials table, or a results"
+             " database of rankwise run --budgets.", show_default=False, metavar="CURVES")] = None,
+    example: Annotated[Optional[str], typer.Option(
+        "--example", metavar="NAME", help="A bundled example instead (rankwise examples).")
+    ] = None,
+    source: Annotated[str, typer.Option(
+        "--source", metavar="[auto|" + "|".join(names.CURVE_SOURCES) + "]",
+        help="Which reader (auto: from the file's shape).")] = "auto",
+    higher_is_better: Annotated[Optional[bool], typer.Option(
+        "--higher-is-better/--lower-is-better", show_default=False,
+        help="Direction of a table's values (IOHprofiler and Optuna files say it).")] = None,
+    values: Annotated[Optional[str], typer.Option(
+        "--values", metavar="[raw|running-best]", show_default=False,
+        help="Take values as logged or each run's running best [default: raw for a table,"
+             " running-best for IOHprofiler and Optuna].")] = None,
+    budget_unit: Annotated[str, typer.Option(
+        "--budget-unit", metavar="[trials|seconds]",
+        help="Optuna: the budget is the trial count or the seconds since the run's first"
+             " trial.")] = "trials",
+    criterion: Annotated[Optional[str], typer.Option(
+        "--criterion", "-c", help="Results database: the criterion (default: its first).")
+    ] = None,
+    budgets: Annotated[Optional[str], typer.Option(
+        "--budgets", metavar="B1,B2,...", show_default=False,
+        help="Checkpoints, where everything compare does runs [default: every budget up to"
+             " six, else four spread over the budget].")] = None,
+    targets: Annotated[str, typer.Option(
+        "--targets", metavar="N|T1,T2,...",
+        help="Fixed targets: N per problem between its worst and best value, or the same"
+             " values on every problem.")] = "10",
+    aocc_bounds: Annotated[str, typer.Option(
+        "--aocc-bounds", metavar="problem|LOW,HIGH",
+        help="AOCC: values normalised to each problem's range or to LOW,HIGH.")] = "problem",
+    value_scale: Annotated[str, typer.Option(
+        "--value-scale", metavar="[linear|log]", help="AOCC: scale of the values.")] = "linear",
+    budget_scale: Annotated[str, typer.Option(
+        "--budget-scale", metavar="[linear|log]", help="AOCC: scale of the budget axis.")
+    ] = "linear",
+    aocc_budget: Annotated[Optional[float], typer.Option(
+        "--aocc-budget", show_default=False,
+        help="AOCC: integrate up to this budget [default: the largest run budget].")] = None,
+    tolerance: Annotated[float, typer.Option(
+        "--tolerance", help="Profiles: tau of the convergence test.")] = 1e-3,
+    alpha: Annotated[float, typer.Option("--alpha", help="Level of every test.")] = 0.05,
+    confidence: Annotated[float, typer.Option(
+        "--confidence", help="Level of the rank band.")] = 0.95,
+    seed: Annotated[Optional[int], typer.Option(
+        "--seed", show_default=False, help="Seed of the rank band's bootstrap [default: 4902]."
+    )] = None,
+    export: Annotated[Optional[str], typer.Option(
+        "--export", metavar="aocc|BUDGET", show_default=False,
+        help="Write a score table (problems x learners, CSV) for rankwise compare instead of"
+             " the report: the AOCC, or the mean over runs at BUDGET.")] = None,
+    figure: Annotated[Optional[Path], typer.Option(
+        "--figure", metavar="FILE", show_default=False,
+        help="Draw rank over budget, convergence, ECDF and profiles (.svg, .pdf, .png).")
+    ] = None,
+    cd_figure: Annotated[Optional[Path], typer.Option(
+        "--cd-figure", metavar="FILE", show_default=False,
+        help="Draw one CD diagram per checkpoint in one figure.")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="[text|markdown|json]",
+                                     help="Output format.")] = "text",
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE",
+                                                   help="Write to FILE.")] = None,
+):
+    """Compare learners along a budget (optimizer traces, learning curves, anytime scores): rank over budget with a simultaneous band, everything compare does at checkpoints, where decisions change, whether more budget helps, AOCC, ERT and ECDF, performance and data profiles, and Optuna's Dewancker ranking."""
+    try:
+        if fmt not in ("text", "markdown", "json"):
+            raise RankwiseError(f"--format must be text, markdown or json; got {fmt!r}")
+        if (input is None) == (example is None):
+            raise RankwiseError("give either a CURVES file or --example NAME (not both)")
+        check_destinations(output, None)
+        for label, path in (("--figure", figure), ("--cd-figure", cd_figure)):
+            if path is not None:
+                from .report.diagrams import figure_format
+
+                figure_format(path)
+                check_destinations(path, None)
+        refuse_clashes({"the curves": input}, {"-o": output, "--figure": figure,
+                                                "--cd-figure": cd_figure}, {})
+        result = _curves_analysis(input, example, source, higher_is_better, values,
+                                  budget_unit, criterion, budgets, targets, aocc_bounds,
+                                  value_scale, budget_scale, aocc_budget, tolerance, alpha,
+                                  confidence, seed)
+        if export is not None:
+            emit(_curves_export(result, export), output)
+        else:
+            from .report.curves import render_curves
+
+            emit(render_curves(result, fmt, text_width(output)), output)
+        _curves_figures(result, figure, cd_figure)
+    except RankwiseError as exc:
+        fail(str(exc))
+
+
+def _numbers(option: str, text: str) -> list:
+    try:
+        return [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise RankwiseError(f"{option} {text!r}: give numbers separated by commas") from None
+
+
+def _curves_analysis(input, example, source, higher_is_better, values, budget_unit, criterion,
+                     budgets, targets, aocc_bounds, value_scale, budget_scale, aocc_budget,
+                     tolerance, alpha, confidence, seed):
+    from dataclasses import replace
+
+    from .analysis.curves import AoccOptions, compare_curves
+    from .defaults import CURVE_SEED
+    from .tables.curves import VALUE_KINDS, read_curves
+
+    for option, value, allowed in (("--values", values, VALUE_KINDS),
+                                   ("--budget-unit", budget_unit, ("trials", "seconds")),
+                                   ("--value-scale", value_scale, ("linear", "log")),
+                                   ("--budget-scale", budget_scale, ("linear", "log"))):
+        if value is not None and value not in allowed:
+            raise RankwiseError(f"{option} must be one of {', '.join(allowed)}; got {value!r}")
+    if not 0 < alpha < 1 or not 0 < confidence < 1:
+        raise RankwiseError("--alpha and --confidence must lie strictly between 0 and 1")
+    if example is not None:
+        from .examples import load_curves_example
+
+        curves = load_curves_example(example)
+        if values is not None and values != curves.value_kind:
+            raise RankwiseError("--values applies to a file read; the example is read as"
+                                " logged")
+    else:
+        curves = read_curves(input, reader=source, maximize=higher_is_better,
+                             value_kind=values, budget=budget_unit, criterion=criterion)
+    if higher_is_better is not None and curves.maximize != higher_is_better \
+            and curves.reader in ("ioh", "optuna"):
+        raise RankwiseError(f"{curves.source}: the {curves.reader} files say"
+                            f" {'higher' if curves.maximize else 'lower'} is better;"
+                            " --higher-is-better/--lower-is-better cannot turn them")
+    bounds = aocc_bounds if aocc_bounds == "problem" else tuple(
+        _numbers("--aocc-bounds", aocc_bounds))
+    if bounds != "problem" and len(bounds) != 2:
+        raise RankwiseError(f"--aocc-bounds takes problem or LOW,HIGH; got {aocc_bounds!r}")
+    if targets.strip().isdigit():
+        goal = int(targets)
+        if goal < 1:
+            raise RankwiseError("--targets N needs N of 1 or more")
+    else:
+        goal = _numbers("--targets", targets)
+    return compare_curves(
+        curves, budgets=_numbers("--budgets", budgets) if budgets else None, alpha=alpha,
+        confidence=confidence,
+        aocc=AoccOptions(bounds=bounds, value_scale=value_scale, budget_scale=budget_scale,
+                         budget=aocc_budget),
+        targets=goal, tolerance=tolerance, seed=CURVE_SEED if seed is None else seed)
+
+
+def _curves_export(result, what: str) -> str:
+    """The score table ``--export`` names, as CSV (data set, then one column per learner)."""
+    import io
+
+    if what == "aocc":
+        table = result.aocc_comparison.table
+    else:
+        budget = _numbers("--export", what)
+        if len(budget) != 1:
+            raise RankwiseError(f"--export takes aocc or one budget; got {what!r}")
+        table = result.curves.at_budget(budget[0])
+    frame = table.to_frame()
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=True, index_label="dataset")
+    return buffer.getvalue()
+
+
+def _curves_figures(result, figure, cd_figure) -> None:
+    from .report.curves import checkpoint_figure, curves_figure
+    from .report.diagrams import save_figure
+
+    for path, draw in ((figure, curves_figure), (cd_figure, checkpoint_figure)):
+        if path is None:
+            continue
+        fig = draw(result)
+        if fig is None:
+            typer.echo(f"rankwise: {path}: no CD diagram to draw (no checkpoint has three or"
+                       " more learners)", err=True)
+            continue
+        try:
+            save_figure(fig, path)
+        except OSError as exc:
+            raise RankwiseError(f"cannot write the figure to {path}:"
+                                f" {exc.strerror or exc}") from None
+        typer.echo(f"rankwise: wrote {path}", err=True)
+
+
 def board_max() -> int:
     from .analysis.leaderboard import MATRIX_MAX
 
@@ -845,6 +1038,13 @@ def examples():
         typer.echo(name)
         typer.echo(textwrap.fill(description + "; read as items (compare --example " + name +
                                  ")", width, initial_indent="    ", subsequent_indent="    "))
+    from .examples import CURVE_EXAMPLES
+
+    for name, (_, description) in CURVE_EXAMPLES.items():
+        typer.echo(name)
+        typer.echo(textwrap.fill(description + "; curves over a budget (rankwise curves"
+                                 " --example " + name + ")", width, initial_indent="    ",
+                                 subsequent_indent="    "))
 
 
 #: Below this many columns (and when piped: 80) --help is click's plain layout, which keeps

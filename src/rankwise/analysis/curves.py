@@ -38,8 +38,12 @@ from ..tables.curves import Curves, read_curves
 
 #: Budgets of the rank band and the ECDF when the grid has more points than this.
 DISPLAY_POINTS = 25
-#: Checkpoints (budgets where everything compare does runs) unless given.
+#: Checkpoints (budgets where everything compare does runs) unless given; a grid of at most
+#: ALL_CHECKPOINTS budgets has every one as a checkpoint.
 CHECKPOINTS = 4
+ALL_CHECKPOINTS = 6
+#: The rank band needs this many problems (the bootstrap resamples them).
+BAND_MIN_PROBLEMS = 5
 
 
 @dataclass(frozen=True)
@@ -226,8 +230,8 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
     --------
     >>> import rankwise
     >>> c = rankwise.compare_curves(rankwise.load_curves_example())
-    >>> c.checkpoints[-1].comparison.verdict.best
-    'forest'
+    >>> [(cp.budget, cp.comparison.verdict.best) for cp in c.checkpoints]
+    [(0.05, 'logistic'), (0.1, 'forest'), (0.25, 'knn'), (0.5, 'knn'), (1.0, 'knn')]
     """
     if not isinstance(curves, Curves):
         curves = read_curves(curves, **read_options)
@@ -246,7 +250,9 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
                      " which every run has a value")
     display = _display_budgets(curves.grid, start, DISPLAY_POINTS)
     if budgets is None:
-        cps = _display_budgets(curves.grid, start, CHECKPOINTS)
+        usable = curves.grid[curves.grid >= start]
+        cps = usable if usable.size <= ALL_CHECKPOINTS else _display_budgets(
+            curves.grid, start, CHECKPOINTS)
     else:
         cps = np.unique(np.asarray(budgets, dtype=float))
         early = cps[cps < start]
@@ -258,14 +264,16 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
     means = curves.means()  # (l, p, g)
     d_idx = curves.index_at(display)
     ranks = within_problem_ranks(means[..., d_idx])  # (g, p, l)
-    if n_p >= 2:
+    if n_p >= BAND_MIN_PROBLEMS:
         mean_r, low, high, c = mean_rank_band(ranks, confidence=confidence, draws=draws,
                                               seed=seed)
+        low, high = np.maximum(low, 1.0), np.minimum(high, float(n_l))
     else:
         mean_r = ranks.mean(axis=1)
         low = high = np.full_like(mean_r, np.nan)
         c = float("nan")
-        notes.append("one problem: no band (the problems are the sample)")
+        notes.append(f"{n_p} problem(s): no rank band (the bootstrap resamples the problems;"
+                     f" it needs {BAND_MIN_PROBLEMS} or more)")
     from .compare import compare
 
     checkpoints = []

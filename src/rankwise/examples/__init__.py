@@ -63,6 +63,39 @@ ITEM_EXAMPLES = {
 }
 
 
+#: Bundled curves (performance over a budget; ``rankwise curves --example NAME``,
+#: :func:`load_curves_example`).
+CURVE_EXAMPLES = {
+    "learning": ("learning_curves.csv",
+                 "learning curves made with rankwise run --budgets: 4 learners (naive Bayes,"
+                 " logistic regression, a random forest, 15-NN) x 12 synthetic classification"
+                 " data sets, 2 x 5-fold CV, accuracy at 5, 10, 25, 50 and 100% of each"
+                 " training part (tools/make_curves_example.py)"),
+}
+
+
+def load_curves_example(name: str = "learning"):
+    """A bundled example of performance over a budget as :class:`~rankwise.Curves`.
+
+    Examples
+    --------
+    >>> from rankwise import load_curves_example
+    >>> c = load_curves_example()
+    >>> c.learners, c.grid.tolist(), c.values.shape
+    (('forest', 'knn', 'logistic', 'naive_bayes'), [0.05, 0.1, 0.25, 0.5, 1.0], (4, 12, 10, 5))
+    """
+    from dataclasses import replace
+
+    from ..tables.curves import read_curves
+
+    if name not in CURVE_EXAMPLES:
+        raise RankwiseError(f"no bundled curves example named {name!r}; choose one of"
+                            f" {', '.join(CURVE_EXAMPLES)}")
+    with resources.as_file(resources.files(__name__).joinpath(CURVE_EXAMPLES[name][0])) as path:
+        curves = read_curves(path, reader="curves", maximize=True)
+    return replace(curves, source=f"example:{name}")
+
+
 def load_items_example(name: str, missing: str = "refuse"):
     """A bundled item-level example as an :class:`~rankwise.tables.items.ItemTable`
     (``missing`` as :func:`rankwise.read_items` takes it).

@@ -479,7 +479,7 @@ def _table(p: Path) -> pd.DataFrame:
 
 def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
                 value_kind: str | None = None, grid=None, budget: str = "trials",
-                columns: dict | None = None) -> Curves:
+                columns: dict | None = None, criterion: str | None = None) -> Curves:
     """Read curves from a long table, an IOHprofiler folder, an Optuna storage or trials table,
     or a results database of ``rankwise run --budgets``.
 
@@ -500,6 +500,8 @@ def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
         Optuna's budget axis.
     columns : dict, optional
         Which column is which, e.g. ``{"learner": "sampler", "budget": "n_trials"}``.
+    criterion : str, optional
+        A results database's criterion (default: the run's first).
 
     Examples
     --------
@@ -532,7 +534,7 @@ def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
         if kind == "rankwise":
             from ..experiment.curves import read_store_curves
 
-            return read_store_curves(p, grid=grid)
+            return read_store_curves(p, grid=grid, criterion=criterion)
         if p.is_dir():
             raise RankwiseError(f"{p}: a folder, but no IOHprofiler_*.json in it and no"
                                 " results.db; give the table of curves itself")
