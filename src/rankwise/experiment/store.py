@@ -14,6 +14,7 @@ it ends.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -324,7 +325,8 @@ def check_writable(path: Path) -> None:
 
 
 #: The tables of a rankwise results database; a database with any other is not one.
-TABLES = ("meta", "tasks", "results")
+#: The tables rankwise makes (read off the schema, so a new one is never taken for a foreign one).
+TABLES = tuple(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA))
 
 
 def _foreign_tables(path: Path) -> list:

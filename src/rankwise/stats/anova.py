@@ -128,7 +128,7 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
     if mauchly_p is None and k > 2:
         notes.append("Mauchly's test needs more data sets than learners; sphericity not checked")
     normal_p = None
-    if small and n * k >= 3 and ss_error > 0:
+    if small and n * k >= 3 and ss_error > 0 and np.ptp(resid) > 0:
         normal_p = float(stats.shapiro(resid.ravel()).pvalue)
         if normal_p <= alpha:
             notes.append(f"residuals depart from normality (Shapiro-Wilk p = {normal_p:.3g});"

@@ -27,7 +27,9 @@ import numpy as np
 from scipy import stats
 from scipy.special import binom
 
+from ..defaults import DEFAULT_DECIMALS
 from ..errors import RankwiseError
+from .ranking import round_scores
 
 
 def _axis(grid: np.ndarray, scale: str) -> np.ndarray:
@@ -297,10 +299,12 @@ def dewancker(metrics: list, *, solvers, problems) -> Dewancker:
     return Dewancker(tuple(solvers), tuple(problems), alpha, wins, borda, first, used)
 
 
-def within_problem_ranks(means: np.ndarray) -> np.ndarray:
+def within_problem_ranks(means: np.ndarray, decimals: int | None = DEFAULT_DECIMALS
+                         ) -> np.ndarray:
     """Ranks (1 = best, mid-ranks for ties) of the learners within each (problem, budget) of
-    the (l, p, g) means, higher values better. Returns (g, p, l)."""
-    x = np.moveaxis(means, 0, -1)  # (p, g, l)
+    the (l, p, g) means, higher values better, the values rounded to ``decimals`` first (as
+    :func:`rankwise.compare` rounds them, so the same cells tie). Returns (g, p, l)."""
+    x = np.moveaxis(round_scores(means, decimals), 0, -1)  # (p, g, l)
     r = stats.rankdata(-x, axis=-1, method="average", nan_policy="omit")
     return np.moveaxis(r, 1, 0)
 
@@ -309,25 +313,54 @@ def mean_rank_band(ranks: np.ndarray, *, confidence: float = 0.95, draws: int = 
                    seed: int = 0) -> tuple:
     r"""Mean ranks over budgets with a band simultaneous over every learner and budget.
 
-    ``ranks`` is (g, p, l). Each of ``draws`` bootstrap samples draws the problems with
-    replacement, the same draw at every budget (the curves of a problem go together); the band
-    is :math:`\bar R \pm c\,\widehat{\mathrm{se}}`, :math:`\widehat{\mathrm{se}}` the bootstrap
-    standard deviation and c the ``confidence`` quantile of the largest
-    :math:`|\bar R^* - \bar R| / \widehat{\mathrm{se}}` over learners and budgets (max-t), so
-    that all the band's intervals hold together with that probability.
+    ``ranks`` is (g, p, l). With :math:`\hat s` each mean rank's standard error (the sample
+    standard deviation over the n problems over :math:`\sqrt n`), the band is
+    :math:`\bar R \pm c\,\hat s`, c the ``confidence`` quantile of the largest studentized
+    deviation :math:`|\bar R^* - \bar R| / \hat s^*` over learners and budgets in ``draws``
+    bootstrap samples of the problems (the same draw at every budget: a problem's curves go
+    together; :math:`\hat s^*` recomputed in each sample, the bootstrap-t, which carries the
+    heavier tails of a t statistic at small n into c). All the band's intervals hold together
+    with probability ``confidence``.
 
     Returns ``(mean, low, high, c)``, each (g, l) but c.
     """
     g, n, k = ranks.shape
     mean = ranks.mean(axis=1)
+    se = ranks.std(axis=1, ddof=1) / np.sqrt(n)
     rng = np.random.default_rng(seed)
     picks = rng.integers(0, n, size=(draws, n))
     weights = np.bincount((picks + n * np.arange(draws)[:, None]).ravel(),
                           minlength=draws * n).reshape(draws, n) / n
-    boot = np.einsum("dn,gnk->dgk", weights, ranks)  # (draws, g, k)
-    se = boot.std(axis=0, ddof=1)
+    first = np.einsum("dn,gnk->dgk", weights, ranks)  # (draws, g, k)
+    second = np.einsum("dn,gnk->dgk", weights, ranks * ranks)
+    var = np.maximum(second - first * first, 0.0) * n / (n - 1)
+    se_star = np.sqrt(var / n)
+    gap = np.abs(first - mean)
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.abs(boot - mean) / se
-    t = np.where(se > 0, t, 0.0).reshape(draws, -1).max(axis=1)
-    c = float(np.quantile(t, confidence))
+        # a resample whose learner never varies: no deviation (0/0) or an unbounded one
+        t = np.where(se_star > 0, gap / se_star, np.where(gap > 0, np.inf, 0.0))
+    # "higher": no interpolation, so an unbounded draw never meets another (inf - inf)
+    c = float(np.quantile(t.reshape(draws, -1).max(axis=1), confidence, method="higher"))
     return mean, mean - c * se, mean + c * se, c
+
+
+def null_band_coverage(*, reps: int = 200, problems: int = 20, learners: int = 5,
+                       budgets: int = 8, confidence: float = 0.95, draws: int = 1000,
+                       seed: int = 0) -> float:
+    """How often the simultaneous rank band covers every learner's true mean rank at every
+    budget when the learners' curves have one distribution (the null): each problem has its
+    own curve, each learner's curve on it that curve plus a random walk along the budget (so
+    ranks are correlated across budgets, as real curves are). Under the null every true mean
+    rank is (k + 1)/2; the returned coverage should be at least ``confidence``."""
+    rng = np.random.default_rng(seed)
+    truth = (learners + 1) / 2
+    covered = 0
+    for _ in range(reps):
+        base = np.cumsum(rng.random((problems, budgets)), axis=1)
+        walk = np.cumsum(rng.normal(0, 1, (learners, problems, budgets)), axis=2)
+        means = base[None] + walk  # (l, p, g)
+        ranks = within_problem_ranks(means)
+        _, low, high, _ = mean_rank_band(ranks, confidence=confidence, draws=draws,
+                                         seed=int(rng.integers(2**31)))
+        covered += bool(((low <= truth) & (truth <= high)).all())
+    return covered / reps

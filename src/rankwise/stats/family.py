@@ -153,7 +153,9 @@ def concordance_from_ranks(r: np.ndarray, confidence: float = 0.95, draws: int =
     counts = np.bincount(flat, minlength=int(draws) * n).reshape(int(draws), n).astype(float)
     boot = _w_from_ranks(counts @ r, counts @ ties, n)
     tail = (1.0 - float(confidence)) / 2.0
-    low, high = np.nanquantile(boot, [tail, 1.0 - tail])
+    defined = boot[~np.isnan(boot)]  # W is undefined for a resample of all-tied data sets
+    low, high = (np.quantile(defined, [tail, 1.0 - tail]) if defined.size
+                 else (float("nan"), float("nan")))
     return Concordance(w, float(low), float(high), float(confidence), n, k, int(draws),
                        int(seed))
 

@@ -200,12 +200,16 @@ def build(learner, problem, run, budget, value, *, maximize: bool, value_kind: s
             grid = union
     grid = np.unique(np.asarray(grid, dtype=float))
     exact = exact or np.isin(union, grid).all()
-    g = np.searchsorted(grid, budget, side="right") - 1
-    early = g < 0
-    if early.any():
-        notes = tuple(notes) + (f"{int(early.sum())} logged points before the first budget of"
-                                f" the grid ({grid[0]:g}) count at it",)
-        g = np.maximum(g, 0)
+    # a log at budget b sets every grid point at or after b: its first one is where it goes
+    g = np.searchsorted(grid, budget, side="left")
+    beyond = g >= grid.size
+    if beyond.any():
+        notes = tuple(notes) + (f"{int(beyond.sum())} logged points after the grid's last"
+                                f" budget ({grid[-1]:g}) are left out",)
+        keep = ~beyond
+        g, cell, rc, value, budget = g[keep], cell[keep], rc[keep], value[keep], budget[keep]
+        if final is not None:
+            final = np.asarray(final, dtype=float)[keep]
     slot = (cell * n_r + rc) * grid.size + g
     oriented = value if maximize else -value
     # keep one value per slot: the last logged (raw) or the best (running best)
