@@ -321,12 +321,23 @@ def test_trend_and_settle(learning):
     assert learning.settle == budgets[max(differs) + 1 if differs else 0]
 
 
+def _random_curves(problems=30, learners=4, runs=3, budgets=6, seed=0):
+    rng = np.random.default_rng(seed)
+    rows = [(f"L{l}", f"P{p}", r, b, float(rng.normal(b + 0.3 * l, 2.0)))
+            for l in range(learners) for p in range(problems) for r in range(runs)
+            for b in range(1, budgets + 1)]
+    frame = pd.DataFrame(rows, columns=["learner", "problem", "run", "budget", "value"])
+    return read_curves(frame, maximize=True)
+
+
 def test_compare_curves_is_deterministic_and_seeded():
-    c = rankwise.load_curves_example()
+    c = _random_curves()
     a, b = compare_curves(c, seed=3), compare_curves(c, seed=3)
     np.testing.assert_array_equal(a.band_low, b.band_low)
+    assert a.band_c == b.band_c
     other = compare_curves(c, seed=4)
-    assert not np.array_equal(a.band_low, other.band_low)
+    assert a.band_c != other.band_c
+    assert rankwise.compare_curves(rankwise.load_curves_example()).band_c > 0
 
 
 def test_checkpoints_given_and_refused():

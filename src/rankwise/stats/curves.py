@@ -334,11 +334,11 @@ def mean_rank_band(ranks: np.ndarray, *, confidence: float = 0.95, draws: int = 
     first = np.einsum("dn,gnk->dgk", weights, ranks)  # (draws, g, k)
     second = np.einsum("dn,gnk->dgk", weights, ranks * ranks)
     var = np.maximum(second - first * first, 0.0) * n / (n - 1)
-    se_star = np.sqrt(var / n)
-    gap = np.abs(first - mean)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        # a resample whose learner never varies: no deviation (0/0) or an unbounded one
-        t = np.where(se_star > 0, gap / se_star, np.where(gap > 0, np.inf, 0.0))
+    # Ranks are discrete: a resample can hold one rank of a learner n times (se* = 0). Its
+    # se* is floored at 1/(2n), the standard error of n ranks that all agree but one, by half
+    # a rank (the smallest step a mid-rank takes), so no draw is unbounded.
+    se_star = np.maximum(np.sqrt(var / n), 0.5 / n)
+    t = np.abs(first - mean) / se_star
     # "higher": no interpolation, so an unbounded draw never meets another (inf - inf)
     c = float(np.quantile(t.reshape(draws, -1).max(axis=1), confidence, method="higher"))
     return mean, mean - c * se, mean + c * se, c
