@@ -277,6 +277,7 @@ def test_every_command_runs_as_a_process_of_its_own(tmp_path, cli_process):
         "examples": ["examples"],
         "leaderboard": ["leaderboard", "--example", "tabarena", "--rounds", "20"],
         "audit": ["audit", tmp_path / "board.csv", "--counts", "MATH=5000"],
+        "curves": ["curves", "--example", "learning", "--format", "json"],
     }
     (tmp_path / "board.csv").write_text("model,MATH,HumanEval\nA,65.5,83.6\nB,63.0,86.7\n")
     assert set(runs) == set(typer.main.get_command(app).commands)

@@ -531,3 +531,32 @@ def test_rank_band_keeps_its_coverage_under_the_null():
 
     coverage = null_band_coverage(reps=300, problems=20, learners=5, budgets=8, seed=1)
     assert coverage >= 0.93, coverage
+
+
+def test_vectorised_trend_and_settle_equal_the_one_at_a_time_ones():
+    """Above scipy's thresholds (Page: 20 problems; Wilcoxon: 50) every learner is tested in
+    one call; the numbers are those of page_trend and wilcoxon called one learner at a time."""
+    from scipy import stats
+
+    from rankwise.analysis.curves import _settle, _trend_normal
+    from rankwise.stats.family import page_trend
+    from rankwise.stats.curves import within_problem_ranks
+
+    rng = np.random.default_rng(8)
+    means = np.cumsum(rng.normal(0.1, 1, (5, 60, 4)), axis=2)
+    means[2] = np.round(means[2])  # ties
+    names = ["1", "2", "5", "10"]
+    fast = _trend_normal(tuple("ABCDE"), means, names)
+    for i, learner in enumerate("ABCDE"):
+        slow = page_trend(means[i], names, learners=names, higher_is_better=True)
+        assert fast[learner].statistic == slow.statistic
+        assert fast[learner].pvalue == pytest.approx(slow.pvalue, rel=1e-12)
+        assert slow.method == "asymptotic"
+    ranks = within_problem_ranks(means)  # (c, p, l)
+    _, adjusted = _settle(ranks, [1, 2, 5, 10], 0.05)
+    from rankwise.stats.adjust import adjust
+    p = [[stats.wilcoxon(r[:, l] - ranks[-1][:, l], zero_method="zsplit").pvalue
+          if np.any(r[:, l] != ranks[-1][:, l]) else 1.0 for l in range(5)]
+         for r in ranks[:-1]]
+    np.testing.assert_allclose(adjusted, adjust(np.ravel(p), "holm").reshape(3, 5),
+                               rtol=1e-12)

@@ -23,12 +23,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
 
 import numpy as np
 from scipy import stats
 
-from ..defaults import CURVE_DRAWS, CURVE_SEED
+from ..defaults import CURVE_DRAWS, CURVE_SEED, DEFAULT_DECIMALS
 from ..errors import RankwiseError
 from ..stats.adjust import adjust
 from ..stats.curves import (aocc as area_over, convergence_targets, data_profile, dewancker,
@@ -44,6 +43,10 @@ CHECKPOINTS = 4
 ALL_CHECKPOINTS = 6
 #: The rank band needs this many problems (the bootstrap resamples them).
 BAND_MIN_PROBLEMS = 5
+#: Optuna's ranking tests every ordered pair on every problem: up to this many learners.
+DEWANCKER_MAX_LEARNERS = 100
+#: Values of the cube per block of learners in the per-run pass (bounded temporaries).
+BLOCK_CELLS = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,14 @@ class AoccOptions:
     value_scale, budget_scale : "linear" or "log"
     budget : float, optional
         The budget the area runs to; default: the largest run budget.
+
+    Examples
+    --------
+    IOHinspector's defaults for a minimised gap to the optimum:
+
+    >>> import rankwise
+    >>> rankwise.AoccOptions(bounds=(1e-8, 1e8), value_scale="log")
+    AoccOptions(bounds=(1e-08, 100000000.0), value_scale='log', budget_scale='linear', budget=None)
     """
 
     bounds: object = "problem"
@@ -67,16 +78,42 @@ class AoccOptions:
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """One budget: the comparison of the mean over runs there, and its significant pairs."""
+    """One budget: the comparison of the mean over runs there, and the pairs its CD diagram
+    calls different (``significant``: learners x learners booleans)."""
 
     budget: float
     comparison: object
-    significant: frozenset
+    significant: np.ndarray
+
+    def pairs(self) -> list:
+        """The significant pairs as (a, b) names, a before b in the table's order."""
+        names = self.comparison.table.learners
+        a, b = np.nonzero(np.triu(self.significant, 1))
+        return [(names[i], names[j]) for i, j in zip(a, b)]
 
 
 @dataclass(frozen=True)
 class CurveComparison:
-    """Everything :func:`compare_curves` decided (see the module docstring for each part)."""
+    """Everything :func:`compare_curves` decided (see the module docstring for each part).
+
+    ``display`` are the budgets of the rank band (``mean_ranks``, ``band_low``,
+    ``band_high``: budgets × learners; ``band_c`` its critical value), ``checkpoints`` the
+    :class:`Checkpoint` comparisons, ``changes`` the pairs whose decision changes
+    ``(a, b, significant at each checkpoint, budgets where it changes)``, ``trend`` Page's test
+    per learner, ``settle`` the first checkpoint from which no rank differs from the last,
+    ``aocc`` (learners × problems) and ``aocc_comparison``, ``targets``/``ert``/``successes``
+    (learners × problems × targets), ``ecdf`` (learners × display budgets), ``performance`` and
+    ``data`` the profiles' ``(x, share)``, ``dewancker`` Optuna's ranking.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> r = rankwise.compare_curves(rankwise.load_curves_example())
+    >>> r.display.tolist(), r.settle
+    ([0.05, 0.1, 0.25, 0.5, 1.0], 0.1)
+    >>> [(a, b, flips) for a, b, _, flips in r.changes][:1]
+    [('forest', 'logistic', (0.1, 0.25))]
+    """
 
     curves: Curves
     alpha: float
@@ -132,36 +169,79 @@ def _display_budgets(grid: np.ndarray, start: float, points: int) -> np.ndarray:
 
 def _common_start(curves: Curves) -> float:
     """The first budget at which every run present has logged a value."""
-    present = ~np.isnan(curves.final)
-    logged = ~np.isnan(curves.values)
-    first = np.where(logged.any(axis=-1), logged.argmax(axis=-1), curves.grid.size - 1)
-    return float(curves.grid[first[present].max()]) if present.any() else float(curves.grid[0])
+    latest = -1
+    for b in _blocks(curves):
+        logged = ~np.isnan(curves.values[b])
+        first = np.where(logged.any(axis=-1), logged.argmax(axis=-1), curves.grid.size - 1)
+        present = ~np.isnan(curves.final[b])
+        if present.any():
+            latest = max(latest, int(first[present].max()))
+    return float(curves.grid[max(latest, 0)])
 
 
 def _significant_pairs(comparison) -> frozenset:
-    """The pairs the CD diagram says differ: no clique holds both."""
+    """The pairs the CD diagram says differ (no clique holds both), as a learners x learners
+    boolean matrix (a product of clique memberships: every pair at once)."""
     plan = comparison.figures.get("cd_diagram")
     learners = comparison.table.learners
+    k = len(learners)
     if plan is None or not plan.drawn or plan.cliques is None:
-        return frozenset()
-    cliques = [set(c) for c in plan.cliques]
-    return frozenset((a, b) for a, b in combinations(learners, 2)
-                     if not any(a in c and b in c for c in cliques))
+        return np.zeros((k, k), dtype=bool)
+    index = {name: i for i, name in enumerate(learners)}
+    member = np.zeros((len(plan.cliques), k), dtype=np.float32)
+    for row, clique in enumerate(plan.cliques):
+        member[row, [index[name] for name in clique]] = 1.0
+    together = (member.T @ member) > 0
+    np.fill_diagonal(together, True)
+    return ~together
 
 
-def _trend(curves: Curves, idx: np.ndarray, budgets) -> dict:
+def _trend(curves: Curves, means: np.ndarray, idx: np.ndarray, budgets) -> dict:
     from ..stats.family import page_trend
 
     if len(idx) < 3 or len(curves.problems) < 2:
         return {}
-    means = curves.means()[..., idx]  # (l, p, c), higher better
+    means = means[..., idx]  # (l, p, c), higher better
     names = [f"{b:g}" for b in budgets]
+    n_p, m = means.shape[1], means.shape[2]
+    if m > 8 or (n_p > 12 and m > 3) or n_p > 20:
+        return _trend_normal(curves.learners, means, names)
     out = {}
     for l, learner in enumerate(curves.learners):
         x = means[l]
         if np.isnan(x).any():
             continue
         out[learner] = page_trend(x, names, learners=names, higher_is_better=True)
+    return out
+
+
+def _trend_normal(learners, means: np.ndarray, names: list) -> dict:
+    """Page's test of every learner at once where scipy's ``page_trend_test`` takes its normal
+    approximation ("auto": more than 8 checkpoints, or more than 20 problems, or more than 12
+    and more than 3): the same statistic, p-value and result as :func:`page_trend` gives."""
+    from scipy.stats import norm
+
+    from ..stats.ranking import round_scores
+    from ..stats.results import TestResult
+
+    x = round_scores(means, DEFAULT_DECIMALS)
+    ranks = stats.rankdata(x, axis=-1)  # 1 = worst along the checkpoints, mid-ranks
+    n, m = x.shape[1], x.shape[2]
+    sums = ranks.sum(axis=1)  # (l, m)
+    big_l = sums @ np.arange(1, m + 1)
+    e0 = n * m * (m + 1) ** 2 / 4
+    v0 = n * m ** 2 * (m + 1) * (m ** 2 - 1) / 144
+    pvalue = norm.sf((big_l - e0) / np.sqrt(v0))
+    out = {}
+    for i, learner in enumerate(learners):
+        if np.isnan(x[i]).any():
+            continue
+        details = {"n": n, "k": m, "order": list(names), "rank_sums": sums[i].tolist(),
+                   "pvalue_method": "asymptotic"}
+        out[learner] = TestResult("page", float(big_l[i]), float(pvalue[i]), "asymptotic",
+                                  "default", None, details,
+                                  ("one-sided: the alternative is that performance increases"
+                                   " along the order given",))
     return out
 
 
@@ -173,9 +253,13 @@ def _settle(ranks_at: np.ndarray, budgets, alpha: float) -> tuple:
     p = np.ones((c, k))
     for j in range(c - 1):
         d = ranks_at[j] - ranks_at[-1]
-        for l in range(k):
-            if np.any(d[:, l] != 0):
-                p[j, l] = stats.wilcoxon(d[:, l], zero_method="zsplit").pvalue
+        moved = np.any(d != 0, axis=0)
+        if n > 50 and moved.any():
+            # scipy's "auto" is the normal approximation above 50 for every column: one call
+            p[j, moved] = stats.wilcoxon(d[:, moved], zero_method="zsplit", axis=0).pvalue
+            continue
+        for l in np.flatnonzero(moved):
+            p[j, l] = stats.wilcoxon(d[:, l], zero_method="zsplit").pvalue
     adj = adjust(p[:-1].ravel(), "holm").reshape(c - 1, k) if c > 1 else p[:0]
     settle = None
     for j in range(c - 1, -1, -1):
@@ -185,16 +269,58 @@ def _settle(ranks_at: np.ndarray, budgets, alpha: float) -> tuple:
     return settle, adj
 
 
-def _dewancker(curves: Curves):
-    best = np.fmax.accumulate(np.where(np.isnan(curves.oriented()), -np.inf,
-                                       curves.oriented()), axis=-1)
-    inside = curves.grid[None, None, None, :] <= curves.final[..., None]
-    started = np.isfinite(best)
-    within = inside & started
-    smaller = -best  # Optuna's metrics are minimised
-    with np.errstate(invalid="ignore"):
-        final_best = np.where(within, smaller, np.inf).min(axis=-1)
-        auc = np.where(within, smaller, 0.0).sum(axis=-1) / within.sum(axis=-1)
+def _blocks(curves: Curves):
+    """Slices of learners whose part of the cube is about BLOCK_CELLS values."""
+    per = max(1, int(BLOCK_CELLS // max(1, np.prod(curves.values.shape[1:]))))
+    for start in range(0, curves.values.shape[0], per):
+        yield slice(start, start + per)
+
+
+def _problem_span(curves: Curves) -> dict:
+    """Each problem's lowest and highest logged value (own units) and its worst first value
+    (oriented: higher is better), a block of learners at a time."""
+    n_p = len(curves.problems)
+    low, high, first = np.full(n_p, np.inf), np.full(n_p, -np.inf), np.full(n_p, np.inf)
+    for b in _blocks(curves):
+        v = curves.values[b]
+        with np.errstate(invalid="ignore"):
+            low = np.fmin(low, np.nanmin(np.where(np.isnan(v), np.inf, v), axis=(0, 2, 3)))
+            high = np.fmax(high, np.nanmax(np.where(np.isnan(v), -np.inf, v), axis=(0, 2, 3)))
+        head = np.take_along_axis(v, np.isnan(v).argmin(axis=-1)[..., None], -1)[..., 0]
+        head = head if curves.maximize else -head
+        first = np.fmin(first, np.nanmin(np.where(np.isnan(head), np.inf, head), axis=(0, 2)))
+    return {"low": low, "high": high, "first": first}
+
+
+def _per_run(curves: Curves, lb, ub, options: AoccOptions, tv, conv) -> dict:
+    """Per run: its AOCC, its running times to the targets and to the convergence test, its
+    best value and AUC (Optuna's metrics, smaller is better), a block of learners at a time."""
+    n_l, n_p, n_r, _ = curves.values.shape
+    out = {"aocc": np.full((n_l, n_p, n_r), np.nan),
+           "times": np.full((n_l, n_p, n_r, tv.shape[1]), np.inf),
+           "conv": np.full((n_l, n_p, n_r), np.inf),
+           "best": np.full((n_l, n_p, n_r), np.nan), "auc": np.full((n_l, n_p, n_r), np.nan)}
+    inside = curves.grid[None, None, None, :]
+    for b in _blocks(curves):
+        v = curves.values[b]
+        final = curves.final[b]
+        normed = normalise(v, lb, ub, maximize=curves.maximize, scale=options.value_scale)
+        normed[np.isnan(v)] = np.nan
+        out["aocc"][b] = area_over(normed, curves.grid, final, budget=options.budget,
+                                   budget_scale=options.budget_scale)
+        del normed
+        o = v if curves.maximize else -v
+        out["times"][b] = running_times(o, curves.grid, tv[None, :, None, :])
+        out["conv"][b] = running_times(o, curves.grid, conv[None, :, None, None])[..., 0]
+        running = np.fmax.accumulate(np.where(np.isnan(o), -np.inf, o), axis=-1)
+        within = (inside <= final[..., None]) & np.isfinite(running)
+        with np.errstate(invalid="ignore"):
+            out["best"][b] = np.where(within, -running, np.inf).min(axis=-1)
+            out["auc"][b] = np.where(within, -running, 0.0).sum(axis=-1) / within.sum(axis=-1)
+    return out
+
+
+def _dewancker(curves: Curves, final_best: np.ndarray, auc: np.ndarray):
     metrics = []
     for m in (final_best, auc):
         metrics.append([[m[s, p][~np.isnan(curves.final[s, p])] for s in
@@ -282,33 +408,42 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
         cmp = compare(table, alpha=alpha, seed=seed)
         checkpoints.append(Checkpoint(float(b), cmp, _significant_pairs(cmp)))
     changes = []
-    for a, b in combinations(curves.learners, 2):
-        states = [(a, b) in cp.significant for cp in checkpoints]
-        flips = [checkpoints[j].budget for j in range(1, len(states))
-                 if states[j] != states[j - 1]]
-        if flips:
-            changes.append((a, b, tuple(states), tuple(flips)))
+    if len(checkpoints) > 1:
+        states = np.stack([cp.significant for cp in checkpoints])  # (checkpoints, k, k)
+        flipped = states[1:] != states[:-1]
+        upper = np.triu(np.ones((n_l, n_l), dtype=bool), 1)
+        for a, b in zip(*np.nonzero(flipped.any(axis=0) & upper)):
+            changes.append((curves.learners[a], curves.learners[b],
+                            tuple(bool(s) for s in states[:, a, b]),
+                            tuple(checkpoints[j + 1].budget
+                                  for j in np.flatnonzero(flipped[:, a, b]))))
     c_idx = curves.index_at(cps)
-    trend = _trend(curves, c_idx, cps)
+    trend = _trend(curves, means, c_idx, cps)
     ranks_cp = within_problem_ranks(means[..., c_idx])
     settle, settle_p = _settle(ranks_cp, cps, alpha) if n_p >= 2 else (None, np.empty((0,)))
 
-    # AOCC
+    # one pass for each problem's range and start, one for everything per run: a block of
+    # learners at a time, so no temporary is the size of the cube
+    span = _problem_span(curves)
     if isinstance(aocc.bounds, str):
         if aocc.bounds != "problem":
             raise RankwiseError(f"AOCC bounds {aocc.bounds!r}: use 'problem' or (low, high)")
-        lb = np.nanmin(curves.values, axis=(0, 2, 3))[None, :, None, None]
-        ub = np.nanmax(curves.values, axis=(0, 2, 3))[None, :, None, None]
+        lb, ub = span["low"][None, :, None, None], span["high"][None, :, None, None]
     else:
         lb, ub = (float(x) for x in aocc.bounds)
-    normed = normalise(curves.values, lb, ub, maximize=curves.maximize,
-                       scale=aocc.value_scale)
-    normed = np.where(np.isnan(curves.values), np.nan, normed)
-    areas = area_over(normed, curves.grid, curves.final, budget=aocc.budget,
-                      budget_scale=aocc.budget_scale)
+    worst, best = (span["low"], span["high"]) if curves.maximize else (-span["high"],
+                                                                       -span["low"])
+    if np.ndim(targets) == 0:
+        steps = np.arange(1, int(targets) + 1) / int(targets)
+        tv = worst[:, None] + (best - worst)[:, None] * steps[None, :]  # (p, T), oriented
+    else:
+        raw = np.asarray(targets, dtype=float)
+        tv = np.broadcast_to(raw if curves.maximize else -raw, (n_p, raw.size))
+    conv = convergence_targets(span["first"], best, tolerance)
+    runs = _per_run(curves, lb, ub, aocc, tv, conv)
     with np.errstate(invalid="ignore"):
-        aocc_mean = np.nanmean(np.where(np.isnan(areas), np.nan, areas), axis=2) \
-            if np.isfinite(areas).any() else np.full((n_l, n_p), np.nan)
+        aocc_mean = np.nanmean(runs["aocc"], axis=2) if np.isfinite(runs["aocc"]).any() \
+            else np.full((n_l, n_p), np.nan)
     from ..tables.table import ScoreTable
 
     aocc_table = ScoreTable(values=aocc_mean.T, datasets=curves.problems,
@@ -316,30 +451,10 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
                             direction_source="source", criterion="AOCC", aggregate="mean",
                             source=curves.source)
     aocc_cmp = compare(aocc_table, alpha=alpha, seed=seed)
-
-    # fixed targets
-    oriented = curves.oriented()
-    if np.ndim(targets) == 0:
-        t = int(targets)
-        worst = np.nanmin(oriented, axis=(0, 2, 3))
-        best = np.nanmax(oriented, axis=(0, 2, 3))
-        steps = np.arange(1, t + 1) / t
-        tv = worst[:, None] + (best - worst)[:, None] * steps[None, :]  # (p, T)
-    else:
-        raw = np.asarray(targets, dtype=float)
-        tv = np.broadcast_to(raw if curves.maximize else -raw, (n_p, raw.size))
-    times = running_times(oriented, curves.grid, tv[None, :, None, :])
-    e, succ, _ = ert(times, curves.final)
-    times_d = np.where(np.isnan(curves.final)[..., None], np.nan, times)
+    e, succ, _ = ert(runs["times"], curves.final)
+    times_d = np.where(np.isnan(curves.final)[..., None], np.nan, runs["times"])
     cdf = ecdf(times_d, display)
-
-    # profiles: the ERT to the convergence test
-    head = np.take_along_axis(oriented, np.isnan(oriented).argmin(axis=-1)[..., None], -1)
-    first = np.nanmin(head[..., 0], axis=(0, 2))
-    top = np.nanmax(oriented, axis=(0, 2, 3))
-    conv = convergence_targets(first, top, tolerance)
-    conv_times = running_times(oriented, curves.grid, conv[None, :, None, None])
-    cost, _, _ = ert(conv_times, curves.final)
+    cost, _, _ = ert(runs["conv"][..., None], curves.final)
     cost = cost[..., 0].T  # (p, l)
     positive = np.where(np.isfinite(cost), cost, np.nan)
     if np.nanmin(positive, initial=np.inf) <= 0:
@@ -349,7 +464,12 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
         shift = 0.0
     perf = performance_profile(cost + shift)
     data = data_profile(cost, dimensions=curves.dimensions)
-    dw = _dewancker(curves)
+    if n_l <= DEWANCKER_MAX_LEARNERS:
+        dw = _dewancker(curves, runs["best"], runs["auc"])
+    else:
+        dw = None
+        notes.append(f"Optuna's ranking is not computed above {DEWANCKER_MAX_LEARNERS}"
+                     f" learners (every ordered pair's Mann-Whitney test on every problem)")
     return CurveComparison(
         curves=curves, alpha=alpha, confidence=confidence, display=display, mean_ranks=mean_r,
         band_low=low, band_high=high, band_c=c, checkpoints=tuple(checkpoints),

@@ -17,6 +17,10 @@ LEARNERS_SHOWN = 12
 BUDGETS_SHOWN = 8
 
 
+_KIND_WORDS = {"running-best": "as each run's running best",
+               "raw": "as logged (not the running best)"}
+
+
 def _floats(a):
     return jsonable(np.asarray(a, dtype=float))
 
@@ -65,7 +69,7 @@ def facts(r) -> dict:
         "header": (f"{len(c.learners)} learners x {len(c.problems)} problems, up to {c.runs} runs"
                    f" each; {c.rows:,} logged points read as {c.reader} from {c.source};"
                    f" values {'higher' if c.maximize else 'lower'} is better, taken"
-                   f" {'as each run’s running best' if c.value_kind == 'running-best' else 'as logged (not the running best)'};"
+                   f" {_KIND_WORDS[c.value_kind]};"
                    f" budget in {c.budget_name}"
                    f" ({c.grid.size} distinct budgets{'' if c.exact else ', on a grid'})."),
         "best_end": best_end, "best_start": best_start,
@@ -91,7 +95,8 @@ def _verdict_line(cp) -> str:
         p = f"{test_title(test.test)} p = {_p(test.pvalue)}" if test is not None else "no test"
     winners = ", ".join(v.winners) if v.winners else v.best
     return (f"{cp.budget:g}: best {v.best}; {p}; not significantly worse than the best:"
-            f" {winners}; {len(cp.significant)} pair(s) differ in the CD diagram")
+            f" {winners}; {int(np.triu(cp.significant, 1).sum())} pair(s) differ in the CD"
+            " diagram")
 
 
 def curves_text(r, width: int = 80) -> str:
@@ -164,6 +169,9 @@ def curves_text(r, width: int = 80) -> str:
         rob = rho[i, -1] if rho.shape[1] else float("nan")
         out.append(f"  {c.learners[i][:name_w]:<{name_w}} {eff:.3f}  {rob:.3f}")
     d = r.dewancker
+    if d is None:
+        out += [""] + [wrap(f"Note: {n}.") for n in r.notes]
+        return "\n".join(out) + "\n"
     out += ["", wrap(f"Optuna's ranking (Dewancker et al.: one-sided Mann-Whitney at alpha"
                      f" {d.alpha:g} on each run's best value, then its AUC): Borda points and"
                      f" firsts over {len(c.problems)} problems:")]
@@ -200,6 +208,9 @@ def curves_markdown(r) -> str:
     out += [f"| {c.learners[i]} | {aocc_mean[i]:.4f} |"
             for i in np.argsort(-aocc_mean, kind="stable")[:LEARNERS_SHOWN]]
     d = r.dewancker
+    if d is None:
+        out += ["", "## Notes", ""] + [f"- {n}" for n in r.notes]
+        return "\n".join(out) + "\n"
     out += ["", "## Optuna's ranking (Dewancker)", "", "| learner | Borda | Firsts |",
             "|---|---:|---:|"]
     out += [f"| {c.learners[i]} | {int(d.borda_total[i])} | {int(d.firsts[i])} |"
@@ -230,7 +241,7 @@ def curves_dict(r) -> dict:
         "checkpoints": [{"budget": cp.budget, "best": cp.comparison.verdict.best,
                          "winners": list(cp.comparison.verdict.winners),
                          "verdict": cp.comparison.verdict.text,
-                         "significant_pairs": sorted(map(list, cp.significant)),
+                         "significant_pairs": [list(pair) for pair in cp.pairs()],
                          "tests": {k: {"statistic": _floats(t.statistic),
                                        "pvalue": _floats(t.pvalue)}
                                    for k, t in cp.comparison.tests.items()},
@@ -254,10 +265,11 @@ def curves_dict(r) -> dict:
                      "performance": {"tau": _floats(taus), "rho": _floats(rho)},
                      "data": {"alpha": _floats(alphas), "d": _floats(dp),
                               "per_dimension": c.dimensions is not None}},
-        "dewancker": {"alpha": d.alpha, "wins": d.wins.tolist(), "borda": d.borda.tolist(),
-                      "borda_total": d.borda_total.tolist(), "firsts": d.firsts.tolist(),
-                      "metrics_used": d.metrics_used.tolist(),
-                      "convention": "Optuna's report_bayesmark.py DewanckerRanker"},
+        "dewancker": None if d is None else {
+            "alpha": d.alpha, "wins": d.wins.tolist(), "borda": d.borda.tolist(),
+            "borda_total": d.borda_total.tolist(), "firsts": d.firsts.tolist(),
+            "metrics_used": d.metrics_used.tolist(),
+            "convention": "Optuna's report_bayesmark.py DewanckerRanker"},
         "notes": list(r.notes),
     }
 

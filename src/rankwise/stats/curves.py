@@ -60,6 +60,15 @@ def normalise(values: np.ndarray, lb, ub, *, maximize: bool, scale: str = "linea
     :math:`n = \mathrm{clip}((f(v) - f(lb))/(f(ub) - f(lb)), 0, 1)`, f the identity or log10
     (``scale="log"``), and 1 − n for a minimised value. ``lb`` and ``ub`` broadcast against
     ``values`` (one pair per problem, say). This is IOHinspector's ``transform_fval``.
+
+    Examples
+    --------
+    A minimised value on IOHinspector's default bounds, 1e-8 to 1e8 on a log scale:
+
+    >>> import numpy as np
+    >>> from rankwise.stats.curves import normalise
+    >>> normalise(np.array([1e-8, 1.0, 1e8]), 1e-8, 1e8, maximize=False, scale="log").tolist()
+    [1.0, 0.5, 0.0]
     """
     v = np.asarray(values, dtype=float)
     lb = np.asarray(lb, dtype=float)
@@ -133,6 +142,14 @@ def running_times(values: np.ndarray, grid, targets: np.ndarray) -> np.ndarray:
 
     ``targets`` broadcasts against ``values[..., 0]`` with a trailing target axis (one row of
     targets per problem: shape (1, P, 1, T)). Returns shape values.shape[:-1] + (T,).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankwise.stats.curves import running_times
+    >>> v = np.array([[0.2, 0.5, 0.9], [0.1, 0.1, 0.6]])  # two runs at budgets 1, 10, 100
+    >>> running_times(v, [1, 10, 100], np.array([[0.5, 0.8]])).tolist()
+    [[10.0, 100.0], [100.0, inf]]
     """
     grid = np.asarray(grid, dtype=float)
     v = np.asarray(values, dtype=float)
@@ -152,11 +169,26 @@ def ert(times: np.ndarray, final: np.ndarray) -> tuple:
     r"""Expected running time to each target, per (learner, problem): the budgets spent by all
     runs (a failed run counts its whole budget) over the number of successful runs,
 
-    .. math:: \mathrm{ERT} = \frac{\sum_{r} \min(\mathrm{rt}_r, B_r)}{\#\{r: \mathrm{rt}_r < \infty\}},
+    .. math::
+
+        \mathrm{ERT} = \frac{\sum_{r} \min(\mathrm{rt}_r, B_r)}
+                            {\#\{r: \mathrm{rt}_r < \infty\}},
 
     inf when no run succeeds (COCO's ``toolsstats.sp`` with ``issuccessful``; IOHinspector's
     ``ERT`` when every run has the same budget). ``times`` is (l, p, r, T), ``final`` (l, p, r).
     Returns (ert, successes, runs), each (l, p, T).
+
+    Examples
+    --------
+    Two runs of budget 100: one reaches the first target at 10, the other at 100; neither
+    reaches the second. ERT = (10 + 100)/2 and inf:
+
+    >>> import numpy as np
+    >>> from rankwise.stats.curves import ert
+    >>> times = np.array([[10.0, np.inf], [100.0, np.inf]]).reshape(1, 1, 2, 2)
+    >>> e, successes, runs = ert(times, np.array([[[100.0, 100.0]]]))
+    >>> e.tolist(), successes.tolist()
+    ([[[55.0, inf]]], [[[2, 0]]])
     """
     final = np.asarray(final, dtype=float)[..., None]
     present = ~np.isnan(final)
@@ -170,7 +202,16 @@ def ert(times: np.ndarray, final: np.ndarray) -> tuple:
 
 def ecdf(times: np.ndarray, budgets) -> np.ndarray:
     """Per learner, the fraction of its (problem, run, target) triples reached by each budget:
-    shape (l, len(budgets)). Absent runs count in no denominator (their times are NaN)."""
+    shape (l, len(budgets)). Absent runs count in no denominator (their times are NaN).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankwise.stats.curves import ecdf
+    >>> times = np.array([[[[1.0, np.inf], [10.0, 100.0]]]])  # 2 runs x 2 targets
+    >>> ecdf(times, [1, 10, 100]).tolist()
+    [[0.25, 0.5, 0.75]]
+    """
     budgets = np.asarray(budgets, dtype=float)
     t = times.reshape(times.shape[0], -1)
     counted = ~np.isnan(t)
@@ -189,7 +230,17 @@ def performance_profile(cost: np.ndarray, taus=None) -> tuple:
     .. math:: \rho_s(\tau) = \frac{1}{n_p}\,\#\{p : r_{p,s} \le \tau\}.
 
     A problem no solver solves counts in every denominator and for nobody. Returns
-    ``(taus, rho)``; ``taus`` default: every distinct finite ratio (the profile's breakpoints).
+    ``(taus, rho)``; ``taus`` default: every distinct finite ratio (the profile's breakpoints),
+    as perprof-py's ``ProfileData`` (its ``breakpoints`` and ``cumulative``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankwise.stats.curves import performance_profile
+    >>> cost = np.array([[1.0, 2.0], [4.0, 2.0], [3.0, np.inf]])  # 3 problems x 2 solvers
+    >>> taus, rho = performance_profile(cost)
+    >>> taus.tolist(), rho.round(3).tolist()
+    ([1.0, 2.0], [[0.667, 1.0], [0.333, 0.667]])
     """
     c = np.where(np.isnan(cost), np.inf, np.asarray(cost, dtype=float))
     if (c <= 0).any():
@@ -214,6 +265,14 @@ def data_profile(cost: np.ndarray, alphas=None, *, dimensions=None) -> tuple:
 
     with :math:`n_p` the problem's dimension (``dimensions``; without them the divisor is 1 and
     α is in budget units). Returns ``(alphas, d)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankwise.stats.curves import data_profile
+    >>> alphas, d = data_profile(np.array([[1.0, 2.0], [4.0, 2.0], [3.0, np.inf]]))
+    >>> alphas.tolist(), d.round(3).tolist()
+    ([1.0, 2.0, 3.0, 4.0], [[0.333, 0.333, 0.667, 1.0], [0.0, 0.667, 0.667, 0.667]])
     """
     c = np.where(np.isnan(cost), np.inf, np.asarray(cost, dtype=float))
     if dimensions is not None:
@@ -278,6 +337,16 @@ def dewancker(metrics: list, *, solvers, problems) -> Dewancker:
     Mann–Whitney test (scipy, ``alternative="less"``: a's values smaller) has p < α; wins add
     up over the metrics, and the next metric is used only while two solvers have the same
     number of wins. Borda points: how many solvers have fewer wins; a first: the most.
+
+    Examples
+    --------
+    Six runs each, A's all better: with two solvers α = 0.025 and A wins (exact p = 0.001):
+
+    >>> from rankwise.stats.curves import dewancker
+    >>> runs = [[1.0, 2, 3, 4, 5, 6], [7.0, 8, 9, 10, 11, 12]]
+    >>> d = dewancker([[runs]], solvers=("A", "B"), problems=("p",))
+    >>> d.alpha, d.wins.tolist(), d.borda.tolist(), d.firsts.tolist()
+    (0.025, [[1, 0]], [[1, 0]], [1, 0])
     """
     k = len(solvers)
     alpha = dewancker_alpha(k)
@@ -287,16 +356,32 @@ def dewancker(metrics: list, *, solvers, problems) -> Dewancker:
     for p in range(n_p):
         for m, metric in enumerate(metrics):
             used[p] = m + 1
-            samples = metric[p]
-            for a, b in permutations(range(k), 2):
-                pval = stats.mannwhitneyu(samples[a], samples[b], alternative="less").pvalue
-                if pval < alpha:
-                    wins[p, a] += 1
+            wins[p] += _pair_wins(metric[p], alpha)
             if len(np.unique(wins[p])) == k:
                 break
     borda = (wins[:, :, None] > wins[:, None, :]).sum(axis=2)
     first = borda == borda.max(axis=1, keepdims=True)
     return Dewancker(tuple(solvers), tuple(problems), alpha, wins, borda, first, used)
+
+
+def _pair_wins(samples, alpha: float) -> np.ndarray:
+    """Per solver, how many others it beats: scipy's one-sided Mann-Whitney p < alpha. All
+    pairs in one broadcast call when every solver has the same number of runs, above eight
+    (scipy's "auto" is then the normal approximation for every pair, as pair by pair);
+    otherwise pair by pair, as Optuna's script calls it."""
+    k = len(samples)
+    sizes = {len(s) for s in samples}
+    if len(sizes) == 1 and min(sizes) > 8:
+        x = np.asarray(samples, dtype=float)
+        p = stats.mannwhitneyu(x[:, None, :], x[None, :, :], axis=-1,
+                               alternative="less").pvalue
+        np.fill_diagonal(p, 1.0)
+        return (p < alpha).sum(axis=1)
+    won = np.zeros(k, dtype=int)
+    for a, b in permutations(range(k), 2):
+        if stats.mannwhitneyu(samples[a], samples[b], alternative="less").pvalue < alpha:
+            won[a] += 1
+    return won
 
 
 def within_problem_ranks(means: np.ndarray, decimals: int | None = DEFAULT_DECIMALS
@@ -307,6 +392,10 @@ def within_problem_ranks(means: np.ndarray, decimals: int | None = DEFAULT_DECIM
     x = np.moveaxis(round_scores(means, decimals), 0, -1)  # (p, g, l)
     r = stats.rankdata(-x, axis=-1, method="average", nan_policy="omit")
     return np.moveaxis(r, 1, 0)
+
+
+#: Resampled mean ranks held at once by :func:`mean_rank_band` (draws x budgets x learners).
+BAND_CELLS = 4_000_000
 
 
 def mean_rank_band(ranks: np.ndarray, *, confidence: float = 0.95, draws: int = 2000,
@@ -323,6 +412,15 @@ def mean_rank_band(ranks: np.ndarray, *, confidence: float = 0.95, draws: int = 
     with probability ``confidence``.
 
     Returns ``(mean, low, high, c)``, each (g, l) but c.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankwise.stats.curves import mean_rank_band
+    >>> ranks = np.array([[[1.0, 2], [2, 1], [1, 2], [1, 2], [1, 2], [2, 1]]])  # 1 budget
+    >>> mean, low, high, c = mean_rank_band(ranks, draws=200, seed=0)
+    >>> mean.round(3).tolist(), bool((low <= mean).all() and (mean <= high).all())
+    ([[1.333, 1.667]], True)
     """
     g, n, k = ranks.shape
     mean = ranks.mean(axis=1)
@@ -331,16 +429,20 @@ def mean_rank_band(ranks: np.ndarray, *, confidence: float = 0.95, draws: int = 
     picks = rng.integers(0, n, size=(draws, n))
     weights = np.bincount((picks + n * np.arange(draws)[:, None]).ravel(),
                           minlength=draws * n).reshape(draws, n) / n
-    first = np.einsum("dn,gnk->dgk", weights, ranks)  # (draws, g, k)
-    second = np.einsum("dn,gnk->dgk", weights, ranks * ranks)
-    var = np.maximum(second - first * first, 0.0) * n / (n - 1)
-    # Ranks are discrete: a resample can hold one rank of a learner n times (se* = 0). Its
-    # se* is floored at 1/(2n), the standard error of n ranks that all agree but one, by half
-    # a rank (the smallest step a mid-rank takes), so no draw is unbounded.
-    se_star = np.maximum(np.sqrt(var / n), 0.5 / n)
-    t = np.abs(first - mean) / se_star
-    # "higher": no interpolation, so an unbounded draw never meets another (inf - inf)
-    c = float(np.quantile(t.reshape(draws, -1).max(axis=1), confidence, method="higher"))
+    flat = ranks.transpose(1, 0, 2).reshape(n, g * k)  # problems x (budget, learner)
+    square = flat * flat
+    largest = np.empty(draws)
+    step = max(1, BAND_CELLS // max(1, g * k))  # draws at a time: bounded temporaries
+    for start in range(0, draws, step):
+        w = weights[start:start + step]
+        first = w @ flat
+        var = np.maximum(w @ square - first * first, 0.0) * n / (n - 1)
+        # Ranks are discrete: a resample can hold one rank of a learner n times (se* = 0).
+        # Its se* is floored at 1/(2n), the standard error of n ranks that all agree but one,
+        # by half a rank (the smallest step a mid-rank takes), so no draw is unbounded.
+        se_star = np.maximum(np.sqrt(var / n), 0.5 / n)
+        largest[start:start + step] = (np.abs(first - mean.ravel()) / se_star).max(axis=1)
+    c = float(np.quantile(largest, confidence, method="higher"))
     return mean, mean - c * se, mean + c * se, c
 
 
@@ -351,7 +453,15 @@ def null_band_coverage(*, reps: int = 200, problems: int = 20, learners: int = 5
     budget when the learners' curves have one distribution (the null): each problem has its
     own curve, each learner's curve on it that curve plus a random walk along the budget (so
     ranks are correlated across budgets, as real curves are). Under the null every true mean
-    rank is (k + 1)/2; the returned coverage should be at least ``confidence``."""
+    rank is (k + 1)/2; the returned coverage should be at least ``confidence`` (the slow test
+    and the gallery's figure run it at full size).
+
+    Examples
+    --------
+    >>> from rankwise.stats.curves import null_band_coverage
+    >>> null_band_coverage(reps=20, problems=10, learners=3, budgets=4, draws=200, seed=0)
+    1.0
+    """
     rng = np.random.default_rng(seed)
     truth = (learners + 1) / 2
     covered = 0

@@ -76,6 +76,15 @@ class Curves:
         Each problem's dimension where the files say it.
     exact : bool
         Whether the grid holds every logged budget (so areas and running times are exact).
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> c = rankwise.load_curves_example()
+    >>> c.budget_name, c.value_kind, c.maximize, c.exact
+    ('fraction', 'raw', True, True)
+    >>> c.at_budget(0.05).values.shape  # problems x learners, for compare
+    (12, 4)
     """
 
     learners: tuple
@@ -94,6 +103,7 @@ class Curves:
     rows: int = 0
     runs_per_cell: np.ndarray | None = field(default=None, repr=False)
 
+
     @property
     def runs(self) -> int:
         return self.values.shape[2]
@@ -105,11 +115,16 @@ class Curves:
     def means(self) -> np.ndarray:
         """The mean over runs at each budget, (learners, problems, grid), higher = better;
         NaN where no run has logged yet."""
-        v = self.oriented()
-        count = (~np.isnan(v)).sum(axis=2)
-        total = np.nansum(v, axis=2)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+        out = np.empty((self.values.shape[0],) + self.values.shape[1:2] + self.values.shape[3:])
+        per = max(1, 20_000_000 // max(1, int(np.prod(self.values.shape[1:]))))
+        for start in range(0, self.values.shape[0], per):  # bounded temporaries
+            v = self.values[start:start + per]
+            count = (~np.isnan(v)).sum(axis=2)
+            total = np.nansum(v, axis=2)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+            out[start:start + per] = mean if self.maximize else -mean
+        return out
 
     def index_at(self, budgets) -> np.ndarray:
         """The grid index of each budget: the last grid point at or before it."""
@@ -444,6 +459,46 @@ def _optuna_frame(frame: pd.DataFrame, *, budget: str, source: str, notes: list,
     return replace(curves, budget_name=budget)
 
 
+def _store_curves(path: Path, *, criterion: str | None = None, grid=None) -> Curves:
+    """The learning curves of a results database of ``rankwise run --budgets``: each (repeat,
+    fold) of a learner on a data set is a run, its budget the fraction of the training part, its
+    value the criterion on the same test part, used as logged (a learning curve need not
+    rise)."""
+    from ..experiment.criteria import CRITERIA
+    from ..experiment.store import Store
+
+    if path.is_dir():
+        path = path / "results.db"
+    store = Store(path, readonly=True)
+    try:
+        frame = store.curve_table()
+        design = store.meta().get("design", {})
+    finally:
+        store.close()
+    if frame.empty:
+        raise RankwiseError(f"{path}: no learning curves in this results file; run the"
+                            " experiment with --budgets 0.1,0.25,0.5,1.0 (or budgets = [...] in"
+                            " its [experiment] table)")
+    criteria = [c for c in design.get("criteria", []) if c in set(frame.criterion)]
+    if criterion is None:
+        criterion = criteria[0] if criteria else str(frame.criterion.iloc[0])
+    if criterion not in set(frame.criterion):
+        raise RankwiseError(f"{path}: no criterion {criterion!r} in its learning curves; it has"
+                            f" {', '.join(sorted(set(frame.criterion)))}")
+    rows = frame[frame.criterion == criterion]
+    missing = rows.value.isna()
+    notes = [f"the criterion is {criterion}"]
+    if missing.any():
+        notes.append(f"{int(missing.sum())} undefined values (e.g. no positive example in a"
+                     " test part) are not logged points")
+        rows = rows[~missing]
+    run = rows["repeat"].astype(str) + "/" + rows["fold"].astype(str)
+    return build(rows.learner.to_numpy(), rows.dataset.to_numpy(), run.to_numpy(),
+                 rows.budget.to_numpy(), rows.value.to_numpy(),
+                 maximize=CRITERIA.get(criterion, True), value_kind="raw", grid=grid,
+                 budget_name="fraction", source=str(path), reader="rankwise", notes=notes)
+
+
 def is_curve_file(path) -> bool:
     """Whether a path is a trajectory file or folder this module reads by its shape alone."""
     try:
@@ -472,6 +527,93 @@ def _sniff(p: Path):
             return "optuna"
         return "rankwise" if "results" in tables else None
     return None
+
+
+#: A Parquet file of more rows than this is read in batches into the cube (never whole).
+PARQUET_BATCH = 4_000_000
+
+
+def _labels(column) -> tuple:
+    """(codes into this batch's labels, the labels) of a pyarrow column, dictionary or not."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    if not pa.types.is_dictionary(column.type):
+        column = pc.dictionary_encode(column)
+    if column.null_count:
+        raise RankwiseError("a learner, problem or run label is empty")
+    return (column.indices.to_numpy(zero_copy_only=False).astype(np.int64),
+            [str(v) for v in column.dictionary.to_pylist()])
+
+
+def _parquet_curves(p: Path, *, maximize, value_kind: str, grid, columns, notes) -> Curves:
+    """A large Parquet file read in batches: one pass for the labels and budgets, one that
+    writes each batch into the cube (the file is never held whole)."""
+    import pyarrow.parquet as pq
+
+    if maximize is None:
+        raise RankwiseError(f"{p}: say whether higher values are better"
+                            " (maximize=True/False; --higher-is-better or --lower-is-better)")
+    pf = pq.ParquetFile(p)
+    empty = pd.DataFrame(columns=pf.schema_arrow.names)
+    given = dict(columns or {})
+    names = {k: _column(empty, k, str(p), given) for k in ("learner", "problem", "run",
+                                                           "budget", "value")}
+    order = [names[k] for k in ("learner", "problem", "run", "budget", "value")]
+    found = {"learner": {}, "problem": {}, "run": {}}
+    budgets = []
+    for batch in pf.iter_batches(batch_size=PARQUET_BATCH, columns=order[:4]):
+        for i, key in enumerate(("learner", "problem", "run")):
+            for label in _labels(batch.column(i))[1]:
+                found[key].setdefault(label, len(found[key]))
+        budgets.append(np.unique(batch.column(3).to_numpy(zero_copy_only=False)))
+    union = np.unique(np.concatenate(budgets)).astype(float)
+    grid = union if grid is None else np.unique(np.asarray(grid, dtype=float))
+    n_l, n_p, n_r = (len(found[k]) for k in ("learner", "problem", "run"))
+    if n_l * n_p * n_r * grid.size > CURVE_MAX_CELLS:
+        raise RankwiseError(f"{p}: {n_l:,} learners x {n_p:,} problems x {n_r:,} run labels x"
+                            f" {grid.size:,} budgets is more than {CURVE_MAX_CELLS:,} values;"
+                            " give a coarser grid, or number the runs 0, 1, ... within each"
+                            " learner and problem")
+    cube = np.full(n_l * n_p * n_r * grid.size, np.nan)
+    final = np.full(n_l * n_p * n_r, np.nan)
+    oriented_best = value_kind == "running-best"
+    for batch in pf.iter_batches(batch_size=PARQUET_BATCH, columns=order):
+        codes = []
+        for i, key in enumerate(("learner", "problem", "run")):
+            local, labels = _labels(batch.column(i))
+            codes.append(np.array([found[key][x] for x in labels], dtype=np.int64)[local])
+        budget = batch.column(3).to_numpy(zero_copy_only=False).astype(float)
+        value = batch.column(4).to_numpy(zero_copy_only=False).astype(float)
+        keep = ~np.isnan(value)
+        run_id = ((codes[0] * n_p + codes[1]) * n_r + codes[2])
+        np.fmax.at(final, run_id, budget)
+        g = np.searchsorted(grid, budget, side="left")
+        keep &= g < grid.size
+        slot = (run_id * grid.size + g)[keep]
+        value = value[keep]
+        if slot.size and not (np.diff(slot) > 0).all():  # repeated or unsorted: as build()
+            second = (value if maximize else -value) if oriented_best else budget[keep]
+            order_ = np.lexsort((second, slot))
+            slot, value = slot[order_], value[order_]
+            last = np.r_[slot[1:] != slot[:-1], True]
+            slot, value = slot[last], value[last]
+        if oriented_best:
+            old = cube[slot]
+            cube[slot] = np.fmax(old, value) if maximize else np.fmin(old, value)
+        else:
+            cube[slot] = value
+    cube = cube.reshape(n_l, n_p, n_r, grid.size)
+    _fill(cube, bool(maximize), value_kind)
+    final = final.reshape(n_l, n_p, n_r)
+    return Curves(learners=tuple(found["learner"]), problems=tuple(found["problem"]),
+                  grid=grid, values=cube, final=final, maximize=bool(maximize),
+                  value_kind=value_kind, budget_name=str(names["budget"]), source=str(p),
+                  reader="curves", notes=tuple(notes), exact=bool(np.isin(union, grid).all()),
+                  rows=int(pf.metadata.num_rows),
+                  runs_per_cell=(~np.isnan(final)).sum(axis=2))
 
 
 def _table(p: Path) -> pd.DataFrame:
@@ -536,12 +678,16 @@ def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
         if kind == "optuna" and _sniff(p) == "optuna":
             return _optuna_db(p, budget=budget, notes=notes, grid=grid)
         if kind == "rankwise":
-            from ..experiment.curves import read_store_curves
-
-            return read_store_curves(p, grid=grid, criterion=criterion)
+            return _store_curves(p, grid=grid, criterion=criterion)
         if p.is_dir():
             raise RankwiseError(f"{p}: a folder, but no IOHprofiler_*.json in it and no"
                                 " results.db; give the table of curves itself")
+        if p.suffix == ".parquet" and kind == "curves":
+            import pyarrow.parquet as pq
+
+            if pq.ParquetFile(p).metadata.num_rows > PARQUET_BATCH:
+                return _parquet_curves(p, maximize=maximize, value_kind=value_kind or "raw",
+                                       grid=grid, columns=columns, notes=notes)
         try:
             frame = _table(p)
         except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
