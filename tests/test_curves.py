@@ -164,6 +164,21 @@ def test_ert_equals_iohinspector(ioh, ioh_ref):
             assert e[l, 0, t] == pytest.approx(r["ERT"], rel=1e-12)
 
 
+def test_ert_equals_cocos(ioh):
+    ref = json.loads((DATA / "cocopp_reference.json").read_text())
+    targets = np.array(ref["targets"])
+    times = running_times(ioh.oriented(), ioh.grid, -targets[None, None, None, :])
+    e, _, _ = ert(times, ioh.final)
+    for key, values in ref["ert"].items():
+        learner, function = key.split("/")
+        l, p = ioh.learners.index(learner), ioh.problems.index(f"{function}-2D")
+        for t, want in enumerate(values):
+            if want is None:
+                assert np.isinf(e[l, p, t])
+            else:
+                assert e[l, p, t] == pytest.approx(want, rel=1e-12)
+
+
 def test_ecdf_equals_iohinspector(ioh, ioh_ref):
     """IOHinspector's ECDF is the mean normalised value (the ECDF over targets spread evenly on
     the log scale between its bounds, in the limit of many targets)."""
@@ -560,3 +575,24 @@ def test_vectorised_trend_and_settle_equal_the_one_at_a_time_ones():
          for r in ranks[:-1]]
     np.testing.assert_allclose(adjusted, adjust(np.ravel(p), "holm").reshape(3, 5),
                                rtol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["raw", "running-best"])
+def test_large_parquet_read_in_batches_equals_the_whole_read(tmp_path, monkeypatch, kind):
+    import rankwise.tables.curves as module
+
+    frame = pd.read_csv(Path(rankwise.__file__).parent / "examples" / "learning_curves.csv")
+    frame = frame.sample(frac=1.0, random_state=3)  # unsorted: the slow path of a batch
+    path = tmp_path / "c.parquet"
+    frame.to_parquet(path, index=False)
+    whole = read_curves(path, maximize=True, value_kind=kind)
+    monkeypatch.setattr(module, "PARQUET_BATCH", 500)
+    batched = read_curves(path, maximize=True, value_kind=kind)
+    assert batched.rows == whole.rows == len(frame)
+    # the same cells, whatever order the labels came in
+    li = [batched.learners.index(n) for n in whole.learners]
+    pi = [batched.problems.index(n) for n in whole.problems]
+    a = np.sort(whole.values, axis=2)
+    b = np.sort(batched.values[li][:, pi], axis=2)
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(whole.grid, batched.grid)

@@ -6,7 +6,10 @@ under tests/data/curves/ that tests/test_curves_references.py reads:
     python -m venv /tmp/ref-ioh && /tmp/ref-ioh/bin/pip install iohinspector
     /tmp/ref-ioh/bin/python tools/make_curves_references.py ioh
 
-    python -m venv /tmp/ref-pp && /tmp/ref-pp/bin/pip install perprof-py
+    python -m venv /tmp/ref-coco && /tmp/ref-coco/bin/pip install cocopp six
+    /tmp/ref-coco/bin/python tools/make_curves_references.py cocopp
+
+    python -m venv /tmp/ref-pp && /tmp/ref-pp/bin/pip install perprof-py "numpy<2"
     /tmp/ref-pp/bin/python tools/make_curves_references.py perprof
 
     python -m venv /tmp/ref-optuna && /tmp/ref-optuna/bin/pip install optuna pandas scipy jinja2
@@ -16,7 +19,9 @@ under tests/data/curves/ that tests/test_curves_references.py reads:
 tests/data/curves/ioh) with its DataManager (monotonic) and records get_aocc (two value bounds,
 linear and log budget axes), aggregate_running_time's ERT and get_data_ecdf. ``perprof`` draws
 a cost table (seeded), writes it as perprof-py tables and records ProfileData's breakpoints
-and cumulative profile. ``optuna`` runs Optuna studies into an RDB storage file
+and cumulative profile (perprof-py 1.1.4 needs numpy < 2 beside its pandas 1.5). ``cocopp``
+records COCO's ERT (``toolsstats.sp``) of the IOHinspector example's runs at four targets.
+``optuna`` runs Optuna studies into an RDB storage file
 (tests/data/curves/optuna_studies.db, one study per sampler, problem and seed), builds the
 partial report of each problem as Optuna's benchmarks/bayesmark/report_bayesmark.py reads it
 and records its DewanckerRanker (REPORT_SCRIPT: that file from Optuna's repository, at the
@@ -59,6 +64,42 @@ def ioh() -> None:
                       f_min=1e-8, f_max=1e8, eval_values=budgets, free_vars=["algorithm_name"])
     out["ecdf"] = e[["algorithm_name", "evaluations", "eaf"]].to_dict(orient="records")
     (HERE / "ioh_reference.json").write_text(json.dumps(out, indent=1) + "\n")
+
+
+def cocopp_part() -> None:
+    """COCO's ERT (``cocopp.toolsstats.sp``: the evaluations of all runs, a failed one its
+    whole budget, over the successes) of the IOHinspector example's runs, from the running
+    times the IOHprofiler files give (read here with plain Python, not with rankwise)."""
+    import warnings
+
+    import numpy as np
+
+    warnings.simplefilter("ignore")  # cocopp warns that it is offline
+    from cocopp.toolsstats import sp
+
+    out = {"cocopp": __import__("cocopp").__version__, "targets": [1e-3, 1e-2, 1e-1, 1.0],
+           "ert": {}}
+    for meta_path in sorted((HERE / "ioh").rglob("IOHprofiler_*.json")):
+        meta = json.loads(meta_path.read_text())
+        scen = meta["scenarios"][0]
+        runs, current = [], None
+        for line in (meta_path.parent / scen["path"]).read_text().splitlines():
+            if line.startswith("evaluations"):
+                current = []
+                runs.append(current)
+            elif line.strip():
+                e, y = line.split()[:2]
+                current.append((float(e), float(y)))
+        key = f"{meta['algorithm']['name']}/{meta['function_name']}"
+        budget = [r["evals"] for r in scen["runs"]]
+        for target in out["targets"]:
+            hits = [next((e for e, y in run if y <= target), None) for run in runs]
+            data = [h if h is not None else b for h, b in zip(hits, budget)]
+            ok = [h is not None for h in hits]
+            value, rate, n = sp(np.array(data, dtype=float), issuccessful=ok)
+            out["ert"].setdefault(key, []).append(None if not np.isfinite(value)
+                                                  else float(value))
+    (HERE / "cocopp_reference.json").write_text(json.dumps(out, indent=1) + "\n")
 
 
 def perprof() -> None:
@@ -158,7 +199,10 @@ if __name__ == "__main__":
         ioh()
     elif part == "perprof":
         perprof()
+    elif part == "cocopp":
+        cocopp_part()
     elif part == "optuna":
         optuna_part(sys.argv[2])
     else:
-        raise SystemExit("usage: make_curves_references.py ioh|perprof|optuna [REPORT_SCRIPT]")
+        raise SystemExit("usage: make_curves_references.py ioh|cocopp|perprof|optuna"
+                         " [REPORT_SCRIPT]")

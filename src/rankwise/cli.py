@@ -864,7 +864,7 @@ def run_command(
         if budgets is not None:
             from dataclasses import replace
 
-            exp = replace(exp, budgets=tuple(_fractions(budgets)))
+            exp = replace(exp, budgets=tuple(_numbers("--budgets", budgets)))
         settings = _race_settings(race, alpha, goal, order)
         summary = run_experiment(exp, results, jobs=jobs, dask_scheduler=dask_scheduler,
                                  retry_failed=retry_failed, force=force,
@@ -879,15 +879,6 @@ def run_command(
         typer.echo(f"rankwise: interrupted; nothing is lost: run the same command to continue"
                    f" (rankwise status {results} shows what is done)", err=True)
         raise typer.Exit(130)
-
-
-def _fractions(text: str) -> list:
-    """``--budgets 0.1,0.25,1``: the numbers, or one line saying what is wrong."""
-    try:
-        return [float(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise RankwiseError(f"--budgets {text!r}: give fractions of the training part separated"
-                            " by commas, e.g. --budgets 0.1,0.25,0.5,1.0") from None
 
 
 def _say_run(summary: dict, results: Path) -> None:

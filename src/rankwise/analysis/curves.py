@@ -46,7 +46,7 @@ BAND_MIN_PROBLEMS = 5
 #: Optuna's ranking tests every ordered pair on every problem: up to this many learners.
 DEWANCKER_MAX_LEARNERS = 100
 #: Values of the cube per block of learners in the per-run pass (bounded temporaries).
-BLOCK_CELLS = 20_000_000
+BLOCK_CELLS = 4_000_000
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ def status(path) -> dict:
         "format": meta.get("format", 1),
         "design": {"repeats": design.get("repeats"), "folds": design.get("folds"),
                    "seed": design.get("seed"), "criteria": design.get("criteria", []),
+                   "budgets": design.get("budgets", []),
                    "datasets": datasets, "learners": learners},
         "total_tasks": total, "done": done, "failed": failed,
         "not_needed": not_needed, "to_do": max(0, total - done - failed - not_needed),
@@ -85,6 +86,10 @@ def status_text(info: dict, max_rows: int = 50, width: int = 80) -> str:
               "no run holds this file" + ("" if info["complete"] else
                                           " (run the same command again to continue)")),
            ""]
+    if d.get("budgets"):
+        out[-1:-1] = [f"learning curves: each learner also trained on"
+                      f" {', '.join(f'{b:g}' for b in d['budgets'] if b < 1)} of every"
+                      f" training part (rankwise curves {info['results']})"]
     if info["race"]:
         out += race_lines(info["race"], width) + [""]
     raced = bool(info["race"])

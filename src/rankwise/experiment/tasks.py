@@ -162,11 +162,14 @@ def _split(data, task: Task):
     return _SPLITS[key][task.fold]
 
 
-def _fit_score(task: Task, data, train, test, X, frame: bool, noted: list) -> dict:
-    """One more fit of the task's learner (same random_state) on ``train``, scored on
-    ``test``."""
-    model, _ = build_pipeline(task.learner, data, derive_seed(
-        task.seed, "learner", data.name, task.repeat, task.fold, task.learner.name))
+def _fit_score(task: Task, data, train, test, X, frame: bool, noted: list,
+               model=None) -> dict:
+    """Fit the task's learner (``model``, or a new one with the same random_state) on
+    ``train`` and score it on ``test``; the learner's warnings are added to ``noted`` (they
+    belong to the task's record, not to the terminal)."""
+    if model is None:
+        model, _ = build_pipeline(task.learner, data, derive_seed(
+            task.seed, "learner", data.name, task.repeat, task.fold, task.learner.name))
     X_train = X.iloc[train] if frame else X[train]
     X_test = X.iloc[test] if frame else X[test]
     with warnings.catch_warnings(record=True) as caught:
@@ -208,29 +211,13 @@ def run_task(task: Task, limit_threads: bool = True) -> dict:
         model, frame = build_pipeline(task.learner, data, derive_seed(
             task.seed, "learner", data.name, task.repeat, task.fold, task.learner.name))
         X = data.X if frame else data.X.to_numpy(dtype=float)
-        X_train = X.iloc[train] if frame else X[train]
-        X_test = X.iloc[test] if frame else X[test]
         if use_alarm:
             signal.signal(signal.SIGALRM, _alarm)
             signal.setitimer(signal.ITIMER_REAL, float(task.time_limit))
-        with warnings.catch_warnings(record=True) as caught:
-            # The learner's warnings belong to the task's record, not to the terminal.
-            warnings.simplefilter("always")
-            start = time.perf_counter()
-            model.fit(X_train, data.y[train])
-            fitted = time.perf_counter()
-            pred = model.predict(X_test)
-            predicted = time.perf_counter()
-            classes = [str(c) for c in getattr(model, "classes_", data.classes)]
-            scores = class_scores(model, X_test, classes)
-        noted = list(dict.fromkeys(f"{w.category.__name__}: {str(w.message).splitlines()[0]}"
-                                   for w in caught))
+        noted: list = []
+        values = _fit_score(task, data, train, test, X, frame, noted, model=model)
         if use_alarm and not task.budgets:  # with budgets the limit covers every fit
             signal.setitimer(signal.ITIMER_REAL, 0)
-        values = evaluate(task.criteria, data.y[test], np.asarray(pred).astype(str).astype(object),
-                          scores, classes, data.positive)
-        values["fit_time"] = (fitted - start, None)
-        values["predict_time"] = (predicted - fitted, None)
         curve = {}
         for fraction in task.budgets:  # the learning curve: nested parts of the same fold
             if fraction >= 1.0:

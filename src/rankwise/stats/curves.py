@@ -249,12 +249,24 @@ def performance_profile(cost: np.ndarray, taus=None) -> tuple:
     low = c.min(axis=1, keepdims=True)
     with np.errstate(invalid="ignore"):
         ratio = np.where(np.isfinite(low), c / low, np.inf)
-    if taus is None:
-        taus = np.unique(ratio[np.isfinite(ratio)])
-    taus = np.asarray(taus, dtype=float)
-    rho = np.stack([(ratio[:, s, None] <= taus[None, :]).mean(axis=0)
-                    for s in range(c.shape[1])])
-    return taus, rho
+    return _profile(ratio, taus)
+
+
+def _profile(x: np.ndarray, at) -> tuple:
+    """``(at, share)``: per column of ``x`` (problems × solvers), the share of problems with
+    x ≤ each point of ``at``; ``at`` default: every distinct finite value, or
+    PROFILE_POINTS of them spread evenly on a log scale (the first and last kept) when there
+    are more."""
+    if at is None:
+        at = np.unique(x[np.isfinite(x)])
+        if at.size > PROFILE_POINTS:
+            at = np.unique(np.concatenate([at[[0, -1]], np.geomspace(at[0], at[-1],
+                                                                      PROFILE_POINTS)]))
+    at = np.asarray(at, dtype=float)
+    ordered = np.sort(x, axis=0)
+    share = np.stack([np.searchsorted(ordered[:, s], at, side="right")
+                      for s in range(x.shape[1])]) / x.shape[0]
+    return at, share
 
 
 def data_profile(cost: np.ndarray, alphas=None, *, dimensions=None) -> tuple:
@@ -277,11 +289,7 @@ def data_profile(cost: np.ndarray, alphas=None, *, dimensions=None) -> tuple:
     c = np.where(np.isnan(cost), np.inf, np.asarray(cost, dtype=float))
     if dimensions is not None:
         c = c / (np.asarray(dimensions, dtype=float)[:, None] + 1.0)
-    if alphas is None:
-        alphas = np.unique(c[np.isfinite(c)])
-    alphas = np.asarray(alphas, dtype=float)
-    d = np.stack([(c[:, s, None] <= alphas[None, :]).mean(axis=0) for s in range(c.shape[1])])
-    return alphas, d
+    return _profile(c, alphas)
 
 
 def convergence_targets(first: np.ndarray, best: np.ndarray, tolerance: float) -> np.ndarray:
@@ -394,6 +402,8 @@ def within_problem_ranks(means: np.ndarray, decimals: int | None = DEFAULT_DECIM
     return np.moveaxis(r, 1, 0)
 
 
+#: Profiles are evaluated at every breakpoint up to this many, else at this many points.
+PROFILE_POINTS = 1_000
 #: Resampled mean ranks held at once by :func:`mean_rank_band` (draws x budgets x learners).
 BAND_CELLS = 4_000_000
 

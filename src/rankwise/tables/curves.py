@@ -116,7 +116,7 @@ class Curves:
         """The mean over runs at each budget, (learners, problems, grid), higher = better;
         NaN where no run has logged yet."""
         out = np.empty((self.values.shape[0],) + self.values.shape[1:2] + self.values.shape[3:])
-        per = max(1, 20_000_000 // max(1, int(np.prod(self.values.shape[1:]))))
+        per = max(1, 4_000_000 // max(1, int(np.prod(self.values.shape[1:]))))
         for start in range(0, self.values.shape[0], per):  # bounded temporaries
             v = self.values[start:start + per]
             count = (~np.isnan(v)).sum(axis=2)
@@ -530,7 +530,7 @@ def _sniff(p: Path):
 
 
 #: A Parquet file of more rows than this is read in batches into the cube (never whole).
-PARQUET_BATCH = 4_000_000
+PARQUET_BATCH = 2_000_000
 
 
 def _labels(column) -> tuple:

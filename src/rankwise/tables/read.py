@@ -871,6 +871,9 @@ def _from_long(frame, lower, criterion, aggregate, label, shown=None,
     if df.empty:
         raise RankwiseError(f"{label}: the table has no rows")
     key = ["dataset", "learner"] + [c for c in ("repeat", "fold") if c in df]
+    for budget in ("budget", "fraction"):  # curves: the repeated keys differ in this column
+        if budget in frame.columns and budget not in df and len(df) == len(frame.loc[df.index]):
+            df[budget] = frame.loc[df.index, budget].to_numpy()
     df, dropped = _without_duplicates(df, key, duplicates, label, shown)
     rows = df["row"].to_numpy()
     value_name = str(shown.get("value", lower.get("value", "value")))
@@ -919,6 +922,12 @@ def _without_duplicates(df, key, policy: str, label: str, shown) -> tuple:
         values = values if isinstance(values, tuple) else (values,)
         what = ", ".join(f"{n} = {v}" for n, v in zip(names, values))
         parts.append(f"rows {', '.join(map(str, rows[:-1]))} and {rows[-1]} ({what})")
+    budget = next((c for c in ("budget", "fraction") if c in df.columns
+                   and df.loc[dup].groupby(key, sort=False)[c].nunique().gt(1).any()), None)
+    if budget is not None:  # learning curves: the rows differ in their budget, not repeats
+        raise RankwiseError(f"{label}: the rows of each ({', '.join(names)}) differ in the"
+                            f" {budget} column (curves over a budget); compare one budget with"
+                            f" --where {budget}=VALUE, or along the budget with rankwise curves")
     if policy == "refuse":
         more = len(repeated) - DUPLICATES_SHOWN
         tail = f"; and {more} more repeated key(s)" if more > 0 else ""
