@@ -548,6 +548,18 @@ def _labels(column) -> tuple:
             [str(v) for v in column.dictionary.to_pylist()])
 
 
+def _pieces(pf, columns):
+    """The file's rows, a row group at a time (read whole, without pre-buffering: reading
+    them through ``iter_batches`` keeps hundreds of MB in pyarrow's pool on a large file); a
+    row group beyond 4 x PARQUET_BATCH rows in batches of PARQUET_BATCH."""
+    for i in range(pf.num_row_groups):
+        if pf.metadata.row_group(i).num_rows <= 4 * PARQUET_BATCH:
+            yield pf.read_row_group(i, columns=columns, use_threads=False)
+        else:
+            yield from pf.iter_batches(batch_size=PARQUET_BATCH, row_groups=[i],
+                                       columns=columns, use_threads=False)
+
+
 def _parquet_curves(p: Path, *, maximize, value_kind: str, grid, columns, notes) -> Curves:
     """A large Parquet file read in batches: one pass for the labels and budgets, one that
     writes each batch into the cube (the file is never held whole)."""
@@ -556,7 +568,7 @@ def _parquet_curves(p: Path, *, maximize, value_kind: str, grid, columns, notes)
     if maximize is None:
         raise RankwiseError(f"{p}: say whether higher values are better"
                             " (maximize=True/False; --higher-is-better or --lower-is-better)")
-    pf = pq.ParquetFile(p)
+    pf = pq.ParquetFile(p, pre_buffer=False)
     empty = pd.DataFrame(columns=pf.schema_arrow.names)
     given = dict(columns or {})
     names = {k: _column(empty, k, str(p), given) for k in ("learner", "problem", "run",
@@ -564,7 +576,7 @@ def _parquet_curves(p: Path, *, maximize, value_kind: str, grid, columns, notes)
     order = [names[k] for k in ("learner", "problem", "run", "budget", "value")]
     found = {"learner": {}, "problem": {}, "run": {}}
     budgets = []
-    for batch in pf.iter_batches(batch_size=PARQUET_BATCH, columns=order[:4]):
+    for batch in _pieces(pf, order[:4]):
         for i, key in enumerate(("learner", "problem", "run")):
             for label in _labels(batch.column(i))[1]:
                 found[key].setdefault(label, len(found[key]))
@@ -580,7 +592,7 @@ def _parquet_curves(p: Path, *, maximize, value_kind: str, grid, columns, notes)
     cube = np.full(n_l * n_p * n_r * grid.size, np.nan)
     final = np.full(n_l * n_p * n_r, np.nan)
     oriented_best = value_kind == "running-best"
-    for batch in pf.iter_batches(batch_size=PARQUET_BATCH, columns=order):
+    for batch in _pieces(pf, order):
         codes = []
         for i, key in enumerate(("learner", "problem", "run")):
             local, labels = _labels(batch.column(i))
