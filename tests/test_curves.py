@@ -596,3 +596,21 @@ def test_large_parquet_read_in_batches_equals_the_whole_read(tmp_path, monkeypat
     b = np.sort(batched.values[li][:, pi], axis=2)
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(whole.grid, batched.grid)
+
+
+def test_export_curves_reads_back_as_the_database(tmp_path):
+    db = tmp_path / "b.sqlite"
+    run_experiment(experiment_from_dict(_doc([0.5])), db, jobs=0)
+    out = tmp_path / "curves.csv"
+    _ok(["export", str(db), "--curves", "-o", str(out)])
+    assert list(pd.read_csv(out).columns) == ["dataset", "repeat", "fold", "learner", "budget",
+                                              "criterion", "value"]
+    direct = json.loads(_ok(["curves", str(db), "-f", "json"]))
+    exported = json.loads(_ok(["curves", str(out), "--criterion", "accuracy", "-f", "json"]))
+    for key in ("rank_band", "checkpoints", "aocc", "fixed_target", "profiles"):
+        assert exported[key] == direct[key], key
+    from test_runner_safety import one_line_error
+
+    one_line_error(CliRunner().invoke(app, ["curves", str(out)]), "choose one with --criterion")
+    one_line_error(CliRunner().invoke(app, ["export", str(db), "--curves", "-f", "weka", "-o",
+                                            str(tmp_path / "w.arff")]), "no budget")

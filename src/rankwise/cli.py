@@ -962,6 +962,9 @@ def export(
     fmt: str = typer.Option("csv", "--format", "-f",
                             help="csv, parquet or weka (WEKA's Experimenter result file, ARFF)."),
     output: Path = typer.Option(..., "--output", "-o", help="File to write."),
+    curves: bool = typer.Option(False, "--curves",
+                                help="The learning curves of a run with --budgets (a budget"
+                                     " column), for rankwise curves."),
 ):
     """Write the long table (dataset, repeat, fold, learner, criterion, value), or WEKA's
     result file."""
@@ -978,6 +981,8 @@ def export(
         check_destinations(output)
         refuse_clashes({"the results database": results}, {"-o": output})
         table, meta, _ = read_results(results)
+        if curves:
+            table = _curve_rows(results, fmt)
         try:
             if fmt == "weka":
                 from .experiment.weka import weka_results
@@ -1006,6 +1011,23 @@ def export(
                    err=True)
     except RankwiseError as exc:
         fail(str(exc))
+
+
+def _curve_rows(results: Path, fmt: str):
+    """``export --curves``: the learning curves as a long table with a budget column."""
+    from .experiment.store import Store
+
+    if fmt == "weka":
+        raise RankwiseError("--curves writes csv or parquet: WEKA's result file has no budget")
+    store = Store(results, readonly=True)
+    try:
+        table = store.curve_table()
+    finally:
+        store.close()
+    if table.empty:
+        raise RankwiseError(f"{results}: no learning curves in this results file (run the"
+                            " experiment with --budgets)")
+    return table
 
 
 @app.command()

@@ -283,20 +283,44 @@ def _column(frame: pd.DataFrame, name: str, source: str, given: dict) -> str:
             return lower[alias]
     raise RankwiseError(f"{source}: no {name} column (looked for"
                         f" {', '.join(CURVE_ALIASES[name])}); the columns are"
-                        f" {', '.join(map(str, frame.columns))}. Rename one, or name it with"
-                        f" columns={{'{name}': ...}}")
+                        f" {', '.join(map(str, frame.columns))}; rename one to {name} (from"
+                        f" Python, columns={{'{name}': ...}} names it)")
 
 
 def from_frame(frame: pd.DataFrame, *, maximize: bool | None = None, value_kind: str = "raw",
                grid=None, columns: dict | None = None, source: str = "DataFrame",
-               reader: str = "curves", notes=()) -> Curves:
-    """A :class:`Curves` from a long table (one row per learner, problem, run and budget)."""
+               reader: str = "curves", notes=(), criterion: str | None = None) -> Curves:
+    """A :class:`Curves` from a long table (one row per learner, problem, run and budget).
+
+    A ``criterion`` column (several criteria, as ``rankwise export --curves`` writes) is
+    filtered to ``criterion`` (needed when it holds more than one); ``repeat`` and ``fold``
+    columns without a ``run`` column make the run ``repeat/fold``."""
+    if "criterion" in frame.columns:
+        found = list(dict.fromkeys(frame["criterion"].astype(str)))
+        if criterion is None and len(found) > 1:
+            raise RankwiseError(f"{source}: the table has several criteria"
+                                f" ({', '.join(found)}); choose one with --criterion")
+        criterion = criterion or found[0]
+        if criterion not in found:
+            raise RankwiseError(f"{source}: no rows for criterion {criterion!r}; the table has"
+                                f" {', '.join(found)}")
+        frame = frame[frame["criterion"].astype(str) == criterion]
+        notes = tuple(notes) + (f"the criterion is {criterion}",)
+        if maximize is None:
+            from ..experiment.criteria import CRITERIA
+
+            maximize = CRITERIA.get(criterion)
     given = dict(columns or {})
     names = {k: _column(frame, k, source, given) for k in ("learner", "problem", "budget",
                                                            "value")}
+    lower = {str(c).lower(): c for c in frame.columns}
     try:
-        names["run"] = _column(frame, "run", source, given)
-        run = frame[names["run"]].to_numpy()
+        if "run" not in given and "run" not in lower and {"repeat", "fold"} <= set(lower):
+            run = (frame[lower["repeat"]].astype(str) + "/"
+                   + frame[lower["fold"]].astype(str)).to_numpy()
+        else:
+            names["run"] = _column(frame, "run", source, given)
+            run = frame[names["run"]].to_numpy()
     except RankwiseError:
         run = np.zeros(len(frame), dtype=np.int64)
         notes = tuple(notes) + ("no run column: one run per learner and problem",)
@@ -659,7 +683,8 @@ def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
     columns : dict, optional
         Which column is which, e.g. ``{"learner": "sampler", "budget": "n_trials"}``.
     criterion : str, optional
-        A results database's criterion (default: the run's first).
+        A results database's criterion (default: the run's first), or the one to keep of a
+        table's ``criterion`` column.
 
     Examples
     --------
@@ -712,4 +737,4 @@ def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
     if kind != "curves":
         raise RankwiseError(f"{name}: a table, not {kind} files")
     return from_frame(frame, maximize=maximize, value_kind=value_kind or "raw", grid=grid,
-                      columns=columns, source=name, notes=notes)
+                      columns=columns, source=name, notes=notes, criterion=criterion)
