@@ -53,11 +53,14 @@ BLOCK_CELLS = 4_000_000
 class AoccOptions:
     """How runs are turned into areas over their convergence curves.
 
+    Parameters
+    ----------
     bounds : "problem" or (low, high)
         ``problem``: each problem's worst and best logged values (so every problem spans
         [0, 1]); a pair: the same bounds on every problem, in the values' units (IOHinspector's
         defaults are ``(1e-8, 1e8)`` with ``value_scale="log"``).
-    value_scale, budget_scale : "linear" or "log"
+    value_scale, budget_scale : {"linear", "log"}
+        The scale of the values (before they are mapped to [0, 1]) and of the budget axis.
     budget : float, optional
         The budget the area runs to; default: the largest run budget.
 
