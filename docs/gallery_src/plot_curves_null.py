@@ -19,13 +19,13 @@ from rankwise.stats.curves import null_band_coverage
 
 sizes = [6, 10, 20, 40]
 reps = 200
-cover = [null_band_coverage(reps=reps, problems=n, learners=5, budgets=8, draws=1000, seed=n)
-         for n in sizes]
+cover = [null_band_coverage(reps=reps, problems=n, learners=5, budgets=8, draws=1000,
+                            seed=n) for n in sizes]
 se = [np.sqrt(c * (1 - c) / reps) for c in cover]
 fig, ax = plt.subplots(figsize=(6.4, 3.0))
 ax.errorbar(sizes, cover, yerr=[2 * s for s in se], fmt="o-", color="#1f4e79")
 for n, c in zip(sizes, cover):
-    print(f"{n} problems: the band covers every mean rank in {c:.3f} of {reps} simulations")
+    print(f"{n} problems: the band covers every mean rank in {c:.3f} of {reps} runs")
 ax.axhline(0.95, color="0.5", linestyle="--", linewidth=1)
 ax.set_xlabel("problems")
 ax.set_ylabel("simultaneous coverage (± 2 SE)")

@@ -69,8 +69,9 @@ class AoccOptions:
     IOHinspector's defaults for a minimised gap to the optimum:
 
     >>> import rankwise
-    >>> rankwise.AoccOptions(bounds=(1e-8, 1e8), value_scale="log")
-    AoccOptions(bounds=(1e-08, 100000000.0), value_scale='log', budget_scale='linear', budget=None)
+    >>> options = rankwise.AoccOptions(bounds=(1e-8, 1e8), value_scale="log")
+    >>> options.bounds, options.value_scale, options.budget_scale, options.budget
+    ((1e-08, 100000000.0), 'log', 'linear', None)
     """
 
     bounds: object = "problem"

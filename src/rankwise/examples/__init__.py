@@ -81,8 +81,10 @@ def load_curves_example(name: str = "learning"):
     --------
     >>> from rankwise import load_curves_example
     >>> c = load_curves_example()
-    >>> c.learners, c.grid.tolist(), c.values.shape
-    (('forest', 'knn', 'logistic', 'naive_bayes'), [0.05, 0.1, 0.25, 0.5, 1.0], (4, 12, 10, 5))
+    >>> c.learners, c.values.shape
+    (('forest', 'knn', 'logistic', 'naive_bayes'), (4, 12, 10, 5))
+    >>> c.grid.tolist()
+    [0.05, 0.1, 0.25, 0.5, 1.0]
     """
     from dataclasses import replace
 

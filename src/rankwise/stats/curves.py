@@ -67,7 +67,8 @@ def normalise(values: np.ndarray, lb, ub, *, maximize: bool, scale: str = "linea
 
     >>> import numpy as np
     >>> from rankwise.stats.curves import normalise
-    >>> normalise(np.array([1e-8, 1.0, 1e8]), 1e-8, 1e8, maximize=False, scale="log").tolist()
+    >>> gap = np.array([1e-8, 1.0, 1e8])
+    >>> normalise(gap, 1e-8, 1e8, maximize=False, scale="log").tolist()
     [1.0, 0.5, 0.0]
     """
     v = np.asarray(values, dtype=float)
