@@ -474,6 +474,11 @@ def test_cli_example_text_markdown_json_agree():
     assert "0.05: best logistic" in text and "0.05: best logistic" in markdown
     assert data["aocc"]["best"] == "knn" and "through compare: best knn" in " ".join(text.split())
     assert all(len(line) <= 80 for line in text.splitlines())
+    html = _ok(["curves", "--example", "learning", "-f", "html"])
+    latex = _ok(["curves", "--example", "learning", "-f", "latex"])
+    for cell in ("1.17 [1.00, 2.07]", "0.05: best logistic"):  # the same numbers everywhere
+        assert cell in html and cell in latex and cell in markdown
+    assert html.startswith("<!DOCTYPE html>") and "\\begin{document}" in latex
 
 
 @pytest.mark.parametrize("source, path, extra", [
@@ -524,7 +529,7 @@ def test_cli_figures(tmp_path):
     (["curves", "--example", "learning", "--values", "best"], "--values must be one of"),
     (["curves", "--example", "learning", "--targets", "x"], "--targets 'x'"),
     (["curves", "--example", "learning", "--aocc-bounds", "1"], "--aocc-bounds takes"),
-    (["curves", "--example", "learning", "-f", "html"], "--format must be"),
+    (["curves", "--example", "learning", "-f", "csv"], "--format must be"),
     (["curves", "--example", "learning", "--figure", "f.gif"], "gif"),
     (["curves", str(DATA / "ioh"), "-o", str(DATA / "ioh" / "out.txt")], "inside the input"),
     (["curves", str(DATA / "ioh"), "--higher-is-better"], "cannot turn them"),

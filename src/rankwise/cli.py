@@ -613,15 +613,17 @@ def curves(
     cd_figure: Annotated[Optional[Path], typer.Option(
         "--cd-figure", metavar="FILE", show_default=False,
         help="Draw one CD diagram per checkpoint in one figure.")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="[text|markdown|json]",
+    fmt: Annotated[str, typer.Option("--format", "-f",
+                                     metavar="[text|markdown|html|latex|json]",
                                      help="Output format.")] = "text",
     output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE",
                                                    help="Write to FILE.")] = None,
 ):
     """Compare learners along a budget (optimizer traces, learning curves, anytime scores): rank over budget with a simultaneous band, everything compare does at checkpoints, where decisions change, whether more budget helps, AOCC, ERT and ECDF, performance and data profiles, and Optuna's Dewancker ranking."""
     try:
-        if fmt not in ("text", "markdown", "json"):
-            raise RankwiseError(f"--format must be text, markdown or json; got {fmt!r}")
+        if fmt not in ("text", "markdown", "html", "latex", "json"):
+            raise RankwiseError(f"--format must be text, markdown, html, latex or json; got"
+                                f" {fmt!r}")
         if (input is None) == (example is None):
             raise RankwiseError("give either a CURVES file or --example NAME (not both)")
         check_destinations(output, None)

@@ -76,7 +76,7 @@ def facts(r) -> dict:
         "band": (f"mean ranks within problems (1 = best) of the mean over runs, with a"
                  f" {100 * r.confidence:g}% band simultaneous over all {len(c.learners)} learners"
                  f" and {r.display.size} budgets (bootstrap of the problems, {r.draws} draws,"
-                 f" seed {r.seed}, max-t; c = {_g(r.band_c)}); under each mean rank, its band"
+                 f" seed {r.seed}, max-t; c = {_g(r.band_c)})"
                  if np.isfinite(r.band_c) else
                  "mean ranks within problems (1 = best) of the mean over runs (no band: too"
                  " few problems to resample)"),
@@ -108,7 +108,8 @@ def curves_text(r, width: int = 80) -> str:
     order = _order(r)[:LEARNERS_SHOWN]
     name_w = min(max(len(c.learners[i]) for i in order), 18)
     cols = _shown_budgets(r, max(2, (width - name_w - 2) // 11))
-    out.append(wrap("Rank over budget: " + f["band"] + "."))
+    under = "; under each mean rank, its band" if np.isfinite(r.band_c) else ""
+    out.append(wrap("Rank over budget: " + f["band"] + under + "."))
     out.append(" " * name_w + "".join(f"{_g(r.display[j]):>11}" for j in cols))
     k = len(c.learners)
     for i in order:
@@ -195,8 +196,10 @@ def curves_markdown(r) -> str:
            "|---|" + "---:|" * len(cols)]
     for i in order:
         out.append(f"| {c.learners[i]} | " + " | ".join(
-            f"{r.mean_ranks[j, i]:.2f} [{_g(max(r.band_low[j, i], 1))}, "
-            f"{_g(min(r.band_high[j, i], k))}]" for j in cols) + " |")
+            f"{r.mean_ranks[j, i]:.2f}" + (f" [{max(r.band_low[j, i], 1):.2f},"
+                                           f" {min(r.band_high[j, i], k):.2f}]"
+                                           if np.isfinite(r.band_low[j, i]) else "")
+            for j in cols) + " |")
     out += ["", "## Checkpoints", ""] + [f"- {_verdict_line(cp)}" for cp in r.checkpoints]
     if r.changes:
         out += ["", "Pairs whose decision changes:", ""]
@@ -274,8 +277,62 @@ def curves_dict(r) -> dict:
     }
 
 
+def curves_document(r):
+    """The report as a :class:`~rankwise.report.document.Document` (the HTML and LaTeX
+    writers lay it out): the same sections and numbers as the Markdown report."""
+    from .document import Bullets, Document, Heading, Paragraph, Table
+
+    c = r.curves
+    f = facts(r)
+    order = _order(r)[:LEARNERS_SHOWN]
+    cols = _shown_budgets(r)
+    k = len(c.learners)
+    doc = Document(f"rankwise curves: {c.source}")
+    doc.add(Paragraph(f["header"], "lead"), Heading("Rank over budget"),
+            Paragraph(f["band"][0].upper() + f["band"][1:] + "."))
+    rows = []
+    for i in order:
+        rows.append([c.learners[i]] + [
+            f"{r.mean_ranks[j, i]:.2f}" + (f" [{max(r.band_low[j, i], 1):.2f},"
+                                           f" {min(r.band_high[j, i], k):.2f}]"
+                                           if np.isfinite(r.band_low[j, i]) else "")
+            for j in cols])
+    doc.add(Table(["learner"] + [_g(r.display[j]) for j in cols], rows,
+                  "<" + ">" * len(cols), key="rank_band"))
+    doc.add(Heading("Checkpoints"), Bullets([_verdict_line(cp) for cp in r.checkpoints]))
+    if r.changes:
+        doc.add(Paragraph("Pairs whose decision changes along the budget:"),
+                Bullets([f"{a} vs {b}: changes at {', '.join(map(_g, flips))}"
+                         for a, b, _, flips in r.changes[:LEARNERS_SHOWN]]))
+    aocc_mean = np.nanmean(r.aocc, axis=1)
+    doc.add(Heading("AOCC"), Paragraph(f"Best: {r.aocc_comparison.verdict.best}."),
+            Table(["learner", "AOCC"],
+                  [[c.learners[i], f"{aocc_mean[i]:.4f}"]
+                   for i in np.argsort(-aocc_mean, kind="stable")[:LEARNERS_SHOWN]],
+                  "<>", key="aocc"))
+    d = r.dewancker
+    if d is not None:
+        doc.add(Heading("Optuna's ranking (Dewancker)"),
+                Table(["learner", "Borda", "Firsts"],
+                      [[c.learners[i], str(int(d.borda_total[i])), str(int(d.firsts[i]))]
+                       for i in np.argsort(-d.borda_total, kind="stable")[:LEARNERS_SHOWN]],
+                      "<>>", key="dewancker"))
+    if r.notes:
+        doc.add(Heading("Notes"), Bullets(list(r.notes), "notes"))
+    return doc
+
+
 def render_curves(r, fmt: str, width: int = 80) -> str:
-    """``fmt``: text, markdown or json."""
+    """``fmt``: text, markdown, html, latex or json."""
+    if fmt in ("html", "latex"):
+        doc = curves_document(r)
+        if fmt == "html":
+            from .html import html_page
+
+            return html_page(doc, doc.title)
+        from .latex import latex_document
+
+        return latex_document(doc, r.curves.learners + r.curves.problems)
     if fmt == "json":
         return json.dumps(curves_dict(r), indent=2, ensure_ascii=False) + "\n"
     if fmt == "markdown":
