@@ -45,8 +45,7 @@ ALL_CHECKPOINTS = 6
 BAND_MIN_PROBLEMS = 5
 #: Optuna's ranking tests every ordered pair on every problem: up to this many learners.
 DEWANCKER_MAX_LEARNERS = 100
-#: Values of the cube per block of learners in the per-run pass (bounded temporaries).
-BLOCK_CELLS = 4_000_000
+
 
 
 @dataclass(frozen=True)
@@ -105,7 +104,8 @@ class CurveComparison:
     :class:`Checkpoint` comparisons, ``changes`` the pairs whose decision changes
     ``(a, b, significant at each checkpoint, budgets where it changes)``, ``trend`` Page's test
     per learner, ``settle`` the first checkpoint from which no rank differs from the last,
-    ``aocc`` (learners × problems) and ``aocc_comparison``, ``targets``/``ert``/``successes``
+    ``aocc`` (learners × problems), ``aocc_bounds`` (the ``(low, high)`` the values were
+    normalised with) and ``aocc_comparison``, ``targets``/``ert``/``successes``
     (learners × problems × targets), ``ecdf`` (learners × display budgets), ``performance`` and
     ``data`` the profiles' ``(x, share)``, ``dewancker`` Optuna's ranking.
 
@@ -134,6 +134,7 @@ class CurveComparison:
     settle_pvalues: np.ndarray
     aocc: np.ndarray
     aocc_options: AoccOptions
+    aocc_bounds: tuple
     aocc_comparison: object
     targets: np.ndarray
     ert: np.ndarray
@@ -174,7 +175,7 @@ def _display_budgets(grid: np.ndarray, start: float, points: int) -> np.ndarray:
 def _common_start(curves: Curves) -> float:
     """The first budget at which every run present has logged a value."""
     latest = -1
-    for b in _blocks(curves):
+    for b in curves.blocks():
         logged = ~np.isnan(curves.values[b])
         first = np.where(logged.any(axis=-1), logged.argmax(axis=-1), curves.grid.size - 1)
         present = ~np.isnan(curves.final[b])
@@ -273,19 +274,12 @@ def _settle(ranks_at: np.ndarray, budgets, alpha: float) -> tuple:
     return settle, adj
 
 
-def _blocks(curves: Curves):
-    """Slices of learners whose part of the cube is about BLOCK_CELLS values."""
-    per = max(1, int(BLOCK_CELLS // max(1, np.prod(curves.values.shape[1:]))))
-    for start in range(0, curves.values.shape[0], per):
-        yield slice(start, start + per)
-
-
 def _problem_span(curves: Curves) -> dict:
     """Each problem's lowest and highest logged value (own units) and its worst first value
     (oriented: higher is better), a block of learners at a time."""
     n_p = len(curves.problems)
     low, high, first = np.full(n_p, np.inf), np.full(n_p, -np.inf), np.full(n_p, np.inf)
-    for b in _blocks(curves):
+    for b in curves.blocks():
         v = curves.values[b]
         with np.errstate(invalid="ignore"):
             low = np.fmin(low, np.nanmin(np.where(np.isnan(v), np.inf, v), axis=(0, 2, 3)))
@@ -305,7 +299,7 @@ def _per_run(curves: Curves, lb, ub, options: AoccOptions, tv, conv) -> dict:
            "conv": np.full((n_l, n_p, n_r), np.inf),
            "best": np.full((n_l, n_p, n_r), np.nan), "auc": np.full((n_l, n_p, n_r), np.nan)}
     inside = curves.grid[None, None, None, :]
-    for b in _blocks(curves):
+    for b in curves.blocks():
         v = curves.values[b]
         final = curves.final[b]
         normed = normalise(v, lb, ub, maximize=curves.maximize, scale=options.value_scale)
@@ -478,7 +472,7 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
         curves=curves, alpha=alpha, confidence=confidence, display=display, mean_ranks=mean_r,
         band_low=low, band_high=high, band_c=c, checkpoints=tuple(checkpoints),
         changes=tuple(changes), trend=trend, settle=settle, settle_pvalues=settle_p,
-        aocc=aocc_mean, aocc_options=aocc, aocc_comparison=aocc_cmp,
+        aocc=aocc_mean, aocc_options=aocc, aocc_bounds=(lb, ub), aocc_comparison=aocc_cmp,
         targets=tv if curves.maximize else -tv, ert=e, successes=succ, ecdf=cdf,
         tolerance=float(tolerance), profile_cost=cost, performance=perf, data=data,
         dewancker=dw, draws=int(draws), seed=int(seed), notes=tuple(notes),

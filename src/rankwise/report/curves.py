@@ -366,16 +366,12 @@ def curves_figure(r):
     ax.set_ylabel("mean rank (1 = best)")
     ax.set_title(f"Rank over budget ({100 * r.confidence:g}% simultaneous band)", fontsize=10)
     ax = axes[0, 1]
-    o = r.aocc_options
-    if o.bounds == "problem":
-        lb = np.nanmin(c.values, axis=(0, 2, 3))[None, :, None, None]
-        ub = np.nanmax(c.values, axis=(0, 2, 3))[None, :, None, None]
-    else:
-        lb, ub = o.bounds
     from ..stats.curves import normalise
 
+    lb, ub = r.aocc_bounds  # the AOCC's own, so both show one normalisation
     idx = c.index_at(r.display)
-    normed = normalise(c.values[..., idx], lb, ub, maximize=c.maximize, scale=o.value_scale)
+    normed = normalise(c.values[..., idx], lb, ub, maximize=c.maximize,
+                       scale=r.aocc_options.value_scale)
     normed = np.where(np.isnan(c.values[..., idx]), np.nan, normed)
     for i in shown:
         flat = normed[i].reshape(-1, idx.size)

@@ -49,6 +49,8 @@ CURVE_ALIASES = {
 #: budgets is not used as the grid unless asked; a grid of CURVE_GRID_POINTS is.
 CURVE_MAX_CELLS = 400_000_000
 CURVE_GRID_POINTS = 200
+#: Values of the cube per block of learners in a pass over it (:meth:`Curves.blocks`).
+BLOCK_CELLS = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -116,15 +118,21 @@ class Curves:
         """The mean over runs at each budget, (learners, problems, grid), higher = better;
         NaN where no run has logged yet."""
         out = np.empty((self.values.shape[0],) + self.values.shape[1:2] + self.values.shape[3:])
-        per = max(1, 4_000_000 // max(1, int(np.prod(self.values.shape[1:]))))
-        for start in range(0, self.values.shape[0], per):  # bounded temporaries
-            v = self.values[start:start + per]
+        for b in self.blocks():  # bounded temporaries
+            v = self.values[b]
             count = (~np.isnan(v)).sum(axis=2)
             total = np.nansum(v, axis=2)
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = np.where(count > 0, total / np.maximum(count, 1), np.nan)
-            out[start:start + per] = mean if self.maximize else -mean
+            out[b] = mean if self.maximize else -mean
         return out
+
+    def blocks(self):
+        """Slices of learners whose part of the cube is about BLOCK_CELLS values: every pass
+        over the cube takes it a block at a time, so no temporary is the cube's size."""
+        per = max(1, int(BLOCK_CELLS // max(1, np.prod(self.values.shape[1:]))))
+        for start in range(0, self.values.shape[0], per):
+            yield slice(start, start + per)
 
     def index_at(self, budgets) -> np.ndarray:
         """The grid index of each budget: the last grid point at or before it."""
@@ -229,11 +237,9 @@ def build(learner, problem, run, budget, value, *, maximize: bool, value_kind: s
     oriented = value if maximize else -value
     # keep one value per slot: the last logged (raw) or the best (running best)
     second = oriented if value_kind == "running-best" else budget
-    order = np.lexsort((np.nan_to_num(second, nan=-np.inf), slot))
-    s = slot[order]
-    last = np.r_[s[1:] != s[:-1], True]
+    s, v = _one_per_slot(slot, value, second)
     cube = np.full(n_l * n_p * n_r * grid.size, np.nan)
-    cube[s[last]] = value[order][last]
+    cube[s] = v
     cube = cube.reshape(n_l, n_p, n_r, grid.size)
     _fill(cube, maximize, value_kind)
     run_final = np.full(n_l * n_p * n_r, np.nan)
@@ -250,6 +256,15 @@ def build(learner, problem, run, budget, value, *, maximize: bool, value_kind: s
                   source=source, reader=reader, notes=tuple(notes),
                   dimensions=None if dimensions is None else np.asarray(dimensions),
                   exact=bool(exact), rows=int(budget.size), runs_per_cell=per_cell)
+
+
+def _one_per_slot(slot: np.ndarray, value: np.ndarray, second: np.ndarray) -> tuple:
+    """``(slots, values)``: one value per slot of the cube, the one with the largest
+    ``second`` (its budget: the last logged; its oriented value: the best)."""
+    order = np.lexsort((np.nan_to_num(second, nan=-np.inf), slot))
+    s = slot[order]
+    last = np.r_[s[1:] != s[:-1], True]
+    return s[last], value[order][last]
 
 
 def _fill(cube: np.ndarray, maximize: bool, value_kind: str) -> None:
@@ -632,10 +647,7 @@ def _parquet_curves(p: Path, *, maximize, value_kind: str, grid, columns, notes)
         value = value[keep]
         if slot.size and not (np.diff(slot) > 0).all():  # repeated or unsorted: as build()
             second = (value if maximize else -value) if oriented_best else budget[keep]
-            order_ = np.lexsort((second, slot))
-            slot, value = slot[order_], value[order_]
-            last = np.r_[slot[1:] != slot[:-1], True]
-            slot, value = slot[last], value[last]
+            slot, value = _one_per_slot(slot, value, second)
         if oriented_best:
             old = cube[slot]
             cube[slot] = np.fmax(old, value) if maximize else np.fmin(old, value)
