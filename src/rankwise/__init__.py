@@ -30,6 +30,7 @@ _LAZY = {
     **dict.fromkeys(("AoccOptions", "CurveComparison", "compare_curves"),
                     "rankwise.analysis.curves"),
     **dict.fromkeys(("Curves", "read_curves"), "rankwise.tables.curves"),
+    **dict.fromkeys(("CriteriaComparison", "compare_criteria"), "rankwise.analysis.fronts"),
     **dict.fromkeys(("ItemComparison", "compare_items"), "rankwise.analysis.items"),
     **dict.fromkeys(("ItemTable", "read_items"), "rankwise.tables.items"),
     **dict.fromkeys(("DatasetSpec", "Experiment", "Learner", "load_experiment",

@@ -24,6 +24,10 @@ EXAMPLES = {
     "folds_demo": ("folds_demo.csv",
                    "made-up long table: 4 learners, 5 data sets, 5 repeats x 2 folds, criteria"
                    " accuracy and runtime (use --criterion)", "default"),
+    "demo_results": ("demo_results.csv",
+                     "the bundled demo experiment run by rankwise run --example demo and"
+                     " exported: 4 learners, 4 data sets, 5 repeats x 2 folds, 9 criteria"
+                     " (accuracy, auc, ..., fit_time, predict_time; use --criterion)", "default"),
     "amlb": ("amlb_results.csv",
              "made-up AutoML-benchmark results.csv: 4 frameworks, 8 tasks (5 scored by auc,"
              " 3 by neg_logloss), 5 folds, failed jobs with their messages", "default"),

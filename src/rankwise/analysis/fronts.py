@@ -1,0 +1,311 @@
+"""Better and cheaper: which learners are on the front of two or more criteria (accuracy and
+fit time, score and price), how sure that is, and which learners another beats significantly
+without losing on any criterion; and the generalized stochastic dominance (GSD) front, which
+reads cardinal and ordinal criteria as they are, with its permutation tests.
+
+Choices (each stated in every report):
+
+- Each learner's point on a criterion is its mean over the data sets (``summary="mean"``;
+  ``median``, or ``rank``: the mean within-data-set rank); the front is Pareto's (``strict``;
+  ``tabarena``: TabArena's ``get_pareto_frontier`` rule for two criteria).
+- How sure: the share of ``rounds`` bootstrap draws of the data sets in which the learner is on
+  the front, and percentile intervals of each point at ``confidence``.
+- Statistically dominated: another learner is significantly better on at least one criterion
+  (Wilcoxon signed-rank over the data sets, Holm over the pairs of each criterion, at ``alpha``)
+  and significantly worse on none.
+- GSD: criteria named in ``ordinal`` count by their order only; by default the times (names
+  such as ``fit_time``, ``predict_time``, ``runtime``) are ordinal and the rest cardinal. The
+  membership tests run for the learners on the sample's GSD front (the others are dominated in
+  the sample), against every other learner, with ``permutations`` splits each (every split when
+  there are fewer). ``static``: each pairwise test at ``alpha`` (the intersection-union
+  test of one learner named in advance); ``dynamic``: at ``alpha`` / (k − 1), the reference
+  code's rejection region, which holds for every learner tested at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import RankwiseError
+from ..stats import fronts as F
+from ..stats import gsd as G
+
+#: The GSD programmes are solved for every ordered pair: up to this many learners.
+GSD_MAX_LEARNERS = 30
+#: Criterion names read as ordinal by the GSD by default (times).
+TIME_WORDS = ("time", "runtime", "seconds", "latency", "duration")
+SUMMARIES = ("mean", "median", "rank")
+
+
+@dataclass(frozen=True)
+class Membership:
+    """The test that one learner is on the GSD front."""
+
+    learner: str
+    competitors: tuple
+    pvalues: np.ndarray       # one per competitor: H0 "the competitor dominates the learner"
+    statistics: np.ndarray    # D(competitor, learner)
+    exact: bool
+    permutations: int
+    robust: np.ndarray        # per competitor: contaminated data sets the rejection survives
+    static: bool              # every p ≤ alpha
+    dynamic: bool             # every p ≤ alpha / (k − 1)
+    robust_static: int        # contaminated data sets under which static still rejects (-1)
+
+    @property
+    def pvalue(self) -> float:
+        """The intersection-union p-value: the largest of the pairwise ones."""
+        return float(self.pvalues.max()) if len(self.pvalues) else 0.0
+
+
+@dataclass(frozen=True)
+class CriteriaComparison:
+    """Everything :func:`compare_criteria` decided, with the settings that produced it."""
+
+    learners: tuple
+    datasets: tuple
+    criteria: tuple
+    maximize: tuple           # per criterion
+    cardinal: tuple           # per criterion (GSD)
+    values: np.ndarray        # n × k × m, as read (not oriented)
+    points: np.ndarray        # k × m: each learner's summary, as read
+    low: np.ndarray           # k × m interval ends (as read)
+    high: np.ndarray
+    front: np.ndarray         # k booleans
+    probability: np.ndarray   # k: share of bootstrap rounds on the front
+    better: np.ndarray        # m × k × k: [c, i, j] i significantly better than j on c
+    adjusted: np.ndarray      # m × k × k Holm-adjusted p-values
+    dominated: np.ndarray     # k × k: [i, j] i statistically dominated by j
+    outdone: np.ndarray       # k × k: [i, j] j's point at least as good everywhere, better once
+    gsd: np.ndarray | None    # k × k D(i, j), or None when skipped
+    gsd_front: np.ndarray | None
+    memberships: tuple
+    settings: dict
+    notes: tuple
+
+    @property
+    def front_learners(self) -> list:
+        return [self.learners[i] for i in np.flatnonzero(self.front)]
+
+    @property
+    def dominated_learners(self) -> dict:
+        """Each statistically dominated learner: the learners that dominate it."""
+        return {self.learners[i]: [self.learners[j] for j in np.flatnonzero(self.dominated[i])]
+                for i in range(len(self.learners)) if self.dominated[i].any()}
+
+    @property
+    def outdone_learners(self) -> dict:
+        """Each learner off the front: the learners whose points dominate its point."""
+        return {self.learners[i]: [self.learners[j] for j in np.flatnonzero(self.outdone[i])]
+                for i in range(len(self.learners)) if self.outdone[i].any()}
+
+    @property
+    def gsd_front_learners(self) -> list:
+        if self.gsd_front is None:
+            return []
+        return [self.learners[i] for i in np.flatnonzero(self.gsd_front)]
+
+    @property
+    def sentences(self) -> list:
+        from ..report.fronts import sentences
+
+        return sentences(self)
+
+
+def _is_time(name: str) -> bool:
+    low = name.lower()
+    return any(w in low for w in TIME_WORDS)
+
+
+def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
+                     confidence: float = 0.95, summary: str = "mean", rounds: int = 1000,
+                     permutations: int = 1000, seed: int = 20240606,
+                     convention: str = "strict", gsd: bool = True,
+                     **load_options) -> CriteriaComparison:
+    """The front of two or more criteria, how sure it is, who is statistically dominated, and
+    the GSD front with its membership tests.
+
+    Parameters
+    ----------
+    data : path, DataFrame, ``"example:NAME"`` or a sequence of ScoreTable (one per criterion)
+        A long table or results database with a ``criterion`` column (each criterion read with
+        :func:`rankwise.load_table` and ``load_options``), a bundled example, or the tables.
+    criteria : sequence of str
+        Two or more criteria; each one's direction as :func:`rankwise.load_table` reads it
+        (times, errors and losses are lower-is-better).
+    ordinal : sequence of str, optional
+        The criteria the GSD reads by their order only; default: the times.
+    alpha, confidence : float
+        Level of the tests; confidence of the intervals.
+    summary : {"mean", "median", "rank"}
+        Each learner's point on a criterion: its mean over the data sets (default), median, or
+        mean within-data-set rank.
+    rounds : int
+        Bootstrap draws of the data sets for the membership probability and the intervals.
+    permutations : int
+        Splits of each GSD pairwise test (every split when there are fewer).
+    seed : int
+        Seeds the bootstrap and the permutations.
+    convention : {"strict", "tabarena"}
+        The Pareto rule (module :mod:`rankwise.stats.fronts`).
+    gsd : bool
+        Compute the GSD relation, front and tests (up to ``GSD_MAX_LEARNERS`` learners).
+
+    Returns
+    -------
+    CriteriaComparison
+
+    References
+    ----------
+    Jansen, C., Schollmeyer, G., Rodemann, J., Blocher, H. & Augustin, T. (2024). Statistical
+    multicriteria benchmarking via the GSD-front. NeurIPS 37. Jansen, C., Nalenz, M.,
+    Schollmeyer, G. & Augustin, T. (2023). Statistical comparisons of classifiers by
+    generalized stochastic dominance. JMLR 24(231).
+
+    Examples
+    --------
+    The bundled demo experiment's accuracy and fit time (4 data sets):
+
+    >>> from rankwise import compare_criteria
+    >>> r = compare_criteria("example:demo_results", ["accuracy", "fit_time"], rounds=200)
+    >>> r.front_learners
+    ['CART', 'NaiveBayes', 'RandomForest']
+    """
+    criteria = tuple(criteria)
+    _check(criteria, alpha, confidence, summary, rounds, permutations, convention)
+    tables = _tables(data, criteria, load_options)
+    learners, datasets, values, notes = _align(tables, criteria)
+    maximize = tuple(bool(t.higher_is_better) for t in tables)
+    if ordinal is None:
+        ordinal = [c for c in criteria if _is_time(c)]
+    unknown = sorted(set(ordinal) - set(criteria))
+    if unknown:
+        raise RankwiseError(f"ordinal criteria {', '.join(unknown)} are not among the criteria"
+                            f" ({', '.join(criteria)})")
+    cardinal = tuple(c not in set(ordinal) for c in criteria)
+    oriented = F.orient(values, maximize)
+    n, k, m = values.shape
+    if n < 2:
+        raise RankwiseError(f"the front needs at least 2 data sets; the table has {n}")
+    point = F.aggregate(oriented, summary)
+    front = F.pareto_front(point, convention)
+    probability, low, high = F.front_probability(oriented, summary, rounds, seed, convention,
+                                                 confidence)
+    better, adjusted = F.dominance(oriented, alpha)
+    dominated = F.statistically_dominated(better)
+    outdone = ((point[None, :, :] >= point[:, None, :]).all(axis=2)
+               & (point[None, :, :] > point[:, None, :]).any(axis=2)) if k <= 5000 else \
+        np.zeros((k, k), dtype=bool)
+    sign = np.where(maximize, 1.0, -1.0)
+    points = point * sign
+    lo, hi = np.minimum(low * sign, high * sign), np.maximum(low * sign, high * sign)
+    gsd_d = gsd_front = None
+    memberships = ()
+    if gsd and k > GSD_MAX_LEARNERS:
+        notes.append(f"GSD left out: {k} learners (it solves a programme for each ordered pair;"
+                     f" up to {GSD_MAX_LEARNERS})")
+    elif gsd:
+        gsd_d = G.relation(oriented, cardinal)
+        gsd_front = G.front(gsd_d)
+        memberships = _memberships(oriented, learners, cardinal, gsd_front, alpha,
+                                   permutations, seed)
+    if n < 6:
+        notes.append(f"with {n} data sets the smallest two-sided Wilcoxon p-value is"
+                     f" {2 / 2 ** n:.3g}: no learner can be significantly better at"
+                     f" alpha = {alpha:g} before Holm's adjustment" if 2 / 2 ** n > alpha else
+                     f"with {n} data sets few pairs can reach significance")
+    settings = {"summary": summary, "rounds": rounds, "seed": seed, "confidence": confidence,
+                "alpha": alpha, "convention": convention, "permutations": permutations,
+                "test": "Wilcoxon signed-rank (zero rule demsar), Holm over each criterion's"
+                        " pairs",
+                "ordinal": [c for c, card in zip(criteria, cardinal) if not card],
+                "gsd": "weak representations (epsilon = 0); pairwise programmes solved by"
+                       " HiGHS"}
+    return CriteriaComparison(tuple(learners), tuple(datasets), criteria, maximize, cardinal,
+                              values, points, lo, hi, front, probability, better, adjusted,
+                              dominated, outdone, gsd_d, gsd_front, tuple(memberships), settings,
+                              tuple(notes))
+
+
+def _check(criteria, alpha, confidence, summary, rounds, permutations, convention):
+    if len(criteria) < 2:
+        raise RankwiseError("a front needs two or more criteria (e.g. accuracy,fit_time)")
+    if len(set(criteria)) != len(criteria):
+        raise RankwiseError(f"a criterion is named twice: {', '.join(criteria)}")
+    if not 0 < alpha < 1:
+        raise RankwiseError(f"alpha must be between 0 and 1; got {alpha}")
+    if not 0 < confidence < 1:
+        raise RankwiseError(f"confidence must be between 0 and 1; got {confidence}")
+    if summary not in SUMMARIES:
+        raise RankwiseError(f"summary must be one of {', '.join(SUMMARIES)}; got {summary!r}")
+    if convention not in F.CONVENTIONS:
+        raise RankwiseError(f"convention must be one of {', '.join(F.CONVENTIONS)};"
+                            f" got {convention!r}")
+    if convention == "tabarena" and len(criteria) != 2:
+        raise RankwiseError("the tabarena convention takes two criteria")
+    for name, v, least in (("rounds", rounds, 1), ("permutations", permutations, 1)):
+        if not isinstance(v, (int, np.integer)) or v < least:
+            raise RankwiseError(f"{name} must be a whole number of at least {least}; got {v!r}")
+
+
+def _tables(data, criteria, load_options) -> list:
+    from ..tables import ScoreTable, load_table
+
+    if isinstance(data, str) and data.startswith("example:"):
+        from ..examples import load_example
+
+        return [load_example(data[len("example:"):], criterion=c, **load_options)
+                for c in criteria]
+    if isinstance(data, (list, tuple)) and data and all(isinstance(t, ScoreTable)
+                                                        for t in data):
+        if len(data) != len(criteria):
+            raise RankwiseError(f"{len(data)} tables for {len(criteria)} criteria")
+        return list(data)
+    return [load_table(data, criterion=c, **load_options) for c in criteria]
+
+
+def _align(tables, criteria):
+    """The learners and data sets every criterion has; the others are named in a note."""
+    learners = [x for x in tables[0].learners if all(x in t.learners for t in tables)]
+    datasets = [d for d in tables[0].datasets if all(d in t.datasets for t in tables)]
+    notes = []
+    for t, c in zip(tables, criteria):
+        gone_l = [x for x in t.learners if x not in learners]
+        gone_d = [d for d in t.datasets if d not in datasets]
+        if gone_l:
+            notes.append(f"{c}: learners without every criterion left out: {', '.join(gone_l)}")
+        if gone_d:
+            notes.append(f"{c}: data sets without every criterion left out: {', '.join(gone_d)}")
+    if len(learners) < 2:
+        raise RankwiseError("fewer than two learners have every criterion"
+                            f" ({', '.join(criteria)})")
+    values = np.stack([t.values[np.ix_([list(t.datasets).index(d) for d in datasets],
+                                       [list(t.learners).index(x) for x in learners])]
+                       for t in tables], axis=2)
+    if not np.isfinite(values).all():
+        raise RankwiseError("the front needs a value of every criterion for every learner and"
+                            " data set; use --missing drop-datasets or drop-learners")
+    return learners, datasets, values, notes
+
+
+def _memberships(oriented, learners, cardinal, gsd_front, alpha, permutations, seed) -> list:
+    k = len(learners)
+    out = []
+    ss = np.random.SeedSequence(seed)
+    seeds = ss.spawn(k * k)
+    for i in np.flatnonzero(gsd_front):
+        comp = [j for j in range(k) if j != i]
+        tests = [G.pair_test(oriented[:, i], oriented[:, j], cardinal,
+                             permutations=permutations, seed=seeds[i * k + j], level=alpha)
+                 for j in comp]
+        p = np.array([t.pvalue for t in tests])
+        robust = np.array([t.robust for t in tests])
+        out.append(Membership(learners[i], tuple(learners[j] for j in comp), p,
+                              np.array([t.statistic for t in tests]),
+                              all(t.exact for t in tests), tests[0].permutations if tests else 0,
+                              robust, bool((p <= alpha).all()),
+                              bool((p <= alpha / max(k - 1, 1)).all()),
+                              int(robust.min()) if len(robust) else -1))
+    return out

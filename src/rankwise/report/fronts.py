@@ -1,0 +1,291 @@
+"""Writers of a better-and-cheaper comparison (:class:`rankwise.analysis.fronts.
+CriteriaComparison`): the verdict's sentences, one document (text, Markdown, HTML, LaTeX), the
+JSON, and the two figures (the front; the Hasse graph of the GSD relation)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ..stats.results import jsonable
+
+#: The reports list at most this many learners (front first, then by membership
+#: probability); the JSON holds all.
+LEARNERS_SHOWN = 20
+
+
+def _dir(r, c: int) -> str:
+    return "higher is better" if r.maximize[c] else "lower is better"
+
+
+def _names(names) -> str:
+    names = list(names)
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _p(p) -> str:
+    return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
+
+
+def _g(x) -> str:
+    return f"{x:.4g}"
+
+
+def _order(r) -> np.ndarray:
+    """Front first, then by membership probability, then by the first criterion."""
+    first = r.points[:, 0] * (1 if r.maximize[0] else -1)
+    return np.lexsort((-first, -r.probability, ~r.front))
+
+
+def tied_with_best(r, c: int = 0) -> list:
+    """The learners not significantly worse than the best on criterion ``c`` (its point)."""
+    sign = 1 if r.maximize[c] else -1
+    best = int(np.argmax(r.points[:, c] * sign))
+    return [i for i in range(len(r.learners)) if i == best or not r.better[c, best, i]]
+
+
+def sentences(r) -> list:
+    """The verdict in plain sentences, each decision read from the analysis."""
+    crit = [f"{c} ({r.settings['summary']}, {_dir(r, i)})" for i, c in enumerate(r.criteria)]
+    out = [f"The front on {_names(crit)}: {_names(r.front_learners)}"
+           f" ({int(r.front.sum())} of {len(r.learners)} learners)."]
+    off = r.outdone_learners
+    if off:
+        out.append("Off the front (its point worse than another's on one criterion and not"
+                   " better on any): " + "; ".join(f"{a} (by {_names(b)})"
+                                                  for a, b in list(off.items())[:LEARNERS_SHOWN])
+                   + ".")
+    sure = [f"{r.learners[i]} {r.probability[i]:.0%}" for i in _order(r)[:LEARNERS_SHOWN]
+            if r.probability[i] > 0]
+    out.append(f"On the front in {r.settings['rounds']} bootstrap draws of the data sets: "
+               + ", ".join(sure) + ".")
+    dom = r.dominated_learners
+    if dom:
+        parts = []
+        for loser, winners in dom.items():
+            i = r.learners.index(loser)
+            for w in winners:
+                j = r.learners.index(w)
+                on = [r.criteria[c] for c in range(len(r.criteria)) if r.better[c, j, i]]
+                parts.append(f"{loser} by {w} (better on {_names(on)}, not worse on any)")
+        out.append(f"Statistically dominated at alpha = {r.settings['alpha']:g}: "
+                   + "; ".join(parts) + ".")
+    else:
+        out.append(f"No learner is statistically dominated at alpha = {r.settings['alpha']:g}"
+                   " (significantly better on one criterion and worse on none).")
+    tied = tied_with_best(r, 0)
+    if len(tied) > 1:
+        for c in range(1, len(r.criteria)):
+            wins = [(j, i) for j in tied for i in tied if r.better[c, j, i]]
+            if wins:
+                out.append(f"Among the learners tied with the best on {r.criteria[0]}"
+                           f" ({_names(r.learners[i] for i in tied)}), "
+                           + "; ".join(f"{r.learners[j]} is significantly better on"
+                                       f" {r.criteria[c]} than {r.learners[i]}"
+                                       for j, i in wins[:6]) + ".")
+            else:
+                out.append(f"Among the learners tied with the best on {r.criteria[0]}"
+                           f" ({_names(r.learners[i] for i in tied)}), none is significantly"
+                           f" better on {r.criteria[c]} than another.")
+    if r.gsd_front is not None:
+        ords = r.settings["ordinal"]
+        out.append(f"The GSD front ({'ordinal: ' + ', '.join(ords) if ords else 'all cardinal'}"
+                   f"): {_names(r.gsd_front_learners)}.")
+        for mb in r.memberships:
+            verdict = ("is on the GSD front (static test)" if mb.static
+                       else "is not shown to be on the GSD front")
+            out.append(f"{mb.learner} {verdict}: largest p = {_p(mb.pvalue)} over"
+                       f" {len(mb.competitors)} competitors"
+                       + (f"; also at alpha/(k-1) (dynamic)" if mb.dynamic else "")
+                       + (f"; robust to {mb.robust_static} contaminated data set(s)"
+                          if mb.static else "") + ".")
+    return out
+
+
+def fronts_document(r):
+    """The report as a :class:`~rankwise.report.document.Document`."""
+    from .document import Bullets, Document, Heading, Paragraph, Table
+
+    doc = Document("rankwise: better and cheaper")
+    s = r.settings
+    doc.add(Paragraph(f"{len(r.learners)} learners, {len(r.datasets)} data sets, criteria "
+                      + ", ".join(f"{c} ({_dir(r, i)}"
+                                  + ("" if r.cardinal[i] else ", ordinal for the GSD") + ")"
+                                  for i, c in enumerate(r.criteria))
+                      + f"; each learner's {s['summary']} over the data sets.", "lead"))
+    doc.add(Heading("Verdict"), Bullets(sentences(r), "verdict"))
+    head = ["learner"] + [f"{c} [{s['confidence']:.0%}]" for c in r.criteria] + [
+        "P(front)", "front", "outdone by", "significantly by"]
+    rows = []
+    dom = r.dominated_learners
+    off = r.outdone_learners
+    for i in _order(r)[:LEARNERS_SHOWN]:
+        rows.append([r.learners[i]]
+                    + [f"{_g(r.points[i, c])} [{_g(r.low[i, c])}, {_g(r.high[i, c])}]"
+                       for c in range(len(r.criteria))]
+                    + [f"{r.probability[i]:.2f}", "yes" if r.front[i] else "",
+                       ", ".join(off.get(r.learners[i], [])),
+                       ", ".join(dom.get(r.learners[i], []))])
+    doc.add(Heading("Front"), Table(head, rows, "<" + ">" * len(r.criteria) + "><<<",
+                                    key="front"))
+    if len(r.learners) > LEARNERS_SHOWN:
+        doc.add(Paragraph(f"{len(r.learners) - LEARNERS_SHOWN} more learners in the JSON."))
+    if r.gsd is not None:
+        rel = [f"{r.learners[i]} dominates {r.learners[j]}"
+               for i, j in _hasse_edges(r)]
+        doc.add(Heading("Generalized stochastic dominance"),
+                Paragraph("GSD front: " + _names(r.gsd_front_learners) + ". Covering pairs of"
+                          " the sample's GSD relation: " + ("; ".join(rel) if rel else "none")
+                          + "."))
+        if r.memberships:
+            mrows = []
+            for mb in r.memberships:
+                mrows.append([mb.learner, _p(mb.pvalue), "yes" if mb.static else "no",
+                              "yes" if mb.dynamic else "no",
+                              str(mb.robust_static) if mb.static else "-",
+                              ("every" if mb.exact else str(mb.permutations))])
+            doc.add(Table(["learner", "largest p", "static", "dynamic", "robust to",
+                           "splits"], mrows, "<>>>>>", key="gsd_tests"))
+            doc.add(Paragraph("Each test: H0 \"the competitor GSD-dominates the learner\","
+                              " the outcomes of both permuted between them; static: every"
+                              f" competitor rejected at alpha = {s['alpha']:g}; dynamic: at"
+                              " alpha/(k-1). Robust to: contaminated data sets under which"
+                              " the static test still rejects."))
+    conv = [f"Front: {'Pareto (no other learner at least as good on every criterion and better on one)' if s['convention'] == 'strict' else 'TabArena get_pareto_frontier rule'}.",
+            f"Statistically dominated: {s['test']}, alpha = {s['alpha']:g}.",
+            f"Membership probability and intervals: {s['rounds']} bootstrap draws of the data"
+            f" sets, seed {s['seed']}, percentile intervals."]
+    if r.gsd is not None:
+        conv.append(f"GSD: {s['gsd']}; {s['permutations']} permutations per pair at most.")
+    doc.add(Heading("Conventions"), Bullets(conv))
+    if r.notes:
+        doc.add(Heading("Notes"), Bullets(list(r.notes), "notes"))
+    return doc
+
+
+def _hasse_edges(r) -> list:
+    """The covering pairs of the strict GSD relation: (i, j) with i dominating j and no l
+    between them."""
+    from ..stats.gsd import TOLERANCE
+
+    dom = r.gsd >= -TOLERANCE
+    np.fill_diagonal(dom, False)
+    strict = dom & ~dom.T
+    s = strict.astype(int)
+    cover = strict & ~((s @ s) > 0)
+    return list(zip(*np.nonzero(cover)))
+
+
+def fronts_dict(r) -> dict:
+    """Everything as JSON-ready data (every learner)."""
+    return {
+        "kind": "fronts", "learners": list(r.learners), "datasets": list(r.datasets),
+        "criteria": [{"name": c, "higher_is_better": r.maximize[i], "cardinal": r.cardinal[i]}
+                     for i, c in enumerate(r.criteria)],
+        "points": jsonable(r.points), "low": jsonable(r.low), "high": jsonable(r.high),
+        "front": r.front_learners, "probability": jsonable(r.probability),
+        "statistically_dominated": r.dominated_learners, "outdone": r.outdone_learners,
+        "better": {c: [[r.learners[i], r.learners[j]] for i, j in zip(*np.nonzero(r.better[n]))]
+                   for n, c in enumerate(r.criteria)},
+        "holm_pvalues": {c: jsonable(r.adjusted[n]) for n, c in enumerate(r.criteria)},
+        "gsd": None if r.gsd is None else {
+            "statistic": jsonable(r.gsd), "front": r.gsd_front_learners,
+            "covering_pairs": [[r.learners[i], r.learners[j]] for i, j in _hasse_edges(r)],
+            "tests": [{"learner": m.learner, "competitors": list(m.competitors),
+                       "pvalues": jsonable(m.pvalues), "statistics": jsonable(m.statistics),
+                       "robust": np.asarray(m.robust).tolist(), "static": m.static,
+                       "dynamic": m.dynamic, "robust_static": m.robust_static,
+                       "exact": m.exact, "permutations": m.permutations}
+                      for m in r.memberships]},
+        "verdict": sentences(r), "settings": jsonable(r.settings), "notes": list(r.notes),
+    }
+
+
+def render_fronts(r, fmt: str, width: int = 80) -> str:
+    """``fmt``: text, markdown, html, latex or json."""
+    if fmt == "json":
+        return json.dumps(fronts_dict(r), indent=2, ensure_ascii=False) + "\n"
+    doc = fronts_document(r)
+    if fmt == "html":
+        from .html import html_page
+
+        return html_page(doc, doc.title)
+    if fmt == "latex":
+        from .latex import latex_document
+
+        return latex_document(doc, list(r.learners) + list(r.datasets))
+    if fmt == "markdown":
+        from .markdown import markdown_document
+
+        return markdown_document(doc)
+    from .text import text_document
+
+    return text_document(doc, width)
+
+
+def front_figure(r, x: int = 0, y: int = 1):
+    """Criterion ``y`` against criterion ``x``: each learner's point with its intervals on
+    both axes, shaded by its membership probability, the front drawn as a step."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.8))
+    px, py = r.points[:, x], r.points[:, y]
+    ax.errorbar(px, py, xerr=[px - r.low[:, x], r.high[:, x] - px],
+                yerr=[py - r.low[:, y], r.high[:, y] - py], fmt="none", ecolor="0.7",
+                elinewidth=0.8, zorder=1)
+    sc = ax.scatter(px, py, c=r.probability, cmap="viridis", vmin=0, vmax=1,
+                    edgecolors=np.where(r.front, "k", "none"), s=50, zorder=2)
+    fr = np.flatnonzero(r.front)
+    order = fr[np.argsort(px[fr])]
+    ax.step(px[order], py[order], where="post", color="k", lw=0.8, zorder=0)
+    for i, name in enumerate(r.learners[:LEARNERS_SHOWN * 5]):
+        ax.annotate(name, (px[i], py[i]), textcoords="offset points", xytext=(4, 4),
+                    fontsize=7)
+    ax.set_xlabel(f"{r.criteria[x]} ({_dir(r, x)})")
+    ax.set_ylabel(f"{r.criteria[y]} ({_dir(r, y)})")
+    fig.colorbar(sc, ax=ax, label="P(on the front)")
+    ax.set_title("Front (outlined) and membership probability")
+    fig.tight_layout()
+    return fig
+
+
+def hasse_figure(r):
+    """The Hasse graph of the sample's GSD relation: each learner at the depth of its longest
+    chain from the top, an arrow from each learner to those it covers."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    k = len(r.learners)
+    edges = _hasse_edges(r) if r.gsd is not None else []
+    depth = np.zeros(k, dtype=int)
+    for _ in range(k):
+        for i, j in edges:
+            depth[j] = max(depth[j], depth[i] + 1)
+    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 1.1 * (depth.max() + 1)))
+    pos = {}
+    for d in range(depth.max() + 1):
+        members = np.flatnonzero(depth == d)
+        for n, i in enumerate(members):
+            pos[i] = ((n + 1) / (len(members) + 1), -d)
+    for i, j in edges:
+        (x0, y0), (x1, y1) = pos[i], pos[j]
+        ax.annotate("", (x1, y1 + 0.12), (x0, y0 - 0.12),
+                    arrowprops=dict(arrowstyle="->", color="0.4"))
+    for i, (xx, yy) in pos.items():
+        on = r.gsd_front is not None and r.gsd_front[i]
+        ax.text(xx, yy, r.learners[i], ha="center", va="center", fontsize=8,
+                bbox=dict(boxstyle="round", fc="#cfe3f5" if on else "white", ec="0.3"))
+    ax.set_xlim(0, 1)
+    ax.set_ylim(-depth.max() - 0.5, 0.5)
+    ax.axis("off")
+    ax.set_title("GSD relation (shaded: the GSD front)")
+    fig.tight_layout()
+    return fig
