@@ -10,7 +10,7 @@ import typer
 import typer.main
 
 from . import names, option_table
-from .cli_options import Board, In, Items, NoEffects, Out, Pool, Racing, Study
+from .cli_options import Board, Fronts, In, Items, NoEffects, Out, Pool, Racing, Study
 from .cli_options import CommandDefaults, Commands
 from .cli_options import Defaults as D, Options as O
 from ._paths import refuse_clashes
@@ -204,6 +204,8 @@ def compare(
     figure_width: Out.FigureWidth = None, latex_fragment: Out.LatexFragment = False,
     items: Items.Flag = False, metric: Items.Metric = None, item_filter: Items.Filter = None,
     cluster: Items.Cluster = None,
+    criteria: Fronts.Criteria = None, ordinal: Fronts.Ordinal = None,
+    permutations: Fronts.Permutations = 1000,
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare
@@ -212,6 +214,16 @@ def compare(
 
     given = api_values(locals())
     try:
+        if criteria is not None or (criterion is not None and "," in criterion) \
+                or ordinal is not None:
+            return _compare_criteria(
+                input, example, criteria if criteria is not None else criterion, given,
+                ordinal=ordinal, permutations=permutations, fmt=fmt, output=output,
+                report=report, higher_is_better=higher_is_better,
+                read=dict(shape=shape, aggregate=aggregate, columns=columns,
+                          source_format=source_format, missing=missing,
+                          duplicates=duplicates, where=where, sep=sep, decimal=decimal),
+                refused={"--items": items, "--pairs": pairs, "--metric": metric})
         if items or _items_input(input, example, source_format):
             from .analysis.option_groups import grouped
 
@@ -271,6 +283,50 @@ def compare(
                     width=text_width(output)), output)
     except RankwiseError as exc:
         fail(str(exc))
+
+
+def _compare_criteria(input, example, criteria, given, *, ordinal, permutations, fmt, output,
+                      report, higher_is_better, read, refused):
+    """compare --criteria A,B: the better-and-cheaper front (rankwise.compare_criteria)."""
+    from .analysis.fronts import compare_criteria
+    from .option_table import command_words
+    from .report.fronts import render_fronts, write_fronts_report
+    from .tables.sources import parse_columns
+
+    if criteria is None:
+        raise RankwiseError("--ordinal goes with --criteria A,B (two or more criteria)")
+    names_ = [c.strip() for c in criteria.split(",") if c.strip()]
+    if (input is None) == (example is None):
+        raise RankwiseError("give either an INPUT file or --example NAME (not both)")
+    for flag_, value in refused.items():
+        if value:
+            raise RankwiseError(f"{flag_} does not go with --criteria (a front of criteria)")
+    if higher_is_better is not None:
+        raise RankwiseError("--higher-is-better/--lower-is-better do not go with --criteria:"
+                            " each criterion's direction comes from its name (times, errors"
+                            " and losses are lower-is-better)")
+    other = command_words({k: v for k, v in given.items()
+                           if k not in ("alpha", "confidence", "seed")})
+    if other:
+        raise RankwiseError(f"{other[0]} does not go with --criteria; a front takes --alpha,"
+                            f" --confidence, --seed, --ordinal, --permutations and the input"
+                            f" options")
+    if fmt not in names.REPORT_FORMATS:
+        raise RankwiseError(f"--format must be one of {', '.join(names.REPORT_FORMATS)};"
+                            f" got {fmt!r}")
+    check_destinations(output, report)
+    refuse_clashes({"the input": input}, {"-o": output}, {"--report": report})
+    read.update(columns=parse_columns(read["columns"]), sep=_separator(read["sep"]))
+    data = f"example:{example}" if example is not None else input
+    options = {"alpha": given["alpha"], "seed": given["seed"], "permutations": permutations}
+    if given.get("confidence") is not None:
+        options["confidence"] = given["confidence"]
+    if ordinal is not None:
+        options["ordinal"] = [c.strip() for c in ordinal.split(",") if c.strip()]
+    result = compare_criteria(data, names_, **options, **read)
+    if report is not None:
+        write_folder(lambda folder: write_fronts_report(result, folder), report)
+    emit(render_fronts(result, fmt, text_width(output)), output)
 
 
 def _items_input(input, example, source_format) -> bool:

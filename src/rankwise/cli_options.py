@@ -147,6 +147,18 @@ class Items:
                                            help="Item field that groups items.")]
 
 
+class Fronts:
+    """compare: two or more criteria, the better-and-cheaper front (guide: fronts)."""
+    P = "Better and cheaper (guide: fronts)"
+    Criteria = Annotated[Optional[str], opt(
+        "--criteria", metavar="A,B", panel=P,
+        help="Two or more criteria: their front (also -c A,B).")]
+    Ordinal = Annotated[Optional[str], opt("--ordinal", metavar="A,B", panel=P,
+                                           help="GSD: criteria read by order (default: times).")]
+    Permutations = Annotated[int, opt("--permutations", metavar="N", panel=P,
+                                      help="GSD: splits per pair test.")]
+
+
 NoEffects = Annotated[bool, typer.Option("--no-effects", hidden=True,
                                          help="The same as --effects none.")]
 
@@ -162,13 +174,13 @@ class Out:
         help="Every format and figure into DIR.")]
     Pairs = Annotated[Optional[Path], opt(
         "--pairs", metavar="FILE", panel=OUT,
-        help="Every pair's numbers to FILE (.parquet, .csv).")]
+        help="Every pair to FILE (.parquet, .csv).")]
     SignificantPairs = Annotated[bool, flag(
         "--significant-pairs", panel=OUT,
         help="--pairs: only rejected pairs.")]
     IncludeTable = Annotated[Optional[bool], flag(
         "--include-table/--no-include-table", panel=OUT,
-        help="JSON: per-cell matrices (default: <= 10,000).")]
+        help="JSON: cell matrices (default: <= 10,000).")]
     FigureWidth = Annotated[Optional[str], opt(
         "--figure-width", metavar="column|page|CM", panel=OUT,
         help="--report: figures for a column (8.4 cm), page (17 cm), CM.")]

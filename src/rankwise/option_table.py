@@ -226,11 +226,11 @@ COMPARE = (
     Option("rank_sets_marginal", False, "--marginal-rank-sets", kind="switch", panel=SURE,
            param="marginal_rank_sets", help="Each learner's own rank set instead.", group="rank_sets", field="marginal"),
     Option("dataset_check", False, "--dataset-check", kind="switch", panel=SURE,
-           help="The fewest data sets whose removal overturns each claim of the verdict."),
+           help="Fewest data sets that overturn each claim."),
     Option("multiverse", None, "--multiverse", kind="spelled", metavar="[GRID.toml]",
            panel=SURE, alone="default", words={None: None, False: None, True: "default"},
-           help="Rerun the verdict over a grid of reasonable analyses (GRID.toml: a grid of"
-                " your own; put it after the input)."),
+           help="Rerun the verdict over a grid of analyses (GRID.toml: your own, after"
+                " the input)."),
     Option("per_dataset", None, "--per-dataset", kind="spelled", choices=("corrected", "5x2cv"),
            panel=PER, alone="corrected",
            words={None: None, False: None, "corrected": "corrected", True: "corrected",
@@ -243,7 +243,7 @@ COMPARE = (
            panel=PER, help="The marks say better, or (weka) higher.",
            group="per_dataset", field="marks"),
     Option("test_fraction", None, "--test-fraction", metavar="F", panel=PER, type=float,
-           help="Share of instances tested on (default: from the results, else k-fold).", group="per_dataset"),
+           help="Share tested on (default: from the results).", group="per_dataset"),
 )
 
 #: How the input is read (:func:`rankwise.load_table`'s options), for the command lines that

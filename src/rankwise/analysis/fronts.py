@@ -190,9 +190,9 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     if n < 2:
         raise RankwiseError(f"the front needs at least 2 data sets; the table has {n}")
     point = F.aggregate(oriented, summary)
-    front = F.pareto_front(point, convention)
+    front = F.pareto_front(point, convention, maximize)
     probability, low, high = F.front_probability(oriented, summary, rounds, seed, convention,
-                                                 confidence)
+                                                 confidence, maximize)
     better, adjusted = F.dominance(oriented, alpha)
     dominated = F.statistically_dominated(better)
     outdone = ((point[None, :, :] >= point[:, None, :]).all(axis=2)

@@ -289,3 +289,27 @@ def hasse_figure(r):
     ax.set_title("GSD relation (shaded: the GSD front)")
     fig.tight_layout()
     return fig
+
+
+def write_fronts_report(r, folder) -> list:
+    """report.{txt,md,html,tex,json}, front.svg and (with the GSD) gsd.svg into ``folder``,
+    written into a staging folder first so that a failure leaves ``folder`` as it was."""
+    import matplotlib.pyplot as plt
+
+    from .._files import moved, staged_folder
+
+    written = []
+    with staged_folder(folder) as staging:
+        for fmt, ext in (("text", "txt"), ("markdown", "md"), ("html", "html"),
+                         ("latex", "tex"), ("json", "json")):
+            path = staging / f"report.{ext}"
+            path.write_text(render_fronts(r, fmt), encoding="utf-8")
+            written.append(path)
+        figures = [("front.svg", front_figure(r))]
+        if r.gsd is not None:
+            figures.append(("gsd.svg", hasse_figure(r)))
+        for name, fig in figures:
+            fig.savefig(staging / name, metadata={"Date": None})
+            plt.close(fig)
+            written.append(staging / name)
+    return moved(written, folder)

@@ -10,9 +10,12 @@ Conventions (named, as every report states them):
 - ``strict`` (default): a learner is on the front when no other learner is at least as good on
   every criterion and better on one (Pareto dominance). Learners with equal points are all on
   the front or all off it.
-- ``tabarena``: TabArena's ``get_pareto_frontier`` (two criteria, x and y): a point leaves the
-  front only when another point is at least as good on x and better on y; so a point tied on y
-  with one better on x stays on (TabArena draws it on the step of the frontier).
+- ``tabarena``: TabArena's ``get_pareto_frontier`` (two criteria, x and y): the points sorted by
+  (x, y) in x's direction, a point stays when its y is at least the best y before it. So a
+  point tied on y with one better on x stays on (TabArena draws it on the step of the
+  frontier), and of two points tied on x the first in that order stays even when the other has
+  a better y (when x and y point different ways). Equal to TabArena 0.1.0 on 60 reference
+  tables (tests/test_fronts.py).
 
 Examples
 --------
@@ -42,10 +45,13 @@ def orient(points, maximize) -> np.ndarray:
     return points * sign
 
 
-def pareto_front(points, convention: str = "strict") -> np.ndarray:
+def pareto_front(points, convention: str = "strict", maximize=None) -> np.ndarray:
     """Which of the k points (k × m, every column higher-is-better) are on the Pareto front.
 
     Two criteria: sorted once (O(k log k)); more: compared pair by pair in blocks.
+    ``maximize``: the criteria's directions before :func:`orient`; only the ``tabarena``
+    convention needs them (TabArena sorts by (x, y) in x's direction, so which of two points
+    tied on x comes first depends on both directions).
     """
     points = np.asarray(points, dtype=float)
     if points.ndim != 2:
@@ -56,7 +62,8 @@ def pareto_front(points, convention: str = "strict") -> np.ndarray:
     if convention == "tabarena":
         if m != 2:
             raise ValueError("the tabarena convention is defined for two criteria")
-        return _tabarena(points)
+        same = maximize is None or bool(maximize[0]) == bool(maximize[1])
+        return _tabarena(points, same)
     if k == 0:
         return np.zeros(0, dtype=bool)
     if m == 1:
@@ -98,11 +105,12 @@ def _general(points) -> np.ndarray:
     return ~dominated
 
 
-def _tabarena(points) -> np.ndarray:
-    """TabArena's rule: sorted by (x, y) best first, a point is kept when its y is at least
-    the best y before it."""
+def _tabarena(points, same_direction: bool = True) -> np.ndarray:
+    """TabArena's rule: sorted by x best first (ties on x: by y in x's direction, so best y
+    first when both criteria point the same way), a point is kept when its y is at least the
+    best y before it."""
     x, y = points[:, 0], points[:, 1]
-    order = np.lexsort((-y, -x))
+    order = np.lexsort((-y if same_direction else y, -x))
     ys = y[order]
     prior = np.r_[-np.inf, np.maximum.accumulate(ys)[:-1]]
     out = np.empty(len(x), dtype=bool)
@@ -157,7 +165,7 @@ def bootstrap_counts(n: int, rounds: int, seed) -> np.ndarray:
 
 
 def front_probability(values, how: str, rounds: int, seed, convention: str = "strict",
-                      confidence: float = 0.95):
+                      confidence: float = 0.95, maximize=None):
     """The share of bootstrap rounds (data sets drawn with replacement) in which each learner
     is on the front, and percentile intervals of each aggregate.
 
@@ -170,7 +178,7 @@ def front_probability(values, how: str, rounds: int, seed, convention: str = "st
     for lo in range(0, rounds, chunk):
         agg = aggregate(values, how, counts[lo:lo + chunk])
         for a in agg:
-            on += pareto_front(a, convention)
+            on += pareto_front(a, convention, maximize)
         aggs.append(agg)
     agg = np.concatenate(aggs)
     tail = (1 - confidence) / 2

@@ -1,0 +1,239 @@
+"""Better and cheaper: the Pareto front against brute force and TabArena's own
+``get_pareto_frontier`` (its output, made in its own environment), the GSD programme against an
+enumeration of every constraint and against the reference repository's Gurobi results, the
+permutation test against a brute-force enumeration, the demo experiment's report, the command,
+and the null simulation of the GSD test (slow)."""
+
+import itertools
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rankwise import compare_criteria
+from rankwise.errors import RankwiseError
+from rankwise.report.fronts import fronts_dict, render_fronts, sentences
+from rankwise.stats import gsd
+from rankwise.stats.fronts import (brute_front, dominance, front_probability, orient,
+                                   pareto_front, statistically_dominated)
+
+DATA = Path(__file__).parent / "data" / "fronts"
+
+
+def test_front_equals_brute_force_with_ties_and_more_criteria(rng):
+    for _ in range(400):
+        k, m = int(rng.integers(1, 14)), int(rng.integers(1, 5))
+        points = rng.integers(0, 4, size=(k, m)).astype(float)   # many ties
+        assert (pareto_front(points) == brute_front(points)).all(), points
+
+
+def test_front_equals_tabarenas_get_pareto_frontier():
+    ref = json.loads((DATA / "tabarena_reference.json").read_text())
+    differ = 0
+    for case in ref["cases"]:
+        pts = orient(np.c_[case["x"], case["y"]], [case["max_x"], case["max_y"]])
+        names = np.array(case["names"])
+        got = pareto_front(pts, "tabarena", [case["max_x"], case["max_y"]])
+        assert sorted(names[got]) == case["front"]
+        strict = pareto_front(pts)
+        # the strict front is TabArena's without the points tied on y with a better x
+        assert set(names[strict]) <= set(case["front"])
+        differ += len(case["front"]) - int(strict.sum())
+    assert differ > 0   # the reference cases do exercise the tie rule
+
+
+def test_gsd_programme_equals_an_enumeration_of_every_constraint(rng):
+    """The reduced programme (covering pairs only) against every R1 and R2 constraint written
+    out, minimised over a grid of u (exact for these small cases: their vertices lie on it)."""
+    checked = 0
+    for case in range(80):
+        x = rng.integers(0, 3, size=(2, 2)).astype(float)
+        y = rng.integers(0, 3, size=(2, 2)).astype(float)
+        card = [[True, False], [True, True], [False, False]][case % 3]
+        pts, inv = gsd._pooled(x, y)
+        system = gsd.system(pts, card)
+        free = [i for i in range(len(system.points)) if i not in (system.low, system.high)]
+        if len(free) > 4:
+            continue
+        a_ub, _ = gsd.all_constraints(system.points, card)
+        c = gsd._objective(None, inv[:2], inv[2:], len(system.points), 2)
+        grid = np.arange(13) / 12
+        u = np.zeros((13 ** len(free), len(system.points)))
+        u[:, free] = np.array(list(itertools.product(grid, repeat=len(free))))
+        u[:, system.high] = 1
+        ok = (u @ a_ub.T <= 1e-12).all(axis=1)
+        assert abs((u[ok] @ c).min() - gsd._solve(system, c)) < 1e-9
+        checked += 1
+    assert checked > 40
+
+
+def test_warm_started_highs_equals_linprog(rng):
+    x, y = rng.normal(size=(8, 2)), rng.normal(size=(8, 2))
+    warm = gsd.pair_test(x, y, [True, False], permutations=60, seed=3, level=0.05)
+    cold = gsd.pair_test(x, y, [True, False], permutations=60, seed=3, level=0.05, warm=False)
+    assert np.allclose(warm.null, cold.null, atol=1e-9)
+    assert warm.pvalue == cold.pvalue and warm.statistic == pytest.approx(cold.statistic)
+
+
+def _reference_case(case):
+    pts = np.c_[case["ordinal_1"], case["ordinal_2"], case["numeric"]]
+    a = np.repeat(pts, case["count_a"], axis=0)   # the classifier of interest
+    b = np.repeat(pts, case["count_b"], axis=0)
+    # the reference minimises (sum over b - sum over a) / (2n): half of D(b, a)
+    return gsd.gsd_statistic(b, a, [False, False, True]) / 2
+
+
+@pytest.mark.large
+def test_gsd_reproduces_the_reference_repositorys_openml_statistic():
+    ref = json.loads((DATA / "gsd_reference.json").read_text())["cases"]["openml_glmnet"]
+    assert _reference_case(ref) == pytest.approx(ref["d_observed_eps0"], abs=1e-9)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tag", ["pmlb_glmnet", "pmlb_knn"])
+def test_gsd_reproduces_the_reference_repositorys_pmlb_statistics(tag):
+    ref = json.loads((DATA / "gsd_reference.json").read_text())["cases"][tag]
+    assert _reference_case(ref) == pytest.approx(ref["d_observed_eps0"], abs=1e-9)
+
+
+def test_exact_permutation_test_equals_brute_force(rng):
+    x, y = rng.normal(size=(3, 2)), rng.normal(size=(3, 2))
+    t = gsd.pair_test(x, y, [True, True], permutations=1000, seed=1, level=0.05)
+    assert t.exact and t.permutations == math.comb(6, 3)
+    both = np.vstack([x, y])
+    observed = gsd.gsd_statistic(y, x, [True, True])
+    null = []
+    for first in itertools.combinations(range(6), 3):
+        rest = [i for i in range(6) if i not in first]
+        null.append(gsd.gsd_statistic(both[list(first)], both[rest], [True, True]))
+    assert t.statistic == pytest.approx(observed)
+    assert t.pvalue == pytest.approx(np.mean(np.array(null) <= observed + gsd.TOLERANCE))
+
+
+def test_robust_count_is_the_last_contamination_that_still_rejects():
+    x = np.c_[np.linspace(0.9, 0.99, 12), -np.arange(12.0)]     # better on both, everywhere
+    y = np.c_[np.linspace(0.5, 0.59, 12), -np.arange(12.0) - 20]
+    t = gsd.pair_test(x, y, [True, False], permutations=300, seed=2, level=0.05)
+    assert t.pvalue <= 0.05 and t.robust >= 0
+
+    def p(shift):
+        return (1 + (t.null <= t.statistic + shift + gsd.TOLERANCE).sum()) / (len(t.null) + 1)
+    assert p(2 * t.robust / 12) <= 0.05 < p(2 * (t.robust + 1) / 12)
+
+
+def test_dominance_finds_a_planted_better_learner(rng):
+    n = 12
+    acc = rng.uniform(0.6, 0.9, size=(n, 1)) + np.array([[0.05, 0.0, 0.02]])
+    time = rng.uniform(1, 2, size=(n, 1)) * np.array([[1.0, 1.0, 0.5]])
+    values = orient(np.stack([acc, time], axis=2), [True, False])
+    better, adjusted = dominance(values, 0.05)
+    assert better[0, 0, 1] and not better[0, 1, 0]      # A beats B on accuracy
+    dom = statistically_dominated(better)
+    assert dom[1, 0]                                    # B dominated by A
+    assert not dom[0].any()
+
+
+def _planted_table(rng, n=12):
+    rows = []
+    for d in range(n):
+        base = rng.uniform(0.6, 0.9)
+        for name, acc, t in (("A", base + 0.05, 1.0), ("B", base, 1.0), ("C", base + 0.02, 0.2)):
+            rows += [(f"d{d}", name, "accuracy", acc), (f"d{d}", name, "fit_time",
+                                                         t * rng.uniform(1, 1.1))]
+    return pd.DataFrame(rows, columns=["dataset", "learner", "criterion", "value"])
+
+
+def test_report_states_front_dominated_and_tied_with_best(rng):
+    r = compare_criteria(_planted_table(rng), ["accuracy", "fit_time"], rounds=200,
+                         permutations=99)
+    assert r.front_learners == ["A", "C"]
+    assert r.dominated_learners == {"B": ["A"]} or "B" in r.dominated_learners
+    text = " ".join(sentences(r))
+    assert "Statistically dominated" in text and "B by A" in text
+    assert r.probability[r.learners.index("A")] > 0.9
+    d = fronts_dict(r)
+    assert d["front"] == ["A", "C"] and d["statistically_dominated"]["B"][0] == "A"
+    assert r.settings["ordinal"] == ["fit_time"]     # times are ordinal by default
+
+
+def test_demo_experiment_report_names_the_front_and_the_learners_off_it():
+    r = compare_criteria("example:demo_results", ["accuracy", "fit_time"], rounds=200)
+    assert r.front_learners == ["NaiveBayes", "RandomForest"]
+    assert r.outdone_learners == {"CART": ["NaiveBayes"], "kNN": ["CART", "NaiveBayes"]}
+    assert r.gsd_front_learners == ["NaiveBayes", "RandomForest"]
+    assert all(m.exact for m in r.memberships)      # 4 data sets: every split
+    text = render_fronts(r, "text")
+    assert "NaiveBayes and RandomForest" in text and "CART (by NaiveBayes)" in text
+    for fmt in ("markdown", "html", "latex"):
+        assert "NaiveBayes" in render_fronts(r, fmt)
+
+
+def test_same_seed_same_numbers_and_means_equal_the_table():
+    a = compare_criteria("example:demo_results", ["accuracy", "auc"], rounds=100, seed=5)
+    b = compare_criteria("example:demo_results", ["accuracy", "auc"], rounds=100, seed=5)
+    assert render_fronts(a, "json") == render_fronts(b, "json")
+    from rankwise import load_example
+
+    t = load_example("demo_results", criterion="auc")
+    assert np.allclose(a.points[:, 1], t.values.mean(axis=0))
+
+
+def test_front_probability_is_one_for_a_learner_best_everywhere(rng):
+    v = rng.normal(size=(10, 4, 2))
+    v[:, 0, :] += 10
+    p, low, high = front_probability(v, "mean", 100, 1)
+    assert p[0] == 1 and (low <= high).all()
+
+
+def test_bad_inputs_one_line_exit_2(cli):
+    for args, said in (
+            (("--criteria", "accuracy"), "two or more criteria"),
+            (("--criteria", "accuracy,nope"), "no rows for criterion 'nope'"),
+            (("--criteria", "accuracy,fit_time", "--ordinal", "auc"), "not among the criteria"),
+            (("--criteria", "accuracy,fit_time", "--posthoc", "all"), "--posthoc does not go"),
+            (("--criteria", "accuracy,fit_time", "--lower-is-better"), "direction"),
+            (("--ordinal", "fit_time"), "goes with --criteria")):
+        ran = cli("compare", "--example", "demo_results", *args)
+        assert ran.code == 2 and said in ran.err and len(ran.err.strip().splitlines()) == 1, ran
+
+
+def test_criteria_given_explicitly_or_as_a_criterion_list_agree(cli, tmp_path):
+    a = cli("compare", "--example", "demo_results", "--criteria", "accuracy,fit_time",
+            "-f", "json")
+    b = cli("compare", "--example", "demo_results", "-c", "accuracy,fit_time", "-f", "json")
+    c = cli("compare", "--example", "demo_results", "-c", "accuracy,fit_time", "-f", "json",
+            "--ordinal", "fit_time")
+    assert a.code == 0 and a.out == b.out == c.out
+    ran = cli("compare", "--example", "demo_results", "--criteria", "accuracy,fit_time",
+              "--report", tmp_path / "rep")
+    assert ran.code == 0
+    assert {p.name for p in (tmp_path / "rep").iterdir()} == {
+        "report.txt", "report.md", "report.html", "report.tex", "report.json", "front.svg",
+        "gsd.svg"}
+
+
+def test_compare_criteria_refuses_bad_arguments():
+    for kwargs, said in (({"alpha": 2}, "alpha"), ({"summary": "mode"}, "summary"),
+                         ({"rounds": 0}, "rounds"), ({"convention": "x"}, "convention")):
+        with pytest.raises(RankwiseError, match=said):
+            compare_criteria("example:demo_results", ["accuracy", "fit_time"], **kwargs)
+
+
+@pytest.mark.slow
+@pytest.mark.simulation
+def test_gsd_test_holds_its_level_under_the_null():
+    """Two learners whose criteria vectors come from one distribution: the pairwise test
+    rejects at most alpha + 2 SE of the time."""
+    rng = np.random.default_rng(11)
+    reps, rejected = 300, 0
+    for _ in range(reps):
+        x = np.c_[rng.normal(size=10), rng.integers(0, 4, 10)]
+        y = np.c_[rng.normal(size=10), rng.integers(0, 4, 10)]
+        t = gsd.pair_test(x, y, [True, False], permutations=99, seed=rng.integers(1 << 30),
+                          level=0.05)
+        rejected += t.pvalue <= 0.05
+    se = math.sqrt(0.05 * 0.95 / reps)
+    assert rejected / reps <= 0.05 + 2 * se
