@@ -122,7 +122,7 @@ def _is_time(name: str) -> bool:
 def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                      confidence: float = 0.95, summary: str = "mean", rounds: int = 1000,
                      permutations: int = 1000, seed: int = 20240606,
-                     convention: str = "strict", gsd: bool = True,
+                     convention: str = "strict", gsd: bool = True, test: str = "auto",
                      **load_options) -> CriteriaComparison:
     """The front of two or more criteria, how sure it is, who is statistically dominated, and
     the GSD front with its membership tests.
@@ -150,6 +150,9 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
         Seeds the bootstrap and the permutations.
     convention : {"strict", "tabarena"}
         The Pareto rule (module :mod:`rankwise.stats.fronts`).
+    test : {"auto", "wilcoxon", "friedman"}
+        The pairwise test of statistical dominance: Wilcoxon signed-rank, or the mean-rank
+        z-test of Friedman's ranks; ``auto``: Wilcoxon up to 200 learners.
     gsd : bool
         Compute the GSD relation, front and tests (up to ``GSD_MAX_LEARNERS`` learners).
 
@@ -174,7 +177,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     ['CART', 'NaiveBayes', 'RandomForest']
     """
     criteria = tuple(criteria)
-    _check(criteria, alpha, confidence, summary, rounds, permutations, convention)
+    _check(criteria, alpha, confidence, summary, rounds, permutations, convention, test)
     tables = _tables(data, criteria, load_options)
     learners, datasets, values, notes = _align(tables, criteria)
     maximize = tuple(bool(t.higher_is_better) for t in tables)
@@ -193,7 +196,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     front = F.pareto_front(point, convention, maximize)
     probability, low, high = F.front_probability(oriented, summary, rounds, seed, convention,
                                                  confidence, maximize)
-    better, adjusted = F.dominance(oriented, alpha)
+    better, adjusted = F.dominance(oriented, alpha, test=test)
     dominated = F.statistically_dominated(better)
     outdone = ((point[None, :, :] >= point[:, None, :]).all(axis=2)
                & (point[None, :, :] > point[:, None, :]).any(axis=2)) if k <= 5000 else \
@@ -218,8 +221,10 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                      f"with {n} data sets few pairs can reach significance")
     settings = {"summary": summary, "rounds": rounds, "seed": seed, "confidence": confidence,
                 "alpha": alpha, "convention": convention, "permutations": permutations,
-                "test": "Wilcoxon signed-rank (zero rule demsar), Holm over each criterion's"
-                        " pairs",
+                "test": ("Wilcoxon signed-rank (zero rule demsar)"
+                         if F.chosen_test(test, k) == "wilcoxon" else
+                         "mean-rank z-test of Friedman's ranks") + ", Holm over each"
+                        " criterion's pairs",
                 "ordinal": [c for c, card in zip(criteria, cardinal) if not card],
                 "gsd": "weak representations (epsilon = 0); pairwise programmes solved by"
                        " HiGHS"}
@@ -229,7 +234,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                               tuple(notes))
 
 
-def _check(criteria, alpha, confidence, summary, rounds, permutations, convention):
+def _check(criteria, alpha, confidence, summary, rounds, permutations, convention, test):
     if len(criteria) < 2:
         raise RankwiseError("a front needs two or more criteria (e.g. accuracy,fit_time)")
     if len(set(criteria)) != len(criteria):
@@ -238,6 +243,8 @@ def _check(criteria, alpha, confidence, summary, rounds, permutations, conventio
         raise RankwiseError(f"alpha must be between 0 and 1; got {alpha}")
     if not 0 < confidence < 1:
         raise RankwiseError(f"confidence must be between 0 and 1; got {confidence}")
+    if test not in F.TESTS:
+        raise RankwiseError(f"test must be one of {', '.join(F.TESTS)}; got {test!r}")
     if summary not in SUMMARIES:
         raise RankwiseError(f"summary must be one of {', '.join(SUMMARIES)}; got {summary!r}")
     if convention not in F.CONVENTIONS:

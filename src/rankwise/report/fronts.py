@@ -13,6 +13,8 @@ from ..stats.results import jsonable
 #: The reports list at most this many learners (front first, then by membership
 #: probability); the JSON holds all.
 LEARNERS_SHOWN = 20
+#: ... and name at most this many statistically dominated learners in the verdict.
+DOMINATED_SHOWN = 8
 
 
 def _dir(r, c: int) -> str:
@@ -47,6 +49,13 @@ def tied_with_best(r, c: int = 0) -> list:
     return [i for i in range(len(r.learners)) if i == best or not r.better[c, best, i]]
 
 
+def _tied(r, tied) -> str:
+    names = [r.learners[i] for i in tied]
+    if len(names) > DOMINATED_SHOWN:
+        return f"{len(names)} learners: " + ", ".join(names[:DOMINATED_SHOWN]) + ", ..."
+    return _names(names)
+
+
 def sentences(r) -> list:
     """The verdict in plain sentences, each decision read from the analysis."""
     crit = [f"{c} ({r.settings['summary']}, {_dir(r, i)})" for i, c in enumerate(r.criteria)]
@@ -54,25 +63,32 @@ def sentences(r) -> list:
            f" ({int(r.front.sum())} of {len(r.learners)} learners)."]
     off = r.outdone_learners
     if off:
+        shown = list(off.items())[:DOMINATED_SHOWN]
         out.append("Off the front (its point worse than another's on one criterion and not"
-                   " better on any): " + "; ".join(f"{a} (by {_names(b)})"
-                                                  for a, b in list(off.items())[:LEARNERS_SHOWN])
-                   + ".")
-    sure = [f"{r.learners[i]} {r.probability[i]:.0%}" for i in _order(r)[:LEARNERS_SHOWN]
+                   " better on any): " + "; ".join(
+                       f"{a} (by {_names(b[:3])}{' and more' if len(b) > 3 else ''})"
+                       for a, b in shown)
+                   + (f"; {len(off) - len(shown)} more in the JSON" if len(off) > len(shown)
+                      else "") + ".")
+    sure = [f"{r.learners[i]} {r.probability[i]:.0%}" for i in _order(r)[:DOMINATED_SHOWN]
             if r.probability[i] > 0]
     out.append(f"On the front in {r.settings['rounds']} bootstrap draws of the data sets: "
                + ", ".join(sure) + ".")
     dom = r.dominated_learners
     if dom:
         parts = []
-        for loser, winners in dom.items():
+        for loser, winners in list(dom.items())[:DOMINATED_SHOWN]:
             i = r.learners.index(loser)
-            for w in winners:
+            for w in winners[:3]:
                 j = r.learners.index(w)
                 on = [r.criteria[c] for c in range(len(r.criteria)) if r.better[c, j, i]]
                 parts.append(f"{loser} by {w} (better on {_names(on)}, not worse on any)")
-        out.append(f"Statistically dominated at alpha = {r.settings['alpha']:g}: "
-                   + "; ".join(parts) + ".")
+            if len(winners) > 3:
+                parts[-1] += f" and {len(winners) - 3} more"
+        more = (f"; {len(dom) - DOMINATED_SHOWN} more learners in the JSON"
+                if len(dom) > DOMINATED_SHOWN else "")
+        out.append(f"Statistically dominated at alpha = {r.settings['alpha']:g}"
+                   f" ({len(dom)} of {len(r.learners)}): " + "; ".join(parts) + more + ".")
     else:
         out.append(f"No learner is statistically dominated at alpha = {r.settings['alpha']:g}"
                    " (significantly better on one criterion and worse on none).")
@@ -82,13 +98,15 @@ def sentences(r) -> list:
             wins = [(j, i) for j in tied for i in tied if r.better[c, j, i]]
             if wins:
                 out.append(f"Among the learners tied with the best on {r.criteria[0]}"
-                           f" ({_names(r.learners[i] for i in tied)}), "
+                           f" ({_tied(r, tied)}), "
                            + "; ".join(f"{r.learners[j]} is significantly better on"
                                        f" {r.criteria[c]} than {r.learners[i]}"
-                                       for j, i in wins[:6]) + ".")
+                                       for j, i in wins[:6])
+                           + (f" ({len(wins) - 6} more such pairs)" if len(wins) > 6 else "")
+                           + ".")
             else:
                 out.append(f"Among the learners tied with the best on {r.criteria[0]}"
-                           f" ({_names(r.learners[i] for i in tied)}), none is significantly"
+                           f" ({_tied(r, tied)}), none is significantly"
                            f" better on {r.criteria[c]} than another.")
     if r.gsd_front is not None:
         ords = r.settings["ordinal"]

@@ -186,10 +186,25 @@ def front_probability(values, how: str, rounds: int, seed, convention: str = "st
     return on / rounds, low, high
 
 
-def dominance(values, alpha: float, decimals: int | None = 12):
+#: ``test="auto"`` takes the Wilcoxon signed-rank test up to this many learners and the
+#: mean-rank z-test (Friedman's ranks) above, where k² Wilcoxon tests would take minutes.
+WILCOXON_MAX_LEARNERS = 200
+TESTS = ("auto", "wilcoxon", "friedman")
+
+
+def chosen_test(test: str, k: int) -> str:
+    """The pairwise test ``test`` means for k learners."""
+    if test == "auto":
+        return "wilcoxon" if k <= WILCOXON_MAX_LEARNERS else "friedman"
+    return test
+
+
+def dominance(values, alpha: float, decimals: int | None = 12, test: str = "auto"):
     """Which learner beats which significantly on each criterion: the two-sided Wilcoxon
     signed-rank test of every pair over the data sets (:func:`rankwise.pairwise_statistics`,
-    Demšar's zero rule), Holm's adjustment over the k(k − 1)/2 pairs of each criterion.
+    Demšar's zero rule), or the mean-rank z-test of Friedman's ranks (Demšar 2006, §3.2.2;
+    ``test="friedman"``, and ``auto`` above ``WILCOXON_MAX_LEARNERS``), Holm's adjustment over
+    the k(k − 1)/2 pairs of each criterion.
 
     ``values``: n × k × m, oriented. Returns ``(better, adjusted)``: m × k × k booleans
     (``better[c, i, j]``: learner i significantly better than j on criterion c) and the m × k × k
@@ -204,16 +219,20 @@ def dominance(values, alpha: float, decimals: int | None = 12):
     if k < 2 or n < 1:
         return better, adjusted
     iu = np.triu_indices(k, 1)
+    test = chosen_test(test, k)
     for c in range(m):
         x = values[:, :, c]
-        st = pairwise_statistics(x, "wilcoxon", higher_is_better=True, decimals=decimals)
+        st = pairwise_statistics(x, test, higher_is_better=True, decimals=decimals)
         p = adjust(st.pvalues[iu], "holm")
         adjusted[c][iu] = p
         adjusted[c][iu[::-1]] = p
         hit = np.flatnonzero(p <= alpha)
         if hit.size:
             a, b = iu[0][hit], iu[1][hit]
-            sign = _signed_rank_sign(x, a, b, decimals)   # > 0: b better than a
+            if test == "wilcoxon":
+                sign = _signed_rank_sign(x, a, b, decimals)   # > 0: b better than a
+            else:   # mean ranks: the smaller is better
+                sign = np.sign(st.scores[a] - st.scores[b])
             better[c, b[sign > 0], a[sign > 0]] = True
             better[c, a[sign < 0], b[sign < 0]] = True
     return better, adjusted
