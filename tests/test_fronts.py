@@ -159,8 +159,15 @@ def test_report_states_front_dominated_and_tied_with_best(rng):
     assert r.settings["ordinal"] == ["fit_time"]     # times are ordinal by default
 
 
+def _demo(criteria, **options):
+    from rankwise import load_example
+
+    tables = [load_example("demo_results", criterion=c) for c in criteria]
+    return compare_criteria(tables, criteria, **options)
+
+
 def test_demo_experiment_report_names_the_front_and_the_learners_off_it():
-    r = compare_criteria("example:demo_results", ["accuracy", "fit_time"], rounds=200)
+    r = _demo(["accuracy", "fit_time"], rounds=200)
     assert r.front_learners == ["NaiveBayes", "RandomForest"]
     assert r.outdone_learners == {"CART": ["NaiveBayes"], "kNN": ["CART", "NaiveBayes"]}
     assert r.gsd_front_learners == ["NaiveBayes", "RandomForest"]
@@ -172,8 +179,8 @@ def test_demo_experiment_report_names_the_front_and_the_learners_off_it():
 
 
 def test_same_seed_same_numbers_and_means_equal_the_table():
-    a = compare_criteria("example:demo_results", ["accuracy", "auc"], rounds=100, seed=5)
-    b = compare_criteria("example:demo_results", ["accuracy", "auc"], rounds=100, seed=5)
+    a = _demo(["accuracy", "auc"], rounds=100, seed=5)
+    b = _demo(["accuracy", "auc"], rounds=100, seed=5)
     assert render_fronts(a, "json") == render_fronts(b, "json")
     from rankwise import load_example
 
@@ -215,11 +222,18 @@ def test_criteria_given_explicitly_or_as_a_criterion_list_agree(cli, tmp_path):
         "gsd.svg"}
 
 
+def test_command_and_function_defaults_agree(cli):
+    ran = cli("compare", "--example", "demo_results", "--criteria", "accuracy,fit_time",
+              "-f", "json")
+    r = _demo(["accuracy", "fit_time"])
+    assert ran.out == render_fronts(r, "json")
+
+
 def test_compare_criteria_refuses_bad_arguments():
     for kwargs, said in (({"alpha": 2}, "alpha"), ({"summary": "mode"}, "summary"),
                          ({"rounds": 0}, "rounds"), ({"convention": "x"}, "convention")):
         with pytest.raises(RankwiseError, match=said):
-            compare_criteria("example:demo_results", ["accuracy", "fit_time"], **kwargs)
+            _demo(["accuracy", "fit_time"], **kwargs)
 
 
 @pytest.mark.slow
@@ -227,13 +241,6 @@ def test_compare_criteria_refuses_bad_arguments():
 def test_gsd_test_holds_its_level_under_the_null():
     """Two learners whose criteria vectors come from one distribution: the pairwise test
     rejects at most alpha + 2 SE of the time."""
-    rng = np.random.default_rng(11)
-    reps, rejected = 300, 0
-    for _ in range(reps):
-        x = np.c_[rng.normal(size=10), rng.integers(0, 4, 10)]
-        y = np.c_[rng.normal(size=10), rng.integers(0, 4, 10)]
-        t = gsd.pair_test(x, y, [True, False], permutations=99, seed=rng.integers(1 << 30),
-                          level=0.05)
-        rejected += t.pvalue <= 0.05
-    se = math.sqrt(0.05 * 0.95 / reps)
-    assert rejected / reps <= 0.05 + 2 * se
+    reps = 300
+    rate = gsd.null_rejection_rate(reps, 10, permutations=99, seed=11)
+    assert rate <= 0.05 + 2 * math.sqrt(0.05 * 0.95 / reps)

@@ -317,13 +317,19 @@ def _compare_criteria(input, example, criteria, given, *, ordinal, permutations,
     check_destinations(output, report)
     refuse_clashes({"the input": input}, {"-o": output}, {"--report": report})
     read.update(columns=parse_columns(read["columns"]), sep=_separator(read["sep"]))
-    data = f"example:{example}" if example is not None else input
+    if example is not None:
+        from .examples import load_example
+
+        data = [load_example(example, criterion=c, **read) for c in names_]
+    else:
+        data = input
     options = {"alpha": given["alpha"], "seed": given["seed"], "permutations": permutations}
     if given.get("confidence") is not None:
         options["confidence"] = given["confidence"]
     if ordinal is not None:
         options["ordinal"] = [c.strip() for c in ordinal.split(",") if c.strip()]
-    result = compare_criteria(data, names_, **options, **read)
+    result = compare_criteria(data, names_, **options,
+                              **({} if example is not None else read))
     if report is not None:
         write_folder(lambda folder: write_fronts_report(result, folder), report)
     emit(render_fronts(result, fmt, text_width(output)), output)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..defaults import DEFAULT_SEED
 from ..errors import RankwiseError
 from ..stats import fronts as F
 from ..stats import gsd as G
@@ -62,7 +63,16 @@ class Membership:
 
 @dataclass(frozen=True)
 class CriteriaComparison:
-    """Everything :func:`compare_criteria` decided, with the settings that produced it."""
+    """Everything :func:`compare_criteria` decided, with the settings that produced it.
+
+    Examples
+    --------
+    >>> from rankwise import compare_criteria, load_example
+    >>> tables = [load_example("demo_results", criterion=c) for c in ("accuracy", "fit_time")]
+    >>> r = compare_criteria(tables, ["accuracy", "fit_time"], rounds=100)
+    >>> r.outdone_learners["CART"], r.gsd_front_learners
+    (['NaiveBayes'], ['NaiveBayes', 'RandomForest'])
+    """
 
     learners: tuple
     datasets: tuple
@@ -107,12 +117,6 @@ class CriteriaComparison:
             return []
         return [self.learners[i] for i in np.flatnonzero(self.gsd_front)]
 
-    @property
-    def sentences(self) -> list:
-        from ..report.fronts import sentences
-
-        return sentences(self)
-
 
 def _is_time(name: str) -> bool:
     low = name.lower()
@@ -121,7 +125,7 @@ def _is_time(name: str) -> bool:
 
 def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                      confidence: float = 0.95, summary: str = "mean", rounds: int = 1000,
-                     permutations: int = 1000, seed: int = 20240606,
+                     permutations: int = 1000, seed: int = DEFAULT_SEED,
                      convention: str = "strict", gsd: bool = True, test: str = "auto",
                      **load_options) -> CriteriaComparison:
     """The front of two or more criteria, how sure it is, who is statistically dominated, and
@@ -129,9 +133,9 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
 
     Parameters
     ----------
-    data : path, DataFrame, ``"example:NAME"`` or a sequence of ScoreTable (one per criterion)
+    data : path, DataFrame, or a sequence of ScoreTable (one per criterion)
         A long table or results database with a ``criterion`` column (each criterion read with
-        :func:`rankwise.load_table` and ``load_options``), a bundled example, or the tables.
+        :func:`rankwise.load_table` and ``load_options``), or the tables of the criteria.
     criteria : sequence of str
         Two or more criteria; each one's direction as :func:`rankwise.load_table` reads it
         (times, errors and losses are lower-is-better).
@@ -147,7 +151,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     permutations : int
         Splits of each GSD pairwise test (every split when there are fewer).
     seed : int
-        Seeds the bootstrap and the permutations.
+        Seeds the bootstrap and the permutations (default: compare's, ``--seed``'s).
     convention : {"strict", "tabarena"}
         The Pareto rule (module :mod:`rankwise.stats.fronts`).
     test : {"auto", "wilcoxon", "friedman"}
@@ -171,10 +175,12 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     --------
     The bundled demo experiment's accuracy and fit time (4 data sets):
 
-    >>> from rankwise import compare_criteria
-    >>> r = compare_criteria("example:demo_results", ["accuracy", "fit_time"], rounds=200)
+    >>> from rankwise import compare_criteria, load_example
+    >>> criteria = ["accuracy", "fit_time"]
+    >>> tables = [load_example("demo_results", criterion=c) for c in criteria]
+    >>> r = compare_criteria(tables, criteria, rounds=200)
     >>> r.front_learners
-    ['CART', 'NaiveBayes', 'RandomForest']
+    ['NaiveBayes', 'RandomForest']
     """
     criteria = tuple(criteria)
     _check(criteria, alpha, confidence, summary, rounds, permutations, convention, test)
@@ -260,11 +266,6 @@ def _check(criteria, alpha, confidence, summary, rounds, permutations, conventio
 def _tables(data, criteria, load_options) -> list:
     from ..tables import ScoreTable, load_table
 
-    if isinstance(data, str) and data.startswith("example:"):
-        from ..examples import load_example
-
-        return [load_example(data[len("example:"):], criterion=c, **load_options)
-                for c in criteria]
     if isinstance(data, (list, tuple)) and data and all(isinstance(t, ScoreTable)
                                                         for t in data):
         if len(data) != len(criteria):

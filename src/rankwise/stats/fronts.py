@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..defaults import DEFAULT_DECIMALS
+
 CONVENTIONS = ("strict", "tabarena")
 #: Pairs of learners compared at once by the general (more than two criteria) front.
 BLOCK_PAIRS = 4_000_000
@@ -52,6 +54,15 @@ def pareto_front(points, convention: str = "strict", maximize=None) -> np.ndarra
     ``maximize``: the criteria's directions before :func:`orient`; only the ``tabarena``
     convention needs them (TabArena sorts by (x, y) in x's direction, so which of two points
     tied on x comes first depends on both directions).
+
+    Examples
+    --------
+    B ties A on y and is worse on x: off Pareto's front, on TabArena's step:
+
+    >>> from rankwise.stats.fronts import pareto_front
+    >>> pts = [[0.9, 1.0], [0.8, 1.0], [0.7, 2.0]]
+    >>> pareto_front(pts).tolist(), pareto_front(pts, "tabarena").tolist()
+    ([True, False, True], [True, True, True])
     """
     points = np.asarray(points, dtype=float)
     if points.ndim != 2:
@@ -169,7 +180,20 @@ def front_probability(values, how: str, rounds: int, seed, convention: str = "st
     """The share of bootstrap rounds (data sets drawn with replacement) in which each learner
     is on the front, and percentile intervals of each aggregate.
 
-    Returns ``(probability k, low k × m, high k × m)`` (oriented)."""
+    Returns ``(probability k, low k × m, high k × m)`` (oriented).
+
+    Examples
+    --------
+    A learner far ahead on both criteria is on the front in every draw:
+
+    >>> import numpy as np
+    >>> from rankwise.stats.fronts import front_probability
+    >>> v = np.random.default_rng(0).normal(size=(10, 3, 2))
+    >>> v[:, 0] += 5
+    >>> p, low, high = front_probability(v, "mean", rounds=100, seed=1)
+    >>> float(p[0])
+    1.0
+    """
     n = values.shape[0]
     counts = bootstrap_counts(n, rounds, seed)
     on = np.zeros(values.shape[1])
@@ -199,7 +223,8 @@ def chosen_test(test: str, k: int) -> str:
     return test
 
 
-def dominance(values, alpha: float, decimals: int | None = 12, test: str = "auto"):
+def dominance(values, alpha: float, decimals: int | None = DEFAULT_DECIMALS,
+              test: str = "auto"):
     """Which learner beats which significantly on each criterion: the two-sided Wilcoxon
     signed-rank test of every pair over the data sets (:func:`rankwise.pairwise_statistics`,
     Demšar's zero rule), or the mean-rank z-test of Friedman's ranks (Demšar 2006, §3.2.2;
@@ -209,6 +234,18 @@ def dominance(values, alpha: float, decimals: int | None = 12, test: str = "auto
     ``values``: n × k × m, oriented. Returns ``(better, adjusted)``: m × k × k booleans
     (``better[c, i, j]``: learner i significantly better than j on criterion c) and the m × k × k
     Holm-adjusted p-values.
+
+    Examples
+    --------
+    Learner 0 is better than learner 1 on the first criterion on all 12 data sets:
+
+    >>> import numpy as np
+    >>> from rankwise.stats.fronts import dominance
+    >>> v = np.random.default_rng(0).normal(size=(12, 2, 2))
+    >>> v[:, 0, 0] = v[:, 1, 0] + 1
+    >>> better, adjusted = dominance(v, 0.05)
+    >>> bool(better[0, 0, 1]), bool(better[0, 1, 0])
+    (True, False)
     """
     from .adjust import adjust
     from .pairwise import pairwise_statistics
