@@ -619,3 +619,20 @@ def test_export_curves_reads_back_as_the_database(tmp_path):
     one_line_error(CliRunner().invoke(app, ["curves", str(out)]), "choose one with --criterion")
     one_line_error(CliRunner().invoke(app, ["export", str(db), "--curves", "-f", "weka", "-o",
                                             str(tmp_path / "w.arff")]), "no budget")
+
+
+def test_settle_signed_rank_pvalue_equals_scipys_permutation_branch(rng):
+    """The exact convolution that replaces scipy's sign-flip permutation test (at most 13
+    differences with ties or zeros) gives scipy's numbers, and scipy's own elsewhere."""
+    from scipy import stats
+
+    from rankwise.analysis.curves import _signed_rank_pvalue
+
+    checked = 0
+    for _ in range(300):
+        d = rng.integers(-3, 4, size=int(rng.integers(1, 20))).astype(float)
+        if (d != 0).any():
+            assert _signed_rank_pvalue(d) == pytest.approx(
+                float(stats.wilcoxon(d, zero_method="zsplit").pvalue), abs=1e-12)
+            checked += 1
+    assert checked > 250
