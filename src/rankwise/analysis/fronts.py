@@ -68,8 +68,9 @@ class CriteriaComparison:
     Examples
     --------
     >>> from rankwise import compare_criteria, load_example
-    >>> tables = [load_example("demo_results", criterion=c) for c in ("accuracy", "fit_time")]
-    >>> r = compare_criteria(tables, ["accuracy", "fit_time"], rounds=100)
+    >>> criteria = ["accuracy", "fit_time"]
+    >>> tables = [load_example("demo_results", criterion=c) for c in criteria]
+    >>> r = compare_criteria(tables, criteria, rounds=100)
     >>> r.outdone_learners["CART"], r.gsd_front_learners
     (['NaiveBayes'], ['NaiveBayes', 'RandomForest'])
     """

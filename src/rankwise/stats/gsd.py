@@ -344,7 +344,7 @@ def relation(values, cardinal) -> np.ndarray:
     --------
     >>> import numpy as np
     >>> from rankwise.stats.gsd import front, relation
-    >>> v = np.stack([[[3.0], [1.0]], [[2.0], [0.0]]])   # 2 data sets, 2 learners, 1 criterion
+    >>> v = np.array([[[3.0], [1.0]], [[2.0], [0.0]]])   # 2 data sets x 2 learners
     >>> d = relation(v, [True])
     >>> bool(d[0, 1] >= 0), front(d).tolist()
     (True, [True, False])
