@@ -14,7 +14,7 @@ from rankwise import RankwiseError, compare, load_example
 from rankwise import cli as cli_module
 from rankwise.analysis.options import Options, validate
 from rankwise.analysis.option_groups import CLASSES, grouped
-from rankwise.option_table import (BY_NAME, COMMANDS, COMPARE, GROUPS, ITEMS, KEYWORDS, NAMES, READ,
+from rankwise.option_table import (BY_NAME, COMMANDS, COMPARE, FRONTS, GROUPS, ITEMS, KEYWORDS, NAMES, READ,
                                    api_values,
                                    command_words, echoed)
 
@@ -94,7 +94,7 @@ def test_the_docstring_describes_every_keyword_and_field_in_order():
 
 def test_the_command_line_declares_each_option_as_the_table_does():
     params = {p.name: p for p in _click_compare().params}
-    read_flags = {o.long_flag for o in READ + ITEMS}
+    read_flags = {o.long_flag for o in READ + ITEMS + FRONTS}
     for option in COMPARE:
         param = params[option.cli_param]
         assert option.long_flag in param.opts, option.name

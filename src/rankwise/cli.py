@@ -13,6 +13,7 @@ from . import names, option_table
 from .cli_options import Board, Fronts, In, Items, NoEffects, Out, Pool, Racing, Study
 from .cli_options import CommandDefaults, Commands
 from .cli_options import Defaults as D, Options as O
+from .defaults import FRONT_PERMUTATIONS
 from ._paths import refuse_clashes
 from .errors import RankwiseError
 
@@ -205,7 +206,7 @@ def compare(
     items: Items.Flag = False, metric: Items.Metric = None, item_filter: Items.Filter = None,
     cluster: Items.Cluster = None,
     criteria: Fronts.Criteria = None, ordinal: Fronts.Ordinal = None,
-    permutations: Fronts.Permutations = 1000,
+    permutations: Fronts.Permutations = FRONT_PERMUTATIONS,
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare

@@ -52,3 +52,8 @@ MCNEMAR_EXACT_BELOW = 25
 #: (simultaneous over learners and budgets), and their seed.
 CURVE_DRAWS = 2000
 CURVE_SEED = 4902
+
+#: compare --criteria: bootstrap rounds of the front's membership probability, and splits of each
+#: pairwise GSD permutation test (every split when there are fewer).
+FRONT_ROUNDS = 1000
+FRONT_PERMUTATIONS = 1000

@@ -271,6 +271,15 @@ ITEMS = (
     Option("cluster", None, "--cluster", panel="Items (guide: items)"),
 )
 
+#: compare's options for a front of criteria (``compare --criteria``;
+#: :func:`rankwise.compare_criteria`).
+FRONTS = (
+    Option("criteria", None, "--criteria", kind="list", panel="Better and cheaper (guide: fronts)"),
+    Option("ordinal", None, "--ordinal", kind="list", panel="Better and cheaper (guide: fronts)"),
+    Option("permutations", defaults.FRONT_PERMUTATIONS, "--permutations",
+           panel="Better and cheaper (guide: fronts)"),
+)
+
 BY_NAME = {o.name: o for o in COMPARE}
 NAMES = tuple(BY_NAME)
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..defaults import DEFAULT_SEED
+from ..defaults import DEFAULT_SEED, FRONT_PERMUTATIONS, FRONT_ROUNDS
 from ..errors import RankwiseError
 from ..stats import fronts as F
 from ..stats import gsd as G
@@ -125,8 +125,9 @@ def _is_time(name: str) -> bool:
 
 
 def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
-                     confidence: float = 0.95, summary: str = "mean", rounds: int = 1000,
-                     permutations: int = 1000, seed: int = DEFAULT_SEED,
+                     confidence: float = 0.95, summary: str = "mean",
+                     rounds: int = FRONT_ROUNDS, permutations: int = FRONT_PERMUTATIONS,
+                     seed: int = DEFAULT_SEED,
                      convention: str = "strict", gsd: bool = True, test: str = "auto",
                      **load_options) -> CriteriaComparison:
     """The front of two or more criteria, how sure it is, who is statistically dominated, and
