@@ -218,10 +218,11 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
         notes.append(f"GSD left out: {k} learners (it solves a programme for each ordered pair;"
                      f" up to {GSD_MAX_LEARNERS})")
     elif gsd:
-        gsd_d = G.relation(oriented, cardinal)
+        systems = {}
+        gsd_d = G.relation(oriented, cardinal, systems)
         gsd_front = G.front(gsd_d)
         memberships = _memberships(oriented, learners, cardinal, gsd_front, alpha,
-                                   permutations, seed)
+                                   permutations, seed, systems)
     if n < 6:
         notes.append(f"with {n} data sets the smallest two-sided Wilcoxon p-value is"
                      f" {2 / 2 ** n:.3g}: no learner can be significantly better at"
@@ -300,7 +301,8 @@ def _align(tables, criteria):
     return learners, datasets, values, notes
 
 
-def _memberships(oriented, learners, cardinal, gsd_front, alpha, permutations, seed) -> list:
+def _memberships(oriented, learners, cardinal, gsd_front, alpha, permutations, seed,
+                 systems) -> list:
     k = len(learners)
     out = []
     ss = np.random.SeedSequence(seed)
@@ -308,7 +310,8 @@ def _memberships(oriented, learners, cardinal, gsd_front, alpha, permutations, s
     for i in np.flatnonzero(gsd_front):
         comp = [j for j in range(k) if j != i]
         tests = [G.pair_test(oriented[:, i], oriented[:, j], cardinal,
-                             permutations=permutations, seed=seeds[i * k + j], level=alpha)
+                             permutations=permutations, seed=seeds[i * k + j], level=alpha,
+                             system=systems.get((min(i, j), max(i, j))))
                  for j in comp]
         p = np.array([t.pvalue for t in tests])
         robust = np.array([t.robust for t in tests])

@@ -86,13 +86,11 @@ def system(points, cardinal) -> System:
     le = (pts[:, None, :] <= pts[None, :, :]).all(axis=2)
     np.fill_diagonal(le, False)                       # distinct points: le is strict
     cover = le & ~((le.astype(np.float32) @ le.astype(np.float32)) > 0)
-    rows, cols, vals = [], [], []
-    for r, (i, j) in enumerate(zip(*np.nonzero(cover))):      # u_i - u_j <= 0
-        rows += [r, r]
-        cols += [i, j]
-        vals += [1.0, -1.0]
-    n_rows = int(cover.sum())
-    eq_rows, eq_cols, eq_vals, n_eq = [], [], [], 0
+    ci, cj = np.nonzero(cover)                                   # u_i - u_j <= 0
+    blocks = [(np.repeat(np.arange(len(ci)), 2), np.c_[ci, cj].ravel(),
+               np.tile([1.0, -1.0], len(ci)))]
+    n_rows = len(ci)
+    eq_blocks, n_eq = [], 0
     lo_idx, hi_idx = np.nonzero(le)                   # the R1 pairs: lo ≤ hi
     if len(lo_idx) > 1:
         ordn = ~card
@@ -107,34 +105,43 @@ def system(points, cardinal) -> System:
             g &= (diff[:, None, :] >= diff[None, :, :]).all(axis=2)
         np.fill_diagonal(g, False)
         same = g & g.T
-        # classes of equally good exchanges: each member equal to its first
+        # classes of equally good exchanges (same ordinal ends, same cardinal differences):
+        # each member equal to the first of its class
         rep = np.arange(len(a))
-        for i in range(len(a)):
-            if rep[i] == i:
-                members = np.flatnonzero(same[i])
-                rep[members[members > i]] = i
-        for i in np.flatnonzero(rep != np.arange(len(a))):
-            r0 = rep[i]
-            eq_rows += [n_eq] * 4
-            eq_cols += [hi_idx[i], lo_idx[i], hi_idx[r0], lo_idx[r0]]
-            eq_vals += [1.0, -1.0, -1.0, 1.0]
-            n_eq += 1
+        has = same.any(axis=1)
+        if has.any():
+            first = np.argmax(same | np.eye(len(a), dtype=bool), axis=1)
+            rep = np.where(has, np.minimum(first, np.arange(len(a))), rep)
+        member = np.flatnonzero(rep != np.arange(len(a)))
+        if member.size:
+            r0 = rep[member]
+            eq_blocks.append((np.repeat(np.arange(member.size), 4),
+                              np.c_[hi_idx[member], lo_idx[member], hi_idx[r0],
+                                    lo_idx[r0]].ravel(),
+                              np.tile([1.0, -1.0, -1.0, 1.0], member.size)))
+            n_eq = member.size
         keep = rep == np.arange(len(a))
         s = (g & ~g.T)[np.ix_(keep, keep)]
         sf = s.astype(np.float32)
         cover2 = s & ~((sf @ sf) > 0)
         kept = np.flatnonzero(keep)
-        for i, j in zip(*np.nonzero(cover2)):
-            pi, qj = kept[i], kept[j]
-            # -(u_a - u_b) + (u_c - u_d) <= 0
-            rows += [n_rows] * 4
-            cols += [hi_idx[pi], lo_idx[pi], hi_idx[qj], lo_idx[qj]]
-            vals += [-1.0, 1.0, 1.0, -1.0]
-            n_rows += 1
+        pi, qj = np.nonzero(cover2)
+        pi, qj = kept[pi], kept[qj]
+        # -(u_a - u_b) + (u_c - u_d) <= 0
+        blocks.append((n_rows + np.repeat(np.arange(len(pi)), 4),
+                       np.c_[hi_idx[pi], lo_idx[pi], hi_idx[qj], lo_idx[qj]].ravel(),
+                       np.tile([-1.0, 1.0, 1.0, -1.0], len(pi))))
+        n_rows += len(pi)
+    rows, cols, vals = (np.concatenate(x) for x in zip(*blocks))
+    if eq_blocks:
+        eq_rows, eq_cols, eq_vals = eq_blocks[0]
     a_ub = sparse.csr_matrix((vals, (rows, cols)), shape=(max(n_rows, 1), p))
     a_eq = (sparse.csr_matrix((eq_vals, (eq_rows, eq_cols)), shape=(n_eq, p))
             if n_eq else None)
     return System(pts, low, high, a_ub, a_eq)
+
+
+_build = system   # the builder, under a name the functions with a ``system`` argument can use
 
 
 def all_constraints(points, cardinal) -> tuple:
@@ -260,7 +267,7 @@ def gsd_statistic(x, y, cardinal) -> float:
     """
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     pts, inv = _pooled(x, y)
-    sys = system(pts, cardinal)
+    sys = _build(pts, cardinal)
     n = len(x)
     return _solve(sys, _objective(None, inv[:n], inv[n:], len(sys.points), n))
 
@@ -278,10 +285,11 @@ class PairTest:
 
 
 def pair_test(x, y, cardinal, *, permutations: int, seed, level: float,
-              warm: bool = True) -> PairTest:
+              warm: bool = True, system: System | None = None) -> PairTest:
     """H0: Y ≿ X (Y GSD-dominates X); the statistic D(Y, X) over the 2n outcomes' splits.
     ``level``: the level at which ``robust`` (the contaminated data sets the rejection
-    survives) is counted.
+    survives) is counted. ``system``: the pair's programme when the caller has it (the same
+    for (x, y) and (y, x): the distinct outcomes of both).
 
     Examples
     --------
@@ -298,7 +306,7 @@ def pair_test(x, y, cardinal, *, permutations: int, seed, level: float,
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     n = len(x)
     pts, inv = _pooled(x, y)
-    sys = system(pts, cardinal)
+    sys = _build(pts, cardinal) if system is None else system
     p = len(sys.points)
     solve = Solver(sys, warm)
     observed = solve(_objective(None, inv[n:], inv[:n], p, n))
@@ -336,9 +344,11 @@ def pair_test(x, y, cardinal, *, permutations: int, seed, level: float,
     return PairTest(observed, pvalue, exact, len(null), null, robust)
 
 
-def relation(values, cardinal) -> np.ndarray:
+def relation(values, cardinal, systems: dict | None = None) -> np.ndarray:
     """k × k matrix of D(i, j) for every ordered pair (``values``: n × k × m, oriented); the
     diagonal is 0.
+
+    ``systems``: filled with each pair's programme, by (i, j) with i < j, for the tests.
 
     Examples
     --------
@@ -352,9 +362,15 @@ def relation(values, cardinal) -> np.ndarray:
     n, k, m = values.shape
     d = np.zeros((k, k))
     for i in range(k):
-        for j in range(k):
-            if i != j:
-                d[i, j] = gsd_statistic(values[:, i], values[:, j], cardinal)
+        for j in range(i + 1, k):
+            # one programme for both directions: only the objective changes
+            pts, inv = _pooled(values[:, i], values[:, j])
+            sys = _build(pts, cardinal)
+            if systems is not None:
+                systems[i, j] = sys
+            solve = Solver(sys)
+            c = _objective(None, inv[:n], inv[n:], len(sys.points), n)
+            d[i, j], d[j, i] = solve(c), solve(-c)
     return d
 
 
