@@ -244,3 +244,18 @@ def test_gsd_test_holds_its_level_under_the_null():
     reps = 300
     rate = gsd.null_rejection_rate(reps, 10, permutations=99, seed=11)
     assert rate <= 0.05 + 2 * math.sqrt(0.05 * 0.95 / reps)
+
+
+def test_curtailed_test_decides_as_the_full_one(rng):
+    for _ in range(6):
+        x, y = rng.normal(size=(12, 2)), rng.normal(size=(12, 2))
+        x[:, 0] += rng.uniform(0, 1.5)
+        full = gsd.pair_test(x, y, [True, False], permutations=99, seed=4, level=0.05)
+        cut = gsd.pair_test(x, y, [True, False], permutations=99, seed=4, level=0.05,
+                            curtail=True)
+        assert (full.pvalue <= 0.05) == (cut.pvalue <= 0.05)
+        assert cut.pvalue <= full.pvalue + 1e-12
+        if cut.curtailed:
+            assert cut.pvalue > 0.05 and cut.permutations < full.permutations
+        else:
+            assert cut.pvalue == full.pvalue

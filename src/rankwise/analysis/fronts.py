@@ -17,7 +17,9 @@ Choices (each stated in every report):
   such as ``fit_time``, ``predict_time``, ``runtime``) are ordinal and the rest cardinal. The
   membership tests run for the learners on the sample's GSD front (the others are dominated in
   the sample), against every other learner, with ``permutations`` splits each (every split when
-  there are fewer). ``static``: each pairwise test at ``alpha`` (the intersection-union
+  there are fewer; a test whose p-value is certain to exceed ``alpha`` stops early and reports
+  a lower bound, "> p"; the likeliest dominator is tested first, and once one test keeps the
+  learner off the front the others are not run). ``static``: each pairwise test at ``alpha`` (the intersection-union
   test of one learner named in advance); ``dynamic``: at ``alpha`` / (k − 1), the reference
   code's rejection region, which holds for every learner tested at once.
 """
@@ -54,10 +56,12 @@ class Membership:
     static: bool              # every p ≤ alpha
     dynamic: bool             # every p ≤ alpha / (k − 1)
     robust_static: int        # contaminated data sets under which static still rejects (-1)
+    curtailed: np.ndarray     # per competitor: stopped once p > alpha was certain
 
     @property
     def pvalue(self) -> float:
-        """The intersection-union p-value: the largest of the pairwise ones."""
+        """The intersection-union p-value: the largest of the pairwise ones (a lower bound
+        when a curtailed test gave it)."""
         return float(self.pvalues.max()) if len(self.pvalues) else 0.0
 
 
@@ -222,7 +226,12 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
         gsd_d = G.relation(oriented, cardinal, systems)
         gsd_front = G.front(gsd_d)
         memberships = _memberships(oriented, learners, cardinal, gsd_front, alpha,
-                                   permutations, seed, systems)
+                                   permutations, seed, systems, gsd_d)
+    if memberships and not all(m.exact for m in memberships) \
+            and alpha / max(k - 1, 1) < 1 / (permutations + 1):
+        notes.append(f"the dynamic test cannot reject with {permutations} permutations:"
+                     f" alpha/(k-1) = {alpha / max(k - 1, 1):.3g} is below the smallest"
+                     f" p-value, 1/{permutations + 1}; raise --permutations")
     if n < 6:
         notes.append(f"with {n} data sets the smallest two-sided Wilcoxon p-value is"
                      f" {2 / 2 ** n:.3g}: no learner can be significantly better at"
@@ -302,23 +311,33 @@ def _align(tables, criteria):
 
 
 def _memberships(oriented, learners, cardinal, gsd_front, alpha, permutations, seed,
-                 systems) -> list:
+                 systems, d) -> list:
+    """Each learner on the sample's GSD front against every other learner, the likeliest
+    dominator first (largest D(other, learner)); once one test is certain to give p > alpha the
+    learner cannot be shown on the front, and the others are not run (the decision is the
+    same)."""
     k = len(learners)
     out = []
-    ss = np.random.SeedSequence(seed)
-    seeds = ss.spawn(k * k)
+    seeds = np.random.SeedSequence(seed).spawn(k * k)
     for i in np.flatnonzero(gsd_front):
-        comp = [j for j in range(k) if j != i]
-        tests = [G.pair_test(oriented[:, i], oriented[:, j], cardinal,
-                             permutations=permutations, seed=seeds[i * k + j], level=alpha,
-                             system=systems.get((min(i, j), max(i, j))))
-                 for j in comp]
+        order = sorted((j for j in range(k) if j != i), key=lambda j: (-d[j, i], j))
+        comp, tests = [], []
+        for j in order:
+            t = G.pair_test(oriented[:, i], oriented[:, j], cardinal,
+                            permutations=permutations, seed=seeds[i * k + j], level=alpha,
+                            system=systems.get((min(i, j), max(i, j))), curtail=True)
+            comp.append(j)
+            tests.append(t)
+            if t.curtailed or t.pvalue > alpha:
+                break
         p = np.array([t.pvalue for t in tests])
         robust = np.array([t.robust for t in tests])
+        complete = len(comp) == k - 1
         out.append(Membership(learners[i], tuple(learners[j] for j in comp), p,
                               np.array([t.statistic for t in tests]),
-                              all(t.exact for t in tests), tests[0].permutations if tests else 0,
-                              robust, bool((p <= alpha).all()),
-                              bool((p <= alpha / max(k - 1, 1)).all()),
-                              int(robust.min()) if len(robust) else -1))
+                              all(t.exact for t in tests), max(t.permutations for t in tests),
+                              robust, complete and bool((p <= alpha).all()),
+                              complete and bool((p <= alpha / max(k - 1, 1)).all()),
+                              int(robust.min()) if complete else -1,
+                              np.array([t.curtailed for t in tests])))
     return out

@@ -32,6 +32,13 @@ def _p(p) -> str:
     return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
 
 
+def _mp(mb) -> str:
+    """A membership test's largest p: "= p", or "> p" when a curtailed test gave it."""
+    at = int(np.argmax(mb.pvalues)) if len(mb.pvalues) else 0
+    sign = ">" if len(mb.pvalues) and mb.curtailed[at] else "="
+    return f"{sign} {_p(mb.pvalue)}"
+
+
 def _g(x) -> str:
     return f"{x:.4g}"
 
@@ -115,8 +122,11 @@ def sentences(r) -> list:
         for mb in r.memberships:
             verdict = ("is on the GSD front (static test)" if mb.static
                        else "is not shown to be on the GSD front")
-            out.append(f"{mb.learner} {verdict}: largest p = {_p(mb.pvalue)} over"
-                       f" {len(mb.competitors)} competitors"
+            k = len(r.learners)
+            over = (f"{len(mb.competitors)} competitors" if len(mb.competitors) == k - 1 else
+                    f"{len(mb.competitors)} of {k - 1} competitors (the last tested already"
+                    f" keeps it off)")
+            out.append(f"{mb.learner} {verdict}: largest p {_mp(mb)} over {over}"
                        + (f"; also at alpha/(k-1) (dynamic)" if mb.dynamic else "")
                        + (f"; robust to {mb.robust_static} contaminated data set(s)"
                           if mb.static else "") + ".")
@@ -161,14 +171,15 @@ def fronts_document(r):
         if r.memberships:
             mrows = []
             for mb in r.memberships:
-                mrows.append([mb.learner, _p(mb.pvalue), "yes" if mb.static else "no",
+                mrows.append([mb.learner, _mp(mb).lstrip("= "), "yes" if mb.static else "no",
                               "yes" if mb.dynamic else "no",
                               str(mb.robust_static) if mb.static else "-",
                               ("every" if mb.exact else str(mb.permutations))])
             doc.add(Table(["learner", "largest p", "static", "dynamic", "robust to",
                            "splits"], mrows, "<>>>>>", key="gsd_tests"))
             doc.add(Paragraph("Each test: H0 \"the competitor GSD-dominates the learner\","
-                              " the outcomes of both permuted between them; static: every"
+                              " the outcomes of both permuted between them (\"> p\": stopped"
+                              " once p above alpha was certain); static: every"
                               f" competitor rejected at alpha = {s['alpha']:g}; dynamic: at"
                               " alpha/(k-1). Robust to: contaminated data sets under which"
                               " the static test still rejects."))
@@ -214,7 +225,8 @@ def fronts_dict(r) -> dict:
             "covering_pairs": [[r.learners[i], r.learners[j]] for i, j in _hasse_edges(r)],
             "tests": [{"learner": m.learner, "competitors": list(m.competitors),
                        "pvalues": jsonable(m.pvalues), "statistics": jsonable(m.statistics),
-                       "robust": np.asarray(m.robust).tolist(), "static": m.static,
+                       "robust": np.asarray(m.robust).tolist(),
+                       "curtailed": np.asarray(m.curtailed).tolist(), "static": m.static,
                        "dynamic": m.dynamic, "robust_static": m.robust_static,
                        "exact": m.exact, "permutations": m.permutations}
                       for m in r.memberships]},
