@@ -259,3 +259,14 @@ def test_curtailed_test_decides_as_the_full_one(rng):
             assert cut.pvalue > 0.05 and cut.permutations < full.permutations
         else:
             assert cut.pvalue == full.pvalue
+
+
+def test_a_learner_shown_on_the_gsd_front_with_its_robustness():
+    r = compare_criteria(_planted_table(np.random.default_rng(7)), ["accuracy", "fit_time"],
+                         rounds=200, permutations=99)
+    c = next(m for m in r.memberships if m.learner == "C")
+    assert c.static and c.dynamic and c.competitors == ("B", "A") or set(c.competitors) == {
+        "A", "B"}
+    assert c.robust_static == int(c.robust.min()) >= 0
+    assert any(s.startswith("C is on the GSD front (static test)") for s in sentences(r))
+    assert fronts_dict(r)["gsd"]["tests"][1]["static"] is True

@@ -127,7 +127,7 @@ def sentences(r) -> list:
                     f"{len(mb.competitors)} of {k - 1} competitors (the last tested already"
                     f" keeps it off)")
             out.append(f"{mb.learner} {verdict}: largest p {_mp(mb)} over {over}"
-                       + (f"; also at alpha/(k-1) (dynamic)" if mb.dynamic else "")
+                       + ("; also at alpha/(k-1) (dynamic)" if mb.dynamic else "")
                        + (f"; robust to {mb.robust_static} contaminated data set(s)"
                           if mb.static else "") + ".")
     return out
