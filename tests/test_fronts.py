@@ -270,3 +270,19 @@ def test_a_learner_shown_on_the_gsd_front_with_its_robustness():
     assert c.robust_static == int(c.robust.min()) >= 0
     assert any(s.startswith("C is on the GSD front (static test)") for s in sentences(r))
     assert fronts_dict(r)["gsd"]["tests"][1]["static"] is True
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tag", ["pmlb_knn", "openml_glmnet"])
+def test_gsd_test_decides_as_the_reference_repository(tag):
+    """The permutation test on the reference repository's data: the same decision at 0.05 as
+    its stored permutations (Gurobi, R's generator), and a p-value within Monte Carlo error."""
+    ref = json.loads((DATA / "gsd_reference.json").read_text())["cases"][tag]
+    pts = np.c_[ref["ordinal_1"], ref["ordinal_2"], ref["numeric"]]
+    a = np.repeat(pts, ref["count_a"], axis=0)
+    b = np.repeat(pts, ref["count_b"], axis=0)
+    t = gsd.pair_test(a, b, [False, False, True], permutations=200, seed=1, level=0.05)
+    assert (t.pvalue <= 0.05) == (ref["pvalue"] <= 0.05)
+    se = math.sqrt(max(ref["pvalue"], 0.01) * (1 - ref["pvalue"]) * (1 / 200 + 1 / ref[
+        "permutations"]))
+    assert abs(t.pvalue - ref["pvalue"]) <= 4 * se

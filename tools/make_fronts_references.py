@@ -14,7 +14,8 @@ tests/data/fronts/tabarena_reference.json.
 ``gsd``: three of the reference repository's pairwise data sets (PMLB glmnet and knn against
 the classifier of interest, OpenML glmnet against SVM: the distinct outcomes with each
 learner's counts, the worst and best points appended) and the observed test statistic its code
-computed with Gurobi (``d_observed$result_eps_0``); written to tests/data/fronts/gsd_reference.json.
+computed with Gurobi (``d_observed$result_eps_0``), and the p-value of its stored permutations
+((1 + #{D* <= D}) / (B + 1)); written to tests/data/fronts/gsd_reference.json.
 """
 
 import json
@@ -61,11 +62,17 @@ def gsd(folder):
     for tag, stem in files.items():
         d = rdata.read_rds(folder / f"{stem}_dat_set.rds")
         r = rdata.read_rds(folder / f"{stem}_result.rds")
+        # the permuted statistics: a matrix (one row per epsilon, one column per split) kept
+        # column by column; the epsilon = 0 row is every len(d_observed)-th value
+        eps = len(r["d_observed"])
+        null = np.array([float(np.asarray(v).ravel()[0]) for v in r["permutation_test"]])[::eps]
+        observed = float(r["d_observed"]["result_eps_0"][0])
         out[tag] = {"ordinal_1": d.ordinal_1.tolist(), "ordinal_2": d.ordinal_2.tolist(),
                     "numeric": d.numeric.tolist(),
                     "count_a": d.count_group_a.astype(int).tolist(),
                     "count_b": d.count_group_b.astype(int).tolist(),
-                    "d_observed_eps0": float(r["d_observed"]["result_eps_0"][0])}
+                    "d_observed_eps0": observed, "permutations": len(null),
+                    "pvalue": float((1 + np.sum(null <= observed + 1e-12)) / (len(null) + 1))}
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "gsd_reference.json").write_text(json.dumps(
         {"source": "github.com/hannahblo/Statistical-Multicriteria-Benchmarking-via-the-GSD-Front"
