@@ -235,7 +235,18 @@ def fronts_dict(r) -> dict:
 
 
 def render_fronts(r, fmt: str, width: int = 80) -> str:
-    """``fmt``: text, markdown, html, latex or json."""
+    """``fmt``: text, markdown, html, latex or json.
+
+    Examples
+    --------
+    >>> from rankwise import compare_criteria, load_example
+    >>> from rankwise.report.fronts import render_fronts
+    >>> criteria = ["accuracy", "fit_time"]
+    >>> tables = [load_example("demo_results", criterion=c) for c in criteria]
+    >>> r = compare_criteria(tables, criteria, rounds=100)
+    >>> print(render_fronts(r, "markdown").splitlines()[0])
+    # rankwise: better and cheaper
+    """
     if fmt == "json":
         return json.dumps(fronts_dict(r), indent=2, ensure_ascii=False) + "\n"
     doc = fronts_document(r)
@@ -258,7 +269,18 @@ def render_fronts(r, fmt: str, width: int = 80) -> str:
 
 def front_figure(r, x: int = 0, y: int = 1):
     """Criterion ``y`` against criterion ``x``: each learner's point with its intervals on
-    both axes, shaded by its membership probability, the front drawn as a step."""
+    both axes, shaded by its membership probability, the front drawn as a step.
+
+    Examples
+    --------
+    >>> from rankwise import compare_criteria, load_example
+    >>> from rankwise.report.fronts import front_figure
+    >>> criteria = ["accuracy", "fit_time"]
+    >>> tables = [load_example("demo_results", criterion=c) for c in criteria]
+    >>> fig = front_figure(compare_criteria(tables, criteria, rounds=100))
+    >>> fig.axes[0].get_xlabel()
+    'accuracy (higher is better)'
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -287,7 +309,18 @@ def front_figure(r, x: int = 0, y: int = 1):
 
 def hasse_figure(r):
     """The Hasse graph of the sample's GSD relation: each learner at the depth of its longest
-    chain from the top, an arrow from each learner to those it covers."""
+    chain from the top, an arrow from each learner to those it covers.
+
+    Examples
+    --------
+    >>> from rankwise import compare_criteria, load_example
+    >>> from rankwise.report.fronts import hasse_figure
+    >>> criteria = ["accuracy", "fit_time"]
+    >>> tables = [load_example("demo_results", criterion=c) for c in criteria]
+    >>> fig = hasse_figure(compare_criteria(tables, criteria, rounds=100))
+    >>> sorted(t.get_text() for t in fig.axes[0].texts if t.get_text())
+    ['CART', 'NaiveBayes', 'RandomForest', 'kNN']
+    """
     import matplotlib
 
     matplotlib.use("Agg")
