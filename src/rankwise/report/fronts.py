@@ -296,8 +296,10 @@ def front_figure(r, x: int = 0, y: int = 1):
     fr = np.flatnonzero(r.front)
     order = fr[np.argsort(px[fr])]
     ax.step(px[order], py[order], where="post", color="k", lw=0.8, zorder=0)
-    for i, name in enumerate(r.learners[:LEARNERS_SHOWN * 5]):
-        ax.annotate(name, (px[i], py[i]), textcoords="offset points", xytext=(4, 4),
+    # every name up to LEARNERS_SHOWN learners; beyond, the front's only (a person reads those)
+    named = range(len(r.learners)) if len(r.learners) <= LEARNERS_SHOWN else fr[:LEARNERS_SHOWN]
+    for i in named:
+        ax.annotate(r.learners[i], (px[i], py[i]), textcoords="offset points", xytext=(4, 4),
                     fontsize=7)
     ax.set_xlabel(f"{r.criteria[x]} ({_dir(r, x)})")
     ax.set_ylabel(f"{r.criteria[y]} ({_dir(r, y)})")
