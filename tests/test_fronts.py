@@ -286,3 +286,10 @@ def test_gsd_test_decides_as_the_reference_repository(tag):
     se = math.sqrt(max(ref["pvalue"], 0.01) * (1 - ref["pvalue"]) * (1 / 200 + 1 / ref[
         "permutations"]))
     assert abs(t.pvalue - ref["pvalue"]) <= 4 * se
+
+
+def test_mean_rank_summary_shows_ranks_and_says_so():
+    r = _demo(["accuracy", "fit_time"], rounds=50, summary="rank")
+    assert (r.points >= 1).all() and (r.points <= 4).all()
+    assert r.points[r.learners.index("NaiveBayes"), 1] == pytest.approx(1.25)
+    assert "mean rank, lower is better" in render_fronts(r, "text")

@@ -37,6 +37,8 @@ from ..stats import gsd as G
 
 #: The GSD programmes are solved for every ordered pair: up to this many learners.
 GSD_MAX_LEARNERS = 30
+#: The k x k matrix of which point beats which is kept up to this many learners.
+OUTDONE_MAX_LEARNERS = 5000
 #: Criterion names read as ordinal by the GSD by default (times).
 TIME_WORDS = ("time", "runtime", "seconds", "latency", "duration")
 SUMMARIES = ("mean", "median", "rank")
@@ -210,10 +212,16 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                                                  confidence, maximize)
     better, adjusted = F.dominance(oriented, alpha, test=test)
     dominated = F.statistically_dominated(better)
-    outdone = ((point[None, :, :] >= point[:, None, :]).all(axis=2)
-               & (point[None, :, :] > point[:, None, :]).any(axis=2)) if k <= 5000 else \
-        np.zeros((k, k), dtype=bool)
-    sign = np.where(maximize, 1.0, -1.0)
+    if k <= OUTDONE_MAX_LEARNERS:
+        outdone = ((point[None, :, :] >= point[:, None, :]).all(axis=2)
+                   & (point[None, :, :] > point[:, None, :]).any(axis=2))
+    else:
+        outdone = np.zeros((k, k), dtype=bool)
+        notes.append(f"which learners' points beat each point off the front is left out above"
+                     f" {OUTDONE_MAX_LEARNERS:,} learners (a k x k matrix); the front and the"
+                     f" probabilities are all there")
+    # shown as read: each criterion in its own direction; mean ranks as ranks (1 = best)
+    sign = np.full(m, -1.0) if summary == "rank" else np.where(maximize, 1.0, -1.0)
     points = point * sign
     lo, hi = np.minimum(low * sign, high * sign), np.maximum(low * sign, high * sign)
     gsd_d = gsd_front = None

@@ -18,7 +18,13 @@ DOMINATED_SHOWN = 8
 
 
 def _dir(r, c: int) -> str:
+    if r.settings["summary"] == "rank":
+        return "mean rank, lower is better"
     return "higher is better" if r.maximize[c] else "lower is better"
+
+
+def _lower_better(r, c: int) -> bool:
+    return r.settings["summary"] == "rank" or not r.maximize[c]
 
 
 def _names(names) -> str:
@@ -45,13 +51,13 @@ def _g(x) -> str:
 
 def _order(r) -> np.ndarray:
     """Front first, then by membership probability, then by the first criterion."""
-    first = r.points[:, 0] * (1 if r.maximize[0] else -1)
+    first = r.points[:, 0] * (-1 if _lower_better(r, 0) else 1)
     return np.lexsort((-first, -r.probability, ~r.front))
 
 
 def tied_with_best(r, c: int = 0) -> list:
     """The learners not significantly worse than the best on criterion ``c`` (its point)."""
-    sign = 1 if r.maximize[c] else -1
+    sign = -1 if _lower_better(r, c) else 1
     best = int(np.argmax(r.points[:, c] * sign))
     return [i for i in range(len(r.learners)) if i == best or not r.better[c, best, i]]
 
@@ -65,7 +71,8 @@ def _tied(r, tied) -> str:
 
 def sentences(r) -> list:
     """The verdict in plain sentences, each decision read from the analysis."""
-    crit = [f"{c} ({r.settings['summary']}, {_dir(r, i)})" for i, c in enumerate(r.criteria)]
+    crit = [f"{c} ({_dir(r, i)})" if r.settings["summary"] == "rank" else
+            f"{c} ({r.settings['summary']}, {_dir(r, i)})" for i, c in enumerate(r.criteria)]
     out = [f"The front on {_names(crit)}: {_names(r.front_learners)}"
            f" ({int(r.front.sum())} of {len(r.learners)} learners)."]
     off = r.outdone_learners
@@ -143,7 +150,8 @@ def fronts_document(r):
                       + ", ".join(f"{c} ({_dir(r, i)}"
                                   + ("" if r.cardinal[i] else ", ordinal for the GSD") + ")"
                                   for i, c in enumerate(r.criteria))
-                      + f"; each learner's {s['summary']} over the data sets.", "lead"))
+                      + f"; each learner's {'mean rank' if s['summary'] == 'rank' else s['summary']}"
+                        " over the data sets.", "lead"))
     doc.add(Heading("Verdict"), Bullets(sentences(r), "verdict"))
     head = ["learner"] + [f"{c} [{s['confidence']:.0%}]" for c in r.criteria] + [
         "P(front)", "front", "outdone by", "significantly by"]
