@@ -293,3 +293,32 @@ def test_mean_rank_summary_shows_ranks_and_says_so():
     assert (r.points >= 1).all() and (r.points <= 4).all()
     assert r.points[r.learners.index("NaiveBayes"), 1] == pytest.approx(1.25)
     assert "mean rank, lower is better" in render_fronts(r, "text")
+
+
+@pytest.mark.parametrize("case", ["constant", "identical", "two_datasets", "two_learners",
+                                  "huge", "tiny"])
+def test_extremes_give_every_output_without_a_warning(case):
+    from rankwise.tables import ScoreTable
+
+    rng = np.random.default_rng(0)
+    a, b = {"constant": (np.full((6, 3), 0.8), np.full((6, 3), 1.0)),
+            "identical": (np.tile(rng.normal(size=(6, 1)), (1, 3)),
+                          np.tile(rng.lognormal(size=(6, 1)), (1, 3))),
+            "two_datasets": (rng.normal(size=(2, 3)), rng.lognormal(size=(2, 3))),
+            "two_learners": (rng.normal(size=(8, 2)), rng.lognormal(size=(8, 2))),
+            "huge": (rng.normal(size=(6, 3)) * 1e300, rng.lognormal(size=(6, 3)) * 1e300),
+            "tiny": (rng.normal(size=(6, 3)) * 1e-300,
+                     rng.lognormal(size=(6, 3)) * 1e-300)}[case]
+    n, k = a.shape
+    names, sets = tuple(f"L{j}" for j in range(k)), tuple(f"d{i}" for i in range(n))
+    tables = [ScoreTable(a, sets, names, higher_is_better=True),
+              ScoreTable(b, sets, names, higher_is_better=False)]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = compare_criteria(tables, ["accuracy", "fit_time"], rounds=50, permutations=50)
+        for fmt in ("text", "json", "markdown", "html", "latex"):
+            assert render_fronts(r, fmt)
+    assert r.front.any() and r.gsd_front.any()
+    if case in ("constant", "identical"):      # nobody better: everyone on both fronts
+        assert r.front.all() and r.gsd_front.all() and not r.dominated.any()
