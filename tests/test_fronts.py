@@ -202,7 +202,7 @@ def test_bad_inputs_one_line_exit_2(cli):
             (("--criteria", "accuracy,fit_time", "--ordinal", "auc"), "not among the criteria"),
             (("--criteria", "accuracy,fit_time", "--posthoc", "all"), "--posthoc does not go"),
             (("--criteria", "accuracy,fit_time", "--lower-is-better"), "direction"),
-            (("--ordinal", "fit_time"), "goes with --criteria")):
+            (("--ordinal", "fit_time"), "go with --criteria")):
         ran = cli("compare", "--example", "demo_results", *args)
         assert ran.code == 2 and said in ran.err and len(ran.err.strip().splitlines()) == 1, ran
 
@@ -322,3 +322,26 @@ def test_extremes_give_every_output_without_a_warning(case):
     assert r.front.any() and r.gsd_front.any()
     if case in ("constant", "identical"):      # nobody better: everyone on both fronts
         assert r.front.all() and r.gsd_front.all() and not r.dominated.any()
+
+
+def test_summary_given_on_the_command_line_or_in_python_agree(cli):
+    rank = cli("compare", "--example", "demo_results", "--criteria", "accuracy,fit_time",
+               "--summary", "rank", "-f", "json")
+    assert rank.code == 0 and rank.out == render_fronts(
+        _demo(["accuracy", "fit_time"], summary="rank"), "json")
+    mean = cli("compare", "--example", "demo_results", "--criteria", "accuracy,fit_time",
+               "--summary", "mean", "-f", "json")
+    plain = cli("compare", "--example", "demo_results", "--criteria", "accuracy,fit_time",
+                "-f", "json")
+    assert mean.out == plain.out
+
+
+def test_a_criterion_of_many_scales_gets_a_note():
+    from rankwise import load_example
+
+    tables = [load_example("tabarena", criterion=c) for c in ("metric_error", "time_train_s")]
+    r = compare_criteria(tables, ["metric_error", "time_train_s"], rounds=50)
+    assert r.gsd is None and any("GSD left out" in n for n in r.notes)
+    assert any(n.startswith("metric_error's typical value differs") for n in r.notes)
+    assert not any("typical value" in n for n in compare_criteria(
+        tables, ["metric_error", "time_train_s"], rounds=50, summary="rank").notes)

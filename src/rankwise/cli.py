@@ -206,7 +206,7 @@ def compare(
     items: Items.Flag = False, metric: Items.Metric = None, item_filter: Items.Filter = None,
     cluster: Items.Cluster = None,
     criteria: Fronts.Criteria = None, ordinal: Fronts.Ordinal = None,
-    permutations: Fronts.Permutations = FRONT_PERMUTATIONS,
+    permutations: Fronts.Permutations = FRONT_PERMUTATIONS, summary: Fronts.Summary = "mean",
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare
@@ -216,10 +216,11 @@ def compare(
     given = api_values(locals())
     try:
         if criteria is not None or (criterion is not None and "," in criterion) \
-                or ordinal is not None:
+                or ordinal is not None or summary != "mean":
             return _compare_criteria(
                 input, example, criteria if criteria is not None else criterion, given,
-                ordinal=ordinal, permutations=permutations, fmt=fmt, output=output,
+                ordinal=ordinal, permutations=permutations, summary=summary, fmt=fmt,
+                output=output,
                 report=report, higher_is_better=higher_is_better,
                 read=dict(shape=shape, aggregate=aggregate, columns=columns,
                           source_format=source_format, missing=missing,
@@ -286,8 +287,8 @@ def compare(
         fail(str(exc))
 
 
-def _compare_criteria(input, example, criteria, given, *, ordinal, permutations, fmt, output,
-                      report, higher_is_better, read, refused):
+def _compare_criteria(input, example, criteria, given, *, ordinal, permutations, summary, fmt,
+                      output, report, higher_is_better, read, refused):
     """compare --criteria A,B: the better-and-cheaper front (rankwise.compare_criteria)."""
     from .analysis.fronts import compare_criteria
     from .option_table import command_words
@@ -295,7 +296,8 @@ def _compare_criteria(input, example, criteria, given, *, ordinal, permutations,
     from .tables.sources import parse_columns
 
     if criteria is None:
-        raise RankwiseError("--ordinal goes with --criteria A,B (two or more criteria)")
+        raise RankwiseError("--ordinal and --summary go with --criteria A,B (two or more"
+                            " criteria)")
     names_ = [c.strip() for c in criteria.split(",") if c.strip()]
     if (input is None) == (example is None):
         raise RankwiseError("give either an INPUT file or --example NAME (not both)")
@@ -324,7 +326,8 @@ def _compare_criteria(input, example, criteria, given, *, ordinal, permutations,
         data = [load_example(example, criterion=c, **read) for c in names_]
     else:
         data = input
-    options = {"alpha": given["alpha"], "seed": given["seed"], "permutations": permutations}
+    options = {"alpha": given["alpha"], "seed": given["seed"], "permutations": permutations,
+               "summary": summary}
     if given.get("confidence") is not None:
         options["confidence"] = given["confidence"]
     if ordinal is not None:

@@ -152,9 +152,11 @@ class Fronts:
     P = "Better and cheaper (guide: fronts)"
     Criteria = Annotated[Optional[str], opt(
         "--criteria", metavar="A,B", panel=P,
-        help="Two or more criteria: their front (also -c A,B).")]
+        help="Two or more criteria: their front.")]
     Ordinal = Annotated[Optional[str], opt("--ordinal", metavar="A,B", panel=P,
-                                           help="GSD: criteria read by order (default: times).")]
+                                           help="GSD: ordinal ones (default: times).")]
+    Summary = Annotated[str, opt("--summary", choices=names.FRONT_SUMMARIES, panel=P,
+                                 help="Front: per learner.")]
     Permutations = Annotated[int, opt("--permutations", metavar="N", panel=P,
                                       help="GSD: splits per pair test.")]
 
@@ -183,7 +185,7 @@ class Out:
         help="JSON: cell matrices (default: <= 10,000).")]
     FigureWidth = Annotated[Optional[str], opt(
         "--figure-width", metavar="column|page|CM", panel=OUT,
-        help="--report: figures for a column (8.4 cm), page (17 cm), CM.")]
+        help="--report figures: column, page, CM.")]
     LatexFragment = Annotated[bool, flag(
         "--latex-fragment", panel=OUT,
         help="--format latex: tables, figures only.")]

@@ -278,6 +278,8 @@ FRONTS = (
     Option("ordinal", None, "--ordinal", kind="list", panel="Better and cheaper (guide: fronts)"),
     Option("permutations", defaults.FRONT_PERMUTATIONS, "--permutations",
            panel="Better and cheaper (guide: fronts)"),
+    Option("summary", "mean", "--summary", choices=names.FRONT_SUMMARIES,
+           panel="Better and cheaper (guide: fronts)"),
 )
 
 BY_NAME = {o.name: o for o in COMPARE}

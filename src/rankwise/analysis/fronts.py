@@ -32,16 +32,19 @@ import numpy as np
 
 from ..defaults import DEFAULT_SEED, FRONT_PERMUTATIONS, FRONT_ROUNDS
 from ..errors import RankwiseError
+from ..names import FRONT_SUMMARIES as SUMMARIES
 from ..stats import fronts as F
 from ..stats import gsd as G
 
 #: The GSD programmes are solved for every ordered pair: up to this many learners.
 GSD_MAX_LEARNERS = 30
+#: A criterion whose typical value (median over learners) differs more than this factor across
+#: the data sets gets a note: its mean is led by a few data sets.
+SCALE_SPREAD = 100
 #: The k x k matrix of which point beats which is kept up to this many learners.
 OUTDONE_MAX_LEARNERS = 5000
 #: Criterion names read as ordinal by the GSD by default (times).
 TIME_WORDS = ("time", "runtime", "seconds", "latency", "duration")
-SUMMARIES = ("mean", "median", "rank")
 
 
 @dataclass(frozen=True)
@@ -240,6 +243,15 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
         notes.append(f"the dynamic test cannot reject with {permutations} permutations:"
                      f" alpha/(k-1) = {alpha / max(k - 1, 1):.3g} is below the smallest"
                      f" p-value, 1/{permutations + 1}; raise --permutations")
+    if summary == "mean":
+        for c, name in enumerate(criteria):
+            typical = np.median(np.abs(values[:, :, c]), axis=1)
+            typical = typical[typical > 0]
+            if typical.size > 1 and typical.max() / typical.min() > SCALE_SPREAD:
+                notes.append(f"{name}'s typical value differs {typical.max() / typical.min():.3g}"
+                             f"-fold across the data sets: its mean is led by the data sets"
+                             f" of largest values; summary='rank' (mean within-data-set rank)"
+                             f" reads every data set alike")
     if n < 6:
         notes.append(f"with {n} data sets the smallest two-sided Wilcoxon p-value is"
                      f" {2 / 2 ** n:.3g}: no learner can be significantly better at"
