@@ -58,8 +58,8 @@ def test_gsd_programme_equals_an_enumeration_of_every_constraint(rng):
         free = [i for i in range(len(system.points)) if i not in (system.low, system.high)]
         if len(free) > 4:
             continue
-        a_ub, _ = gsd.all_constraints(system.points, card)
-        c = gsd._objective(None, inv[:2], inv[2:], len(system.points), 2)
+        a_ub = gsd.all_constraints(system.points, card)
+        c = gsd._objective(inv[:2], inv[2:], len(system.points), 2)
         grid = np.arange(13) / 12
         u = np.zeros((13 ** len(free), len(system.points)))
         u[:, free] = np.array(list(itertools.product(grid, repeat=len(free))))

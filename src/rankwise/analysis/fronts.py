@@ -216,8 +216,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     better, adjusted = F.dominance(oriented, alpha, test=test)
     dominated = F.statistically_dominated(better)
     if k <= OUTDONE_MAX_LEARNERS:
-        outdone = ((point[None, :, :] >= point[:, None, :]).all(axis=2)
-                   & (point[None, :, :] > point[:, None, :]).any(axis=2))
+        outdone = F.outdone(point)
     else:
         outdone = np.zeros((k, k), dtype=bool)
         notes.append(f"which learners' points beat each point off the front is left out above"

@@ -206,14 +206,9 @@ def fronts_document(r):
 def _hasse_edges(r) -> list:
     """The covering pairs of the strict GSD relation: (i, j) with i dominating j and no l
     between them."""
-    from ..stats.gsd import TOLERANCE
+    from ..stats.gsd import covering, strict
 
-    dom = r.gsd >= -TOLERANCE
-    np.fill_diagonal(dom, False)
-    strict = dom & ~dom.T
-    s = strict.astype(int)
-    cover = strict & ~((s @ s) > 0)
-    return list(zip(*np.nonzero(cover)))
+    return list(zip(*np.nonzero(covering(strict(r.gsd)))))
 
 
 def fronts_dict(r) -> dict:

@@ -104,15 +104,21 @@ def _two(points) -> np.ndarray:
     return out
 
 
+def outdone(points, rows=slice(None)) -> np.ndarray:
+    """``[i, j]`` for the points ``rows`` (i) and every point j: j at least as good on every
+    criterion and better on one (oriented ``points``, k × m)."""
+    points = np.asarray(points, dtype=float)
+    p = points[rows]
+    return ((points[None, :, :] >= p[:, None, :]).all(axis=2)
+            & (points[None, :, :] > p[:, None, :]).any(axis=2))
+
+
 def _general(points) -> np.ndarray:
     k, m = points.shape
     dominated = np.zeros(k, dtype=bool)
     rows = max(1, BLOCK_PAIRS // max(k * m, 1))
     for lo in range(0, k, rows):
-        p = points[lo:lo + rows]                       # the points tested
-        geq = (points[None, :, :] >= p[:, None, :]).all(axis=2)
-        gt = (points[None, :, :] > p[:, None, :]).any(axis=2)
-        dominated[lo:lo + rows] = (geq & gt).any(axis=1)
+        dominated[lo:lo + rows] = outdone(points, slice(lo, lo + rows)).any(axis=1)
     return ~dominated
 
 

@@ -57,6 +57,13 @@ import numpy as np
 TOLERANCE = 1e-9
 
 
+def covering(strict) -> np.ndarray:
+    """The covering pairs of a strict order given as a boolean matrix (i before j, and no l
+    between): every other pair follows from them by transitivity."""
+    f = np.asarray(strict, dtype=np.float32)
+    return strict & ~((f @ f) > 0)
+
+
 @dataclass(frozen=True)
 class System:
     """The linear programme of one pair: its distinct points and constraints."""
@@ -85,12 +92,11 @@ def system(points, cardinal) -> System:
     p = len(pts)
     le = (pts[:, None, :] <= pts[None, :, :]).all(axis=2)
     np.fill_diagonal(le, False)                       # distinct points: le is strict
-    cover = le & ~((le.astype(np.float32) @ le.astype(np.float32)) > 0)
-    ci, cj = np.nonzero(cover)                                   # u_i - u_j <= 0
+    ci, cj = np.nonzero(covering(le))                                   # u_i - u_j <= 0
     blocks = [(np.repeat(np.arange(len(ci)), 2), np.c_[ci, cj].ravel(),
                np.tile([1.0, -1.0], len(ci)))]
     n_rows = len(ci)
-    eq_blocks, n_eq = [], 0
+    eq, n_eq = None, 0
     lo_idx, hi_idx = np.nonzero(le)                   # the R1 pairs: lo ≤ hi
     if len(lo_idx) > 1:
         ordn = ~card
@@ -107,25 +113,17 @@ def system(points, cardinal) -> System:
         same = g & g.T
         # classes of equally good exchanges (same ordinal ends, same cardinal differences):
         # each member equal to the first of its class
-        rep = np.arange(len(a))
-        has = same.any(axis=1)
-        if has.any():
-            first = np.argmax(same | np.eye(len(a), dtype=bool), axis=1)
-            rep = np.where(has, np.minimum(first, np.arange(len(a))), rep)
+        rep = np.argmax(same | np.eye(len(a), dtype=bool), axis=1)   # first of its class
         member = np.flatnonzero(rep != np.arange(len(a)))
         if member.size:
             r0 = rep[member]
-            eq_blocks.append((np.repeat(np.arange(member.size), 4),
-                              np.c_[hi_idx[member], lo_idx[member], hi_idx[r0],
-                                    lo_idx[r0]].ravel(),
-                              np.tile([1.0, -1.0, -1.0, 1.0], member.size)))
+            eq = (np.repeat(np.arange(member.size), 4),
+                  np.c_[hi_idx[member], lo_idx[member], hi_idx[r0], lo_idx[r0]].ravel(),
+                  np.tile([1.0, -1.0, -1.0, 1.0], member.size))
             n_eq = member.size
         keep = rep == np.arange(len(a))
-        s = (g & ~g.T)[np.ix_(keep, keep)]
-        sf = s.astype(np.float32)
-        cover2 = s & ~((sf @ sf) > 0)
         kept = np.flatnonzero(keep)
-        pi, qj = np.nonzero(cover2)
+        pi, qj = np.nonzero(covering((g & ~g.T)[np.ix_(keep, keep)]))
         pi, qj = kept[pi], kept[qj]
         # an exchange (d, c) nested in (b, a) on every criterion, cardinal ones too (b <= d and
         # c <= a in R1), says no more than R1 (u(a) >= u(c), u(d) >= u(b)): left to R1
@@ -138,26 +136,24 @@ def system(points, cardinal) -> System:
                        np.tile([-1.0, 1.0, 1.0, -1.0], len(pi))))
         n_rows += len(pi)
     rows, cols, vals = (np.concatenate(x) for x in zip(*blocks))
-    if eq_blocks:
-        eq_rows, eq_cols, eq_vals = eq_blocks[0]
     a_ub = sparse.csr_matrix((vals, (rows, cols)), shape=(max(n_rows, 1), p))
-    a_eq = (sparse.csr_matrix((eq_vals, (eq_rows, eq_cols)), shape=(n_eq, p))
-            if n_eq else None)
+    a_eq = (sparse.csr_matrix((eq[2], (eq[0], eq[1])), shape=(n_eq, p))
+            if eq is not None else None)
     return System(pts, low, high, a_ub, a_eq)
 
 
 _build = system   # the builder, under a name the functions with a ``system`` argument can use
 
 
-def all_constraints(points, cardinal) -> tuple:
-    """Every R1 and R2 constraint written out (no reduction): ``(A_ub, A_eq)`` dense, for the
-    tests' brute force."""
+def all_constraints(points, cardinal) -> np.ndarray:
+    """Every R1 and R2 constraint written out (no reduction; an equality as its two
+    inequalities): dense ``A_ub`` with ``A_ub u <= 0``, for the tests' brute force."""
     pts = np.asarray(points, dtype=float)
     card = np.asarray(cardinal, dtype=bool)
     p = len(pts)
     le = [(i, j) for i in range(p) for j in range(p)
           if i != j and (pts[i] <= pts[j]).all()]
-    ub, eq = [], []
+    ub = []
     for i, j in le:
         row = np.zeros(p)
         row[i], row[j] = 1, -1
@@ -175,7 +171,7 @@ def all_constraints(points, cardinal) -> tuple:
         row[c] += 1
         row[d] -= 1
         ub.append(row)
-    return np.array(ub).reshape(-1, p), np.array(eq).reshape(-1, p)
+    return np.array(ub).reshape(-1, p)
 
 
 def _pooled(x, y):
@@ -249,7 +245,7 @@ def _solve(sys: System, c) -> float:
     return float(res.fun)
 
 
-def _objective(sys_points, idx_x, idx_y, n_points, n) -> np.ndarray:
+def _objective(idx_x, idx_y, n_points, n) -> np.ndarray:
     c = np.zeros(n_points)
     np.add.at(c, idx_x, 1.0 / n)
     np.add.at(c, idx_y, -1.0 / n)
@@ -274,7 +270,7 @@ def gsd_statistic(x, y, cardinal) -> float:
     pts, inv = _pooled(x, y)
     sys = _build(pts, cardinal)
     n = len(x)
-    return _solve(sys, _objective(None, inv[:n], inv[n:], len(sys.points), n))
+    return _solve(sys, _objective(inv[:n], inv[n:], len(sys.points), n))
 
 
 @dataclass(frozen=True)
@@ -318,7 +314,7 @@ def pair_test(x, y, cardinal, *, permutations: int, seed, level: float,
     sys = _build(pts, cardinal) if system is None else system
     p = len(sys.points)
     solve = Solver(sys, warm)
-    observed = solve(_objective(None, inv[n:], inv[:n], p, n))
+    observed = solve(_objective(inv[n:], inv[:n], p, n))
     total = math.comb(2 * n, n)
     cache = {}
     values = []
@@ -335,7 +331,7 @@ def pair_test(x, y, cardinal, *, permutations: int, seed, level: float,
     for first in splits:
         mask = np.zeros(2 * n, dtype=bool)
         mask[first] = True
-        c = _objective(None, inv[mask], inv[~mask], p, n)   # the first n play Y
+        c = _objective(inv[mask], inv[~mask], p, n)   # the first n play Y
         key = c.tobytes()
         if key not in cache:
             cache[key] = solve(c)
@@ -386,7 +382,7 @@ def relation(values, cardinal, systems: dict | None = None) -> np.ndarray:
             if systems is not None:
                 systems[i, j] = sys
             solve = Solver(sys)
-            c = _objective(None, inv[:n], inv[n:], len(sys.points), n)
+            c = _objective(inv[:n], inv[n:], len(sys.points), n)
             d[i, j], d[j, i] = solve(c), solve(-c)
     return d
 
@@ -402,10 +398,15 @@ def front(d) -> np.ndarray:
     >>> front(np.array([[0.0, 0.2], [-0.2, 0.0]])).tolist()
     [True, False]
     """
-    dom = d >= -TOLERANCE
+    return ~strict(d).any(axis=0)
+
+
+def strict(d) -> np.ndarray:
+    """k × k booleans from the matrix of D: ``[i, j]`` when i dominates j and j does not
+    dominate i."""
+    dom = np.asarray(d) >= -TOLERANCE
     np.fill_diagonal(dom, False)
-    strict = dom & ~dom.T
-    return ~strict.any(axis=0)
+    return dom & ~dom.T
 
 
 def null_rejection_rate(reps: int, n: int, *, permutations: int = 99, level: float = 0.05,
