@@ -345,3 +345,25 @@ def test_a_criterion_of_many_scales_gets_a_note():
     assert any(n.startswith("metric_error's typical value differs") for n in r.notes)
     assert not any("typical value" in n for n in compare_criteria(
         tables, ["metric_error", "time_train_s"], rounds=50, summary="rank").notes)
+
+
+@pytest.mark.large
+def test_a_hundred_thousand_data_sets_with_p_below_1e300_and_no_warning():
+    import warnings
+
+    from rankwise.tables import ScoreTable
+
+    rng = np.random.default_rng(0)
+    n, k = 100_000, 4
+    a = rng.normal(size=(n, 1)) + np.arange(k)
+    b = rng.lognormal(size=(n, 1)) * (1 + np.arange(k))
+    names, sets = tuple(f"L{j}" for j in range(k)), tuple(f"d{i}" for i in range(n))
+    tables = [ScoreTable(a, sets, names, higher_is_better=True),
+              ScoreTable(b, sets, names, higher_is_better=False)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = compare_criteria(tables, ["accuracy", "fit_time"], rounds=100)
+        render_fronts(r, "json")
+    assert r.front.all()                                    # a trade-off chain
+    assert r.better[0, 3, 0] and r.adjusted[0, 3, 0] < 1e-300   # far below 1e-300
+    assert any(note.startswith("GSD left out: 100000 data sets") for note in r.notes)

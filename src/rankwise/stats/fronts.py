@@ -177,8 +177,15 @@ def aggregate(values, how: str, weights=None) -> np.ndarray:
 
 def bootstrap_counts(n: int, rounds: int, seed) -> np.ndarray:
     """R × n multinomial counts: how often each data set is drawn in each round."""
+    return next(_count_blocks(n, rounds, seed, rounds))
+
+
+def _count_blocks(n: int, rounds: int, seed, block: int):
+    """The same counts as :func:`bootstrap_counts`, ``block`` rounds at a time (one generator
+    drawn row after row, so the blocks do not change the draws)."""
     rng = np.random.default_rng(seed)
-    return rng.multinomial(n, np.full(n, 1.0 / n), size=rounds)
+    for lo in range(0, rounds, block):
+        yield rng.multinomial(n, np.full(n, 1.0 / n), size=min(block, rounds - lo))
 
 
 def front_probability(values, how: str, rounds: int, seed, convention: str = "strict",
@@ -201,12 +208,12 @@ def front_probability(values, how: str, rounds: int, seed, convention: str = "st
     1.0
     """
     n = values.shape[0]
-    counts = bootstrap_counts(n, rounds, seed)
     on = np.zeros(values.shape[1])
-    chunk = max(1, 20_000_000 // max(values.size, 1))
+    # a block of rounds at a time: the counts (rounds x n) and aggregates stay bounded
+    chunk = max(1, 20_000_000 // max(values.size, n, 1))
     aggs = []
-    for lo in range(0, rounds, chunk):
-        agg = aggregate(values, how, counts[lo:lo + chunk])
+    for counts in _count_blocks(n, rounds, seed, chunk):
+        agg = aggregate(values, how, counts)
         for a in agg:
             on += pareto_front(a, convention, maximize)
         aggs.append(agg)
