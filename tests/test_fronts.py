@@ -367,3 +367,10 @@ def test_a_hundred_thousand_data_sets_with_p_below_1e300_and_no_warning():
     assert r.front.all()                                    # a trade-off chain
     assert r.better[0, 3, 0] and r.adjusted[0, 3, 0] < 1e-300   # far below 1e-300
     assert any(note.startswith("GSD left out: 100000 data sets") for note in r.notes)
+
+
+def test_report_folder_that_is_also_the_output_file_is_refused_before_any_work(cli, tmp_path):
+    out = tmp_path / "x.txt"
+    for what in (("-c", "accuracy"), ("--criteria", "accuracy,fit_time")):
+        ran = cli("compare", "--example", "demo_results", *what, "-o", out, "--report", out)
+        assert ran.code == 2 and "is also -o" in ran.err and not out.exists(), ran

@@ -63,6 +63,9 @@ def refuse_clashes(inputs: dict, outputs: dict, folders: dict | None = None) -> 
         if folder is None:
             continue
         for label, path in {**ins, **outs}.items():
+            if Path(folder).resolve() == path.resolve():
+                raise RankwiseError(f"{f_label} {folder} is also {label}; give the report its"
+                                    f" own folder")
             if written_by_report(path.name) and same_file(path.parent, folder):
                 what = "is read" if label in ins else "is written"
                 raise RankwiseError(f"{f_label} {folder} would write over {label} {path}, which"
