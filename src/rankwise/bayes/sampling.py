@@ -160,6 +160,10 @@ def run_nuts(model, data: dict, *, chains: int, draws: int, warmup: int, seed: i
     # they are read back in key order: the same draws however many cores there are.
     starts = [kernel.init(key, warmup, None, (), data)
               for key in jax.random.split(jax.random.PRNGKey(seed), chains)]
+    # Compiled here, once: chains started on several threads before the first compile has
+    # finished would each compile the same chain (about 8 s of a core each for the
+    # hierarchical model); the executable is the one the jitted call would have built.
+    run = run.lower(starts[0], data).compile()
     with ThreadPoolExecutor(max_workers=min(chains, os.cpu_count() or 1)) as pool:
         finished = list(pool.map(lambda state: run(state, data), starts))
     for values, diverging in finished:

@@ -5,8 +5,10 @@ its exact experimentwise critical values. See ``docs/reference/multiple-sign-tes
 from __future__ import annotations
 
 import math
-from .._validate import score_input
 from dataclasses import dataclass
+from functools import lru_cache
+
+from .._validate import score_input
 
 import numpy as np
 
@@ -126,12 +128,14 @@ def multiple_sign_test(x, control: int, *, alpha: float = 0.05, higher_is_better
 
 
 
+@lru_cache(maxsize=64)
 def _min_count_cdf(m: int, n: int, cap: int) -> np.ndarray:
     """P(min_j N⁺_j ≤ r) for r = 0..cap−1 under H0 (m treatments, n blocks; exact DP).
 
     Under H0 the k values of a block are exchangeable, so its sign vector s ∈ {0,1}^m has
     P(s) = 1/((m+1)·C(m, |s|)). Counts are capped at ``cap``, which keeps every event
-    {min ≥ c} with c ≤ cap exact.
+    {min ≥ c} with c ≤ cap exact. Kept per (m, n, cap), read-only: it depends on nothing
+    else, and a multiverse, a data-set check or a simulation asks for the same one again.
     """
     shape = (cap + 1,) * m
     dist = np.zeros(shape)
@@ -157,7 +161,9 @@ def _min_count_cdf(m: int, n: int, cap: int) -> np.ndarray:
     for c in range(1, cap + 1):
         corner = tuple(slice(c, None) for _ in range(m))
         tail.append(1.0 - float(dist[corner].sum()))
-    return np.array(tail)
+    tail = np.array(tail)
+    tail.flags.writeable = False
+    return tail
 
 
 
