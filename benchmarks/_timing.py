@@ -3,7 +3,14 @@
 
 from __future__ import annotations
 
+import os
 import time
+
+# Every process a benchmark starts reads compiled bytecode, as an installed rankwise does (pip
+# compiles it at install time). Where PYTHONDONTWRITEBYTECODE is set, an editable checkout
+# would otherwise compile its modules from source in every process: 0.25-0.45 s of each
+# timing that no user pays, and that the floor (pandas and scipy, compiled) does not pay either.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 def timed(fn) -> float:

@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import _timing  # noqa: F401  (its processes read compiled bytecode, as an install does)
+
 
 def fold_table(k: int, n: int, folds: int, path: Path, seed: int = 0) -> Path:
     rng = np.random.default_rng(seed)

@@ -49,6 +49,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import _timing  # noqa: F401  (its processes read compiled bytecode, as an install does)
+
 FLOOR = ("import sys, pandas as pd, scipy.stats as st; x = pd.read_csv(sys.argv[1]).iloc[:, 1:]"
          ".to_numpy(); st.rankdata(-x, axis=1).mean(axis=0)")
 RANKWISE_NEMENYI = ("import sys; from rankwise import PosthocOptions, compare, load_table;"

@@ -197,7 +197,8 @@ def _all_pairs(engine, mean_ranks, ranking, procedure, alpha, top) -> tuple:
     family; other procedures adjust over every pair."""
     k = len(engine.learners)
     rows = matrix_rows(mean_ranks, top)
-    if procedure == "nemenyi" and ranking == "friedman":  # its scores are the mean ranks
+    if (procedure == "nemenyi" and ranking == "friedman"  # its scores are the mean ranks
+            and not engine.computed(ranking, "all_pairs", procedure)):
         st = engine.statistics(ranking)
         runs = nemenyi_runs(mean_ranks, st.se, alpha)
         apv = nemenyi_pvalues(st.statistics[rows[:, None], rows[None, :]], k)

@@ -127,6 +127,12 @@ class Pairwise:
 
     # -------------------------------------------------------------------------- families
 
+    def computed(self, ranking: str, family: str, procedure: str) -> bool:
+        """Whether the two-sided APVs of ``procedure`` in ``family`` (``all_pairs``, no
+        control) are known already: a reader that could compute its own cheaper ones (the
+        figures' Nemenyi p-values) reads these instead, computing nothing twice."""
+        return procedure in self._apv.get((ranking, family, None, "two-sided"), {})
+
     def family(self, ranking: str, family: str, procedures, control: int | None,
                alternative: str = "two-sided"):
         """A :class:`FamilyResult` with the APVs of ``procedures`` (each computed once), plus
