@@ -22,6 +22,12 @@ import pytest
 
 from rankwise import load_example
 
+# The suite starts Python processes (rankwise commands, the runner's workers, the test
+# processes themselves); where PYTHONDONTWRITEBYTECODE is set, each would compile every module
+# it imports from source again. Bytecode is written and read as a default Python does.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
 #: Source folders whose doctests sample posteriors.
 MCMC_DOCTESTS = ("rankwise/bayes/",)
 

@@ -15,7 +15,9 @@ from rankwise.bayes import plackett_luce  # noqa: E402
 from rankwise.bayes.plackett_luce import unplaced  # noqa: E402
 from rankwise.stats.ranking import midranks  # noqa: E402
 
-FAST = dict(chains=2, draws=400, warmup=300)
+#: The doctests' settings: a chain compiled for one data shape and these settings is reused by
+#: every later call in the same test process (compiling it takes most of a test's time)
+FAST = dict(chains=2, draws=500, warmup=300)
 
 
 def simulate(weights, n, rng):
@@ -55,7 +57,7 @@ def test_posterior_means_agree_with_choix_maximum_likelihood():
     mle = np.exp(params) / np.exp(params).sum()
     assert np.abs(pl.expected_weight - mle).max() < 0.01
     assert np.abs(pl.expected_weight - truth).max() < 0.03
-    assert pl.diagnostics.chains == 2 and pl.diagnostics.draws == 400
+    assert pl.diagnostics.chains == 2 and pl.diagnostics.draws == FAST["draws"]
 
 
 @pytest.mark.mcmc
@@ -179,11 +181,11 @@ def test_hierarchical_recovers_a_clear_difference_and_an_equivalence():
     from rankwise.bayes import hierarchical_test
 
     rng = np.random.default_rng(5)
-    a, b = folds_table(rng, rng.normal(0.05, 0.005, 12))
+    a, b = folds_table(rng, rng.normal(0.05, 0.005, 6))  # the doctests' 6 x 10
     h = hierarchical_test(a, b, folds=10, rope=0.01, **FAST)
     assert h.p_right > 0.95 and h.share_right > 0.95
     assert np.all(h.dataset_probs[:, 2] > 0.9)
-    a, b = folds_table(rng, np.zeros(12), noise=0.002)
+    a, b = folds_table(rng, np.zeros(6), noise=0.002)
     h = hierarchical_test(a, b, folds=10, rope=0.01, **FAST)
     assert h.p_rope > max(h.p_left, h.p_right)
 
@@ -193,7 +195,7 @@ def test_hierarchical_shrinks_towards_the_population():
     from rankwise.bayes import hierarchical_test
 
     rng = np.random.default_rng(6)
-    true = rng.normal(0.02, 0.01, 15)
+    true = rng.normal(0.02, 0.01, 6)
     a, b = folds_table(rng, true)
     h = hierarchical_test(a, b, folds=10, rope=0.01, **FAST)
     observed = (b - a).mean(axis=1)
@@ -248,12 +250,10 @@ def test_hierarchical_draws_do_not_depend_on_cores_or_on_the_pairs_before(monkey
     rng = np.random.default_rng(8)
     a, b = folds_table(rng, rng.normal(0.01, 0.005, 6))
     other = folds_table(rng, rng.normal(-0.01, 0.005, 6))
-    few = dict(chains=2, draws=60, warmup=60)
-    sampling._SAMPLERS.clear()
-    alone = hierarchical_test(a, b, folds=10, rope=0.01, **few)
-    hierarchical_test(*other, folds=10, rope=0.01, **few)  # the compiled chain is reused
+    alone = hierarchical_test(a, b, folds=10, rope=0.01, **FAST)
+    hierarchical_test(*other, folds=10, rope=0.01, **FAST)  # the compiled chain is reused
     monkeypatch.setattr(sampling.os, "cpu_count", lambda: 1)
-    after = hierarchical_test(a, b, folds=10, rope=0.01, **few)
+    after = hierarchical_test(a, b, folds=10, rope=0.01, **FAST)
     assert np.array_equal(alone.shrunk_means, after.shrunk_means)
     assert alone.p_left == after.p_left and alone.p_right == after.p_right
 

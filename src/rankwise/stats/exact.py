@@ -11,12 +11,13 @@ so ties are handled exactly.
 from __future__ import annotations
 
 import math
-from .._validate import score_input
+from functools import lru_cache
 from itertools import permutations
 
 import numpy as np
 from scipy import stats
 
+from .._validate import score_input
 from ..defaults import MONTE_CARLO_SEED as MC_SEED
 from ..errors import RankwiseError
 from .ranking import midranks
@@ -53,6 +54,14 @@ def friedman_sum_of_squares_distribution(ranks):
     integer each; a data set moves every state by each arrangement of its ranks.
     """
     r = _doubled(ranks)
+    # it depends only on each data set's sorted ranks, in order: kept per that sequence (a
+    # data-set check, a multiverse or a simulation asks for the same one again), read-only
+    return _sum_of_squares_distribution(tuple(tuple(sorted(row)) for row in r.tolist()))
+
+
+@lru_cache(maxsize=128)
+def _sum_of_squares_distribution(rows: tuple):
+    r = np.array(rows, dtype=np.int64)
     n, k = r.shape
     base = int(r.sum(axis=1).max()) * n + 1  # a bound on any partial sum, plus one
     if k * math.log(base) >= math.log(2 ** 62):
@@ -78,7 +87,9 @@ def friedman_sum_of_squares_distribution(ranks):
         states = cand[first]
     totals = (states ** 2).sum(axis=1)
     values, inverse = np.unique(totals, return_inverse=True)
-    return values, np.bincount(inverse.ravel(), weights=probs, minlength=values.size)
+    probs = np.bincount(inverse.ravel(), weights=probs, minlength=values.size)
+    values.flags.writeable = probs.flags.writeable = False
+    return values, probs
 
 
 #: The Friedman Monte Carlo arranges at most this many cells in all (replicates × n × k) ...
