@@ -259,11 +259,8 @@ def test_hierarchical_draws_do_not_depend_on_cores_or_on_the_pairs_before(monkey
 
 
 @pytest.mark.mcmc
-@pytest.mark.subprocess
-def test_hierarchical_in_compare_and_every_format():
+def test_hierarchical_in_compare_and_every_format(cli):
     import json
-    import subprocess
-    import sys
 
     from rankwise import compare
 
@@ -276,11 +273,8 @@ def test_hierarchical_in_compare_and_every_format():
     assert doc["settings"]["bayesian_draws"] == 8000
     for text in (cmp.to_text(), cmp.to_markdown(), cmp.to_html(), cmp.to_latex()):
         assert "Hierarchical Bayesian correlated t-test" in text
-    bad = subprocess.run([sys.executable, "-m", "rankwise.cli", "compare", "--example",
-                          "garcia2008", "--bayesian", "hierarchical"], capture_output=True,
-                         text=True)
-    assert bad.returncode == 2 and "reads the results of each fold" in bad.stderr
-    assert "Traceback" not in bad.stderr
+    code, _, err = cli("compare", "--example", "garcia2008", "--bayesian", "hierarchical")
+    assert code == 2 and "reads the results of each fold" in err and "Traceback" not in err
 
 
 @pytest.mark.mcmc
