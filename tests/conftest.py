@@ -35,7 +35,10 @@ MCMC_DOCTESTS = ("rankwise/bayes/",)
 def pytest_collection_modifyitems(config, items):
     """Mark what is slow by nature where it can be told from the test itself: a test that
     reads the site, one that runs a process through ``cli_process``, and the doctests of the
-    Bayesian models."""
+    Bayesian models. Then the posterior-sampling tests go first, together: xdist's work
+    stealing hands each process a contiguous share from the front and steals from the back, so
+    they run in one process, which compiles each model's chain for a data shape once (most of
+    such a test's time) instead of once per process."""
     for item in items:
         names = getattr(item, "fixturenames", ())
         if "site" in names:
@@ -46,6 +49,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.simulation)   # a power study
         if any(part in str(item.fspath).replace("\\", "/") for part in MCMC_DOCTESTS):
             item.add_marker(pytest.mark.mcmc)
+    items.sort(key=lambda item: item.get_closest_marker("mcmc") is None)  # stable
 
 
 class Ran(NamedTuple):
