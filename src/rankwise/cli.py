@@ -13,7 +13,7 @@ from . import names, option_table
 from .cli_options import Board, Fronts, In, Items, NoEffects, Out, Pool, Racing, Study
 from .cli_options import CommandDefaults, Commands
 from .cli_options import Defaults as D, Options as O
-from .defaults import FRONT_PERMUTATIONS
+from .defaults import FRONT_PERMUTATIONS, FRONT_SUMMARY
 from ._paths import refuse_clashes
 from .errors import RankwiseError
 
@@ -206,7 +206,8 @@ def compare(
     items: Items.Flag = False, metric: Items.Metric = None, item_filter: Items.Filter = None,
     cluster: Items.Cluster = None,
     criteria: Fronts.Criteria = None, ordinal: Fronts.Ordinal = None,
-    permutations: Fronts.Permutations = FRONT_PERMUTATIONS, summary: Fronts.Summary = "mean",
+    permutations: Fronts.Permutations = FRONT_PERMUTATIONS,
+    summary: Fronts.Summary = FRONT_SUMMARY,
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare
@@ -216,7 +217,7 @@ def compare(
     given = api_values(locals())
     try:
         if criteria is not None or (criterion is not None and "," in criterion) \
-                or ordinal is not None or summary != "mean":
+                or ordinal is not None or summary != FRONT_SUMMARY:
             return _compare_criteria(
                 input, example, criteria if criteria is not None else criterion, given,
                 ordinal=ordinal, permutations=permutations, summary=summary, fmt=fmt,

@@ -278,7 +278,7 @@ FRONTS = (
     Option("ordinal", None, "--ordinal", kind="list", panel="Better and cheaper (guide: fronts)"),
     Option("permutations", defaults.FRONT_PERMUTATIONS, "--permutations",
            panel="Better and cheaper (guide: fronts)"),
-    Option("summary", "mean", "--summary", choices=names.FRONT_SUMMARIES,
+    Option("summary", defaults.FRONT_SUMMARY, "--summary", choices=names.FRONT_SUMMARIES,
            panel="Better and cheaper (guide: fronts)"),
 )
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..defaults import DEFAULT_SEED, FRONT_PERMUTATIONS, FRONT_ROUNDS
+from ..defaults import DEFAULT_SEED, FRONT_PERMUTATIONS, FRONT_ROUNDS, FRONT_SUMMARY
 from ..errors import RankwiseError
 from ..names import FRONT_SUMMARIES as SUMMARIES
 from ..stats import fronts as F
@@ -136,7 +136,7 @@ def _is_time(name: str) -> bool:
 
 
 def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
-                     confidence: float = 0.95, summary: str = "mean",
+                     confidence: float = 0.95, summary: str = FRONT_SUMMARY,
                      rounds: int = FRONT_ROUNDS, permutations: int = FRONT_PERMUTATIONS,
                      seed: int = DEFAULT_SEED,
                      convention: str = "strict", gsd: bool = True, test: str = "auto",
