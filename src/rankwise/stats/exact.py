@@ -53,15 +53,16 @@ def friedman_sum_of_squares_distribution(ranks):
     on which learner has which sum, and a uniform arrangement keeps that symmetry), coded as one
     integer each; a data set moves every state by each arrangement of its ranks.
     """
-    r = _doubled(ranks)
     # it depends only on each data set's sorted ranks, in order: kept per that sequence (a
-    # data-set check, a multiverse or a simulation asks for the same one again), read-only
-    return _sum_of_squares_distribution(tuple(tuple(sorted(row)) for row in r.tolist()))
+    # data-set check, a multiverse or a simulation asks for the same one again), read-only;
+    # the key is the sorted ranks' bytes (8 per cell), not a tuple of Python numbers
+    r = np.sort(_doubled(ranks), axis=1)
+    return _sum_of_squares_distribution(r.shape, r.tobytes())
 
 
-@lru_cache(maxsize=128)
-def _sum_of_squares_distribution(rows: tuple):
-    r = np.array(rows, dtype=np.int64)
+@lru_cache(maxsize=32)
+def _sum_of_squares_distribution(shape: tuple, cells: bytes):
+    r = np.frombuffer(cells, dtype=np.int64).reshape(shape)
     n, k = r.shape
     base = int(r.sum(axis=1).max()) * n + 1  # a bound on any partial sum, plus one
     if k * math.log(base) >= math.log(2 ** 62):

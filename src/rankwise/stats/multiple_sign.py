@@ -8,11 +8,10 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .._validate import score_input
-
 import numpy as np
 
 from .. import _validate as check
+from .._validate import score_input
 from .ranking import DEFAULT_DECIMALS, round_scores
 from .results import AttributesOnly
 from ._docs import shared_docs
