@@ -219,6 +219,43 @@ def to_toml(doc):
     return "\n".join(lines) + "\n"
 
 
+class BreakingPool:
+    """A process pool whose worker dies after the first task was handed out: the next
+    ``submit`` raises, as concurrent.futures does once it has seen the death."""
+
+    def __init__(self):
+        self.submitted, self.shut = 0, False
+
+    def submit(self, fn, task):
+        from concurrent.futures import Future
+        from concurrent.futures.process import BrokenProcessPool
+
+        self.submitted += 1
+        if self.submitted > 1:
+            raise BrokenProcessPool("A child process terminated abruptly")
+        done = Future()
+        done.set_result(("result of", task))
+        return done
+
+    def shutdown(self, wait=True, cancel_futures=False):
+        self.shut = True
+
+
+def test_a_pool_that_breaks_between_two_submissions_hands_its_tasks_back():
+    """A learner that kills its worker can break the pool while the driver is handing out the
+    next task (seen as a crash of the whole run, one time in many): the task not started goes
+    back to the queue, the finished one is committed, and a new pool takes over."""
+    from collections import deque
+    from contextlib import nullcontext
+
+    from rankwise.experiment import executors
+
+    pending, committed, suspects, pool = deque(["a", "b", "c"]), [], [], BreakingPool()
+    broken = executors._drain(pending, pool, 2, committed.append, nullcontext, suspects)
+    assert broken and pool.shut
+    assert committed == [("result of", "a")] and suspects == [] and list(pending) == ["b", "c"]
+
+
 def test_failures_are_recorded_and_retried(tmp_path):
     bad = [{"name": "dies", "estimator": "rankwise.experiment.testing.DyingClassifier"},
            {"name": "fails", "estimator": "rankwise.experiment.testing.FailingClassifier"},

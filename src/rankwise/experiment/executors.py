@@ -187,8 +187,16 @@ def _drain(pending, pool, jobs, commit, guard, suspects) -> bool:
     while pending or inflight:
         while pending and len(inflight) < jobs:
             task = pending.popleft()
-            with guard():
-                fut = pool.submit(run_task, task)
+            try:
+                with guard():
+                    fut = pool.submit(run_task, task)
+            except BrokenProcessPool:
+                # A worker died (a learner killed it) after the last wait: the pool takes no
+                # more work. This task never started; those in flight are settled below.
+                pending.appendleft(task)
+                _settle(inflight, commit, suspects)
+                pool.shutdown(wait=True, cancel_futures=True)
+                return True
             inflight[fut] = task
             started[fut] = time.monotonic()
         # A learner stuck in C code, or one that swallows the alarm, is stopped from outside:
@@ -213,10 +221,20 @@ def _drain(pending, pool, jobs, commit, guard, suspects) -> bool:
                 continue
             commit(result)
         if broken:
-            suspects.extend(inflight.values())
+            _settle(inflight, commit, suspects)
             pool.shutdown(wait=True, cancel_futures=True)
             return True
     return False
+
+
+def _settle(inflight, commit, suspects):
+    """After the pool broke: commit the tasks of ``inflight`` that finished with a result; the
+    others (one of them killed the worker) are suspects, each to be run again alone."""
+    for fut, task in inflight.items():
+        if fut.done() and not fut.cancelled() and fut.exception() is None:
+            commit(fut.result())
+        else:
+            suspects.append(task)
 
 
 def _end_pool(pool):
