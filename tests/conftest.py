@@ -105,6 +105,19 @@ def cli_process():
     return run_process
 
 
+@pytest.fixture(scope="session")
+def demo_results(tmp_path_factory):
+    """The bundled demo experiment's results file, run once per test process (in process:
+    160 tasks, about 8 s); copy it before changing it."""
+    from rankwise.examples import experiment_path
+    from rankwise.experiment import load_experiment, run_experiment
+
+    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
+    with experiment_path("demo") as experiment:
+        run_experiment(load_experiment(experiment), path, jobs=0)
+    return path
+
+
 @pytest.fixture
 def demsar2():
     t = load_example("demsar2006_table2")

@@ -35,15 +35,8 @@ def values(path):
         ["dataset", "repeat", "fold", "learner", "criterion"]).reset_index(drop=True)
 
 
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory):
-    path = tmp_path_factory.mktemp("ref") / "demo.sqlite"
-    run_experiment(demo(), path, jobs=0)
-    return path
-
-
 def test_a_full_disk_keeps_what_was_committed_and_the_run_continues(tmp_path, monkeypatch,
-                                                                   finished):
+                                                                   demo_results):
     """SQLite's page limit plays the full disk: one line that says what is kept; the same
     command later finishes the run, equal to an uninterrupted one."""
     real = store_module.Store.__init__
@@ -63,17 +56,17 @@ def test_a_full_disk_keeps_what_was_committed_and_the_run_continues(tmp_path, mo
     assert summary["already"] > 0 and summary["failed"] == 0
     cols = ["dataset", "repeat", "fold", "learner", "criterion", "value"]
     timed = {"fit_time", "predict_time", "runtime"}
-    a, b = values(path), values(finished)
+    a, b = values(path), values(demo_results)
     keep = ~a["criterion"].isin(timed)
     pd.testing.assert_frame_equal(a[keep][cols].reset_index(drop=True),
                                   b[~b["criterion"].isin(timed)][cols].reset_index(drop=True))
 
 
-def test_read_only_storage_is_read_as_immutable(tmp_path, monkeypatch, finished):
+def test_read_only_storage_is_read_as_immutable(tmp_path, monkeypatch, demo_results):
     """Where SQLite cannot open a WAL file read-only (its shared memory cannot be created), the
     file is read as immutable; a pending write-ahead log is refused, never ignored."""
     copy = tmp_path / "ro.sqlite"
-    shutil.copy(finished, copy)
+    shutil.copy(demo_results, copy)
     real = sqlite3.connect
     calls = []
 
@@ -99,9 +92,9 @@ def test_read_only_storage_is_read_as_immutable(tmp_path, monkeypatch, finished)
         read_results(copy)
 
 
-def _damaged(finished, tmp_path):
+def _damaged(demo_results, tmp_path):
     bad = tmp_path / "bad.sqlite"
-    shutil.copy(finished, bad)
+    shutil.copy(demo_results, bad)
     size = bad.stat().st_size
     with open(bad, "r+b") as f:
         for offset in range(4096 * 3, size - 4096, 4096 * 2):
@@ -114,8 +107,8 @@ def _damaged(finished, tmp_path):
 @pytest.mark.parametrize("command", [["compare", "{f}", "-c", "auc"], ["status", "{f}"],
                                      ["export", "{f}", "-o", "{d}/out.csv"],
                                      ["run", "--example", "demo", "--results", "{f}", "--quiet"]])
-def test_a_damaged_file_is_named_in_one_line(tmp_path, finished, command):
-    bad = _damaged(finished, tmp_path)
+def test_a_damaged_file_is_named_in_one_line(tmp_path, demo_results, command):
+    bad = _damaged(demo_results, tmp_path)
     before = bad.read_bytes()
     args = [a.format(f=bad, d=tmp_path) for a in command]
     out = subprocess.run([sys.executable, "-m", "rankwise.cli", *args], capture_output=True,

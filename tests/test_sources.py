@@ -351,11 +351,8 @@ def test_each_format_given_explicitly_reads_what_detection_reads(fmt, where, opt
     assert np.array_equal(inferred.values, given.values, equal_nan=True)
 
 
-def test_rankwise_weka_export_is_read_with_source_weka(tmp_path, capsys, cli):
-
-    code, _, err = cli("run", "--example", "demo", "--results", tmp_path / "r.sqlite")
-    assert code == 0, err
-    code, _, err = cli("export", tmp_path / "r.sqlite", "-f", "weka",
+def test_rankwise_weka_export_is_read_with_source_weka(tmp_path, capsys, cli, demo_results):
+    code, _, err = cli("export", demo_results, "-f", "weka",
                        "-o", tmp_path / "r.arff")
     assert code == 0, err
     code, out, err = cli("compare", tmp_path / "r.arff", "--source", "weka",
