@@ -169,6 +169,33 @@ def ink(png: bytes) -> float:
     return float((img[:, :, :3].mean(axis=2) < 0.9).mean())
 
 
+def test_label_widths_are_matplotlibs_extents_to_the_last_bit():
+    """The diagrams' label widths trace only the curves that can reach an end of the outline:
+    the same float as matplotlib's full ``get_extents`` on names of every kind, both weights,
+    sizes from 5 to 100 points."""
+    import random
+
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.path import Path
+    from matplotlib.textpath import TextPath
+
+    from rankwise.report.diagrams import outline_width
+
+    rng = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.()[] ωΨ∫éüßjfgQ"
+    names = ["(00.00) a_configuration_with_a_long_name_07 [control]", "(1.00) C4.5", "W", "i",
+             ".", "(0.00) ∫ ω-Ψ", "—"] + ["".join(rng.choice(letters)
+                                                   for _ in range(rng.randint(1, 40)))
+                                          for _ in range(60)]
+    for weight in ("normal", "bold"):
+        for name in names:
+            size = rng.choice([5, 6, 7.5, 9, 12, 100])
+            path = TextPath((0, 0), name, size=size, prop=FontProperties(weight=weight))
+            assert outline_width(path) == path.get_extents().width, (name, size, weight)
+    square = Path([(0, 0), (2, 0), (2, 1), (0, 0)], [1, 2, 2, 79])   # no curves
+    assert outline_width(square) == square.get_extents().width == 2
+
+
 def test_every_figure_renders_to_a_nontrivial_png():
     cmp = compare(load_example("garcia2010"), posthoc="both")
     figs = figures(cmp)
