@@ -3,11 +3,17 @@
 Tiers: what is slow by nature carries a marker (``site``: reads the built documentation site;
 ``mcmc``: samples a posterior with NUTS; ``simulation``: a null or power simulation;
 ``subprocess``: starts rankwise or another program (a browser, a Dask cluster) as a process of
-its own; ``large``: thousands of learners, or a brute-force check of every case; ``slow``: the
-long simulations left out of the default run). The whole suite (README command 2) runs them all
-on both cores; the inner loop leaves them out:
+its own; ``large``: thousands of learners, or a brute-force check of every case; ``figures``:
+draws figures (report folders, HTML reports, figure files); ``experiment``: runs an
+experiment's tasks (fits learners); ``slow``: the long simulations left out of the default
+run). The whole suite (README command 2) runs them all on both cores; the inner loop leaves
+them out:
 
-    python -m pytest -m "not (slow or site or mcmc or simulation or subprocess or large)"
+    python -m pytest --inner
+
+The root ``conftest.py`` defines ``--inner`` and the guard that fails a test that draws a
+figure or runs a task without its marker (or keeps a marker it no longer needs), so the tiers
+follow what the tests do instead of a list kept beside them.
 """
 
 import os
@@ -43,10 +49,15 @@ def pytest_collection_modifyitems(config, items):
         names = getattr(item, "fixturenames", ())
         if "site" in names:
             item.add_marker(pytest.mark.site)
+        if "demo_results" in names:
+            item.add_marker(pytest.mark.experiment)   # the demo experiment, run once
         if "cli_process" in names or "browser" in names or "dask" in item.name:
             item.add_marker(pytest.mark.subprocess)   # rankwise, a browser, a cluster
         if item.name.startswith("test_every_how_do_i_command_runs[power"):
             item.add_marker(pytest.mark.simulation)   # a power study
+        if item.name.startswith("test_every_how_do_i_command_runs") and any(
+                option in item.callspec.params["args"] for option in ("--report", "--figure")):
+            item.add_marker(pytest.mark.figures)   # an answer that writes figures
         if any(part in str(item.fspath).replace("\\", "/") for part in MCMC_DOCTESTS):
             item.add_marker(pytest.mark.mcmc)
     items.sort(key=lambda item: item.get_closest_marker("mcmc") is None)  # stable

@@ -221,6 +221,7 @@ def test_pairs_file_holds_every_pair_once_with_its_numbers(small_limit, tmp_path
     assert len(sig) == max(fam.rejected.values())
 
 
+@pytest.mark.figures
 def test_report_folder_writes_every_pair_of_a_streamed_family(small_limit, tmp_path):
     pytest.importorskip("pyarrow")
     cmp = compare(_table(), posthoc="all", procedures="holm", top=10)
@@ -266,6 +267,7 @@ def test_analyses_of_every_pair_at_once_are_refused_above_the_limit(monkeypatch,
 
 @pytest.mark.large
 @pytest.mark.parametrize("top", [None, 0, 5])
+@pytest.mark.figures
 def test_every_output_above_the_limit_with_any_top(monkeypatch, tmp_path, top):
     """--top 0 (every learner shown) above the limit: the pair matrices keep at most the
     limit's learners, and every format and figure is written."""

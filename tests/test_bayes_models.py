@@ -163,8 +163,9 @@ def test_bradley_terry_on_simulated_tables():
     for p in m.pairs:
         if p["larger"] == "A":
             assert p["p_a_better"] > 0.95
-    same = np.repeat(rng.normal(0.8, 0.05, (30, 1)), 3, axis=1)  # every data set a tie
-    m = bradley_terry(same, list("XYZ"), **FAST)
+    # every data set a tie (the shape of the table above: its compiled chain serves)
+    same = np.repeat(rng.normal(0.8, 0.05, (30, 1)), 4, axis=1)
+    m = bradley_terry(same, list("WXYZ"), **FAST)
     for p in m.pairs:
         assert p["p_equivalent"] > max(p["p_a_better"], p["p_b_better"])
 
@@ -259,6 +260,7 @@ def test_hierarchical_draws_do_not_depend_on_cores_or_on_the_pairs_before(monkey
 
 
 @pytest.mark.mcmc
+@pytest.mark.figures
 def test_hierarchical_in_compare_and_every_format(cli):
     import json
 
@@ -282,6 +284,7 @@ def test_hierarchical_in_compare_and_every_format(cli):
     ("plackett-luce", "garcia2008", {}),
     ("bradley-terry", "folds_demo", {"criterion": "accuracy"}),
 ])
+@pytest.mark.figures
 def test_whole_table_models_in_compare_and_every_format(model, example, extra):
     import json
 

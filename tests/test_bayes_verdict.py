@@ -11,6 +11,7 @@ import pytest
 from rankwise import RankwiseError, compare, load_example
 
 
+@pytest.mark.figures
 def test_signed_rank_verdict_reads_the_tests_decisions():
     table = load_example("garcia2008")
     plain = compare(table, bayesian="signed-rank", rope=0.01, samples=2000)

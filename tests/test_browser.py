@@ -156,6 +156,7 @@ def k30_comparison():
     return rankwise.compare(frame, criterion="accuracy", posthoc="all")
 
 
+@pytest.mark.figures
 def test_report_at_k30(browser, tmp_path):
     cmp = k30_comparison()
     cmp.write_report(tmp_path / "out")
@@ -163,6 +164,7 @@ def test_report_at_k30(browser, tmp_path):
     assert_clean(seen)
 
 
+@pytest.mark.figures
 def test_notebook_fragment(browser, tmp_path):
     """The fragment a notebook shows, inside a page shaped like a notebook's output area."""
     cmp = k30_comparison()

@@ -407,6 +407,7 @@ def _results(path):
                            " where criterion not like '%time' order by 1, 2, 3, 4, 5", con)
 
 
+@pytest.mark.experiment
 def test_budgeted_run_at_fraction_one_equals_a_plain_run(tmp_path):
     plain, budgeted = tmp_path / "p.sqlite", tmp_path / "b.sqlite"
     run_experiment(experiment_from_dict(_doc()), plain, jobs=0)
@@ -447,6 +448,7 @@ def test_bad_budgets_in_the_experiment_file(budgets, message):
         experiment_from_dict(_doc(budgets))
 
 
+@pytest.mark.experiment
 def test_a_run_without_budgets_has_no_curves(tmp_path):
     plain = tmp_path / "p.sqlite"
     run_experiment(experiment_from_dict(_doc()), plain, jobs=0)
@@ -456,6 +458,7 @@ def test_a_run_without_budgets_has_no_curves(tmp_path):
 
 @pytest.mark.subprocess
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses SIGKILL")
+@pytest.mark.experiment
 def test_kill_9_during_a_budgeted_run_resumes_to_the_identical_results(tmp_path):
     from test_runner import kill_9_at, to_toml
 
@@ -511,6 +514,7 @@ def test_cli_every_source_given_and_inferred(source, path, extra):
     assert inferred == given and inferred["reader"] == source
 
 
+@pytest.mark.experiment
 def test_cli_rankwise_source_given_and_inferred(tmp_path):
     db = tmp_path / "b.sqlite"
     run_experiment(experiment_from_dict(_doc([0.5])), db, jobs=0)
@@ -532,6 +536,7 @@ def test_cli_export_feeds_compare(tmp_path):
     assert pd.read_csv(at, index_col=0).shape == (12, 4)
 
 
+@pytest.mark.figures
 def test_cli_figures(tmp_path):
     out = _ok(["curves", "--example", "learning", "--figure", str(tmp_path / "f.svg"),
                "--cd-figure", str(tmp_path / "cd.png"), "-o", str(tmp_path / "r.txt")])
@@ -622,6 +627,7 @@ def test_large_parquet_read_in_batches_equals_the_whole_read(tmp_path, monkeypat
     np.testing.assert_array_equal(whole.grid, batched.grid)
 
 
+@pytest.mark.experiment
 def test_export_curves_reads_back_as_the_database(tmp_path):
     db = tmp_path / "b.sqlite"
     run_experiment(experiment_from_dict(_doc([0.5])), db, jobs=0)
@@ -640,6 +646,7 @@ def test_export_curves_reads_back_as_the_database(tmp_path):
                                             str(tmp_path / "w.arff")]), "no budget")
 
 
+@pytest.mark.large
 def test_settle_signed_rank_pvalue_equals_scipys_permutation_branch(rng):
     """The exact convolution that replaces scipy's sign-flip permutation test (at most 13
     differences with ties or zeros) gives scipy's numbers, and scipy's own elsewhere."""

@@ -381,6 +381,7 @@ def test_effects_and_bayesian_with_lower_is_better_and_missing_cells(tmp_path):
     assert bayes[("C", "A")].details["n"] == 11
 
 
+@pytest.mark.figures
 def test_bayesian_section_is_reproducible_and_in_every_format():
     from rankwise import compare, load_example
 
@@ -455,6 +456,7 @@ def test_mean_rank_intervals_printed_drawn_and_in_the_json():
     assert np.array_equal(plain.mean_rank_intervals, cmp.mean_rank_intervals)
 
 
+@pytest.mark.figures
 def test_simplex_plot_shows_the_posterior_of_the_json(tmp_path):
     import json
 
@@ -513,6 +515,7 @@ def test_correlated_t_test_data_set_by_data_set_from_fold_results():
         compare(load_example("garcia2008"), bayesian="correlated-t")
 
 
+@pytest.mark.experiment
 def test_correlated_t_test_reads_a_results_database(tmp_path):
     from rankwise import compare, load_table
     from rankwise.experiment import experiment_from_dict, run_experiment

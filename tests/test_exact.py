@@ -26,6 +26,7 @@ def _brute_force(ranks):
     return values, np.array([counts[v] / size for v in values])
 
 
+@pytest.mark.large
 @pytest.mark.parametrize("k, n", [(3, 2), (3, 4), (3, 6), (4, 2), (4, 3), (4, 4)])
 def test_exact_friedman_distribution_equals_enumeration(k, n):
     rng = np.random.default_rng(k * 10 + n)

@@ -54,6 +54,7 @@ def test_figure_width_refuses_in_one_line(value):
 
 @pytest.mark.parametrize("source", ["garcia2008", "garcia2010", "demsar2006_table6", "k30"])
 @pytest.mark.parametrize("width, cm", [("column", 8.4), ("page", 17.0)])
+@pytest.mark.figures
 def test_every_figure_file_fits_the_width(tmp_path, source, width, cm):
     data = k30() if source == "k30" else load_example(source)
     cmp = compare(data, posthoc="all")
@@ -84,6 +85,7 @@ def test_rank_diagrams_are_laid_out_for_the_column_not_shrunk(tmp_path):
     assert saved_width(natural) * 2.54 > 15  # without a width, as before
 
 
+@pytest.mark.figures
 def test_figure_width_leaves_the_default_files_unchanged(tmp_path):
     cmp = compare(load_example("garcia2010"), posthoc="all")
     cmp.write_report(tmp_path / "a")
@@ -92,6 +94,7 @@ def test_figure_width_leaves_the_default_files_unchanged(tmp_path):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
+@pytest.mark.figures
 def test_cli_figure_width(tmp_path, capsys, cli):
     code, out, err = cli("compare", "--example", "garcia2008", "--posthoc", "all",
                          "--report", tmp_path / "r", "--figure-width", "column")
@@ -106,6 +109,7 @@ def test_cli_figure_width(tmp_path, capsys, cli):
     assert not (tmp_path / "s").exists()  # refused before any work
 
 
+@pytest.mark.figures
 def test_cli_notes_type_under_five_points(tmp_path, capsys, cli):
     frame = k30()
     frame.columns = [f"a_configuration_with_a_long_name_{j:02d}" for j in range(30)]
@@ -118,6 +122,7 @@ def test_cli_notes_type_under_five_points(tmp_path, capsys, cli):
     assert "Warning" not in err
 
 
+@pytest.mark.figures
 def test_power_report_figure_width(tmp_path, capsys, cli):
     code, out, err = cli("power", "--example", "demsar2006_table6", "--draws", "20",
                          "--bias", "0,4", "--report", tmp_path / "p", "--figure-width", "column")

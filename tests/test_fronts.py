@@ -207,6 +207,7 @@ def test_bad_inputs_one_line_exit_2(cli):
         assert ran.code == 2 and said in ran.err and len(ran.err.strip().splitlines()) == 1, ran
 
 
+@pytest.mark.figures
 def test_criteria_given_explicitly_or_as_a_criterion_list_agree(cli, tmp_path):
     a = cli("compare", "--example", "demo_results", "--criteria", "accuracy,fit_time",
             "-f", "json")

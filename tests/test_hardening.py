@@ -35,6 +35,7 @@ def values(path):
         ["dataset", "repeat", "fold", "learner", "criterion"]).reset_index(drop=True)
 
 
+@pytest.mark.experiment
 def test_a_full_disk_keeps_what_was_committed_and_the_run_continues(tmp_path, monkeypatch,
                                                                    demo_results):
     """SQLite's page limit plays the full disk: one line that says what is kept; the same
@@ -121,6 +122,7 @@ def test_a_damaged_file_is_named_in_one_line(tmp_path, demo_results, command):
 
 
 @pytest.mark.subprocess
+@pytest.mark.experiment
 def test_a_learner_that_ignores_its_time_limit_is_stopped_from_outside(tmp_path):
     import time
 

@@ -36,6 +36,7 @@ def test_visible_and_spreadsheet_safe():
         ["'=1+1", "'+1", "'-x", "'@SUM", "'\tx", "ok", ""]
 
 
+@pytest.mark.figures
 def test_no_control_character_reaches_any_format():
     cmp = hostile_comparison()
     outputs = {"text": cmp.to_text(), "markdown": cmp.to_markdown(), "latex": cmp.to_latex(),
@@ -61,12 +62,14 @@ def test_markdown_fences_and_tables_hold():
     assert fences and all(len(f) > 3 for f in fences)  # longer than the names' ```
 
 
+@pytest.mark.figures
 def test_html_has_no_markup_from_names():
     page = hostile_comparison().to_html()
     assert "<script" not in page.lower()
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
+@pytest.mark.figures
 def test_figures_are_valid_svg():
     cmp = hostile_comparison()
     assert cmp.figure_svgs
@@ -106,6 +109,7 @@ def test_command_line_output_and_errors_are_inert(tmp_path):
 
 
 @pytest.mark.subprocess
+@pytest.mark.experiment
 def test_csv_export_defuses_formulas(tmp_path):
     from rankwise.experiment import experiment_from_dict, run_experiment
 

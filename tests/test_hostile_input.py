@@ -144,6 +144,7 @@ def test_scores_near_the_largest_double_are_refused_with_the_cell(capsys, tmp_pa
         rw.friedman(np.full((4, 3), 1e308) * [[1, -1, 0.5]])
 
 
+@pytest.mark.figures
 def test_scores_up_to_the_bound_give_every_analysis_without_a_warning():
     """At ±1e307 (warnings are errors here): every test, family, effect size, Bayesian test,
     pool view and power study, and every format."""
@@ -425,6 +426,7 @@ def test_two_outputs_of_one_command_never_share_a_file(cli, table_file):
                    [table_file], "which is written")
 
 
+@pytest.mark.figures
 def test_a_report_folder_never_writes_over_an_input(cli, tmp_path, table_file):
     inside = tmp_path / "rep"
     inside.mkdir()
@@ -438,6 +440,7 @@ def test_a_report_folder_never_writes_over_an_input(cli, tmp_path, table_file):
     assert other.read_bytes() == table_file.read_bytes()
 
 
+@pytest.mark.experiment
 def test_race_power_export_and_leaderboard_never_write_over_their_input(cli, tmp_path, table_file):
     _untouched(cli, ["race", table_file, "-o", table_file], [table_file], "is the input")
     _untouched(cli, ["race", table_file, "--figure", table_file], [table_file], "is the input")
@@ -480,6 +483,7 @@ def test_an_output_that_is_a_link_a_pipe_or_a_device_stays_what_it_is(cli, tmp_p
         assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
+@pytest.mark.figures
 def test_written_files_get_the_umask_mode_or_keep_their_own(cli, tmp_path, table_file):
     old = os.umask(0o022)
     try:
@@ -552,6 +556,7 @@ def test_the_removed_dict_and_tuple_access_says_what_to_use_instead():
                 form(result)
 
 
+@pytest.mark.experiment
 def test_parquet_and_feather_are_read_wherever_a_csv_is(cli, tmp_path, table_file):
     frame = pd.read_csv(table_file)
     frame.to_parquet(tmp_path / "t.parquet", index=False)

@@ -27,6 +27,7 @@ def test_the_sections_sentences_are_the_verdicts(cmp):
     assert data["report"]["how_sure"]["sentences"] == said
 
 
+@pytest.mark.figures
 def test_every_format_has_the_section_once(cmp):
     for fmt, heading in (("text", "How sure can I be?"), ("markdown", "## How sure can I be?"),
                          ("latex", "\\section*{How sure can I be?}"),
@@ -70,6 +71,7 @@ def test_tiers_follow_the_lower_bounds(cmp):
     assert [low.pop() for low in lows] == sorted({int(v) for v in sets.lower})
 
 
+@pytest.mark.figures
 def test_the_figure_marks_the_fragile_claims(cmp):
     plan = cmp.figures["rank_sets"]
     fragile = {c.learners[0]: c.removed for c in cmp.dataset_check.fragile()

@@ -122,6 +122,7 @@ def test_a_thousand_learners_smoke():
 
 
 @pytest.mark.parametrize("fmt_dpi", [150])
+@pytest.mark.figures
 def test_no_figure_clips_a_label_at_thirty_learners(k30, fmt_dpi):
     """Clipped text touches the edge of the cropped picture: the outermost pixels are blank."""
     from matplotlib.image import imread
@@ -135,6 +136,7 @@ def test_no_figure_clips_a_label_at_thirty_learners(k30, fmt_dpi):
         assert edges.min() > 0.9, name
 
 
+@pytest.mark.figures
 def test_html_keeps_every_learner_in_one_sortable_table():
     cmp = compare(_table(45, 20), top=10)
     page = cmp.to_html()
@@ -155,6 +157,7 @@ def _chromium():
 @pytest.mark.subprocess
 @pytest.mark.skipif(_chromium() is None, reason="no Chromium here: install Debian's 'chromium'"
                     " (.ci/run does) to sort and filter the HTML table in a real browser")
+@pytest.mark.figures
 def test_html_ranking_sorts_and_filters_in_headless_chromium(tmp_path):
     import subprocess
 
@@ -181,6 +184,7 @@ def test_html_ranking_sorts_and_filters_in_headless_chromium(tmp_path):
 
 
 @pytest.mark.large
+@pytest.mark.figures
 def test_a_thousand_learners_report_folder_sizes(tmp_path):
     """--report at k = 1000 (sizes, not timings): every file is written, the text report is
     readable, the figures show the best 30, pairs.csv has every pair."""

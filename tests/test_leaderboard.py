@@ -239,6 +239,7 @@ def test_bad_options_are_one_line():
         assert "\n" not in str(err.value)
 
 
+@pytest.mark.figures
 def test_every_format_from_the_command_line(cli, tmp_path):
     for fmt in ("text", "markdown", "latex", "html", "json", "csv"):
         code, out, err = cli("leaderboard", TABARENA, "--anchor", "RF (default)", "--rounds",

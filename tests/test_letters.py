@@ -98,6 +98,7 @@ def test_bad_decisions():
         compact_letters("ABC", asymmetric)
 
 
+@pytest.mark.figures
 def test_compare_letters_are_the_cd_diagrams_decisions_in_every_format():
     from rankwise import compare, load_example
 

@@ -135,6 +135,7 @@ def test_the_package_holm_flags_are_not_holms_procedure():
     assert (rankwise.adjust(p, "holm") <= 0.05).tolist() == [False, False, False]
 
 
+@pytest.mark.figures
 def test_mcm_in_every_format_and_the_figure():
     cmp = compare(load_example("garcia2008"), mcm="holm")
     doc = json.loads(cmp.to_json())

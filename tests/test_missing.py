@@ -124,6 +124,7 @@ def test_long_tables_and_results_with_missing_cells(tmp_path):
     assert any("d3 / C" in n for n in cmp.notes)
 
 
+@pytest.mark.experiment
 def test_a_results_database_whose_learner_crashed_on_one_data_set(tmp_path):
     """`rankwise run` with a learner that fails on the data set with many features: the
     results database is refused by default and read with the policy, the failure and the

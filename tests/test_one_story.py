@@ -97,6 +97,7 @@ def test_every_format_marks_the_same_significant_results(case):
         == expected
 
 
+@pytest.mark.figures
 def test_report_figures_match_what_is_drawn(case):
     name, cmp, outputs, doc = case
     plans = doc["report"]["figures"]
@@ -178,6 +179,7 @@ def test_a_blocked_gate_draws_no_decisions_and_says_so():
     assert forced.verdict.text == cmp.verdict.text
 
 
+@pytest.mark.figures
 def test_the_blocked_gate_prints_the_tie_aware_cd_everywhere():
     """The issue's case: the text/JSON CD used the untied SE while the diagram used the tie-aware
     one. Now both read the one CD of the analysis."""
@@ -208,6 +210,7 @@ def test_lower_is_better_criteria_read_from_their_words(tmp_path, criterion):
     assert "lower is better" in cmp.verdict.text and criterion in cmp.verdict.text
 
 
+@pytest.mark.figures
 def test_unknown_criterion_names_get_a_visible_note_and_options_win(tmp_path):
     path = tmp_path / "t.csv"
     path.write_text("dataset,A,B,C\n" + "".join(f"d{i},{i},{i + 1},{i + 2}\n" for i in range(6)))

@@ -38,6 +38,7 @@ def pdflatex(folder, name="report.tex"):
 @pytest.mark.subprocess
 @needs_tex
 @pytest.mark.skipif(shutil.which("pdffonts") is None, reason="no pdffonts (poppler-utils)")
+@pytest.mark.figures
 def test_compiled_report_has_vector_fonts_and_includes_the_cd_diagram(tmp_path):
     cmp = compare(load_example("garcia2008"), posthoc="all")
     cmp.write_report(tmp_path)
@@ -68,6 +69,7 @@ def test_a_six_learner_rank_table_is_set_at_the_body_font(tmp_path):
 
 @pytest.mark.subprocess
 @needs_tex
+@pytest.mark.figures
 def test_the_fragment_compiles_inside_a_two_column_paper(tmp_path):
     cmp = compare(load_example("garcia2010"), posthoc="all")
     cmp.write_report(tmp_path)
@@ -95,6 +97,7 @@ def test_latex_maths_and_marks():
 @needs_tex
 @pytest.mark.skipif(not HAVE_TEX or subprocess.run(["kpsewhich", "tikz.sty"], capture_output=True)
                     .returncode != 0, reason="no TikZ here: install Debian's texlive-pictures")
+@pytest.mark.figures
 def test_the_tikz_cd_diagram_compiles_on_its_own_and_matches_the_plan(tmp_path):
     cmp = compare(load_example("garcia2008"), posthoc="all")
     cmp.write_report(tmp_path)
@@ -110,6 +113,7 @@ def test_the_tikz_cd_diagram_compiles_on_its_own_and_matches_the_plan(tmp_path):
     assert "cd_diagram.tikz" in log
 
 
+@pytest.mark.figures
 def test_figures_have_no_title_unless_asked():
     from rankwise.report.diagrams import draw_all, figure_bytes
 
@@ -134,6 +138,7 @@ def test_heat_map_classes_and_neutral_diagonal():
     assert len(colours) == 5
 
 
+@pytest.mark.figures
 def test_html_titles_with_the_file_name_and_draws_quartile_charts(tmp_path):
     import xml.dom.minidom
 
@@ -224,6 +229,7 @@ def _overfull_points(log: str) -> list:
 @pytest.mark.skipif(not HAVE_TEX or subprocess.run(["kpsewhich", "tikz.sty"], capture_output=True)
                     .returncode != 0, reason="no TikZ here: install Debian's texlive-pictures")
 @pytest.mark.parametrize("source", ["garcia2008", "garcia2010", "demsar2006_table6", "k30"])
+@pytest.mark.figures
 def test_fragment_and_tikz_fit_a_two_column_paper(tmp_path, source):
     """A two-column article (TikZ loaded) that inputs report_fragment.tex and, in a figure of
     one column, cd_diagram.tikz: nothing sticks out of its column or page by more than 1 pt."""

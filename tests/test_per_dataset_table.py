@@ -76,6 +76,7 @@ def test_a_random_split_file_gets_the_split_correlation():
                 effects="none")
 
 
+@pytest.mark.figures
 def test_every_format_and_the_json_carry_it():
     cmp = compare(load_table(WEKA), per_dataset=True, control="rules.ZeroR", effects="none")
     for fmt in ("text", "markdown", "latex", "html"):
@@ -108,6 +109,7 @@ def test_five_by_two_on_its_design_only():
         compare(load_table(WEKA), per_dataset="5x2cv")
 
 
+@pytest.mark.experiment
 def test_a_results_database_gives_its_design(tmp_path):
     doc = {"experiment": {"repeats": 2, "folds": 3, "seed": 5, "criteria": ["accuracy"]},
            "datasets": [{"source": "sklearn", "name": "iris"},
@@ -151,6 +153,7 @@ def test_refusals(capsys, cli):
     assert np.isfinite(json.loads(out)["per_dataset"]["means"][0][0])
 
 
+@pytest.mark.figures
 def test_the_forest_plot_shows_the_tables_decisions():
     cmp = compare(load_example("weka"), per_dataset=True, control="rules.ZeroR",
                   effects="none")

@@ -135,6 +135,7 @@ def test_clone_ranks_equal_the_ranks_of_a_table_with_the_clone():
         assert np.array_equal(clone_ranks(ranks, j), want)
 
 
+@pytest.mark.figures
 def test_the_pool_sentence_is_in_every_format():
     cmp = compare(load_example("garcia2010"), pool_check=True)
     sentence = cmp.pool_check.sentence()

@@ -152,6 +152,7 @@ def robinson_instance(rng, k):
     return st.pvalues, st.scores
 
 
+@pytest.mark.large
 def test_bergmann_hommel_fast_equals_brute_force():
     rng = np.random.default_rng(15)
     for trial in range(1000):
@@ -297,6 +298,7 @@ def test_familywise_error_at_most_alpha(ranking):
         assert count / reps <= 0.075, (ranking, proc, count / reps)
 
 
+@pytest.mark.simulation
 @pytest.mark.parametrize("ranking, convention, lo, hi", [
     ("friedman", "default", 0.035, 0.065),
     ("friedman_aligned", "default", 0.035, 0.065),

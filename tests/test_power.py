@@ -146,6 +146,7 @@ def test_procedures_and_planning():
                        < study.target_power for s in smaller)
 
 
+@pytest.mark.subprocess
 def test_parallel_runs_give_the_same_study():
     pool = load_example("garcia2008")
     one = power_study(pool, biases=[0, 10], draws=120, jobs=1)
@@ -157,6 +158,7 @@ def test_parallel_runs_give_the_same_study():
 
 
 
+@pytest.mark.figures
 def test_command_line_json_report_and_mistakes(tmp_path, cli):
     out = cli("power", "--example", "garcia2008", "--learners", "C4.5,CN2", "--draws", "50",
                "--bias", "0,10", "--format", "json", "--report", str(tmp_path / "rep"))

@@ -161,6 +161,7 @@ def test_bad_settings_are_refused_in_one_line(kwargs, message):
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.figures
 def test_command_line_text_json_and_figure(tmp_path, capsys, cli):
     code, out, err = cli("race", "--example", "garcia2008", "--order", "given")
     assert code == 0

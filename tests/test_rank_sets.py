@@ -227,6 +227,7 @@ def test_compare_rank_sets_are_the_function_on_the_analysis_ranks():
     assert "by mean score" in scores.verdict.text
 
 
+@pytest.mark.figures
 def test_every_format_shows_the_rank_sets_and_mistakes_are_refused():
     from rankwise import compare, load_example
     from rankwise.errors import RankwiseError

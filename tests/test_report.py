@@ -186,7 +186,7 @@ def test_label_widths_are_matplotlibs_extents_to_the_last_bit():
     names = ["(00.00) a_configuration_with_a_long_name_07 [control]", "(1.00) C4.5", "W", "i",
              ".", "(0.00) ∫ ω-Ψ", "—"] + ["".join(rng.choice(letters)
                                                    for _ in range(rng.randint(1, 40)))
-                                          for _ in range(60)]
+                                          for _ in range(30)]
     for weight in ("normal", "bold"):
         for name in names:
             size = rng.choice([5, 6, 7.5, 9, 12, 100])
@@ -196,6 +196,7 @@ def test_label_widths_are_matplotlibs_extents_to_the_last_bit():
     assert outline_width(square) == square.get_extents().width == 2
 
 
+@pytest.mark.figures
 def test_every_figure_renders_to_a_nontrivial_png():
     cmp = compare(load_example("garcia2010"), posthoc="both")
     figs = figures(cmp)
@@ -223,6 +224,7 @@ def test_fifty_learners_labels_do_not_overlap():
                 assert not a.overlaps(b)
 
 
+@pytest.mark.figures
 def test_heatmap_and_control_diagram_show_names_literally():
     names = ["50% & $x_1$", "<b>", "c"]
     fig = pvalue_heatmap(np.array([[1, .01, .5], [.01, 1, .2], [.5, .2, 1]]), names, [1, 2, 3])
@@ -242,6 +244,7 @@ def evil_comparison():
                               learners=EVIL), posthoc="both")
 
 
+@pytest.mark.figures
 def test_html_escapes_names_and_is_self_contained():
     page = evil_comparison().to_html()
     assert "<script" not in page.lower()
@@ -261,6 +264,7 @@ def chromium():
 @pytest.mark.subprocess
 @pytest.mark.skipif(chromium() is None, reason="no Chromium here: install Debian's 'chromium'"
                     " (.ci/run does) to check the HTML report in a real browser")
+@pytest.mark.figures
 def test_html_report_in_headless_chromium(tmp_path):
     page = tmp_path / "report.html"
     page.write_text(evil_comparison().to_html(), encoding="utf-8")
@@ -296,6 +300,7 @@ def test_latex_escapes_names():
     assert r"50\% \& \$x\_1\$" in tex and r"\textless{}script\textgreater{}" in tex
 
 
+@pytest.mark.figures
 def test_jupyter_displays_a_scoped_fragment_with_cached_figures(monkeypatch):
     from rankwise.report import diagrams
 
@@ -317,6 +322,7 @@ def test_jupyter_displays_a_scoped_fragment_with_cached_figures(monkeypatch):
     assert cmp.verdict.losers == ("FH-GBML",)
 
 
+@pytest.mark.figures
 def test_report_folder(tmp_path):
     from typer.testing import CliRunner
     from rankwise.cli import app
@@ -341,6 +347,7 @@ def test_markdown_shows_names_literally():
     assert r"50% &amp; \$x\_1\$" in md
 
 
+@pytest.mark.figures
 def test_report_diagram_procedure(tmp_path):
     cmp = compare(load_example("garcia2008"), convention="paper")
     cmp.write_report(tmp_path, "bergmann_hommel")
@@ -392,6 +399,7 @@ def test_win_tie_loss_matrix_against_rounded_differences():
         assert np.array_equal(cmp.summary.win_tie_loss, win_tie_loss_matrix(x, hib, 2))
 
 
+@pytest.mark.figures
 def test_html_text_blocks_keep_their_line_breaks():
     """The quartile chart's "As text" block breaks lines where the chart does: before 0.9 it
     showed every line break as a literal backslash-n (names are made inert line by line)."""

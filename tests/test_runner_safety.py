@@ -42,6 +42,7 @@ def fresh(tmp_path, doc, name):
 
 # --- identity of a result and --force ------------------------------------------------------
 
+@pytest.mark.experiment
 def test_force_never_reuses_a_result_of_another_identity(tmp_path):
     """The issue's case: same-named learners with other parameters and another seed. After any
     sequence of runs the file equals a fresh run of the final experiment, value for value."""
@@ -66,6 +67,7 @@ def test_force_never_reuses_a_result_of_another_identity(tmp_path):
     assert len(meta["forced_changes"]) == 2 and meta["done"] == 8 and meta["total_tasks"] == 8
 
 
+@pytest.mark.experiment
 def test_a_0_1_results_file_resumes_by_identity(tmp_path):
     """Files written by 0.1 have no identity column: it is derived from the design they
     recorded, so an unchanged experiment resumes without --force."""
@@ -122,6 +124,7 @@ def test_a_second_driver_is_refused_and_the_first_is_unharmed(tmp_path):
 
 
 @pytest.mark.subprocess
+@pytest.mark.experiment
 def test_a_killed_driver_leaves_no_stale_lock(tmp_path):
     exp = tmp_path / "e.toml"
     exp.write_text(to_toml(design(slow=0.15)))
@@ -144,6 +147,7 @@ def test_a_killed_driver_leaves_no_stale_lock(tmp_path):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals")
 @pytest.mark.parametrize("jobs, point, sig", [("0", 3, signal.SIGINT), ("2", 6, signal.SIGINT),
                                               ("2", 15, signal.SIGTERM)])
+@pytest.mark.experiment
 def test_interrupt_commits_what_finished_then_resume_equals_the_uninterrupted_run(
         tmp_path, jobs, point, sig):
     doc = design(slow=0.1)
@@ -179,6 +183,7 @@ def test_interrupt_commits_what_finished_then_resume_equals_the_uninterrupted_ru
 
 # --- status -----------------------------------------------------------------------------------
 
+@pytest.mark.experiment
 def test_status_of_a_failing_run_lists_failures_and_warnings(tmp_path):
     doc = design()
     doc["learners"].append({"name": "fails", "estimator": "rankwise.experiment.testing.FailingClassifier"})
@@ -243,6 +248,7 @@ steps = [
 """
 
 
+@pytest.mark.experiment
 def test_pipelines_are_fitted_on_the_training_part_only(tmp_path):
     from sklearn.datasets import load_wine
     from sklearn.preprocessing import StandardScaler
@@ -442,6 +448,7 @@ def test_real_process_errors_have_exit_2_and_no_traceback(wrong_files):
         assert expected in out.stderr and len(out.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.experiment
 def test_small_classes_get_a_documented_note(tmp_path):
     path = tmp_path / "d.csv"
     rng = np.random.default_rng(0)

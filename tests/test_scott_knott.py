@@ -116,6 +116,7 @@ def test_lower_is_better_reverses_the_groups():
     assert up.rank.tolist() == down.rank.tolist() and up.order == down.order
 
 
+@pytest.mark.figures
 def test_groups_in_every_output():
     cmp = compare(load_example("garcia2008"), groups="scott-knott-esd-np")
     sentence = cmp.groups.sentence()

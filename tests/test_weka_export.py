@@ -79,6 +79,7 @@ def test_weka_loads_it_and_agrees(tmp_path, exported):
         assert pair.corrected.pvalue == pytest.approx(entry["p"], rel=1e-9)
 
 
+@pytest.mark.experiment
 def test_a_data_set_that_cannot_be_loaded_gets_missing_counts(capsys, tmp_path, cli):
     csv = tmp_path / "mine.csv"
     csv.write_text("a,b,class\n" + "\n".join(f"{i},{i % 3},{'x' if i % 2 else 'y'}"

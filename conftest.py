@@ -1,0 +1,102 @@
+"""The suite's tiers, for every test the suite collects (the tests, the doctests of the package
+and of the documentation): ``--inner`` runs the quick tier only, and a guard fails a test that
+does what a tier names (draws figures, runs an experiment's tasks) without its marker, or
+carries the marker without doing it, so that the tiers follow what the tests do. The markers
+are declared in ``pyproject.toml``; the fixtures and the other markers' rules are in
+``tests/conftest.py``."""
+
+from unittest import mock
+
+import pytest
+
+#: What the inner loop leaves out: every tier but the quick one.
+INNER_LOOP = "not (slow or site or mcmc or simulation or subprocess or large or figures" \
+             " or experiment)"
+#: The tiers the guard checks: what a test did (counted while it ran), by marker.
+WATCHED = ("figures", "experiment")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--inner", action="store_true",
+                     help=f"the inner loop: only the quick tier (-m '{INNER_LOOP}')")
+
+
+def pytest_configure(config):
+    if config.getoption("--inner"):
+        config.option.markexpr = INNER_LOOP
+
+
+#: Doctests (by their item's name) that draw figures or run an experiment's tasks: the guard
+#: checks these as it checks the tests' own markers.
+DOCTEST_TIERS = {
+    "rankwise.errors.RankwiseWarning": "figures",
+    "rankwise.report.write_report": "figures",
+    "rankwise.experiment.driver.run_experiment": "experiment",
+    "rankwise.report.figure_svgs": "figures",
+    "rankwise.report.html.html_report": "figures",
+    "rankwise.report.html.notebook_fragment": "figures",
+    "rankwise.report.FORMATS.md": "figures",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        tier = DOCTEST_TIERS.get(item.name)
+        if tier:
+            item.add_marker(getattr(pytest.mark, tier))
+
+
+_DONE = {"figures": 0, "experiment": 0}
+
+
+def _count(kind, original):
+    def counted(*args, **kwargs):
+        _DONE[kind] += 1
+        return original(*args, **kwargs)
+    return counted
+
+
+@pytest.fixture(autouse=True)
+def _tiers(request):
+    """Fail a test that drew a figure (``Figure.savefig``) or ran an experiment's tasks
+    without the marker of that tier, and one that carries such a marker but did neither: the
+    inner loop leaves out exactly what is slow by nature."""
+    from matplotlib.figure import Figure
+
+    from rankwise.experiment import driver
+
+    def execute(batches, *args, **kwargs):
+        def counted():
+            for batch in batches:
+                batch = list(batch)
+                _DONE["experiment"] += bool(batch)
+                yield batch
+        return original_execute(counted(), *args, **kwargs)
+
+    original_execute = driver._execute
+    before = dict(_DONE)
+    with mock.patch.object(Figure, "savefig", _count("figures", Figure.savefig)), \
+            mock.patch.object(driver, "_execute", execute):
+        yield
+    ran = {"figures": False, "experiment": "demo_results" in request.fixturenames}
+    for tier in WATCHED:
+        did = _DONE[tier] > before[tier] or ran[tier]
+        marked = request.node.get_closest_marker(tier)
+        if did and not marked:
+            how = (f"mark it @pytest.mark.{tier}" if hasattr(request.node, "function") else
+                   f"give its name to DOCTEST_TIERS in conftest.py, as {tier}")
+            pytest.fail(f"this test {WORDS[tier]}: {how}")
+        if marked and not did and getattr(request.node, "passed_its_call", False):
+            pytest.fail(f"this test is marked {tier} but no longer {WORDS[tier]}: take the"
+                        " marker off, so that the inner loop runs it")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = (yield).get_result()
+    if call.when == "call":
+        item.passed_its_call = report.passed
+
+
+#: What each watched tier does, in the guard's message.
+WORDS = {"figures": "draws figures", "experiment": "runs an experiment's tasks"}
