@@ -1,7 +1,8 @@
 """The suite's tiers, for every test the suite collects (the tests, the doctests of the package
 and of the documentation): ``--inner`` runs the quick tier only, and a guard fails a test that
 does what a tier names (draws figures, runs an experiment's tasks) without its marker, or
-carries the marker without doing it, so that the tiers follow what the tests do. The markers
+carries the marker without doing it, so that the tiers follow what the tests do (tests that
+share a module's fixture are left to their markers: which of them draws depends on order). The markers
 are declared in ``pyproject.toml``; the fixtures and the other markers' rules are in
 ``tests/conftest.py``."""
 
@@ -78,6 +79,8 @@ def _tiers(request):
     with mock.patch.object(Figure, "savefig", _count("figures", Figure.savefig)), \
             mock.patch.object(driver, "_execute", execute):
         yield
+    if _shares_a_fixture(request.node):
+        return   # what it draws depends on which test of the module came first
     ran = {"figures": False, "experiment": "demo_results" in request.fixturenames}
     for tier in WATCHED:
         did = _DONE[tier] > before[tier] or ran[tier]
@@ -89,6 +92,15 @@ def _tiers(request):
         if marked and not did and getattr(request.node, "passed_its_call", False):
             pytest.fail(f"this test is marked {tier} but no longer {WORDS[tier]}: take the"
                         " marker off, so that the inner loop runs it")
+
+
+def _shares_a_fixture(item) -> bool:
+    """Does ``item`` use a fixture kept for a module (or class)? A comparison kept there
+    draws its figures once, in whichever of its tests asks first, so the guard cannot tell
+    from one test what it does: such tests keep the markers they were given."""
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs.values() if info is not None else ()
+    return any(d and d[-1].scope in ("module", "class", "package") for d in defs)
 
 
 @pytest.hookimpl(hookwrapper=True)

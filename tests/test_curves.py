@@ -21,7 +21,7 @@ from rankwise.experiment.tasks import budget_subset
 from rankwise.stats.curves import (aocc, data_profile, dewancker, dewancker_alpha, ecdf, ert,
                                    mean_rank_band, normalise, performance_profile,
                                    running_times)
-from rankwise.tables.curves import build, read_curves
+from rankwise.tables.curves import read_curves
 
 DATA = Path(__file__).parent / "data" / "curves"
 

@@ -4,8 +4,6 @@ null, the growth with the bias, Demšar's findings on a real pool, and parallel 
 import itertools
 import json
 import math
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd

@@ -9,8 +9,6 @@ and the fix.
 
 import json
 import math
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
@@ -24,7 +22,7 @@ from rankwise import RankwiseError, compare, load_table
 from rankwise.examples import example_path
 from rankwise.report.format import fmt_p
 from rankwise.stats.pairwise import (asymptotic_start, log_range_tail, log_union_bound,
-                                     nemenyi_pvalues, range_logsf, range_sf, union_bound_error)
+                                     nemenyi_pvalues, range_logsf, union_bound_error)
 from rankwise.stats.results import PVALUE_FLOOR, floor_pvalues, p_phrase
 
 DATA = Path(__file__).parent / "data" / "sources"
