@@ -2,9 +2,9 @@
 and of the documentation): ``--inner`` runs the quick tier only, and a guard fails a test that
 does what a tier names (draws figures, runs an experiment's tasks) without its marker, or
 carries the marker without doing it, so that the tiers follow what the tests do (tests that
-share a module's fixture are left to their markers: which of them draws depends on order). The markers
-are declared in ``pyproject.toml``; the fixtures and the other markers' rules are in
-``tests/conftest.py``."""
+share a module's fixture are left to their markers: which of them draws depends on order).
+The markers are declared in ``pyproject.toml``; the fixtures and the other markers' rules are
+in ``tests/conftest.py``."""
 
 from unittest import mock
 
