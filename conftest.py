@@ -13,8 +13,11 @@ import pytest
 #: What the inner loop leaves out: every tier but the quick one.
 INNER_LOOP = "not (slow or site or mcmc or simulation or subprocess or large or figures" \
              " or experiment)"
-#: The tiers the guard checks: what a test did (counted while it ran), by marker.
-WATCHED = ("figures", "experiment")
+#: The tiers the guard checks (what a test did, counted while it ran), in its messages.
+WORDS = {"figures": "draws figures", "experiment": "runs an experiment's tasks"}
+#: Session fixtures that run an experiment before any test that asks for them (the guard
+#: counts only what runs during a test): their tests are in the experiment tier.
+EXPERIMENT_FIXTURES = ("demo_results",)
 
 
 def pytest_addoption(parser):
@@ -45,9 +48,15 @@ def pytest_collection_modifyitems(config, items):
         tier = DOCTEST_TIERS.get(item.name)
         if tier:
             item.add_marker(getattr(pytest.mark, tier))
+        if _uses_an_experiment_fixture(item):
+            item.add_marker(pytest.mark.experiment)
 
 
-_DONE = {"figures": 0, "experiment": 0}
+def _uses_an_experiment_fixture(item) -> bool:
+    return any(name in getattr(item, "fixturenames", ()) for name in EXPERIMENT_FIXTURES)
+
+
+_DONE = dict.fromkeys(WORDS, 0)
 
 
 def _count(kind, original):
@@ -81,9 +90,9 @@ def _tiers(request):
         yield
     if _shares_a_fixture(request.node):
         return   # what it draws depends on which test of the module came first
-    ran = {"figures": False, "experiment": "demo_results" in request.fixturenames}
-    for tier in WATCHED:
-        did = _DONE[tier] > before[tier] or ran[tier]
+    for tier in WORDS:
+        did = _DONE[tier] > before[tier] or (tier == "experiment"
+                                             and _uses_an_experiment_fixture(request.node))
         marked = request.node.get_closest_marker(tier)
         if did and not marked:
             how = (f"mark it @pytest.mark.{tier}" if hasattr(request.node, "function") else
@@ -108,7 +117,3 @@ def pytest_runtest_makereport(item, call):
     report = (yield).get_result()
     if call.when == "call":
         item.passed_its_call = report.passed
-
-
-#: What each watched tier does, in the guard's message.
-WORDS = {"figures": "draws figures", "experiment": "runs an experiment's tasks"}

@@ -49,8 +49,6 @@ def pytest_collection_modifyitems(config, items):
         names = getattr(item, "fixturenames", ())
         if "site" in names:
             item.add_marker(pytest.mark.site)
-        if "demo_results" in names:
-            item.add_marker(pytest.mark.experiment)   # the demo experiment, run once
         if "cli_process" in names or "browser" in names or "dask" in item.name:
             item.add_marker(pytest.mark.subprocess)   # rankwise, a browser, a cluster
         if item.name.startswith("test_every_how_do_i_command_runs[power"):
