@@ -173,6 +173,8 @@ def _fast_sorted(q: np.ndarray, deadline: float | None = None) -> np.ndarray | N
     upper_sorted = upper[by_upper]
     bounds = {}   # t -> (first, last): the feasible blocks at τ_t, once per threshold
     reverse = np.where(np.tri(k, k, -1, dtype=bool), n_t, tpos)[:, ::-1]
+    sizes = np.arange(k + 3)
+    c2 = sizes * (sizes - 1) / 2.0   # c2[n] = n(n − 1)/2, exact in floating point
     for e in np.argsort(-pv, kind="stable"):
         if best[e] >= 1.0:
             continue
@@ -187,7 +189,7 @@ def _fast_sorted(q: np.ndarray, deadline: float | None = None) -> np.ndarray | N
                 break
             if t not in bounds:
                 bounds[t] = _feasible_spans(tpos, reverse, t)
-            m_ab = _forced_pair_max(a, b, f[t], g[t], *bounds[t])
+            m_ab = _forced_pair_max(a, b, f[t], g[t], *bounds[t], c2)
             best[e] = max(best[e], taus[t] * m_ab)
             if best[e] >= 1.0:
                 break
@@ -201,36 +203,38 @@ _DP_CHUNK_CELLS = 1 << 22
 def _prefix_optimum(tpos, n_t: int, expired) -> tuple:
     """``(f, ptr)``: f[t, i] the most within-block pairs of a τ_t-feasible contiguous partition
     of the first i learners, ptr[t, i] the start of its last block (the largest j among equal
-    optima). All the candidate starts j of one i are taken at once, in chunks."""
+    optima). All the candidate starts j of one i are taken at once, in chunks; the tables are
+    built by learner (a row per i, read and written whole) and returned by threshold."""
     k = tpos.shape[0]
-    f = np.full((n_t, k + 1), -np.inf)
-    f[:, 0] = 0.0
-    ptr = np.zeros((n_t, k + 1), dtype=np.int64)
+    f = np.full((k + 1, n_t), -np.inf)
+    f[0] = 0.0
+    ptr = np.zeros((k + 1, n_t), dtype=np.int64)
     rows = np.arange(n_t)
     step = max(1, _DP_CHUNK_CELLS // max(n_t, 1))
     for i in range(1, k + 1):
         if expired():
             return None, None
-        col, arg = f[:, i], ptr[:, i]
+        col, arg = f[i], ptr[i]
         for top in range(i - 1, -1, -step):  # j = top, top − 1, …: the largest j first
             j = np.arange(top, max(top - step, -1), -1)
             size = (i - j).astype(float)
             cand = np.where(rows[None, :] >= tpos[j, i - 1][:, None],
-                            f[:, j].T + (size * (size - 1) / 2.0)[:, None], -np.inf)
+                            f[j] + (size * (size - 1) / 2.0)[:, None], -np.inf)
             at = np.argmax(cand, axis=0)
-            val = cand[at, rows]
+            val = np.take_along_axis(cand, at[None, :], axis=0)[0]
             better = val > col
             col[better] = val[better]
             arg[better] = j[at[better]]
-    return f, ptr
+    return np.ascontiguousarray(f.T), np.ascontiguousarray(ptr.T)
 
 
 def _suffix_optimum(tpos, n_t: int, expired):
     """g[t, i]: the most within-block pairs of a τ_t-feasible contiguous partition of the
-    learners from i on; all the candidate ends l of one i at once, in chunks."""
+    learners from i on; all the candidate ends l of one i at once, in chunks (built by
+    learner, returned by threshold, as :func:`_prefix_optimum`)."""
     k = tpos.shape[0]
-    g = np.full((n_t, k + 1), -np.inf)
-    g[:, k] = 0.0
+    g = np.full((k + 1, n_t), -np.inf)
+    g[k] = 0.0
     rows = np.arange(n_t)
     step = max(1, _DP_CHUNK_CELLS // max(n_t, 1))
     for i in range(k - 1, -1, -1):
@@ -240,9 +244,9 @@ def _suffix_optimum(tpos, n_t: int, expired):
             l = np.arange(low, min(low + step, k))
             size = (l - i + 1).astype(float)
             cand = np.where(rows[None, :] >= tpos[i, l][:, None],
-                            g[:, l + 1].T + (size * (size - 1) / 2.0)[:, None], -np.inf)
-            np.maximum(g[:, i], cand.max(axis=0), out=g[:, i])
-    return g
+                            g[l + 1] + (size * (size - 1) / 2.0)[:, None], -np.inf)
+            np.maximum(g[i], cand.max(axis=0), out=g[i])
+    return np.ascontiguousarray(g.T)
 
 
 def _feasible_spans(tpos, reverse, t: int) -> tuple:
@@ -256,7 +260,7 @@ def _feasible_spans(tpos, reverse, t: int) -> tuple:
     return np.argmax(tpos <= t, axis=0), k - 1 - np.argmax(reverse <= t, axis=1)
 
 
-def _forced_pair_max(a: int, b: int, ft, gt, first, last) -> float:
+def _forced_pair_max(a: int, b: int, ft, gt, first, last, c2) -> float:
     """Max number of within-block pairs over τ-feasible partitions with a and b in one block.
 
     Positions are in the Robinson order, a < b; block x..y (x ≤ y) is τ-feasible exactly when
@@ -264,7 +268,8 @@ def _forced_pair_max(a: int, b: int, ft, gt, first, last) -> float:
     block of a and b is B0 = {a, b} ∪ V[α..β]; the elements strictly between a and α share one
     block C_a = V[j..α−1] ∖ {a} reaching left of a (likewise C_b right of β), and the rest is
     an unconstrained contiguous partition (prefix optimum ft, suffix optimum gt). Only α ≥ L
-    (B0 must stay feasible with b) and β ≤ R are examined.
+    (B0 must stay feasible with b) and β ≤ R are examined. ``c2[n]`` = n(n − 1)/2, looked up:
+    this function runs thousands of times at k = 100, on grids of about 50 × 50.
     """
     lo_alpha = int(first[b])   # feas[a, b] holds, so lo_alpha <= a
     hi_beta = int(last[a])
@@ -274,12 +279,13 @@ def _forced_pair_max(a: int, b: int, ft, gt, first, last) -> float:
     pre[a + 1 - lo_alpha] = ft[a]  # α = a + 1: nothing between a and α; F[a] dominates
     if b >= a + 2:
         first_j = int(first[a + 1])
-        alpha = np.arange(a + 2, b + 1)[:, None]
-        j = np.arange(first_j, a + 1)[None, :]
-        start = np.where(j < a, j, a + 1)  # j = a: C_a = V[a+1..α−1]
-        val = np.where(start >= first[alpha - 1],
-                       ft[first_j: a + 1][None, :] + (alpha - j - 1) * (alpha - j - 2) / 2.0,
-                       -np.inf)
+        alpha = np.arange(a + 2, b + 1)
+        j = np.arange(first_j, a + 1)
+        start = j.copy()
+        start[-1] = a + 1  # j = a: C_a = V[a+1..α−1]
+        # C_a = V[j..α−1] (without a) holds α − j − 1 learners
+        val = ft[first_j: a + 1] + c2[(alpha - 1)[:, None] - j]
+        val[start < first[alpha - 1][:, None]] = -np.inf
         pre[a + 2 - lo_alpha:] = val.max(axis=1)
     # Suf[β], β = a..hi_beta
     suf = np.empty(hi_beta - a + 1)
@@ -287,19 +293,22 @@ def _forced_pair_max(a: int, b: int, ft, gt, first, last) -> float:
     suf[b - 1 - a] = gt[b + 1]  # β = b − 1: nothing between β and b; G[b+1] dominates
     if b >= a + 2:
         last_l = int(last[b - 1])
-        beta = np.arange(a, b - 1)[:, None]
-        l = np.arange(b, last_l + 1)[None, :]
-        end = np.where(l > b, l, b - 1)  # l = b: C_b = V[β+1..b−1]
-        val = np.where(end <= last[beta + 1],
-                       (l - beta - 1) * (l - beta - 2) / 2.0 + gt[b + 1: last_l + 2][None, :],
-                       -np.inf)
+        beta = np.arange(a, b - 1)
+        l = np.arange(b, last_l + 1)
+        end = l.copy()
+        end[0] = b - 1  # l = b: C_b = V[β+1..b−1]
+        # C_b = V[β+1..l] (without b) holds l − β − 1 learners
+        val = c2[l - (beta + 1)[:, None]] + gt[b + 1: last_l + 2]
+        val[end > last[beta + 1][:, None]] = -np.inf
         suf[: b - 1 - a] = val.max(axis=1)
-    alpha = np.arange(lo_alpha, b + 1)[:, None]
-    beta = np.arange(a, hi_beta + 1)[None, :]
-    size0 = (beta - alpha + 1) + (a < alpha) + (beta < b)
-    valid = (beta >= alpha - 1) & (np.minimum(alpha, a) >= first[np.maximum(beta, b)])
-    # n(n − 1)/2 written out, as _c2 does: this function runs thousands of times at k = 100
-    total = np.where(valid, pre[:, None] + size0 * (size0 - 1) / 2.0 + suf[None, :], -np.inf)
+    alpha = np.arange(lo_alpha, b + 1)
+    beta = np.arange(a, hi_beta + 1)
+    # |B0| = (β − α + 1) + [a < α] + [β < b]; cells with β < α − 1 are masked below (their
+    # index may be negative: clipped to a cell that is never read)
+    size0 = (beta + 1 + (beta < b)) - (alpha - (a < alpha))[:, None]
+    total = pre[:, None] + c2.take(size0, mode="clip") + suf
+    total[(beta < alpha[:, None] - 1)
+          | (np.minimum(alpha, a)[:, None] < first[np.maximum(beta, b)])] = -np.inf
     return float(total.max())
 
 
