@@ -84,6 +84,29 @@ def test_items_given_explicitly_and_inferred_read_the_same(cli):
     assert md.code == 0 and md.out.startswith("# rankwise items")
 
 
+def test_a_seed_given_is_used_even_when_it_equals_compares_default(cli):
+    """--seed given explicitly is the user's, whatever its value; without it the items take
+    their own seed (ITEM_SEED), and giving that seed reads the same as leaving it out."""
+    from rankwise.defaults import DEFAULT_SEED, ITEM_SEED
+
+    def run(*seed):
+        ran = cli("compare", "--example", "evals", "-f", "json", *seed)
+        assert ran.code == 0, ran.err
+        return json.loads(ran.out)
+
+    inferred, own = run(), run("--seed", ITEM_SEED)
+    explicit = run("--seed", DEFAULT_SEED)
+    assert inferred["settings"]["seed"] == ITEM_SEED
+    # the items read alike; the across-task compare takes a given seed as every analysis does
+    assert {k: v for k, v in inferred.items() if k != "across"} == \
+        {k: v for k, v in own.items() if k != "across"}
+    assert explicit["settings"]["seed"] == DEFAULT_SEED
+    # the seed reaches the draws: the macro-average's bootstrap interval moves with it
+    assert explicit["macro"] != inferred["macro"]
+    again = rankwise.compare_items(rankwise.load_items_example("evals"), seed=DEFAULT_SEED)
+    assert explicit["macro"]["low"] == [float(x) for x in again.macro_low]
+
+
 def test_item_options_refused_without_items_and_bad_formats(cli):
     ran = cli("compare", "--example", "garcia2008", "--metric", "acc")
     assert ran.code == 2 and "--metric goes with scored items" in ran.err

@@ -207,7 +207,7 @@ def compare(
     cluster: Items.Cluster = None,
     criteria: Fronts.Criteria = None, ordinal: Fronts.Ordinal = None,
     permutations: Fronts.Permutations = FRONT_PERMUTATIONS,
-    summary: Fronts.Summary = FRONT_SUMMARY,
+    summary: Fronts.Summary = FRONT_SUMMARY, ctx: typer.Context = None,
 ):
     """Rank the learners and run the omnibus (k >= 3) or two-learner (k = 2) tests."""
     from .analysis import compare as run_compare
@@ -238,7 +238,8 @@ def compare(
                 given["effects"] = "none"
             return _compare_items(input, example, source_format, metric=metric,
                                   item_filter=item_filter, cluster=cluster, missing=missing,
-                                  sep=sep, alpha=alpha, confidence=confidence, seed=seed,
+                                  sep=sep, alpha=alpha, confidence=confidence,
+                                  seed=seed if _given(ctx, "seed") else None,
                                   fmt=fmt, output=output, across=grouped(given))
         for value, flag_ in ((metric, "--metric"), (item_filter, "--item-filter"),
                              (cluster, "--cluster")):
@@ -374,7 +375,7 @@ def _compare_items(input, example, source_format, *, metric, item_filter, cluste
                    sep, alpha, confidence, seed, fmt, output, across):
     """compare --items: both levels, in text, Markdown or JSON."""
     from .analysis.items import compare_items
-    from .defaults import DEFAULT_SEED, ITEM_SEED
+    from .defaults import ITEM_SEED
     from .report.items import render_items
 
     if fmt not in ("text", "markdown", "json"):
@@ -387,8 +388,10 @@ def _compare_items(input, example, source_format, *, metric, item_filter, cluste
                               filter=item_filter, cluster=cluster, missing=missing,
                               sep=_separator(sep))
     # the across-task comparison takes every analysis option compare was given
+    # the items' own seed where --seed was not given (a --seed equal to compare's default is
+    # the user's choice, and is used)
     result = compare_items(table, alpha=alpha, confidence=confidence or 0.95,
-                           seed=ITEM_SEED if seed == DEFAULT_SEED else seed, across=across)
+                           seed=ITEM_SEED if seed is None else seed, across=across)
     emit(render_items(result, fmt, text_width(output)), output)
 
 
@@ -482,6 +485,11 @@ def race(
              output)
     except RankwiseError as exc:
         fail(str(exc))
+
+
+def _given(ctx, name: str) -> bool:
+    """Whether option ``name`` was given (on the command line or otherwise), not defaulted."""
+    return ctx is not None and getattr(ctx.get_parameter_source(name), "name", "") != "DEFAULT"
 
 
 def _run_race_of(path: Path, ctx):

@@ -196,7 +196,8 @@ COMPARE = (
     Option("draws", defaults.BAYESIAN_SAMPLES, "--draws", metavar="D", panel=EFFECT,
            help="Posterior draws.", group="bayesian"),
     Option("seed", defaults.DEFAULT_SEED, "--seed", metavar="SEED", panel=EFFECT,
-           help="Seed of every draw: posteriors, rank sets, bootstrap groups."),
+           help="Seed of every draw: posteriors, rank sets, bootstrap groups"
+                f" (--items: {defaults.ITEM_SEED} unless given)."),
     Option("threshold", defaults.BAYESIAN_THRESHOLD, "--threshold", metavar="P", panel=EFFECT,
            help="Posterior probability that decides.", group="bayesian"),
     Option("rank_intervals", False, "--rank-intervals", kind="switch", panel=OUT,
