@@ -223,6 +223,33 @@ def test_criteria_given_explicitly_or_as_a_criterion_list_agree(cli, tmp_path):
         "gsd.svg"}
 
 
+@pytest.mark.figures
+def test_front_figure_of_more_than_two_criteria_has_a_panel_per_pair_and_no_step(tmp_path):
+    """With three criteria the front is that of all three: no plane shows it as a step, so the
+    figure draws each pair of criteria with the front's learners outlined and no step line;
+    with two, one plane and the step. The report folder is the same bytes each time."""
+    from rankwise.report.fronts import front_figure, write_fronts_report
+
+    two, three = _demo(["accuracy", "fit_time"]), _demo(["accuracy", "fit_time", "auc"])
+    fig = front_figure(two)
+    (plane, _bar) = fig.axes
+    assert len(plane.lines) == 1   # the step
+    fig = front_figure(three)
+    panels = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
+    assert [(ax.get_xlabel().split()[0], ax.get_ylabel().split()[0]) for ax in panels] == [
+        ("accuracy", "fit_time"), ("accuracy", "auc"), ("fit_time", "auc")]
+    assert all(not ax.lines for ax in panels)
+    assert "all 3 criteria" in fig._suptitle.get_text()
+    one = front_figure(three, 0, 2)
+    assert one.axes[0].get_ylabel().startswith("auc") and not one.axes[0].lines
+    with pytest.raises(ValueError, match="both x and y"):
+        front_figure(three, 0)
+    first = write_fronts_report(three, tmp_path / "a")
+    second = write_fronts_report(three, tmp_path / "b")
+    assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second]
+    assert b"<svg" in (tmp_path / "a" / "front.svg").read_bytes()
+
+
 def test_command_and_function_defaults_agree(cli):
     ran = cli("compare", "--example", "demo_results", "--criteria", "accuracy,fit_time",
               "-f", "json")

@@ -270,9 +270,12 @@ def render_fronts(r, fmt: str, width: int = 80) -> str:
     return text_document(doc, width)
 
 
-def front_figure(r, x: int = 0, y: int = 1):
+def front_figure(r, x: int | None = None, y: int | None = None):
     """Criterion ``y`` against criterion ``x``: each learner's point with its intervals on
-    both axes, shaded by its membership probability, the front drawn as a step.
+    both axes, shaded by its membership probability, the front outlined. With two criteria
+    the front is also drawn as a step. With more, the front is that of all the criteria, which
+    no single plane shows as a step: one panel per pair of criteria (or the pair ``x``, ``y``
+    asked for), the front's learners outlined in each, and no step.
 
     Examples
     --------
@@ -289,7 +292,38 @@ def front_figure(r, x: int = 0, y: int = 1):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.8))
+    c = len(r.criteria)
+    if (x is None) != (y is None):
+        raise ValueError("give both x and y (criteria positions), or neither")
+    if c == 2 or x is not None:
+        fig, ax = plt.subplots(figsize=(6.4, 4.8))
+        x, y = (0, 1) if x is None else (x, y)
+        sc = _front_panel(ax, r, x, y, step=c == 2)
+        fig.colorbar(sc, ax=ax, label="P(on the front)")
+        if c == 2:
+            ax.set_title("Front (outlined) and membership probability")
+        else:
+            ax.set_title(f"Front over all {c} criteria (outlined) and membership probability",
+                         fontsize=9)
+        fig.tight_layout()
+        return fig
+    pairs = [(i, j) for i in range(c) for j in range(i + 1, c)]
+    cols = min(3, len(pairs))
+    rows = -(-len(pairs) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.4 * cols + 1, 3.8 * rows), squeeze=False,
+                             layout="constrained")
+    for ax, (i, j) in zip(axes.flat, pairs):
+        sc = _front_panel(ax, r, i, j, step=False)
+    for ax in axes.flat[len(pairs):]:
+        ax.set_visible(False)
+    fig.suptitle(f"Front over all {c} criteria (outlined) and membership probability,"
+                 " each pair of criteria")
+    fig.colorbar(sc, ax=axes, label="P(on the front)")
+    return fig
+
+
+def _front_panel(ax, r, x: int, y: int, step: bool):
+    """One plane of the front figure; returns the scatter (for the colour bar)."""
     px, py = r.points[:, x], r.points[:, y]
     ax.errorbar(px, py, xerr=[px - r.low[:, x], r.high[:, x] - px],
                 yerr=[py - r.low[:, y], r.high[:, y] - py], fmt="none", ecolor="0.7",
@@ -297,8 +331,9 @@ def front_figure(r, x: int = 0, y: int = 1):
     sc = ax.scatter(px, py, c=r.probability, cmap="viridis", vmin=0, vmax=1,
                     edgecolors=np.where(r.front, "k", "none"), s=50, zorder=2)
     fr = np.flatnonzero(r.front)
-    order = fr[np.argsort(px[fr])]
-    ax.step(px[order], py[order], where="post", color="k", lw=0.8, zorder=0)
+    if step:
+        order = fr[np.argsort(px[fr])]
+        ax.step(px[order], py[order], where="post", color="k", lw=0.8, zorder=0)
     # every name up to LEARNERS_SHOWN learners; beyond, the front's only (a person reads those)
     named = range(len(r.learners)) if len(r.learners) <= LEARNERS_SHOWN else fr[:LEARNERS_SHOWN]
     for i in named:
@@ -306,10 +341,7 @@ def front_figure(r, x: int = 0, y: int = 1):
                     fontsize=7)
     ax.set_xlabel(f"{r.criteria[x]} ({_dir(r, x)})")
     ax.set_ylabel(f"{r.criteria[y]} ({_dir(r, y)})")
-    fig.colorbar(sc, ax=ax, label="P(on the front)")
-    ax.set_title("Front (outlined) and membership probability")
-    fig.tight_layout()
-    return fig
+    return sc
 
 
 def hasse_figure(r):
@@ -360,11 +392,13 @@ def hasse_figure(r):
 
 
 def write_fronts_report(r, folder) -> list:
-    """report.{txt,md,html,tex,json}, front.svg and (with the GSD) gsd.svg into ``folder``,
+    """report.{txt,md,html,tex,json}, front.svg (one panel per pair of criteria beyond two)
+    and (with the GSD) gsd.svg into ``folder``,
     written into a staging folder first so that a failure leaves ``folder`` as it was."""
     import matplotlib.pyplot as plt
 
     from .._files import moved, staged_folder
+    from .diagrams import figure_bytes
 
     written = []
     with staged_folder(folder) as staging:
@@ -377,7 +411,8 @@ def write_fronts_report(r, folder) -> list:
         if r.gsd is not None:
             figures.append(("gsd.svg", hasse_figure(r)))
         for name, fig in figures:
-            fig.savefig(staging / name, metadata={"Date": None})
+            # through figure_bytes, as every other report's figures: the same bytes each run
+            (staging / name).write_bytes(figure_bytes(fig, "svg"))
             plt.close(fig)
             written.append(staging / name)
     return moved(written, folder)
