@@ -735,8 +735,6 @@ def _numbers(option: str, text: str) -> list:
 def _curves_analysis(input, example, source, higher_is_better, values, budget_unit, criterion,
                      budgets, targets, aocc_bounds, value_scale, budget_scale, aocc_budget,
                      tolerance, alpha, confidence, seed):
-    from dataclasses import replace
-
     from .analysis.curves import AoccOptions, compare_curves
     from .defaults import CURVE_SEED
     from .tables.curves import VALUE_KINDS, read_curves
