@@ -107,6 +107,25 @@ def test_a_seed_given_is_used_even_when_it_equals_compares_default(cli):
     assert explicit["macro"]["low"] == [float(x) for x in again.macro_low]
 
 
+def test_confidence_defaults_to_one_minus_alpha_as_in_compare(cli):
+    """Every interval of the items is at 1 - alpha unless --confidence is given, as compare's
+    are (the help says so); the command and the function agree, given and inferred."""
+    table = rankwise.load_items_example("evals")
+    loose = rankwise.compare_items(table, alpha=0.1, across=False)
+    assert loose.settings["confidence"] == 0.9
+    assert loose.macro_low.tolist() == rankwise.compare_items(
+        table, alpha=0.1, confidence=0.9, across=False).macro_low.tolist()
+    assert rankwise.compare_items(table, across=False).settings["confidence"] == 0.95
+    ran = cli("compare", "--example", "evals", "-f", "json", "--alpha", "0.1")
+    given = cli("compare", "--example", "evals", "-f", "json", "--alpha", "0.1",
+                "--confidence", "0.9")
+    inferred, explicit = json.loads(ran.out), json.loads(given.out)
+    assert inferred["settings"]["confidence"] == explicit["settings"]["confidence"] == 0.9
+    assert inferred["macro"] == explicit["macro"] and inferred["tasks"] == explicit["tasks"]
+    with pytest.raises(RankwiseError, match="confidence must be between 0 and 1"):
+        rankwise.compare_items(table, confidence=95, across=False)
+
+
 def test_item_options_refused_without_items_and_bad_formats(cli):
     ran = cli("compare", "--example", "garcia2008", "--metric", "acc")
     assert ran.code == 2 and "--metric goes with scored items" in ran.err

@@ -390,7 +390,7 @@ def _compare_items(input, example, source_format, *, metric, item_filter, cluste
     # the across-task comparison takes every analysis option compare was given
     # the items' own seed where --seed was not given (a --seed equal to compare's default is
     # the user's choice, and is used)
-    result = compare_items(table, alpha=alpha, confidence=confidence or 0.95,
+    result = compare_items(table, alpha=alpha, confidence=confidence,
                            seed=ITEM_SEED if seed is None else seed, across=across)
     emit(render_items(result, fmt, text_width(output)), output)
 

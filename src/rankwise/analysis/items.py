@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .. import _validate as check
 from ..defaults import ITEM_DRAWS, ITEM_SEED
 from ..errors import RankwiseError
 from ..stats.adjust import adjust
@@ -206,7 +207,7 @@ def _tied_with_best(macro: np.ndarray, macro_r: np.ndarray, alpha: float, models
 
 
 def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: str = "auto",
-                  mcnemar: str = "auto", interval: str = "auto", confidence: float = 0.95,
+                  mcnemar: str = "auto", interval: str = "auto", confidence: float | None = None,
                   draws: int = ITEM_DRAWS, seed: int = ITEM_SEED, across: bool = True,
                   **read_options) -> ItemComparison:
     """Compare models item by item within each task and across tasks.
@@ -229,8 +230,9 @@ def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: 
     interval : {"auto", "normal", "bootstrap"}
         The interval of each pair's difference; ``auto``: normal from the paired standard error
         for 0/1 scores, percentile paired bootstrap otherwise.
-    confidence : float
-        Level of every interval.
+    confidence : float, optional
+        Level of every interval; default 1 − alpha, as in :func:`rankwise.compare` (0.95 at
+        the default alpha). Given, it is also the across-task comparison's.
     draws, seed : int
         Permutation and bootstrap draws per task and for the macro-average, and their seed.
     across : bool or dict
@@ -265,6 +267,8 @@ def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: 
                             f" already read")
     if not 0 < alpha < 1:
         raise RankwiseError(f"alpha must be between 0 and 1; got {alpha!r}")
+    given = {} if confidence is None else {"confidence": check.confidence(confidence)}
+    confidence = 1 - alpha if confidence is None else given["confidence"]
     if draws < 100:
         raise RankwiseError(f"draws must be at least 100; got {draws}")
     if len(items.models) < 2:
@@ -296,7 +300,7 @@ def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: 
         else:
             from . import compare
 
-            options = {"alpha": alpha, "seed": seed,
+            options = {"alpha": alpha, "seed": seed, **given,
                        **(across if isinstance(across, dict) else {})}
             result_across = compare(table, **options)
     macro = table.values.mean(axis=0)
