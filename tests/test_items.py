@@ -96,10 +96,13 @@ def test_a_seed_given_is_used_even_when_it_equals_compares_default(cli):
 
     inferred, own = run(), run("--seed", ITEM_SEED)
     explicit = run("--seed", DEFAULT_SEED)
-    assert inferred["settings"]["seed"] == ITEM_SEED
-    # the items read alike; the across-task compare takes a given seed as every analysis does
-    assert {k: v for k, v in inferred.items() if k != "across"} == \
-        {k: v for k, v in own.items() if k != "across"}
+    # without --seed both levels take the items' seed, as compare_items does
+    from rankwise.report.items import render_items
+
+    assert inferred["settings"]["seed"] == ITEM_SEED and inferred == own
+    api = render_items(rankwise.compare_items(rankwise.load_items_example("evals")), "json")
+    assert json.loads(api) == inferred
+    assert explicit["across"]["concordance"]["seed"] == DEFAULT_SEED   # its bootstrap
     assert explicit["settings"]["seed"] == DEFAULT_SEED
     # the seed reaches the draws: the macro-average's bootstrap interval moves with it
     assert explicit["macro"] != inferred["macro"]

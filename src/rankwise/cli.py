@@ -236,6 +236,8 @@ def compare(
                                         f" JSON (-f json) holds every pair of every task")
             if no_effects:
                 given["effects"] = "none"
+            if not _given(ctx, "seed"):
+                del given["seed"]   # both levels take the items' seed, as compare_items does
             return _compare_items(input, example, source_format, metric=metric,
                                   item_filter=item_filter, cluster=cluster, missing=missing,
                                   sep=sep, alpha=alpha, confidence=confidence,
