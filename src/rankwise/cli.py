@@ -21,6 +21,8 @@ from .errors import RankwiseError
 P, PD = Commands.power, CommandDefaults.power
 R, RD = Commands.race, CommandDefaults.race
 B, BD = Commands.leaderboard, CommandDefaults.leaderboard
+C, CD = Commands.curves, CommandDefaults.curves
+A, AD = Commands.audit, CommandDefaults.audit
 
 app = typer.Typer(add_completion=True, no_args_is_help=True,
                   help="Compare learners over many data sets, with the statistics done right.",
@@ -591,7 +593,7 @@ def audit(
     counts: Annotated[Optional[str], typer.Option(
         "--counts", metavar="TASK=N,...", help="Item counts of some tasks (the others are"
         " recovered from the rounding).")] = None,
-    alpha: Annotated[float, typer.Option("--alpha", help="Level of the decisions.")] = 0.05,
+    alpha: A.alpha = AD.alpha,
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="[text|json]",
                                      help="Output format.")] = "text",
     output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE",
@@ -671,14 +673,8 @@ def curves(
     aocc_budget: Annotated[Optional[float], typer.Option(
         "--aocc-budget", show_default=False,
         help="AOCC: integrate up to this budget [default: the largest run budget].")] = None,
-    tolerance: Annotated[float, typer.Option(
-        "--tolerance", help="Profiles: tau of the convergence test.")] = 1e-3,
-    alpha: Annotated[float, typer.Option("--alpha", help="Level of every test.")] = 0.05,
-    confidence: Annotated[float, typer.Option(
-        "--confidence", help="Level of the rank band.")] = 0.95,
-    seed: Annotated[Optional[int], typer.Option(
-        "--seed", show_default=False, help="Seed of the rank band's bootstrap [default: 4902]."
-    )] = None,
+    tolerance: C.tolerance = CD.tolerance, alpha: C.alpha = CD.alpha,
+    confidence: C.confidence = CD.confidence, seed: C.seed = CD.seed,
     export: Annotated[Optional[str], typer.Option(
         "--export", metavar="aocc|BUDGET", show_default=False,
         help="Write a score table (problems x learners, CSV) for rankwise compare instead of"
@@ -738,7 +734,6 @@ def _curves_analysis(input, example, source, higher_is_better, values, budget_un
                      budgets, targets, aocc_bounds, value_scale, budget_scale, aocc_budget,
                      tolerance, alpha, confidence, seed):
     from .analysis.curves import AoccOptions, compare_curves
-    from .defaults import CURVE_SEED
     from .tables.curves import VALUE_KINDS, read_curves
 
     for option, value, allowed in (("--values", values, VALUE_KINDS),
@@ -779,7 +774,7 @@ def _curves_analysis(input, example, source, higher_is_better, values, budget_un
         confidence=confidence,
         aocc=AoccOptions(bounds=bounds, value_scale=value_scale, budget_scale=budget_scale,
                          budget=aocc_budget),
-        targets=goal, tolerance=tolerance, seed=CURVE_SEED if seed is None else seed)
+        targets=goal, tolerance=tolerance, seed=seed)
 
 
 def _curves_export(result, what: str) -> str:

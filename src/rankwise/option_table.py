@@ -369,8 +369,24 @@ BOARD = (
            help="The order of the board; every rule's score is in the JSON and CSV."),
 )
 
+#: :func:`rankwise.compare_curves`'s level, band and seed options (``rankwise curves``; its
+#: help lists them with its other options, in no panel of their own).
+CURVES = (
+    _like("alpha", panel=None, help="Level of every test."),
+    Option("confidence", 0.95, "--confidence", metavar="C", panel=None, type=float,
+           help="Level of the rank band."),
+    Option("tolerance", 1e-3, "--tolerance", metavar="TAU", panel=None,
+           help="Profiles: tau of the convergence test."),
+    _like("seed", default=defaults.CURVE_SEED, panel=None,
+          help="Seed of the rank band's bootstrap."),
+)
+
+#: :func:`rankwise.analysis.audit.audit`'s level (``rankwise audit``).
+AUDIT = (_like("alpha", panel=None, help="Level of the decisions."),)
+
 #: Each command's options beside compare's, by command.
-COMMANDS = {"power": POWER, "race": RACE, "leaderboard": BOARD}
+COMMANDS = {"power": POWER, "race": RACE, "leaderboard": BOARD, "curves": CURVES,
+            "audit": AUDIT}
 
 
 @dataclass(frozen=True)
