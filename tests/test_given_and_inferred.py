@@ -48,3 +48,32 @@ def test_each_option_given_at_its_default_reads_as_left_out(case, cli):
             assert given.code == 0 and given.out != alone.out, (flag, word)
         else:
             assert given == alone, (flag, word)
+
+
+def _function_outputs():
+    """Each command's bundled example through its Python function at the function's defaults,
+    rendered as the command renders it."""
+    import rankwise
+    from rankwise.report.board import render as render_board
+    from rankwise.report.curves import render_curves
+    from rankwise.report.race import race_json
+
+    garcia = rankwise.load_example("garcia2008")
+    return {
+        ("curves", "--example", "learning", "-f", "json"):
+            lambda: render_curves(rankwise.compare_curves(rankwise.load_curves_example()),
+                                  "json"),
+        ("leaderboard", "--example", "garcia2008", "-f", "json"):
+            lambda: render_board(rankwise.leaderboard(garcia), "json"),
+        ("race", "--example", "garcia2008", "-f", "json"):
+            lambda: race_json(rankwise.race(garcia)),
+    }
+
+
+@pytest.mark.parametrize("command", ["curves", "leaderboard", "race"])
+def test_the_command_is_the_function_at_their_defaults(command, cli):
+    """A default written twice (the command's and the function's) shows as a difference."""
+    (args, expected), = [(a, f) for a, f in _function_outputs().items() if a[0] == command]
+    ran = cli(*args)
+    assert ran.code == 0, ran.err
+    assert ran.out.strip() == expected().strip()

@@ -562,8 +562,10 @@ def leaderboard(
         elif example is not None:
             from importlib.resources import as_file
 
-            from .examples import example_path
+            from .examples import CRITERIA, example_path
             opened = as_file(example_path(example))
+            if criterion is None:   # the example's criterion, as load_example names it
+                criterion = CRITERIA.get(example)
         else:
             opened = nullcontext(input)
         with opened as source:
