@@ -190,6 +190,22 @@ def test_audit_command(cli, tmp_path):
     assert missing.code == 2 and "no such file" in missing.err
 
 
+@pytest.mark.parametrize("content, said", [
+    (b"", "the file is empty"), (b"  \n\n", "the file is empty"),
+    (b"a\nb\nc\n", "one column ('a')"), (b"model\nA\nB\n", "one column ('model')"),
+    (b"\xff\xfe\x00a,b\n", "cannot be read as a table"), (None, "is a folder")])
+def test_audit_refuses_a_board_it_cannot_read_in_one_line(cli, tmp_path, content, said):
+    """An empty file stopped with the csv module's traceback, a folder was "no such file",
+    and a one-column file was split on a letter (pandas sniffs any delimiter)."""
+    path = tmp_path / "board.csv"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    ran = cli("audit", path)
+    assert ran.code == 2 and said in ran.err and len(ran.err.strip().splitlines()) == 1, ran
+
+
 @pytest.mark.slow
 @pytest.mark.simulation
 def test_null_simulation_paired_clustered_hold_alpha_and_the_others_do_not():

@@ -12,6 +12,7 @@ single proportions: averages of sub-tasks, or weighted).
 
 from __future__ import annotations
 
+import csv
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,12 +121,27 @@ def _read_board(board, source):
         frame = board.astype(str)
     else:
         path = Path(board)
+        if path.is_dir():
+            raise RankwiseError(f"{path}: is a folder; give the board's CSV file")
         if not path.is_file():
             raise RankwiseError(f"{path}: no such file")
+        if not path.read_bytes().strip():
+            raise RankwiseError(f"{path}: the file is empty; give the board as printed (models"
+                                " in the first column, a column per task)")
+        first = path.read_bytes().strip().splitlines()[0].decode("utf-8", "replace")
+        try:   # pandas sniffs the first line for any delimiter, a letter included
+            csv.Sniffer().sniff(first, delimiters=",;\t| ")
+        except csv.Error:
+            raise RankwiseError(f"{path}: one column ({first[:40]!r}); a board needs the models"
+                                " in the first column and a column per task, separated by"
+                                " commas, tabs or spaces") from None
         try:
             frame = pd.read_csv(path, sep=None, engine="python", dtype=str)
-        except (ValueError, pd.errors.ParserError) as exc:
-            raise RankwiseError(f"{path}: cannot be read as a table ({exc})") from None
+        except (ValueError, pd.errors.ParserError, csv.Error) as exc:
+            # (UnicodeDecodeError is a ValueError) the last line of the parser's message
+            message = str(exc).strip().splitlines()[-1] if str(exc).strip() else \
+                type(exc).__name__
+            raise RankwiseError(f"{path}: cannot be read as a table ({message})") from None
     if frame.shape[1] < 2 or frame.shape[0] < 2:
         raise RankwiseError(f"{source}: a board needs a column of model names and at least one"
                             f" task column, and two or more models")
