@@ -396,3 +396,12 @@ def test_strengths_equal_evalica_on_its_own_example():
     scores = np.log([data["evalica_scores"][n] for n in names])
     assert not bound.any()
     assert np.allclose(theta - theta.mean(), scores - scores.mean(), atol=1e-6)
+
+
+def test_a_file_it_cannot_read_is_named_in_the_one_line_error(cli, tmp_path):
+    """The board reads a file as a frame first: the reader's error named "DataFrame"."""
+    path = tmp_path / "one.csv"
+    path.write_text("a\nb\nc\n")
+    ran = cli("leaderboard", path)
+    assert ran.code == 2 and ran.err.startswith(f"rankwise: error: {path}: a wide table")
+    assert "DataFrame" not in ran.err and len(ran.err.strip().splitlines()) == 1

@@ -476,6 +476,18 @@ def _extras(frame, table) -> dict:
     return out
 
 
+def _load_part(load_table, part, read: dict, label: str):
+    """The score table of one part of a file read as a frame; an error names the file (the
+    reader only sees a DataFrame)."""
+    try:
+        return load_table(part.reset_index(drop=True), **read)
+    except RankwiseError as error:
+        said = str(error)
+        if said.startswith("DataFrame") and label != "DataFrame":
+            raise RankwiseError(label + said[len("DataFrame"):]) from None
+        raise
+
+
 def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
                 seed: int = bt.SEED, confidence: float = 0.95, alpha: float = 0.05,
                 by: str | None = None, rule: str = "elo", criterion: str | None = None,
@@ -556,8 +568,7 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
                                         f" {', '.join(map(str, frame.columns))}")
                 values = frame[found[0]].astype(str).str.strip()
                 parts += [(str(v), frame[values == v]) for v in sorted(values.unique())]
-            tables = [(name, load_table(part.reset_index(drop=True), **read))
-                      for name, part in parts]
+            tables = [(name, _load_part(load_table, part, read, label)) for name, part in parts]
             frames = [part.reset_index(drop=True) for _, part in parts]
     boards = tuple(compute_board(t, anchor=anchor, rounds=rounds, seed=seed,
                                  confidence=float(confidence), alpha=alpha, subset=name,
