@@ -188,3 +188,28 @@ def test_dask_local_cluster_gives_the_same_study():
     there = power_study(pool, learners=["C4.5", "CN2"], biases=[0, 10], draws=100, jobs=2,
                         dask_scheduler="local")
     assert here.to_dict() == there.to_dict()
+
+
+@pytest.mark.simulation
+def test_the_text_fits_80_columns_and_says_what_the_unwrapped_text_says(cli):
+    """Piped or in a file, the study's paragraphs and planning lines wrap at 80 columns (a
+    planning line only between its items) and its tables come in blocks of columns, as
+    compare's do; the words are those of the unwrapped text, in order."""
+    from rankwise.power import power_study
+    from rankwise.power.report import text_report
+
+    args = ["--learners", "C4.5,CN2,Kernel", "--draws", "20", "--sample-size", "5:6",
+            "--procedures", "holm", "--bias", "0,10"]
+    ran = cli("power", "--example", "garcia2008", *args)
+    assert ran.code == 0, ran.err
+    lines = ran.out.splitlines()
+    assert max(map(len, lines)) <= 80
+    assert any(line.startswith("(columns ") for line in lines)   # the procedure's table
+    planning = [line for line in lines if line.startswith("  Holm: ")]
+    assert planning and all(": " in item for item in planning[0][8:].split(", ") if item)
+    study = power_study(load_example("garcia2008"), learners=["C4.5", "CN2", "Kernel"],
+                        draws=20, sample_size="5:6", procedures=["holm"], biases=[0, 10])
+    prose = [line for line in text_report(study).splitlines()
+             if len(line) > 80 and "  " not in line.strip()]   # tables aside
+    said = " ".join(ran.out.split())
+    assert len(prose) >= 2 and all(" ".join(line.split()) in said for line in prose)

@@ -438,7 +438,8 @@ def power(
                             jobs=jobs, dask_scheduler=dask_scheduler)
         if report is not None:
             write_folder(lambda folder: write_report(study, folder, width), report)
-        emit(json_report(study) if fmt == "json" else text_report(study), output)
+        emit(json_report(study) if fmt == "json" else text_report(study, text_width(output)),
+             output)
     except RankwiseError as exc:
         fail(str(exc))
 

@@ -10,7 +10,9 @@ from ..names import label
 FIGURES = ("power_rejection", "power_replicability")
 
 
-def text_report(study) -> str:
+def text_report(study, width: int | None = None) -> str:
+    """The study as text: its paragraphs and notes wrapped to ``width`` columns (None: a line
+    each), the tables as they are."""
     s = study
     size = (str(s.sample_sizes[0]) if len(s.sample_sizes) == 1 else
             f"{s.sample_sizes[0]} to {s.sample_sizes[-1]}")
@@ -44,12 +46,17 @@ def text_report(study) -> str:
                 if proc:
                     row += [f"{e.mean_rejected:.2f}", f"{e.mean_apv:.4f}"]
                 table.append(row)
-            widths = [max(len(r[i]) for r in table) for i in range(len(head))]
-            for j, row in enumerate(table):
-                lines.append("  ".join(c.rjust(w) if i else c.ljust(w)
-                                       for i, (c, w) in enumerate(zip(row, widths))))
-                if j == 0:
-                    lines.append("  ".join("-" * w for w in widths))
+            if width is None:
+                widths = [max(len(r[i]) for r in table) for i in range(len(head))]
+                for j, row in enumerate(table):
+                    lines.append("  ".join(c.rjust(w) if i else c.ljust(w)
+                                           for i, (c, w) in enumerate(zip(row, widths))))
+                    if j == 0:
+                        lines.append("  ".join("-" * w for w in widths))
+            else:   # in blocks of columns that fit, as compare's tables
+                from ..report.text import table_lines
+
+                lines += table_lines(table[1:], head, "<" + ">" * (len(head) - 1), width)
             lines.append("")
     if s.planning:
         lines.append(f"Planning: the smallest N (of {s.sample_sizes[0]} to {s.sample_sizes[-1]})"
@@ -61,7 +68,30 @@ def text_report(study) -> str:
         lines.append("")
     for note in s.notes:
         lines.append(f"Note: {note}")
+    if width is not None:
+        lines = [part for line in lines for part in _wrapped(line, width)]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _wrapped(line: str, width: int) -> list:
+    """A prose line in lines of at most ``width`` columns, a planning line (indented: a list of
+    ``k=B: N``) broken only between its items; a table's line (cells two spaces apart, or a
+    rule) and a short line as they are."""
+    import textwrap
+
+    if len(line) <= width or "  " in line.strip() or set(line.strip()) <= {"-", " "}:
+        return [line]
+    if not line.startswith("  "):
+        return textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False)
+    out, items = [], line.split(", ")
+    current = items[0]
+    for item in items[1:]:
+        if len(current) + 2 + len(item) + 1 > width:   # room for the comma after it
+            out.append(current + ",")
+            current = "    " + item
+        else:
+            current += ", " + item
+    return out + [current]
 
 
 def json_report(study, indent: int | None = 2) -> str:
@@ -141,9 +171,15 @@ def _write_all(study, folder: Path, width=None) -> list:
             path = folder / f"{name}.{fmt}"
             path.write_bytes(figure_bytes(fig, fmt))
             written.append(path)
+    from ..report.text import WIDTH
+
     captions = figure_captions(study)
-    text = text_report(study) + "\nFigures:\n" + "".join(
-        f"- {name}.svg: {cap}\n" for name, cap in captions.items())
+    import textwrap
+
+    text = text_report(study, WIDTH) + "\nFigures:\n" + "".join(
+        textwrap.fill(f"- {name}.svg: {cap}", WIDTH, subsequent_indent="  ",
+                      break_long_words=False, break_on_hyphens=False) + "\n"
+        for name, cap in captions.items())
     for name, content in (("power.txt", text), ("power.json", json_report(study))):
         path = folder / name
         path.write_text(content, encoding="utf-8")
