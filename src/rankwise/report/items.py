@@ -245,7 +245,10 @@ def render_items(r, fmt: str, width: int = 80) -> str:
         return text
     text = items_text(r, width)
     if r.across is not None:
-        text += ("\n" + "=" * min(width, 80) + "\nAcross tasks: the task-level table (mean"
-                 " score per model and task) compared as a table of learners x data sets\n\n")
+        import textwrap
+
+        text += ("\n" + "=" * min(width, 80) + "\n" + textwrap.fill(
+            "Across tasks: the task-level table (mean score per model and task) compared as a"
+            " table of learners x data sets", width) + "\n\n")
         text += render(r.across, "text", width=width)
     return text
