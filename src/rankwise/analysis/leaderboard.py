@@ -501,7 +501,10 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
     source : path, DataFrame or ScoreTable
         Read as :func:`rankwise.load_table` reads it (TabArena's ``results_per_split``
         included), with the splits (folds, repeats) kept; a data set's splits are averaged
-        (the mean) into the tests beside the board.
+        (the mean) into the tests beside the board. A ScoreTable holds the scores only: the
+        columns a file or DataFrame may have beside them (TabArena's imputed share and
+        train/infer times) reach the board from the file or DataFrame, as the command reads
+        it (``rankwise leaderboard --example tabarena`` reads the file).
     anchor : str, optional
         The learner whose Elo is set to 1000 (TabArena anchors ``"RF (default)"``); without
         it the mean Elo is 1000.
