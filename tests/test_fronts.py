@@ -244,6 +244,11 @@ def test_front_figure_of_more_than_two_criteria_has_a_panel_per_pair_and_no_step
     assert one.axes[0].get_ylabel().startswith("auc") and not one.axes[0].lines
     with pytest.raises(ValueError, match="both x and y"):
         front_figure(three, 0)
+    crits = ["accuracy", "fit_time", "auc", "f1", "precision", "balanced_accuracy"]
+    fig = front_figure(_demo(crits, rounds=50))   # 15 pairs: more than a person reads
+    panels = [ax for ax in fig.axes if ax.get_visible() and ax.get_label() != "<colorbar>"]
+    assert [ax.get_xlabel().split()[0] for ax in panels] == ["accuracy"] * 5
+    assert "accuracy against each of the others" in fig._suptitle.get_text()
     first = write_fronts_report(three, tmp_path / "a")
     second = write_fronts_report(three, tmp_path / "b")
     assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second]

@@ -15,6 +15,9 @@ from ..stats.results import jsonable
 LEARNERS_SHOWN = 20
 #: ... and name at most this many statistically dominated learners in the verdict.
 DOMINATED_SHOWN = 8
+#: The front figure draws each pair of criteria up to this many panels (five criteria);
+#: beyond, the first criterion against each of the others, up to this many.
+PANELS_SHOWN = 10
 
 
 def _dir(r, c: int) -> str:
@@ -308,6 +311,9 @@ def front_figure(r, x: int | None = None, y: int | None = None):
         fig.tight_layout()
         return fig
     pairs = [(i, j) for i in range(c) for j in range(i + 1, c)]
+    first = len(pairs) > PANELS_SHOWN   # a person reads so many panels at most
+    if first:
+        pairs = [(0, j) for j in range(1, c)][:PANELS_SHOWN]
     cols = min(3, len(pairs))
     rows = -(-len(pairs) // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(4.4 * cols + 1, 3.8 * rows), squeeze=False,
@@ -317,7 +323,9 @@ def front_figure(r, x: int | None = None, y: int | None = None):
     for ax in axes.flat[len(pairs):]:
         ax.set_visible(False)
     fig.suptitle(f"Front over all {c} criteria (outlined) and membership probability,"
-                 " each pair of criteria")
+                 + (" each pair of criteria" if not first else
+                    f" {r.criteria[0]} against each of the others" if len(pairs) == c - 1
+                    else f" {r.criteria[0]} against {len(pairs)} of the {c - 1} others"))
     fig.colorbar(sc, ax=axes, label="P(on the front)")
     return fig
 
