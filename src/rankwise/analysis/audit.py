@@ -125,10 +125,11 @@ def _read_board(board, source):
             raise RankwiseError(f"{path}: is a folder; give the board's CSV file")
         if not path.is_file():
             raise RankwiseError(f"{path}: no such file")
-        if not path.read_bytes().strip():
+        data = path.read_bytes().strip()
+        if not data:
             raise RankwiseError(f"{path}: the file is empty; give the board as printed (models"
                                 " in the first column, a column per task)")
-        first = path.read_bytes().strip().splitlines()[0].decode("utf-8", "replace")
+        first = data.splitlines()[0].decode("utf-8", "replace")
         try:   # pandas sniffs the first line for any delimiter, a letter included
             csv.Sniffer().sniff(first, delimiters=",;\t| ")
         except csv.Error:

@@ -476,9 +476,11 @@ def _extras(frame, table) -> dict:
     return out
 
 
-def _load_part(load_table, part, read: dict, label: str):
+def _load_part(part, read: dict, label: str):
     """The score table of one part of a file read as a frame; an error names the file (the
     reader only sees a DataFrame)."""
+    from ..tables.read import load_table
+
     try:
         return load_table(part.reset_index(drop=True), **read)
     except RankwiseError as error:
@@ -571,7 +573,7 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
                                         f" {', '.join(map(str, frame.columns))}")
                 values = frame[found[0]].astype(str).str.strip()
                 parts += [(str(v), frame[values == v]) for v in sorted(values.unique())]
-            tables = [(name, _load_part(load_table, part, read, label)) for name, part in parts]
+            tables = [(name, _load_part(part, read, label)) for name, part in parts]
             frames = [part.reset_index(drop=True) for _, part in parts]
     boards = tuple(compute_board(t, anchor=anchor, rounds=rounds, seed=seed,
                                  confidence=float(confidence), alpha=alpha, subset=name,

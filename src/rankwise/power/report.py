@@ -12,7 +12,9 @@ FIGURES = ("power_rejection", "power_replicability")
 
 def text_report(study, width: int | None = None) -> str:
     """The study as text: its paragraphs and notes wrapped to ``width`` columns (None: a line
-    each), the tables as they are."""
+    each), its tables in blocks of columns that fit."""
+    from ..report.text import table_lines
+
     s = study
     size = (str(s.sample_sizes[0]) if len(s.sample_sizes) == 1 else
             f"{s.sample_sizes[0]} to {s.sample_sizes[-1]}")
@@ -46,17 +48,8 @@ def text_report(study, width: int | None = None) -> str:
                 if proc:
                     row += [f"{e.mean_rejected:.2f}", f"{e.mean_apv:.4f}"]
                 table.append(row)
-            if width is None:
-                widths = [max(len(r[i]) for r in table) for i in range(len(head))]
-                for j, row in enumerate(table):
-                    lines.append("  ".join(c.rjust(w) if i else c.ljust(w)
-                                           for i, (c, w) in enumerate(zip(row, widths))))
-                    if j == 0:
-                        lines.append("  ".join("-" * w for w in widths))
-            else:   # in blocks of columns that fit, as compare's tables
-                from ..report.text import table_lines
-
-                lines += table_lines(table[1:], head, "<" + ">" * (len(head) - 1), width)
+            # in blocks of columns that fit the width (one block without one), as compare's
+            lines += table_lines(table[1:], head, "<" + ">" * (len(head) - 1), width)
             lines.append("")
     if s.planning:
         lines.append(f"Planning: the smallest N (of {s.sample_sizes[0]} to {s.sample_sizes[-1]})"
@@ -161,7 +154,10 @@ def write_report(study, folder, width: float | None = None) -> list:
 
 
 def _write_all(study, folder: Path, width=None) -> list:
+    import textwrap
+
     from ..report.diagrams import figure_bytes, fit_width, warn_small_type
+    from ..report.text import WIDTH
 
     written = []
     drawn = {name: fit_width(fig, width) for name, fig in figures(study).items()}
@@ -171,11 +167,7 @@ def _write_all(study, folder: Path, width=None) -> list:
             path = folder / f"{name}.{fmt}"
             path.write_bytes(figure_bytes(fig, fmt))
             written.append(path)
-    from ..report.text import WIDTH
-
     captions = figure_captions(study)
-    import textwrap
-
     text = text_report(study, WIDTH) + "\nFigures:\n" + "".join(
         textwrap.fill(f"- {name}.svg: {cap}", WIDTH, subsequent_indent="  ",
                       break_long_words=False, break_on_hyphens=False) + "\n"

@@ -173,8 +173,7 @@ def _fast_sorted(q: np.ndarray, deadline: float | None = None) -> np.ndarray | N
     upper_sorted = upper[by_upper]
     bounds = {}   # t -> (first, last): the feasible blocks at τ_t, once per threshold
     reverse = np.where(np.tri(k, k, -1, dtype=bool), n_t, tpos)[:, ::-1]
-    sizes = np.arange(k + 3)
-    c2 = sizes * (sizes - 1) / 2.0   # c2[n] = n(n − 1)/2, exact in floating point
+    c2 = _c2(np.arange(k + 3))   # c2[n] = n(n − 1)/2 for every block size, looked up
     for e in np.argsort(-pv, kind="stable"):
         if best[e] >= 1.0:
             continue
