@@ -238,12 +238,12 @@ def compare(
                                         f" JSON (-f json) holds every pair of every task")
             if no_effects:
                 given["effects"] = "none"
-            if not _given(ctx, "seed"):
-                del given["seed"]   # both levels take the items' seed, as compare_items does
+            if not _given(ctx, "seed"):   # both levels take the items' own seed
+                del given["seed"]
+                seed = None
             return _compare_items(input, example, source_format, metric=metric,
                                   item_filter=item_filter, cluster=cluster, missing=missing,
-                                  sep=sep, alpha=alpha, confidence=confidence,
-                                  seed=seed if _given(ctx, "seed") else None,
+                                  sep=sep, alpha=alpha, confidence=confidence, seed=seed,
                                   fmt=fmt, output=output, across=grouped(given))
         for value, flag_ in ((metric, "--metric"), (item_filter, "--item-filter"),
                              (cluster, "--cluster")):
@@ -379,7 +379,6 @@ def _compare_items(input, example, source_format, *, metric, item_filter, cluste
                    sep, alpha, confidence, seed, fmt, output, across):
     """compare --items: both levels, in text, Markdown or JSON."""
     from .analysis.items import compare_items
-    from .defaults import ITEM_SEED
     from .report.items import render_items
 
     if fmt not in ("text", "markdown", "json"):
@@ -392,10 +391,11 @@ def _compare_items(input, example, source_format, *, metric, item_filter, cluste
                               filter=item_filter, cluster=cluster, missing=missing,
                               sep=_separator(sep))
     # the across-task comparison takes every analysis option compare was given
-    # the items' own seed where --seed was not given (a --seed equal to compare's default is
-    # the user's choice, and is used)
-    result = compare_items(table, alpha=alpha, confidence=confidence,
-                           seed=ITEM_SEED if seed is None else seed, across=across)
+    # compare_items' own seed where --seed was not given (None); a --seed equal to compare's
+    # default is the user's choice, and is used
+    seeded = {} if seed is None else {"seed": seed}
+    result = compare_items(table, alpha=alpha, confidence=confidence, across=across,
+                           **seeded)
     emit(render_items(result, fmt, text_width(output)), output)
 
 
@@ -493,8 +493,9 @@ def race(
 
 
 def _given(ctx, name: str) -> bool:
-    """Whether option ``name`` was given (on the command line or otherwise), not defaulted."""
-    return ctx is not None and getattr(ctx.get_parameter_source(name), "name", "") != "DEFAULT"
+    """Whether option ``name`` was given on the command line (not left at its default)."""
+    return ctx is not None and getattr(ctx.get_parameter_source(name), "name", "") == \
+        "COMMANDLINE"
 
 
 def _run_race_of(path: Path, ctx):
@@ -507,8 +508,7 @@ def _run_race_of(path: Path, ctx):
         return None
     result, record = found
     given = [f"--{p.name.replace('_', '-')}" for p in ctx.command.params
-             if p.name not in ("input", "fmt", "figure", "output")
-             and getattr(ctx.get_parameter_source(p.name), "name", "") == "COMMANDLINE"]
+             if p.name not in ("input", "fmt", "figure", "output") and _given(ctx, p.name)]
     s = record["settings"]
     if given:
         raise RankwiseError(f"{path}: its race was run by rankwise run --race (on"
