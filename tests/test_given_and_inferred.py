@@ -50,30 +50,26 @@ def test_each_option_given_at_its_default_reads_as_left_out(case, cli):
             assert given == alone, (flag, word)
 
 
-def _function_outputs():
-    """Each command's bundled example through its Python function at the function's defaults,
-    rendered as the command renders it."""
+def _function_output(command: str) -> str:
+    """The command's bundled example through its Python function at the function's defaults,
+    rendered as the command renders it (JSON)."""
     import rankwise
     from rankwise.report.board import render as render_board
     from rankwise.report.curves import render_curves
     from rankwise.report.race import race_json
 
+    if command == "curves":
+        return render_curves(rankwise.compare_curves(rankwise.load_curves_example()), "json")
     garcia = rankwise.load_example("garcia2008")
-    return {
-        ("curves", "--example", "learning", "-f", "json"):
-            lambda: render_curves(rankwise.compare_curves(rankwise.load_curves_example()),
-                                  "json"),
-        ("leaderboard", "--example", "garcia2008", "-f", "json"):
-            lambda: render_board(rankwise.leaderboard(garcia), "json"),
-        ("race", "--example", "garcia2008", "-f", "json"):
-            lambda: race_json(rankwise.race(garcia)),
-    }
+    if command == "leaderboard":
+        return render_board(rankwise.leaderboard(garcia), "json")
+    return race_json(rankwise.race(garcia))
 
 
-@pytest.mark.parametrize("command", ["curves", "leaderboard", "race"])
-def test_the_command_is_the_function_at_their_defaults(command, cli):
+@pytest.mark.parametrize("command, example", [
+    ("curves", "learning"), ("leaderboard", "garcia2008"), ("race", "garcia2008")])
+def test_the_command_is_the_function_at_their_defaults(command, example, cli):
     """A default written twice (the command's and the function's) shows as a difference."""
-    (args, expected), = [(a, f) for a, f in _function_outputs().items() if a[0] == command]
-    ran = cli(*args)
+    ran = cli(command, "--example", example, "-f", "json")
     assert ran.code == 0, ran.err
-    assert ran.out.strip() == expected().strip()
+    assert ran.out.strip() == _function_output(command).strip()
