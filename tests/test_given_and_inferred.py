@@ -3,6 +3,8 @@ same command without it: the same output, the same exit code, the same messages.
 written in two places (the command line and the function it calls), or a default that the
 code recognises by its value, shows here as a difference."""
 
+from pathlib import Path
+
 import pytest
 import typer
 
@@ -16,6 +18,7 @@ CASES = {
     "curves": ("curves", "--example", "learning"),
     "leaderboard": ("leaderboard", "--example", "garcia2008"),
     "race": ("race", "--example", "garcia2008"),
+    "audit": ("audit", str(Path(__file__).parent / "data" / "items" / "board_to_markdown.md")),
 }
 #: Options whose explicit value is meant to differ from leaving them out: a seed given to
 #: compare --items is the user's, even when it is compare's default (the items' own seed

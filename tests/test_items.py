@@ -190,10 +190,29 @@ def test_audit_command(cli, tmp_path):
     assert missing.code == 2 and "no such file" in missing.err
 
 
+def test_audit_reads_a_board_printed_as_a_markdown_table(cli, tmp_path):
+    """A board as READMEs print it: DataFrame.to_markdown's pipe table (tabulate 0.10.0 wrote
+    tests/data/items/board_to_markdown.md) reads as the same board written as CSV."""
+    board = DATA / "board_to_markdown.md"
+    as_csv = tmp_path / "board.csv"
+    as_csv.write_text("model,MATH,HumanEval\nGalleon-7B,65.5,83.6\nDreadnought-13B,63,86.7\n"
+                      "Corvette-3B,41.2,52.4\n")
+    ran, same = (cli("audit", path, "--counts", "MATH=5000", "-f", "json")
+                 for path in (board, as_csv))
+    assert ran.code == same.code == 0, ran.err
+    mine, theirs = json.loads(ran.out), json.loads(same.out)
+    assert mine["tasks"] == theirs["tasks"] and mine["models"] == theirs["models"]
+    ragged = tmp_path / "ragged.md"
+    ragged.write_text("| model | MATH |\n|---|---:|\n| A | 65.5 |\n| B | 63 | 1 |\n")
+    bad = cli("audit", ragged)
+    assert bad.code == 2 and "line 4 of the Markdown table has 3 cells, its header 2" in bad.err
+
+
 @pytest.mark.parametrize("content, said", [
     (b"", "the file is empty"), (b"  \n\n", "the file is empty"),
     (b"a\nb\nc\n", "one column ('a')"), (b"model\nA\nB\n", "one column ('model')"),
-    (b"\xff\xfe\x00a,b\n", "cannot be read as a table"), (None, "is a folder")])
+    (b"\xff\xfe\x00a,b\n", "cannot be read as a table"), (None, "is a folder"),
+    (b"|---|---|\n", "a Markdown table with no header and no rows")])
 def test_audit_refuses_a_board_it_cannot_read_in_one_line(cli, tmp_path, content, said):
     """An empty file stopped with the csv module's traceback, a folder was "no such file",
     and a one-column file was split on a letter (pandas sniffs any delimiter)."""

@@ -592,7 +592,7 @@ def leaderboard(
 def audit(
     board: Annotated[Optional[Path], typer.Argument(
         help="A published board as printed: models in the first column, one column of"
-             " proportions or percentages per task.", show_default=False, metavar="BOARD")],
+             " proportions or percentages per task (CSV, TSV or a Markdown table).", show_default=False, metavar="BOARD")],
     counts: Annotated[Optional[str], typer.Option(
         "--counts", metavar="TASK=N,...", help="Item counts of some tasks (the others are"
         " recovered from the rounding).")] = None,

@@ -130,19 +130,7 @@ def _read_board(board, source):
             raise RankwiseError(f"{path}: the file is empty; give the board as printed (models"
                                 " in the first column, a column per task)")
         first = data.splitlines()[0].decode("utf-8", "replace")
-        try:   # pandas sniffs the first line for any delimiter, a letter included
-            csv.Sniffer().sniff(first, delimiters=",;\t| ")
-        except csv.Error:
-            raise RankwiseError(f"{path}: one column ({first[:40]!r}); a board needs the models"
-                                " in the first column and a column per task, separated by"
-                                " commas, tabs or spaces") from None
-        try:
-            frame = pd.read_csv(path, sep=None, engine="python", dtype=str)
-        except (ValueError, pd.errors.ParserError, csv.Error) as exc:
-            # (UnicodeDecodeError is a ValueError) the last line of the parser's message
-            message = str(exc).strip().splitlines()[-1] if str(exc).strip() else \
-                type(exc).__name__
-            raise RankwiseError(f"{path}: cannot be read as a table ({message})") from None
+        frame = _pipe_table(data, path) if first.startswith("|") else _delimited(path, first)
     if frame.shape[1] < 2 or frame.shape[0] < 2:
         raise RankwiseError(f"{source}: a board needs a column of model names and at least one"
                             f" task column, and two or more models")
@@ -155,6 +143,49 @@ def _read_board(board, source):
                             f" {texts.columns[c]!r} is not a number; a board holds one"
                             f" proportion or percentage per model and task")
     return models, texts, values
+
+
+def _delimited(path, first: str) -> pd.DataFrame:
+    """A board as CSV, TSV or space-separated text (``first``: its first line)."""
+    try:   # pandas sniffs the first line for any delimiter, a letter included
+        csv.Sniffer().sniff(first, delimiters=",;\t| ")
+    except csv.Error:
+        raise RankwiseError(f"{path}: one column ({first[:40]!r}); a board needs the models"
+                            " in the first column and a column per task, separated by"
+                            " commas, tabs or spaces") from None
+    try:
+        return pd.read_csv(path, sep=None, engine="python", dtype=str)
+    except (ValueError, pd.errors.ParserError, csv.Error) as exc:
+        # (UnicodeDecodeError is a ValueError) the last line of the parser's message
+        message = str(exc).strip().splitlines()[-1] if str(exc).strip() else \
+            type(exc).__name__
+        raise RankwiseError(f"{path}: cannot be read as a table ({message})") from None
+
+
+#: A cell of a Markdown table's rule row: ``---``, ``:--``, ``--:``, ``:-:``.
+_RULE = re.compile(r"^:?-+:?$")
+
+
+def _pipe_table(data: bytes, path) -> pd.DataFrame:
+    """A board printed as a Markdown (pipe) table, as READMEs and ``DataFrame.to_markdown``
+    write it: the cells between ``|``, the rule row left out."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise RankwiseError(f"{path}: cannot be read as a table ({exc})") from None
+    rows = [(number, [cell.strip() for cell in line.strip().strip("|").split("|")])
+            for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    rows = [(n, row) for n, row in rows if not all(_RULE.match(cell) for cell in row)]
+    if not rows:
+        raise RankwiseError(f"{path}: a Markdown table with no header and no rows; give the"
+                            " board as printed (models in the first column, a column per task)")
+    header = rows[0][1]
+    for number, row in rows[1:]:
+        if len(row) != len(header):
+            raise RankwiseError(f"{path}: line {number} of the Markdown table has {len(row)}"
+                                f" cells, its header {len(header)}; give every row a cell per"
+                                " column")
+    return pd.DataFrame([row for _, row in rows[1:]], columns=header, dtype=str)
 
 
 def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
