@@ -424,6 +424,10 @@ def test_two_outputs_of_one_command_never_share_a_file(cli, table_file):
     for command in (["power", table_file, "--draws", "20"], ["compare", table_file]):
         _untouched(cli, [*command, "--report", folder, "-o", folder / "report.txt"],
                    [table_file], "which is written")
+    # the power study's folder writes power.txt and power.json: -o cannot be one of them
+    for name in ("power.txt", "power.json"):
+        _untouched(cli, ["power", table_file, "--draws", "20", "--report", folder, "-o",
+                         folder / name], [table_file], "which is written")
 
 
 @pytest.mark.figures

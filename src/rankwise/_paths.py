@@ -17,9 +17,10 @@ from ._files import written_through
 from .errors import RankwiseError
 
 #: What a report folder (``--report DIR``) writes: ``report.*`` and ``report_fragment.tex``,
-#: the figures as SVG, PDF and PNG, the CD diagram as TikZ, and the pairs.
+#: the figures as SVG, PDF and PNG, the CD diagram as TikZ, and the pairs; a power study's
+#: folder (``rankwise power --report``) its ``power.txt`` and ``power.json``.
 REPORT_SUFFIXES = (".svg", ".pdf", ".png", ".tikz")
-REPORT_NAMES = ("pairs.csv", "cd_diagram_tikz.tex")
+REPORT_NAMES = ("pairs.csv", "cd_diagram_tikz.tex", "power.txt", "power.json")
 
 
 def same_file(a, b) -> bool:
