@@ -39,6 +39,7 @@ DOCTEST_TIERS = {
     "rankwise.report.figure_svgs": "figures",
     "rankwise.report.html.html_report": "figures",
     "rankwise.report.html.notebook_fragment": "figures",
+    "rankwise.report.notebook_fragment": "figures",
     "rankwise.report.FORMATS.md": "figures",
 }
 

@@ -248,7 +248,7 @@ def test_every_format_from_the_command_line(cli, tmp_path):
         assert "AutoGluon 1.5 (extreme, 4h)" in out
     code, out, _ = cli("leaderboard", TABARENA, "--rounds", "20", "--format", "json")
     doc = json.loads(out)
-    assert doc["rankwise"] == "leaderboard/1" and len(doc["boards"][0]["rows"]) == 78
+    assert doc["schema"] == "rankwise.leaderboard/2" and len(doc["boards"][0]["rows"]) == 78
     code, out, _ = cli("leaderboard", TABARENA, "--rounds", "20", "--format", "csv",
                        "--by", "problem_type")
     csv = pd.read_csv(__import__("io").StringIO(out), keep_default_na=False)

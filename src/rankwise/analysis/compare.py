@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from functools import cached_property
+from typing import ClassVar
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from .options import validate
 from .figures import matrix_rows
 from .option_groups import (BayesianOptions, PerDatasetOptions, PosthocOptions, Presentation,
                             RankSetOptions, WilcoxonOptions, flat_settings, grouped)
+from .protocol import Analysis
 from .results import CriticalDifference, PosthocResult, Verdict
 
 
@@ -39,7 +41,7 @@ class Summary:
 
 
 @dataclass(frozen=True, repr=False)
-class Comparison:
+class Comparison(Analysis):
     """Everything :func:`compare` decided, with the settings that produced it.
 
     Attributes
@@ -98,6 +100,9 @@ class Comparison:
     >>> sorted(cmp.figures)
     ['cd_diagram', 'control_diagram', 'pvalue_heatmap']
     """
+
+    kind: ClassVar[str] = "compare"
+    version: ClassVar[int] = 2   # the schema rankwise.compare/2 (analysis/schema.py)
 
     table: ScoreTable
     alpha: float
@@ -171,15 +176,9 @@ class Comparison:
         return Summary(best=best_in_row(t.values, t.higher_is_better, self.decimals),
                        win_tie_loss=wtl, quartiles=quartile_charts(t), win_tie_loss_rows=rows)
 
-    # The convenience methods below hand the comparison to the report wing, which only reads it.
-    # _report() is the one place where the analysis reaches up to the reports (the one upward
-    # import, documented in docs/about/architecture.md), and only when called.
-
-    @staticmethod
-    def _report():
-        from .. import report
-
-        return report
+    # The convenience methods below hand the comparison to the report wing, which only reads it,
+    # through Analysis._report() (analysis/protocol.py): the one place where the analysis
+    # reaches up to the reports, documented in docs/about/architecture.md, and only when called.
 
     @cached_property
     def figure_svgs(self) -> dict:

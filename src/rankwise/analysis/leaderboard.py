@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from ..errors import RankwiseError
 from ..stats import elo as bt
 from ..stats.aggregation import RULES, aggregate, majority
 from ..stats.results import jsonable
+from .protocol import Analysis
 
 #: Learners up to which the win-rate matrix is computed and kept (k × k numbers).
 MATRIX_MAX = 300
@@ -92,7 +94,7 @@ class Board:
 
 
 @dataclass(frozen=True)
-class Leaderboard:
+class Leaderboard(Analysis):
     """:func:`leaderboard`'s result: the board of the whole table, then one per subset.
 
     Examples
@@ -104,6 +106,9 @@ class Leaderboard:
     >>> sorted(board.to_dict()["boards"][0]["rows"][0])[:4]
     ['borda', 'copeland', 'elo', 'elo_bound']
     """
+
+    kind: ClassVar[str] = "leaderboard"
+    version: ClassVar[int] = 2   # 1: {"rankwise": "leaderboard/1", ...}
 
     boards: tuple
     source: str

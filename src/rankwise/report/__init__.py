@@ -11,7 +11,7 @@ Imports go down to :mod:`rankwise.analysis`, :mod:`rankwise.stats` (descriptive 
 from __future__ import annotations
 
 from ..names import REPORT_FORMATS
-from .html import html_report, notebook_fragment
+from .html import html_report, notebook_fragment as _compare_fragment
 from .json_report import report_section
 from .latex import latex_report
 from .markdown import markdown_report
@@ -27,10 +27,41 @@ def _with_diagram(cmp, procedure):
     return cmp.with_options(diagram_procedure=procedure)
 
 
+def _other(result) -> bool:
+    """Whether ``result`` is an analysis other than compare (presented through :mod:`.kinds`)."""
+    return getattr(result, "kind", "compare") != "compare"
+
+
+def build_document(result):
+    """The content of ``result``'s report (any analysis: a comparison, a leaderboard, items,
+    curves, fronts, an audit, a race, a power study) as format-neutral blocks (a
+    :class:`~rankwise.report.document.Document`), which every format lays out.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import build_document
+    >>> board = rankwise.leaderboard(rankwise.load_example("garcia2008"), rounds=20)
+    >>> doc = build_document(board)
+    >>> doc.title, type(doc.blocks[0]).__name__
+    ('rankwise leaderboard: example:garcia2008', 'Paragraph')
+    """
+    if _other(result):
+        from .kinds import presenter
+
+        return presenter(result).document(result)
+    from .document import build
+
+    return build(result)
+
+
 def render(cmp, fmt: str, procedure: str | None = None, indent: int | None = 2,
            include_table: bool | None = None, fragment: bool = False,
            width: int | None = None) -> str:
-    """The report of ``cmp`` in ``fmt`` (one of ``FORMATS``); ``include_table``: the JSON's
+    """The report of ``cmp`` (a :class:`~rankwise.analysis.Comparison`, or any other analysis
+    result: its presenter is declared in :mod:`rankwise.report.kinds`) in ``fmt`` (one of
+    ``FORMATS``); ``procedure``, ``include_table`` and ``fragment`` are a comparison's;
+    ``include_table``: the JSON's
     per-cell matrices (default: only for tables up to 10,000 cells); ``fragment``: LaTeX
     tables and figure environments only; ``width``: text paragraphs wrapped to that many
     columns (None: one line each).
@@ -49,6 +80,10 @@ def render(cmp, fmt: str, procedure: str | None = None, indent: int | None = 2,
 
     if fmt not in FORMATS:
         raise RankwiseError(f"the format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+    if _other(cmp):
+        from .generic import render as render_other
+
+        return render_other(cmp, fmt, width=width, indent=indent)
     cmp = _with_diagram(cmp, procedure)
     if fmt == "json":
         from .json_report import json_report
@@ -81,6 +116,10 @@ def figures(cmp, procedure: str | None = None, figure_width=None) -> dict:
     """
     from .diagrams import draw_all, figure_width as inches
 
+    if _other(cmp):
+        from .generic import figures as other_figures
+
+        return other_figures(cmp, inches(figure_width))
     return draw_all(_with_diagram(cmp, procedure), inches(figure_width))
 
 
@@ -98,6 +137,10 @@ def figure_svgs(cmp) -> dict:
     """
     from .diagrams import draw_all, figure_bytes
 
+    if _other(cmp):
+        from .generic import svgs
+
+        return svgs(cmp)
     return {name: figure_bytes(fig, "svg").decode("utf-8") for name, fig in draw_all(cmp).items()}
 
 
@@ -119,11 +162,35 @@ def write_report(cmp, folder, procedure: str | None = None, figure_width=None) -
     from .folder import write_report as write
 
     width = inches(figure_width)  # refused before the analysis is redone
+    if _other(cmp):
+        from .generic import write_folder
+
+        return write_folder(cmp, folder, width)
     # An unknown procedure is refused by compare(), which _with_diagram reruns with it.
     return write(_with_diagram(cmp, procedure), folder, width)
 
 
-__all__ = ["FORMATS", "figure_svgs", "figures", "html_report", "latex_report", "markdown_report",
+def notebook_fragment(result) -> str:
+    """For Jupyter: the report as an HTML fragment with scoped styles (no page, no global
+    styles); a comparison's figures come from its cache.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import notebook_fragment
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
+    >>> html = notebook_fragment(cmp)
+    >>> html.startswith("<div"), "<svg" in html
+    (True, True)
+    """
+    if _other(result):
+        from .generic import notebook_fragment as other
+
+        return other(result)
+    return _compare_fragment(result)
+
+
+__all__ = ["FORMATS", "build_document", "figure_svgs", "figures", "html_report", "latex_report", "markdown_report",
            "notebook_fragment", "render", "report_section", "text_report", "write_report"]
 
 

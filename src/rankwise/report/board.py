@@ -4,11 +4,9 @@ intervals; the win-rate matrix)."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
-from .document import Bullets, Document, Heading, Paragraph, Table
+from .document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 from .format import fmt_p
 
 #: Rows a person reads in a board (the JSON and CSV carry every learner).
@@ -92,36 +90,71 @@ def document(lb) -> Document:
                       key="leaderboard" if board.subset is None else f"leaderboard_{board.subset}"))
         if board.notes:
             doc.add(Bullets(list(board.notes), role="notes"))
+        if board.subset is None:
+            doc.add(Heading("Figures"), *_figure_blocks(lb))
     if lb.notes:
         doc.add(Heading("Notes"), Bullets(list(lb.notes), role="notes"))
     return doc
 
 
+#: The figures a person reads: (name, learners drawn at most).
+FIGURE_LIMITS = {"elo": 40, "winrate_matrix": 30}
+
+
+def _figure_blocks(lb) -> list:
+    n = len(lb.board.learners)
+    conf = lb.settings["bootstrap"]["confidence"]
+    shown = {name: min(n, most) for name, most in FIGURE_LIMITS.items()}
+    out = [Figure("elo", Drawn(
+        "elo", "Elo with intervals",
+        f"Elo of the best {shown['elo']} of {n} learners with its {conf:.0%} bootstrap interval"
+        " over data sets; * tied with #1; an open marker is a bound."))]
+    if lb.board.matrix is not None:
+        out.append(Figure("winrate_matrix", Drawn(
+            "winrate_matrix", "Win-rate matrix",
+            f"How often the row learner beats the column learner over the splits, the best"
+            f" {shown['winrate_matrix']} of {n} learners in board order.")))
+    return out
+
+
+def figures(lb, width: float | None = None) -> dict:
+    """The board's figures, ``{name: Figure}`` (``width``: unused; the figures size to their
+    learners)."""
+    out = {"elo": board_figure(lb)}
+    m = matrix_figure(lb)
+    if m is not None:
+        out["winrate_matrix"] = m
+    return out
+
+
+def extras(lb) -> dict:
+    """The report folder's further file: every learner of every board as CSV."""
+    return {"board.csv": board_csv(lb)}
+
+
 def board_text(lb, width: int | None = 80) -> str:
-    from .text import text_document
-    return text_document(document(lb), width)
+    from .generic import render
+    return render(lb, "text", width)
 
 
 def board_markdown(lb) -> str:
-    from .markdown import markdown_document
-    return markdown_document(document(lb))
+    from .generic import render
+    return render(lb, "markdown")
 
 
 def board_html(lb) -> str:
-    from .html import html_page
-    svgs = {}
-    return html_page(document(lb), f"rankwise leaderboard: {lb.source}", svgs)
+    from .generic import render
+    return render(lb, "html")
 
 
 def board_latex(lb) -> str:
-    from .latex import latex_document
-    names = tuple(n for b in lb.boards for n in b.learners)
-    return latex_document(document(lb), names)
+    from .generic import render
+    return render(lb, "latex")
 
 
 def board_json(lb, indent: int | None = 2) -> str:
-    return json.dumps({"rankwise": "leaderboard/1", **lb.to_dict()}, indent=indent,
-                      ensure_ascii=False, allow_nan=False) + "\n"
+    from .generic import render
+    return render(lb, "json", indent=indent)
 
 
 def board_csv(lb) -> str:

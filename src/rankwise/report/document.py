@@ -69,7 +69,19 @@ class Preformatted:
 @dataclass
 class Figure:
     name: str
-    plan: object  # FigurePlan
+    plan: object  # FigurePlan, or a Drawn
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """The plan of a figure an analysis other than compare always draws: its title and
+    caption (every format prints them as it prints a :class:`FigurePlan`'s)."""
+
+    name: str
+    title: str
+    caption: str
+    drawn: bool = True
+    reason: str | None = None
 
 
 @dataclass
@@ -522,9 +534,10 @@ def cd_sentence(cmp) -> str:
 
 
 def figure_caption(plan) -> str:
+    title = plan.title if isinstance(plan, Drawn) else FIGURES[plan.name].title
     if not plan.drawn:
-        return f"{FIGURES[plan.name].title}: not drawn, because {plan.reason}."
-    return f"{FIGURES[plan.name].title}. {plan.caption}"
+        return f"{title}: not drawn, because {plan.reason}."
+    return f"{title}. {plan.caption}"
 
 
 def _mean_rank_table(cmp) -> Table:

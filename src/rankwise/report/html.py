@@ -230,6 +230,11 @@ def html_page(doc, title: str, svgs: dict | None = None) -> str:
             + document_body(doc, svgs or {}) + "\n</div></body></html>\n")
 
 
+def document_fragment(doc, svgs: dict) -> str:
+    """For Jupyter: a :class:`~rankwise.report.document.Document` with scoped styles."""
+    return f'<div class="{WRAPPER}"><style>{_CSS}</style>\n' + document_body(doc, svgs) + "\n</div>"
+
+
 def notebook_fragment(cmp) -> str:
     """For Jupyter: no document, no global styles; the figures come from the comparison's cache.
 

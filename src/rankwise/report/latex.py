@@ -210,12 +210,13 @@ def latex_report(cmp, figure_files: bool = False, fragment: bool = False) -> str
         _NAMES.reset(token)
 
 
-def latex_document(doc, names=()) -> str:
+def latex_document(doc, names=(), figure_files: bool = False) -> str:
     """A :class:`~rankwise.report.document.Document` as a LaTeX document (``names``: the
-    learners' and data sets' names, kept as text, never as mathematics)."""
+    learners' and data sets' names, kept as text, never as mathematics; ``figure_files``: the
+    figures' PDFs written beside it included as floats)."""
     token = _NAMES.set(_names_pattern(tuple(names)))
     try:
-        return _latex_blocks(doc, None, False, False)
+        return _latex_blocks(doc, None, figure_files, False)
     finally:
         _NAMES.reset(token)
 
