@@ -212,3 +212,28 @@ REPORT_FORMATS = ("text", "json", "markdown", "latex", "html")
 #: ``rankwise leaderboard --format``: the report's formats and a CSV of the board.
 BOARD_FORMATS = ("text", "json", "csv", "markdown", "latex", "html")
 EFFECTS_MODES = ("auto", "all", "verdict", "none")
+
+
+@dataclass(frozen=True)
+class BestSetProcedure:
+    """A way of deciding which learners are "tied with #1" (the best set)."""
+
+    name: str
+    title: str        # in prose, after "by": "pairwise tests against the best"
+    explanation: str  # what "tied with #1" then means, in one clause
+
+
+#: The one family of "tied with #1" procedures: every analysis decides its best set by one of
+#: these and says which (``best_set.procedure`` in its JSON, a sentence in its verdict).
+BEST_SETS = {b.name: b for b in (
+    BestSetProcedure(
+        "against-best", "pairwise tests against the best, adjusted",
+        "not significantly worse than the best in a paired test against it, after the"
+        " multiplicity adjustment named"),
+    BestSetProcedure(
+        "max-t", "a max-t test on the bootstrap of the macro-average",
+        "the bootstrap's simultaneous one-sided test does not place it below the best"),
+    BestSetProcedure(
+        "rank-sets", "simultaneous rank confidence sets",
+        "its simultaneous rank confidence set contains rank 1"),
+)}
