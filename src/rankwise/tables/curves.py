@@ -32,6 +32,8 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from ..names import CURVE_SOURCES
+from .delimited import read_delimited
+from .sources import mapping_of
 
 #: How each value is taken: as logged, or each run's running best.
 VALUE_KINDS = ("raw", "running-best")
@@ -45,6 +47,8 @@ CURVE_ALIASES = {
                "trials", "epoch"),
     "value": ("value", "raw_y", "y", "score", "objective", "loss", "best"),
 }
+#: The roles a column mapping (``columns=``) may name.
+CURVE_ROLES = tuple(CURVE_ALIASES) + ("criterion",)
 #: Above this many cells (learners × problems × runs × grid points) the union of the logged
 #: budgets is not used as the grid unless asked; a grid of CURVE_GRID_POINTS is.
 CURVE_MAX_CELLS = 400_000_000
@@ -309,7 +313,12 @@ def from_frame(frame: pd.DataFrame, *, maximize: bool | None = None, value_kind:
 
     A ``criterion`` column (several criteria, as ``rankwise export --curves`` writes) is
     filtered to ``criterion`` (needed when it holds more than one); ``repeat`` and ``fold``
-    columns without a ``run`` column make the run ``repeat/fold``."""
+    columns without a ``run`` column make the run ``repeat/fold``. ``columns``: which column
+    plays which role, ``{role: column}`` or ``"role=column,..."`` (roles ``CURVE_ROLES``)."""
+    given = mapping_of(columns, frame.columns, source, CURVE_ROLES)
+    if "criterion" in given and given["criterion"] != "criterion":
+        frame = frame.rename(columns={given["criterion"]: "criterion"})
+    given.pop("criterion", None)
     if "criterion" in frame.columns:
         found = list(dict.fromkeys(frame["criterion"].astype(str)))
         if criterion is None and len(found) > 1:
@@ -325,7 +334,6 @@ def from_frame(frame: pd.DataFrame, *, maximize: bool | None = None, value_kind:
             from ..experiment.criteria import CRITERIA
 
             maximize = CRITERIA.get(criterion)
-    given = dict(columns or {})
     names = {k: _column(frame, k, source, given) for k in ("learner", "problem", "budget",
                                                            "value")}
     lower = {str(c).lower(): c for c in frame.columns}
@@ -609,7 +617,7 @@ def _parquet_curves(p: Path, *, maximize, value_kind: str, grid, columns, notes)
                             " (maximize=True/False; --higher-is-better or --lower-is-better)")
     pf = pq.ParquetFile(p, pre_buffer=False)
     empty = pd.DataFrame(columns=pf.schema_arrow.names)
-    given = dict(columns or {})
+    given = mapping_of(columns, empty.columns, str(p), CURVE_ROLES)
     names = {k: _column(empty, k, str(p), given) for k in ("learner", "problem", "run",
                                                            "budget", "value")}
     order = [names[k] for k in ("learner", "problem", "run", "budget", "value")]
@@ -664,16 +672,19 @@ def _parquet_curves(p: Path, *, maximize, value_kind: str, grid, columns, notes)
                   runs_per_cell=(~np.isnan(final)).sum(axis=2))
 
 
-def _table(p: Path) -> pd.DataFrame:
+def _table(p: Path, sep, decimal, notes: list) -> pd.DataFrame:
     if p.suffix == ".parquet":
+        if sep is not None or decimal is not None:
+            raise RankwiseError(f"{p}: a Parquet file has no separator or decimal mark; leave"
+                                " out --sep and --decimal")
         return pd.read_parquet(p)
-    sep = "\t" if p.suffix in (".tsv", ".tab") else ","
-    return pd.read_csv(p, sep=sep)
+    return read_delimited(p, sep=sep, decimal=decimal, text="infer", notes=notes)
 
 
 def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
                 value_kind: str | None = None, grid=None, budget: str = "trials",
-                columns: dict | None = None, criterion: str | None = None) -> Curves:
+                columns: dict | str | None = None, criterion: str | None = None,
+                sep: str | None = None, decimal: str | None = None) -> Curves:
     """Read curves from a long table, an IOHprofiler folder, an Optuna storage or trials table,
     or a results database of ``rankwise run --budgets``.
 
@@ -692,8 +703,13 @@ def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
         The budgets to read the curves at; default: every logged budget.
     budget : {"trials", "seconds"}
         Optuna's budget axis.
-    columns : dict, optional
-        Which column is which, e.g. ``{"learner": "sampler", "budget": "n_trials"}``.
+    columns : dict or str, optional
+        Which column is which, e.g. ``{"learner": "sampler", "budget": "n_trials"}`` or
+        ``"learner=sampler,budget=n_trials"`` (the rule of ``load_table``'s ``columns``; roles
+        ``learner``, ``problem``, ``run``, ``budget``, ``value``, ``criterion``).
+    sep, decimal : str, optional
+        A text table's separator and decimal mark, as :func:`rankwise.load_table` takes them
+        (default: sniffed, a tab for ``.tsv``, ``;`` and a decimal comma when the file says so).
     criterion : str, optional
         A results database's criterion (default: the run's first), or the one to keep of a
         table's ``criterion`` column.
@@ -738,7 +754,7 @@ def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
                 return _parquet_curves(p, maximize=maximize, value_kind=value_kind or "raw",
                                        grid=grid, columns=columns, notes=notes)
         try:
-            frame = _table(p)
+            frame = _table(p, sep, decimal, notes)
         except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
             raise RankwiseError(f"{p}: not a table of curves ({exc})") from None
         if reader == "auto" and {"number", "value", "state"} <= set(frame.columns):

@@ -6,13 +6,9 @@ the place and the fix. The statistical modules receive a clean :class:`ScoreTabl
 
 from __future__ import annotations
 
-import csv
-import io
 import os
-import re
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -21,14 +17,14 @@ from .. import _validate as check
 from ..errors import RankwiseError
 from ..names import (AGGREGATES, DECIMAL_MARKS, DUPLICATES, MISSING_IMPUTE,  # noqa: F401
                      MISSING_POLICIES, SHAPES, imputed_from)
-from .direction import direction_of
-from .arff import looks_like_arff, read_arff
 from .cells import MISSING_TOKENS, NA_SPELLINGS  # noqa: F401  (re-exported)
 from .cells import number_columns
 from .cells import parse_numbers as _parse_numbers
 from .cells import text as _text
 from ..names import ITEM_SOURCES
 from .sources import ROLES, SOURCE_FORMATS, Reading, duplicates_policy, read_as
+from .delimited import MAX_CELL, check_header, looks_long as _looks_long, read_delimited
+from .finish import finish as _finish
 from .table import ScoreTable
 
 LONG_REQUIRED = ("dataset", "learner", "value")
@@ -305,11 +301,6 @@ def _filtered(frame: pd.DataFrame, conditions: dict, label: str, notes: list) ->
     return frame[keep]
 
 
-def _looks_long(columns) -> bool:
-    """A table with ``learner`` and ``value`` columns (any case) is long."""
-    return {"learner", "value"} <= {str(c).strip().lower() for c in columns}
-
-
 def _is_results_db(source) -> bool:
     from ..experiment.store import is_sqlite
 
@@ -322,13 +313,6 @@ def _read_results_db(path):
 
     table, _, status = read_results(path)
     return table.astype({"repeat": str, "fold": str}), status
-
-
-#: The longest cell a table may have (a learner or data-set name, a number).
-MAX_CELL = 1000
-_CHARACTER_NAMES = {"\x0c": "a form feed", "\x0b": "a vertical tab", "\x00": "a NUL byte",
-                    "\x85": "a next-line character (U+0085)",
-                    "\u2028": "a line separator (U+2028)", "\u2029": "a paragraph separator (U+2029)"}
 
 
 def read_frame(source, *, sep: str | None = None, decimal: str | None = None,
@@ -356,10 +340,7 @@ def _read_file(path, sep: str | None, decimal: str | None = None,
     binary = _arrow_format(path)
     if binary is not None:   # what rankwise itself writes (export, --pairs) it also reads
         return _read_arrow(path, binary, sep, decimal)
-    frame, sep, decimal, sniffed = _read_text(path, sep, decimal)
-    if sniffed:
-        notes.append(f"Read with {' and '.join(sniffed)}, sniffed from the file (--sep and"
-                     " --decimal set them).")
+    frame = read_delimited(path, sep=sep, decimal=decimal, notes=notes)
     return _row_names(frame, str(path), notes)
 
 
@@ -417,263 +398,6 @@ def _row_names(frame: pd.DataFrame, label: str, notes: list) -> pd.DataFrame:
                         " write.csv(..., row.names = FALSE)")
 
 
-#: A cell of a semicolon-separated file that is a number with a decimal comma: 0,25 or -1,5e-3.
-_DECIMAL_COMMA = re.compile(rb'(?:^|;)\s*"?-?\d+,\d+(?:[eE][-+]?\d+)?"?\s*(?=;|\r?$)', re.M)
-
-
-def _read_text(path, sep: str | None, decimal: str | None):
-    path = Path(os.fspath(path))
-    if not path.exists():
-        raise RankwiseError(f"{path}: no such file")
-    if path.is_dir():
-        raise RankwiseError(f"{path}: is a folder, expected a CSV or TSV file")
-    try:
-        data = path.read_bytes()
-        # ASCII is valid UTF-8: only other files are decoded now (the plain path never needs
-        # the whole text, which would be another copy of the file).
-        text = None if data.isascii() else data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise RankwiseError(f"{path}: not a UTF-8 text file (expected CSV or TSV)") from None
-    except OSError as exc:
-        raise RankwiseError(f"{path}: cannot read it ({exc.strerror})") from None
-    head = data.rfind(b"\n", 0, 1 << 16) if text is None else -1
-    first = _first_line(data[:head].decode("ascii")) if head > 0 else ""
-    if not first:
-        text = data.decode("utf-8-sig") if text is None else text
-        first = _first_line(text)
-    if not first:
-        raise RankwiseError(f"{path}: the file is empty")
-    if path.suffix.lower() == ".toml" or first in ("[experiment]", "[[datasets]]",
-                                                     "[[learners]]"):
-        raise RankwiseError(f"{path}: is an experiment file, not a table of results; run it with"
-                            f" rankwise run {path} --results RESULTS.sqlite, then compare"
-                            " RESULTS.sqlite")
-    if path.suffix.lower() == ".json" or first.lstrip().startswith(("{", "[{", "[[")):
-        raise RankwiseError(f"{path}: a JSON file; rankwise reads tables as CSV or TSV (or a"
-                            " results database); a rankwise JSON report is an output, not an"
-                            " input, and pandas' DataFrame.to_csv writes a table it reads")
-    if looks_like_arff(first, path.suffix):
-        text = data.decode("utf-8-sig") if text is None else text
-        return read_arff(text, str(path)), ",", ".", []
-    lines = _Lines(data)
-    _check_characters(data, lines, path)
-    sniffed = []
-    if sep is None:
-        tabbed = path.suffix.lower() in (".tsv", ".tab") or ("\t" in first and "," not in first)
-        semicolons = not tabbed and ";" in first and "," not in first
-        sep = "\t" if tabbed else ";" if semicolons else ","
-        if semicolons:
-            sniffed.append("';' as the separator")
-    if decimal is None:
-        decimal = "."
-        if sep == ";" and _DECIMAL_COMMA.search(data[:1 << 20]):
-            decimal = ","
-            sniffed.append("',' as the decimal mark")
-    if decimal == "," and sep == ",":
-        raise RankwiseError(f"{path}: a decimal comma needs another separator (--sep ';')")
-    if b'"' not in data and (lines.longest() <= MAX_CELL
-                             or _longest_field(lines.raw, sep) <= MAX_CELL):
-        frame = _read_plain(data, lines, sep, path, decimal)
-    else:
-        frame = _read_quoted(data.decode("utf-8-sig") if text is None else text, sep, path,
-                             decimal)
-    return frame, sep, decimal, sniffed
-
-
-def _first_line(text: str) -> str:
-    """The first line that is not blank, stripped ("" if there is none)."""
-    start = 0
-    while start <= len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        line = text[start:end].strip()
-        if line:
-            return line
-        start = end + 1
-    return ""
-
-
-class _Lines:
-    """Where each physical line of a file starts and ends, found at once on the raw bytes."""
-
-    def __init__(self, data: bytes):
-        self.raw = np.frombuffer(data, dtype=np.uint8)
-        # One pass finds every byte below 32 (line feeds among them, and what the character
-        # check needs); the line ends are the line feeds among those few positions.
-        where = np.flatnonzero(self.raw < 32)
-        self.low = self.raw[where]
-        ends = where[self.low == 10]
-        if self.raw.size and self.raw[-1] != 10:
-            ends = np.append(ends, self.raw.size)
-        self.ends = ends
-        self.starts = np.concatenate([[0], ends[:-1] + 1]).astype(ends.dtype)
-
-    def line_of(self, offset: int) -> int:
-        """The 1-based line number of a byte offset."""
-        return int(np.searchsorted(self.ends, offset, side="left")) + 1
-
-    def longest(self) -> int:
-        return int((self.ends - self.starts).max()) if self.ends.size else 0
-
-    def count(self, byte: int) -> np.ndarray:
-        """How often ``byte`` occurs on each line."""
-        where = np.flatnonzero(self.raw == byte)
-        return np.searchsorted(where, self.ends) - np.searchsorted(where, self.starts)
-
-
-def _check_characters(data: bytes, lines: _Lines, path) -> None:
-    """Control characters and Unicode line breaks have no place in a table (tab, LF and CR
-    excepted): they break the reports that print the names."""
-    raw = lines.raw
-    # The usual case, proved at once: every byte below 32 is a tab, LF or CR, there is no DEL,
-    # and the text is ASCII (so it has none of the multi-byte line breaks).
-    low = lines.low
-    if b"\x7f" not in data and data.isascii() and np.isin(low, (9, 10, 13)).all():
-        return
-    control = np.flatnonzero(((raw < 32) & (raw != 9) & (raw != 10) & (raw != 13)) | (raw == 127))
-    found = []
-    if control.size:
-        found.append((int(control[0]), chr(raw[control[0]])))
-    for char, encoded in (("\x85", b"\xc2\x85"), ("\u2028", b"\xe2\x80\xa8"),
-                          ("\u2029", b"\xe2\x80\xa9")):
-        at = data.find(encoded)
-        if at >= 0:
-            found.append((at, char))
-    if found:
-        offset, char = min(found)
-        what = _CHARACTER_NAMES.get(char, f"the control character U+{ord(char):04X}")
-        raise RankwiseError(f"{path}: line {lines.line_of(offset)} contains {what}; a table holds"
-                            " plain text and numbers, so remove it")
-
-
-def _longest_field(raw: np.ndarray, sep: str) -> int:
-    """The longest run of bytes between separators and line ends (a wide table of a thousand
-    learners has long lines of short cells, which the parser reads as well as short lines)."""
-    ends = np.flatnonzero((raw == ord(sep)) | (raw == 10) | (raw == 13))
-    if not ends.size:
-        return int(raw.size)
-    bounds = np.concatenate([[-1], ends, [raw.size]])
-    return int((np.diff(bounds) - 1).max())
-
-
-def _read_plain(data: bytes, lines: _Lines, sep: str, path, decimal: str = ".") -> pd.DataFrame:
-    """No quotes and no cell longer than ``MAX_CELL``: one record per line, read by pandas' C
-    parser (numbers without a string round trip). Every record must have the header's number
-    of fields."""
-    raw, starts, ends = lines.raw, lines.starts, lines.ends
-    last = raw[np.maximum(ends - 1, 0)]
-    lengths = ends - starts - ((last == 13) & (ends > starts))  # without the CR of a CRLF
-    records = np.flatnonzero(lengths > 0)
-    first = records[0]
-    head = raw[starts[first]:starts[first] + lengths[first]].tobytes().decode("utf-8-sig")
-    header = [h.strip() for h in head.split(sep)]
-    _check_header(header, str(path))
-    width = len(header)
-    # The field counts are proved at once when the file holds exactly width − 1 separators per
-    # record: the parser refuses a record with too many fields (or, if it is the first, makes an
-    # index of it, which is checked below), and no record can have too few without another
-    # having too many. Otherwise the records are counted one by one.
-    blanks = None
-    if np.count_nonzero(raw == ord(sep)) != (width - 1) * records.size:
-        blanks = _wrong_field_counts(lines, records, lengths, sep, width, path)
-    is_long = _looks_long(header)
-    if is_long:  # every column but the values is text
-        text_columns = [i for i, h in enumerate(header) if h.lower() != "value"]
-    else:  # wide: the data-set names
-        text_columns = [0]
-    numeric = [i for i in range(width) if i not in text_columns]
-    source = path if blanks is None or not blanks.size else io.StringIO(
-        "\n".join(line for line in data.decode("utf-8-sig").split("\n") if line.strip()))
-    # No skipinitialspace: the parser reads " 0.5" as a number anyway, names are stripped
-    # later, and a padded missing-value token (" NA") sends its column to the text path, which
-    # strips it.
-    options = dict(sep=sep, header=0, names=list(range(width)), encoding="utf-8-sig",
-                   skip_blank_lines=True, keep_default_na=False, decimal=decimal)
-    # The text columns of a long table are read as text. The data-set names of a wide table are
-    # left to the parser, which keeps a column of names as the very strings of the file; only a
-    # column it turned into numbers or booleans ("007" → 7) is read again as text.
-    # A wide table's missing-value spellings are given once for every column (a dict of ten
-    # thousand columns costs the parser seconds); the names' column, if it took one of them
-    # for a missing value, is read again as text below.
-    na_values = {i: NA_SPELLINGS for i in numeric} if is_long else list(NA_SPELLINGS)
-    try:
-        frame = pd.read_csv(source, dtype={i: str for i in text_columns} if is_long else None,
-                            na_values=na_values, **options)
-        if not is_long and (frame[0].dtype.kind in "biufcmM" or frame[0].isna().any()):
-            if hasattr(source, "seek"):
-                source.seek(0)
-            frame[0] = pd.read_csv(source, usecols=[0], dtype={0: str}, **options)[0]
-    except (pd.errors.ParserError, ValueError) as exc:  # wrong field counts, named below
-        _wrong_field_counts(lines, records, lengths, sep, width, path)
-        raise RankwiseError(f"{path}: {str(exc).strip().splitlines()[-1]}; check the separator"
-                            " and the quoting") from None
-    if not isinstance(frame.index, pd.RangeIndex):
-        _wrong_field_counts(lines, records, lengths, sep, width, path)
-    frame.columns = header
-    return frame
-
-
-def _wrong_field_counts(lines: _Lines, records, lengths, sep: str, width: int, path):
-    """Count the fields of every record: an error names the first line whose count differs
-    from the header's; lines of spaces (returned) are blank."""
-    raw, starts = lines.raw, lines.starts
-    counts = lines.count(ord(sep)) + 1
-    wrong = records[counts[records] != width]
-    for line in wrong:
-        if raw[starts[line]:starts[line] + lengths[line]].tobytes().strip():
-            raise RankwiseError(f"{path}: line {line + 1} has {counts[line]} fields but the"
-                                f" header has {width}; check the separator and the quoting")
-    return wrong
-
-
-def _read_quoted(text: str, sep: str, path, decimal: str = ".") -> pd.DataFrame:
-    """Quoted fields (which may hold separators and newlines) or long lines: a record at a
-    time, every record's field count checked (the length of the cells rankwise reads is
-    checked where they are read: a long message in a column it never reads is no error)."""
-    reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True)
-    rows = []
-    # The csv module's field limit is global and other libraries change it: parse with a high
-    # limit, restore it, and apply this reader's own rule on cell length.
-    limit = csv.field_size_limit(2 ** 31 - 1)
-    try:
-        for fields in reader:
-            if not any(f.strip() for f in fields):
-                continue  # a blank line
-            if rows and len(fields) != len(rows[0]):
-                raise RankwiseError(f"{path}: line {reader.line_num} has {len(fields)} fields but"
-                                    f" the header has {len(rows[0])}; check the separator and the"
-                                    " quoting")
-            rows.append(fields)
-    except csv.Error as exc:
-        raise RankwiseError(f"{path}: line {reader.line_num}: {exc}; check the quoting") from None
-    finally:
-        csv.field_size_limit(limit)
-    header = [h.strip() for h in rows[0]]
-    _check_header(header, str(path))
-    frame = pd.DataFrame(rows[1:], columns=header, dtype=object) if len(rows) > 1 else \
-        pd.DataFrame(columns=header, dtype=object)
-    frame = frame.apply(lambda col: col.str.strip()) if len(frame) else frame
-    if decimal == ",":  # cells that are numbers with a decimal comma become 0.25 etc.
-        frame = frame.apply(lambda col: col.where(~col.str.fullmatch(_COMMA_NUMBER),
-                                                  col.str.replace(",", ".", regex=False)))
-    return frame
-
-
-_COMMA_NUMBER = r"-?\d+,\d+(?:[eE][-+]?\d+)?"
-
-
-def _check_header(header, where: str):
-    seen = set()
-    for i, h in enumerate(header):
-        if not h and i == 0 and len(header) > 1:
-            continue  # R's row names (write.csv): see _row_names
-        if not h:
-            raise RankwiseError(f"{where}: column {i + 1} has no name in the header row")
-        if h in seen:
-            raise RankwiseError(f"{where}: column name {h!r} appears twice in the header; give"
-                                " every learner a unique name")
-        seen.add(h)
-
 
 def _array_frame(x) -> pd.DataFrame:
     """A 2-D array of scores (rows data sets, columns learners) as a wide DataFrame whose
@@ -702,7 +426,7 @@ def _named(df: pd.DataFrame) -> pd.DataFrame:
     stay numeric, and the index stays (a wide table may keep its data sets there)."""
     df = df.copy(deep=False)
     df.columns = [str(c).strip() for c in df.columns]
-    _check_header(list(df.columns), "DataFrame")
+    check_header(list(df.columns), "DataFrame")
     complex_ = [c for c in df.columns if pd.api.types.is_complex_dtype(df[c])]
     if complex_:
         raise RankwiseError(f"DataFrame: column {complex_[0]!r} holds complex numbers; scores"
@@ -944,153 +668,3 @@ def _without_duplicates(df, key, policy: str, label: str, shown) -> tuple:
             f" (--duplicates {policy})")
     return df[keep], note
 
-
-def _filled(values, datasets, learners, holes, missing: str, hib: bool, source) -> tuple:
-    """``(values, filled cells, note)``: each missing cell filled with the worst score on its
-    data set (``worst``) or a named learner's (``impute:LEARNER``)."""
-    values = values.copy()
-    if missing == "worst":
-        with np.errstate(all="ignore"):
-            worst = np.nanmin(values, axis=1) if hib else np.nanmax(values, axis=1)
-        empty = np.isnan(worst)
-        if empty.any():
-            raise RankwiseError(f"{source}: data set {datasets[int(np.flatnonzero(empty)[0])]!r}"
-                                " has no score at all, so it has no worst score to fill with;"
-                                " remove it from the table")
-        fill, how = np.broadcast_to(worst[:, None], values.shape), (
-            f"the worst score on its data set ({'lowest' if hib else 'highest'}; --missing"
-            " worst)")
-    else:
-        name = imputed_from(missing)
-        if name not in learners:
-            raise RankwiseError(f"{source}: --missing impute:{name} names no learner; the"
-                                f" learners are {', '.join(learners)}")
-        j = learners.index(name)
-        gaps = np.flatnonzero(holes.any(axis=1) & np.isnan(values[:, j]))
-        if gaps.size:
-            raise RankwiseError(f"{source}: {name} has no score on {datasets[int(gaps[0])]!r}"
-                                f" either, so it cannot fill that data set's missing cells;"
-                                " choose another learner or --missing worst")
-        fill, how = np.broadcast_to(values[:, [j]], values.shape), (
-            f"{name}'s score on its data set (--missing impute:{name}, the AutoML benchmark's"
-            " rule with its constant predictor)")
-    values[holes] = fill[holes]
-    filled = tuple((datasets[i], learners[j]) for i, j in np.argwhere(holes))
-    shown = "; ".join(f"{d} / {l}" for d, l in filled[:5])
-    more = f" and {len(filled) - 5} more" if len(filled) > 5 else ""
-    return values, filled, (f"{len(filled)} missing cell(s) (data set / learner: {shown}{more})"
-                            f" filled with {how}; the filled learners are compared as if they"
-                            " had scored that")
-
-
-def _way(higher: bool) -> str:
-    return "higher" if higher else "lower"
-
-
-def _direction(table: ScoreTable, criterion, higher_is_better, warnings: list) -> tuple:
-    """``(higher_is_better, source, word)``: the direction from the option, the format, the
-    criterion's name or the default (with a warning where it is assumed or overridden)."""
-    said = direction_of(criterion)
-    known, word = said.higher_is_better, said.word
-    reading = table.reading
-    value = reading.columns.get("value") if reading is not None else None
-    by_value = direction_of(value).higher_is_better if isinstance(value, str) else None
-    if higher_is_better is None and None not in (known, by_value) and known != by_value:
-        # --columns value=logloss with --criterion auc: the scores' own name contradicts it
-        raise RankwiseError(
-            f"{table.source}: the criterion {criterion!r} is {_way(known)}-is-better but the"
-            f" values come from the column {value!r}, which is {_way(by_value)}-is-better; name"
-            " the criterion of that column, or say which way it points with --higher-is-better"
-            " or --lower-is-better")
-    if higher_is_better is None and reading is not None and reading.higher_is_better is not None:
-        hib, source, word = reading.higher_is_better, "source", None
-    elif higher_is_better is not None:
-        hib, source = bool(higher_is_better), "option"
-        if known is not None and known != hib:
-            warnings.append(f"criterion {criterion!r} is usually "
-                            f"{'higher' if known else 'lower'}-is-better; using "
-                            f"{'higher' if hib else 'lower'}-is-better as requested")
-    elif known is not None:
-        hib, source = known, "criterion"
-    else:
-        hib, source, word = True, "default", None
-        if criterion:
-            warnings.append(f"the criterion name {criterion!r} does not say whether higher or"
-                            " lower is better; higher-is-better was assumed (pass"
-                            " --lower-is-better if smaller values are better)")
-    return hib, source, word
-
-
-def _finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTable:
-    criterion = table.criterion if table.criterion is not None else criterion
-    warnings = list(table.warnings)
-    hib, source, word = _direction(table, criterion, higher_is_better, warnings)
-    values, datasets, learners = table.values, list(table.datasets), list(table.learners)
-    counts = table.counts
-    holes = np.isnan(values)
-    missing_cells = tuple((datasets[i], learners[j]) for i, j in np.argwhere(holes)) \
-        if holes.any() else ()
-    dropped_d, dropped_l = [], []
-    filled = ()
-    if imputed_from(missing) is not None and imputed_from(missing) not in learners:
-        raise RankwiseError(f"{table.source}: --missing {missing} names no learner; the"
-                            f" learners are {', '.join(learners)}")
-    if missing_cells and (missing == "worst" or imputed_from(missing) is not None):
-        values, filled, note = _filled(values, datasets, learners, holes, missing, hib,
-                                       table.source)
-        warnings.append(note)
-    elif missing_cells:
-        if missing == "refuse":
-            shown = "; ".join(f"{d} / {l}" for d, l in missing_cells[:5])
-            more = f" and {len(missing_cells) - 5} more" if len(missing_cells) > 5 else ""
-            reading = table.reading
-            failed = (f" {reading.failed}" if reading is not None and reading.failed
-                      else "")
-            raise RankwiseError(f"{table.source}: {len(missing_cells)} missing cell(s) (data set /"
-                                f" learner): {shown}{more}; fill them, or pass --missing"
-                                f" drop-datasets, drop-learners, skillings-mack, worst or"
-                                f" impute:LEARNER.{failed}")
-        if missing == "skillings-mack":
-            empty = [l for l, col in zip(learners, holes.T) if col.all()]
-            if empty:
-                raise RankwiseError(f"{table.source}: learner {empty[0]!r} has no values at all;"
-                                    " remove it from the table")
-            shown = "; ".join(f"{d} / {l}" for d, l in missing_cells[:5])
-            more = f" and {len(missing_cells) - 5} more" if len(missing_cells) > 5 else ""
-            warnings.append(f"{len(missing_cells)} missing cell(s) kept for the Skillings-Mack"
-                            f" test (data set / learner): {shown}{more}")
-        elif missing == "drop-datasets":
-            keep = ~holes.any(axis=1)
-            dropped_d = [d for d, k in zip(datasets, keep) if not k]
-            values, counts = values[keep], counts[keep]
-            datasets = [d for d, k in zip(datasets, keep) if k]
-        else:
-            keep = ~holes.any(axis=0)
-            dropped_l = [l for l, k in zip(learners, keep) if not k]
-            values, counts = values[:, keep], counts[:, keep]
-            learners = [l for l, k in zip(learners, keep) if k]
-        if missing != "skillings-mack":
-            warnings.append(f"{len(missing_cells)} missing cell(s); dropped "
-                            + (f"{len(dropped_d)} data set(s): {', '.join(dropped_d)}"
-                               if dropped_d else
-                               f"{len(dropped_l)} learner(s): {', '.join(dropped_l)}"))
-    n, k = values.shape
-    if k < 2:
-        raise RankwiseError(f"{table.source}: only {k} learner(s) "
-                            f"{'left after dropping missing cells' if dropped_l else 'in the table'};"
-                            " a comparison needs at least two")
-    if n < 2:
-        raise RankwiseError(f"{table.source}: only {n} data set(s) "
-                            f"{'left after dropping missing cells' if dropped_d else 'in the table'};"
-                            " a comparison over data sets needs at least two")
-    raw = table.raw
-    if raw is not None:
-        raw = raw[raw["dataset"].isin(datasets) & raw["learner"].isin(learners)]
-    if filled:
-        raw = None  # the per-fold values no longer make up the filled cells
-    return replace(table, filled_cells=filled, values=values, datasets=tuple(datasets), learners=tuple(learners), raw=raw,
-                   counts=counts, higher_is_better=hib, direction_source=source,
-                   direction_word=word,
-                   criterion=criterion, dropped_datasets=tuple(dropped_d),
-                   dropped_learners=tuple(dropped_l), missing_cells=missing_cells,
-                   warnings=tuple(warnings), missing_policy=missing)

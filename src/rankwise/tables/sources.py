@@ -166,7 +166,18 @@ def _check_format(name: str, columns, label: str) -> None:
                             f" {', '.join(str(c) for c in columns if c != '_row')})")
 
 
-def check_mapping(mapping: dict, columns, label: str) -> dict:
+def mapping_of(columns, table_columns, label: str, roles=ROLES) -> dict:
+    """The one column-renaming rule of every long-table reader (score tables, curves, items):
+    ``columns`` as ``{role: column}`` or as the ``--columns`` text ``"role=column,..."``,
+    checked against the table's columns and the reader's ``roles`` (``{}`` for None)."""
+    if columns is None:
+        return {}
+    if isinstance(columns, str):
+        columns = parse_columns(columns)
+    return check_mapping(columns, table_columns, label, roles)
+
+
+def check_mapping(mapping: dict, columns, label: str, roles=ROLES) -> dict:
     """``mapping`` (role → column) checked against the table's ``columns``: known roles, columns
     that exist (a different case is accepted when unambiguous), no column used twice."""
     if not isinstance(mapping, dict):
@@ -178,9 +189,9 @@ def check_mapping(mapping: dict, columns, label: str) -> dict:
         by_lower.setdefault(c.strip().lower(), []).append(c)
     out, used = {}, {}
     for role, column in mapping.items():
-        if role not in ROLES:
+        if role not in roles:
             raise RankwiseError(f"unknown role {role!r} in the column mapping; the roles are"
-                                f" {', '.join(ROLES)}")
+                                f" {', '.join(roles)}")
         column = str(column).strip()
         if column not in names:
             found = by_lower.get(column.lower(), [])
@@ -241,7 +252,7 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
         _check_format(name, frame.columns, label)
     mapping = {}
     if columns is not None:  # checked against the input's own columns
-        mapping = check_mapping(columns, original, label)
+        mapping = mapping_of(columns, original, label)
     if name == "amlb":
         frame, built, describe, notes, criterion, extra = _amlb(frame, criterion, label,
                                                                 mapping, duplicates)
