@@ -662,3 +662,24 @@ def test_settle_signed_rank_pvalue_equals_scipys_permutation_branch(rng):
                 float(stats.wilcoxon(d, zero_method="zsplit").pvalue), abs=1e-12)
             checked += 1
     assert checked > 40
+
+
+def test_a_semicolon_curves_file_is_read_as_load_table_reads_it(tmp_path):
+    """One delimited-text opener under every reader: ';' and a decimal comma, sniffed or given,
+    read the same curves as the comma file (issue 61: the ';' file was refused)."""
+    import numpy as np
+    import pandas as pd
+
+    import rankwise
+    from importlib import resources
+
+    comma = pd.read_csv(resources.files("rankwise.examples") / "learning_curves.csv")
+    plain = tmp_path / "curves.csv"
+    comma.to_csv(plain, index=False)
+    semi = tmp_path / "curves_semicolon.csv"
+    comma.to_csv(semi, index=False, sep=";", decimal=",")
+    ref = rankwise.read_curves(plain, maximize=True)
+    for kwargs in ({}, {"sep": ";", "decimal": ","}):
+        got = rankwise.read_curves(semi, maximize=True, **kwargs)
+        assert got.learners == ref.learners and got.problems == ref.problems
+        assert np.allclose(got.values, ref.values, equal_nan=True)
