@@ -89,6 +89,10 @@ def read_site(site):
     return list(pages(site))
 
 
+#: Jupyter's display hooks (``_repr_html_``) are public by protocol, not private names.
+JUPYTER_HOOK = re.compile(r"_repr_\w+_")
+
+
 def private_names() -> set:
     """Every ``_name`` rankwise defines: private modules, functions and classes."""
     found = set()
@@ -97,7 +101,8 @@ def private_names() -> set:
             found.add(path.stem)
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
-                    and node.name.startswith("_") and not node.name.startswith("__"):
+                    and node.name.startswith("_") and not node.name.startswith("__") \
+                    and not JUPYTER_HOOK.fullmatch(node.name):
                 found.add(node.name)
     return found
 
