@@ -31,7 +31,8 @@ SAME = {"rank": "rank", "winrate": "winrate", "improvability": "improvability", 
 
 @pytest.fixture(scope="module")
 def tabarena():
-    return leaderboard(TABARENA, anchor="RF (default)")
+    # bencheval compares the values as given (no rounding): decimals=None is its board
+    return leaderboard(TABARENA, anchor="RF (default)", decimals=None)
 
 
 def test_every_column_equals_bencheval_on_tabarenas_own_results(tabarena):
@@ -405,3 +406,69 @@ def test_a_file_it_cannot_read_is_named_in_the_one_line_error(cli, tmp_path):
     ran = cli("leaderboard", path)
     assert ran.code == 2 and ran.err.startswith(f"rankwise: error: {path}: a wide table")
     assert "DataFrame" not in ran.err and len(ran.err.strip().splitlines()) == 1
+
+
+def test_a_difference_below_the_rounding_ties_as_in_compare():
+    """Issue 61: 1e-15 tied in compare (mean ranks 2, 2, 2) but split in the leaderboard."""
+    import numpy as np
+    import pandas as pd
+
+    import rankwise
+
+    x = np.random.default_rng(0).uniform(0.5, 0.9, (12, 3))
+    x[:, 1] = x[:, 0] + 1e-15
+    df = pd.DataFrame(x, columns=["a", "b", "c"], index=[f"d{i}" for i in range(12)])
+    cmp = rankwise.compare(df)
+    lb = rankwise.leaderboard(df, rounds=20)
+    board = lb.board
+    got = dict(zip(board.learners, board.columns["rank"]))
+    assert got["a"] == got["b"]
+    mean_ranks = dict(zip(cmp.table.learners, cmp.mean_ranks))
+    assert mean_ranks["a"] == mean_ranks["b"]
+    for name in "abc":
+        assert abs(got[name] - mean_ranks[name]) < 1e-12
+
+
+def test_decimals_none_is_the_comparison_as_given_and_the_command_takes_it(cli, tmp_path):
+    """--decimals none (decimals=None) ranks the values as given, bencheval's board; the
+    default rounds as compare does; every format and the report folder say which."""
+    import json as _json
+
+    import pandas as pd
+
+    import rankwise
+
+    frame = pd.DataFrame({"a": [0.5, 0.7, 0.9, 0.6], "b": [0.5 + 1e-15, 0.7, 0.8, 0.6],
+                          "c": [0.4, 0.6, 0.7, 0.5]}, index=["d1", "d2", "d3", "d4"])
+    rounded = rankwise.leaderboard(frame, rounds=10).board
+    given = rankwise.leaderboard(frame, rounds=10, decimals=None).board
+    r = dict(zip(rounded.learners, rounded.columns["rank"]))
+    g = dict(zip(given.learners, given.columns["rank"]))
+    assert r["a"] + r["b"] == g["a"] + g["b"] and r["a"] != g["a"]
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index_label="dataset")
+    ran = cli("leaderboard", str(path), "--rounds", "10", "--decimals", "none", "-f", "json")
+    assert ran.code == 0
+    assert _json.loads(ran.out)["settings"]["decimals"] is None
+    assert "compared as given" in cli("leaderboard", str(path), "--rounds", "10",
+                                      "--decimals", "none").out
+    assert "rounded to 12 decimals" in cli("leaderboard", str(path), "--rounds", "10").out
+    bad = cli("leaderboard", str(path), "--decimals", "two")
+    assert bad.code == 2 and len(bad.err.strip().splitlines()) == 1
+
+
+@pytest.mark.figures
+def test_the_report_folder_holds_every_format_the_csv_and_the_figures(cli, tmp_path):
+    folder = tmp_path / "board"
+    ran = cli("leaderboard", "--example", "garcia2008", "--rounds", "10", "--report",
+              str(folder))
+    assert ran.code == 0
+    names = {p.name for p in folder.iterdir()}
+    assert {"report.txt", "report.md", "report.tex", "report.html", "report.json",
+            "board.csv", "elo.svg", "elo.pdf", "elo.png"} <= names
+    text = (folder / "report.txt").read_text()
+    assert text.splitlines()[0] == ran.out.splitlines()[0]
+    assert "<svg" in (folder / "report.html").read_text()
+    clash = cli("leaderboard", "--example", "garcia2008", "--report", str(folder), "-o",
+                str(folder / "report.txt"))
+    assert clash.code == 2

@@ -533,9 +533,9 @@ def leaderboard(
     sep: In.Sep = None, decimal: In.Decimal = None,
     anchor: B.anchor = BD.anchor, rounds: B.rounds = BD.rounds, seed: B.seed = BD.seed,
     confidence: B.confidence = BD.confidence, alpha: B.alpha = BD.alpha, by: B.by = BD.by,
-    rule: B.rule = BD.rule,
-    fmt: Board.Format = "text", output: Board.Output = None, figure: Board.Figure = None,
-    matrix_figure: Board.MatrixFigure = None,
+    rule: B.rule = BD.rule, decimals: B.decimals = BD.decimals,
+    fmt: Board.Format = "text", output: Board.Output = None, report: Board.Report = None,
+    figure: Board.Figure = None, matrix_figure: Board.MatrixFigure = None,
 ):
     """A leaderboard as the benchmarks publish one: Elo with a bootstrap interval over data sets, win rate, mean rank, rank counts, MRR, improvability; who is tied with #1, and what the Friedman test says beside it."""
     from .analysis.leaderboard import leaderboard as board_of
@@ -546,9 +546,11 @@ def leaderboard(
         if fmt not in names.BOARD_FORMATS:
             raise RankwiseError(f"--format must be one of {', '.join(names.BOARD_FORMATS)};"
                                 f" got {fmt!r}")
-        check_destinations(output, None)
+        check_destinations(output, report)
         refuse_clashes({"the input": input}, {"-o": output, "--figure": figure,
-                                              "--matrix-figure": matrix_figure})
+                                              "--matrix-figure": matrix_figure},
+                       {"--report": report})
+        decimals = _decimals(decimals)
         for path in (figure, matrix_figure):
             if path is not None:
                 _check_figure_path(path)
@@ -575,10 +577,12 @@ def leaderboard(
                               criterion=criterion, higher_is_better=higher_is_better,
                               columns=parse_columns(columns), source_format=source_format,
                               where=where, sep=_separator(sep), decimal=decimal,
-                              duplicates=duplicates)
+                              duplicates=duplicates, decimals=decimals)
         if example is not None:
             from dataclasses import replace
             result = replace(result, source=f"example:{example}")
+        if report is not None:
+            write_folder(result.write_report, report)
         for path, draw, what in ((figure, board_figure, "the board"),
                                  (matrix_figure, matrix_figure_of, "the win-rate matrix")):
             if path is not None:
@@ -586,6 +590,17 @@ def leaderboard(
         emit(render(result, fmt, text_width(output)), output)
     except RankwiseError as exc:
         fail(str(exc))
+
+
+def _decimals(text: str):
+    """``--decimals D|none`` as the analysis takes it (None: no rounding)."""
+    if str(text).strip().lower() == "none":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise RankwiseError(f"--decimals must be a whole number from 0 to 15 or 'none'; got"
+                            f" {text!r}") from None
 
 
 @app.command()

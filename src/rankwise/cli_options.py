@@ -210,6 +210,9 @@ class Board:
     Format = Annotated[str, opt("--format", "-f", choices=names.BOARD_FORMATS, panel=OUT_P,
                                 help="Output format.")]
     Output = Study.Output
+    Report = Annotated[Optional[Path], opt(
+        "--report", metavar="DIR", panel=OUT_P,
+        help="Every format, the CSV and the figures (SVG, PDF, PNG) into DIR.")]
     Figure = Annotated[Optional[Path], opt(
         "--figure", metavar="FILE", panel=OUT_P,
         help="Elo with its intervals as a figure (.svg, .pdf or .png).")]

@@ -367,6 +367,10 @@ BOARD = (
     Option("rule", "elo", "--aggregate-rule", choices=("elo", "borda", "copeland", "kemeny"),
            panel=BOARD_P, param="rule",
            help="The order of the board; every rule's score is in the JSON and CSV."),
+    _like("decimals", panel=BOARD_P, kind="spelled", words={None: "none"},
+          cli_default=str(defaults.DEFAULT_DECIMALS), metavar="D|none",
+          help="Round scores to D decimals before ranking, as compare does (none: as given,"
+               " TabArena's comparison)."),
 )
 
 #: :func:`rankwise.compare_curves`'s level, band and seed options (``rankwise curves``; its

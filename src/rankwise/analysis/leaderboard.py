@@ -36,6 +36,7 @@ from ..defaults import DEFAULT_SEED
 from ..errors import RankwiseError
 from ..stats import elo as bt
 from ..stats.aggregation import RULES, aggregate, majority
+from ..stats.ranking import DEFAULT_DECIMALS, round_scores
 from ..stats.results import jsonable
 from .protocol import Analysis
 
@@ -215,7 +216,7 @@ def _quantiles(draws: np.ndarray, confidence: float) -> tuple:
 
 
 def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None,
-                  extras=None, rule: str = "elo") -> Board:
+                  extras=None, rule: str = "elo", decimals: int | None = DEFAULT_DECIMALS) -> Board:
     """The board of one ScoreTable (see the module docstring)."""
     learners = list(table.learners)
     k, datasets = len(learners), list(table.datasets)
@@ -231,7 +232,11 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
     values, unit_dataset = _units(table)
     n_datasets = len(datasets)
     # the errors: lower is better (scores are turned round, never changed otherwise)
-    err = values if not table.higher_is_better else -values
+    raw_err = values if not table.higher_is_better else -values
+    # ranks, wins and pairs compare the errors rounded to the decimals every analysis compares
+    # at, so that a difference below them ties here as it does in compare; the normalized
+    # error, improvability and the imputed share read the values as given (bencheval's numbers)
+    err = round_scores(raw_err, decimals)
     present = ~np.isnan(err)
     complete = bool(present.all())
     splits_of = np.bincount(unit_dataset, minlength=n_datasets)
@@ -249,7 +254,7 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
     counts["rank_4_plus"] = np.nansum(by(np.where(present, 1.0 - place[1] - place[2]
                                                   - place[3], np.nan)), axis=0)
     cols.update(counts)
-    cols["normalized_error"] = _nanmean(by(_normalized(err)))
+    cols["normalized_error"] = _nanmean(by(_normalized(raw_err)))
     n_present = present.sum(axis=1, keepdims=True)
     matrix = None
     if complete:
@@ -500,7 +505,8 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
                 by: str | None = None, rule: str = "elo", criterion: str | None = None,
                 higher_is_better: bool | None = None, columns: dict | None = None,
                 source_format: str = "auto", where=None, sep: str | None = None,
-                decimal: str | None = None, duplicates: str | None = None) -> Leaderboard:
+                decimal: str | None = None, duplicates: str | None = None,
+                decimals: int | None = DEFAULT_DECIMALS) -> Leaderboard:
     """The leaderboard of a table of results split by split (module docstring).
 
     Parameters
@@ -529,6 +535,12 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
     rule : {"elo", "borda", "copeland", "kemeny"}, default "elo"
         The order of the board (:mod:`rankwise.stats.aggregation`); every rule's score is in
         the JSON and CSV whatever the order.
+    decimals : int or None, default 12
+        Scores are rounded to this many decimals before learners are ranked and battles
+        decided, as :func:`rankwise.compare` rounds them, so that a difference below them is
+        a tie in both; None compares the values as given (TabArena's bencheval does, and its
+        boards are then reproduced to the last bit). The normalized error and improvability
+        always read the values as given.
 
     Returns
     -------
@@ -552,6 +564,7 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
     from ..tables.read import load_table, read_frame
 
     rounds = _whole(rounds, "rounds", 1, 100_000)
+    decimals = check.decimals(decimals)
     check.choice("rule", rule, RULES)
     check.seed(seed)
     check.alpha(alpha)
@@ -582,7 +595,7 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
             frames = [part.reset_index(drop=True) for _, part in parts]
     boards = tuple(compute_board(t, anchor=anchor, rounds=rounds, seed=seed,
                                  confidence=float(confidence), alpha=alpha, subset=name,
-                                 extras=_extras(f, t), rule=rule)
+                                 extras=_extras(f, t), rule=rule, decimals=decimals)
                    for (name, t), f in zip(tables, frames))
     table = tables[0][1]
     settings = {"elo": {"model": "Bradley-Terry maximum likelihood", "scale": bt.SCALE,
@@ -592,7 +605,7 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
                 "bootstrap": {"over": "data sets", "rounds": rounds, "seed": seed,
                               "confidence": float(confidence)},
                 "alpha": alpha, "by": by, "aggregate": "mean over a data set's splits",
-                "order": rule}
+                "order": rule, "decimals": decimals}
     reading = [table.reading.sentence()] if table.reading is not None else []
     few = ([f"With {rounds} bootstrap resamples the {confidence:.0%} interval of Elo is a little"
             " narrow: in a simulation (5 learners, 30 data sets) the intervals of 100"

@@ -50,6 +50,13 @@ def _header(board, confidence) -> list:
     return head
 
 
+def _compared(decimals) -> str:
+    """How scores are compared before ranking, as compare's lead says it."""
+    if decimals is None or decimals == "as given":
+        return "scores compared as given (no rounding), ties get mid-ranks"
+    return f"scores rounded to {decimals} decimals before ranking, ties get mid-ranks"
+
+
 def document(lb) -> Document:
     """The board(s) as format-neutral blocks."""
     s = lb.settings
@@ -64,7 +71,8 @@ def document(lb) -> Document:
         f" split, a tie half a win, each data set weighing 1), scale 400, base 10, "
         + (f"anchored at {anchor} = 1000" if anchor else "mean 1000")
         + f"; interval: {conf:.0%} quantiles of {s['bootstrap']['rounds']} bootstrap"
-        f" resamples of the data sets (seed {s['bootstrap']['seed']}).", role="lead"))
+        f" resamples of the data sets (seed {s['bootstrap']['seed']}); "
+        + _compared(s.get("decimals", "as given")) + ".", role="lead"))
     for board in lb.boards:
         if board.subset is not None:
             doc.add(Heading(f"Subset: {lb.settings['by']} = {board.subset}"))
