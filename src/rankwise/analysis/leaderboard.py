@@ -37,6 +37,7 @@ from ..errors import RankwiseError
 from ..stats import elo as bt
 from ..stats.aggregation import RULES, aggregate, majority
 from ..stats.ranking import DEFAULT_DECIMALS, round_scores
+from ..stats.resample import sorted_choice_counts
 from ..stats.results import jsonable
 from .protocol import Analysis
 
@@ -287,7 +288,7 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
 
     theta, bound = fit(np.ones(n_datasets))
     point = bt.to_elo(theta)
-    counts = resample_counts(n_datasets, order, rounds, seed)
+    counts = sorted_choice_counts(n_datasets, order, rounds, seed)
     fits = [fit(c, theta)[0] for c in counts]
     draws = np.array([bt.to_elo(th) for th in fits]).reshape(rounds, k)
     error_like = not table.higher_is_better and np.nanmin(values) >= 0
@@ -329,18 +330,6 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
                   tuple(tuple(learners[i] for i in c) for c in rules.cycles),
                   rules.kemeny_exact)
     return _with_sentences(board, rank_d, learners, confidence)
-
-
-def resample_counts(n_datasets: int, order: np.ndarray, rounds: int, seed: int) -> np.ndarray:
-    """``rounds`` × data sets: how often each data set is drawn in each bootstrap resample,
-    the data sets drawn in ``order`` (sorted names, as bencheval draws them) with
-    ``default_rng(seed).choice``."""
-    rng = np.random.default_rng(seed)
-    counts = np.zeros((rounds, n_datasets))
-    for r in range(rounds):
-        counts[r, order] = np.bincount(rng.choice(n_datasets, size=n_datasets, replace=True),
-                                       minlength=n_datasets)
-    return counts
 
 
 def _tied_with_first(point, draws, learners, confidence, seed) -> tuple:
@@ -652,7 +641,7 @@ def coverage(*, k: int = 5, n: int = 30, reps: int = 200, rounds: int = bt.ROUND
         wins = (k - _average_ranks(-x)[0])          # higher is better: −x as the error
         theta, _ = bt.fit_totals(wins.sum(axis=0), float(n), 1.0)
         point = bt.to_elo(theta)
-        counts = resample_counts(n, order, rounds, seed + 1 + rep)
+        counts = sorted_choice_counts(n, order, rounds, seed + 1 + rep)
         draws = np.array([bt.to_elo(bt.fit_totals(c @ wins, c.sum(), 1.0, theta)[0])
                           for c in counts])
         lo, hi = _quantiles(draws, confidence)

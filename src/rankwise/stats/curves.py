@@ -30,6 +30,7 @@ from scipy.special import binom
 from ..defaults import DEFAULT_DECIMALS
 from ..errors import RankwiseError
 from .ranking import round_scores
+from .resample import bootstrap_counts
 
 
 def _axis(grid: np.ndarray, scale: str) -> np.ndarray:
@@ -437,9 +438,7 @@ def mean_rank_band(ranks: np.ndarray, *, confidence: float = 0.95, draws: int = 
     mean = ranks.mean(axis=1)
     se = ranks.std(axis=1, ddof=1) / np.sqrt(n)
     rng = np.random.default_rng(seed)
-    picks = rng.integers(0, n, size=(draws, n))
-    weights = np.bincount((picks + n * np.arange(draws)[:, None]).ravel(),
-                          minlength=draws * n).reshape(draws, n) / n
+    weights = bootstrap_counts(draws, n, rng) / n
     flat = ranks.transpose(1, 0, 2).reshape(n, g * k)  # problems x (budget, learner)
     square = flat * flat
     largest = np.empty(draws)

@@ -16,6 +16,7 @@ from ..defaults import DEFAULT_SEED
 from ..errors import RankwiseError
 from .ranking import DEFAULT_DECIMALS, midranks, rank_within_datasets, round_scores
 from .results import TestResult, jsonable
+from .resample import bootstrap_counts
 
 #: Bootstrap resamples of the data sets behind Kendall's W's interval.
 W_DRAWS = 2000
@@ -148,9 +149,7 @@ def concordance_from_ranks(r: np.ndarray, confidence: float = 0.95, draws: int =
     if int(draws) * n * k > W_BOOTSTRAP_MAX_CELLS:
         return Concordance(w, float("nan"), float("nan"), float(confidence), n, k, 0, int(seed))
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, size=(int(draws), n))
-    flat = (np.arange(int(draws))[:, None] * n + idx).ravel()
-    counts = np.bincount(flat, minlength=int(draws) * n).reshape(int(draws), n).astype(float)
+    counts = bootstrap_counts(int(draws), n, rng).astype(float)
     boot = _w_from_ranks(counts @ r, counts @ ties, n)
     tail = (1.0 - float(confidence)) / 2.0
     defined = boot[~np.isnan(boot)]  # W is undefined for a resample of all-tied data sets

@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..defaults import DEFAULT_DECIMALS
+from .resample import multinomial_blocks
 
 CONVENTIONS = ("strict", "tabarena")
 #: Pairs of learners compared at once by the general (more than two criteria) front.
@@ -175,19 +176,6 @@ def aggregate(values, how: str, weights=None) -> np.ndarray:
     return out
 
 
-def bootstrap_counts(n: int, rounds: int, seed) -> np.ndarray:
-    """R × n multinomial counts: how often each data set is drawn in each round."""
-    return next(_count_blocks(n, rounds, seed, rounds))
-
-
-def _count_blocks(n: int, rounds: int, seed, block: int):
-    """The same counts as :func:`bootstrap_counts`, ``block`` rounds at a time (one generator
-    drawn row after row, so the blocks do not change the draws)."""
-    rng = np.random.default_rng(seed)
-    for lo in range(0, rounds, block):
-        yield rng.multinomial(n, np.full(n, 1.0 / n), size=min(block, rounds - lo))
-
-
 def front_probability(values, how: str, rounds: int, seed, convention: str = "strict",
                       confidence: float = 0.95, maximize=None):
     """The share of bootstrap rounds (data sets drawn with replacement) in which each learner
@@ -212,7 +200,7 @@ def front_probability(values, how: str, rounds: int, seed, convention: str = "st
     # a block of rounds at a time: the counts (rounds x n) and aggregates stay bounded
     chunk = max(1, 20_000_000 // max(values.size, n, 1))
     aggs = []
-    for counts in _count_blocks(n, rounds, seed, chunk):
+    for counts in multinomial_blocks(n, rounds, seed, chunk):
         agg = aggregate(values, how, counts)
         for a in agg:
             on += pareto_front(a, convention, maximize)

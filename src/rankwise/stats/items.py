@@ -23,6 +23,7 @@ from scipy import sparse, special, stats
 
 from ..defaults import ITEM_DRAWS, ITEM_SEED, MCNEMAR_EXACT_BELOW
 from ..errors import RankwiseError
+from .resample import bootstrap_counts as resample_counts  # the one primitive; its old name here
 
 #: The interval methods of an accuracy, by name.
 PROPORTION_INTERVALS = ("wilson", "clopper_pearson", "normal")
@@ -205,15 +206,6 @@ def mcnemar(b, c, *, method: str = "auto") -> McNemar:
 
 def _pairs(k: int):
     return np.triu_indices(k, 1)
-
-
-def resample_counts(draws: int, n: int, rng) -> np.ndarray:
-    """draws × n: how often each of n units is drawn in each bootstrap resample of size n (n
-    uniform draws with replacement, counted: a multinomial, sampled 10× faster than numpy's
-    multinomial with many categories)."""
-    picks = rng.integers(0, n, size=(draws, n))
-    offsets = (np.arange(draws, dtype=np.int64) * n)[:, None]
-    return np.bincount((picks + offsets).ravel(), minlength=draws * n).reshape(draws, n)
 
 
 def _sign_flips(draws: int, n_clusters: int, rng) -> np.ndarray:

@@ -14,6 +14,7 @@ from ..errors import RankwiseError
 from ..defaults import DEFAULT_DECIMALS as DECIMALS
 from ..defaults import RANK_BOOTSTRAP_SEED as BOOTSTRAP_SEED
 from ._docs import shared_docs
+from .resample import bootstrap_counts
 
 DEFAULT_DECIMALS = DECIMALS
 
@@ -349,11 +350,7 @@ def mean_rank_intervals(ranks, *, confidence: float = 0.95,
     present = ~np.isnan(r)
     values = np.where(present, r, 0.0)
     rng = np.random.default_rng(seed)
-    # Each replicate's multinomial counts, from n draws with replacement (faster than
-    # Generator.multinomial for many data sets).
-    picks = rng.integers(0, n, size=(replicates, n)) + n * np.arange(replicates)[:, None]
-    weights = np.bincount(picks.ravel(), minlength=replicates * n).reshape(replicates, n)
-    weights = weights.astype(float)
+    weights = bootstrap_counts(replicates, n, rng).astype(float)
     out = np.empty((r.shape[1], 2))
     for start in range(0, r.shape[1], RANK_BOOTSTRAP_COLUMNS):  # replicates × block at a time
         cols = slice(start, start + RANK_BOOTSTRAP_COLUMNS)
