@@ -129,7 +129,7 @@ class ItemComparison(Analysis):
     @property
     def across_best_set(self) -> BestSet | None:
         """The across-task comparison's winners as a best set (None without it)."""
-        return None if self.across is None else across_best_set(self.across.verdict)
+        return None if self.across is None else across_best_set(self.across)
 
     @property
     def reconciled(self) -> str | None:
@@ -159,9 +159,13 @@ class ItemComparison(Analysis):
         return out
 
 
-def across_best_set(v) -> BestSet:
-    """The winners of the across-task comparison's verdict ``v`` as a :class:`BestSet`."""
+def across_best_set(cmp) -> BestSet:
+    """The winners of the across-task comparison ``cmp``'s verdict as a :class:`BestSet`."""
     from ..names import procedure_title, ranking_title, test_title
+
+    v = cmp.verdict
+    # two models and no decision name no best: the better mean rank is the set's first
+    best = v.best or cmp.table.learners[int(np.argmin(cmp.mean_ranks))]
 
     if v.procedure is None:      # two models: the two-learner test decided
         detail = f"the two-learner test at alpha = {v.alpha}"
@@ -170,7 +174,8 @@ def across_best_set(v) -> BestSet:
         detail = f"{test} does not reject at alpha = {v.alpha}, so none is declared worse"
     else:
         detail = f"{procedure_title(v.procedure)} on {ranking_title(v.ranking)}, alpha = {v.alpha}"
-    return BestSet("against-best", v.best, tuple(v.winners), detail, "the tasks")
+    winners = sorted(v.winners, key=lambda name: name != best)   # the best first
+    return BestSet("against-best", best, tuple(winners), detail, "the tasks")
 
 
 def _floats(a):
