@@ -173,7 +173,8 @@ def across_best_set(cmp) -> BestSet:
         test = test_title(v.gate.test) if v.gate is not None else "the omnibus test"
         detail = f"{test} does not reject at alpha = {v.alpha}, so none is declared worse"
     else:
-        detail = f"{procedure_title(v.procedure)} on {ranking_title(v.ranking)}, alpha = {v.alpha}"
+        detail = (f"{procedure_title(v.procedure)} on {ranking_title(v.ranking)}, alpha ="
+                  f" {v.alpha}")
     winners = sorted(v.winners, key=lambda name: name != best)   # the best first
     return BestSet("against-best", best, tuple(winners), detail, "the tasks")
 

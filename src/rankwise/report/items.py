@@ -205,8 +205,8 @@ def _across_lead(r) -> str:
     cmp, v = r.across, r.across.verdict
     t = cmp.table
     out = [f"The task-level table: {t.n_learners} models x {t.n_datasets} tasks, each cell a"
-           " model's mean score over the task's items; the tasks are the data sets of the tables below, the models their learners, ranked"
-           " within each task (1 = best)."]
+           " model's mean score over the task's items; the tasks are the data sets of the"
+           " tables below, the models their learners, ranked within each task (1 = best)."]
     gate = v.gate
     if gate is not None and gate.test:
         says = "rejects" if gate.passed else "does not reject"
