@@ -232,10 +232,12 @@ def compare(
         if items or _items_input(input, example, source_format):
             from .analysis.option_groups import grouped
 
-            for flag_, value in (("--report", report), ("--pairs", pairs)):
-                if value is not None:
-                    raise RankwiseError(f"{flag_} is not written for scored items yet; the"
-                                        f" JSON (-f json) holds every pair of every task")
+            if pairs is not None:
+                raise RankwiseError("--pairs is not written for scored items yet; the JSON"
+                                    " (-f json) holds every pair of every task")
+            if latex_fragment:
+                raise RankwiseError("--latex-fragment is not written for scored items; -f"
+                                    " latex writes the whole document")
             if no_effects:
                 given["effects"] = "none"
             if not _given(ctx, "seed"):   # both levels take the items' own seed
@@ -244,7 +246,8 @@ def compare(
             return _compare_items(input, example, source_format, metric=metric,
                                   item_filter=item_filter, cluster=cluster, missing=missing,
                                   sep=sep, alpha=alpha, confidence=confidence, seed=seed,
-                                  fmt=fmt, output=output, across=grouped(given))
+                                  fmt=fmt, output=output, across=grouped(given),
+                                  report=report, figure_width=figure_width)
         for value, flag_ in ((metric, "--metric"), (item_filter, "--item-filter"),
                              (cluster, "--cluster")):
             if value is not None:
@@ -376,17 +379,21 @@ def _read_items_input(input, example, source_format, **options):
 
 
 def _compare_items(input, example, source_format, *, metric, item_filter, cluster, missing,
-                   sep, alpha, confidence, seed, fmt, output, across):
-    """compare --items: both levels, in text, Markdown or JSON."""
+                   sep, alpha, confidence, seed, fmt, output, across, report=None,
+                   figure_width=None):
+    """compare --items: both levels, in any report format, and --report DIR."""
     from .analysis.items import compare_items
+    from .report.diagrams import figure_width as inches
     from .report.items import render_items
 
-    if fmt not in ("text", "markdown", "json"):
-        raise RankwiseError(f"--items reports in text, markdown or json; got --format {fmt}")
+    if fmt not in names.REPORT_FORMATS:
+        raise RankwiseError(f"--format must be one of {', '.join(names.REPORT_FORMATS)};"
+                            f" got {fmt!r}")
     if (input is None) == (example is None):
         raise RankwiseError("give either an INPUT file or --example NAME (not both)")
-    check_destinations(output, None)
-    refuse_clashes({"the input": input}, {"-o": output}, {})
+    check_destinations(output, report)
+    refuse_clashes({"the input": input}, {"-o": output}, {"--report": report})
+    inches(figure_width)    # a bad width is refused before the analysis runs
     table = _read_items_input(input, example, source_format, metric=metric,
                               filter=item_filter, cluster=cluster, missing=missing,
                               sep=_separator(sep))
@@ -396,6 +403,8 @@ def _compare_items(input, example, source_format, *, metric, item_filter, cluste
     seeded = {} if seed is None else {"seed": seed}
     result = compare_items(table, alpha=alpha, confidence=confidence, across=across,
                            **seeded)
+    if report is not None:
+        write_folder(lambda folder: result.write_report(folder, figure_width), report)
     emit(render_items(result, fmt, text_width(output)), output)
 
 

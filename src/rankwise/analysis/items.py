@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from scipy import stats
@@ -27,6 +28,8 @@ from ..stats.items import (cluster_codes, cluster_summer, clustered_se, is_binar
                            normal_adequate, paired_items, proportion_interval,
                            resample_counts)
 from ..tables.items import ItemTable, read_items
+from .best import BestSet, reconcile
+from .protocol import Analysis
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ class TaskComparison:
 
 
 @dataclass(frozen=True)
-class ItemComparison:
+class ItemComparison(Analysis):
     """Both levels of an item-level comparison (:func:`compare_items`).
 
     Attributes
@@ -91,9 +94,14 @@ class ItemComparison:
     --------
     >>> import rankwise
     >>> r = rankwise.compare_items(rankwise.load_items_example("evals"))
-    >>> r.best, len(r.tasks)
-    ('delta', 4)
+    >>> r.best, len(r.tasks), r.schema
+    ('delta', 4, 'rankwise.items/2')
+    >>> r.best_set.learners, r.best_set.procedure
+    (('delta', 'gamma'), 'max-t')
     """
+
+    kind: ClassVar[str] = "items"
+    version: ClassVar[int] = 2   # 1: {"kind": "items", ...}, no schema and no version
 
     items: ItemTable
     tasks: tuple
@@ -110,6 +118,99 @@ class ItemComparison:
     @property
     def models(self) -> tuple:
         return self.items.models
+
+    @property
+    def best_set(self) -> BestSet:
+        """The report's one best set: the macro-average's, by the max-t test (``tied``)."""
+        return BestSet("max-t", self.best, self.tied,
+                       f"one-sided, simultaneous over the other models, alpha ="
+                       f" {self.settings['alpha']}", "the macro-average")
+
+    @property
+    def across_best_set(self) -> BestSet | None:
+        """The across-task comparison's winners as a best set (None without it)."""
+        return None if self.across is None else across_best_set(self.across)
+
+    @property
+    def reconciled(self) -> str | None:
+        """Why the across-task best set differs from the report's (None when they agree)."""
+        other = self.across_best_set
+        return None if other is None else reconcile(self.best_set, other)
+
+    def to_dict(self) -> dict:
+        """Everything, every pair included, as JSON-ready data (the JSON's ``across`` is the
+        across-task comparison's whole JSON report; here its ``to_dict()``)."""
+        out = {"source": self.items.source, "reader": self.items.reader,
+               "metric": self.items.metric, "models": list(self.models),
+               "tasks": [_task_dict(t) for t in self.tasks],
+               "macro": {"mean": _floats(self.macro), "low": _floats(self.macro_low),
+                         "high": _floats(self.macro_high), "best": self.best,
+                         "tied_with_best": list(self.tied),
+                         "interval": "two-level bootstrap: tasks, then items within tasks",
+                         "tied_test": "one-sided simultaneous bootstrap (max-t) against the"
+                                      " best"},
+               "best_set": self.best_set.to_dict(),
+               "across_best_set": (None if self.across_best_set is None
+                                   else self.across_best_set.to_dict()),
+               "best_sets_differ": self.reconciled,
+               "settings": dict(self.settings), "notes": list(self.notes)}
+        if self.across is not None:
+            out["across"] = self.across.to_dict()
+        return out
+
+
+def across_best_set(cmp) -> BestSet:
+    """The winners of the across-task comparison ``cmp``'s verdict as a :class:`BestSet`."""
+    from ..names import procedure_title, ranking_title, test_title
+
+    v = cmp.verdict
+    # two models and no decision name no best: the better mean rank is the set's first
+    best = v.best or cmp.table.learners[int(np.argmin(cmp.mean_ranks))]
+
+    if v.procedure is None:      # two models: the two-learner test decided
+        detail = f"the two-learner test at alpha = {v.alpha}"
+    elif not v.detected:         # the omnibus gate: nobody is declared worse
+        test = test_title(v.gate.test) if v.gate is not None else "the omnibus test"
+        detail = f"{test} does not reject at alpha = {v.alpha}, so none is declared worse"
+    else:
+        detail = (f"{procedure_title(v.procedure)} on {ranking_title(v.ranking)}, alpha ="
+                  f" {v.alpha}")
+    winners = sorted(v.winners, key=lambda name: name != best)   # the best first
+    return BestSet("against-best", best, tuple(winners), detail, "the tasks")
+
+
+def _floats(a):
+    """A column of numbers for the JSON (NaN and ±inf as null), as every report writes one."""
+    from ..stats.results import jsonable
+
+    return jsonable(np.asarray(a, dtype=float))
+
+
+def _task_dict(t) -> dict:
+    """One task's models, intervals and every pair, JSON-ready."""
+    p = t.pairs
+    names = np.asarray(t.models, dtype=object)
+    entry = {
+        "task": t.task, "n_items": t.n_items, "n_clusters": t.n_clusters,
+        "repeats": t.repeats, "dropped_items": t.dropped, "test": p.test,
+        "interval": t.interval, "pair_interval": p.interval,
+        "models": list(t.models), "score": _floats(t.score), "se": _floats(t.se),
+        "low": _floats(t.low), "high": _floats(t.high),
+        "best": t.best, "tied_with_best": list(t.tied), "n_pairs": t.n_pairs,
+        "pairs_kept": "all" if len(p.first) == t.n_pairs else "significant",
+        "pairs": {"first": names[p.first].tolist(), "second": names[p.second].tolist(),
+                  "difference": _floats(p.difference), "se": _floats(p.se),
+                  "low": _floats(p.low), "high": _floats(p.high),
+                  "pvalue": _floats(p.pvalue), "adjusted": _floats(t.adjusted),
+                  "method": np.asarray(p.method).astype(str).tolist()},
+    }
+    if t.clopper_pearson is not None:
+        entry["clopper_pearson"] = {"low": _floats(t.clopper_pearson[0]),
+                                    "high": _floats(t.clopper_pearson[1])}
+        entry["normal_adequate"] = [bool(v) for v in t.normal_ok]
+    if p.b is not None:
+        entry["pairs"]["discordant"] = np.column_stack([p.b, p.c]).astype(int).tolist()
+    return entry
 
 
 def _task(t, *, alpha, procedure, test, mcnemar_method, interval, confidence, draws, seed,

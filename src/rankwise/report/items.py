@@ -1,20 +1,30 @@
-"""Writers of an item-level comparison (:class:`rankwise.analysis.items.ItemComparison`): text,
-Markdown and JSON, each showing both levels (per task, and across tasks)."""
+"""An item-level comparison (:class:`rankwise.analysis.items.ItemComparison`) in every format:
+text, Markdown, LaTeX and HTML from one :class:`~rankwise.report.document.Document`, JSON, and
+its figures (the macro-average with its interval; the across-task comparison's diagrams).
+
+The report answers one question once: which models are best. Its verdict is the
+macro-average's best set (the max-t test on the two-level bootstrap); the across-task
+comparison (Friedman ranks over the tasks) follows as evidence, without a verdict of its own,
+and where its set differs the verdict says why in one sentence
+(:func:`rankwise.analysis.best.reconcile`).
+"""
 
 from __future__ import annotations
-
-import textwrap
 
 import numpy as np
 
 from ..names import procedure_title
-from ..stats.results import jsonable
+from ..stats.results import p_phrase
+from .document import Document, Drawn, Figure, Heading, Paragraph, Table
 
-#: At most this many significant pairs are listed per task in the text and Markdown reports
-#: (the JSON holds every pair).
+#: At most this many significant pairs are listed per task in the readable formats (the JSON
+#: holds every pair).
 PAIRS_SHOWN = 15
 #: The JSON is indented up to this many pairs over all tasks, one line beyond.
 INDENTED_PAIRS = 10_000
+#: The sections of the across-task comparison left out here: its lead and methods speak of
+#: data sets and folds, and its verdict is replaced by the report's one verdict.
+_ACROSS_LEFT_OUT = ("Verdict", "Methods")
 
 _TEST_WORDS = {
     "mcnemar": "McNemar's test on the discordant items (exact binomial below 25 of them,"
@@ -65,190 +75,263 @@ def _significant_pairs(task, alpha):
     return out
 
 
-def _header(r) -> list:
+def lead(r) -> str:
+    """The first paragraph: what was read and how every decision is made."""
     items = r.items
     n_items = sum(t.n_items for t in r.tasks)
     kind = "0/1" if items.binary else "continuous"
     s = r.settings
-    lines = [f"rankwise items: {items.source}",
-             f"{len(items.models)} models x {len(items.tasks)} tasks, {n_items:,} items"
-             f" ({items.n_outcomes:,} scored outcomes, read as {items.reader}); scores {kind},"
-             f" higher is better; alpha = {s['alpha']}; each task's pairwise p-values adjusted"
-             f" across its pairs by {procedure_title(s['procedure'])}; intervals {100 * s['confidence']:g}%;"
-             f" bootstrap and permutation draws {s['draws']}, seed {s['seed']}; items a model"
-             f" lacks: {s['missing']}."]
-    return lines
+    return (f"{len(items.models)} models x {len(items.tasks)} tasks, {n_items:,} items"
+            f" ({items.n_outcomes:,} scored outcomes, read as {items.reader}); scores {kind},"
+            f" higher is better; alpha = {s['alpha']}; each task's pairwise p-values adjusted"
+            f" across its pairs by {procedure_title(s['procedure'])}; intervals"
+            f" {100 * s['confidence']:g}%; bootstrap and permutation draws {s['draws']}, seed"
+            f" {s['seed']}; items a model lacks: {s['missing']}.")
 
 
-def items_text(r, width: int = 80) -> str:
-    """The two-level report as plain text, wrapped to ``width``."""
-    wrap = lambda s, indent="": textwrap.fill(s, width, initial_indent=indent,  # noqa: E731
-                                              subsequent_indent=indent + "  ")
-    out = [wrap(line) for line in _header(r)]
-    for note in r.notes:
-        out.append(wrap(f"Note: {note}"))
-    alpha = r.settings["alpha"]
-    out += ["", "Per task: every pair of models on the same items"]
-    for t in r.tasks:
-        out.append("")
-        extra = f", {t.repeats} repeats averaged per item" if t.repeats > 1 else ""
-        dropped = (f"; {t.dropped} items left out (not answered by every model)" if t.dropped
-                   else "")
-        out.append(wrap(f"{t.task}: {t.n_items} items{extra}{dropped}; {_test_words(t, r.settings)};"
-                        f" {_interval_words(t, r.settings['confidence'])}."))
-        order = np.argsort(-t.score, kind="stable")
-        name_w = max(5, max(len(m) for m in t.models))
-        head = f"  {'model':<{name_w}}  score  interval"
-        if t.clopper_pearson is not None:
-            head += "          Clopper-Pearson"
-        out.append(head)
-        for j in order:
-            line = (f"  {t.models[j]:<{name_w}}  {_f(t.score[j])}  [{_f(t.low[j])},"
-                    f" {_f(t.high[j])}]")
-            if t.clopper_pearson is not None:
-                line += f"    [{_f(t.clopper_pearson[0][j])}, {_f(t.clopper_pearson[1][j])}]"
-            out.append(line)
-        if t.normal_ok is not None and not t.normal_ok.all():
-            out.append(wrap("The normal (Wald) interval would be inadequate here (fewer than 100"
-                            " items, or fewer than 10 right or wrong answers): Wilson's is shown.",
-                            "  "))
-        out.append(wrap(f"Tied with #1 ({t.best}): {', '.join(t.tied)}.", "  "))
-        pairs = _significant_pairs(t, alpha)
-        if not pairs:
-            out.append(wrap(f"No pair differs at alpha = {alpha} after adjustment.", "  "))
-        else:
-            out.append(f"  Pairs that differ ({len(pairs)} of {t.n_pairs}; difference and"
-                       f" its interval, adjusted p):")
-            for a, b, d, lo, hi, p, how in pairs[:PAIRS_SHOWN]:
-                out.append(f"    {a} > {b}: {_f(d, True)} [{_f(lo, True)}, {_f(hi, True)}],"
-                           f" p = {_p(p)} ({how})")
-            if len(pairs) > PAIRS_SHOWN:
-                out.append(f"    … and {len(pairs) - PAIRS_SHOWN} more (every pair is in the"
-                           f" JSON)")
-    out += ["", "Across tasks: the mean per model and task"]
-    order = np.argsort(-r.macro, kind="stable")
-    name_w = max(5, max(len(m) for m in r.models))
-    out.append(f"  {'model':<{name_w}}  macro  interval (tasks, then items, resampled)")
-    for j in order:
-        out.append(f"  {r.models[j]:<{name_w}}  {_f(r.macro[j])}  [{_f(r.macro_low[j])},"
-                   f" {_f(r.macro_high[j])}]")
-    out.append(wrap(f"Tied with #1 ({r.best}) on the macro-average: {', '.join(r.tied)} (the"
-                    f" one-sided simultaneous bootstrap test against the best, max-t over the"
-                    f" other models, at alpha = {alpha}).", "  "))
+def verdict(r) -> str:
+    """The one answer: the macro-average's best set, named by its procedure, and why the
+    across-task set differs where it does."""
+    return " ".join(x for x in (r.best_set.sentence(), r.reconciled) if x)
+
+
+def document(r) -> Document:
+    """Both levels as format-neutral blocks: the verdict, each task, the macro-average, the
+    comparison across tasks and the methods."""
+    doc = Document(f"rankwise items: {r.items.source}")
+    doc.add(Paragraph(lead(r), "lead"))
+    doc.add(*(Paragraph(f"Note: {note}") for note in r.notes))
+    doc.add(Heading("Verdict"), Paragraph(verdict(r), "verdict"))
+    doc.add(Heading("Per task: every pair of models on the same items"))
+    for i, t in enumerate(r.tasks):
+        doc.add(*_task_blocks(r, t, i))
+    doc.add(Heading("Across tasks: the mean per model and task"), _macro_table(r),
+            Figure("macro", Drawn("macro", "Macro-average with intervals", _macro_caption(r))))
     if r.across is not None:
-        out.append(wrap(r.across.verdict.text, "  "))
-    return "\n".join(out) + "\n"
+        doc.add(*_across_blocks(r))
+    doc.add(Heading("Methods"), Paragraph(methods(r), "methods"))
+    return doc
 
 
-def items_markdown(r) -> str:
-    """The two-level report as Markdown."""
-    out = ["# rankwise items", "", *(_header(r)), ""]
-    out += [f"> Note: {n}" for n in r.notes]
-    alpha = r.settings["alpha"]
-    out += ["", "## Per task", ""]
-    for t in r.tasks:
-        out += [f"### {t.task}", "", f"{t.n_items} items; {_test_words(t, r.settings)};"
-                f" {_interval_words(t, r.settings['confidence'])}.", ""]
-        cp = t.clopper_pearson is not None
-        out.append("| model | score | interval |" + (" Clopper-Pearson |" if cp else ""))
-        out.append("|---|---:|---|" + ("---|" if cp else ""))
-        for j in np.argsort(-t.score, kind="stable"):
-            row = f"| {t.models[j]} | {_f(t.score[j])} | [{_f(t.low[j])}, {_f(t.high[j])}] |"
-            if cp:
-                row += f" [{_f(t.clopper_pearson[0][j])}, {_f(t.clopper_pearson[1][j])}] |"
-            out.append(row)
-        out += ["", f"Tied with #1 ({t.best}): {', '.join(t.tied)}.", ""]
-        pairs = _significant_pairs(t, alpha)
-        if pairs:
-            out += ["| better | worse | difference | interval | adjusted p | test |",
-                    "|---|---|---:|---|---:|---|"]
-            for a, b, d, lo, hi, p, how in pairs[:PAIRS_SHOWN]:
-                out.append(f"| {a} | {b} | {_f(d, True)} | [{_f(lo, True)}, {_f(hi, True)}] |"
-                           f" {_p(p)} | {how} |")
-            out.append("")
-        else:
-            out += [f"No pair differs at alpha = {alpha} after adjustment.", ""]
-    out += ["## Across tasks", "", "| model | macro | interval |", "|---|---:|---|"]
-    for j in np.argsort(-r.macro, kind="stable"):
-        out.append(f"| {r.models[j]} | {_f(r.macro[j])} | [{_f(r.macro_low[j])},"
-                   f" {_f(r.macro_high[j])}] |")
-    out += ["", f"Tied with #1 ({r.best}) on the macro-average: {', '.join(r.tied)}."]
-    if r.across is not None:
-        out += ["", r.across.verdict.text]
-    return "\n".join(out) + "\n"
-
-
-def _floats(a):
-    """A column of numbers for the JSON (NaN and ±inf as null), as every report writes one."""
-    return jsonable(np.asarray(a, dtype=float))
-
-
-def items_dict(r) -> dict:
-    """Everything, every pair included, as JSON-ready data."""
-    tasks = []
-    for t in r.tasks:
-        p = t.pairs
-        entry = {
-            "task": t.task, "n_items": t.n_items, "n_clusters": t.n_clusters,
-            "repeats": t.repeats, "dropped_items": t.dropped, "test": p.test,
-            "interval": t.interval, "pair_interval": p.interval,
-            "models": list(t.models), "score": _floats(t.score), "se": _floats(t.se),
-            "low": _floats(t.low), "high": _floats(t.high),
-            "best": t.best, "tied_with_best": list(t.tied),
-            "n_pairs": t.n_pairs,
-            "pairs_kept": "all" if len(p.first) == t.n_pairs else "significant",
-            "pairs": {"first": np.asarray(t.models, dtype=object)[p.first].tolist(),
-                      "second": np.asarray(t.models, dtype=object)[p.second].tolist(),
-                      "difference": _floats(p.difference), "se": _floats(p.se),
-                      "low": _floats(p.low), "high": _floats(p.high),
-                      "pvalue": _floats(p.pvalue), "adjusted": _floats(t.adjusted),
-                      "method": np.asarray(p.method).astype(str).tolist()},
-        }
-        if t.clopper_pearson is not None:
-            entry["clopper_pearson"] = {"low": _floats(t.clopper_pearson[0]),
-                                        "high": _floats(t.clopper_pearson[1])}
-            entry["normal_adequate"] = [bool(v) for v in t.normal_ok]
-        if p.b is not None:
-            entry["pairs"]["discordant"] = np.column_stack([p.b, p.c]).astype(int).tolist()
-        tasks.append(entry)
-    out = {"kind": "items", "source": r.items.source, "reader": r.items.reader,
-           "metric": r.items.metric, "models": list(r.models), "tasks": tasks,
-           "macro": {"mean": _floats(r.macro), "low": _floats(r.macro_low),
-                     "high": _floats(r.macro_high), "best": r.best,
-                     "tied_with_best": list(r.tied),
-                     "interval": "two-level bootstrap: tasks, then items within tasks",
-                     "tied_test": "one-sided simultaneous bootstrap (max-t) against the best"},
-           "settings": dict(r.settings), "notes": list(r.notes)}
+def _task_blocks(r, t, i) -> list:
+    alpha, cp = r.settings["alpha"], t.clopper_pearson is not None
+    extra = f", {t.repeats} repeats averaged per item" if t.repeats > 1 else ""
+    dropped = (f"; {t.dropped} items left out (not answered by every model)" if t.dropped
+               else "")
+    out = [Heading(t.task, 3), Paragraph(
+        f"{t.n_items} items{extra}{dropped}; {_test_words(t, r.settings)};"
+        f" {_interval_words(t, r.settings['confidence'])}.")]
+    rows = []
+    for j in np.argsort(-t.score, kind="stable"):
+        row = [t.models[j], _f(t.score[j]), f"[{_f(t.low[j])}, {_f(t.high[j])}]"]
+        if cp:
+            row.append(f"[{_f(t.clopper_pearson[0][j])}, {_f(t.clopper_pearson[1][j])}]")
+        rows.append(row)
+    head = ["model", "score", "interval"] + (["Clopper-Pearson"] if cp else [])
+    out.append(Table(head, rows, "<>>" + (">" if cp else ""), key=f"task_{i}_scores"))
+    if t.normal_ok is not None and not t.normal_ok.all():
+        out.append(Paragraph("The normal (Wald) interval would be inadequate here (fewer than"
+                             " 100 items, or fewer than 10 right or wrong answers): Wilson's"
+                             " is shown."))
+    out.append(Paragraph(f"Tied with #1 ({t.best}): {', '.join(t.tied)}."))
+    pairs = _significant_pairs(t, alpha)
+    if not pairs:
+        out.append(Paragraph(f"No pair differs at alpha = {alpha} after adjustment."))
+        return out
+    caption = (f"Pairs that differ ({len(pairs)} of {t.n_pairs}): the difference and its"
+               " interval, the adjusted p-value and the test.")
+    if len(pairs) > PAIRS_SHOWN:
+        caption += f" The first {PAIRS_SHOWN} are shown; every pair is in the JSON."
+    rows = [[a, b, _f(d, True), f"[{_f(lo, True)}, {_f(hi, True)}]", _p(p), how]
+            for a, b, d, lo, hi, p, how in pairs[:PAIRS_SHOWN]]
+    out.append(Table(["better", "worse", "difference", "interval", "adjusted p", "test"],
+                     rows, "<<>>><", caption, key=f"task_{i}_pairs"))
     return out
 
 
-def render_items(r, fmt: str, width: int = 80) -> str:
-    """``fmt``: text, markdown or json; the across-task analysis follows in its own format."""
+def _macro_table(r) -> Table:
+    tied = set(r.tied)
+    rows = [[f"{r.models[j]}{' *' if r.models[j] in tied else ''}", _f(r.macro[j]),
+             f"[{_f(r.macro_low[j])}, {_f(r.macro_high[j])}]"]
+            for j in np.argsort(-r.macro, kind="stable")]
+    conf = f"{100 * r.settings['confidence']:g}%"
+    return Table(["model", "macro", "interval"], rows, "<>>",
+                 f"The macro-average (the mean over tasks of each task's mean) with its {conf}"
+                 " interval (tasks, then items within each task, resampled); * the verdict's"
+                 " best set.", key="macro")
+
+
+def _macro_caption(r) -> str:
+    conf = f"{100 * r.settings['confidence']:g}%"
+    return (f"Each model's macro-average with its {conf} two-level bootstrap interval, best on"
+            " top; * the verdict's best set.")
+
+
+def _across_blocks(r) -> list:
+    """The comparison of the task-level table, as compare reports it, less its lead, verdict
+    and methods (the report has one of each), its headings one level down."""
+    from .document import build
+
+    cmp = r.across
+    blocks = [Heading("Across tasks: the task-level table compared"),
+              Paragraph(_across_lead(r))]
+    skipping = False
+    for block in build(cmp).blocks:
+        if isinstance(block, Heading):
+            skipping = block.text in _ACROSS_LEFT_OUT
+            if not skipping:
+                blocks.append(Heading(block.text, block.level + 1))
+        elif isinstance(block, Figure) and not skipping:
+            blocks.append(Figure(block.name, _across_plan(block.plan)))
+        elif not skipping and getattr(block, "role", "") != "lead":
+            blocks.append(block)
+    return blocks
+
+
+def _across_plan(plan):
+    """A figure plan of the across-task comparison whose caption does not call its comparisons
+    the verdict's (the report's verdict is the macro-average's)."""
+    from dataclasses import is_dataclass, replace
+
+    caption = getattr(plan, "caption", "")
+    if not is_dataclass(plan) or "the verdict's comparisons" not in caption:
+        return plan
+    return replace(plan, caption=caption.replace("the verdict's comparisons",
+                                                 "the across-task comparisons"))
+
+
+def _across_lead(r) -> str:
+    """What the across-task comparison compared, and its decision, in the tasks' words."""
+    cmp, v = r.across, r.across.verdict
+    t = cmp.table
+    out = [f"The task-level table: {t.n_learners} models x {t.n_datasets} tasks, each cell a"
+           " model's mean score over the task's items; the tasks are the data sets of the"
+           " tables below, the models their learners, ranked within each task (1 = best)."]
+    gate = v.gate
+    if gate is not None and gate.test:
+        says = "rejects" if gate.passed else "does not reject"
+        out.append(f"Across the tasks, {_test_title(gate.test)} {says} that all models perform"
+                   f" alike at alpha = {v.alpha} ({p_phrase(gate.pvalue)}).")
+    other = r.across_best_set
+    out.append(f"Its set of models tied with #1, {other.how()}: {', '.join(other.learners)}"
+               + (" (the same as the verdict's)." if r.reconciled is None else
+                  " (the verdict says why it differs from the macro-average's)."))
+    out += list(v.caveats)
+    return " ".join(out)
+
+
+def _test_title(name) -> str:
+    from ..names import test_title
+
+    return test_title(name)
+
+
+def methods(r) -> str:
+    """What was done at both levels; the across-task part in the tasks' words."""
+    from . import methods as m
+
+    s = r.settings
+    pct = f"{100 * s['confidence']:g}%"
+    parts = [
+        "Within each task every pair of models was compared on the same items: McNemar's test"
+        " for 0/1 scores on independent items, otherwise the paired sign-flip permutation test"
+        f" ({s['draws']} draws; clustered items flipped whole cluster by cluster); each task's"
+        f" p-values were adjusted across its pairs by {procedure_title(s['procedure'])}, at"
+        f" alpha = {s['alpha']}. Each model's score on a task has a {pct} interval (Wilson, with"
+        " Clopper-Pearson beside it, for 0/1 scores on independent items; otherwise t from the"
+        " clustered standard error).",
+        f"The macro-average is the mean over tasks of each model's task mean; its {pct}"
+        " interval is the two-level bootstrap (tasks resampled, then items within each task;"
+        f" {s['draws']} draws, seed {s['seed']}). The verdict's best set is decided"
+        f" {r.best_set.how()}."]
+    if r.across is not None:
+        cmp = r.across
+        parts.append(f"Across tasks, the task-level table (k = {cmp.table.n_learners} models on"
+                     f" N = {cmp.table.n_datasets} tasks, each cell a model's mean over the"
+                     " task's items) was compared as a table of learners x data sets, the"
+                     " tasks as the data sets.")
+        for sentences in (m._omnibus, m._two_learners, m._posthoc, m._effects, m._bayesian):
+            parts += sentences(cmp)
+        parts.append(f"Its best set is decided {r.across_best_set.how()}.")
+    return " ".join(parts)
+
+
+def figures(r, width: float | None = None) -> dict:
+    """The macro-average's figure and the across-task comparison's drawn diagrams."""
+    out = {"macro": macro_figure(r)}
+    if r.across is not None:
+        from .diagrams import draw_all
+
+        out.update(draw_all(r.across, width))
+    return out
+
+
+def macro_figure(r):
+    """Each model's macro-average with its interval, best on top; * the best set."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    order = np.argsort(-r.macro, kind="stable")
+    n = len(order)
+    y = np.arange(n)[::-1]
+    m, lo, hi = r.macro[order], r.macro_low[order], r.macro_high[order]
+    fig, ax = plt.subplots(figsize=(6.0, 0.9 + 0.24 * n))
+    ax.errorbar(m, y, xerr=[m - lo, hi - m], fmt="o", color="#1f4e79", ecolor="0.55",
+                elinewidth=1.2, capsize=2, markersize=4)
+    tied = set(r.tied)
+    ax.set_yticks(y)
+    ax.set_yticklabels([("* " if r.models[j] in tied else "") + r.models[j] for j in order],
+                       fontsize=7)
+    ax.set_xlabel(f"macro-average ({100 * r.settings['confidence']:g}% two-level bootstrap)")
+    ax.set_title("Macro-average (* the best set)", fontsize=9)
+    ax.grid(axis="x", color="0.9")
+    fig.tight_layout()
+    return fig
+
+
+def payload(r) -> dict:
+    """The JSON's content: the result's own data, with the across-task comparison's whole JSON
+    report (its ``report`` section included) as ``across``."""
+    import json
+
     from . import render
 
-    if fmt == "json":
-        import json
-
-        data = items_dict(r)
-        if r.across is not None:
-            data["across"] = json.loads(render(r.across, "json"))
-        # indented for a person up to INDENTED_PAIRS pairs in all; beyond, one line (a
-        # program reads it, and indenting hundreds of thousands of numbers triples the time)
-        pairs = sum(len(t.adjusted) for t in r.tasks)
-        return json.dumps(data, indent=2 if pairs <= INDENTED_PAIRS else None,
-                          ensure_ascii=False) + "\n"
-    if fmt == "markdown":
-        text = items_markdown(r)
-        if r.across is not None:
-            text += "\n## Across tasks: the full comparison of the task-level table\n\n"
-            text += render(r.across, "markdown")
-        return text
-    text = items_text(r, width)
+    data = r.to_dict()
     if r.across is not None:
-        import textwrap
+        data["across"] = json.loads(render(r.across, "json"))
+    return data
 
-        text += ("\n" + "=" * min(width, 80) + "\n" + textwrap.fill(
-            "Across tasks: the task-level table (mean score per model and task) compared as a"
-            " table of learners x data sets", width) + "\n\n")
-        text += render(r.across, "text", width=width)
-    return text
+
+def json_indent(r) -> int | None:
+    """Indented for a person up to ``INDENTED_PAIRS`` pairs in all; beyond, one line (a program
+    reads it, and indenting hundreds of thousands of numbers triples the time)."""
+    return 2 if sum(len(t.adjusted) for t in r.tasks) <= INDENTED_PAIRS else None
+
+
+def items_dict(r) -> dict:
+    """The JSON's content (kept for callers of rankwise 0.x: read ``r.to_dict()``)."""
+    from .generic import payload as whole
+
+    return whole(r)
+
+
+def items_text(r, width: int | None = 80) -> str:
+    from .generic import render as generic
+
+    return generic(r, "text", width=width)
+
+
+def items_markdown(r) -> str:
+    from .generic import render as generic
+
+    return generic(r, "markdown")
+
+
+def render_items(r, fmt: str, width: int | None = 80) -> str:
+    """``r`` in ``fmt`` (any report format) through the generic writer; the JSON indented as
+    ``json_indent`` says."""
+    from . import render
+
+    return render(r, fmt, width=width, indent=json_indent(r))
