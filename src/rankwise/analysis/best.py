@@ -66,17 +66,16 @@ def reconcile(first: BestSet, second: BestSet) -> str | None:
         return None
     only_second = [x for x in second.learners if x not in a]
     only_first = [x for x in first.learners if x not in b]
+    where = f"On {second.scope}, " if second.scope else "By the other procedure, "
     parts = []
     if only_second:
         parts.append(f"{', '.join(only_second)} {'is' if len(only_second) == 1 else 'are'}"
-                     f" also tied with #1 {second.how()}"
-                     + (f" on {second.scope}" if second.scope else ""))
+                     " also tied with #1")
     if only_first:
         parts.append(f"{', '.join(only_first)} {'is' if len(only_first) == 1 else 'are'} not")
     if first.best != second.best:
-        parts.append(f"that analysis ranks {second.best} first")
-    return (f"The verdict's best set is decided {first.how()}"
-            + (f" on {first.scope}" if first.scope else "") + "; " + "; ".join(parts)
-            + ". They answer different questions: in the first a learner is tied with #1"
-            f" when {BEST_SETS[first.procedure].explanation}, in the second when"
-            f" {BEST_SETS[second.procedure].explanation}.")
+        parts.append(f"{second.best} ranks first")
+    return (where + "; ".join(parts) + f" {second.how()}. They answer different questions:"
+            f" by {first.title} a learner is tied with #1 when"
+            f" {BEST_SETS[first.procedure].explanation}; by {second.title}, when"
+            f" {BEST_SETS[second.procedure].explanation}. The verdict goes by the first.")
