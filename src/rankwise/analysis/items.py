@@ -25,8 +25,8 @@ from ..defaults import ITEM_DRAWS, ITEM_SEED
 from ..errors import RankwiseError
 from ..stats.adjust import adjust
 from ..stats.items import (cluster_codes, cluster_summer, clustered_se, is_binary,
-                           normal_adequate, paired_items, proportion_interval,
-                           resample_counts)
+                           normal_adequate, paired_items, proportion_interval)
+from ..stats.resample import bootstrap_counts
 from ..tables.items import ItemTable, read_items
 from .best import BestSet, reconcile
 from .protocol import Analysis
@@ -270,7 +270,7 @@ def _item_bootstrap(t, draws: int, rng) -> np.ndarray:
     summer = cluster_summer(codes, c)
     sums = np.asarray(summer @ (t.scores * w[:, None]), dtype=np.float64)
     wsum = np.asarray(summer @ w, dtype=np.float64)
-    counts = resample_counts(draws, c, rng).astype(np.float32)
+    counts = bootstrap_counts(draws, c, rng).astype(np.float32)
     # float32 products: the resampled means need 7 digits, not 16, and take half the time
     means = (counts @ sums.astype(np.float32)) / (counts @ wsum.astype(np.float32))[:, None]
     return means.astype(np.float64)

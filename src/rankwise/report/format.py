@@ -19,6 +19,12 @@ def fmt_p(p) -> str:
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.3e}"
 
 
+def p_words(p) -> str:
+    """A p-value in a sentence: 3 significant digits, or the bound ``< 1e-300`` below
+    ``PVALUE_FLOOR`` (the items', curves' and fronts' reports write it so)."""
+    return BELOW_FLOOR if p < PVALUE_FLOOR else f"{p:.3g}"
+
+
 def fmt_num(v) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "n/a"

@@ -16,6 +16,7 @@ import numpy as np
 from ..names import procedure_title
 from ..stats.results import p_phrase
 from .document import Document, Drawn, Figure, Heading, Paragraph, Table
+from .format import p_words
 
 #: At most this many significant pairs are listed per task in the readable formats (the JSON
 #: holds every pair).
@@ -55,10 +56,6 @@ def _interval_words(task, confidence) -> str:
 
 def _f(x, signed=False) -> str:
     return f"{x:+.3f}" if signed else f"{x:.3f}"
-
-
-def _p(p) -> str:
-    return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
 
 
 def _significant_pairs(task, alpha):
@@ -142,7 +139,7 @@ def _task_blocks(r, t, i) -> list:
                " interval, the adjusted p-value and the test.")
     if len(pairs) > PAIRS_SHOWN:
         caption += f" The first {PAIRS_SHOWN} are shown; every pair is in the JSON."
-    rows = [[a, b, _f(d, True), f"[{_f(lo, True)}, {_f(hi, True)}]", _p(p), how]
+    rows = [[a, b, _f(d, True), f"[{_f(lo, True)}, {_f(hi, True)}]", p_words(p), how]
             for a, b, d, lo, hi, p, how in pairs[:PAIRS_SHOWN]]
     out.append(Table(["better", "worse", "difference", "interval", "adjusted p", "test"],
                      rows, "<<>>><", caption, key=f"task_{i}_pairs"))

@@ -23,7 +23,7 @@ from scipy import sparse, special, stats
 
 from ..defaults import ITEM_DRAWS, ITEM_SEED, MCNEMAR_EXACT_BELOW
 from ..errors import RankwiseError
-from .resample import bootstrap_counts as resample_counts  # the one primitive; its old name here
+from .resample import bootstrap_counts
 
 #: The interval methods of an accuracy, by name.
 PROPORTION_INTERVALS = ("wilson", "clopper_pearson", "normal")
@@ -333,7 +333,7 @@ def paired_items(x, *, clusters=None, weights=None, test: str = "auto",
     if interval == "normal":
         low, high = diff - z * se, diff + z * se
     else:
-        counts = resample_counts(draws, c, rng).astype(float)                          # draws × C
+        counts = bootstrap_counts(draws, c, rng).astype(float)                          # draws × C
         wx = summer @ (x * w[:, None])
         wsum = summer @ w
         boot = (counts @ wx) / (counts @ wsum)[:, None]                                 # draws × k
