@@ -371,3 +371,22 @@ def test_the_analysis_reaches_the_report_in_one_place():
     edges = [(a, b) for a, b in _module_edges()
              if a.startswith("rankwise.analysis") and b.startswith("rankwise.report")]
     assert set(edges) == UPWARD
+
+
+def test_every_analysis_seeds_from_a_declared_default():
+    """The seed policy of rankwise.defaults: each analysis's default seed is one of the seeds
+    declared there (named in its docstring), never a number of its own."""
+    import inspect
+
+    import rankwise
+    from rankwise import defaults
+
+    declared = {getattr(defaults, n) for n in dir(defaults) if n.endswith("_SEED")}
+    doc = defaults.__doc__
+    for fn in (rankwise.compare, rankwise.compare_items, rankwise.compare_curves,
+               rankwise.compare_criteria, rankwise.leaderboard, rankwise.race):
+        seed = inspect.signature(fn).parameters["seed"].default
+        assert seed in declared, fn.__name__
+        name = next(n for n in dir(defaults) if n.endswith("_SEED")
+                    and getattr(defaults, n) == seed)
+        assert name in doc, (fn.__name__, name)

@@ -1,14 +1,25 @@
 """Every default of rankwise, and its seed policy, in one place.
 
-Seeds. Every sampler a user can seed takes ``seed=`` with the default :data:`DEFAULT_SEED`,
-whether it is called through :func:`rankwise.compare` (``--seed``) or directly: the Bayesian
-sign, signed-rank and hierarchical tests, the Plackett-Luce and Bradley-Terry models, and the
-bootstrap Scott-Knott groups. The same seed gives the same draws either way, on one core or
-several. A power study draws its samples from :data:`POWER_SEED` (``rankwise power --seed``).
+Seeds. Every sampler a user can seed takes ``seed=`` (``--seed`` on its command), every output
+echoes the seed it drew with, and the same seed gives the same draws on one core or several,
+called from Python or from the command line. Each analysis has one default seed, declared
+here and nowhere else (a test walks the package for a second literal):
+
+- :data:`DEFAULT_SEED`: :func:`rankwise.compare` and every sampler it calls (the Bayesian
+  sign, signed-rank and hierarchical tests, the Plackett-Luce and Bradley-Terry models, the
+  bootstrap Scott-Knott groups, rank confidence sets, Kendall's W), the race's order and the
+  fronts (:func:`rankwise.compare_criteria`);
+- :data:`LEADERBOARD_SEED` (0): the leaderboard's bootstrap, TabArena's own, so that its
+  intervals are reproduced;
+- :data:`ITEM_SEED` and :data:`CURVE_SEED`: the items' and the curves' bootstraps (kept since
+  0.9, whose published outputs they drew);
+- :data:`POWER_SEED`: a power study's samples.
+
 Two approximations inside the tests have fixed seeds, so that an analysis is reproducible
 without one, and every output that uses them says so: the Monte Carlo p-value of the Friedman
 and Skillings-Mack tests (:data:`MONTE_CARLO_SEED`) and the bootstrap intervals of the mean ranks
-(:data:`RANK_BOOTSTRAP_SEED`).
+(:data:`RANK_BOOTSTRAP_SEED`). The draws themselves come from one primitive,
+:mod:`rankwise.stats.resample`.
 """
 
 #: Scores and their differences are rounded to this many decimals before any comparison.
