@@ -596,39 +596,52 @@ def audit(
     counts: Annotated[Optional[str], typer.Option(
         "--counts", metavar="TASK=N,...", help="Item counts of some tasks (the others are"
         " recovered from the rounding).")] = None,
-    alpha: A.alpha = AD.alpha,
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="[text|json]",
-                                     help="Output format.")] = "text",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE",
-                                                   help="Write to FILE.")] = None,
+    alpha: A.alpha = AD.alpha, confidence: A.confidence = AD.confidence,
+    fmt: Study.Format = "text", report: Study.Report = None, output: Study.Output = None,
 ):
     """Audit a published board of proportions: the item counts behind each task, each score's interval, the models tied with #1 per task and overall, and what cannot be checked."""
-    from .analysis.audit import audit as run_audit, audit_text
+    from .analysis.audit import audit as run_audit
 
     try:
-        if fmt not in ("text", "json"):
-            raise RankwiseError(f"--format must be text or json; got {fmt!r}")
-        check_destinations(output, None)
-        refuse_clashes({"the board": board}, {"-o": output}, {})
-        given = {}
-        for part in (counts or "").split(","):
-            if not part.strip():
-                continue
-            name, _, value = part.partition("=")
-            if not value.strip().isdigit() or int(value) < 1:
-                raise RankwiseError(f"--counts takes TASK=N with N a positive whole number;"
-                                    f" got {part.strip()!r}")
-            given[name.strip()] = int(value)
-        result = run_audit(board, counts=given, alpha=alpha)
-        if fmt == "json":
-            import json
-
-            text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
-        else:
-            text = audit_text(result, text_width(output))
-        emit(text, output)
+        _analysis_format(fmt)
+        check_destinations(output, report)
+        refuse_clashes({"the board": board}, {"-o": output}, {"--report": report})
+        result = run_audit(board, counts=_audit_counts(counts), alpha=alpha,
+                           confidence=confidence)
+        _emit_analysis(result, fmt, output, report)
     except RankwiseError as exc:
         fail(str(exc))
+
+
+def _audit_counts(counts) -> dict:
+    """``--counts TASK=N,...`` as ``{task: N}``."""
+    given = {}
+    for part in (counts or "").split(","):
+        if not part.strip():
+            continue
+        name, _, value = part.partition("=")
+        if not value.strip().isdigit() or int(value) < 1:
+            raise RankwiseError(f"--counts takes TASK=N with N a positive whole number;"
+                                f" got {part.strip()!r}")
+        given[name.strip()] = int(value)
+    return given
+
+
+def _analysis_format(fmt: str) -> None:
+    """``--format`` of audit, race and power: one of the report formats."""
+    if fmt not in names.REPORT_FORMATS:
+        raise RankwiseError(f"--format must be one of {', '.join(names.REPORT_FORMATS)}; got"
+                            f" {fmt!r}")
+
+
+def _emit_analysis(result, fmt: str, output, report, figure_width=None) -> None:
+    """An analysis (audit, race, power) in ``fmt`` to the screen or ``-o``, after its report
+    folder (every format and figure) when ``--report`` names one: the folder is written whole
+    or not at all, before anything is printed."""
+    if report is not None:
+        write_folder(lambda folder: result.write_report(folder, figure_width=figure_width),
+                     report)
+    emit(result.render(fmt, width=text_width(output) if fmt == "text" else None), output)
 
 
 @app.command()
