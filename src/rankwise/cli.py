@@ -452,20 +452,21 @@ def race(
     missing: In.Missing = "refuse", duplicates: In.Duplicates = None, where: In.Where = None,
     sep: In.Sep = None, decimal: In.Decimal = None,
     alpha: R.alpha = RD.alpha, goal: R.goal = RD.goal, order: R.order = RD.order,
-    seed: R.seed = RD.seed, fmt: Racing.Format = "text",
+    seed: R.seed = RD.seed, fmt: Racing.Format = "text", report: Racing.Report = None,
     figure: Racing.Figure = None, output: Racing.Output = None, ctx: typer.Context = None,
 ):
     """Replay a race over a finished table: eliminate a learner as soon as another beats it, with a guarantee that holds whenever the race stops. On a results file of rankwise run --race: that race."""
-    from .report.race import race_json, race_text
+    from dataclasses import replace
+
     from .stats.racing import race as run_race
 
     try:
-        if fmt not in names.SUMMARY_FORMATS:
-            raise RankwiseError(f"--format must be text or json; got {fmt!r}")
+        _analysis_format(fmt)
         if order not in ("random", "given"):
             raise RankwiseError(f"--order must be random or given; got {order!r}")
-        check_destinations(output, None)
-        refuse_clashes({"the input": input}, {"-o": output, "--figure": figure})
+        check_destinations(output, report)
+        refuse_clashes({"the input": input}, {"-o": output, "--figure": figure},
+                       {"--report": report})
         from . import _validate
 
         _validate.alpha(alpha)   # every option first, then the table, then its notes
@@ -481,13 +482,15 @@ def race(
                                duplicates=duplicates, where=where, sep=sep, decimal=decimal)
             from .analysis.verdict import direction_sentence
 
-            result = run_race(table, alpha=alpha, goal=top, order=order, seed=seed)
+            result = replace(run_race(table, alpha=alpha, goal=top, order=order, seed=seed),
+                             source=table.source)
             for note in (*table.warnings, direction_sentence(table)):   # once it could run
                 typer.echo(f"rankwise: note: {note}", err=True)
+        else:
+            result = replace(result, source=str(input))
         if figure is not None:
             _write_race_figure(result, figure)
-        emit(race_json(result) if fmt == "json" else race_text(result, text_width(output)),
-             output)
+        _emit_analysis(result, fmt, output, report)
     except RankwiseError as exc:
         fail(str(exc))
 
@@ -508,7 +511,8 @@ def _run_race_of(path: Path, ctx):
         return None
     result, record = found
     given = [f"--{p.name.replace('_', '-')}" for p in ctx.command.params
-             if p.name not in ("input", "fmt", "figure", "output") and _given(ctx, p.name)]
+             if p.name not in ("input", "fmt", "figure", "output", "report")
+             and _given(ctx, p.name)]
     s = record["settings"]
     if given:
         raise RankwiseError(f"{path}: its race was run by rankwise run --race (on"
