@@ -417,17 +417,15 @@ def power(
 ):
     """How often, and how reproducibly, each test rejects on biased samples of the pool's data sets (Demšar 2006, §4)."""
     from .power import power_study
-    from .power.report import json_report, text_report, write_report
 
     try:
-        if fmt not in names.SUMMARY_FORMATS:
-            raise RankwiseError(f"--format must be text or json; got {fmt!r}")
+        _analysis_format(fmt)
         if missing == "skillings-mack":
             raise RankwiseError("the power study draws complete samples: use --missing"
                                 " drop-datasets or drop-learners")
         check_destinations(output, report)
         refuse_clashes({"the pool": pool}, {"-o": output}, {"--report": report})
-        width = figure_inches(figure_width, report)
+        figure_inches(figure_width, report)   # checked before the study runs
         table = read_table(pool, example, "a POOL", criterion=criterion,
                            higher_is_better=higher_is_better, missing=missing, columns=columns,
                            source_format=source_format, duplicates=duplicates, where=where,
@@ -436,10 +434,7 @@ def power(
                             biases=bias, draws=draws, seed=seed, tests=tests,
                             procedures=procedures, alpha=alpha, target_power=target_power,
                             jobs=jobs, dask_scheduler=dask_scheduler)
-        if report is not None:
-            write_folder(lambda folder: write_report(study, folder, width), report)
-        emit(json_report(study) if fmt == "json" else text_report(study, text_width(output)),
-             output)
+        _emit_analysis(study, fmt, output, report, figure_width)
     except RankwiseError as exc:
         fail(str(exc))
 
