@@ -477,8 +477,7 @@ def race(
                                duplicates=duplicates, where=where, sep=sep, decimal=decimal)
             from .analysis.verdict import direction_sentence
 
-            result = replace(run_race(table, alpha=alpha, goal=top, order=order, seed=seed),
-                             source=table.source)
+            result = run_race(table, alpha=alpha, goal=top, order=order, seed=seed)
             for note in (*table.warnings, direction_sentence(table)):   # once it could run
                 typer.echo(f"rankwise: note: {note}", err=True)
         else:

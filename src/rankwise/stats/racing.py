@@ -183,6 +183,23 @@ def race_order(n: int, order="random", seed: int = DEFAULT_SEED) -> np.ndarray:
     return rows.astype(np.int64)
 
 
+def _named(fn):
+    """The race names the table it ran on (a ScoreTable's ``source``) for its reports' title:
+    the score matrix the function receives has lost it."""
+    import functools
+    from dataclasses import replace
+
+    @functools.wraps(fn)
+    def wrapper(x, *args, **kwargs):
+        from ..tables.table import ScoreTable
+
+        result = fn(x, *args, **kwargs)
+        return replace(result, source=x.source) if isinstance(x, ScoreTable) else result
+
+    return wrapper
+
+
+@_named
 @score_input
 def race(x, learners=None, datasets=None, *, alpha: float = 0.05, goal: int = 1,
          order="random", seed: int = DEFAULT_SEED, higher_is_better: bool | None = None,
