@@ -278,38 +278,8 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
             best = models[int(np.argmax(score))]
             tasks.append(TaskAudit(task, d, None, how, score, low, high, best, (best,)))
             continue
-        hits = np.clip(np.rint(score * n), 0, n)
-        low, high = proportion_interval(hits, n, confidence=level, method="wilson")
-        b = int(np.argmax(score))
-        others = [i for i in range(len(models)) if i != b]
-        pooled = (hits[b] + hits[others]) / (2 * n)
-        se = np.sqrt(pooled * (1 - pooled) * 2 / n)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            zval = np.where(se > 0, (score[b] - score[others]) / se, 0.0)
-        pv = stats.norm.sf(zval)
-        apv = adjust(pv, "holm") if len(pv) else pv
-        tied = [b] + [i for i, a in zip(others, apv) if a > alpha]
-        tied = tuple(models[i] for i in sorted(tied, key=lambda i: -score[i]))
-        tasks.append(TaskAudit(task, d, n, how, score, np.asarray(low), np.asarray(high),
-                               models[b], tied))
-    overall_best, overall_tied, how = None, (), ""
-    if len(texts.columns) >= 2:
-        from ..tables.table import ScoreTable
-        from . import compare
-
-        table = ScoreTable(values=p.T, datasets=tuple(texts.columns), learners=models,
-                           higher_is_better=True, direction_source="source",
-                           criterion="score", source=source)
-        verdict = compare(table, alpha=alpha).verdict
-        if verdict.best is not None:
-            overall_best, overall_tied = verdict.best, tuple(verdict.winners)
-            how = (f"the Friedman-family omnibus test, then each model against the"
-                   f" best-ranked by {verdict.procedure}, over {len(texts.columns)} tasks as"
-                   f" data sets")
-        else:
-            how = verdict.text.split(". ")[0]
-    else:
-        how = "one task: nothing across tasks"
+        tasks.append(_task_audit(task, d, n, how, score, models, level, alpha))
+    overall_best, overall_tied, how = _overall(p, texts.columns, models, alpha, source)
     notes.append("Per task, each model against the task's best by the unpaired two-proportion"
                  " z-test (one-sided, Holm): a board does not say which items each model got"
                  " right, so the paired test, often far more powerful, cannot be run; a model"
@@ -319,6 +289,43 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
                 "max_count": max_count}
     return Audit(source, models, tuple(tasks), percent, alpha, overall_best, overall_tied, how,
                  tuple(notes), settings)
+
+
+def _task_audit(task, d, n, how, score, models, level, alpha) -> TaskAudit:
+    """One task of known count ``n``: each score's Wilson interval at ``level``, and the
+    models not significantly below the best (unpaired two-proportion z-tests, Holm)."""
+    hits = np.clip(np.rint(score * n), 0, n)
+    low, high = proportion_interval(hits, n, confidence=level, method="wilson")
+    b = int(np.argmax(score))
+    others = [i for i in range(len(models)) if i != b]
+    pooled = (hits[b] + hits[others]) / (2 * n)
+    se = np.sqrt(pooled * (1 - pooled) * 2 / n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        zval = np.where(se > 0, (score[b] - score[others]) / se, 0.0)
+    pv = stats.norm.sf(zval)
+    apv = adjust(pv, "holm") if len(pv) else pv
+    tied = [b] + [i for i, a in zip(others, apv) if a > alpha]
+    tied = tuple(models[i] for i in sorted(tied, key=lambda i: -score[i]))
+    return TaskAudit(task, d, n, how, score, np.asarray(low), np.asarray(high), models[b], tied)
+
+
+def _overall(p, tasks, models, alpha, source) -> tuple:
+    """``(best, tied, how)`` across the tasks: compare's verdict with the tasks as data sets
+    (nothing with one task)."""
+    if len(tasks) < 2:
+        return None, (), "one task: nothing across tasks"
+    from ..tables.table import ScoreTable
+    from . import compare
+
+    table = ScoreTable(values=p.T, datasets=tuple(tasks), learners=models,
+                       higher_is_better=True, direction_source="source", criterion="score",
+                       source=source)
+    verdict = compare(table, alpha=alpha).verdict
+    if verdict.best is None:
+        return None, (), verdict.text.split(". ")[0]
+    return (verdict.best, tuple(verdict.winners),
+            f"the Friedman-family omnibus test, then each model against the best-ranked by"
+            f" {verdict.procedure}, over {len(tasks)} tasks as data sets")
 
 
 def audit_text(a: Audit, width: int | None = 80) -> str:
