@@ -181,7 +181,7 @@ def test_audit_command(cli, tmp_path):
     path = tmp_path / "board.csv"
     path.write_text("model,MATH,HumanEval\nGalleon,65.5,83.6\nDreadnought,63.0,86.7\n")
     ran = cli("audit", path, "--counts", "MATH=5000,HumanEval=164")
-    assert ran.code == 0 and "items 5000 (given)" in ran.out
+    assert ran.code == 0 and "Items: 5000 (given)" in ran.out
     data = json.loads(cli("audit", path, "--counts", "MATH=5000", "-f", "json").out)
     assert data["tasks"][0]["tied_with_best"] == ["Galleon"]
     bad = cli("audit", path, "--counts", "MATH=x")

@@ -18,9 +18,10 @@ from .errors import RankwiseError
 
 #: What a report folder (``--report DIR``) writes: ``report.*`` and ``report_fragment.tex``,
 #: the figures as SVG, PDF and PNG, the CD diagram as TikZ, and the pairs; a power study's
-#: folder (``rankwise power --report``) its ``power.txt`` and ``power.json``.
+#: folder (``rankwise power --report``) its formats as ``power.*``.
 REPORT_SUFFIXES = (".svg", ".pdf", ".png", ".tikz")
-REPORT_NAMES = ("pairs.csv", "cd_diagram_tikz.tex", "power.txt", "power.json")
+REPORT_NAMES = ("pairs.csv", "cd_diagram_tikz.tex", "power.txt", "power.json", "power.md",
+                "power.tex", "power.html")
 
 
 def same_file(a, b) -> bool:

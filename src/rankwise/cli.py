@@ -426,17 +426,15 @@ def power(
 ):
     """How often, and how reproducibly, each test rejects on biased samples of the pool's data sets (Demšar 2006, §4)."""
     from .power import power_study
-    from .power.report import json_report, text_report, write_report
 
     try:
-        if fmt not in names.SUMMARY_FORMATS:
-            raise RankwiseError(f"--format must be text or json; got {fmt!r}")
+        _analysis_format(fmt)
         if missing == "skillings-mack":
             raise RankwiseError("the power study draws complete samples: use --missing"
                                 " drop-datasets or drop-learners")
         check_destinations(output, report)
         refuse_clashes({"the pool": pool}, {"-o": output}, {"--report": report})
-        width = figure_inches(figure_width, report)
+        figure_inches(figure_width, report)   # checked before the study runs
         table = read_table(pool, example, "a POOL", criterion=criterion,
                            higher_is_better=higher_is_better, missing=missing, columns=columns,
                            source_format=source_format, duplicates=duplicates, where=where,
@@ -445,10 +443,7 @@ def power(
                             biases=bias, draws=draws, seed=seed, tests=tests,
                             procedures=procedures, alpha=alpha, target_power=target_power,
                             jobs=jobs, dask_scheduler=dask_scheduler)
-        if report is not None:
-            write_folder(lambda folder: write_report(study, folder, width), report)
-        emit(json_report(study) if fmt == "json" else text_report(study, text_width(output)),
-             output)
+        _emit_analysis(study, fmt, output, report, figure_width)
     except RankwiseError as exc:
         fail(str(exc))
 
@@ -461,20 +456,21 @@ def race(
     missing: In.Missing = "refuse", duplicates: In.Duplicates = None, where: In.Where = None,
     sep: In.Sep = None, decimal: In.Decimal = None,
     alpha: R.alpha = RD.alpha, goal: R.goal = RD.goal, order: R.order = RD.order,
-    seed: R.seed = RD.seed, fmt: Racing.Format = "text",
+    seed: R.seed = RD.seed, fmt: Racing.Format = "text", report: Racing.Report = None,
     figure: Racing.Figure = None, output: Racing.Output = None, ctx: typer.Context = None,
 ):
     """Replay a race over a finished table: eliminate a learner as soon as another beats it, with a guarantee that holds whenever the race stops. On a results file of rankwise run --race: that race."""
-    from .report.race import race_json, race_text
+    from dataclasses import replace
+
     from .stats.racing import race as run_race
 
     try:
-        if fmt not in names.SUMMARY_FORMATS:
-            raise RankwiseError(f"--format must be text or json; got {fmt!r}")
+        _analysis_format(fmt)
         if order not in ("random", "given"):
             raise RankwiseError(f"--order must be random or given; got {order!r}")
-        check_destinations(output, None)
-        refuse_clashes({"the input": input}, {"-o": output, "--figure": figure})
+        check_destinations(output, report)
+        refuse_clashes({"the input": input}, {"-o": output, "--figure": figure},
+                       {"--report": report})
         from . import _validate
 
         _validate.alpha(alpha)   # every option first, then the table, then its notes
@@ -493,10 +489,11 @@ def race(
             result = run_race(table, alpha=alpha, goal=top, order=order, seed=seed)
             for note in (*table.warnings, direction_sentence(table)):   # once it could run
                 typer.echo(f"rankwise: note: {note}", err=True)
+        else:
+            result = replace(result, source=str(input))
         if figure is not None:
             _write_race_figure(result, figure)
-        emit(race_json(result) if fmt == "json" else race_text(result, text_width(output)),
-             output)
+        _emit_analysis(result, fmt, output, report)
     except RankwiseError as exc:
         fail(str(exc))
 
@@ -517,7 +514,8 @@ def _run_race_of(path: Path, ctx):
         return None
     result, record = found
     given = [f"--{p.name.replace('_', '-')}" for p in ctx.command.params
-             if p.name not in ("input", "fmt", "figure", "output") and _given(ctx, p.name)]
+             if p.name not in ("input", "fmt", "figure", "output", "report")
+             and _given(ctx, p.name)]
     s = record["settings"]
     if given:
         raise RankwiseError(f"{path}: its race was run by rankwise run --race (on"
@@ -620,39 +618,52 @@ def audit(
     counts: Annotated[Optional[str], typer.Option(
         "--counts", metavar="TASK=N,...", help="Item counts of some tasks (the others are"
         " recovered from the rounding).")] = None,
-    alpha: A.alpha = AD.alpha,
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="[text|json]",
-                                     help="Output format.")] = "text",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE",
-                                                   help="Write to FILE.")] = None,
+    alpha: A.alpha = AD.alpha, confidence: A.confidence = AD.confidence,
+    fmt: Study.Format = "text", report: Study.Report = None, output: Study.Output = None,
 ):
     """Audit a published board of proportions: the item counts behind each task, each score's interval, the models tied with #1 per task and overall, and what cannot be checked."""
-    from .analysis.audit import audit as run_audit, audit_text
+    from .analysis.audit import audit as run_audit
 
     try:
-        if fmt not in ("text", "json"):
-            raise RankwiseError(f"--format must be text or json; got {fmt!r}")
-        check_destinations(output, None)
-        refuse_clashes({"the board": board}, {"-o": output}, {})
-        given = {}
-        for part in (counts or "").split(","):
-            if not part.strip():
-                continue
-            name, _, value = part.partition("=")
-            if not value.strip().isdigit() or int(value) < 1:
-                raise RankwiseError(f"--counts takes TASK=N with N a positive whole number;"
-                                    f" got {part.strip()!r}")
-            given[name.strip()] = int(value)
-        result = run_audit(board, counts=given, alpha=alpha)
-        if fmt == "json":
-            import json
-
-            text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
-        else:
-            text = audit_text(result, text_width(output))
-        emit(text, output)
+        _analysis_format(fmt)
+        check_destinations(output, report)
+        refuse_clashes({"the board": board}, {"-o": output}, {"--report": report})
+        result = run_audit(board, counts=_audit_counts(counts), alpha=alpha,
+                           confidence=confidence)
+        _emit_analysis(result, fmt, output, report)
     except RankwiseError as exc:
         fail(str(exc))
+
+
+def _audit_counts(counts) -> dict:
+    """``--counts TASK=N,...`` as ``{task: N}``."""
+    given = {}
+    for part in (counts or "").split(","):
+        if not part.strip():
+            continue
+        name, _, value = part.partition("=")
+        if not value.strip().isdigit() or int(value) < 1:
+            raise RankwiseError(f"--counts takes TASK=N with N a positive whole number;"
+                                f" got {part.strip()!r}")
+        given[name.strip()] = int(value)
+    return given
+
+
+def _analysis_format(fmt: str) -> None:
+    """``--format`` of audit, race and power: one of the report formats."""
+    if fmt not in names.REPORT_FORMATS:
+        raise RankwiseError(f"--format must be one of {', '.join(names.REPORT_FORMATS)}; got"
+                            f" {fmt!r}")
+
+
+def _emit_analysis(result, fmt: str, output, report, figure_width=None) -> None:
+    """An analysis (audit, race, power) in ``fmt`` to the screen or ``-o``, after its report
+    folder (every format and figure) when ``--report`` names one: the folder is written whole
+    or not at all, before anything is printed."""
+    if report is not None:
+        write_folder(lambda folder: result.write_report(folder, figure_width=figure_width),
+                     report)
+    emit(result.render(fmt, width=text_width(output) if fmt == "text" else None), output)
 
 
 @app.command()

@@ -193,11 +193,11 @@ class Out:
 
 class Study:
     """power: the study (from the option table), its parallel runs and its output."""
-    Format = Annotated[str, opt("--format", "-f", choices=names.SUMMARY_FORMATS, panel=OUT_P,
+    Format = Annotated[str, opt("--format", "-f", choices=names.REPORT_FORMATS, panel=OUT_P,
                                 help="Output format.")]
     Report = Annotated[Optional[Path], opt(
         "--report", metavar="DIR", panel=OUT_P,
-        help="The text, JSON and figures (SVG, PDF, PNG) into DIR.")]
+        help="Every format and the figures (SVG, PDF, PNG) into DIR.")]
     Output = Annotated[Optional[Path], opt("--output", "-o", metavar="FILE", panel=OUT_P,
                                            help="Write to FILE instead of the screen.")]
     FigureWidth = Annotated[Optional[str], opt(
@@ -223,7 +223,7 @@ class Board:
 
 class Racing:
     """race: the race (from the option table) and its output."""
-    Format, Output = Study.Format, Study.Output
+    Format, Output, Report = Study.Format, Study.Output, Study.Report
     Figure = Annotated[Optional[Path], opt(
         "--figure", metavar="FILE", panel=OUT_P,
         help="The race as a figure (.svg, .pdf or .png).")]

@@ -385,8 +385,10 @@ CURVES = (
           help="Seed of the rank band's bootstrap."),
 )
 
-#: :func:`rankwise.analysis.audit.audit`'s level (``rankwise audit``).
-AUDIT = (_like("alpha", panel=None, help="Level of the decisions."),)
+#: :func:`rankwise.analysis.audit.audit`'s levels (``rankwise audit``).
+AUDIT = (_like("alpha", panel=None, help="Level of the decisions."),
+         Option("confidence", 0.95, "--confidence", metavar="C", panel=None, type=float,
+                help="Level of each score's Wilson interval."))
 
 #: Each command's options beside compare's, by command.
 COMMANDS = {"power": POWER, "race": RACE, "leaderboard": BOARD, "curves": CURVES,

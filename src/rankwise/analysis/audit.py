@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -25,6 +26,7 @@ from ..errors import RankwiseError
 from ..stats.adjust import adjust
 from ..stats.items import proportion_interval
 from ..stats.results import jsonable
+from .protocol import Analysis
 
 #: The largest item count the recovery tries.
 MAX_COUNT = 100_000
@@ -48,8 +50,10 @@ class TaskAudit:
 
 
 @dataclass(frozen=True)
-class Audit:
-    """The audit of a board (:func:`audit`).
+class Audit(Analysis):
+    """The audit of a board (:func:`audit`); ``settings`` echoes the options it ran with
+    (``alpha``, ``confidence``, the intervals' method, the counts given, ``percent``,
+    ``max_count``), and :mod:`rankwise.report.audit` presents it in every format.
 
     Examples
     --------
@@ -60,7 +64,14 @@ class Audit:
     >>> a = audit(board, counts={"MATH": 5000, "HumanEval": 164})
     >>> [t.tied for t in a.tasks]
     [('A',), ('B', 'A')]
+    >>> a.schema, a.settings["confidence"]
+    ('rankwise.audit/1', 0.95)
     """
+
+    kind: ClassVar[str] = "audit"
+    # 1: the first versioned schema (before it, {"kind": "audit", ...} with no id; the keys
+    # are those of then, with ``settings`` added).
+    version: ClassVar[int] = 1
 
     source: str
     models: tuple
@@ -71,6 +82,12 @@ class Audit:
     overall_tied: tuple
     overall_note: str
     notes: tuple
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def confidence(self) -> float:
+        """The level of the score intervals."""
+        return float(self.settings.get("confidence", 0.95))
 
     def to_dict(self) -> dict:
         return {"kind": "audit", "source": self.source, "models": list(self.models),
@@ -80,7 +97,8 @@ class Audit:
                            "high": jsonable(t.high), "best": t.best, "tied_with_best":
                            list(t.tied)} for t in self.tasks],
                 "overall": {"best": self.overall_best, "tied_with_best": list(self.overall_tied),
-                            "how": self.overall_note}, "notes": list(self.notes)}
+                            "how": self.overall_note},
+                "settings": jsonable(self.settings), "notes": list(self.notes)}
 
 
 def _decimals(text: str) -> int:
@@ -195,7 +213,9 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
     the first column, one column per task).
 
     ``counts``: the item count of some tasks (the others are recovered). ``percent``: whether
-    the scores are percentages (default: when any exceeds 1).
+    the scores are percentages (default: when any exceeds 1). ``confidence``: the level of each
+    score's Wilson interval (echoed in ``settings`` and printed in every format); ``alpha``:
+    the level of the tied-with-#1 decisions.
 
     Examples
     --------
@@ -207,6 +227,16 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
     >>> t.n, t.how
     (3, 'recovered')
     """
+    from .. import _validate as check
+
+    check.alpha(alpha)   # the options before the board is read
+    try:
+        level = None if isinstance(confidence, bool) else float(confidence)
+    except (TypeError, ValueError):
+        level = None
+    if level is None or not 0.0 < level < 1.0:
+        raise RankwiseError(f"confidence must be a number between 0 and 1 (0.95 for 95%"
+                            f" intervals); got {confidence!r}")
     source = "DataFrame" if isinstance(board, pd.DataFrame) else str(board)
     models, texts, values = _read_board(board, source)
     counts = dict(counts or {})
@@ -248,71 +278,58 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
             best = models[int(np.argmax(score))]
             tasks.append(TaskAudit(task, d, None, how, score, low, high, best, (best,)))
             continue
-        hits = np.clip(np.rint(score * n), 0, n)
-        low, high = proportion_interval(hits, n, confidence=confidence, method="wilson")
-        b = int(np.argmax(score))
-        others = [i for i in range(len(models)) if i != b]
-        pooled = (hits[b] + hits[others]) / (2 * n)
-        se = np.sqrt(pooled * (1 - pooled) * 2 / n)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            zval = np.where(se > 0, (score[b] - score[others]) / se, 0.0)
-        pv = stats.norm.sf(zval)
-        apv = adjust(pv, "holm") if len(pv) else pv
-        tied = [b] + [i for i, a in zip(others, apv) if a > alpha]
-        tied = tuple(models[i] for i in sorted(tied, key=lambda i: -score[i]))
-        tasks.append(TaskAudit(task, d, n, how, score, np.asarray(low), np.asarray(high),
-                               models[b], tied))
-    overall_best, overall_tied, how = None, (), ""
-    if len(texts.columns) >= 2:
-        from ..tables.table import ScoreTable
-        from . import compare
-
-        table = ScoreTable(values=p.T, datasets=tuple(texts.columns), learners=models,
-                           higher_is_better=True, direction_source="source",
-                           criterion="score", source=source)
-        verdict = compare(table, alpha=alpha).verdict
-        if verdict.best is not None:
-            overall_best, overall_tied = verdict.best, tuple(verdict.winners)
-            how = (f"the Friedman-family omnibus test, then each model against the"
-                   f" best-ranked by {verdict.procedure}, over {len(texts.columns)} tasks as"
-                   f" data sets")
-        else:
-            how = verdict.text.split(". ")[0]
-    else:
-        how = "one task: nothing across tasks"
+        tasks.append(_task_audit(task, d, n, how, score, models, level, alpha))
+    overall_best, overall_tied, how = _overall(p, texts.columns, models, alpha, source)
     notes.append("Per task, each model against the task's best by the unpaired two-proportion"
                  " z-test (one-sided, Holm): a board does not say which items each model got"
                  " right, so the paired test, often far more powerful, cannot be run; a model"
                  " 'tied' here may still differ on the items.")
+    settings = {"alpha": alpha, "confidence": level, "interval": "wilson",
+                "counts": {task: int(n) for task, n in counts.items()}, "percent": percent,
+                "max_count": max_count}
     return Audit(source, models, tuple(tasks), percent, alpha, overall_best, overall_tied, how,
-                 tuple(notes))
+                 tuple(notes), settings)
 
 
-def audit_text(a: Audit, width: int = 80) -> str:
-    """The audit as plain text."""
-    import textwrap
+def _task_audit(task, d, n, how, score, models, level, alpha) -> TaskAudit:
+    """One task of known count ``n``: each score's Wilson interval at ``level``, and the
+    models not significantly below the best (unpaired two-proportion z-tests, Holm)."""
+    hits = np.clip(np.rint(score * n), 0, n)
+    low, high = proportion_interval(hits, n, confidence=level, method="wilson")
+    b = int(np.argmax(score))
+    others = [i for i in range(len(models)) if i != b]
+    pooled = (hits[b] + hits[others]) / (2 * n)
+    se = np.sqrt(pooled * (1 - pooled) * 2 / n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        zval = np.where(se > 0, (score[b] - score[others]) / se, 0.0)
+    pv = stats.norm.sf(zval)
+    apv = adjust(pv, "holm") if len(pv) else pv
+    tied = [b] + [i for i, a in zip(others, apv) if a > alpha]
+    tied = tuple(models[i] for i in sorted(tied, key=lambda i: -score[i]))
+    return TaskAudit(task, d, n, how, score, np.asarray(low), np.asarray(high), models[b], tied)
 
-    wrap = lambda s, i="": textwrap.fill(s, width, initial_indent=i,  # noqa: E731
-                                         subsequent_indent=i + "  ")
-    unit = "percent" if a.percent else "proportions"
-    out = [wrap(f"rankwise audit: {a.source}"),
-           wrap(f"{len(a.models)} models x {len(a.tasks)} tasks, scores read as {unit};"
-                f" alpha = {a.alpha}; intervals Wilson 95%.")]
-    for t in a.tasks:
-        count = "unknown" if t.n is None else f"{t.n} ({t.how})"
-        out += ["", f"{t.task}: items {count}; printed to {t.decimals} decimals"]
-        name_w = max(5, max(len(m) for m in a.models))
-        for i in np.argsort(-t.score, kind="stable"):
-            interval = ("" if not np.isfinite(t.low[i]) else
-                        f"  [{t.low[i]:.3f}, {t.high[i]:.3f}]")
-            out.append(f"  {a.models[i]:<{name_w}}  {t.score[i]:.4f}{interval}")
-        out.append(wrap(f"Tied with #1 ({t.best}): {', '.join(t.tied)}.", "  "))
-    out += [""]
-    if a.overall_best is not None:
-        out.append(wrap(f"Overall, tied with #1 ({a.overall_best}): {', '.join(a.overall_tied)}"
-                        f" ({a.overall_note})."))
-    else:
-        out.append(wrap(f"Overall: {a.overall_note}."))
-    for note in a.notes:
-        out.append(wrap(f"Note: {note}"))
-    return "\n".join(out) + "\n"
+
+def _overall(p, tasks, models, alpha, source) -> tuple:
+    """``(best, tied, how)`` across the tasks: compare's verdict with the tasks as data sets
+    (nothing with one task)."""
+    if len(tasks) < 2:
+        return None, (), "one task: nothing across tasks"
+    from ..tables.table import ScoreTable
+    from . import compare
+
+    table = ScoreTable(values=p.T, datasets=tuple(tasks), learners=models,
+                       higher_is_better=True, direction_source="source", criterion="score",
+                       source=source)
+    verdict = compare(table, alpha=alpha).verdict
+    if verdict.best is None:
+        return None, (), verdict.text.split(". ")[0]
+    return (verdict.best, tuple(verdict.winners),
+            f"the Friedman-family omnibus test, then each model against the best-ranked by"
+            f" {verdict.procedure}, over {len(tasks)} tasks as data sets")
+
+
+def audit_text(a: Audit, width: int | None = 80) -> str:
+    """The audit as plain text (:mod:`rankwise.report.audit` lays it out, as every format)."""
+    from ..report import render
+
+    return render(a, "text", width=width)

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
 from ..defaults import POWER_DRAWS, POWER_SAMPLE_SIZE, POWER_SEED
 from .. import _validate as check
+from ..analysis.protocol import Analysis
 from ..errors import RankwiseError
 from ..names import CONTROL_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES, TWO_LEARNER_TESTS
 from ..stats.adjust import adjust
@@ -140,8 +142,9 @@ class PowerEntry:
 
 
 @dataclass(frozen=True)
-class PowerStudy:
-    """Everything a power study computed, with the settings that produced it.
+class PowerStudy(Analysis):
+    """Everything a power study computed, with the settings that produced it;
+    :mod:`rankwise.power.report` presents it in every format with its two figures.
 
     Examples
     --------
@@ -151,7 +154,12 @@ class PowerStudy:
     ...                     sample_size="10", biases=[0, 10], draws=50)
     >>> study.learners, study.sample_sizes, study.biases, study.tests
     (('C4.5', 'Kernel'), (10,), (0.0, 10.0), ('wilcoxon', 'sign', 'ttest'))
+    >>> study.schema, study.settings["draws"]
+    ('rankwise.power/1', 50)
     """
+
+    kind: ClassVar[str] = "power"
+    version: ClassVar[int] = 1   # SCHEMA
 
     source: str
     criterion: str | None
@@ -173,6 +181,15 @@ class PowerStudy:
     notes: tuple = ()
     weights: dict = field(default_factory=dict, repr=False)  # bias -> selection weights
 
+    @property
+    def settings(self) -> dict:
+        """The options the study ran with (each is also a key of its own in the JSON)."""
+        size = self.sample_sizes[0] if len(self.sample_sizes) == 1 else list(self.sample_sizes)
+        return {"learners": list(self.learners), "control": self.control,
+                "sample_size": size, "biases": list(self.biases), "draws": self.draws,
+                "seed": self.seed, "alpha": self.alpha, "tests": list(self.tests),
+                "procedures": list(self.procedures), "target_power": self.target_power}
+
     def to_dict(self) -> dict:
         size = self.sample_sizes[0] if len(self.sample_sizes) == 1 else list(self.sample_sizes)
         return jsonable({
@@ -184,7 +201,8 @@ class PowerStudy:
             "tests": list(self.tests), "procedures": list(self.procedures),
             "results": [e.to_dict() for e in self.results],
             "target_power": self.target_power,
-            "planning": [dict(p) for p in self.planning], "notes": list(self.notes)})
+            "planning": [dict(p) for p in self.planning], "settings": self.settings,
+            "notes": list(self.notes)})
 
     def entry(self, test: str, bias: float, sample_size: int | None = None) -> PowerEntry:
         size = self.sample_sizes[0] if sample_size is None else sample_size

@@ -95,6 +95,12 @@ def write_folder(result, folder, width: float | None = None) -> list:
     return moved(written, folder)
 
 
+def files(result) -> dict:
+    """format -> file name in the report folder: ``report.*``, or the presenter's ``FILES``
+    (a power study keeps the ``power.txt`` and ``power.json`` its folder always had)."""
+    return dict(getattr(presenter(result), "FILES", FILES))
+
+
 def _write_all(result, folder: Path, width) -> list:
     from .diagrams import figure_bytes
     from .text import WIDTH
@@ -108,8 +114,8 @@ def _write_all(result, folder: Path, width) -> list:
             path = folder / f"{name}.{fmt}"
             path.write_bytes(data)
             written.append(path)
-    texts = {FILES[fmt]: render(result, fmt, width=WIDTH if fmt == "text" else None,
-                                figure_files=True, inline=inline) for fmt in FILES}
+    texts = {name: render(result, fmt, width=WIDTH if fmt == "text" else None,
+                          figure_files=True, inline=inline) for fmt, name in files(result).items()}
     extras = getattr(presenter(result), "extras", None)
     texts.update({} if extras is None else extras(result))
     for name, text in texts.items():

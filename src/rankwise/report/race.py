@@ -1,58 +1,80 @@
-"""A replayed race as text, JSON and a figure (``rankwise race``)."""
+"""A replayed race (``rankwise race``) in every format from one
+:class:`~rankwise.report.document.Document`, its JSON and its figure."""
 
 from __future__ import annotations
-
-import json
 
 import numpy as np
 
 from .._text import visible
 from ..stats.racing import goal_text
+from .document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
 
-def race_text(r, width: int = 80) -> str:
-    """The race in plain words: the settings, each elimination, the survivors, what was not
-    needed, and the guarantee."""
-    import textwrap
-
+def document(r) -> Document:
+    """The race as format-neutral blocks: the settings, each elimination, the outcome (the
+    survivors and what was not needed), the guarantee, the order of the data sets, the figure
+    and the notes."""
     k, n = len(r.learners), len(r.order)
-    lines = [f"Race over {n} data sets, {k} learners (alpha = {r.alpha:g}, goal:"
-             f" {goal_text(r.goal)})", ""]
+    doc = Document("rankwise race" + (f": {r.source}" if r.source else ""))
+    doc.add(Paragraph(f"Race over {n} data sets, {k} learners (alpha = {r.alpha:g}, goal:"
+                      f" {goal_text(r.goal)}).", role="lead"))
+    doc.add(Heading("Eliminations"))
     if r.eliminations:
-        lines.append("Eliminated (after how many data sets, by whom, e-value):")
-        name_w = max(len(visible(e.learner)) for e in r.eliminations)
-        for e in r.eliminations:
-            lines.append(f"  {visible(e.learner):<{name_w}}  after {e.step:>4}  by"
-                         f" {visible(e.by)} (e = {e.evalue:,.0f})")
+        rows = [[e.learner, str(e.step), e.by, f"{e.evalue:,.0f}"] for e in r.eliminations]
+        doc.add(Table(["learner", "after", "by", "e-value"], rows, "<><>", key="eliminations",
+                      caption="In the order they happened: after how many data sets, by"
+                              f" whom, with what e-value (an elimination needs"
+                              f" {r.threshold:,.0f})."))
     else:
-        lines.append("No learner was eliminated.")
-    lines.append("")
-    said = ("The goal was reached" if r.settled else "The goal was not reached")
-    lines += textwrap.wrap(
-        f"{said} after {r.steps} of {n} data sets; left: "
-        + ", ".join(map(visible, r.survivors)) + f". The race evaluated {r.tasks_used:,} of"
-        f" {r.tasks_full:,} (learner, data set) pairs: {r.saved:.0%} of the experiment was"
-        f" not needed. Ties between two learners on a data set: {r.ties:,} (they carry no"
-        " evidence).", width)
-    lines.append("")
-    lines += textwrap.wrap("Guarantee: " + r.guarantee(), width)
-    lines.append("")
-    order = ("Data sets in a random order (seed " + str(r.seed) + ")" if r.seed is not None
+        doc.add(Paragraph("No learner was eliminated."))
+    said = "The goal was reached" if r.settled else "The goal was not reached"
+    doc.add(Heading("Outcome"), Paragraph(
+        f"{said} after {r.steps} of {n} data sets; left: " + ", ".join(r.survivors)
+        + f". The race evaluated {r.tasks_used:,} of {r.tasks_full:,} (learner, data set)"
+        f" pairs: {r.saved:.0%} of the experiment was not needed. Ties between two learners on"
+        f" a data set: {r.ties:,} (they carry no evidence).", role="verdict"))
+    doc.add(Heading("Guarantee"), Paragraph(r.guarantee()))
+    order = (f"Data sets in a random order (seed {r.seed})" if r.seed is not None
              else "Data sets in the table's order")
-    shown = [visible(d) for d in r.order[:min(r.steps, SHOWN)]]
+    shown = list(r.order[:min(r.steps, SHOWN)])
     rest = (f", ... ({r.steps} taken of {n}; the JSON lists them all)"
             if r.steps > SHOWN else "" if r.steps == n else f" ({r.steps} taken of {n})")
-    lines += textwrap.wrap(f"{order}: " + ", ".join(shown) + rest + ".", width)
-    return "\n".join(lines) + "\n"
+    doc.add(Heading("Order"), Paragraph(f"{order}: " + ", ".join(shown) + rest + "."))
+    who = (f"The first {FIGURE_LIMIT} of {k} learners" if k > FIGURE_LIMIT else "Each learner")
+    doc.add(Heading("Figures"), Figure("race", Drawn(
+        "race", "The race",
+        f"{who} (the last eliminated on top) against the data sets taken: a line while it races, a cross where it is eliminated, with who beat"
+        " it.")))
+    if r.notes:
+        doc.add(Heading("Notes"), Bullets(list(r.notes), role="notes"))
+    return doc
 
 
 #: The data sets the text lists by name, in the race's order.
 SHOWN = 12
+#: The learners the figure draws at most (a row each).
+FIGURE_LIMIT = 60
+
+
+def figures(r, width: float | None = None) -> dict:
+    """``{"race": Figure}``, scaled down to ``width`` inches when it is wider."""
+    from .diagrams import fit_width
+
+    return {"race": fit_width(race_figure(r, FIGURE_LIMIT), width)}
+
+
+def race_text(r, width: int | None = 80) -> str:
+    """The race as text (the document laid out, as every format)."""
+    from .generic import render
+
+    return render(r, "text", width=width)
 
 
 def race_json(r, indent: int | None = 2) -> str:
-    return json.dumps({"rankwise": "race/1", **r.to_dict()}, indent=indent,
-                      ensure_ascii=False) + "\n"
+    """The race's JSON: ``schema`` (``rankwise.race/2``) and ``rankwise_version`` first."""
+    from .generic import render
+
+    return render(r, "json", indent=indent)
 
 
 def race_figure(r, limit: int = 60):

@@ -29,12 +29,14 @@ guarantee.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from .._validate import alpha as check_alpha, real_scores, score_input, score_matrix
 from .._validate import seed as check_seed
 from ..defaults import DEFAULT_DECIMALS, DEFAULT_SEED
+from ..analysis.protocol import Analysis
 from ..errors import RankwiseError
 from .ranking import round_scores
 
@@ -59,8 +61,9 @@ class Elimination:
 
 
 @dataclass(frozen=True)
-class Race:
-    """A race replayed over a finished table (:func:`race`).
+class Race(Analysis):
+    """A race replayed over a finished table (:func:`race`); :mod:`rankwise.report.race`
+    presents it in every format (``to_text()``, ``render(fmt)``, ``write_report(folder)``).
 
     ``order`` holds every data set in the order the race takes them; the race used the first
     ``steps``. ``eliminations`` in the order they happened; ``survivors`` are the learners
@@ -79,7 +82,12 @@ class Race:
     [('C', 'B', 11), ('D', 'B', 32)]
     >>> r.survivors, r.settled, r.steps   # A and B are alike: one cannot be left
     (('A', 'B'), False, 60)
+    >>> r.schema, r.settings["order"]
+    ('rankwise.race/2', 'given')
     """
+
+    kind: ClassVar[str] = "race"
+    version: ClassVar[int] = 2   # 1: {"rankwise": "race/1", ...}
 
     learners: tuple
     order: tuple
@@ -94,6 +102,14 @@ class Race:
     evidence: np.ndarray
     ties: int
     seed: int | None
+    source: str = ""     # the table raced (a file, an example), for the reports' title
+    notes: tuple = ()
+
+    @property
+    def settings(self) -> dict:
+        """The options the race ran with (``order``: random, with ``seed``, or given)."""
+        return {"alpha": self.alpha, "goal": self.goal,
+                "order": "given" if self.seed is None else "random", "seed": self.seed}
 
     @property
     def tasks_used(self) -> int:
@@ -123,7 +139,8 @@ class Race:
                 "evaluated": dict(zip(self.learners, map(int, self.evaluated))),
                 "tasks_used": self.tasks_used, "tasks_full": self.tasks_full,
                 "saved": self.saved, "ties": self.ties, "seed": self.seed,
-                "bets": BETS.tolist(), "guarantee": self.guarantee()}
+                "bets": BETS.tolist(), "guarantee": self.guarantee(), "source": self.source,
+                "settings": self.settings, "notes": list(self.notes)}
 
 
 def race_threshold(k: int, alpha: float) -> float:
@@ -166,6 +183,23 @@ def race_order(n: int, order="random", seed: int = DEFAULT_SEED) -> np.ndarray:
     return rows.astype(np.int64)
 
 
+def _named(fn):
+    """The race names the table it ran on (a ScoreTable's ``source``) for its reports' title:
+    the score matrix the function receives has lost it."""
+    import functools
+    from dataclasses import replace
+
+    @functools.wraps(fn)
+    def wrapper(x, *args, **kwargs):
+        from ..tables.table import ScoreTable
+
+        result = fn(x, *args, **kwargs)
+        return replace(result, source=x.source) if isinstance(x, ScoreTable) else result
+
+    return wrapper
+
+
+@_named
 @score_input
 def race(x, learners=None, datasets=None, *, alpha: float = 0.05, goal: int = 1,
          order="random", seed: int = DEFAULT_SEED, higher_is_better: bool | None = None,
