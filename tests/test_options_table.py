@@ -243,7 +243,7 @@ def test_other_commands_take_the_table_options_with_their_defaults(command):
     api = inspect.signature(_api_of(command)).parameters
     params = {p.name: p for p in typer.main.get_command(cli_module.app).commands[command].params}
     for option in COMMANDS[command]:
-        if option.name in {"goal", "sample_size"}:   # a word on the command line, see below
+        if option.name in {"goal", "sample_size", "decimals"}:   # a word on the command line, see below
             assert api[option.name].default == option.default, option.name
         else:
             assert api[option.name].default == option.default == option.command_default, \
@@ -257,7 +257,11 @@ def test_other_commands_take_the_table_options_with_their_defaults(command):
 
 
 def test_the_command_lines_words_for_goal_and_sample_size_mean_the_python_defaults():
-    from rankwise.cli import _goal
+    from rankwise.cli import _decimals, _goal
+
+    board_options = {o.name: o for o in COMMANDS["leaderboard"]}
+    assert _decimals(board_options["decimals"].command_default) == board_options["decimals"].default
+    assert _decimals("none") is None and _decimals("NONE") is None
     from rankwise.power.study import parse_sample_sizes
 
     race_options = {o.name: o for o in COMMANDS["race"]}
