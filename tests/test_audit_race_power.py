@@ -9,7 +9,7 @@ import pytest
 
 import rankwise
 from rankwise.analysis.audit import audit
-from rankwise.analysis.protocol import Analysis
+from rankwise.protocol import Analysis
 from rankwise.names import REPORT_FORMATS
 from rankwise.power import power_study
 from rankwise.report.document import Heading

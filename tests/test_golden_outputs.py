@@ -244,7 +244,7 @@ POWER = {
 @pytest.mark.parametrize("case", POWER)
 def test_power_study_outputs_are_byte_identical(case):
     from rankwise.power import power_study
-    from rankwise.power.report import json_report, text_report
+    from rankwise.report.power import json_report, text_report
 
     study = power_study(load_example("garcia2008"), **POWER[case])
     check({"json": unversioned(json_report(study)), "text": text_report(study)},

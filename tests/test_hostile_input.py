@@ -149,7 +149,7 @@ def test_scores_up_to_the_bound_give_every_analysis_without_a_warning():
     """At ±1e307 (warnings are errors here): every test, family, effect size, Bayesian test,
     pool view and power study, and every format."""
     from rankwise.power import power_study
-    from rankwise.power.report import json_report, text_report
+    from rankwise.report.power import json_report, text_report
 
     rng = np.random.default_rng(0)
     x = rng.uniform(-1, 1, (12, 4)) * 1e307

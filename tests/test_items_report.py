@@ -9,7 +9,7 @@ import re
 import pytest
 
 import rankwise
-from rankwise.analysis.protocol import Analysis
+from rankwise.protocol import Analysis
 from rankwise.report import build_document
 from rankwise.report.document import Heading
 

@@ -196,7 +196,7 @@ def test_the_text_fits_80_columns_and_says_what_the_unwrapped_text_says(cli):
     planning line only between its items) and its tables come in blocks of columns, as
     compare's do; the words are those of the unwrapped text, in order."""
     from rankwise.power import power_study
-    from rankwise.power.report import text_report
+    from rankwise.report.power import text_report
 
     args = ["--learners", "C4.5,CN2,Kernel", "--draws", "20", "--sample-size", "5:6",
             "--procedures", "holm", "--bias", "0,10"]

@@ -7,7 +7,7 @@ import pytest
 
 import rankwise
 from rankwise.analysis.best import BestSet, reconcile
-from rankwise.analysis.protocol import Analysis
+from rankwise.protocol import Analysis
 from rankwise.errors import RankwiseError
 from rankwise.names import BEST_SETS
 from rankwise.report import build_document, render

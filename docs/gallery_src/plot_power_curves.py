@@ -10,7 +10,7 @@ command line default is 1,000.
 
 import rankwise
 from rankwise.power import power_study
-from rankwise.power.report import figures
+from rankwise.report.power import figures
 
 study = power_study(rankwise.load_example("demsar2006_table2"), sample_size=10,
                     biases=[0, 0.01, 0.02, 0.04], draws=200, seed=1)

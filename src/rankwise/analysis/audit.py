@@ -26,7 +26,7 @@ from ..errors import RankwiseError
 from ..stats.adjust import adjust
 from ..stats.items import proportion_interval
 from ..stats.results import jsonable
-from .protocol import Analysis
+from ..protocol import Analysis
 
 #: The largest item count the recovery tries.
 MAX_COUNT = 100_000
@@ -330,6 +330,4 @@ def _overall(p, tasks, models, alpha, source) -> tuple:
 
 def audit_text(a: Audit, width: int | None = 80) -> str:
     """The audit as plain text (:mod:`rankwise.report.audit` lays it out, as every format)."""
-    from ..report import render
-
-    return render(a, "text", width=width)
+    return a.render("text", width=width)

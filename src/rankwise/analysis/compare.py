@@ -25,7 +25,7 @@ from .options import validate
 from .figures import matrix_rows
 from .option_groups import (BayesianOptions, PerDatasetOptions, PosthocOptions, Presentation,
                             RankSetOptions, WilcoxonOptions, flat_settings, grouped)
-from .protocol import Analysis
+from ..protocol import Analysis
 from .results import CriticalDifference, PosthocResult, Verdict
 
 
@@ -177,7 +177,7 @@ class Comparison(Analysis):
                        win_tie_loss=wtl, quartiles=quartile_charts(t), win_tie_loss_rows=rows)
 
     # The convenience methods below hand the comparison to the report wing, which only reads it,
-    # through Analysis._report() (analysis/protocol.py): the one place where the analysis
+    # through Analysis._report() (rankwise/protocol.py): the one place where the analysis
     # reaches up to the reports, documented in docs/about/architecture.md, and only when called.
 
     @cached_property

@@ -29,7 +29,7 @@ from ..stats.items import (cluster_codes, cluster_summer, clustered_se, is_binar
 from ..stats.resample import bootstrap_counts
 from ..tables.items import ItemTable, read_items
 from .best import BestSet, reconcile
-from .protocol import Analysis
+from ..protocol import Analysis
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from ..stats.aggregation import RULES, aggregate, majority
 from ..stats.ranking import DEFAULT_DECIMALS, round_scores
 from ..stats.resample import sorted_choice_counts
 from ..stats.results import jsonable
-from .protocol import Analysis
+from ..protocol import Analysis
 
 #: Learners up to which the win-rate matrix is computed and kept (k × k numbers).
 MATRIX_MAX = 300

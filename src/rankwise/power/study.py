@@ -23,7 +23,7 @@ import numpy as np
 
 from ..defaults import POWER_DRAWS, POWER_SAMPLE_SIZE, POWER_SEED
 from .. import _validate as check
-from ..analysis.protocol import Analysis
+from ..protocol import Analysis
 from ..errors import RankwiseError
 from ..names import CONTROL_PROCEDURES, OMNIBUS_TESTS, OPTIONAL_PROCEDURES, TWO_LEARNER_TESTS
 from ..stats.adjust import adjust
@@ -144,7 +144,7 @@ class PowerEntry:
 @dataclass(frozen=True)
 class PowerStudy(Analysis):
     """Everything a power study computed, with the settings that produced it;
-    :mod:`rankwise.power.report` presents it in every format with its two figures.
+    :mod:`rankwise.report.power` presents it in every format with its two figures.
 
     Examples
     --------

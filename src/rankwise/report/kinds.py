@@ -24,7 +24,7 @@ KINDS = {
     "fronts": ".fronts",
     "audit": ".audit",
     "race": ".race",
-    "power": "..power.report",
+    "power": ".power",
 }
 
 

@@ -36,7 +36,7 @@ import numpy as np
 from .._validate import alpha as check_alpha, real_scores, score_input, score_matrix
 from .._validate import seed as check_seed
 from ..defaults import DEFAULT_DECIMALS, DEFAULT_SEED
-from ..analysis.protocol import Analysis
+from ..protocol import Analysis
 from ..errors import RankwiseError
 from .ranking import round_scores
 
@@ -191,10 +191,11 @@ def _named(fn):
 
     @functools.wraps(fn)
     def wrapper(x, *args, **kwargs):
-        from ..tables.table import ScoreTable
-
         result = fn(x, *args, **kwargs)
-        return replace(result, source=x.source) if isinstance(x, ScoreTable) else result
+        # a ScoreTable (known by its fields: stats does not import tables); a DataFrame's
+        # attribute of that name would be a column, never a str
+        source = getattr(x, "source", None) if hasattr(x, "learners") else None
+        return replace(result, source=source) if isinstance(source, str) else result
 
     return wrapper
 

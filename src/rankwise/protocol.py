@@ -36,7 +36,7 @@ class Analysis:
 
     @staticmethod
     def _report():
-        from .. import report
+        from . import report
 
         return report
 

@@ -6,7 +6,7 @@ module's file names (:data:`FILES`)."""
 from __future__ import annotations
 
 from ..names import label
-from ..report.document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
+from .document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
 FIGURES = ("power_rejection", "power_replicability")
 
@@ -97,14 +97,14 @@ def text_report(study, width: int | None = None) -> str:
     """The study as text: its paragraphs and notes wrapped to ``width`` columns (None: a line
     each), its tables in blocks of columns that fit (the document laid out, as every
     format)."""
-    from ..report.generic import render
+    from .generic import render
 
     return render(study, "text", width=width)
 
 
 def json_report(study, indent: int | None = 2) -> str:
     """The study's JSON: ``schema`` (``rankwise.power/1``) and ``rankwise_version`` first."""
-    from ..report.generic import render
+    from .generic import render
 
     return render(study, "json", indent=indent)
 
@@ -113,7 +113,7 @@ def figures(study, width: float | None = None) -> dict:
     """``{name: Figure}``: rejection rate and replicability against the bias (one line per
     test, at each sample size), scaled down to ``width`` inches when wider (with a warning
     when their type gets too small to read)."""
-    from ..report.diagrams import fit_width, warn_small_type
+    from .diagrams import fit_width, warn_small_type
 
     drawn = {name: fit_width(fig, width) for name, fig in _drawn(study).items()}
     warn_small_type(drawn, width)
@@ -174,6 +174,6 @@ def write_report(study, folder, width: float | None = None) -> list:
     ``power.html``) and the figures (SVG, PDF, PNG) into ``folder``, each renamed into place
     once all are written (a failure leaves ``folder`` as it was); the paths written.
     ``width`` (inches): figures wider than it are scaled down to it."""
-    from ..report.generic import write_folder
+    from .generic import write_folder
 
     return write_folder(study, folder, width)
