@@ -187,16 +187,19 @@ class CriteriaComparison(Analysis):
                           for m in self.memberships]}
 
 
-def _best_sets(points, criteria, better, learners, lower_better, test_words,
+def _best_sets(points, criteria, better, learners, summary, maximize, test,
                alpha) -> tuple:
     """Per criterion: the best point and the learners not significantly worse than it
     (``better[c, best, i]`` false), best first, then in the table's order."""
+    words = ("Wilcoxon signed-rank" if F.chosen_test(test, len(learners)) == "wilcoxon"
+             else "mean-rank z-test of Friedman's ranks")
     out = []
     for c, name in enumerate(criteria):
-        best = int(np.argmax(points[:, c] * (-1 if lower_better[c] else 1)))
+        lower_better = summary == "rank" or not maximize[c]   # points are shown as read
+        best = int(np.argmax(points[:, c] * (-1 if lower_better else 1)))
         tied = [best] + [i for i in range(len(learners)) if i != best and not better[c, best, i]]
         out.append(BestSet("against-best", learners[best], tuple(learners[i] for i in tied),
-                           detail=f"{test_words}, Holm over all pairs on {name},"
+                           detail=f"{words}, Holm over all pairs on {name},"
                                   f" alpha = {alpha:g}", scope=name))
     return tuple(out)
 
@@ -341,14 +344,11 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                 "ordinal": [c for c, card in zip(criteria, cardinal) if not card],
                 "gsd": "weak representations (epsilon = 0); pairwise programmes solved by"
                        " HiGHS"}
-    test_words = ("Wilcoxon signed-rank" if F.chosen_test(test, k) == "wilcoxon"
-                  else "mean-rank z-test of Friedman's ranks")
-    best_sets = _best_sets(points, criteria, better, learners,
-                           [summary == "rank" or not up for up in maximize], test_words, alpha)
     return CriteriaComparison(tuple(learners), tuple(datasets), criteria, maximize, cardinal,
                               values, points, lo, hi, front, probability, better, adjusted,
                               dominated, outdone, gsd_d, gsd_front, tuple(memberships), settings,
-                              tuple(notes), best_sets)
+                              tuple(notes), _best_sets(points, criteria, better, learners,
+                                                       summary, maximize, test, alpha))
 
 
 def _check(criteria, alpha, confidence, summary, rounds, permutations, convention, test):

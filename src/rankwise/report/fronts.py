@@ -207,12 +207,12 @@ def document(r) -> Document:
 
 def _figure_blocks(r) -> list:
     shown = "every learner named" if len(r.learners) <= LEARNERS_SHOWN else \
-        f"the front's learners named (up to {LEARNERS_SHOWN})"
+        f"the front's learners named, up to {LEARNERS_SHOWN}"
     out = [Heading("Figures"), Figure("front", Drawn(
         "front", "The front",
         f"Each learner's point with its {r.settings['confidence']:.0%} intervals on both"
-        f" criteria, shaded by its probability of being on the front, the front outlined"
-        f" ({shown}).")), Figure("gsd", Drawn(
+        f" criteria, shaded by its probability of being on the front, the front outlined;"
+        f" {shown}.")), Figure("gsd", Drawn(
             "gsd", "The GSD relation",
             "The Hasse graph of the sample's GSD relation, the GSD front shaded.",
             drawn=r.gsd is not None, reason=_no_gsd(r)))]
