@@ -15,7 +15,7 @@ import pytest
 
 from rankwise import compare_criteria
 from rankwise.errors import RankwiseError
-from rankwise.report.fronts import fronts_dict, render_fronts, sentences
+from rankwise.report.fronts import render_fronts, sentences
 from rankwise.stats import gsd
 from rankwise.stats.fronts import (brute_front, dominance, front_probability, orient,
                                    pareto_front, statistically_dominated)
@@ -154,7 +154,7 @@ def test_report_states_front_dominated_and_tied_with_best(rng):
     text = " ".join(sentences(r))
     assert "Statistically dominated" in text and "B by A" in text
     assert r.probability[r.learners.index("A")] > 0.9
-    d = fronts_dict(r)
+    d = r.to_dict()
     assert d["front"] == ["A", "C"] and d["statistically_dominated"]["B"][0] == "A"
     assert r.settings["ordinal"] == ["fit_time"]     # times are ordinal by default
 
@@ -166,6 +166,7 @@ def _demo(criteria, **options):
     return compare_criteria(tables, criteria, **options)
 
 
+@pytest.mark.figures   # the HTML page embeds its figures
 def test_demo_experiment_report_names_the_front_and_the_learners_off_it():
     r = _demo(["accuracy", "fit_time"], rounds=200)
     assert r.front_learners == ["NaiveBayes", "RandomForest"]
@@ -219,8 +220,8 @@ def test_criteria_given_explicitly_or_as_a_criterion_list_agree(cli, tmp_path):
               "--report", tmp_path / "rep")
     assert ran.code == 0
     assert {p.name for p in (tmp_path / "rep").iterdir()} == {
-        "report.txt", "report.md", "report.html", "report.tex", "report.json", "front.svg",
-        "gsd.svg"}
+        "report.txt", "report.md", "report.html", "report.tex", "report.json",
+        *(f"{name}.{ext}" for name in ("front", "gsd") for ext in ("svg", "pdf", "png"))}
 
 
 @pytest.mark.figures
@@ -228,7 +229,7 @@ def test_front_figure_of_more_than_two_criteria_has_a_panel_per_pair_and_no_step
     """With three criteria the front is that of all three: no plane shows it as a step, so the
     figure draws each pair of criteria with the front's learners outlined and no step line;
     with two, one plane and the step. The report folder is the same bytes each time."""
-    from rankwise.report.fronts import front_figure, write_fronts_report
+    from rankwise.report.fronts import front_figure
 
     two, three = _demo(["accuracy", "fit_time"]), _demo(["accuracy", "fit_time", "auc"])
     fig = front_figure(two)
@@ -249,8 +250,8 @@ def test_front_figure_of_more_than_two_criteria_has_a_panel_per_pair_and_no_step
     panels = [ax for ax in fig.axes if ax.get_visible() and ax.get_label() != "<colorbar>"]
     assert [ax.get_xlabel().split()[0] for ax in panels] == ["accuracy"] * 5
     assert "accuracy against each of the others" in fig._suptitle.get_text()
-    first = write_fronts_report(three, tmp_path / "a")
-    second = write_fronts_report(three, tmp_path / "b")
+    first = three.write_report(tmp_path / "a")
+    second = three.write_report(tmp_path / "b")
     assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second]
     assert b"<svg" in (tmp_path / "a" / "front.svg").read_bytes()
 
@@ -302,7 +303,7 @@ def test_a_learner_shown_on_the_gsd_front_with_its_robustness():
         "A", "B"}
     assert c.robust_static == int(c.robust.min()) >= 0
     assert any(s.startswith("C is on the GSD front (static test)") for s in sentences(r))
-    assert fronts_dict(r)["gsd"]["tests"][1]["static"] is True
+    assert r.to_dict()["gsd"]["tests"][1]["static"] is True
 
 
 @pytest.mark.slow
@@ -330,6 +331,7 @@ def test_mean_rank_summary_shows_ranks_and_says_so():
 
 @pytest.mark.parametrize("case", ["constant", "identical", "two_datasets", "two_learners",
                                   "huge", "tiny"])
+@pytest.mark.figures   # the HTML page embeds its figures
 def test_extremes_give_every_output_without_a_warning(case):
     from rankwise.tables import ScoreTable
 

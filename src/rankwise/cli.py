@@ -301,7 +301,6 @@ def _compare_criteria(input, example, criteria, given, *, ordinal, permutations,
     """compare --criteria A,B: the better-and-cheaper front (rankwise.compare_criteria)."""
     from .analysis.fronts import compare_criteria
     from .option_table import command_words
-    from .report.fronts import render_fronts, write_fronts_report
     from .tables.sources import parse_columns
 
     if criteria is None:
@@ -344,8 +343,8 @@ def _compare_criteria(input, example, criteria, given, *, ordinal, permutations,
     result = compare_criteria(data, names_, **options,
                               **({} if example is not None else read))
     if report is not None:
-        write_folder(lambda folder: write_fronts_report(result, folder), report)
-    emit(render_fronts(result, fmt, text_width(output)), output)
+        write_folder(result.write_report, report)
+    emit(result.render(fmt, width=text_width(output)), output)
 
 
 def _items_input(input, example, source_format) -> bool:
@@ -729,6 +728,9 @@ def curves(
                                      help="Output format.")] = "text",
     output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE",
                                                    help="Write to FILE.")] = None,
+    report: Annotated[Optional[Path], typer.Option(
+        "--report", metavar="DIR", show_default=False,
+        help="Every format and figure (SVG, PDF, PNG) into DIR.")] = None,
 ):
     """Compare learners along a budget (optimizer traces, learning curves, anytime scores): rank over budget with a simultaneous band, everything compare does at checkpoints, where decisions change, whether more budget helps, AOCC, ERT and ECDF, performance and data profiles, and Optuna's Dewancker ranking."""
     try:
@@ -737,7 +739,10 @@ def curves(
                                 f" {fmt!r}")
         if (input is None) == (example is None):
             raise RankwiseError("give either a CURVES file or --example NAME (not both)")
-        check_destinations(output, None)
+        check_destinations(output, report)
+        if report is not None and export is not None:
+            raise RankwiseError("--report writes the report; --export writes a score table"
+                                " instead of it: give one of them")
         for label, path in (("--figure", figure), ("--cd-figure", cd_figure)):
             if path is not None:
                 from .report.diagrams import figure_format
@@ -745,7 +750,7 @@ def curves(
                 figure_format(path)
                 check_destinations(path, None)
         refuse_clashes({"the curves": input}, {"-o": output, "--figure": figure,
-                                                "--cd-figure": cd_figure}, {})
+                                                "--cd-figure": cd_figure}, {"--report": report})
         result = _curves_analysis(input, example, source, higher_is_better, values,
                                   budget_unit, criterion, budgets, targets, aocc_bounds,
                                   value_scale, budget_scale, aocc_budget, tolerance, alpha,
@@ -753,9 +758,9 @@ def curves(
         if export is not None:
             emit(_curves_export(result, export), output)
         else:
-            from .report.curves import render_curves
-
-            emit(render_curves(result, fmt, text_width(output)), output)
+            if report is not None:
+                write_folder(result.write_report, report)
+            emit(result.render(fmt, width=text_width(output)), output)
         _curves_figures(result, figure, cd_figure)
     except RankwiseError as exc:
         fail(str(exc))

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 from scipy import stats
@@ -33,7 +34,9 @@ from ..stats.adjust import adjust
 from ..stats.curves import (aocc as area_over, convergence_targets, data_profile, dewancker,
                             ecdf, ert, mean_rank_band, normalise, performance_profile,
                             running_times, within_problem_ranks)
+from ..stats.results import jsonable
 from ..tables.curves import Curves, read_curves
+from .protocol import Analysis
 
 #: Budgets of the rank band and the ECDF when the grid has more points than this.
 DISPLAY_POINTS = 25
@@ -96,7 +99,7 @@ class Checkpoint:
 
 
 @dataclass(frozen=True)
-class CurveComparison:
+class CurveComparison(Analysis):
     """Everything :func:`compare_curves` decided (see the module docstring for each part).
 
     ``display`` are the budgets of the rank band (``mean_ranks``, ``band_low``,
@@ -117,7 +120,13 @@ class CurveComparison:
     ([0.05, 0.1, 0.25, 0.5, 1.0], 0.1)
     >>> [(a, b, flips) for a, b, _, flips in r.changes][:1]
     [('forest', 'logistic', (0.1, 0.25))]
+    >>> r.schema, r.helped
+    ('rankwise.curves/2', ('forest', 'knn', 'logistic', 'naive_bayes'))
     """
+
+    kind: ClassVar[str] = "curves"
+    # 1 (unreleased): {"kind": "curves", ...}; 2: "schema" in its place, every other key kept
+    version: ClassVar[int] = 2
 
     curves: Curves
     alpha: float
@@ -157,6 +166,93 @@ class CurveComparison:
     @property
     def problems(self) -> tuple:
         return self.curves.problems
+
+    @property
+    def helped(self) -> tuple:
+        """The learners whose Page trend over the checkpoints is significant at ``alpha``
+        (more budget helps them), in the order of the trend."""
+        return tuple(n for n, t in self.trend.items() if t.pvalue < self.alpha)
+
+    @property
+    def aocc_means(self) -> np.ndarray:
+        """Each learner's AOCC, the mean over problems of its mean over runs."""
+        return np.nanmean(self.aocc, axis=1)
+
+    @property
+    def reached(self) -> np.ndarray:
+        """Each learner's share of (problem, target) pairs that some run reached."""
+        return (self.successes > 0).mean(axis=(1, 2))
+
+    def to_dict(self) -> dict:
+        """Everything as JSON-ready data (every learner, problem, budget and target); the
+        JSON is this after ``schema`` and ``rankwise_version``."""
+        c = self.curves
+        return {
+            "source": c.source, "reader": c.reader,
+            "learners": list(c.learners), "problems": list(c.problems),
+            "maximize": c.maximize, "value_kind": c.value_kind, "budget": c.budget_name,
+            "exact_grid": c.exact, "rows": c.rows, "runs": c.runs,
+            "rank_band": self._band_dict(),
+            "checkpoints": [_checkpoint_dict(cp) for cp in self.checkpoints],
+            "decision_changes": [{"a": a, "b": b, "significant": list(s),
+                                  "changes_at": list(f)} for a, b, s, f in self.changes],
+            "trend": {n: {"statistic": t.statistic, "pvalue": t.pvalue, "method": t.method}
+                      for n, t in self.trend.items()},
+            "settle": self.settle, "settle_adjusted_pvalues": _floats(self.settle_pvalues),
+            "aocc": self._aocc_dict(),
+            "fixed_target": {"targets": _floats(self.targets), "ert": _floats(self.ert),
+                             "successes": np.asarray(self.successes).tolist(),
+                             "ecdf": _floats(self.ecdf)},
+            "profiles": self._profiles_dict(),
+            "dewancker": _dewancker_dict(self.dewancker),
+            "notes": list(self.notes),
+        }
+
+    def _band_dict(self) -> dict:
+        return {"budgets": _floats(self.display), "mean_rank": _floats(self.mean_ranks),
+                "low": _floats(np.maximum(self.band_low, 1.0)),
+                "high": _floats(np.minimum(self.band_high, len(self.learners))),
+                "critical_value": _floats(self.band_c), "confidence": self.confidence,
+                "draws": self.draws, "seed": self.seed,
+                "method": "bootstrap of the problems, simultaneous over learners and budgets"
+                          " (max-t)"}
+
+    def _aocc_dict(self) -> dict:
+        o = self.aocc_options
+        return {"mean": _floats(self.aocc), "best": self.aocc_comparison.verdict.best,
+                "bounds": o.bounds if isinstance(o.bounds, str) else list(o.bounds),
+                "value_scale": o.value_scale, "budget_scale": o.budget_scale,
+                "budget": o.budget}
+
+    def _profiles_dict(self) -> dict:
+        taus, rho = self.performance
+        alphas, dp = self.data
+        return {"tolerance": self.tolerance, "cost": _floats(self.profile_cost),
+                "performance": {"tau": _floats(taus), "rho": _floats(rho)},
+                "data": {"alpha": _floats(alphas), "d": _floats(dp),
+                         "per_dimension": self.curves.dimensions is not None}}
+
+
+def _floats(a):
+    return jsonable(np.asarray(a, dtype=float))
+
+
+def _checkpoint_dict(cp) -> dict:
+    v = cp.comparison.verdict
+    return {"budget": cp.budget, "best": v.best, "winners": list(v.winners),
+            "verdict": v.text, "significant_pairs": [list(pair) for pair in cp.pairs()],
+            "tests": {k: {"statistic": _floats(t.statistic), "pvalue": _floats(t.pvalue)}
+                      for k, t in cp.comparison.tests.items()},
+            "mean_ranks": _floats(cp.comparison.mean_ranks)}
+
+
+def _dewancker_dict(d) -> dict | None:
+    if d is None:
+        return None
+    return {"alpha": d.alpha, "wins": d.wins.tolist(), "borda": d.borda.tolist(),
+            "borda_total": d.borda_total.tolist(), "firsts": d.firsts.tolist(),
+            "metrics_used": d.metrics_used.tolist(),
+            "convention": "Optuna's report_bayesmark.py DewanckerRanker"}
 
 
 def _display_budgets(grid: np.ndarray, start: float, points: int) -> np.ndarray:

@@ -27,6 +27,7 @@ Choices (each stated in every report):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -35,6 +36,9 @@ from ..errors import RankwiseError
 from ..names import FRONT_SUMMARIES as SUMMARIES
 from ..stats import fronts as F
 from ..stats import gsd as G
+from ..stats.results import jsonable
+from .best import BestSet
+from .protocol import Analysis
 
 #: The GSD programmes are solved for every ordered pair: up to this many learners.
 GSD_MAX_LEARNERS = 30
@@ -73,8 +77,12 @@ class Membership:
 
 
 @dataclass(frozen=True)
-class CriteriaComparison:
+class CriteriaComparison(Analysis):
     """Everything :func:`compare_criteria` decided, with the settings that produced it.
+
+    ``best_sets``: per criterion, the learners tied with the best on it (a
+    :class:`~rankwise.analysis.best.BestSet`: not significantly worse than the best learner's
+    point in the pairwise test against it, Holm-adjusted over the criterion's pairs).
 
     Examples
     --------
@@ -84,7 +92,13 @@ class CriteriaComparison:
     >>> r = compare_criteria(tables, criteria, rounds=100)
     >>> r.outdone_learners["CART"], r.gsd_front_learners
     (['NaiveBayes'], ['NaiveBayes', 'RandomForest'])
+    >>> r.schema, r.best_sets[0].best, r.best_sets[0].procedure
+    ('rankwise.fronts/2', 'RandomForest', 'against-best')
     """
+
+    kind: ClassVar[str] = "fronts"
+    # 1 (unreleased): {"kind": "fronts", ...}; 2: "schema" in its place, "best_sets" added
+    version: ClassVar[int] = 2
 
     learners: tuple
     datasets: tuple
@@ -106,6 +120,7 @@ class CriteriaComparison:
     memberships: tuple
     settings: dict
     notes: tuple
+    best_sets: tuple = ()     # per criterion: BestSet, the learners tied with its best
 
     @property
     def front_learners(self) -> list:
@@ -128,6 +143,65 @@ class CriteriaComparison:
         if self.gsd_front is None:
             return []
         return [self.learners[i] for i in np.flatnonzero(self.gsd_front)]
+
+    @property
+    def covering_pairs(self) -> list:
+        """The covering pairs of the strict GSD relation: (i, j) with i dominating j and no
+        learner between them (none without the GSD)."""
+        if self.gsd is None:
+            return []
+        return list(zip(*np.nonzero(G.covering(G.strict(self.gsd)))))
+
+    def to_dict(self) -> dict:
+        """Everything as JSON-ready data (every learner); the JSON adds the verdict's
+        sentences, which the report words (``verdict``, before ``settings``)."""
+        names = self.learners
+        return {
+            "learners": list(names), "datasets": list(self.datasets),
+            "criteria": [{"name": c, "higher_is_better": self.maximize[i],
+                          "cardinal": self.cardinal[i]} for i, c in enumerate(self.criteria)],
+            "points": jsonable(self.points), "low": jsonable(self.low),
+            "high": jsonable(self.high), "front": self.front_learners,
+            "probability": jsonable(self.probability),
+            "statistically_dominated": self.dominated_learners,
+            "outdone": self.outdone_learners,
+            "better": {c: [[names[i], names[j]] for i, j in zip(*np.nonzero(self.better[n]))]
+                       for n, c in enumerate(self.criteria)},
+            "holm_pvalues": {c: jsonable(self.adjusted[n])
+                             for n, c in enumerate(self.criteria)},
+            "best_sets": [b.to_dict() for b in self.best_sets],
+            "gsd": None if self.gsd is None else self._gsd_dict(),
+            "settings": jsonable(self.settings), "notes": list(self.notes),
+        }
+
+    def _gsd_dict(self) -> dict:
+        names = self.learners
+        return {"statistic": jsonable(self.gsd), "front": self.gsd_front_learners,
+                "covering_pairs": [[names[i], names[j]] for i, j in self.covering_pairs],
+                "tests": [{"learner": m.learner, "competitors": list(m.competitors),
+                           "pvalues": jsonable(m.pvalues), "statistics": jsonable(m.statistics),
+                           "robust": np.asarray(m.robust).tolist(),
+                           "curtailed": np.asarray(m.curtailed).tolist(), "static": m.static,
+                           "dynamic": m.dynamic, "robust_static": m.robust_static,
+                           "exact": m.exact, "permutations": m.permutations}
+                          for m in self.memberships]}
+
+
+def _best_sets(points, criteria, better, learners, summary, maximize, test,
+               alpha) -> tuple:
+    """Per criterion: the best point and the learners not significantly worse than it
+    (``better[c, best, i]`` false), best first, then in the table's order."""
+    words = ("Wilcoxon signed-rank" if F.chosen_test(test, len(learners)) == "wilcoxon"
+             else "mean-rank z-test of Friedman's ranks")
+    out = []
+    for c, name in enumerate(criteria):
+        lower_better = summary == "rank" or not maximize[c]   # points are shown as read
+        best = int(np.argmax(points[:, c] * (-1 if lower_better else 1)))
+        tied = [best] + [i for i in range(len(learners)) if i != best and not better[c, best, i]]
+        out.append(BestSet("against-best", learners[best], tuple(learners[i] for i in tied),
+                           detail=f"{words}, Holm over all pairs on {name},"
+                                  f" alpha = {alpha:g}", scope=name))
+    return tuple(out)
 
 
 def _is_time(name: str) -> bool:
@@ -273,7 +347,8 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     return CriteriaComparison(tuple(learners), tuple(datasets), criteria, maximize, cardinal,
                               values, points, lo, hi, front, probability, better, adjusted,
                               dominated, outdone, gsd_d, gsd_front, tuple(memberships), settings,
-                              tuple(notes))
+                              tuple(notes), _best_sets(points, criteria, better, learners,
+                                                       summary, maximize, test, alpha))
 
 
 def _check(criteria, alpha, confidence, summary, rounds, permutations, convention, test):

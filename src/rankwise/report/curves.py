@@ -1,14 +1,12 @@
-"""Writers of a comparison along a budget (:class:`rankwise.analysis.curves.CurveComparison`):
-text, Markdown and JSON, every part read from the one analysis."""
+"""A comparison along a budget (:class:`rankwise.analysis.curves.CurveComparison`) in every
+format: one :class:`~rankwise.report.document.Document` (text, Markdown, LaTeX, HTML), the JSON
+(the result's ``to_dict``) and the figures, every number and decision read from the analysis."""
 
 from __future__ import annotations
 
-import json
-import textwrap
-
 import numpy as np
 
-from ..stats.results import jsonable
+from .document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
 #: The text and Markdown reports list at most this many learners per table (best first by mean
 #: rank at the last checkpoint); the JSON holds all.
@@ -19,10 +17,6 @@ BUDGETS_SHOWN = 8
 
 _KIND_WORDS = {"running-best": "as each run's running best",
                "raw": "as logged (not the running best)"}
-
-
-def _floats(a):
-    return jsonable(np.asarray(a, dtype=float))
 
 
 def _g(x) -> str:
@@ -99,245 +93,181 @@ def _verdict_line(cp) -> str:
             " diagram")
 
 
-def curves_text(r, width: int = 80) -> str:
-    c = r.curves
+def _rows_note(r) -> str:
+    n = len(r.learners)
+    return (f"The {LEARNERS_SHOWN} best at the last budget of {n}; the JSON holds all."
+            if n > LEARNERS_SHOWN else "")
+
+
+def _band_section(r) -> list:
+    c, k = r.curves, len(r.learners)
     f = facts(r)
-    wrap = lambda s, indent="": textwrap.fill(s, width, initial_indent=indent,  # noqa: E731
-                                              subsequent_indent=indent + "  ")
-    out = [f"rankwise curves: {c.source}", wrap(f["header"]), ""]
-    order = _order(r)[:LEARNERS_SHOWN]
-    name_w = min(max(len(c.learners[i]) for i in order), 18)
-    cols = _shown_budgets(r, max(2, (width - name_w - 2) // 11))
-    under = "; under each mean rank, its band" if np.isfinite(r.band_c) else ""
-    out.append(wrap("Rank over budget: " + f["band"] + under + "."))
-    out.append(" " * name_w + "".join(f"{_g(r.display[j]):>11}" for j in cols))
-    k = len(c.learners)
-    for i in order:
-        out.append(f"{c.learners[i][:name_w]:<{name_w}}"
-                   + "".join(f"{r.mean_ranks[j, i]:>11.2f}" for j in cols))
-        if np.isfinite(r.band_low[cols, i]).all():
-            out.append(" " * name_w + "".join(
-                f"{max(r.band_low[j, i], 1):.2f}-{min(r.band_high[j, i], k):.2f}".rjust(11)
-                for j in cols))
-    if len(c.learners) > LEARNERS_SHOWN:
-        out.append(f"(the {LEARNERS_SHOWN} best at the last budget of {len(c.learners)}; the"
-                   " JSON holds all)")
-    out += ["", wrap(f"Checkpoints (everything compare does on the mean over runs at each;"
-                     f" alpha = {r.alpha}):")]
-    for cp in r.checkpoints:
-        out.append(wrap(_verdict_line(cp), "  "))
-    if r.changes:
-        out.append(wrap("Pairs whose decision changes along the budget (significant in the"
-                        " CD diagram or not, at each checkpoint):"))
-        for a, b, states, flips in r.changes[:LEARNERS_SHOWN]:
-            marks = " ".join("yes" if s else "no" for s in states)
-            out.append(wrap(f"{a} vs {b}: {marks} (changes at {', '.join(map(_g, flips))})",
-                            "  "))
+    cols = _shown_budgets(r)
+    rows = [[c.learners[i]] + [
+        f"{r.mean_ranks[j, i]:.2f}" + (f" [{max(r.band_low[j, i], 1):.2f},"
+                                       f" {min(r.band_high[j, i], k):.2f}]"
+                                       if np.isfinite(r.band_low[j, i]) else "")
+        for j in cols] for i in _order(r)[:LEARNERS_SHOWN]]
+    under = "; beside each mean rank, its band" if np.isfinite(r.band_c) else ""
+    return [Heading("Rank over budget"),
+            Paragraph(f["band"][0].upper() + f["band"][1:] + under + "."),
+            Table(["learner"] + [_g(r.display[j]) for j in cols], rows, "<" + ">" * len(cols),
+                  caption=_rows_note(r), key="rank_band")]
+
+
+def _checkpoint_section(r) -> list:
+    out = [Heading("Checkpoints"),
+           Paragraph(f"Everything compare does, on the mean over runs at each checkpoint"
+                     f" (alpha = {r.alpha}):"),
+           Bullets([_verdict_line(cp) for cp in r.checkpoints])]
+    if not r.changes:
+        return out + [Paragraph("No pairwise decision changes between the checkpoints.")]
+    more = len(r.changes) - LEARNERS_SHOWN
+    return out + [
+        Paragraph("Pairs whose decision changes along the budget (significant in the CD"
+                  " diagram or not, at each checkpoint):"),
+        Bullets([f"{a} vs {b}: {' '.join('yes' if s else 'no' for s in states)} (changes at"
+                 f" {', '.join(map(_g, flips))})"
+                 for a, b, states, flips in r.changes[:LEARNERS_SHOWN]]
+                + ([f"{more} more pairs in the JSON"] if more > 0 else []))]
+
+
+def _trend_section(r) -> list:
+    out = [Heading("Does more budget help?")]
+    if not r.trend:
+        return out + [Paragraph("Page's trend test is not run: it needs three or more"
+                                " checkpoints and two or more problems.")]
+    helped = r.helped
+    out.append(Paragraph(
+        f"Page's trend test per learner over the checkpoints (one-sided: performance increases"
+        f" with the budget): significant at alpha = {r.alpha} for {len(helped)} of"
+        f" {len(r.trend)} ({', '.join(helped) or 'none'})."))
+    shown = [r.learners[i] for i in _order(r)[:LEARNERS_SHOWN] if r.learners[i] in r.trend]
+    rows = [[n, f"{r.trend[n].statistic:.4g}", _p(r.trend[n].pvalue),
+             "yes" if n in helped else "no"] for n in shown]
+    return out + [Table(["learner", "Page's L", "p", "helps"], rows, "<>><",
+                        caption=_rows_note(r), key="trend")]
+
+
+def _settle_section(r) -> list:
+    c = r.curves
+    if r.settle is None:
+        text = ("Not tested: the signed-rank test of each learner's ranks needs two or more"
+                " problems.")
     else:
-        out.append(wrap("No pairwise decision changes between the checkpoints."))
-    out.append("")
-    if r.trend:
-        helped = [n for n, t in r.trend.items() if t.pvalue < r.alpha]
-        out.append(wrap(f"Does more budget help? Page's trend test per learner over the"
-                        f" checkpoints: significant for {len(helped)} of {len(r.trend)}"
-                        f" ({', '.join(helped) or 'none'})."))
-    if r.settle is not None:
-        out.append(wrap(f"From {c.budget_name} {_g(r.settle)} on, no learner's rank differs"
-                        f" significantly from its rank at the last checkpoint (Wilcoxon"
-                        f" signed-rank per learner and checkpoint, Holm over all)."))
+        text = (f"From {c.budget_name} {_g(r.settle)} on, no learner's rank differs"
+                f" significantly from its rank at the last checkpoint (Wilcoxon signed-rank"
+                f" per learner and checkpoint, Holm over all, alpha = {r.alpha}).")
+    return [Heading("Where the ranks settle"), Paragraph(text)]
+
+
+def _aocc_section(r) -> list:
     o = r.aocc_options
     bounds = ("each problem's worst and best value" if o.bounds == "problem"
               else f"[{o.bounds[0]:g}, {o.bounds[1]:g}]")
-    out += ["", wrap(f"AOCC (area over the convergence curve, 1 = best from the start;"
-                     f" values normalised to {bounds} on a {o.value_scale} scale, budget axis"
-                     f" {o.budget_scale}; mean over runs) through compare: best"
-                     f" {r.aocc_comparison.verdict.best}.")]
-    aocc_mean = np.nanmean(r.aocc, axis=1)
-    for i in np.argsort(-aocc_mean, kind="stable")[:LEARNERS_SHOWN]:
-        out.append(f"  {c.learners[i][:name_w]:<{name_w}} {aocc_mean[i]:.4f}")
-    solved = (r.successes > 0).mean(axis=(1, 2))
-    out += ["", wrap(f"Fixed targets ({r.targets.shape[-1]} per problem): share of"
-                     f" (problem, target) pairs some run reached, and the ECDF of running"
-                     f" times at the last budget:")]
-    for i in order:
-        out.append(f"  {c.learners[i][:name_w]:<{name_w}} reached {solved[i]:.3f}"
-                   f"  ECDF {r.ecdf[i, -1]:.3f}")
-    taus, rho = r.performance
-    out += ["", wrap(f"Profiles (cost: ERT to f <= f_L + {r.tolerance:g}(f_0 - f_L)):"
-                     " performance profile at ratio 1 (efficiency) and its end (robustness):")]
-    for i in order:
-        eff = rho[i, 0] if rho.shape[1] else float("nan")
-        rob = rho[i, -1] if rho.shape[1] else float("nan")
-        out.append(f"  {c.learners[i][:name_w]:<{name_w}} {eff:.3f}  {rob:.3f}")
-    d = r.dewancker
-    if d is None:
-        out += [""] + [wrap(f"Note: {n}.") for n in r.notes]
-        return "\n".join(out) + "\n"
-    out += ["", wrap(f"Optuna's ranking (Dewancker et al.: one-sided Mann-Whitney at alpha"
-                     f" {d.alpha:g} on each run's best value, then its AUC): Borda points and"
-                     f" firsts over {len(c.problems)} problems:")]
-    for i in np.argsort(-d.borda_total, kind="stable")[:LEARNERS_SHOWN]:
-        out.append(f"  {c.learners[i][:name_w]:<{name_w}} {int(d.borda_total[i]):>5}"
-                   f" {int(d.firsts[i]):>5}")
-    if r.notes:
-        out += [""] + [wrap(f"Note: {n}.") for n in r.notes]
-    return "\n".join(out) + "\n"
+    means = r.aocc_means
+    rows = [[r.learners[i], f"{means[i]:.4f}"]
+            for i in np.argsort(-means, kind="stable")[:LEARNERS_SHOWN]]
+    return [Heading("AOCC"),
+            Paragraph(f"Area over the convergence curve (1 = best from the start; values"
+                      f" normalised to {bounds} on a {o.value_scale} scale, budget axis"
+                      f" {o.budget_scale}; mean over runs, then over problems), through"
+                      f" compare: best {r.aocc_comparison.verdict.best}."),
+            Table(["learner", "AOCC"], rows, "<>", caption=_rows_note(r), key="aocc")]
 
 
-def curves_markdown(r) -> str:
-    c = r.curves
-    f = facts(r)
-    order = _order(r)[:LEARNERS_SHOWN]
-    cols = _shown_budgets(r)
-    k = len(c.learners)
-    out = [f"# rankwise curves: {c.source}", "", f["header"], "", "## Rank over budget", "",
-           f["band"][0].upper() + f["band"][1:] + ".", "",
-           "| learner | " + " | ".join(_g(r.display[j]) for j in cols) + " |",
-           "|---|" + "---:|" * len(cols)]
-    for i in order:
-        out.append(f"| {c.learners[i]} | " + " | ".join(
-            f"{r.mean_ranks[j, i]:.2f}" + (f" [{max(r.band_low[j, i], 1):.2f},"
-                                           f" {min(r.band_high[j, i], k):.2f}]"
-                                           if np.isfinite(r.band_low[j, i]) else "")
-            for j in cols) + " |")
-    out += ["", "## Checkpoints", ""] + [f"- {_verdict_line(cp)}" for cp in r.checkpoints]
-    if r.changes:
-        out += ["", "Pairs whose decision changes:", ""]
-        out += [f"- {a} vs {b}: changes at {', '.join(map(_g, flips))}"
-                for a, b, _, flips in r.changes]
-    out += ["", "## AOCC", "", f"Best: {r.aocc_comparison.verdict.best}.", "",
-            "| learner | AOCC |", "|---|---:|"]
-    aocc_mean = np.nanmean(r.aocc, axis=1)
-    out += [f"| {c.learners[i]} | {aocc_mean[i]:.4f} |"
-            for i in np.argsort(-aocc_mean, kind="stable")[:LEARNERS_SHOWN]]
-    d = r.dewancker
-    if d is None:
-        out += ["", "## Notes", ""] + [f"- {n}" for n in r.notes]
-        return "\n".join(out) + "\n"
-    out += ["", "## Optuna's ranking (Dewancker)", "", "| learner | Borda | Firsts |",
-            "|---|---:|---:|"]
-    out += [f"| {c.learners[i]} | {int(d.borda_total[i])} | {int(d.firsts[i])} |"
-            for i in np.argsort(-d.borda_total, kind="stable")[:LEARNERS_SHOWN]]
-    if r.notes:
-        out += ["", "## Notes", ""] + [f"- {n}" for n in r.notes]
-    return "\n".join(out) + "\n"
+def _targets_section(r) -> list:
+    reached = r.reached
+    rows = [[r.learners[i], f"{reached[i]:.3f}", f"{r.ecdf[i, -1]:.3f}"]
+            for i in _order(r)[:LEARNERS_SHOWN]]
+    return [Heading("Fixed targets and ECDF"),
+            Paragraph(f"Fixed targets ({r.targets.shape[-1]} per problem): the share of"
+                      f" (problem, target) pairs some run reached, and the ECDF of running"
+                      f" times at the last budget."),
+            Table(["learner", "reached", "ECDF"], rows, "<>>", caption=_rows_note(r),
+                  key="fixed_target")]
 
 
-def curves_dict(r) -> dict:
-    """Everything as JSON-ready data (every learner, problem, budget and target)."""
-    c = r.curves
-    taus, rho = r.performance
-    alphas, dp = r.data
-    d = r.dewancker
-    return {
-        "kind": "curves", "source": c.source, "reader": c.reader,
-        "learners": list(c.learners), "problems": list(c.problems),
-        "maximize": c.maximize, "value_kind": c.value_kind, "budget": c.budget_name,
-        "exact_grid": c.exact, "rows": c.rows, "runs": c.runs,
-        "rank_band": {"budgets": _floats(r.display), "mean_rank": _floats(r.mean_ranks),
-                      "low": _floats(np.maximum(r.band_low, 1.0)),
-                      "high": _floats(np.minimum(r.band_high, len(c.learners))),
-                      "critical_value": _floats(r.band_c), "confidence": r.confidence,
-                      "draws": r.draws, "seed": r.seed,
-                      "method": "bootstrap of the problems, simultaneous over learners and"
-                                " budgets (max-t)"},
-        "checkpoints": [{"budget": cp.budget, "best": cp.comparison.verdict.best,
-                         "winners": list(cp.comparison.verdict.winners),
-                         "verdict": cp.comparison.verdict.text,
-                         "significant_pairs": [list(pair) for pair in cp.pairs()],
-                         "tests": {k: {"statistic": _floats(t.statistic),
-                                       "pvalue": _floats(t.pvalue)}
-                                   for k, t in cp.comparison.tests.items()},
-                         "mean_ranks": _floats(cp.comparison.mean_ranks)}
-                        for cp in r.checkpoints],
-        "decision_changes": [{"a": a, "b": b, "significant": list(s), "changes_at": list(f)}
-                             for a, b, s, f in r.changes],
-        "trend": {n: {"statistic": t.statistic, "pvalue": t.pvalue, "method": t.method}
-                  for n, t in r.trend.items()},
-        "settle": r.settle, "settle_adjusted_pvalues": _floats(r.settle_pvalues),
-        "aocc": {"mean": _floats(r.aocc), "best": r.aocc_comparison.verdict.best,
-                 "bounds": r.aocc_options.bounds if isinstance(r.aocc_options.bounds, str)
-                 else list(r.aocc_options.bounds),
-                 "value_scale": r.aocc_options.value_scale,
-                 "budget_scale": r.aocc_options.budget_scale,
-                 "budget": r.aocc_options.budget},
-        "fixed_target": {"targets": _floats(r.targets), "ert": _floats(r.ert),
-                         "successes": np.asarray(r.successes).tolist(),
-                         "ecdf": _floats(r.ecdf)},
-        "profiles": {"tolerance": r.tolerance, "cost": _floats(r.profile_cost),
-                     "performance": {"tau": _floats(taus), "rho": _floats(rho)},
-                     "data": {"alpha": _floats(alphas), "d": _floats(dp),
-                              "per_dimension": c.dimensions is not None}},
-        "dewancker": None if d is None else {
-            "alpha": d.alpha, "wins": d.wins.tolist(), "borda": d.borda.tolist(),
-            "borda_total": d.borda_total.tolist(), "firsts": d.firsts.tolist(),
-            "metrics_used": d.metrics_used.tolist(),
-            "convention": "Optuna's report_bayesmark.py DewanckerRanker"},
-        "notes": list(r.notes),
-    }
-
-
-def curves_document(r):
-    """The report as a :class:`~rankwise.report.document.Document` (the HTML and LaTeX
-    writers lay it out): the same sections and numbers as the Markdown report."""
-    from .document import Bullets, Document, Heading, Paragraph, Table
-
-    c = r.curves
-    f = facts(r)
-    order = _order(r)[:LEARNERS_SHOWN]
-    cols = _shown_budgets(r)
-    k = len(c.learners)
-    doc = Document(f"rankwise curves: {c.source}")
-    doc.add(Paragraph(f["header"], "lead"), Heading("Rank over budget"),
-            Paragraph(f["band"][0].upper() + f["band"][1:] + "."))
+def _profiles_section(r) -> list:
+    rho = r.performance[1]
     rows = []
-    for i in order:
-        rows.append([c.learners[i]] + [
-            f"{r.mean_ranks[j, i]:.2f}" + (f" [{max(r.band_low[j, i], 1):.2f},"
-                                           f" {min(r.band_high[j, i], k):.2f}]"
-                                           if np.isfinite(r.band_low[j, i]) else "")
-            for j in cols])
-    doc.add(Table(["learner"] + [_g(r.display[j]) for j in cols], rows,
-                  "<" + ">" * len(cols), key="rank_band"))
-    doc.add(Heading("Checkpoints"), Bullets([_verdict_line(cp) for cp in r.checkpoints]))
-    if r.changes:
-        doc.add(Paragraph("Pairs whose decision changes along the budget:"),
-                Bullets([f"{a} vs {b}: changes at {', '.join(map(_g, flips))}"
-                         for a, b, _, flips in r.changes[:LEARNERS_SHOWN]]))
-    aocc_mean = np.nanmean(r.aocc, axis=1)
-    doc.add(Heading("AOCC"), Paragraph(f"Best: {r.aocc_comparison.verdict.best}."),
-            Table(["learner", "AOCC"],
-                  [[c.learners[i], f"{aocc_mean[i]:.4f}"]
-                   for i in np.argsort(-aocc_mean, kind="stable")[:LEARNERS_SHOWN]],
-                  "<>", key="aocc"))
+    for i in _order(r)[:LEARNERS_SHOWN]:
+        eff, rob = (rho[i, 0], rho[i, -1]) if rho.shape[1] else (float("nan"),) * 2
+        rows.append([r.learners[i], f"{eff:.3f}", f"{rob:.3f}"])
+    return [Heading("Profiles"),
+            Paragraph(f"Cost: the ERT to f <= f_L + {r.tolerance:g}(f_0 - f_L). The"
+                      f" performance profile at ratio 1 (efficiency) and at its end"
+                      f" (robustness); the data profile is in the JSON."),
+            Table(["learner", "efficiency", "robustness"], rows, "<>>",
+                  caption=_rows_note(r), key="profiles")]
+
+
+def _dewancker_section(r) -> list:
+    out = [Heading("Optuna's ranking (Dewancker)")]
     d = r.dewancker
-    if d is not None:
-        doc.add(Heading("Optuna's ranking (Dewancker)"),
-                Table(["learner", "Borda", "Firsts"],
-                      [[c.learners[i], str(int(d.borda_total[i])), str(int(d.firsts[i]))]
-                       for i in np.argsort(-d.borda_total, kind="stable")[:LEARNERS_SHOWN]],
-                      "<>>", key="dewancker"))
+    if d is None:
+        return out + [Paragraph("Not computed: too many learners (see the notes).")]
+    rows = [[r.learners[i], str(int(d.borda_total[i])), str(int(d.firsts[i]))]
+            for i in np.argsort(-d.borda_total, kind="stable")[:LEARNERS_SHOWN]]
+    return out + [
+        Paragraph(f"Dewancker et al.: one-sided Mann-Whitney at alpha {d.alpha:g} on each"
+                  f" run's best value, then its AUC; Borda points and firsts over"
+                  f" {len(r.problems)} problems."),
+        Table(["learner", "Borda", "firsts"], rows, "<>>", caption=_rows_note(r),
+              key="dewancker")]
+
+
+def _draws_cd(r) -> bool:
+    """Whether some checkpoint's comparison plans a CD diagram (three or more learners)."""
+    return any((plan := cp.comparison.figures.get("cd_diagram")) is not None and plan.drawn
+               for cp in r.checkpoints)
+
+
+def _figure_section(r) -> list:
+    n = min(len(r.learners), LEARNERS_SHOWN)
+    cd = _draws_cd(r)
+    return [Heading("Figures"),
+            Figure("curves", Drawn(
+                "curves", "Curves over the budget",
+                f"Rank over budget with its {100 * r.confidence:g}% band, convergence (median"
+                f" of the normalised value over problems and runs, with quartiles), the ECDF"
+                f" of running times and the performance profile, for the best {n} of"
+                f" {len(r.learners)} learners.")),
+            Figure("checkpoints", Drawn(
+                "checkpoints", "CD diagram at each checkpoint",
+                "One critical-difference diagram per checkpoint, as compare draws it.",
+                drawn=cd, reason=None if cd else "no checkpoint has three or more learners"))]
+
+
+def document(r) -> Document:
+    """Every section of the report as format-neutral blocks (text, Markdown, LaTeX and HTML
+    lay out the same ones)."""
+    doc = Document(f"rankwise curves: {r.curves.source}")
+    doc.add(Paragraph(facts(r)["header"], "lead"))
+    for section in (_band_section, _checkpoint_section, _trend_section, _settle_section,
+                    _aocc_section, _targets_section, _profiles_section, _dewancker_section,
+                    _figure_section):
+        doc.add(*section(r))
     if r.notes:
         doc.add(Heading("Notes"), Bullets(list(r.notes), "notes"))
     return doc
 
 
-def render_curves(r, fmt: str, width: int = 80) -> str:
-    """``fmt``: text, markdown, html, latex or json."""
-    if fmt in ("html", "latex"):
-        doc = curves_document(r)
-        if fmt == "html":
-            from .html import html_page
+def figures(r, width: float | None = None) -> dict:
+    """``{name: Figure}``: the four panels, and the CD diagrams of the checkpoints when one is
+    drawn (``width``: unused; the panels have their own size)."""
+    out = {"curves": curves_figure(r)}
+    cd = checkpoint_figure(r) if _draws_cd(r) else None
+    if cd is not None:
+        out["checkpoints"] = cd
+    return out
 
-            return html_page(doc, doc.title)
-        from .latex import latex_document
 
-        return latex_document(doc, r.curves.learners + r.curves.problems)
-    if fmt == "json":
-        return json.dumps(curves_dict(r), indent=2, ensure_ascii=False) + "\n"
-    if fmt == "markdown":
-        return curves_markdown(r)
-    return curves_text(r, width)
+def render_curves(r, fmt: str, width: int | None = 80) -> str:
+    """``fmt``: text, markdown, html, latex or json (:meth:`CurveComparison.render`)."""
+    from .generic import render
+
+    return render(r, fmt, width=width)
 
 
 def curves_figure(r):

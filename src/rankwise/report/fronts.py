@@ -1,14 +1,13 @@
-"""Writers of a better-and-cheaper comparison (:class:`rankwise.analysis.fronts.
-CriteriaComparison`): the verdict's sentences, one document (text, Markdown, HTML, LaTeX), the
-JSON, and the two figures (the front; the Hasse graph of the GSD relation)."""
+"""A better-and-cheaper comparison (:class:`rankwise.analysis.fronts.CriteriaComparison`) in
+every format: the verdict's sentences, one document (text, Markdown, LaTeX, HTML), the JSON and
+the two figures (the front; the Hasse graph of the GSD relation). Every decision, the best set
+of each criterion included, is the analysis's; this module words and draws it."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 
-from ..stats.results import jsonable
+from .document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
 #: The reports list at most this many learners (front first, then by membership
 #: probability); the JSON holds all.
@@ -58,15 +57,8 @@ def _order(r) -> np.ndarray:
     return np.lexsort((-first, -r.probability, ~r.front))
 
 
-def tied_with_best(r, c: int = 0) -> list:
-    """The learners not significantly worse than the best on criterion ``c`` (its point)."""
-    sign = -1 if _lower_better(r, c) else 1
-    best = int(np.argmax(r.points[:, c] * sign))
-    return [i for i in range(len(r.learners)) if i == best or not r.better[c, best, i]]
-
-
-def _tied(r, tied) -> str:
-    names = [r.learners[i] for i in tied]
+def _tied(names) -> str:
+    names = list(names)
     if len(names) > DOMINATED_SHOWN:
         return f"{len(names)} learners: " + ", ".join(names[:DOMINATED_SHOWN]) + ", ..."
     return _names(names)
@@ -109,22 +101,7 @@ def sentences(r) -> list:
     else:
         out.append(f"No learner is statistically dominated at alpha = {r.settings['alpha']:g}"
                    " (significantly better on one criterion and worse on none).")
-    tied = tied_with_best(r, 0)
-    if len(tied) > 1:
-        for c in range(1, len(r.criteria)):
-            wins = [(j, i) for j in tied for i in tied if r.better[c, j, i]]
-            if wins:
-                out.append(f"Among the learners tied with the best on {r.criteria[0]}"
-                           f" ({_tied(r, tied)}), "
-                           + "; ".join(f"{r.learners[j]} is significantly better on"
-                                       f" {r.criteria[c]} than {r.learners[i]}"
-                                       for j, i in wins[:6])
-                           + (f" ({len(wins) - 6} more such pairs)" if len(wins) > 6 else "")
-                           + ".")
-            else:
-                out.append(f"Among the learners tied with the best on {r.criteria[0]}"
-                           f" ({_tied(r, tied)}), none is significantly"
-                           f" better on {r.criteria[c]} than another.")
+    out += _cheaper_among_tied(r)
     if r.gsd_front is not None:
         ords = r.settings["ordinal"]
         out.append(f"The GSD front ({'ordinal: ' + ', '.join(ords) if ords else 'all cardinal'}"
@@ -143,10 +120,31 @@ def sentences(r) -> list:
     return out
 
 
-def fronts_document(r):
-    """The report as a :class:`~rankwise.report.document.Document`."""
-    from .document import Bullets, Document, Heading, Paragraph, Table
+def _cheaper_among_tied(r) -> list:
+    """The best set of the first criterion (the analysis's, its procedure named), then who
+    among its learners is significantly better than another on each other criterion."""
+    best = r.best_sets[0] if r.best_sets else None
+    if best is None or len(best.learners) < 2:
+        return []
+    tied = [r.learners.index(x) for x in best.learners]
+    out = [f"Best on {best.scope}: {best.best}; tied with it {best.how()}:"
+           f" {_tied(best.learners[1:])}."]
+    head = f"Among the learners tied with the best on {best.scope}, "
+    for c in range(1, len(r.criteria)):
+        wins = [(j, i) for j in tied for i in tied if r.better[c, j, i]]
+        if wins:
+            out.append(head + "; ".join(f"{r.learners[j]} is significantly better on"
+                                        f" {r.criteria[c]} than {r.learners[i]}"
+                                        for j, i in wins[:6])
+                       + (f" ({len(wins) - 6} more such pairs)" if len(wins) > 6 else "") + ".")
+        else:
+            out.append(head + f"none is significantly better on {r.criteria[c]} than another.")
+    return out
 
+
+def document(r) -> Document:
+    """The report as format-neutral blocks: the verdict, the front, the GSD, the figures, the
+    conventions and the notes."""
     doc = Document("rankwise: better and cheaper")
     s = r.settings
     doc.add(Paragraph(f"{len(r.learners)} learners, {len(r.datasets)} data sets, criteria "
@@ -174,7 +172,7 @@ def fronts_document(r):
         doc.add(Paragraph(f"{len(r.learners) - LEARNERS_SHOWN} more learners in the JSON."))
     if r.gsd is not None:
         rel = [f"{r.learners[i]} dominates {r.learners[j]}"
-               for i, j in _hasse_edges(r)]
+               for i, j in r.covering_pairs]
         doc.add(Heading("Generalized stochastic dominance"),
                 Paragraph("GSD front: " + _names(r.gsd_front_learners) + ". Covering pairs of"
                           " the sample's GSD relation: " + ("; ".join(rel) if rel else "none")
@@ -200,48 +198,65 @@ def fronts_document(r):
             f" sets, seed {s['seed']}, percentile intervals."]
     if r.gsd is not None:
         conv.append(f"GSD: {s['gsd']}; {s['permutations']} permutations per pair at most.")
+    doc.add(*_figure_blocks(r))
     doc.add(Heading("Conventions"), Bullets(conv))
     if r.notes:
         doc.add(Heading("Notes"), Bullets(list(r.notes), "notes"))
     return doc
 
 
-def _hasse_edges(r) -> list:
-    """The covering pairs of the strict GSD relation: (i, j) with i dominating j and no l
-    between them."""
-    from ..stats.gsd import covering, strict
-
-    return list(zip(*np.nonzero(covering(strict(r.gsd)))))
-
-
-def fronts_dict(r) -> dict:
-    """Everything as JSON-ready data (every learner)."""
-    return {
-        "kind": "fronts", "learners": list(r.learners), "datasets": list(r.datasets),
-        "criteria": [{"name": c, "higher_is_better": r.maximize[i], "cardinal": r.cardinal[i]}
-                     for i, c in enumerate(r.criteria)],
-        "points": jsonable(r.points), "low": jsonable(r.low), "high": jsonable(r.high),
-        "front": r.front_learners, "probability": jsonable(r.probability),
-        "statistically_dominated": r.dominated_learners, "outdone": r.outdone_learners,
-        "better": {c: [[r.learners[i], r.learners[j]] for i, j in zip(*np.nonzero(r.better[n]))]
-                   for n, c in enumerate(r.criteria)},
-        "holm_pvalues": {c: jsonable(r.adjusted[n]) for n, c in enumerate(r.criteria)},
-        "gsd": None if r.gsd is None else {
-            "statistic": jsonable(r.gsd), "front": r.gsd_front_learners,
-            "covering_pairs": [[r.learners[i], r.learners[j]] for i, j in _hasse_edges(r)],
-            "tests": [{"learner": m.learner, "competitors": list(m.competitors),
-                       "pvalues": jsonable(m.pvalues), "statistics": jsonable(m.statistics),
-                       "robust": np.asarray(m.robust).tolist(),
-                       "curtailed": np.asarray(m.curtailed).tolist(), "static": m.static,
-                       "dynamic": m.dynamic, "robust_static": m.robust_static,
-                       "exact": m.exact, "permutations": m.permutations}
-                      for m in r.memberships]},
-        "verdict": sentences(r), "settings": jsonable(r.settings), "notes": list(r.notes),
-    }
+def _figure_blocks(r) -> list:
+    shown = "every learner named" if len(r.learners) <= LEARNERS_SHOWN else \
+        f"the front's learners named, up to {LEARNERS_SHOWN}"
+    out = [Heading("Figures"), Figure("front", Drawn(
+        "front", "The front",
+        f"Each learner's point with its {r.settings['confidence']:.0%} intervals on both"
+        f" criteria, shaded by its probability of being on the front, the front outlined;"
+        f" {shown}.")), Figure("gsd", Drawn(
+            "gsd", "The GSD relation",
+            "The Hasse graph of the sample's GSD relation, the GSD front shaded.",
+            drawn=r.gsd is not None, reason=_no_gsd(r)))]
+    return out
 
 
-def render_fronts(r, fmt: str, width: int = 80) -> str:
-    """``fmt``: text, markdown, html, latex or json.
+def _no_gsd(r) -> str | None:
+    if r.gsd is not None:
+        return None
+    left_out = [n for n in r.notes if n.startswith("GSD left out")]
+    return left_out[0].replace("GSD left out: ", "the GSD was left out (") + ")" \
+        if left_out else "the GSD was not asked for"
+
+
+def figures(r, width: float | None = None) -> dict:
+    """``{name: Figure}``: ``front`` (one panel per pair of criteria beyond two) and, with
+    the GSD, ``gsd`` (``width``: unused; the figures have their own size)."""
+    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    out = {"front": front_figure(r)}
+    if r.gsd is not None:
+        out["gsd"] = hasse_figure(r)
+    for fig in out.values():
+        # drawn through pyplot (for a user who shows them); out of its registry here, where
+        # every HTML page draws them again and pyplot would keep each one open; closing takes
+        # the canvas away, so an Agg one is put back for saving
+        plt.close(fig)
+        FigureCanvasAgg(fig)
+    return out
+
+
+def payload(r) -> dict:
+    """The JSON's content: the result's ``to_dict()`` with the verdict's sentences before
+    ``settings``, where every earlier version put them."""
+    body = r.to_dict()
+    out = {k: v for k, v in body.items() if k not in ("settings", "notes")}
+    out["verdict"] = sentences(r)
+    out["settings"], out["notes"] = body["settings"], body["notes"]
+    return out
+
+
+def render_fronts(r, fmt: str, width: int | None = 80) -> str:
+    """``fmt``: text, markdown, html, latex or json (:meth:`CriteriaComparison.render`).
 
     Examples
     --------
@@ -253,24 +268,9 @@ def render_fronts(r, fmt: str, width: int = 80) -> str:
     >>> print(render_fronts(r, "markdown").splitlines()[0])
     # rankwise: better and cheaper
     """
-    if fmt == "json":
-        return json.dumps(fronts_dict(r), indent=2, ensure_ascii=False) + "\n"
-    doc = fronts_document(r)
-    if fmt == "html":
-        from .html import html_page
+    from .generic import render
 
-        return html_page(doc, doc.title)
-    if fmt == "latex":
-        from .latex import latex_document
-
-        return latex_document(doc, list(r.learners) + list(r.datasets))
-    if fmt == "markdown":
-        from .markdown import markdown_document
-
-        return markdown_document(doc)
-    from .text import text_document
-
-    return text_document(doc, width)
+    return render(r, fmt, width=width)
 
 
 def front_figure(r, x: int | None = None, y: int | None = None):
@@ -372,7 +372,7 @@ def hasse_figure(r):
     import matplotlib.pyplot as plt
 
     k = len(r.learners)
-    edges = _hasse_edges(r) if r.gsd is not None else []
+    edges = r.covering_pairs
     depth = np.zeros(k, dtype=int)
     for _ in range(k):
         for i, j in edges:
@@ -397,30 +397,3 @@ def hasse_figure(r):
     ax.set_title("GSD relation (shaded: the GSD front)")
     fig.tight_layout()
     return fig
-
-
-def write_fronts_report(r, folder) -> list:
-    """report.{txt,md,html,tex,json}, front.svg (one panel per pair of criteria beyond two)
-    and (with the GSD) gsd.svg into ``folder``,
-    written into a staging folder first so that a failure leaves ``folder`` as it was."""
-    import matplotlib.pyplot as plt
-
-    from .._files import moved, staged_folder
-    from .diagrams import figure_bytes
-
-    written = []
-    with staged_folder(folder) as staging:
-        for fmt, ext in (("text", "txt"), ("markdown", "md"), ("html", "html"),
-                         ("latex", "tex"), ("json", "json")):
-            path = staging / f"report.{ext}"
-            path.write_text(render_fronts(r, fmt), encoding="utf-8")
-            written.append(path)
-        figures = [("front.svg", front_figure(r))]
-        if r.gsd is not None:
-            figures.append(("gsd.svg", hasse_figure(r)))
-        for name, fig in figures:
-            # through figure_bytes, as every other report's figures: the same bytes each run
-            (staging / name).write_bytes(figure_bytes(fig, "svg"))
-            plt.close(fig)
-            written.append(staging / name)
-    return moved(written, folder)
