@@ -45,7 +45,7 @@ def _shown(heading: str, fmt: str) -> str:
     ("curves", "rankwise.curves/2", "source"), ("fronts", "rankwise.fronts/2", "learners")])
 def test_schema_first_then_the_version_then_to_dict(which, schema, first, request):
     r = request.getfixturevalue(which)
-    assert isinstance(r, rankwise.analysis.protocol.Analysis) and r.schema == schema
+    assert isinstance(r, rankwise.protocol.Analysis) and r.schema == schema
     data = json.loads(r.to_json())
     assert list(data)[:3] == ["schema", "rankwise_version", first]
     assert data["schema"] == schema and "kind" not in data

@@ -36,7 +36,7 @@ from ..stats.curves import (aocc as area_over, convergence_targets, data_profile
                             running_times, within_problem_ranks)
 from ..stats.results import jsonable
 from ..tables.curves import Curves, read_curves
-from .protocol import Analysis
+from ..protocol import Analysis
 
 #: Budgets of the rank band and the ECDF when the grid has more points than this.
 DISPLAY_POINTS = 25

@@ -38,7 +38,7 @@ from ..stats import fronts as F
 from ..stats import gsd as G
 from ..stats.results import jsonable
 from .best import BestSet
-from .protocol import Analysis
+from ..protocol import Analysis
 
 #: The GSD programmes are solved for every ordered pair: up to this many learners.
 GSD_MAX_LEARNERS = 30

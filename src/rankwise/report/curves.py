@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .format import p_words
 from .document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
 #: The text and Markdown reports list at most this many learners per table (best first by mean
@@ -21,10 +22,6 @@ _KIND_WORDS = {"running-best": "as each run's running best",
 
 def _g(x) -> str:
     return "-" if x is None or not np.isfinite(x) else f"{x:.4g}"
-
-
-def _p(p) -> str:
-    return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
 
 
 def _order(r) -> np.ndarray:
@@ -83,10 +80,10 @@ def _verdict_line(cp) -> str:
     v = cp.comparison.verdict
     gate = v.gate
     if gate is not None:
-        p = f"{test_title(gate.test)} p = {_p(gate.pvalue)}"
+        p = f"{test_title(gate.test)} p = {p_words(gate.pvalue)}"
     else:
         test = next(iter(cp.comparison.tests.values()), None)
-        p = f"{test_title(test.test)} p = {_p(test.pvalue)}" if test is not None else "no test"
+        p = f"{test_title(test.test)} p = {p_words(test.pvalue)}" if test is not None else "no test"
     winners = ", ".join(v.winners) if v.winners else v.best
     return (f"{cp.budget:g}: best {v.best}; {p}; not significantly worse than the best:"
             f" {winners}; {int(np.triu(cp.significant, 1).sum())} pair(s) differ in the CD"
@@ -143,7 +140,7 @@ def _trend_section(r) -> list:
         f" with the budget): significant at alpha = {r.alpha} for {len(helped)} of"
         f" {len(r.trend)} ({', '.join(helped) or 'none'})."))
     shown = [r.learners[i] for i in _order(r)[:LEARNERS_SHOWN] if r.learners[i] in r.trend]
-    rows = [[n, f"{r.trend[n].statistic:.4g}", _p(r.trend[n].pvalue),
+    rows = [[n, f"{r.trend[n].statistic:.4g}", p_words(r.trend[n].pvalue),
              "yes" if n in helped else "no"] for n in shown]
     return out + [Table(["learner", "Page's L", "p", "helps"], rows, "<>><",
                         caption=_rows_note(r), key="trend")]

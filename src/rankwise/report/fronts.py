@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .format import p_words
 from .document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
 #: The reports list at most this many learners (front first, then by membership
@@ -36,15 +37,11 @@ def _names(names) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _p(p) -> str:
-    return "< 1e-300" if p < 1e-300 else f"{p:.3g}"
-
-
 def _mp(mb) -> str:
     """A membership test's largest p: "= p", or "> p" when a curtailed test gave it."""
     at = int(np.argmax(mb.pvalues)) if len(mb.pvalues) else 0
     sign = ">" if len(mb.pvalues) and mb.curtailed[at] else "="
-    return f"{sign} {_p(mb.pvalue)}"
+    return f"{sign} {p_words(mb.pvalue)}"
 
 
 def _g(x) -> str:
