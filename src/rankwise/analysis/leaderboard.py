@@ -231,83 +231,27 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
                             f" learners are {', '.join(learners[:8])}"
                             + (", ..." if k > 8 else ""))
     values, unit_dataset = _units(table)
-    n_datasets = len(datasets)
     # the errors: lower is better (scores are turned round, never changed otherwise)
     raw_err = values if not table.higher_is_better else -values
     # ranks, wins and pairs compare the errors rounded to the decimals every analysis compares
     # at, so that a difference below them ties here as it does in compare; the normalized
     # error, improvability and the imputed share read the values as given (bencheval's numbers)
     err = round_scores(raw_err, decimals)
-    present = ~np.isnan(err)
-    complete = bool(present.all())
-    splits_of = np.bincount(unit_dataset, minlength=n_datasets)
-    weight = 1.0 / splits_of[unit_dataset]
-    rank, low, high = _average_ranks(err)
-    by = lambda m: _by_dataset(m, unit_dataset, n_datasets)   # noqa: E731
-    rank_d = by(rank)
-    cols = {"rank": _nanmean(rank_d), "median_rank": np.nanmedian(rank_d, axis=0),
-            "mrr": _nanmean(by(1.0 / rank))}
-    tie = high - low + 1.0
-    place = {}
-    for p in (1, 2, 3):
-        place[p] = np.where(present, ((low <= p) & (high >= p)) / tie, np.nan)
-    counts = {f"rank_{p}": np.nansum(by(place[p]), axis=0) for p in (1, 2, 3)}
-    counts["rank_4_plus"] = np.nansum(by(np.where(present, 1.0 - place[1] - place[2]
-                                                  - place[3], np.nan)), axis=0)
-    cols.update(counts)
-    cols["normalized_error"] = _nanmean(by(_normalized(raw_err)))
-    n_present = present.sum(axis=1, keepdims=True)
-    matrix = None
-    if complete:
-        wins_d = by((n_present - rank))   # per data set: mean over splits of the wins
-        cols["winrate"] = wins_d.mean(axis=0) / (k - 1)
-        totals_d = wins_d            # each data set weighs 1: the mean over its splits
-        per_pair = 1.0
-    else:
-        w_d, n_d = _pairs(err, weight, unit_dataset, n_datasets)
-        w_all, n_all = w_d.sum(axis=0), n_d.sum(axis=0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            m = np.where(n_all > 0, w_all / np.where(n_all > 0, n_all, 1.0), np.nan)
-        np.fill_diagonal(m, np.nan)
-        cols["winrate"] = _nanmean(m, axis=1)
-        matrix = m
-    if complete and k <= MATRIX_MAX:
-        w_d, n_d = _pairs(err, weight, unit_dataset, n_datasets)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            matrix = w_d.sum(axis=0) / n_d.sum(axis=0)
-        np.fill_diagonal(matrix, np.nan)
-    lightest = float(weight.min())
+    units = _Units(err, unit_dataset, len(datasets))
+    cols, rank_d, matrix, fit = _battle_columns(units, raw_err, k)
     # the bootstrap's data sets are drawn in sorted-name order, as bencheval draws them
     order = np.argsort(np.array(datasets, dtype=object), kind="stable")
-
-    def fit(c, start=None):
-        if complete:
-            return bt.fit_totals(c @ totals_d, per_pair * c.sum(), lightest, start)
-        return bt.fit(np.tensordot(c, w_d, axes=1), np.tensordot(c, n_d, axes=1), lightest,
-                      start)
-
-    theta, bound = fit(np.ones(n_datasets))
+    theta, bound = fit(np.ones(units.n_datasets))
     point = bt.to_elo(theta)
-    counts = sorted_choice_counts(n_datasets, order, rounds, seed)
-    fits = [fit(c, theta)[0] for c in counts]
-    draws = np.array([bt.to_elo(th) for th in fits]).reshape(rounds, k)
+    counts = sorted_choice_counts(units.n_datasets, order, rounds, seed)
+    draws = np.array([bt.to_elo(fit(c, theta)[0]) for c in counts]).reshape(rounds, k)
     error_like = not table.higher_is_better and np.nanmin(values) >= 0
+    _elo_columns(cols, point, draws, confidence,
+                 0.0 if anchor is None else bt.INITIAL - point[learners.index(anchor)])
     if error_like:
-        improv_d = by(_improvability(values))
-        cols["improvability"] = _nanmean(improv_d)
-        ok = ~np.isnan(improv_d)
-        improv_draws = (counts @ np.where(ok, improv_d, 0.0)) / np.maximum(counts @ ok, 1)
-    lo, hi = _quantiles(draws, confidence)
-    offset = 0.0 if anchor is None else bt.INITIAL - point[learners.index(anchor)]
-    cols["elo"] = point + offset
-    cols["elo_low"] = np.minimum(lo, point) + offset     # bencheval clips a negative width
-    cols["elo_high"] = np.maximum(hi, point) + offset
-    if error_like:
-        ilo, ihi = _quantiles(improv_draws, confidence)
-        cols["improvability_low"], cols["improvability_high"] = ilo, ihi
-    if extras is not None:
-        for name, m in extras.items():
-            cols[name] = _nanmean(m)
+        _improvability_columns(cols, units.by(_improvability(values)), counts, confidence)
+    for name, m in (extras or {}).items():
+        cols[name] = _nanmean(m)
     winners, friedman = _posthoc(table, alpha)
     rules = aggregate(rank_d)
     cols["borda"], cols["copeland"] = rules.borda, rules.copeland
@@ -323,13 +267,85 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
     names = tuple(learners[j] for j in board_order)
     if matrix is not None:
         matrix = matrix[np.ix_(board_order, board_order)]
-    notes = list(_notes(names, bound[board_order], complete, present, table, error_like))
-    board = Board(subset, names, ordered, bound[board_order], n_datasets, int(err.shape[0]),
-                  complete, tied, winners, friedman, matrix, tuple(notes), (), rule,
+    notes = list(_notes(names, bound[board_order], units.complete, units.present, table,
+                        error_like))
+    board = Board(subset, names, ordered, bound[board_order], units.n_datasets,
+                  int(err.shape[0]), units.complete, tied, winners, friedman, matrix,
+                  tuple(notes), (), rule,
                   None if rules.condorcet is None else learners[rules.condorcet],
                   tuple(tuple(learners[i] for i in c) for c in rules.cycles),
                   rules.kemeny_exact)
     return _with_sentences(board, rank_d, learners, confidence)
+
+
+class _Units:
+    """The splits (units) of a board: errors, which data set each belongs to, its weight
+    (1/splits of its data set) and the mean over a data set's splits (``by``)."""
+
+    def __init__(self, err, unit_dataset, n_datasets):
+        self.err, self.unit_dataset, self.n_datasets = err, unit_dataset, n_datasets
+        self.present = ~np.isnan(err)
+        self.complete = bool(self.present.all())
+        splits_of = np.bincount(unit_dataset, minlength=n_datasets)
+        self.weight = 1.0 / splits_of[unit_dataset]
+
+    def by(self, m):
+        return _by_dataset(m, self.unit_dataset, self.n_datasets)
+
+
+def _battle_columns(units, raw_err, k) -> tuple:
+    """Ranks, rank counts, normalized error, win rate and the win-rate matrix; and the
+    Bradley-Terry fit of the battles, as a function of the data sets' bootstrap counts."""
+    err, present = units.err, units.present
+    rank, low, high = _average_ranks(err)
+    rank_d = units.by(rank)
+    cols = {"rank": _nanmean(rank_d), "median_rank": np.nanmedian(rank_d, axis=0),
+            "mrr": _nanmean(units.by(1.0 / rank))}
+    tie = high - low + 1.0
+    place = {p: np.where(present, ((low <= p) & (high >= p)) / tie, np.nan) for p in (1, 2, 3)}
+    for p in (1, 2, 3):
+        cols[f"rank_{p}"] = np.nansum(units.by(place[p]), axis=0)
+    cols["rank_4_plus"] = np.nansum(units.by(np.where(present, 1.0 - place[1] - place[2]
+                                                      - place[3], np.nan)), axis=0)
+    cols["normalized_error"] = _nanmean(units.by(_normalized(raw_err)))
+    matrix, w_d, n_d = None, None, None
+    if units.complete:
+        n_present = present.sum(axis=1, keepdims=True)
+        totals_d = units.by(n_present - rank)   # per data set: mean over splits of the wins
+        cols["winrate"] = totals_d.mean(axis=0) / (k - 1)
+    if not units.complete or k <= MATRIX_MAX:
+        w_d, n_d = _pairs(err, units.weight, units.unit_dataset, units.n_datasets)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            n_all = n_d.sum(axis=0)
+            matrix = np.where(n_all > 0, w_d.sum(axis=0) / np.where(n_all > 0, n_all, 1.0),
+                              np.nan)
+        np.fill_diagonal(matrix, np.nan)
+        if not units.complete:
+            cols["winrate"] = _nanmean(matrix, axis=1)
+    lightest = float(units.weight.min())
+
+    def fit(c, start=None):
+        if units.complete:   # each data set weighs 1: the mean over its splits
+            return bt.fit_totals(c @ totals_d, c.sum(), lightest, start)
+        return bt.fit(np.tensordot(c, w_d, axes=1), np.tensordot(c, n_d, axes=1), lightest,
+                      start)
+
+    return cols, rank_d, matrix, fit
+
+
+def _elo_columns(cols, point, draws, confidence, offset) -> None:
+    lo, hi = _quantiles(draws, confidence)
+    cols["elo"] = point + offset
+    cols["elo_low"] = np.minimum(lo, point) + offset     # bencheval clips a negative width
+    cols["elo_high"] = np.maximum(hi, point) + offset
+
+
+def _improvability_columns(cols, improv_d, counts, confidence) -> None:
+    cols["improvability"] = _nanmean(improv_d)
+    ok = ~np.isnan(improv_d)
+    improv_draws = (counts @ np.where(ok, improv_d, 0.0)) / np.maximum(counts @ ok, 1)
+    cols["improvability_low"], cols["improvability_high"] = _quantiles(improv_draws,
+                                                                        confidence)
 
 
 def _tied_with_first(point, draws, learners, confidence, seed) -> tuple:
