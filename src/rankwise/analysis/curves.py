@@ -486,7 +486,48 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
     if start > curves.grid[0]:
         notes.append(f"ranks start at {curves.budget_name} {start:g}, the first budget at"
                      " which every run has a value")
-    display = _display_budgets(curves.grid, start, DISPLAY_POINTS)
+    cps = _checkpoint_budgets(curves, budgets, start)
+    display = np.unique(np.concatenate([_display_budgets(curves.grid, start, DISPLAY_POINTS),
+                                        cps]))
+    means = curves.means()  # (l, p, g)
+    mean_r, low, high, c = _rank_band(means, curves.index_at(display), confidence, draws,
+                                      seed, notes)
+    checkpoints, changes = _checkpoint_comparisons(curves, cps, alpha, seed)
+    c_idx = curves.index_at(cps)
+    trend = _trend(curves, means, c_idx, cps)
+    ranks_cp = within_problem_ranks(means[..., c_idx])
+    settle, settle_p = _settle(ranks_cp, cps, alpha) if n_p >= 2 else (None, np.empty((0,)))
+    # one pass for each problem's range and start, one for everything per run: a block of
+    # learners at a time, so no temporary is the size of the cube
+    span = _problem_span(curves)
+    lb, ub = _aocc_bounds(aocc, span)
+    tv, best = _target_values(curves, span, targets)
+    runs = _per_run(curves, lb, ub, aocc, tv, convergence_targets(span["first"], best,
+                                                                   tolerance))
+    aocc_mean, aocc_cmp = _aocc_comparison(curves, runs, alpha, seed)
+    e, succ, _ = ert(runs["times"], curves.final)
+    times_d = np.where(np.isnan(curves.final)[..., None], np.nan, runs["times"])
+    cost, perf, data = _profiles(curves, runs, notes)
+    if n_l <= DEWANCKER_MAX_LEARNERS:
+        dw = _dewancker(curves, runs["best"], runs["auc"])
+    else:
+        dw = None
+        notes.append(f"Optuna's ranking is not computed above {DEWANCKER_MAX_LEARNERS}"
+                     f" learners (every ordered pair's Mann-Whitney test on every problem)")
+    return CurveComparison(
+        curves=curves, alpha=alpha, confidence=confidence, display=display, mean_ranks=mean_r,
+        band_low=low, band_high=high, band_c=c, checkpoints=checkpoints,
+        changes=changes, trend=trend, settle=settle, settle_pvalues=settle_p,
+        aocc=aocc_mean, aocc_options=aocc, aocc_bounds=(lb, ub), aocc_comparison=aocc_cmp,
+        targets=tv if curves.maximize else -tv, ert=e, successes=succ,
+        ecdf=ecdf(times_d, display), tolerance=float(tolerance), profile_cost=cost,
+        performance=perf, data=data, dewancker=dw, draws=int(draws), seed=int(seed),
+        notes=tuple(notes), settings={"checkpoints": [float(b) for b in cps]})
+
+
+def _checkpoint_budgets(curves, budgets, start) -> np.ndarray:
+    """The checkpoints on the grid: every usable budget up to ALL_CHECKPOINTS, else
+    CHECKPOINTS spread; or those given (none before ``start``)."""
     if budgets is None:
         usable = curves.grid[curves.grid >= start]
         cps = usable if usable.size <= ALL_CHECKPOINTS else _display_budgets(
@@ -497,27 +538,33 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
         if early.size:
             raise RankwiseError(f"checkpoint {early[0]:g} is before {start:g}, the first"
                                 f" {curves.budget_name} at which every run has a value")
-    cps = curves.grid[curves.index_at(cps)]
-    display = np.unique(np.concatenate([display, cps]))
-    means = curves.means()  # (l, p, g)
-    d_idx = curves.index_at(display)
+    return curves.grid[curves.index_at(cps)]
+
+
+def _rank_band(means, d_idx, confidence, draws, seed, notes) -> tuple:
+    """Mean ranks over the display budgets and their simultaneous band (none, with a note,
+    below BAND_MIN_PROBLEMS problems)."""
     ranks = within_problem_ranks(means[..., d_idx])  # (g, p, l)
+    n_p, n_l = ranks.shape[1], ranks.shape[2]
     if n_p >= BAND_MIN_PROBLEMS:
         mean_r, low, high, c = mean_rank_band(ranks, confidence=confidence, draws=draws,
                                               seed=seed)
-        low, high = np.maximum(low, 1.0), np.minimum(high, float(n_l))
-    else:
-        mean_r = ranks.mean(axis=1)
-        low = high = np.full_like(mean_r, np.nan)
-        c = float("nan")
-        notes.append(f"{n_p} problem(s): no rank band (the bootstrap resamples the problems;"
-                     f" it needs {BAND_MIN_PROBLEMS} or more)")
+        return mean_r, np.maximum(low, 1.0), np.minimum(high, float(n_l)), c
+    mean_r = ranks.mean(axis=1)
+    low = high = np.full_like(mean_r, np.nan)
+    notes.append(f"{n_p} problem(s): no rank band (the bootstrap resamples the problems;"
+                 f" it needs {BAND_MIN_PROBLEMS} or more)")
+    return mean_r, low, high, float("nan")
+
+
+def _checkpoint_comparisons(curves, cps, alpha, seed) -> tuple:
+    """compare() at each checkpoint, and the pairs whose decision changes between them."""
     from .compare import compare
 
+    n_l = len(curves.learners)
     checkpoints = []
     for b in cps:
-        table = curves.at_budget(b)
-        cmp = compare(table, alpha=alpha, seed=seed)
+        cmp = compare(curves.at_budget(b), alpha=alpha, seed=seed)
         checkpoints.append(Checkpoint(float(b), cmp, _significant_pairs(cmp)))
     changes = []
     if len(checkpoints) > 1:
@@ -529,43 +576,48 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
                             tuple(bool(s) for s in states[:, a, b]),
                             tuple(checkpoints[j + 1].budget
                                   for j in np.flatnonzero(flipped[:, a, b]))))
-    c_idx = curves.index_at(cps)
-    trend = _trend(curves, means, c_idx, cps)
-    ranks_cp = within_problem_ranks(means[..., c_idx])
-    settle, settle_p = _settle(ranks_cp, cps, alpha) if n_p >= 2 else (None, np.empty((0,)))
+    return tuple(checkpoints), tuple(changes)
 
-    # one pass for each problem's range and start, one for everything per run: a block of
-    # learners at a time, so no temporary is the size of the cube
-    span = _problem_span(curves)
+
+def _aocc_bounds(aocc, span) -> tuple:
     if isinstance(aocc.bounds, str):
         if aocc.bounds != "problem":
             raise RankwiseError(f"AOCC bounds {aocc.bounds!r}: use 'problem' or (low, high)")
-        lb, ub = span["low"][None, :, None, None], span["high"][None, :, None, None]
-    else:
-        lb, ub = (float(x) for x in aocc.bounds)
+        return span["low"][None, :, None, None], span["high"][None, :, None, None]
+    return tuple(float(x) for x in aocc.bounds)
+
+
+def _target_values(curves, span, targets) -> tuple:
+    """The fixed targets, oriented (higher is better), (problems, T); and each problem's best
+    value, oriented."""
+    n_p = len(curves.problems)
     worst, best = (span["low"], span["high"]) if curves.maximize else (-span["high"],
                                                                        -span["low"])
     if np.ndim(targets) == 0:
         steps = np.arange(1, int(targets) + 1) / int(targets)
-        tv = worst[:, None] + (best - worst)[:, None] * steps[None, :]  # (p, T), oriented
-    else:
-        raw = np.asarray(targets, dtype=float)
-        tv = np.broadcast_to(raw if curves.maximize else -raw, (n_p, raw.size))
-    conv = convergence_targets(span["first"], best, tolerance)
-    runs = _per_run(curves, lb, ub, aocc, tv, conv)
+        return worst[:, None] + (best - worst)[:, None] * steps[None, :], best
+    raw = np.asarray(targets, dtype=float)
+    return np.broadcast_to(raw if curves.maximize else -raw, (n_p, raw.size)), best
+
+
+def _aocc_comparison(curves, runs, alpha, seed) -> tuple:
+    """The AOCC of each learner on each problem (the mean over runs) and compare() of it."""
+    from ..tables.table import ScoreTable
+    from .compare import compare
+
+    n_l, n_p = len(curves.learners), len(curves.problems)
     with np.errstate(invalid="ignore"):
         aocc_mean = np.nanmean(runs["aocc"], axis=2) if np.isfinite(runs["aocc"]).any() \
             else np.full((n_l, n_p), np.nan)
-    from ..tables.table import ScoreTable
-
     aocc_table = ScoreTable(values=aocc_mean.T, datasets=curves.problems,
                             learners=curves.learners, higher_is_better=True,
                             direction_source="source", criterion="AOCC", aggregate="mean",
                             source=curves.source)
-    aocc_cmp = compare(aocc_table, alpha=alpha, seed=seed)
-    e, succ, _ = ert(runs["times"], curves.final)
-    times_d = np.where(np.isnan(curves.final)[..., None], np.nan, runs["times"])
-    cdf = ecdf(times_d, display)
+    return aocc_mean, compare(aocc_table, alpha=alpha, seed=seed)
+
+
+def _profiles(curves, runs, notes) -> tuple:
+    """The cost of converging (problems × learners), and the performance and data profiles."""
     cost, _, _ = ert(runs["conv"][..., None], curves.final)
     cost = cost[..., 0].T  # (p, l)
     positive = np.where(np.isfinite(cost), cost, np.nan)
@@ -574,20 +626,5 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
         notes.append(f"profiles: costs are {curves.budget_name} + 1 (a budget of 0 occurs)")
     else:
         shift = 0.0
-    perf = performance_profile(cost + shift)
-    data = data_profile(cost, dimensions=curves.dimensions)
-    if n_l <= DEWANCKER_MAX_LEARNERS:
-        dw = _dewancker(curves, runs["best"], runs["auc"])
-    else:
-        dw = None
-        notes.append(f"Optuna's ranking is not computed above {DEWANCKER_MAX_LEARNERS}"
-                     f" learners (every ordered pair's Mann-Whitney test on every problem)")
-    return CurveComparison(
-        curves=curves, alpha=alpha, confidence=confidence, display=display, mean_ranks=mean_r,
-        band_low=low, band_high=high, band_c=c, checkpoints=tuple(checkpoints),
-        changes=tuple(changes), trend=trend, settle=settle, settle_pvalues=settle_p,
-        aocc=aocc_mean, aocc_options=aocc, aocc_bounds=(lb, ub), aocc_comparison=aocc_cmp,
-        targets=tv if curves.maximize else -tv, ert=e, successes=succ, ecdf=cdf,
-        tolerance=float(tolerance), profile_cost=cost, performance=perf, data=data,
-        dewancker=dw, draws=int(draws), seed=int(seed), notes=tuple(notes),
-        settings={"checkpoints": [float(b) for b in cps]})
+    return cost, performance_profile(cost + shift), data_profile(cost,
+                                                                 dimensions=curves.dimensions)
