@@ -180,30 +180,16 @@ def _delimited(path, first: str) -> pd.DataFrame:
         raise RankwiseError(f"{path}: cannot be read as a table ({message})") from None
 
 
-#: A cell of a Markdown table's rule row: ``---``, ``:--``, ``--:``, ``:-:``.
-_RULE = re.compile(r"^:?-+:?$")
-
-
 def _pipe_table(data: bytes, path) -> pd.DataFrame:
     """A board printed as a Markdown (pipe) table, as READMEs and ``DataFrame.to_markdown``
-    write it: the cells between ``|``, the rule row left out."""
+    write it (the one reader of such tables, :func:`rankwise.tables.delimited.pipe_table`)."""
+    from ..tables.delimited import pipe_table
+
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise RankwiseError(f"{path}: cannot be read as a table ({exc})") from None
-    rows = [(number, [cell.strip() for cell in line.strip().strip("|").split("|")])
-            for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    rows = [(n, row) for n, row in rows if not all(_RULE.match(cell) for cell in row)]
-    if not rows:
-        raise RankwiseError(f"{path}: a Markdown table with no header and no rows; give the"
-                            " board as printed (models in the first column, a column per task)")
-    header = rows[0][1]
-    for number, row in rows[1:]:
-        if len(row) != len(header):
-            raise RankwiseError(f"{path}: line {number} of the Markdown table has {len(row)}"
-                                f" cells, its header {len(header)}; give every row a cell per"
-                                " column")
-    return pd.DataFrame([row for _, row in rows[1:]], columns=header, dtype=str)
+    return pipe_table(text, path)
 
 
 def audit(board, *, counts: dict | None = None, alpha: float = 0.05,

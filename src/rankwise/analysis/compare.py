@@ -194,22 +194,7 @@ class Comparison(Analysis):
         """The JSON contract, with the ``report`` section."""
         return self._report().render(self, "json", indent=indent, include_table=include_table)
 
-    def to_text(self) -> str:
-        return self._report().render(self, "text")
-
-    def to_markdown(self) -> str:
-        return self._report().render(self, "markdown")
-
-    def to_latex(self) -> str:
-        return self._report().render(self, "latex")
-
-    def to_html(self) -> str:
-        """A whole, self-contained HTML page."""
-        return self._report().render(self, "html")
-
-    def _repr_html_(self) -> str:
-        """Jupyter: an HTML fragment with scoped styles; its figures are rendered once."""
-        return self._report().notebook_fragment(self)
+    # to_text, to_markdown, to_latex, to_html and _repr_html_ are the protocol's (Analysis)
 
     def write_pairs(self, path, significant_only: bool = False) -> list:
         """Every pair's numbers to ``path`` (.parquet or .csv): above 1,000 learners the pairs of
