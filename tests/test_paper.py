@@ -126,7 +126,7 @@ def test_figures_have_no_title_unless_asked():
 
 
 def test_heat_map_classes_and_neutral_diagonal():
-    from rankwise.report.diagrams import P_BOUNDS, pvalue_heatmap
+    from rankwise.report.plots import P_BOUNDS, pvalue_heatmap
 
     fig = pvalue_heatmap(np.array([[1, 0.0005, 0.03], [0.0005, 1, 0.2], [0.03, 0.2, 1]]),
                          ["a", "b", "c"], np.array([1.0, 2.0, 3.0]))

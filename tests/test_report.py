@@ -179,7 +179,7 @@ def test_label_widths_are_matplotlibs_extents_to_the_last_bit():
     from matplotlib.path import Path
     from matplotlib.textpath import TextPath
 
-    from rankwise.report.diagrams import outline_width
+    from rankwise.report.fonts import outline_width
 
     rng = random.Random(7)
     letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.()[] ωΨ∫éüßjfgQ"

@@ -25,6 +25,14 @@ def p_words(p) -> str:
     return BELOW_FLOOR if p < PVALUE_FLOOR else f"{p:.3g}"
 
 
+def literal(name) -> str:
+    """A learner name as matplotlib should print it: '$' would otherwise start mathtext, and a
+    control character would make the SVG invalid."""
+    from .._text import visible
+
+    return visible(name).replace("$", r"\$")
+
+
 def fmt_num(v) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "n/a"
