@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .document import Bullets, Document, Heading, Paragraph, Table
+from .blocks import Bullets, Document, Heading, Paragraph, Table
 
 
 def level_text(confidence: float) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
+from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 from .format import fmt_p
 
 #: Rows a person reads in a board (the JSON and CSV carry every learner).

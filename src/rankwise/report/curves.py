@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .format import p_words
-from .document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
+from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
 #: The text and Markdown reports list at most this many learners per table (best first by mean
 #: rank at the last checkpoint); the JSON holds all.

@@ -439,7 +439,7 @@ def shown_plan(plan, learners, keep):
 def shown_figure_inputs(cmp):
     """The learners the figures show (the reports' best ``top``), their mean ranks, and a
     function that restricts a plan to them."""
-    from .document import figure_learners
+    from .blocks import figure_learners
 
     idx = figure_learners(cmp)
     names = [cmp.table.learners[j] for j in idx]

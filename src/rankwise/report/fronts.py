@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .format import p_words
-from .document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
+from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
 #: The reports list at most this many learners (front first, then by membership
 #: probability); the JSON holds all.

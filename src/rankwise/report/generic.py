@@ -16,7 +16,7 @@ FILES = {"text": "report.txt", "markdown": "report.md", "latex": "report.tex",
 
 def _names(doc) -> tuple:
     """The names a document shows in tables (kept as text, never as mathematics, in LaTeX)."""
-    from .document import Table
+    from .blocks import Table
 
     names = set()
     for block in doc.blocks:

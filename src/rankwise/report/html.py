@@ -161,7 +161,7 @@ def full_ranking(cmp) -> str:
     ``top``): position, name, mean rank and interval, the verdict's decision and adjusted p
     against the best, and the median difference from the best where it was computed."""
     from ..analysis.effects import effects_against
-    from .document import shown_learners
+    from .blocks import shown_learners
 
     t = cmp.table
     if len(shown_learners(cmp)) == t.n_learners:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..names import procedure_title
 from ..stats.results import p_phrase
-from .document import Document, Drawn, Figure, Heading, Paragraph, Table
+from .blocks import Document, Drawn, Figure, Heading, Paragraph, Table
 from .format import p_words
 
 #: At most this many significant pairs are listed per task in the readable formats (the JSON

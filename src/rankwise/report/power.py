@@ -6,7 +6,7 @@ module's file names (:data:`FILES`)."""
 from __future__ import annotations
 
 from ..names import label
-from .document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
+from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
 FIGURES = ("power_rejection", "power_replicability")
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from .._text import visible
 from ..stats.racing import goal_text
-from .document import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
+from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
 
 def document(r) -> Document:

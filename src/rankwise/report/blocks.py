@@ -1,0 +1,128 @@
+"""The format-neutral blocks every report is made of (headings, paragraphs, tables, bullets,
+figures), and which learners a comparison's report shows (the best ``top`` at large k):
+:mod:`.document` and :mod:`.sections` build reports of these; the text, Markdown, LaTeX and
+HTML writers lay them out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..analysis.figures import best_first
+from ..defaults import PAIR_MATRIX_MAX_LEARNERS
+from .format import digits
+
+MAX_TABLE_ROWS = 200
+
+
+@dataclass
+class Heading:
+    text: str
+    level: int = 2
+
+
+@dataclass
+class Paragraph:
+    text: str
+    role: str = ""  # "lead", "verdict", "methods" or ""
+
+
+@dataclass
+class Cell:
+    text: str
+    best: bool = False  # the best value of its data set (bold)
+    mark: bool = False  # significant at alpha (starred)
+
+
+@dataclass
+class Table:
+    header: list
+    rows: list           # lists of str or Cell
+    align: str           # one of "<" or ">" per column
+    caption: str = ""
+    key: str = ""
+
+
+@dataclass
+class Bullets:
+    items: list
+    role: str = ""
+
+
+@dataclass
+class Preformatted:
+    lines: list
+    key: str = ""
+
+
+@dataclass
+class Figure:
+    name: str
+    plan: object  # FigurePlan, or a Drawn
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """The plan of a figure an analysis other than compare always draws: its title and
+    caption (every format prints them as it prints a :class:`FigurePlan`'s)."""
+
+    name: str
+    title: str
+    caption: str
+    drawn: bool = True
+    reason: str | None = None
+
+
+@dataclass
+class Document:
+    title: str
+    blocks: list = field(default_factory=list)
+
+    def add(self, *blocks):
+        self.blocks.extend(blocks)
+
+
+def shown_learners(cmp) -> list:
+    """Indices of the learners the reports show, best mean rank first: the best ``top`` (the
+    ``top=`` option, ``--top``; all when it is None or k is not larger)."""
+    return best_first(cmp.mean_ranks, cmp.options.get("top")).tolist()
+
+
+#: Figures of learners (the CD, control and heat-map diagrams) show at most this many: a
+#: label row each, and an image of more would pass the rasterisers' 65,536-pixel limit.
+FIGURE_MAX_LEARNERS = 1_000
+
+
+def figure_learners(cmp) -> list:
+    """Indices of the learners the figures show: the reports' (``shown_learners``), at most
+    ``FIGURE_MAX_LEARNERS``."""
+    return shown_learners(cmp)[:FIGURE_MAX_LEARNERS]
+
+
+def shown_names(cmp) -> set:
+    """The names of the learners the reports show."""
+    return {cmp.table.learners[j] for j in shown_learners(cmp)}
+
+
+def left_out_sentence(cmp) -> str | None:
+    """What the reports leave out at large k, and where all of it is."""
+    k, shown = cmp.table.n_learners, len(shown_learners(cmp))
+    if shown == k:
+        return None
+    if k <= PAIR_MATRIX_MAX_LEARNERS:
+        return (f"Showing the best {shown} of {k:,} learners by mean rank in every table below"
+                f" ({k - shown:,} left out; pair tables: pairs among them). The JSON output"
+                " (--format json) holds every learner and pair, and --report DIR writes all"
+                " pairs to pairs.csv; --top N shows more (0: all).")
+    return (f"Showing the best {shown} of {k:,} learners by mean rank in every table below"
+            f" ({k - shown:,} left out; pair tables: pairs among them). The JSON output"
+            " (--format json) holds every learner and its comparison with the best; above"
+            f" {PAIR_MATRIX_MAX_LEARNERS:,} learners its pair matrices and pairs.csv hold the"
+            " pairs of the learners shown, and --posthoc all --pairs FILE writes every pair;"
+            " --top N shows more (0: all).")
+
+
+def table_digits(cmp) -> int:
+    """Decimals of the table's numbers: ``digits=`` (``--digits``) when given, else as many as
+    the input has (at most 6)."""
+    chosen = cmp.options.get("digits")
+    return int(chosen) if chosen is not None else digits(cmp.table.values)
