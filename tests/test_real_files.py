@@ -21,8 +21,9 @@ import rankwise
 from rankwise import RankwiseError, compare, load_table
 from rankwise.examples import example_path
 from rankwise.report.format import fmt_p
-from rankwise.stats.pairwise import (asymptotic_start, log_range_tail, log_union_bound,
-                                     nemenyi_pvalues, range_logsf, union_bound_error)
+from rankwise.stats.pairwise import nemenyi_pvalues
+from rankwise.stats.studentized_range import (asymptotic_start, log_range_tail, log_union_bound,
+                                              range_logsf, union_bound_error)
 from rankwise.stats.results import PVALUE_FLOOR, floor_pvalues, p_phrase
 
 DATA = Path(__file__).parent / "data" / "sources"

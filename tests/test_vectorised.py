@@ -13,8 +13,8 @@ from rankwise import compare
 from rankwise.analysis.figures import cliques
 from rankwise.stats import effects as fx
 from rankwise.stats import effects_all as fxa
-from rankwise.stats.pairwise import (RANGE_SF_DIRECT_MAX, RANGE_TAIL, log_range_tail,
-                                     range_sf)
+from rankwise.stats.studentized_range import (RANGE_SF_DIRECT_MAX, RANGE_TAIL, log_range_tail,
+                                              range_sf)
 
 
 def _random_table(rng, n, k, places):
