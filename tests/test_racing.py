@@ -176,7 +176,7 @@ def test_command_line_text_json_and_figure(tmp_path, capsys, cli):
     assert data["schema"] == "rankwise.race/2" and data["eliminations"][0]["learner"] == "Kernel"
     assert data["tasks_used"] + sum(30 - e["step"] for e in data["eliminations"]) == 150
     for args, message in [(["--goal", "top:0"], "--goal must be best or top:M"),
-                          (["--order", "sorted"], "--order must be random or given"),
+                          (["--order", "sorted"], "--order must be one of random, given"),
                           (["--figure", tmp_path / "race.txt"],
                            "--figure: figures are written as .svg, .pdf or .png")]:
         code, out, err = cli("race", "--example", "garcia2008", *args)

@@ -15,12 +15,17 @@ A value is written on the command line by its option's ``kind``:
 - ``switch``: ``--flag`` when true (a default of false);
 - ``toggle``: ``--flag`` or ``--no-flag`` (a ``--flag/--no-flag`` pair);
 - ``spelled``: ``--flag WORD`` where the command line spells a Python value as a word
-  (``mcm=True`` is ``--mcm plain``): ``words`` maps Python values to the words.
+  (``mcm=True`` is ``--mcm plain``): ``words`` maps Python values to the words;
+- ``argument``: a positional argument of the command line (no flag; ``metavar`` names it).
+
+Besides the analyses' options, :data:`LINES` declares every parameter of every command of the
+command line (inputs, outputs, the runner's and the results' options) from the same entries.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from . import defaults, names
 
@@ -33,7 +38,9 @@ OUT = "Output (guide: reports, papers, large-k)"
 SURE = "How sure? (guide: how-sure)"
 PER = "Data set by data set (guide: per-dataset)"
 
-KINDS = ("value", "list", "pair", "switch", "toggle", "spelled")
+KINDS = ("value", "list", "pair", "switch", "toggle", "spelled", "argument")
+#: The default of a value the command line requires (an argument, ``export -o FILE``).
+REQUIRED = ...
 
 
 @dataclass(frozen=True)
@@ -65,6 +72,18 @@ class Option:
     field: str | None = None
     #: A one-letter form of the flag on the command line (``-j`` for ``--jobs``).
     short: str | None = None
+    #: The command line checks the value before any work, with one wording (:func:`refusal`):
+    #: against ``choices``, or ``interval`` (open: ``(0, 1)`` is strictly between 0 and 1);
+    #: otherwise the library checks it.
+    checked: bool = False
+    interval: tuple | None = None
+    #: Whether ``choices`` are listed beside the flag in --help (False: said in the help).
+    listed: bool = True
+    #: Values the shell completes for an option that also takes others (``impute:LEARNER``).
+    complete: tuple | None = None
+    #: --help shows the default (None: typer's rule); hidden: not in --help at all.
+    show_default: bool | None = None
+    hidden: bool = False
 
     @property
     def in_group(self) -> str:
@@ -213,7 +232,7 @@ COMPARE = (
     Option("pool_check", False, "--pool-check", kind="switch", panel=SURE,
            help="Does the pool matter?"),
     Option("mcm", False, "--mcm", kind="spelled", choices=names.MCM_CHOICES, panel=POST,
-           words={False: None, None: None, True: "plain", "holm": "holm"},
+           words={False: None, None: None, True: "plain", "holm": "holm"}, checked=True,
            help="Multi-comparison matrix."),
     Option("groups", None, "--groups", choices=names.GROUP_METHODS, panel=POST,
            help="Rank groups."),
@@ -247,40 +266,72 @@ COMPARE = (
            help="Share tested on (default: from the results).", group="per_dataset"),
 )
 
+def _read_options(panel: str, *, missing: str, columns: str, source: str,
+                  more: str = "") -> tuple:
+    """The options that say how a table is read, in ``panel``: compare's input and power's pool
+    take the same options, with their own help where the use differs."""
+    return (
+        Option("criterion", None, "--criterion", short="-c", metavar="NAME", panel=panel,
+               help="Criterion of a long table or results database."),
+        Option("higher_is_better", None, "--higher-is-better/--lower-is-better",
+               kind="toggle", panel=panel,
+               help="Direction. Default: from the criterion's name, else higher."),
+        Option("aggregate", "median", "--aggregate", choices=names.AGGREGATES, panel=panel,
+               help="Cell of repeats x folds."),
+        Option("shape", "auto", "--shape", choices=names.SHAPES, panel=panel,
+               help="Table layout."),
+        Option("columns", None, "--columns", kind="list", metavar="ROLE=COL,...", panel=panel,
+               help=columns),
+        Option("source_format", "auto", "--source", choices=names.SOURCE_FORMATS, panel=panel,
+               help=source),
+        Option("missing", "refuse", "--missing", metavar="POLICY", panel=panel, help=missing,
+               complete=names.MISSING_POLICIES + (names.MISSING_IMPUTE,)),
+        Option("duplicates", None, "--duplicates", choices=names.DUPLICATES, panel=panel,
+               help="Repeated rows: refuse, or keep the last or first (default: last for the"
+                    " AutoML benchmark, else refuse)." + more),
+        Option("where", None, "--where", kind="list", metavar="COL=VALUE,...", panel=panel,
+               help="Read only these rows (e.g. constraint=1h8c_gp3)." + more),
+        Option("sep", None, "--sep", metavar="CHAR", panel=panel,
+               help="Field separator (default: sniffed: tab, ';' or ',')." + more),
+        Option("decimal", None, "--decimal", choices=names.DECIMAL_MARKS, panel=panel,
+               help="Decimal mark (default: sniffed)." + more),
+    )
+
+
 #: How the input is read (:func:`rankwise.load_table`'s options), for the command lines that
 #: read it again.
-READ = (
-    Option("criterion", None, "--criterion", panel=IN),
-    Option("higher_is_better", None, "--higher-is-better/--lower-is-better", kind="toggle",
-           panel=IN),
-    Option("aggregate", "median", "--aggregate", choices=names.AGGREGATES, panel=IN),
-    Option("shape", "auto", "--shape", choices=names.SHAPES, panel=IN),
-    Option("columns", None, "--columns", kind="list", panel=IN),
-    Option("source_format", "auto", "--source", choices=names.SOURCE_FORMATS, panel=IN),
-    Option("missing", "refuse", "--missing", panel=IN),
-    Option("duplicates", None, "--duplicates", choices=names.DUPLICATES, panel=IN),
-    Option("where", None, "--where", kind="list", panel=IN),
-    Option("sep", None, "--sep", panel=IN),
-    Option("decimal", None, "--decimal", choices=names.DECIMAL_MARKS, panel=IN),
-)
+READ = _read_options(
+    IN, missing="Missing cells: refuse, drop-datasets, drop-learners, skillings-mack (keep"
+                " them), worst or impute:LEARNER (fill them).",
+    columns="Column roles (e.g. value=result).", source="Another tool's format.")
+
+ITEMS_P = "Items (guide: items)"
 
 #: compare's options for scored items (``compare --items``; :func:`rankwise.read_items`).
 ITEMS = (
-    Option("items", False, "--items", kind="switch", panel="Items (guide: items)"),
-    Option("metric", None, "--metric", panel="Items (guide: items)"),
-    Option("item_filter", None, "--item-filter", panel="Items (guide: items)"),
-    Option("cluster", None, "--cluster", panel="Items (guide: items)"),
+    Option("items", False, "--items", kind="switch", panel=ITEMS_P,
+           help="Scored items: model, task, item, score."),
+    Option("metric", None, "--metric", metavar="NAME", panel=ITEMS_P,
+           help="The per-item metric or scorer to take."),
+    Option("item_filter", None, "--item-filter", metavar="NAME", panel=ITEMS_P,
+           help="lm-eval: the filter whose records count."),
+    Option("cluster", None, "--cluster", metavar="FIELD", panel=ITEMS_P,
+           help="Item field that groups items."),
 )
+
+FRONTS_P = "Better and cheaper (guide: fronts)"
 
 #: compare's options for a front of criteria (``compare --criteria``;
 #: :func:`rankwise.compare_criteria`).
 FRONTS = (
-    Option("criteria", None, "--criteria", kind="list", panel="Better and cheaper (guide: fronts)"),
-    Option("ordinal", None, "--ordinal", kind="list", panel="Better and cheaper (guide: fronts)"),
-    Option("permutations", defaults.FRONT_PERMUTATIONS, "--permutations",
-           panel="Better and cheaper (guide: fronts)"),
+    Option("criteria", None, "--criteria", kind="list", metavar="A,B", panel=FRONTS_P,
+           help="Two or more criteria: their front."),
+    Option("ordinal", None, "--ordinal", kind="list", metavar="A,B", panel=FRONTS_P,
+           help="GSD: ordinal ones (default: times)."),
+    Option("permutations", defaults.FRONT_PERMUTATIONS, "--permutations", metavar="N",
+           panel=FRONTS_P, help="GSD: splits per pair test."),
     Option("summary", defaults.FRONT_SUMMARY, "--summary", choices=names.FRONT_SUMMARIES,
-           panel="Better and cheaper (guide: fronts)"),
+           panel=FRONTS_P, help="Front: per learner."),
 )
 
 BY_NAME = {o.name: o for o in COMPARE}
@@ -345,7 +396,7 @@ RACE = (
     Option("goal", 1, "--goal", metavar="best|top:M", panel=RACING, cli_default="best",
            help="Stop when the best, or the top M, are left."),
     Option("order", "random", "--order", choices=("random", "given"), panel=RACING,
-           help="The data sets in a seeded random order or the table's."),
+           checked=True, help="The data sets in a seeded random order or the table's."),
     _like("seed", panel=RACING, help="Seed of the random order."),
 )
 
@@ -376,9 +427,9 @@ BOARD = (
 #: :func:`rankwise.compare_curves`'s level, band and seed options (``rankwise curves``; its
 #: help lists them with its other options, in no panel of their own).
 CURVES = (
-    _like("alpha", panel=None, help="Level of every test."),
+    _like("alpha", panel=None, help="Level of every test.", checked=True, interval=(0, 1)),
     Option("confidence", 0.95, "--confidence", metavar="C", panel=None, type=float,
-           help="Level of the rank band."),
+           checked=True, interval=(0, 1), help="Level of the rank band."),
     Option("tolerance", 1e-3, "--tolerance", metavar="TAU", panel=None,
            help="Profiles: tau of the convergence test."),
     _like("seed", default=defaults.CURVE_SEED, panel=None,
@@ -393,6 +444,227 @@ AUDIT = (_like("alpha", panel=None, help="Level of the decisions."),
 #: Each command's options beside compare's, by command.
 COMMANDS = {"power": POWER, "race": RACE, "leaderboard": BOARD, "curves": CURVES,
             "audit": AUDIT}
+
+
+# The command line's own parameters: what is read, and what is written where. Each is declared
+# here once; LINES below gathers every command's parameters.
+OUT_P = "Output"
+POOL_P = "Pool (guide: power)"
+FILE = "Write to FILE instead of the screen."
+
+
+def _format(choices, panel, **more) -> Option:
+    return Option("fmt", choices[0], "--format", short="-f", choices=choices, panel=panel,
+                  checked=True, help="Output format.", **more)
+
+
+def _path(name: str, flag: str, metavar: str, panel, help: str, **more) -> Option:
+    return Option(name, None, flag, metavar=metavar, panel=panel, type=Path, help=help, **more)
+
+
+def _argument(name: str, help: str, metavar=None, default=None, **more) -> Option:
+    return Option(name, default, None, kind="argument", metavar=metavar, type=Path, help=help,
+                  panel=None, **more)
+
+
+INPUT = _argument("input", "CSV/TSV table (wide or long) or results database.", "INPUT",
+                  show_default=False)
+EXAMPLE = Option("example", None, "--example", metavar="NAME", panel=IN,
+                 help="A bundled table instead (rankwise examples).")
+POOL_READ = (
+    _argument("pool", "Table of results whose data sets are the population (wide, long or a"
+              " results database).", "POOL", show_default=False),
+    Option("example", None, "--example", metavar="NAME", panel=POOL_P,
+           help="A bundled table as the pool instead."),
+    *(o for o in _read_options(
+        POOL_P, missing="Missing cells of the pool: refuse, drop-datasets, drop-learners, worst"
+                        " or impute:LEARNER.",
+        columns="Column roles, as for compare.", source="Another tool's format (auto: from the"
+                                                        " header).", more=" As for compare.")
+      if o.name not in ("aggregate", "shape")),
+)
+
+#: compare's output options.
+COMPARE_OUT = (
+    _format(names.REPORT_FORMATS, OUT),
+    _path("output", "--output", "FILE", OUT, FILE, short="-o"),
+    _path("report", "--report", "DIR", OUT, "Every format and figure into DIR."),
+    _path("pairs", "--pairs", "FILE", OUT, "Every pair to FILE (.parquet, .csv)."),
+    Option("significant_pairs", False, "--significant-pairs", kind="switch", panel=OUT,
+           help="--pairs: only rejected pairs."),
+    Option("include_table", None, "--include-table/--no-include-table", kind="toggle",
+           panel=OUT, help="JSON: cell matrices (default: <= 10,000)."),
+    Option("figure_width", None, "--figure-width", metavar="column|page|CM", panel=OUT,
+           help="--report figures: column, page, CM."),
+    Option("latex_fragment", False, "--latex-fragment", kind="switch", panel=OUT,
+           help="--format latex: tables, figures only."),
+    Option("no_effects", False, "--no-effects", kind="switch", panel=None, hidden=True,
+           help="The same as --effects none."),
+)
+
+#: The analyses' output options (power, race, audit, leaderboard).
+FORMAT = _format(names.REPORT_FORMATS, OUT_P)
+REPORT = _path("report", "--report", "DIR", OUT_P,
+               "Every format and the figures (SVG, PDF, PNG) into DIR.")
+OUTPUT = _path("output", "--output", "FILE", OUT_P, FILE, short="-o")
+FIGURE_WIDTH = Option("figure_width", None, "--figure-width", metavar="column|page|CM",
+                      panel=OUT_P, help="--report: figures for a paper's column (8.4 cm), page"
+                                        " (17 cm) or CM cm.")
+BOARD_OUT = (
+    _format(names.BOARD_FORMATS, OUT_P),
+    _path("report", "--report", "DIR", OUT_P,
+          "Every format, the CSV and the figures (SVG, PDF, PNG) into DIR."),
+    _path("figure", "--figure", "FILE", OUT_P,
+          "Elo with its intervals as a figure (.svg, .pdf or .png)."),
+    _path("matrix_figure", "--matrix-figure", "FILE", OUT_P,
+          "The win-rate matrix as a figure (.svg, .pdf or .png)."),
+)
+
+#: ``rankwise curves``: its input and output (its analysis options are CURVES).
+CURVES_LINE = (
+    _argument("input", "Curves: a table learner, problem, run, budget, value (CSV, TSV,"
+              " Parquet), an IOHprofiler folder, an Optuna storage (.db) or trials table, or a"
+              " results database of rankwise run --budgets.", "CURVES", show_default=False),
+    Option("example", None, "--example", metavar="NAME", panel=None,
+           help="A bundled example instead (rankwise examples)."),
+    Option("source", "auto", "--source", choices=("auto",) + names.CURVE_SOURCES, panel=None,
+           help="Which reader (auto: from the file's shape)."),
+    Option("higher_is_better", None, "--higher-is-better/--lower-is-better", kind="toggle",
+           panel=None, help="Direction of a table's values (IOHprofiler and Optuna files say"
+                            " it)."),
+    Option("values", None, "--values", choices=("raw", "running-best"), panel=None,
+           checked=True, show_default=False,
+           help="Take values as logged or each run's running best [default: raw for a table,"
+                " running-best for IOHprofiler and Optuna]."),
+    Option("budget_unit", "trials", "--budget-unit", choices=("trials", "seconds"), panel=None,
+           checked=True, help="Optuna: the budget is the trial count or the seconds since the"
+                              " run's first trial."),
+    Option("criterion", None, "--criterion", short="-c", panel=None,
+           help="Results database: the criterion (default: its first)."),
+    Option("budgets", None, "--budgets", kind="list", metavar="B1,B2,...", panel=None,
+           show_default=False,
+           help="Checkpoints, where everything compare does runs [default: every budget up to"
+                " six, else four spread over the budget]."),
+    Option("targets", "10", "--targets", metavar="N|T1,T2,...", panel=None,
+           help="Fixed targets: N per problem between its worst and best value, or the same"
+                " values on every problem."),
+    Option("aocc_bounds", "problem", "--aocc-bounds", metavar="problem|LOW,HIGH", panel=None,
+           help="AOCC: values normalised to each problem's range or to LOW,HIGH."),
+    Option("value_scale", "linear", "--value-scale", choices=("linear", "log"), panel=None,
+           checked=True, help="AOCC: scale of the values."),
+    Option("budget_scale", "linear", "--budget-scale", choices=("linear", "log"), panel=None,
+           checked=True, help="AOCC: scale of the budget axis."),
+    Option("aocc_budget", None, "--aocc-budget", panel=None, type=float, show_default=False,
+           help="AOCC: integrate up to this budget [default: the largest run budget]."),
+    *CURVES,
+    Option("export", None, "--export", metavar="aocc|BUDGET", panel=None, show_default=False,
+           help="Write a score table (problems x learners, CSV) for rankwise compare instead of"
+                " the report: the AOCC, or the mean over runs at BUDGET."),
+    _path("figure", "--figure", "FILE", None, "Draw rank over budget, convergence, ECDF and"
+          " profiles (.svg, .pdf, .png).", show_default=False),
+    _path("cd_figure", "--cd-figure", "FILE", None, "Draw one CD diagram per checkpoint in one"
+          " figure.", show_default=False),
+    _format(("text", "markdown", "html", "latex", "json"), None),
+    _path("output", "--output", "FILE", None, "Write to FILE.", short="-o"),
+    _path("report", "--report", "DIR", None, "Every format and figure (SVG, PDF, PNG) into DIR.",
+          show_default=False),
+)
+
+#: ``rankwise audit``: the board, the counts, the levels (AUDIT) and the output.
+AUDIT_LINE = (
+    _argument("board", "A published board as printed: models in the first column, one column"
+              " of proportions or percentages per task (CSV, TSV or a Markdown table).",
+              "BOARD", REQUIRED, show_default=False),
+    Option("counts", None, "--counts", kind="list", metavar="TASK=N,...", panel=None,
+           help="Item counts of some tasks (the others are recovered from the rounding)."),
+    *AUDIT,
+)
+
+#: ``rankwise run``'s options; the race's are checked where the race is set up.
+RUN_LINE = (
+    _argument("experiment", "Experiment TOML file (it runs code).", show_default=False),
+    Option("results", REQUIRED, "--results", short="-r", panel=None, type=Path,
+           help="Results database (SQLite)."),
+    Option("example", None, "--example", panel=None,
+           help="Run a bundled experiment instead: demo or race."),
+    Option("jobs", 1, "--jobs", short="-j", panel=None,
+           help="Worker processes (0: in the driver process, no isolation)."),
+    Option("dask_scheduler", None, "--dask-scheduler", panel=None,
+           help="Dask scheduler address, scheduler file, or 'local'."),
+    Option("retry_failed", False, "--retry-failed", kind="switch", panel=None,
+           help="Run failed tasks again."),
+    Option("force", False, "--force", kind="switch", panel=None,
+           help="Continue although the design or library versions changed."),
+    Option("quiet", False, "--quiet", short="-q", kind="switch", panel=None,
+           help="No progress bar."),
+    Option("time_limit", None, "--time-limit", panel=None, type=float,
+           help="Seconds per task (overrides the file's time_limit)."),
+    Option("budgets", None, "--budgets", kind="list", metavar="F1,F2,...", panel=None,
+           show_default=False,
+           help="Learning curves: also train each learner on these nested fractions of every"
+                " training part, e.g. 0.1,0.25,0.5,1.0 (overrides the file's budgets)."),
+    Option("race", None, "--race", metavar="[CRITERION]", panel=None, alone="first",
+           show_default=False,
+           help="Race the learners on CRITERION (alone: the file's first criterion): the data"
+                " sets one at a time, and a learner the race eliminates is not run on later"
+                " ones."),
+    Option("alpha", None, "--alpha", panel=None, type=float, show_default=False,
+           help="Race: chance of any wrong elimination over the whole race [default: 0.05]."),
+    Option("goal", None, "--goal", metavar="best|top:M", panel=None, show_default=False,
+           help="Race: stop when the best, or the top M, are left [default: best]."),
+    Option("order", None, "--order", metavar="random|given", panel=None, show_default=False,
+           help="Race: the data sets in a random order (the experiment's seed) or the file's"
+                " [default: random]."),
+)
+
+RESULTS = _argument("results", "Results database written by `rankwise run`.", default=REQUIRED)
+
+#: Every parameter of every command, by command, in no particular order (each command's
+#: signature orders them); the command line declares no parameter outside this table
+#: (``tests/test_cli_layout.py`` walks them).
+LINES = {
+    "compare": (INPUT, EXAMPLE, *READ, *COMPARE, *COMPARE_OUT, *ITEMS, *FRONTS),
+    "power": (*POOL_READ, *POWER, FORMAT, REPORT, OUTPUT, FIGURE_WIDTH),
+    "race": (INPUT, EXAMPLE, *READ, *RACE, FORMAT, REPORT, OUTPUT,
+             _path("figure", "--figure", "FILE", OUT_P,
+                   "The race as a figure (.svg, .pdf or .png).")),
+    "leaderboard": (INPUT, EXAMPLE, *(o for o in READ if o.name not in ("aggregate", "shape",
+                                                                        "missing")),
+                    *BOARD, *BOARD_OUT, OUTPUT),
+    "audit": (*AUDIT_LINE, FORMAT, REPORT, OUTPUT),
+    "curves": CURVES_LINE,
+    "run": RUN_LINE,
+    "status": (RESULTS, Option("fmt", "text", "--format", short="-f",
+                               choices=names.SUMMARY_FORMATS, listed=False, checked=True,
+                               panel=None, help="text or json.")),
+    "export": (RESULTS,
+               Option("fmt", "csv", "--format", short="-f", choices=("csv", "parquet", "weka"),
+                      listed=False, checked=True, panel=None,
+                      help="csv, parquet or weka (WEKA's Experimenter result file, ARFF)."),
+               Option("output", REQUIRED, "--output", short="-o", panel=None, type=Path,
+                      help="File to write."),
+               Option("curves", False, "--curves", kind="switch", panel=None,
+                      help="The learning curves of a run with --budgets (a budget column),"
+                           " for rankwise curves.")),
+    "examples": (),
+}
+
+
+def line_option(command: str, name: str) -> Option:
+    """The table's entry of ``command``'s parameter ``name``."""
+    return next(o for o in LINES[command] if o.cli_param == name)
+
+
+def refusal(option: Option, value) -> str | None:
+    """Why ``value`` is not a value of ``option`` (one wording for every command), or None."""
+    if value is None or not option.checked:
+        return None
+    if option.choices is not None and value not in option.choices:
+        return f"{option.long_flag} must be one of {', '.join(option.choices)}; got {value!r}"
+    if option.interval is not None and not option.interval[0] < value < option.interval[1]:
+        low, high = option.interval
+        return f"{option.long_flag} must lie strictly between {low} and {high}; got {value!r}"
+    return None
 
 
 @dataclass(frozen=True)

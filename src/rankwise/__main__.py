@@ -1,0 +1,5 @@
+"""``python -m rankwise``: the command line."""
+
+from .cli.argv import run
+
+run()

@@ -1,0 +1,52 @@
+"""The ``rankwise`` command line. User mistakes print one line and exit with 2.
+
+``driver`` holds what every command shares (checks, report folder, output, the one-line
+error), ``argv`` the console script, and one module each command; every parameter of every
+command is declared in :data:`rankwise.option_table.LINES`.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from . import audit, compare, curves, examples, leaderboard, power, race, results
+from . import run as run_module
+from .argv import (OPTIONAL_VALUES, PANELS_MIN_COLUMNS, option_taken_as_value,
+                   optional_values, renamed_flags, run, usage_message)
+from .driver import (check_destinations, emit, fail, figure_inches, read_table, text_width,
+                     write_folder)
+
+app = typer.Typer(add_completion=True, no_args_is_help=True,
+                  help="Compare learners over many data sets, with the statistics done right.",
+                  pretty_exceptions_enable=False)
+
+
+def _version(value: bool):
+    if value:
+        from .._version import __version__
+        typer.echo(f"rankwise {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                      metavar="", help="Print the version and exit.")):
+    """rankwise: which learners are really better, and how sure can you be?"""
+
+
+for _command in (compare.compare, power.power, race.race, leaderboard.leaderboard,
+                 audit.audit, curves.curves):
+    app.command()(_command)
+app.command("run")(run_module.run_command)
+for _command in (results.status, results.export, examples.examples):
+    app.command()(_command)
+
+# The names of rankwise 0.9's cli.py that tests and docs import.
+_decimals = leaderboard.decimals_of
+_goal = race.goal_of
+RACE_FIRST = run_module.RACE_FIRST
+
+__all__ = ["app", "run", "main", "fail", "emit", "read_table", "check_destinations",
+           "write_folder", "figure_inches", "text_width", "renamed_flags", "optional_values",
+           "option_taken_as_value", "usage_message", "OPTIONAL_VALUES", "PANELS_MIN_COLUMNS",
+           "RACE_FIRST"]

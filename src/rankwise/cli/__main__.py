@@ -1,0 +1,5 @@
+"""``python -m rankwise.cli``."""
+
+from .argv import run
+
+run()

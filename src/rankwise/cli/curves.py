@@ -1,0 +1,110 @@
+"""``rankwise curves``: learners compared along a budget."""
+
+from __future__ import annotations
+
+import typer
+
+from ..cli_options import D, P
+from ..errors import RankwiseError
+from .driver import command, emit, numbers, write_figure
+
+C, CD = P.curves, D.curves
+
+
+def curves(
+    input: C.input = CD.input, example: C.example = CD.example, source: C.source = CD.source,
+    higher_is_better: C.higher_is_better = CD.higher_is_better, values: C.values = CD.values,
+    budget_unit: C.budget_unit = CD.budget_unit, criterion: C.criterion = CD.criterion,
+    budgets: C.budgets = CD.budgets, targets: C.targets = CD.targets,
+    aocc_bounds: C.aocc_bounds = CD.aocc_bounds, value_scale: C.value_scale = CD.value_scale,
+    budget_scale: C.budget_scale = CD.budget_scale, aocc_budget: C.aocc_budget = CD.aocc_budget,
+    tolerance: C.tolerance = CD.tolerance, alpha: C.alpha = CD.alpha,
+    confidence: C.confidence = CD.confidence, seed: C.seed = CD.seed,
+    export: C.export = CD.export, figure: C.figure = CD.figure,
+    cd_figure: C.cd_figure = CD.cd_figure, fmt: C.fmt = CD.fmt, output: C.output = CD.output,
+    report: C.report = CD.report,
+):
+    """Compare learners along a budget (optimizer traces, learning curves, anytime scores): rank over budget with a simultaneous band, everything compare does at checkpoints, where decisions change, whether more budget helps, AOCC, ERT and ECDF, performance and data profiles, and Optuna's Dewancker ranking."""
+    from ..analysis.curves import AoccOptions, compare_curves
+
+    with command("curves", dict(locals()), what="a CURVES", inputs={"the curves": input},
+                 figures=("figure", "cd_figure")) as out:
+        if report is not None and export is not None:
+            raise RankwiseError("--report writes the report; --export writes a score table"
+                                " instead of it: give one of them")
+        curves = read_curves_of(input, example, source, higher_is_better, values, budget_unit,
+                                criterion)
+        bounds = aocc_bounds if aocc_bounds == "problem" else tuple(
+            numbers("--aocc-bounds", aocc_bounds))
+        if bounds != "problem" and len(bounds) != 2:
+            raise RankwiseError(f"--aocc-bounds takes problem or LOW,HIGH; got {aocc_bounds!r}")
+        if targets.strip().isdigit():
+            goal = int(targets)
+            if goal < 1:
+                raise RankwiseError("--targets N needs N of 1 or more")
+        else:
+            goal = numbers("--targets", targets)
+        result = compare_curves(
+            curves, budgets=numbers("--budgets", budgets) if budgets else None, alpha=alpha,
+            confidence=confidence,
+            aocc=AoccOptions(bounds=bounds, value_scale=value_scale, budget_scale=budget_scale,
+                             budget=aocc_budget),
+            targets=goal, tolerance=tolerance, seed=seed)
+        if export is not None:
+            emit(curves_export(result, export), output)
+        else:
+            out.finish(result, lambda: result.render(fmt, width=out.width))
+        curves_figures(result, figure, cd_figure)
+
+
+def read_curves_of(input, example, source, higher_is_better, values, budget_unit, criterion):
+    """The curves of the file ``input`` or of the bundled ``example``."""
+    from ..tables.curves import read_curves
+
+    if example is not None:
+        from ..examples import load_curves_example
+
+        curves = load_curves_example(example)
+        if values is not None and values != curves.value_kind:
+            raise RankwiseError("--values applies to a file read; the example is read as"
+                                " logged")
+    else:
+        curves = read_curves(input, reader=source, maximize=higher_is_better,
+                             value_kind=values, budget=budget_unit, criterion=criterion)
+    if higher_is_better is not None and curves.maximize != higher_is_better \
+            and curves.reader in ("ioh", "optuna"):
+        raise RankwiseError(f"{curves.source}: the {curves.reader} files say"
+                            f" {'higher' if curves.maximize else 'lower'} is better;"
+                            " --higher-is-better/--lower-is-better cannot turn them")
+    return curves
+
+
+def curves_export(result, what: str) -> str:
+    """The score table ``--export`` names, as CSV (data set, then one column per learner)."""
+    import io
+
+    if what == "aocc":
+        table = result.aocc_comparison.table
+    else:
+        budget = numbers("--export", what)
+        if len(budget) != 1:
+            raise RankwiseError(f"--export takes aocc or one budget; got {what!r}")
+        table = result.curves.at_budget(budget[0])
+    frame = table.to_frame()
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=True, index_label="dataset")
+    return buffer.getvalue()
+
+
+def curves_figures(result, figure, cd_figure) -> None:
+    from ..report.curves import checkpoint_figure, curves_figure
+
+    for path, draw in ((figure, curves_figure), (cd_figure, checkpoint_figure)):
+        if path is None:
+            continue
+        fig = draw(result)
+        if fig is None:
+            typer.echo(f"rankwise: {path}: no CD diagram to draw (no checkpoint has three or"
+                       " more learners)", err=True)
+            continue
+        write_figure(fig, path)

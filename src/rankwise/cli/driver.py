@@ -1,0 +1,256 @@
+"""What every command of the command line shares: the one-line error and exit 2, the checks of
+what a command reads and writes before any work, the report folder, the output to the screen
+or ``-o FILE``. :func:`command` does all of it once for each command."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .. import names
+from .._paths import refuse_clashes
+from ..errors import RankwiseError
+from ..option_table import LINES, refusal
+
+
+def fail(message: str) -> None:
+    from .._text import visible
+
+    typer.echo(f"rankwise: error: {visible(message)}", err=True)
+    raise typer.Exit(2)
+
+
+class Session:
+    """A checked command's output: its report folder, then the text to the screen or ``-o``."""
+
+    def __init__(self, output, report, figure_width=None):
+        self.output, self.report, self.figure_width = output, report, figure_width
+
+    @property
+    def width(self) -> int:
+        return text_width(self.output)
+
+    def finish(self, result, text, between=None) -> None:
+        """``--report DIR`` (written whole or not at all, before anything is printed), then
+        ``between()`` (the command's other files), then ``text()`` in the format asked."""
+        if self.report is not None:
+            if self.figure_width is None:
+                write_folder(result.write_report, self.report)
+            else:
+                write_folder(lambda folder: result.write_report(
+                    folder, figure_width=self.figure_width), self.report)
+        if between is not None:
+            between()
+        emit(text(), self.output)
+
+
+@contextmanager
+def command(name: str, given: dict, *, what: str | None = None, source: str = "input",
+            inputs: dict | None = None, figures: tuple = (), writes: dict | None = None,
+            output_name: str = "report.txt"):
+    """The checks every command makes before any work, in this order: its ``--format`` and each
+    option the table says the command line checks (:func:`rankwise.option_table.refusal`);
+    "give either FILE or --example NAME" (``what``: the file argument ``source``, as the error
+    names it); ``-o FILE`` and ``--report DIR``; that no
+    output replaces an input (``inputs``: label → path) or another output (``writes``: label
+    → path, beside ``-o``, the figures and the report); the figures' formats (parameter names);
+    ``--figure-width`` with ``--report``.
+    Then the command's body runs with a :class:`Session` that writes the report and the output;
+    a :class:`RankwiseError` anywhere is the one line ``rankwise: error: ...`` and exit 2."""
+    try:
+        table = LINES[name]
+        for option in sorted(table, key=lambda o: o.cli_param != "fmt"):
+            why = refusal(option, given.get(option.cli_param))
+            if why:
+                raise RankwiseError(why)
+        if what is not None and (given[source] is None) == (given.get("example") is None):
+            raise RankwiseError(f"give either {what} file or --example NAME (not both)")
+        output, report = given.get("output"), given.get("report")
+        check_destinations(output, report, output_name)
+        drawn = {o.long_flag: given[o.cli_param] for o in table if o.cli_param in figures}
+        refuse_clashes(inputs or {}, {"-o": output, **(writes or {}), **drawn},
+                       {"--report": report} if "report" in given else None)
+        for flag, path in drawn.items():
+            if path is not None:
+                check_figure_path(path, flag)
+        figure_width = figure_inches(given.get("figure_width"), report)
+        yield Session(output, report, given.get("figure_width") if figure_width else None)
+    except RankwiseError as exc:
+        fail(str(exc))
+
+
+def write_folder(write, folder: Path) -> None:
+    """``write(folder)`` (which returns the paths written), with one line either way; each
+    :class:`RankwiseWarning` it raised is printed as a note."""
+    import warnings
+
+    from ..errors import RankwiseWarning
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", RankwiseWarning)
+            paths = write(folder)
+    except OSError as exc:
+        raise RankwiseError(f"cannot write the report to {folder}: {exc.strerror or exc};"
+                            " nothing in it was changed") from None
+    for w in caught:
+        if issubclass(w.category, RankwiseWarning):
+            typer.echo(f"rankwise: note: {w.message}", err=True)
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    typer.echo(f"rankwise: wrote {len(paths)} files to {folder}", err=True)
+
+
+def figure_inches(value, report):
+    """``--figure-width`` checked: it goes with ``--report``."""
+    if value is None:   # without it, no figure module (matplotlib: half a second) is loaded
+        return None
+    from ..report.diagrams import figure_width
+
+    if report is None:
+        raise RankwiseError("--figure-width sizes the figures of --report DIR; add --report")
+    return figure_width(value)
+
+
+def check_destinations(output: Optional[Path], folder: Optional[Path] = None,
+                       output_name: str = "report.txt") -> None:
+    """Before any work: ``-o FILE`` names a file in an existing folder, ``--report DIR`` a
+    folder (not a file, not an empty name)."""
+    if folder is not None:
+        if str(folder) in ("", "."):
+            raise RankwiseError("--report needs the name of a folder to write into (e.g."
+                                " --report results/report)")
+        if folder.exists() and not folder.is_dir():
+            raise RankwiseError(f"--report {folder}: is a file; give a folder")
+        for parent in folder.parents:
+            if parent.exists() and not parent.is_dir():
+                raise RankwiseError(f"--report {folder}: {parent} is a file, not a folder")
+    if output is not None:
+        if str(output) in ("", "."):
+            raise RankwiseError("--output needs a file name")
+        if output.is_dir():
+            raise RankwiseError(f"{output}: is a folder; give a file name such as"
+                                f" {output}/{output_name}")
+        if output.parent.exists() and not output.parent.is_dir():
+            raise RankwiseError(f"{output}: {output.parent} is a file, not a folder")
+        if not output.parent.exists():
+            raise RankwiseError(f"{output}: the folder {output.parent} does not exist; create it"
+                                " first")
+
+
+def check_figure_path(path: Path, flag: str = "--figure") -> None:
+    """A figure's file: a figure format, in a folder that exists."""
+    from ..report.diagrams import figure_format
+
+    try:
+        figure_format(path)
+    except RankwiseError as exc:
+        raise RankwiseError(f"{flag}: {exc}") from None
+    check_destinations(path, None)
+
+
+def write_figure(fig, path: Path, what: str | None = None) -> None:
+    """Save ``fig`` to ``path``, with one line saying so."""
+    from ..report.diagrams import save_figure
+
+    try:
+        save_figure(fig, path)
+    except OSError as exc:
+        raise RankwiseError(f"cannot write the figure to {path}: {exc.strerror or exc}") from None
+    typer.echo(f"rankwise: wrote {what} to {path}" if what else f"rankwise: wrote {path}",
+               err=True)
+
+
+def emit(text, output: Optional[Path]) -> None:
+    """The command's output (text, or bytes for a file) to the screen, or to ``output``."""
+    if output is None:
+        sys.stdout.write(text)
+        return
+    from .._files import write_atomic
+
+    try:
+        write_atomic(output, text)
+    except OSError as exc:
+        raise RankwiseError(f"cannot write {output}: {exc.strerror or exc}; nothing was"
+                            " written") from None
+
+
+def text_width(output) -> int:
+    """Text paragraphs are wrapped to the terminal's width on a terminal, else to 80 columns."""
+    import shutil
+
+    if output is None and sys.stdout.isatty():
+        return max(shutil.get_terminal_size((80, 24)).columns, 40)
+    return 80
+
+
+def separator(sep):
+    """``--sep``: one character; a backslash-t or ``tab`` means a tab."""
+    if sep is None:
+        return None
+    sep = "\t" if sep in ("\\t", "tab", "TAB") else sep
+    if len(sep) != 1:
+        raise RankwiseError(f"--sep takes one character (e.g. ';' or tab); got {sep!r}")
+    return sep
+
+
+def read_table(path, example, **options):
+    """The table of ``path`` or the bundled ``example`` (:func:`command` checked that exactly
+    one is given), read with ``options``."""
+    from ..examples import load_example
+    from ..tables.sources import parse_columns
+
+    options.update(columns=parse_columns(options["columns"]), sep=separator(options["sep"]))
+    if example is not None:
+        return load_example(example, **options)
+    from ..tables import load_table
+
+    return load_table(path, **options)
+
+
+def is_items_input(input, example, source_format) -> bool:
+    """Whether the input is scored items: an item example, an item --source, or a file whose
+    name or columns say so."""
+    from ..examples import ITEM_EXAMPLES
+
+    if example is not None:
+        return example in ITEM_EXAMPLES
+    if source_format in names.ITEM_SOURCES:
+        return True
+    if source_format != "auto" or input is None or not Path(input).exists():
+        return False
+    from ..tables.items import is_item_file
+
+    return is_item_file(input)
+
+
+def read_items_input(input, example, source_format, **options):
+    """The scored items of ``input`` or of the bundled item example (compare's and leaderboard's
+    one way to read them; ``options`` as :func:`rankwise.read_items` takes them)."""
+    from ..examples import ITEM_EXAMPLES, load_items_example
+    from ..tables.items import read_items
+
+    if example is not None:
+        if example not in ITEM_EXAMPLES:
+            raise RankwiseError(f"--example {example} is a table of learners x data sets, not"
+                                f" scored items; the item examples: {', '.join(ITEM_EXAMPLES)}")
+        return load_items_example(example, missing=options.get("missing", "refuse"))
+    return read_items(input, reader=source_format, **options)
+
+
+def given_on_line(ctx, name: str) -> bool:
+    """Whether option ``name`` was given on the command line (not left at its default)."""
+    return ctx is not None and getattr(ctx.get_parameter_source(name), "name", "") == \
+        "COMMANDLINE"
+
+
+def numbers(option: str, text: str) -> list:
+    """``A,B,...`` as numbers."""
+    try:
+        return [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise RankwiseError(f"{option} {text!r}: give numbers separated by commas") from None

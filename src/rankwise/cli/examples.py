@@ -1,0 +1,30 @@
+"""``rankwise examples``: the bundled example tables, curves and experiments' names."""
+
+from __future__ import annotations
+
+import typer
+
+
+def examples():
+    """List the bundled example tables."""
+    import shutil
+    import textwrap
+
+    from ..examples import CURVE_EXAMPLES, EXAMPLES, ITEM_EXAMPLES
+
+    width = max(60, min(100, shutil.get_terminal_size((80, 24)).columns))
+
+    def say(name: str, description: str) -> None:
+        typer.echo(name)
+        typer.echo(textwrap.fill(description, width, initial_indent="    ",
+                                 subsequent_indent="    "))
+
+    for name, (_, description, conv) in EXAMPLES.items():
+        if conv == "paper":  # a paper's table: its printed numbers need the paper's formulas
+            description += "; published numbers: --convention paper"
+        say(name, description)
+    for name, (_, description) in ITEM_EXAMPLES.items():
+        say(name, description + "; read as items (compare --example " + name + ")")
+    for name, (_, description) in CURVE_EXAMPLES.items():
+        say(name, description + "; curves over a budget (rankwise curves --example " + name
+            + ")")
