@@ -9,8 +9,8 @@ from ..cli_options import D, P
 from ..defaults import FRONT_SUMMARY
 from ..errors import RankwiseError
 from ..option_table import READ
-from .driver import (command, fail, given_on_line, is_items_input, read_items_input,
-                     read_table, separator)
+from .driver import (command, fail, given_on_line, is_items_input, one_line,
+                     read_items_input, read_table, separator)
 
 C, CD = P.compare, D.compare
 
@@ -68,10 +68,8 @@ def compare(
     if criteria is not None or (criterion is not None and "," in criterion) \
             or ordinal is not None or summary != FRONT_SUMMARY:
         return compare_criteria(given, options)
-    try:
+    with one_line():
         scored_items = items or is_items_input(input, example, source_format)
-    except RankwiseError as exc:
-        fail(str(exc))
     if no_effects:
         options["effects"] = "none"
     if scored_items:
@@ -138,16 +136,13 @@ def compare_items(given: dict, options: dict) -> None:
     from ..analysis.option_groups import grouped
     from ..report.items import render_items
 
-    try:
+    with command("compare", given, what="an INPUT", inputs={"the input": given["input"]}) as out:
         if given["pairs"] is not None:
             raise RankwiseError("--pairs is not written for scored items yet; the JSON"
                                 " (-f json) holds every pair of every task")
         if given["latex_fragment"]:
             raise RankwiseError("--latex-fragment is not written for scored items; -f"
                                 " latex writes the whole document")
-    except RankwiseError as exc:
-        fail(str(exc))
-    with command("compare", given, what="an INPUT", inputs={"the input": given["input"]}) as out:
         table = read_items_input(given["input"], given["example"], given["source_format"],
                                  metric=given["metric"], filter=given["item_filter"],
                                  cluster=given["cluster"], missing=given["missing"],

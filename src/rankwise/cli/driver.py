@@ -52,16 +52,17 @@ class Session:
 def command(name: str, given: dict, *, what: str | None = None, source: str = "input",
             inputs: dict | None = None, figures: tuple = (), writes: dict | None = None,
             output_name: str = "report.txt"):
-    """The checks every command makes before any work, in this order: its ``--format`` and each
-    option the table says the command line checks (:func:`rankwise.option_table.refusal`);
-    "give either FILE or --example NAME" (``what``: the file argument ``source``, as the error
-    names it); ``-o FILE`` and ``--report DIR``; that no
-    output replaces an input (``inputs``: label → path) or another output (``writes``: label
-    → path, beside ``-o``, the figures and the report); the figures' formats (parameter names);
-    ``--figure-width`` with ``--report``.
-    Then the command's body runs with a :class:`Session` that writes the report and the output;
-    a :class:`RankwiseError` anywhere is the one line ``rankwise: error: ...`` and exit 2."""
-    try:
+    """The checks every command makes before any work, then its body, in one place.
+
+    The checks, in this order: its ``--format`` and each option the table says the command
+    line checks (:func:`rankwise.option_table.refusal`); "give either FILE or --example NAME"
+    (``what``: the file argument ``source``, as the error names it); ``-o FILE`` and ``--report
+    DIR``; that no output replaces an input (``inputs``: label → path) or another output
+    (``writes``: label → path, beside ``-o``, the ``figures`` and the report); the figures'
+    formats (``figures``: parameter names); ``--figure-width`` with ``--report``. The body
+    runs with a :class:`Session` that writes the report and the output; a
+    :class:`RankwiseError` anywhere is the one line ``rankwise: error: ...`` and exit 2."""
+    with one_line():
         table = LINES[name]
         for option in sorted(table, key=lambda o: o.cli_param != "fmt"):
             why = refusal(option, given.get(option.cli_param))
@@ -79,6 +80,14 @@ def command(name: str, given: dict, *, what: str | None = None, source: str = "i
                 check_figure_path(path, flag)
         figure_width = figure_inches(given.get("figure_width"), report)
         yield Session(output, report, given.get("figure_width") if figure_width else None)
+
+
+@contextmanager
+def one_line():
+    """A :class:`RankwiseError` in the block is the one line ``rankwise: error: ...`` and exit
+    2 (every command's mistakes, through :func:`command`)."""
+    try:
+        yield
     except RankwiseError as exc:
         fail(str(exc))
 

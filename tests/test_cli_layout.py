@@ -1,0 +1,135 @@
+"""The command line's layout: every parameter of every command is declared in the option table
+(``rankwise.option_table.LINES``) and nowhere else, the checks every command makes are written
+once (in ``rankwise/cli/driver.py``), each command is a short function in a module of its own,
+and the entry points run."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer.main
+
+from rankwise.cli import app
+from rankwise.option_table import LINES, REQUIRED
+
+CLI = Path(__file__).parents[1] / "src" / "rankwise" / "cli"
+COMMANDS = typer.main.get_command(app).commands
+
+
+def test_every_command_is_in_the_table_and_the_table_has_every_command():
+    assert set(COMMANDS) == set(LINES)
+
+
+@pytest.mark.parametrize("command", sorted(LINES))
+def test_every_parameter_of_every_command_comes_from_the_table(command):
+    """Each parameter is the table's entry: its flags, help, default, panel; 0 outside it."""
+    table = {o.cli_param: o for o in LINES[command]}
+    outside = [p.name for p in COMMANDS[command].params if p.name not in table]
+    assert outside == [], f"{command}: declared outside the table: {outside}"
+    assert len(COMMANDS[command].params) == len(table), command
+    for param in COMMANDS[command].params:
+        option = table[param.name]
+        if option.kind == "argument":
+            assert param.param_type_name == "argument" and not param.opts[0].startswith("-")
+        else:
+            flags = option.flag.split("/")
+            assert set(param.opts) | set(param.secondary_opts) == \
+                {*flags, *([option.short] if option.short else [])}, param.name
+            assert param.rich_help_panel == option.panel, param.name
+            assert param.hidden == option.hidden, param.name
+        assert param.help == option.help or param.help.startswith(option.help), param.name
+        if option.command_default is REQUIRED:
+            assert param.required, param.name
+        else:
+            assert not param.required and param.default == option.command_default, param.name
+        if option.choices and option.listed and "One of:" not in param.help:
+            assert param.metavar == "[" + "|".join(option.choices) + "]", param.name
+
+
+def _modules():
+    return sorted(CLI.glob("*.py"))
+
+
+def test_no_parameter_is_declared_in_the_command_modules():
+    """typer.Option / typer.Argument appear only in the app's --version (not a command's)."""
+    found = []
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in ("Option", "Argument") \
+                    and isinstance(node.value, ast.Name) and node.value.id == "typer":
+                found.append(f"{path.name}:{node.lineno}")
+    assert found == [f"__init__.py:{_version_line()}"], found
+
+
+def _version_line() -> int:
+    text = (CLI / "__init__.py").read_text(encoding="utf-8")
+    return next(i for i, line in enumerate(text.splitlines(), 1) if '"--version"' in line)
+
+
+def test_the_shared_checks_are_written_once_in_the_driver():
+    """The --format check, "give either a FILE or --example NAME", the report folder and the
+    one-line error: once each, in the driver (the wording of a refused choice is the table's)."""
+    counts = {"must be one of": 0, "give either {": 0, "rankwise: error:": 0,
+              "write_report": 0, "except RankwiseError": 0}
+    where = {key: set() for key in counts}
+    for path in _modules():
+        text = path.read_text(encoding="utf-8")
+        for key in counts:
+            counts[key] += text.count(key)
+            if key in text:
+                where[key].add(path.name)
+    assert where["must be one of"] == set()   # rankwise.option_table.refusal says it
+    assert counts["give either {"] == 1 and where["give either {"] == {"driver.py"}
+    assert where["write_report"] == {"driver.py"}
+    assert where["except RankwiseError"] == {"driver.py"}
+    # the driver's one-line error, and run's "every task failed" (exit 1) and argv's usage
+    assert where["rankwise: error:"] == {"driver.py", "run.py", "argv.py"}
+
+
+#: Code lines a command's function may have, its signature and docstring aside.
+MAX_COMMAND_LINES = 80
+
+
+def _code_lines(function: ast.FunctionDef, lines: list) -> int:
+    """Lines of the body after the docstring that are neither blank nor only a comment."""
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None),
+                                                             ast.Constant):
+        body = body[1:]
+    if not body:
+        return 0
+    text = lines[body[0].lineno - 1:function.end_lineno]
+    return sum(1 for line in text if line.strip() and not line.strip().startswith("#"))
+
+
+def test_each_command_is_short():
+    """Each command's function (the one typer runs, and the branches it hands over to) has at
+    most 80 code lines: its signature and docstring are not counted, nor blank lines and
+    comment lines."""
+    functions = {cmd.callback.__name__: cmd.callback for cmd in COMMANDS.values()}
+    functions.update({name: None for name in ("compare_table", "compare_items",
+                                              "compare_criteria")})
+    measured = {}
+    for path in _modules():
+        text = path.read_text(encoding="utf-8")
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.FunctionDef) and node.name in functions:
+                measured[node.name] = _code_lines(node, text.splitlines())
+    assert set(measured) == set(functions)
+    assert max(measured.values()) <= MAX_COMMAND_LINES, measured
+
+
+def test_every_module_of_the_command_line_is_at_most_800_lines():
+    paths = [*_modules(), CLI.parent / "cli_options.py", CLI.parent / "option_table.py"]
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in paths}
+    assert max(sizes.values()) <= 800, sizes
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("module", ["rankwise", "rankwise.cli"])
+def test_python_dash_m_runs_the_command_line(module):
+    out = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True,
+                         text=True)
+    assert out.returncode == 0 and out.stdout.startswith("rankwise "), out.stderr
