@@ -391,3 +391,32 @@ def test_every_analysis_seeds_from_a_declared_default():
         name = next(n for n in dir(defaults) if n.endswith("_SEED")
                     and getattr(defaults, n) == seed)
         assert name in doc, (fn.__name__, name)
+
+
+#: What a person reads at once: a function of at most this many code lines (its signature,
+#: docstring, blank and comment lines aside), a module of at most this many lines.
+MAX_FUNCTION_LINES, MAX_MODULE_LINES = 80, 800
+
+
+def test_every_function_and_module_of_the_package_is_readable_at_once():
+    """No function over 80 code lines, no module over 800 lines, anywhere in the package."""
+    long_functions, long_modules = [], []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        if len(lines) > MAX_MODULE_LINES:
+            long_modules.append((path.relative_to(PACKAGE).as_posix(), len(lines)))
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                body = node.body
+                if isinstance(body[0], ast.Expr) and isinstance(
+                        getattr(body[0], "value", None), ast.Constant):
+                    body = body[1:]
+                if not body:
+                    continue
+                code = sum(1 for line in lines[body[0].lineno - 1:node.end_lineno]
+                           if line.strip() and not line.strip().startswith("#"))
+                if code > MAX_FUNCTION_LINES:
+                    long_functions.append((path.relative_to(PACKAGE).as_posix(), node.name,
+                                           code))
+    assert long_functions == [] and long_modules == []
