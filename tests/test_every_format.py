@@ -1,0 +1,63 @@
+"""Every analysis in every format and as a report folder, on its bundled input (the issue's
+42 of 42, power too): the command line writes each format, the folder holds the five report
+files, and the screen's JSON names the analysis by one schema convention."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from rankwise.report.generic import FILES
+
+BOARD = Path(__file__).parent / "data" / "items" / "board_to_markdown.md"
+#: (kind, the command on its bundled input, small enough to run in a moment)
+ANALYSES = [
+    ("compare", ["compare", "--example", "garcia2008"]),
+    ("items", ["compare", "--example", "evals"]),
+    ("fronts", ["compare", "--example", "demo_results", "--criteria", "accuracy,fit_time"]),
+    ("leaderboard", ["leaderboard", "--example", "garcia2008", "--rounds", "10"]),
+    ("curves", ["curves", "--example", "learning"]),
+    ("race", ["race", "--example", "garcia2008"]),
+    ("audit", ["audit", str(BOARD), "--counts", "MATH=5000"]),
+    ("power", ["power", "--example", "garcia2008", "--learners", "C4.5,CN2", "--draws", "20",
+               "--bias", "0,10"]),
+]
+#: How each format's output begins.
+STARTS = {"text": re.compile(r"rankwise\b"), "markdown": re.compile(r"# "),
+          "latex": re.compile(r"\\documentclass"), "html": re.compile(r"<!DOCTYPE html>", re.I),
+          "json": re.compile(r"\{")}
+
+
+#: The analyses that draw figures (their HTML page and report folder embed them).
+DRAWN = {"compare", "items", "fronts", "leaderboard", "curves", "race", "power"}
+CASES = [pytest.param(kind, args, fmt, id=f"{kind}-{fmt}",
+                      marks=[pytest.mark.figures] if fmt == "html" and kind in DRAWN else [])
+         for kind, args in ANALYSES for fmt in STARTS]
+
+
+@pytest.mark.parametrize("kind, args, fmt", CASES)
+def test_every_analysis_writes_every_format(cli, kind, args, fmt):
+    ran = cli(*args, "-f", fmt)
+    assert ran.code == 0, ran.err
+    assert STARTS[fmt].match(ran.out.lstrip()), ran.out[:80]
+    if fmt == "json":
+        data = json.loads(ran.out)
+        assert list(data)[:2] == ["schema", "rankwise_version"]
+        assert re.fullmatch(rf"rankwise\.{kind}/\d+", data["schema"]), data["schema"]
+
+
+@pytest.mark.parametrize("kind, args", [
+    pytest.param(kind, args, id=kind, marks=[pytest.mark.figures] if kind in DRAWN else [])
+    for kind, args in ANALYSES])
+def test_every_analysis_writes_a_report_folder(cli, tmp_path, kind, args):
+    folder = tmp_path / kind
+    ran = cli(*args, "--report", str(folder))
+    assert ran.code == 0, ran.err
+    written = {p.name for p in folder.iterdir()}
+    files = ({"power.txt", "power.json", "power.md", "power.tex", "power.html"}
+             if kind == "power" else set(FILES.values()))
+    assert files <= written, written
+    report = json.loads((folder / ("power.json" if kind == "power" else "report.json"))
+                        .read_text())
+    assert report["schema"].startswith(f"rankwise.{kind}/")
