@@ -123,9 +123,9 @@ def _stream_above(monkeypatch, limit: int) -> None:
     """Stream every all-pairs family above ``limit`` learners."""
     from rankwise import defaults
     from rankwise.analysis import figures, posthoc
-    from rankwise.report import document
+    from rankwise.report import blocks
 
-    for module in (defaults, figures, posthoc, document):
+    for module in (defaults, figures, posthoc, blocks):
         monkeypatch.setattr(module, "PAIR_MATRIX_MAX_LEARNERS", limit)
 
 
