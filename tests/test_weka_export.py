@@ -96,4 +96,4 @@ def test_a_data_set_that_cannot_be_loaded_gets_missing_counts(capsys, tmp_path, 
     assert all(r[7] == "?" and r[8] == "?" for r in rows if r[0] == "mine")
     assert all(r[7] != "?" for r in rows if r[0] == "iris")
     code, _, err = cli("export", db, "--format", "xls", "-o", tmp_path / "x")
-    assert code == 2 and "csv, parquet or weka" in err
+    assert code == 2 and "must be one of csv, parquet, weka" in err
