@@ -47,7 +47,7 @@ def main() -> None:
         path = per_split_csv(args.k, args.n, args.folds, Path(tmp) / "splits.csv")
         jobs = {
             f"leaderboard k={args.k} N={args.n}x{args.folds}, 200 rounds, JSON":
-                [sys.executable, "-m", "rankwise.cli", "leaderboard", str(path), "--rounds",
+                [sys.executable, "-m", "rankwise.cli", "leaderboard", str(path), "--draws",
                  "200", "--format", "json", "-o", str(Path(tmp) / "board.json")],
             "leaderboard --example tabarena (78 x 51), text":
                 [sys.executable, "-m", "rankwise.cli", "leaderboard", "--example", "tabarena",

@@ -279,7 +279,7 @@ def test_every_command_runs_as_a_process_of_its_own(tmp_path, cli_process, demo_
         "power": ["power", "--example", "garcia2008", "--learners", "C4.5,CN2", "--draws",
                   "20", "--bias", "0"],
         "examples": ["examples"],
-        "leaderboard": ["leaderboard", "--example", "tabarena", "--rounds", "20"],
+        "leaderboard": ["leaderboard", "--example", "tabarena", "--draws", "20"],
         "audit": ["audit", tmp_path / "board.csv", "--counts", "MATH=5000"],
         "curves": ["curves", "--example", "learning", "--format", "json"],
     }

@@ -28,7 +28,7 @@ def curves():
 def fronts():
     criteria = ["accuracy", "fit_time"]
     tables = [rankwise.load_example("demo_results", criterion=c) for c in criteria]
-    return rankwise.compare_criteria(tables, criteria, rounds=200)
+    return rankwise.compare_criteria(tables, criteria, draws=200)
 
 
 def _headings(result) -> list:

@@ -76,8 +76,8 @@ def test_optuna_storage_file_reads_every_complete_trial():
 
 
 def test_optuna_trials_table_explicit_and_inferred_agree():
-    inferred = read_curves(DATA / "optuna_trials.csv", maximize=False)
-    explicit = read_curves(DATA / "optuna_trials.csv", reader="optuna", maximize=False)
+    inferred = read_curves(DATA / "optuna_trials.csv", higher_is_better=False)
+    explicit = read_curves(DATA / "optuna_trials.csv", reader="optuna", higher_is_better=False)
     assert inferred.reader == explicit.reader == "optuna"
     np.testing.assert_array_equal(inferred.values, explicit.values)
     assert inferred.values.shape == (3, 3, 8, 30)
@@ -88,11 +88,11 @@ def test_optuna_trials_table_explicit_and_inferred_agree():
 def test_long_table_raw_and_running_best():
     frame = pd.DataFrame({"learner": "A", "problem": "p", "run": 0,
                           "budget": [1, 2, 3, 5], "value": [0.5, 0.8, 0.6, 0.7]})
-    raw = read_curves(frame, maximize=True)
-    best = read_curves(frame, maximize=True, value_kind="running-best")
+    raw = read_curves(frame, higher_is_better=True)
+    best = read_curves(frame, higher_is_better=True, value_kind="running-best")
     assert raw.values[0, 0, 0].tolist() == [0.5, 0.8, 0.6, 0.7]
     assert best.values[0, 0, 0].tolist() == [0.5, 0.8, 0.8, 0.8]
-    coarse = read_curves(frame, maximize=True, grid=[2, 4])  # last logged at or before
+    coarse = read_curves(frame, higher_is_better=True, grid=[2, 4])  # last logged at or before
     assert coarse.values[0, 0, 0].tolist() == [0.8, 0.6] and not coarse.exact
 
 
@@ -100,8 +100,8 @@ def test_duplicates_missing_runs_and_aliases():
     frame = pd.DataFrame({"algorithm": ["A", "A", "A", "B", "B"], "function": "p",
                           "seed": [0, 0, 1, 0, 0], "evaluations": [1, 1, 1, 1, 2],
                           "raw_y": [3.0, 2.0, 5.0, 4.0, 1.0]})
-    raw = read_curves(frame, maximize=False)
-    best = read_curves(frame, maximize=False, value_kind="running-best")
+    raw = read_curves(frame, higher_is_better=False)
+    best = read_curves(frame, higher_is_better=False, value_kind="running-best")
     # two logs of one run at one budget: raw keeps the later row, running best the better
     assert raw.values[0, 0, 0, 0] == 2.0 and best.values[0, 0, 0, 0] == 2.0
     assert raw.runs_per_cell.tolist() == [[2], [1]]
@@ -116,7 +116,7 @@ def test_duplicates_missing_runs_and_aliases():
 ])
 def test_bad_tables_are_one_clear_error(frame, message):
     with pytest.raises(RankwiseError, match=message):
-        read_curves(frame, maximize=True)
+        read_curves(frame, higher_is_better=True)
 
 
 def test_a_table_needs_its_direction():
@@ -220,7 +220,7 @@ def test_profiles_brute_force():
 
 def test_dewancker_equals_optunas_report_script():
     ref = json.loads((DATA / "optuna_reference.json").read_text())
-    c = read_curves(DATA / "optuna_trials.csv", maximize=False)
+    c = read_curves(DATA / "optuna_trials.csv", higher_is_better=False)
     r = compare_curves(c)
     d = r.dewancker
     assert d.alpha == dewancker_alpha(3) == 0.01
@@ -361,7 +361,7 @@ def _random_curves(problems=30, learners=4, runs=3, budgets=6, seed=0):
             for l in range(learners) for p in range(problems) for r in range(runs)
             for b in range(1, budgets + 1)]
     frame = pd.DataFrame(rows, columns=["learner", "problem", "run", "budget", "value"])
-    return read_curves(frame, maximize=True)
+    return read_curves(frame, higher_is_better=True)
 
 
 def test_compare_curves_is_deterministic_and_seeded():
@@ -617,9 +617,9 @@ def test_large_parquet_read_in_batches_equals_the_whole_read(tmp_path, monkeypat
     frame = frame.sample(frac=1.0, random_state=3)  # unsorted: the slow path of a batch
     path = tmp_path / "c.parquet"
     frame.to_parquet(path, index=False)
-    whole = read_curves(path, maximize=True, value_kind=kind)
+    whole = read_curves(path, higher_is_better=True, value_kind=kind)
     monkeypatch.setattr(module, "PARQUET_BATCH", 500)
-    batched = read_curves(path, maximize=True, value_kind=kind)
+    batched = read_curves(path, higher_is_better=True, value_kind=kind)
     assert batched.rows == whole.rows == len(frame)
     # the same cells, whatever order the labels came in
     li = [batched.learners.index(n) for n in whole.learners]
@@ -681,8 +681,20 @@ def test_a_semicolon_curves_file_is_read_as_load_table_reads_it(tmp_path):
     comma.to_csv(plain, index=False)
     semi = tmp_path / "curves_semicolon.csv"
     comma.to_csv(semi, index=False, sep=";", decimal=",")
-    ref = rankwise.read_curves(plain, maximize=True)
+    ref = rankwise.read_curves(plain, higher_is_better=True)
     for kwargs in ({}, {"sep": ";", "decimal": ","}):
-        got = rankwise.read_curves(semi, maximize=True, **kwargs)
+        got = rankwise.read_curves(semi, higher_is_better=True, **kwargs)
         assert got.learners == ref.learners and got.problems == ref.problems
         assert np.allclose(got.values, ref.values, equal_nan=True)
+
+
+def test_maximize_is_higher_is_better_with_a_warning_until_it_goes():
+    """One word per idea: a table's direction is ``higher_is_better`` in read_curves as in
+    every reader; ``maximize=`` still works and says so; Curves answers to both words."""
+    frame = pd.DataFrame({"learner": ["a", "a", "b", "b"], "problem": ["p"] * 4,
+                          "run": [0] * 4, "budget": [1, 2, 1, 2], "value": [1.0, 2, 1.5, 1.8]})
+    with pytest.warns(FutureWarning, match="maximize= is higher_is_better="):
+        old = read_curves(frame, maximize=False)
+    new = read_curves(frame, higher_is_better=False)
+    assert old.maximize is new.maximize is new.higher_is_better is False
+    assert np.array_equal(old.values, new.values, equal_nan=True)

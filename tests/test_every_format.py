@@ -16,7 +16,7 @@ ANALYSES = [
     ("compare", ["compare", "--example", "garcia2008"]),
     ("items", ["compare", "--example", "evals"]),
     ("fronts", ["compare", "--example", "demo_results", "--criteria", "accuracy,fit_time"]),
-    ("leaderboard", ["leaderboard", "--example", "garcia2008", "--rounds", "10"]),
+    ("leaderboard", ["leaderboard", "--example", "garcia2008", "--draws", "10"]),
     ("curves", ["curves", "--example", "learning"]),
     ("race", ["race", "--example", "garcia2008"]),
     ("audit", ["audit", str(BOARD), "--counts", "MATH=5000"]),

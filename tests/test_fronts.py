@@ -147,7 +147,7 @@ def _planted_table(rng, n=12):
 
 
 def test_report_states_front_dominated_and_tied_with_best(rng):
-    r = compare_criteria(_planted_table(rng), ["accuracy", "fit_time"], rounds=200,
+    r = compare_criteria(_planted_table(rng), ["accuracy", "fit_time"], draws=200,
                          permutations=99)
     assert r.front_learners == ["A", "C"]
     assert r.dominated_learners == {"B": ["A"]} or "B" in r.dominated_learners
@@ -168,7 +168,7 @@ def _demo(criteria, **options):
 
 @pytest.mark.figures   # the HTML page embeds its figures
 def test_demo_experiment_report_names_the_front_and_the_learners_off_it():
-    r = _demo(["accuracy", "fit_time"], rounds=200)
+    r = _demo(["accuracy", "fit_time"], draws=200)
     assert r.front_learners == ["NaiveBayes", "RandomForest"]
     assert r.outdone_learners == {"CART": ["NaiveBayes"], "kNN": ["CART", "NaiveBayes"]}
     assert r.gsd_front_learners == ["NaiveBayes", "RandomForest"]
@@ -180,8 +180,8 @@ def test_demo_experiment_report_names_the_front_and_the_learners_off_it():
 
 
 def test_same_seed_same_numbers_and_means_equal_the_table():
-    a = _demo(["accuracy", "auc"], rounds=100, seed=5)
-    b = _demo(["accuracy", "auc"], rounds=100, seed=5)
+    a = _demo(["accuracy", "auc"], draws=100, seed=5)
+    b = _demo(["accuracy", "auc"], draws=100, seed=5)
     assert render_fronts(a, "json") == render_fronts(b, "json")
     from rankwise import load_example
 
@@ -246,7 +246,7 @@ def test_front_figure_of_more_than_two_criteria_has_a_panel_per_pair_and_no_step
     with pytest.raises(ValueError, match="both x and y"):
         front_figure(three, 0)
     crits = ["accuracy", "fit_time", "auc", "f1", "precision", "balanced_accuracy"]
-    fig = front_figure(_demo(crits, rounds=50))   # 15 pairs: more than a person reads
+    fig = front_figure(_demo(crits, draws=50))   # 15 pairs: more than a person reads
     panels = [ax for ax in fig.axes if ax.get_visible() and ax.get_label() != "<colorbar>"]
     assert [ax.get_xlabel().split()[0] for ax in panels] == ["accuracy"] * 5
     assert "accuracy against each of the others" in fig._suptitle.get_text()
@@ -265,7 +265,7 @@ def test_command_and_function_defaults_agree(cli):
 
 def test_compare_criteria_refuses_bad_arguments():
     for kwargs, said in (({"alpha": 2}, "alpha"), ({"summary": "mode"}, "summary"),
-                         ({"rounds": 0}, "rounds"), ({"convention": "x"}, "convention")):
+                         ({"draws": 0}, "draws"), ({"convention": "x"}, "convention")):
         with pytest.raises(RankwiseError, match=said):
             _demo(["accuracy", "fit_time"], **kwargs)
 
@@ -297,7 +297,7 @@ def test_curtailed_test_decides_as_the_full_one(rng):
 
 def test_a_learner_shown_on_the_gsd_front_with_its_robustness():
     r = compare_criteria(_planted_table(np.random.default_rng(7)), ["accuracy", "fit_time"],
-                         rounds=200, permutations=99)
+                         draws=200, permutations=99)
     c = next(m for m in r.memberships if m.learner == "C")
     assert c.static and c.dynamic and c.competitors == ("B", "A") or set(c.competitors) == {
         "A", "B"}
@@ -323,7 +323,7 @@ def test_gsd_test_decides_as_the_reference_repository(tag):
 
 
 def test_mean_rank_summary_shows_ranks_and_says_so():
-    r = _demo(["accuracy", "fit_time"], rounds=50, summary="rank")
+    r = _demo(["accuracy", "fit_time"], draws=50, summary="rank")
     assert (r.points >= 1).all() and (r.points <= 4).all()
     assert r.points[r.learners.index("NaiveBayes"), 1] == pytest.approx(1.25)
     assert "mean rank, lower is better" in render_fronts(r, "text")
@@ -351,7 +351,7 @@ def test_extremes_give_every_output_without_a_warning(case):
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        r = compare_criteria(tables, ["accuracy", "fit_time"], rounds=50, permutations=50)
+        r = compare_criteria(tables, ["accuracy", "fit_time"], draws=50, permutations=50)
         for fmt in ("text", "json", "markdown", "html", "latex"):
             assert render_fronts(r, fmt)
     assert r.front.any() and r.gsd_front.any()
@@ -375,11 +375,11 @@ def test_a_criterion_of_many_scales_gets_a_note():
     from rankwise import load_example
 
     tables = [load_example("tabarena", criterion=c) for c in ("metric_error", "time_train_s")]
-    r = compare_criteria(tables, ["metric_error", "time_train_s"], rounds=50)
+    r = compare_criteria(tables, ["metric_error", "time_train_s"], draws=50)
     assert r.gsd is None and any("GSD left out" in n for n in r.notes)
     assert any(n.startswith("metric_error's typical value differs") for n in r.notes)
     assert not any("typical value" in n for n in compare_criteria(
-        tables, ["metric_error", "time_train_s"], rounds=50, summary="rank").notes)
+        tables, ["metric_error", "time_train_s"], draws=50, summary="rank").notes)
 
 
 @pytest.mark.large
@@ -397,7 +397,7 @@ def test_a_hundred_thousand_data_sets_with_p_below_1e300_and_no_warning():
               ScoreTable(b, sets, names, higher_is_better=False)]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        r = compare_criteria(tables, ["accuracy", "fit_time"], rounds=100)
+        r = compare_criteria(tables, ["accuracy", "fit_time"], draws=100)
         render_fronts(r, "json")
     assert r.front.all()                                    # a trade-off chain
     assert r.better[0, 3, 0] and r.adjusted[0, 3, 0] < 1e-300   # far below 1e-300

@@ -450,11 +450,11 @@ def test_race_power_export_and_leaderboard_never_write_over_their_input(cli, tmp
     _untouched(cli, ["race", table_file, "--figure", table_file], [table_file], "is the input")
     _untouched(cli, ["power", table_file, "--draws", "20", "-o", table_file], [table_file],
                "is the pool")
-    _untouched(cli, ["leaderboard", table_file, "--rounds", "5", "-o", table_file],
+    _untouched(cli, ["leaderboard", table_file, "--draws", "5", "-o", table_file],
                [table_file], "is the input")
-    _untouched(cli, ["leaderboard", table_file, "--rounds", "5", "--figure", table_file],
+    _untouched(cli, ["leaderboard", table_file, "--draws", "5", "--figure", table_file],
                [table_file], "is the input")
-    _untouched(cli, ["leaderboard", table_file, "--rounds", "5", "--figure",
+    _untouched(cli, ["leaderboard", table_file, "--draws", "5", "--figure",
                      tmp_path / "a.svg", "--matrix-figure", tmp_path / "a.svg"], [table_file],
                "name the same file")
     db = _small_results(tmp_path)

@@ -139,7 +139,7 @@ def test_a_learner_that_wins_everything_gets_a_stated_finite_bound():
     frame = _random_table(rng, k=5, n=8, folds=2)
     frame.loc[frame["method"] == "m0", "metric_error"] = 0.0   # m0 is never beaten...
     frame.loc[frame["method"] == "m4", "metric_error"] = 9.0   # ... m4 never wins
-    lb = leaderboard(frame, rounds=30)
+    lb = leaderboard(frame, draws=30)
     b = lb.board
     assert b.learners[0] == "m0" and b.learners[-1] == "m4"
     assert b.bound[0] == 1 and b.bound[-1] == -1 and not b.bound[1:-1].any()
@@ -148,7 +148,7 @@ def test_a_learner_that_wins_everything_gets_a_stated_finite_bound():
     assert any("lost every battle" in n and "upper bound" in n for n in b.notes)
     from rankwise.report.board import board_text
 
-    text = board_text(rankwise.leaderboard(frame, rounds=30))
+    text = board_text(rankwise.leaderboard(frame, draws=30))
     assert "≥ " in text and "≤ " in text
     # the bound: m0's expected score against the others equals its wins less half a battle
     theta = (b.columns["elo"] - 1000) * math.log(10) / 400
@@ -161,7 +161,7 @@ def test_a_learner_that_wins_everything_gets_a_stated_finite_bound():
 def test_missing_results_battle_where_both_ran_and_say_so():
     rng = np.random.default_rng(8)
     frame = _random_table(rng, k=5, n=10, folds=2, holes=12)
-    b = leaderboard(frame, rounds=20).board
+    b = leaderboard(frame, draws=20).board
     assert not b.complete
     assert any("results are missing" in n for n in b.notes)
     assert np.isfinite(b.columns["elo"]).all()
@@ -186,7 +186,7 @@ def test_missing_results_battle_where_both_ran_and_say_so():
 def test_on_complete_tables_the_elo_order_is_the_mean_rank_order():
     rng = np.random.default_rng(11)
     for trial in range(4):
-        b = leaderboard(_random_table(rng, k=7, n=9, folds=2), rounds=10).board
+        b = leaderboard(_random_table(rng, k=7, n=9, folds=2), draws=10).board
         ranks = b.columns["rank"]
         assert all(ranks[i] <= ranks[i + 1] + 1e-12 for i in range(len(ranks) - 1))
 
@@ -194,8 +194,8 @@ def test_on_complete_tables_the_elo_order_is_the_mean_rank_order():
 def test_the_anchor_shifts_everything_and_nothing_else():
     rng = np.random.default_rng(2)
     frame = _random_table(rng)
-    free = leaderboard(frame, rounds=25).board
-    anchored = leaderboard(frame, rounds=25, anchor="m3").board
+    free = leaderboard(frame, draws=25).board
+    anchored = leaderboard(frame, draws=25, anchor="m3").board
     j = anchored.learners.index("m3")
     assert anchored.columns["elo"][j] == pytest.approx(1000.0)
     shift = anchored.columns["elo"] - free.columns["elo"]
@@ -204,7 +204,7 @@ def test_the_anchor_shifts_everything_and_nothing_else():
         assert np.allclose(anchored.columns[col] - free.columns[col], shift[0])
     assert free.columns["elo"].mean() == pytest.approx(1000.0)
     with pytest.raises(RankwiseError, match="not a learner"):
-        leaderboard(frame, rounds=5, anchor="nope")
+        leaderboard(frame, draws=5, anchor="nope")
 
 
 def test_subsets_are_the_boards_of_their_rows():
@@ -212,10 +212,10 @@ def test_subsets_are_the_boards_of_their_rows():
     frame = _random_table(rng, k=4, n=10, folds=1)
     frame["problem_type"] = np.where(frame["dataset"].str[1:].astype(int) < 5, "binary",
                                      "regression")
-    lb = leaderboard(frame, rounds=15, by="problem_type")
+    lb = leaderboard(frame, draws=15, by="problem_type")
     assert [b.subset for b in lb.boards] == [None, "binary", "regression"]
     alone = leaderboard(frame[frame["problem_type"] == "binary"].drop(columns="problem_type"),
-                        rounds=15).board
+                        draws=15).board
     assert lb.boards[1].learners == alone.learners
     for col in ("elo", "elo_low", "elo_high", "rank", "winrate"):
         assert np.allclose(lb.boards[1].columns[col], alone.columns[col])
@@ -226,14 +226,14 @@ def test_subsets_are_the_boards_of_their_rows():
 def test_same_seed_same_board_and_the_seed_matters():
     rng = np.random.default_rng(6)
     frame = _random_table(rng)
-    a = leaderboard(frame, rounds=30, seed=1).to_dict()
-    assert a == leaderboard(frame, rounds=30, seed=1).to_dict()
-    assert a != leaderboard(frame, rounds=30, seed=2).to_dict()
+    a = leaderboard(frame, draws=30, seed=1).to_dict()
+    assert a == leaderboard(frame, draws=30, seed=1).to_dict()
+    assert a != leaderboard(frame, draws=30, seed=2).to_dict()
 
 
 def test_bad_options_are_one_line():
     frame = _random_table(np.random.default_rng(1))
-    for kwargs in ({"rounds": 0}, {"rounds": 2.5}, {"seed": -1}, {"confidence": 1.0},
+    for kwargs in ({"draws": 0}, {"draws": 2.5}, {"seed": -1}, {"confidence": 1.0},
                    {"alpha": 0}):
         with pytest.raises(RankwiseError) as err:
             leaderboard(frame, **kwargs)
@@ -243,18 +243,18 @@ def test_bad_options_are_one_line():
 @pytest.mark.figures
 def test_every_format_from_the_command_line(cli, tmp_path):
     for fmt in ("text", "markdown", "latex", "html", "json", "csv"):
-        code, out, err = cli("leaderboard", TABARENA, "--anchor", "RF (default)", "--rounds",
+        code, out, err = cli("leaderboard", TABARENA, "--anchor", "RF (default)", "--draws",
                              "20", "--format", fmt)
         assert code == 0, err
         assert "AutoGluon 1.5 (extreme, 4h)" in out
-    code, out, _ = cli("leaderboard", TABARENA, "--rounds", "20", "--format", "json")
+    code, out, _ = cli("leaderboard", TABARENA, "--draws", "20", "--format", "json")
     doc = json.loads(out)
     assert doc["schema"] == "rankwise.leaderboard/2" and len(doc["boards"][0]["rows"]) == 78
-    code, out, _ = cli("leaderboard", TABARENA, "--rounds", "20", "--format", "csv",
+    code, out, _ = cli("leaderboard", TABARENA, "--draws", "20", "--format", "csv",
                        "--by", "problem_type")
     csv = pd.read_csv(__import__("io").StringIO(out), keep_default_na=False)
     assert set(csv["subset"]) == {"", "binary", "multiclass", "regression"}
-    code, out, err = cli("leaderboard", TABARENA, "--rounds", "20", "--figure",
+    code, out, err = cli("leaderboard", TABARENA, "--draws", "20", "--figure",
                          tmp_path / "b.svg", "--matrix-figure", tmp_path / "m.svg")
     assert code == 0 and (tmp_path / "b.svg").exists() and (tmp_path / "m.svg").exists()
     code, out, err = cli("leaderboard", TABARENA, "--anchor", "nope")
@@ -309,8 +309,8 @@ def test_condorcet_paradox_copeland_and_borda():
 
 def test_the_board_in_another_rules_order_and_every_rule_in_the_json():
     frame = _random_table(np.random.default_rng(14), k=6, n=9, folds=1)
-    by_elo = leaderboard(frame, rounds=10).board
-    by_kemeny = leaderboard(frame, rounds=10, rule="kemeny").board
+    by_elo = leaderboard(frame, draws=10).board
+    by_kemeny = leaderboard(frame, draws=10, rule="kemeny").board
     assert set(by_elo.learners) == set(by_kemeny.learners)
     assert list(by_kemeny.columns["kemeny"]) == list(range(1, 7))
     row = by_kemeny.to_dict()["rows"][0]
@@ -345,7 +345,7 @@ def test_elo_intervals_and_the_tied_set_keep_their_level():
     from rankwise.analysis.leaderboard import coverage
 
     for spacing in (0.0, 0.3):
-        c = coverage(reps=100, rounds=1000, spacing=spacing, seed=7)   # ~4 min each
+        c = coverage(reps=100, draws=1000, spacing=spacing, seed=7)   # ~4 min each
         assert c["interval_coverage"] >= 0.95 - 2 * c["interval_se"], c
         assert c["tied_coverage"] >= 0.95 - 2 * max(c["tied_se"], 0.0154), c
 
@@ -419,7 +419,7 @@ def test_a_difference_below_the_rounding_ties_as_in_compare():
     x[:, 1] = x[:, 0] + 1e-15
     df = pd.DataFrame(x, columns=["a", "b", "c"], index=[f"d{i}" for i in range(12)])
     cmp = rankwise.compare(df)
-    lb = rankwise.leaderboard(df, rounds=20)
+    lb = rankwise.leaderboard(df, draws=20)
     board = lb.board
     got = dict(zip(board.learners, board.columns["rank"]))
     assert got["a"] == got["b"]
@@ -440,19 +440,19 @@ def test_decimals_none_is_the_comparison_as_given_and_the_command_takes_it(cli, 
 
     frame = pd.DataFrame({"a": [0.5, 0.7, 0.9, 0.6], "b": [0.5 + 1e-15, 0.7, 0.8, 0.6],
                           "c": [0.4, 0.6, 0.7, 0.5]}, index=["d1", "d2", "d3", "d4"])
-    rounded = rankwise.leaderboard(frame, rounds=10).board
-    given = rankwise.leaderboard(frame, rounds=10, decimals=None).board
+    rounded = rankwise.leaderboard(frame, draws=10).board
+    given = rankwise.leaderboard(frame, draws=10, decimals=None).board
     r = dict(zip(rounded.learners, rounded.columns["rank"]))
     g = dict(zip(given.learners, given.columns["rank"]))
     assert r["a"] + r["b"] == g["a"] + g["b"] and r["a"] != g["a"]
     path = tmp_path / "t.csv"
     frame.to_csv(path, index_label="dataset")
-    ran = cli("leaderboard", str(path), "--rounds", "10", "--decimals", "none", "-f", "json")
+    ran = cli("leaderboard", str(path), "--draws", "10", "--decimals", "none", "-f", "json")
     assert ran.code == 0
     assert _json.loads(ran.out)["settings"]["decimals"] is None
-    assert "compared as given" in cli("leaderboard", str(path), "--rounds", "10",
+    assert "compared as given" in cli("leaderboard", str(path), "--draws", "10",
                                       "--decimals", "none").out
-    assert "rounded to 12 decimals" in cli("leaderboard", str(path), "--rounds", "10").out
+    assert "rounded to 12 decimals" in cli("leaderboard", str(path), "--draws", "10").out
     bad = cli("leaderboard", str(path), "--decimals", "two")
     assert bad.code == 2 and len(bad.err.strip().splitlines()) == 1
 
@@ -460,7 +460,7 @@ def test_decimals_none_is_the_comparison_as_given_and_the_command_takes_it(cli, 
 @pytest.mark.figures
 def test_the_report_folder_holds_every_format_the_csv_and_the_figures(cli, tmp_path):
     folder = tmp_path / "board"
-    ran = cli("leaderboard", "--example", "garcia2008", "--rounds", "10", "--report",
+    ran = cli("leaderboard", "--example", "garcia2008", "--draws", "10", "--report",
               str(folder))
     assert ran.code == 0
     names = {p.name for p in folder.iterdir()}
@@ -472,3 +472,23 @@ def test_the_report_folder_holds_every_format_the_csv_and_the_figures(cli, tmp_p
     clash = cli("leaderboard", "--example", "garcia2008", "--report", str(folder), "-o",
                 str(folder / "report.txt"))
     assert clash.code == 2
+
+
+def test_rounds_is_draws_with_a_warning_until_it_goes(cli):
+    """One word per idea: the leaderboard's and the fronts' resamples are ``draws`` (as every
+    other sampler's); ``rounds=`` and ``--rounds`` still work, and say so."""
+    frame = _random_table(np.random.default_rng(2))
+    with pytest.warns(FutureWarning, match="rounds= is draws="):
+        old = leaderboard(frame, rounds=12)
+    new = leaderboard(frame, draws=12)
+    assert old.to_dict() == new.to_dict() and new.settings["bootstrap"]["draws"] == 12
+    ran = cli("leaderboard", "--example", "garcia2008", "--rounds", "12", "-f", "json")
+    assert ran.code == 0 and "--rounds is --draws" in ran.err
+    assert json.loads(ran.out)["settings"]["bootstrap"]["draws"] == 12
+    import rankwise
+
+    tables = [rankwise.load_example("demo_results", criterion=c) for c in ("accuracy", "fit_time")]
+    with pytest.warns(FutureWarning, match="rounds= is draws="):
+        front = rankwise.compare_criteria(tables, ["accuracy", "fit_time"], rounds=20,
+                                          permutations=10)
+    assert front.settings["draws"] == 20

@@ -23,7 +23,7 @@ def test_the_comparison_schema_is_the_json_schema():
 
 
 def test_leaderboard_has_every_format_from_one_document():
-    lb = rankwise.leaderboard(rankwise.load_example("garcia2008"), rounds=20)
+    lb = rankwise.leaderboard(rankwise.load_example("garcia2008"), draws=20)
     assert lb.kind in KINDS and lb.schema == "rankwise.leaderboard/2"
     data = json.loads(render(lb, "json"))
     assert list(data)[:2] == ["schema", "rankwise_version"] and data["schema"] == lb.schema
@@ -38,7 +38,7 @@ def test_leaderboard_has_every_format_from_one_document():
 
 @pytest.mark.figures
 def test_leaderboard_html_and_folder_carry_the_figures(tmp_path):
-    lb = rankwise.leaderboard(rankwise.load_example("garcia2008"), rounds=20)
+    lb = rankwise.leaderboard(rankwise.load_example("garcia2008"), draws=20)
     assert lb.to_html().count("<svg") == 2
     names = {p.name for p in lb.write_report(tmp_path / "out")}
     assert {"report.txt", "report.md", "report.tex", "report.html", "report.json",

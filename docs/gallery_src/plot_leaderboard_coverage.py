@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt
 
 from rankwise.analysis.leaderboard import coverage
 
-runs = {rounds: coverage(k=5, n=30, reps=40, rounds=rounds, seed=3)
+runs = {rounds: coverage(k=5, n=30, reps=40, draws=rounds, seed=3)
         for rounds in (100, 1000)}
 fig, ax = plt.subplots(figsize=(6.4, 3.2))
 for i, (rounds, c) in enumerate(runs.items()):

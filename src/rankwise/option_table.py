@@ -341,7 +341,9 @@ NAMES = tuple(BY_NAME)
 #: command line's flag still take the old name, with a FutureWarning (a note on the command
 #: line), until 0.10.
 RENAMED = {"samples": "draws"}
-RENAMED_FLAGS = {"--samples": "--draws"}
+#: Flags renamed since 0.8, by command: the old name still works, with a note (it goes in
+#: 0.10): one word per idea (``draws`` for every number of random draws).
+RENAMED_FLAGS = {"compare": {"--samples": "--draws"}, "leaderboard": {"--rounds": "--draws"}}
 
 # The other commands' options. What an option shares with compare's (its flag, its value's
 # type, its choices) comes from compare's entry; what differs (default, help, panel) is said
@@ -407,7 +409,7 @@ BOARD = (
     Option("anchor", None, "--anchor", metavar="LEARNER", panel=BOARD_P,
            help="The learner whose Elo is 1000 (TabArena: 'RF (default)'); default: the"
                 " mean Elo is 1000."),
-    Option("rounds", defaults.LEADERBOARD_ROUNDS, "--rounds", metavar="R", panel=BOARD_P,
+    Option("draws", defaults.LEADERBOARD_ROUNDS, "--draws", metavar="N", panel=BOARD_P,
            help="Bootstrap resamples of the data sets (TabArena's 100)."),
     _like("seed", default=defaults.LEADERBOARD_SEED, panel=BOARD_P, help="Seed of the resamples (TabArena's 0)."),
     Option("confidence", 0.95, "--confidence", metavar="C", panel=BOARD_P, type=float,

@@ -12,10 +12,8 @@ single proportions: averages of sub-tasks, or weighted).
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -26,6 +24,7 @@ from ..errors import RankwiseError
 from ..stats.adjust import adjust
 from ..stats.items import proportion_interval
 from ..stats.results import jsonable
+from ..tables.board import read_board
 from ..protocol import Analysis
 
 #: The largest item count the recovery tries.
@@ -134,64 +133,6 @@ def _chance(n: int, half: float, m: int) -> float:
     return float(np.minimum(1.0, 2 * half * sizes) .__pow__(m).sum())
 
 
-def _read_board(board, source):
-    if isinstance(board, pd.DataFrame):
-        frame = board.astype(str)
-    else:
-        path = Path(board)
-        if path.is_dir():
-            raise RankwiseError(f"{path}: is a folder; give the board's CSV file")
-        if not path.is_file():
-            raise RankwiseError(f"{path}: no such file")
-        data = path.read_bytes().strip()
-        if not data:
-            raise RankwiseError(f"{path}: the file is empty; give the board as printed (models"
-                                " in the first column, a column per task)")
-        first = data.splitlines()[0].decode("utf-8", "replace")
-        frame = _pipe_table(data, path) if first.startswith("|") else _delimited(path, first)
-    if frame.shape[1] < 2 or frame.shape[0] < 2:
-        raise RankwiseError(f"{source}: a board needs a column of model names and at least one"
-                            f" task column, and two or more models")
-    models = tuple(frame.iloc[:, 0].astype(str))
-    texts = frame.iloc[:, 1:].apply(lambda c: c.astype(str).str.strip().str.rstrip("%"))
-    values = texts.apply(pd.to_numeric, errors="coerce")
-    if values.isna().any().any():
-        r, c = np.argwhere(values.isna().to_numpy())[0]
-        raise RankwiseError(f"{source}: {texts.iloc[r, c]!r} for {models[r]!r} on"
-                            f" {texts.columns[c]!r} is not a number; a board holds one"
-                            f" proportion or percentage per model and task")
-    return models, texts, values
-
-
-def _delimited(path, first: str) -> pd.DataFrame:
-    """A board as CSV, TSV or space-separated text (``first``: its first line)."""
-    try:   # pandas sniffs the first line for any delimiter, a letter included
-        csv.Sniffer().sniff(first, delimiters=",;\t| ")
-    except csv.Error:
-        raise RankwiseError(f"{path}: one column ({first[:40]!r}); a board needs the models"
-                            " in the first column and a column per task, separated by"
-                            " commas, tabs or spaces") from None
-    try:
-        return pd.read_csv(path, sep=None, engine="python", dtype=str)
-    except (ValueError, pd.errors.ParserError, csv.Error) as exc:
-        # (UnicodeDecodeError is a ValueError) the last line of the parser's message
-        message = str(exc).strip().splitlines()[-1] if str(exc).strip() else \
-            type(exc).__name__
-        raise RankwiseError(f"{path}: cannot be read as a table ({message})") from None
-
-
-def _pipe_table(data: bytes, path) -> pd.DataFrame:
-    """A board printed as a Markdown (pipe) table, as READMEs and ``DataFrame.to_markdown``
-    write it (the one reader of such tables, :func:`rankwise.tables.delimited.pipe_table`)."""
-    from ..tables.delimited import pipe_table
-
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise RankwiseError(f"{path}: cannot be read as a table ({exc})") from None
-    return pipe_table(text, path)
-
-
 def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
           confidence: float = 0.95, percent: bool | None = None,
           max_count: int = MAX_COUNT) -> Audit:
@@ -224,7 +165,7 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
         raise RankwiseError(f"confidence must be a number between 0 and 1 (0.95 for 95%"
                             f" intervals); got {confidence!r}")
     source = "DataFrame" if isinstance(board, pd.DataFrame) else str(board)
-    models, texts, values = _read_board(board, source)
+    models, texts, values = read_board(board, source)
     counts = dict(counts or {})
     unknown = set(counts) - set(texts.columns)
     if unknown:

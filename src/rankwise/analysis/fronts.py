@@ -8,7 +8,7 @@ Choices (each stated in every report):
 - Each learner's point on a criterion is its mean over the data sets (``summary="mean"``;
   ``median``, or ``rank``: the mean within-data-set rank); the front is Pareto's (``strict``;
   ``tabarena``: TabArena's ``get_pareto_frontier`` rule for two criteria).
-- How sure: the share of ``rounds`` bootstrap draws of the data sets in which the learner is on
+- How sure: the share of ``draws`` bootstrap draws of the data sets in which the learner is on
   the front, and percentile intervals of each point at ``confidence``.
 - Statistically dominated: another learner is significantly better on at least one criterion
   (Wilcoxon signed-rank over the data sets, Holm over the pairs of each criterion, at ``alpha``)
@@ -31,6 +31,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from .._validate import renamed as check_renamed
 from ..defaults import DEFAULT_SEED, FRONT_PERMUTATIONS, FRONT_ROUNDS, FRONT_SUMMARY
 from ..errors import RankwiseError
 from ..names import FRONT_SUMMARIES as SUMMARIES
@@ -89,7 +90,7 @@ class CriteriaComparison(Analysis):
     >>> from rankwise import compare_criteria, load_example
     >>> criteria = ["accuracy", "fit_time"]
     >>> tables = [load_example("demo_results", criterion=c) for c in criteria]
-    >>> r = compare_criteria(tables, criteria, rounds=100)
+    >>> r = compare_criteria(tables, criteria, draws=100)
     >>> r.outdone_learners["CART"], r.gsd_front_learners
     (['NaiveBayes'], ['NaiveBayes', 'RandomForest'])
     >>> r.schema, r.best_sets[0].best, r.best_sets[0].procedure
@@ -110,7 +111,7 @@ class CriteriaComparison(Analysis):
     low: np.ndarray           # k × m interval ends (as read)
     high: np.ndarray
     front: np.ndarray         # k booleans
-    probability: np.ndarray   # k: share of bootstrap rounds on the front
+    probability: np.ndarray   # k: share of bootstrap draws on the front
     better: np.ndarray        # m × k × k: [c, i, j] i significantly better than j on c
     adjusted: np.ndarray      # m × k × k Holm-adjusted p-values
     dominated: np.ndarray     # k × k: [i, j] i statistically dominated by j
@@ -211,7 +212,7 @@ def _is_time(name: str) -> bool:
 
 def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                      confidence: float = 0.95, summary: str = FRONT_SUMMARY,
-                     rounds: int = FRONT_ROUNDS, permutations: int = FRONT_PERMUTATIONS,
+                     draws: int = FRONT_ROUNDS, permutations: int = FRONT_PERMUTATIONS,
                      seed: int = DEFAULT_SEED,
                      convention: str = "strict", gsd: bool = True, test: str = "auto",
                      **load_options) -> CriteriaComparison:
@@ -233,7 +234,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     summary : {"mean", "median", "rank"}
         Each learner's point on a criterion: its mean over the data sets (default), median, or
         mean within-data-set rank.
-    rounds : int
+    draws : int
         Bootstrap draws of the data sets for the membership probability and the intervals.
     permutations : int
         Splits of each GSD pairwise test (every split when there are fewer).
@@ -265,12 +266,13 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     >>> from rankwise import compare_criteria, load_example
     >>> criteria = ["accuracy", "fit_time"]
     >>> tables = [load_example("demo_results", criterion=c) for c in criteria]
-    >>> r = compare_criteria(tables, criteria, rounds=200)
+    >>> r = compare_criteria(tables, criteria, draws=200)
     >>> r.front_learners
     ['NaiveBayes', 'RandomForest']
     """
     criteria = tuple(criteria)
-    _check(criteria, alpha, confidence, summary, rounds, permutations, convention, test)
+    draws = check_renamed(draws, load_options.pop("rounds", None), "rounds", "draws")
+    _check(criteria, alpha, confidence, summary, draws, permutations, convention, test)
     tables = _tables(data, criteria, load_options)
     learners, datasets, values, notes = _align(tables, criteria)
     maximize = tuple(bool(t.higher_is_better) for t in tables)
@@ -287,7 +289,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
         raise RankwiseError(f"the front needs at least 2 data sets; the table has {n}")
     point = F.aggregate(oriented, summary)
     front = F.pareto_front(point, convention, maximize)
-    probability, low, high = F.front_probability(oriented, summary, rounds, seed, convention,
+    probability, low, high = F.front_probability(oriented, summary, draws, seed, convention,
                                                  confidence, maximize)
     better, adjusted = F.dominance(oriented, alpha, test=test)
     dominated = F.statistically_dominated(better)
@@ -335,7 +337,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                      f" {2 / 2 ** n:.3g}: no learner can be significantly better at"
                      f" alpha = {alpha:g} before Holm's adjustment" if 2 / 2 ** n > alpha else
                      f"with {n} data sets few pairs can reach significance")
-    settings = {"summary": summary, "rounds": rounds, "seed": seed, "confidence": confidence,
+    settings = {"summary": summary, "draws": draws, "seed": seed, "confidence": confidence,
                 "alpha": alpha, "convention": convention, "permutations": permutations,
                 "test": ("Wilcoxon signed-rank (zero rule demsar)"
                          if F.chosen_test(test, k) == "wilcoxon" else
@@ -351,7 +353,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                                                        summary, maximize, test, alpha))
 
 
-def _check(criteria, alpha, confidence, summary, rounds, permutations, convention, test):
+def _check(criteria, alpha, confidence, summary, draws, permutations, convention, test):
     if len(criteria) < 2:
         raise RankwiseError("a front needs two or more criteria (e.g. accuracy,fit_time)")
     if len(set(criteria)) != len(criteria):
@@ -369,7 +371,7 @@ def _check(criteria, alpha, confidence, summary, rounds, permutations, conventio
                             f" got {convention!r}")
     if convention == "tabarena" and len(criteria) != 2:
         raise RankwiseError("the tabarena convention takes two criteria")
-    for name, v, least in (("rounds", rounds, 1), ("permutations", permutations, 1)):
+    for name, v, least in (("draws", draws, 1), ("permutations", permutations, 1)):
         if not isinstance(v, (int, np.integer)) or v < least:
             raise RankwiseError(f"{name} must be a whole number of at least {least}; got {v!r}")
 

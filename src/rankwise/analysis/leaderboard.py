@@ -102,8 +102,8 @@ class Leaderboard(Analysis):
     Examples
     --------
     >>> import rankwise
-    >>> board = rankwise.leaderboard(rankwise.load_example("garcia2008"), rounds=20)
-    >>> len(board.boards), board.board.subset, board.settings["bootstrap"]["rounds"]
+    >>> board = rankwise.leaderboard(rankwise.load_example("garcia2008"), draws=20)
+    >>> len(board.boards), board.board.subset, board.settings["bootstrap"]["draws"]
     (1, None, 20)
     >>> sorted(board.to_dict()["boards"][0]["rows"][0])[:4]
     ['borda', 'copeland', 'elo', 'elo_bound']
@@ -216,7 +216,7 @@ def _quantiles(draws: np.ndarray, confidence: float) -> tuple:
     return np.quantile(draws, tail, axis=0), np.quantile(draws, 1.0 - tail, axis=0)
 
 
-def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None,
+def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
                   extras=None, rule: str = "elo", decimals: int | None = DEFAULT_DECIMALS) -> Board:
     """The board of one ScoreTable (see the module docstring)."""
     learners = list(table.learners)
@@ -243,10 +243,10 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
     order = np.argsort(np.array(datasets, dtype=object), kind="stable")
     theta, bound = fit(np.ones(units.n_datasets))
     point = bt.to_elo(theta)
-    counts = sorted_choice_counts(units.n_datasets, order, rounds, seed)
-    draws = np.array([bt.to_elo(fit(c, theta)[0]) for c in counts]).reshape(rounds, k)
+    counts = sorted_choice_counts(units.n_datasets, order, draws, seed)
+    elo_draws = np.array([bt.to_elo(fit(c, theta)[0]) for c in counts]).reshape(draws, k)
     error_like = not table.higher_is_better and np.nanmin(values) >= 0
-    _elo_columns(cols, point, draws, confidence,
+    _elo_columns(cols, point, elo_draws, confidence,
                  0.0 if anchor is None else bt.INITIAL - point[learners.index(anchor)])
     if error_like:
         _improvability_columns(cols, units.by(_improvability(values)), counts, confidence)
@@ -261,7 +261,7 @@ def compute_board(table, *, anchor, rounds, seed, confidence, alpha, subset=None
     key = {"elo": -cols["elo"], "borda": -cols["borda"], "copeland": -cols["copeland"],
            "kemeny": kemeny_position}[rule]
     board_order = np.lexsort((np.arange(k), -cols["elo"], key))
-    in_board = set(_tied_with_first(point, draws, learners, confidence, seed))
+    in_board = set(_tied_with_first(point, elo_draws, learners, confidence, seed))
     tied = tuple(learners[j] for j in board_order if learners[j] in in_board)
     ordered = {name: np.asarray(v, dtype=float)[board_order] for name, v in cols.items()}
     names = tuple(learners[j] for j in board_order)
@@ -505,13 +505,14 @@ def _load_part(part, read: dict, label: str):
         raise
 
 
-def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
+def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
                 seed: int = bt.SEED, confidence: float = 0.95, alpha: float = 0.05,
                 by: str | None = None, rule: str = "elo", criterion: str | None = None,
                 higher_is_better: bool | None = None, columns: dict | None = None,
                 source_format: str = "auto", where=None, sep: str | None = None,
                 decimal: str | None = None, duplicates: str | None = None,
-                decimals: int | None = DEFAULT_DECIMALS) -> Leaderboard:
+                decimals: int | None = DEFAULT_DECIMALS, rounds: int | None = None
+                ) -> Leaderboard:
     """The leaderboard of a table of results split by split (module docstring).
 
     Parameters
@@ -526,7 +527,7 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
     anchor : str, optional
         The learner whose Elo is set to 1000 (TabArena anchors ``"RF (default)"``); without
         it the mean Elo is 1000.
-    rounds : int, default 100
+    draws : int, default 100
         Bootstrap resamples of the data sets (TabArena's default), for the intervals of Elo
         and improvability and the rank sets.
     seed : int, default 0
@@ -561,14 +562,14 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
     Examples
     --------
     >>> import rankwise
-    >>> board = rankwise.leaderboard(rankwise.load_example("garcia2008"), rounds=20)
+    >>> board = rankwise.leaderboard(rankwise.load_example("garcia2008"), draws=20)
     >>> board.board.learners[0], round(float(board.board.columns["rank"][0]), 3)
     ('C4.5', 2.1)
     """
     from .. import _validate as check
     from ..tables.read import load_table, read_frame
 
-    rounds = _whole(rounds, "rounds", 1, 100_000)
+    draws = _whole(check.renamed(draws, rounds, "rounds", "draws"), "draws", 1, 100_000)
     decimals = check.decimals(decimals)
     check.choice("rule", rule, RULES)
     check.seed(seed)
@@ -598,7 +599,7 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
                 parts += [(str(v), frame[values == v]) for v in sorted(values.unique())]
             tables = [(name, _load_part(part, read, label)) for name, part in parts]
             frames = [part.reset_index(drop=True) for _, part in parts]
-    boards = tuple(compute_board(t, anchor=anchor, rounds=rounds, seed=seed,
+    boards = tuple(compute_board(t, anchor=anchor, draws=draws, seed=seed,
                                  confidence=float(confidence), alpha=alpha, subset=name,
                                  extras=_extras(f, t), rule=rule, decimals=decimals)
                    for (name, t), f in zip(tables, frames))
@@ -607,17 +608,17 @@ def leaderboard(source, *, anchor: str | None = None, rounds: int = bt.ROUNDS,
                         "base": bt.BASE, "initial": bt.INITIAL, "anchor": anchor,
                         "battles": "every pair on every split; a tie is half a win; a battle"
                                    " weighs 1/(splits of its data set)"},
-                "bootstrap": {"over": "data sets", "rounds": rounds, "seed": seed,
+                "bootstrap": {"over": "data sets", "draws": draws, "seed": seed,
                               "confidence": float(confidence)},
                 "alpha": alpha, "by": by, "aggregate": "mean over a data set's splits",
                 "order": rule, "decimals": decimals}
     reading = [table.reading.sentence()] if table.reading is not None else []
-    few = ([f"With {rounds} bootstrap resamples the {confidence:.0%} interval of Elo is a little"
+    few = ([f"With {draws} bootstrap resamples the {confidence:.0%} interval of Elo is a little"
             " narrow: in a simulation (5 learners, 30 data sets) the intervals of 100"
             " resamples held the true rating in 92% of the cases, those of 1,000 in 95%"
-            " (docs: leaderboards). Give --rounds 1000 for intervals that keep their level; 100"
+            " (docs: leaderboards). Give --draws 1000 for intervals that keep their level; 100"
             " is TabArena's default, kept so that the numbers equal TabArena's."]
-           if rounds < 1000 else [])
+           if draws < 1000 else [])
     return Leaderboard(boards, label, table.criterion, bool(table.higher_is_better),
                        settings, tuple([*few, *notes, *reading, *table.warnings]))
 
@@ -629,7 +630,7 @@ def _whole(value, name: str, low: int, high: int) -> int:
     return int(value)
 
 
-def coverage(*, k: int = 5, n: int = 30, reps: int = 200, rounds: int = bt.ROUNDS,
+def coverage(*, k: int = 5, n: int = 30, reps: int = 200, draws: int = bt.ROUNDS,
              confidence: float = 0.95, spacing: float = 0.0,
              seed: int = DEFAULT_SEED) -> dict:
     """How often the Elo intervals hold the true ratings, and the tied-with-#1 set the true
@@ -657,17 +658,17 @@ def coverage(*, k: int = 5, n: int = 30, reps: int = 200, rounds: int = bt.ROUND
         wins = (k - _average_ranks(-x)[0])          # higher is better: −x as the error
         theta, _ = bt.fit_totals(wins.sum(axis=0), float(n), 1.0)
         point = bt.to_elo(theta)
-        counts = sorted_choice_counts(n, order, rounds, seed + 1 + rep)
-        draws = np.array([bt.to_elo(bt.fit_totals(c @ wins, c.sum(), 1.0, theta)[0])
-                          for c in counts])
-        lo, hi = _quantiles(draws, confidence)
+        counts = sorted_choice_counts(n, order, draws, seed + 1 + rep)
+        elo_draws = np.array([bt.to_elo(bt.fit_totals(c @ wins, c.sum(), 1.0, theta)[0])
+                              for c in counts])
+        lo, hi = _quantiles(elo_draws, confidence)
         lo, hi = np.minimum(lo, point), np.maximum(hi, point)
         held += int(np.sum((lo <= truth + 1e-9) & (truth <= hi + 1e-9)))
-        tied = set(_tied_with_first(point, draws, names, confidence, seed + rep))
+        tied = set(_tied_with_first(point, elo_draws, names, confidence, seed + rep))
         best = names if spacing == 0 else [names[int(np.argmax(mu))]]
         tied_ok += int(set(best) <= tied)
     share, first = held / (reps * k), tied_ok / reps
-    return {"k": k, "n": n, "reps": reps, "rounds": rounds, "confidence": confidence,
+    return {"k": k, "n": n, "reps": reps, "draws": draws, "confidence": confidence,
             "spacing": spacing, "interval_coverage": share,
             "interval_se": math.sqrt(share * (1 - share) / (reps * k)),
             "tied_coverage": first, "tied_se": math.sqrt(max(first * (1 - first), 1e-12) / reps)}

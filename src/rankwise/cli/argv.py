@@ -68,15 +68,17 @@ def run():  # console-script entry point
 
 
 def renamed_flags(args: list) -> list:
-    """compare's arguments with a flag renamed since 0.8 (``--samples``) given its new name,
-    and a note on stderr saying so (the old name goes in 0.10)."""
-    if not args or args[0] != "compare":
+    """The arguments with a flag renamed since 0.8 (compare's ``--samples``, leaderboard's
+    ``--rounds``) given its new name, and a note on stderr saying so (the old name goes in
+    0.10)."""
+    renamed = option_table.RENAMED_FLAGS.get(args[0], {}) if args else {}
+    if not renamed:
         return args
     out = list(args)
     for i, arg in enumerate(args):
         old, sep, value = arg.partition("=")
-        if old in option_table.RENAMED_FLAGS:
-            new = option_table.RENAMED_FLAGS[old]
+        if old in renamed:
+            new = renamed[old]
             out[i] = new + sep + value
             typer.echo(f"rankwise: note: {old} is {new} since rankwise 0.9 (one word per idea);"
                        f" {old} goes in 0.10", err=True)

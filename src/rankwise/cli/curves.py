@@ -69,7 +69,7 @@ def read_curves_of(input, example, source, higher_is_better, values, budget_unit
             raise RankwiseError("--values applies to a file read; the example is read as"
                                 " logged")
     else:
-        curves = read_curves(input, reader=source, maximize=higher_is_better,
+        curves = read_curves(input, reader=source, higher_is_better=higher_is_better,
                              value_kind=values, budget=budget_unit, criterion=criterion)
     if higher_is_better is not None and curves.maximize != higher_is_better \
             and curves.reader in ("ioh", "optuna"):

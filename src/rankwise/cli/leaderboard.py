@@ -15,7 +15,7 @@ def leaderboard(
     higher_is_better: B.higher_is_better = BD.higher_is_better, columns: B.columns = BD.columns,
     source_format: B.source_format = BD.source_format, duplicates: B.duplicates = BD.duplicates,
     where: B.where = BD.where, sep: B.sep = BD.sep, decimal: B.decimal = BD.decimal,
-    anchor: B.anchor = BD.anchor, rounds: B.rounds = BD.rounds, seed: B.seed = BD.seed,
+    anchor: B.anchor = BD.anchor, draws: B.draws = BD.draws, seed: B.seed = BD.seed,
     confidence: B.confidence = BD.confidence, alpha: B.alpha = BD.alpha, by: B.by = BD.by,
     rule: B.rule = BD.rule, decimals: B.decimals = BD.decimals,
     fmt: B.fmt = BD.fmt, output: B.output = BD.output, report: B.report = BD.report,
@@ -45,7 +45,7 @@ def leaderboard(
         else:
             opened = nullcontext(input)
         with opened as source:
-            result = board_of(source, anchor=anchor, rounds=rounds, seed=seed,
+            result = board_of(source, anchor=anchor, draws=draws, seed=seed,
                               confidence=confidence, alpha=alpha, by=by, rule=rule,
                               criterion=criterion, higher_is_better=higher_is_better,
                               columns=parse_columns(columns), source_format=source_format,

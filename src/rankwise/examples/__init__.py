@@ -98,7 +98,7 @@ def load_curves_example(name: str = "learning"):
         raise RankwiseError(f"no bundled curves example named {name!r}; choose one of"
                             f" {', '.join(CURVE_EXAMPLES)}")
     with resources.as_file(resources.files(__name__).joinpath(CURVE_EXAMPLES[name][0])) as path:
-        curves = read_curves(path, reader="curves", maximize=True)
+        curves = read_curves(path, reader="curves", higher_is_better=True)
     return replace(curves, source=f"example:{name}")
 
 

@@ -70,7 +70,7 @@ def document(lb) -> Document:
         f" better. Elo: Bradley-Terry maximum likelihood on battles (every pair on every"
         f" split, a tie half a win, each data set weighing 1), scale 400, base 10, "
         + (f"anchored at {anchor} = 1000" if anchor else "mean 1000")
-        + f"; interval: {conf:.0%} quantiles of {s['bootstrap']['rounds']} bootstrap"
+        + f"; interval: {conf:.0%} quantiles of {s['bootstrap']['draws']} bootstrap"
         f" resamples of the data sets (seed {s['bootstrap']['seed']}); "
         + _compared(s.get("decimals", "as given")) + ".", role="lead"))
     for board in lb.boards:

@@ -78,7 +78,7 @@ def sentences(r) -> list:
                       else "") + ".")
     sure = [f"{r.learners[i]} {r.probability[i]:.0%}" for i in _order(r)[:DOMINATED_SHOWN]
             if r.probability[i] > 0]
-    out.append(f"On the front in {r.settings['rounds']} bootstrap draws of the data sets: "
+    out.append(f"On the front in {r.settings['draws']} bootstrap draws of the data sets: "
                + ", ".join(sure) + ".")
     dom = r.dominated_learners
     if dom:
@@ -191,7 +191,7 @@ def document(r) -> Document:
                               " the static test still rejects."))
     conv = [f"Front: {'Pareto (no other learner at least as good on every criterion and better on one)' if s['convention'] == 'strict' else 'TabArena get_pareto_frontier rule'}.",
             f"Statistically dominated: {s['test']}, alpha = {s['alpha']:g}.",
-            f"Membership probability and intervals: {s['rounds']} bootstrap draws of the data"
+            f"Membership probability and intervals: {s['draws']} bootstrap draws of the data"
             f" sets, seed {s['seed']}, percentile intervals."]
     if r.gsd is not None:
         conv.append(f"GSD: {s['gsd']}; {s['permutations']} permutations per pair at most.")
@@ -261,7 +261,7 @@ def render_fronts(r, fmt: str, width: int | None = 80) -> str:
     >>> from rankwise.report.fronts import render_fronts
     >>> criteria = ["accuracy", "fit_time"]
     >>> tables = [load_example("demo_results", criterion=c) for c in criteria]
-    >>> r = compare_criteria(tables, criteria, rounds=100)
+    >>> r = compare_criteria(tables, criteria, draws=100)
     >>> print(render_fronts(r, "markdown").splitlines()[0])
     # rankwise: better and cheaper
     """
@@ -283,7 +283,7 @@ def front_figure(r, x: int | None = None, y: int | None = None):
     >>> from rankwise.report.fronts import front_figure
     >>> criteria = ["accuracy", "fit_time"]
     >>> tables = [load_example("demo_results", criterion=c) for c in criteria]
-    >>> fig = front_figure(compare_criteria(tables, criteria, rounds=100))
+    >>> fig = front_figure(compare_criteria(tables, criteria, draws=100))
     >>> fig.axes[0].get_xlabel()
     'accuracy (higher is better)'
     """
@@ -359,7 +359,7 @@ def hasse_figure(r):
     >>> from rankwise.report.fronts import hasse_figure
     >>> criteria = ["accuracy", "fit_time"]
     >>> tables = [load_example("demo_results", criterion=c) for c in criteria]
-    >>> fig = hasse_figure(compare_criteria(tables, criteria, rounds=100))
+    >>> fig = hasse_figure(compare_criteria(tables, criteria, draws=100))
     >>> sorted(t.get_text() for t in fig.axes[0].texts if t.get_text())
     ['CART', 'NaiveBayes', 'RandomForest', 'kNN']
     """

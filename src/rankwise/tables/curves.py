@@ -109,6 +109,11 @@ class Curves:
     rows: int = 0
     runs_per_cell: np.ndarray | None = field(default=None, repr=False)
 
+    @property
+    def higher_is_better(self) -> bool:
+        """Whether higher values are better (the word every table of rankwise uses; the
+        field is ``maximize``)."""
+        return self.maximize
 
     @property
     def runs(self) -> int:
@@ -681,10 +686,11 @@ def _table(p: Path, sep, decimal, notes: list) -> pd.DataFrame:
     return read_delimited(p, sep=sep, decimal=decimal, text="infer", notes=notes)
 
 
-def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
+def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None = None,
                 value_kind: str | None = None, grid=None, budget: str = "trials",
                 columns: dict | str | None = None, criterion: str | None = None,
-                sep: str | None = None, decimal: str | None = None) -> Curves:
+                sep: str | None = None, decimal: str | None = None,
+                maximize: bool | None = None) -> Curves:
     """Read curves from a long table, an IOHprofiler folder, an Optuna storage or trials table,
     or a results database of ``rankwise run --budgets``.
 
@@ -694,8 +700,9 @@ def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
     reader : {"auto", "curves", "ioh", "optuna", "rankwise"}
         ``auto`` tells the tool files apart by their shape; a table is ``curves`` unless it has
         Optuna's ``number``, ``value`` and ``state`` columns.
-    maximize : bool, optional
-        Whether higher values are better; IOHprofiler and Optuna files say it themselves.
+    higher_is_better : bool, optional
+        Whether higher values are better; IOHprofiler and Optuna files say it themselves
+        (``maximize=``, its name before 0.9, still works with a FutureWarning).
     value_kind : {"raw", "running-best"}, optional
         ``raw`` (the long table's default): values as logged; ``running-best``: each run's
         running best (the default of the IOHprofiler and Optuna readers).
@@ -719,10 +726,14 @@ def read_curves(source, *, reader: str = "auto", maximize: bool | None = None,
     >>> import pandas as pd, rankwise
     >>> frame = pd.DataFrame({"learner": ["A", "A", "B", "B"], "problem": "p", "run": 0,
     ...                       "budget": [1, 10, 1, 10], "value": [0.5, 0.8, 0.6, 0.7]})
-    >>> c = rankwise.read_curves(frame, maximize=True)
+    >>> c = rankwise.read_curves(frame, higher_is_better=True)
     >>> c.learners, c.grid.tolist(), c.values[:, 0, 0, -1].tolist()
     (('A', 'B'), [1.0, 10.0], [0.8, 0.7])
     """
+    from .._validate import renamed
+
+    # one word per idea: the direction is higher_is_better everywhere (Curves keeps its field)
+    maximize = renamed(higher_is_better, maximize, "maximize", "higher_is_better")
     notes: list = []
     if reader not in ("auto",) + CURVE_SOURCES:
         raise RankwiseError(f"curve source {reader!r}: use one of auto, "
