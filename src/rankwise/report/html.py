@@ -236,16 +236,7 @@ def document_fragment(doc, svgs: dict) -> str:
 
 
 def notebook_fragment(cmp) -> str:
-    """For Jupyter: no document, no global styles; the figures come from the comparison's cache.
-
-    Examples
-    --------
-    >>> import rankwise
-    >>> from rankwise.report import notebook_fragment
-    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"), posthoc="all")
-    >>> html = notebook_fragment(cmp)
-    >>> html.startswith("<div"), "<svg" in html
-    (True, True)
-    """
+    """For Jupyter: no document, no global styles; the figures come from the comparison's cache
+    (:func:`rankwise.report.notebook_fragment` hands a comparison here; its example runs it)."""
     return (f'<div class="{WRAPPER}"><style>{_CSS}</style>\n' + body(cmp, cmp.figure_svgs)
             + "\n</div>")
