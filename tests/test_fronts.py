@@ -265,7 +265,7 @@ def test_command_and_function_defaults_agree(cli):
 
 def test_compare_criteria_refuses_bad_arguments():
     for kwargs, said in (({"alpha": 2}, "alpha"), ({"summary": "mode"}, "summary"),
-                         ({"draws": 0}, "draws"), ({"convention": "x"}, "convention")):
+                         ({"draws": 0}, "draws"), ({"front_rule": "x"}, "front_rule")):
         with pytest.raises(RankwiseError, match=said):
             _demo(["accuracy", "fit_time"], **kwargs)
 

@@ -146,3 +146,18 @@ def test_cli_refuses_bad_report_options_in_one_line(cli, tmp_path):
         assert ran.code == 2 and said in ran.err, (args, ran.err)
         assert len(ran.err.strip().splitlines()) == 1 and "Traceback" not in ran.err
     assert not (tmp_path / "r").exists()
+
+
+def test_old_words_of_items_and_fronts_still_work_and_say_so():
+    """One word per idea: compare_items(procedures=) and compare_criteria(front_rule=);
+    procedure= and convention= work with a FutureWarning until 0.10."""
+    items = rankwise.load_items_example("evals")
+    with pytest.warns(FutureWarning, match="procedure= is procedures="):
+        old = rankwise.compare_items(items, procedure="bonferroni", across=False)
+    new = rankwise.compare_items(items, procedures="bonferroni", across=False)
+    assert old.to_dict() == new.to_dict() and new.settings["procedures"] == "bonferroni"
+    tables = [rankwise.load_example("demo_results", criterion=c) for c in ("accuracy", "fit_time")]
+    with pytest.warns(FutureWarning, match="convention= is front_rule="):
+        front = rankwise.compare_criteria(tables, ["accuracy", "fit_time"], convention="tabarena",
+                                          draws=20, permutations=10)
+    assert front.settings["front_rule"] == "tabarena"

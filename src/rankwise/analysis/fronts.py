@@ -214,7 +214,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                      confidence: float = 0.95, summary: str = FRONT_SUMMARY,
                      draws: int = FRONT_ROUNDS, permutations: int = FRONT_PERMUTATIONS,
                      seed: int = DEFAULT_SEED,
-                     convention: str = "strict", gsd: bool = True, test: str = "auto",
+                     front_rule: str = "strict", gsd: bool = True, test: str = "auto",
                      **load_options) -> CriteriaComparison:
     """The front of two or more criteria, how sure it is, who is statistically dominated, and
     the GSD front with its membership tests.
@@ -240,7 +240,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
         Splits of each GSD pairwise test (every split when there are fewer).
     seed : int
         Seeds the bootstrap and the permutations (default: compare's, ``--seed``'s).
-    convention : {"strict", "tabarena"}
+    front_rule : {"strict", "tabarena"}
         The Pareto rule (module :mod:`rankwise.stats.fronts`).
     test : {"auto", "wilcoxon", "friedman"}
         The pairwise test of statistical dominance: Wilcoxon signed-rank, or the mean-rank
@@ -272,7 +272,11 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     """
     criteria = tuple(criteria)
     draws = check_renamed(draws, load_options.pop("rounds", None), "rounds", "draws")
-    _check(criteria, alpha, confidence, summary, draws, permutations, convention, test)
+    # one word per idea: "convention" is compare's {default, paper}; the front's tie rule is
+    # front_rule (convention= still works, with a FutureWarning, until 0.10)
+    front_rule = check_renamed(front_rule, load_options.pop("convention", None), "convention",
+                               "front_rule")
+    _check(criteria, alpha, confidence, summary, draws, permutations, front_rule, test)
     tables = _tables(data, criteria, load_options)
     learners, datasets, values, notes = _align(tables, criteria)
     maximize = tuple(bool(t.higher_is_better) for t in tables)
@@ -288,8 +292,8 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     if n < 2:
         raise RankwiseError(f"the front needs at least 2 data sets; the table has {n}")
     point = F.aggregate(oriented, summary)
-    front = F.pareto_front(point, convention, maximize)
-    probability, low, high = F.front_probability(oriented, summary, draws, seed, convention,
+    front = F.pareto_front(point, front_rule, maximize)
+    probability, low, high = F.front_probability(oriented, summary, draws, seed, front_rule,
                                                  confidence, maximize)
     better, adjusted = F.dominance(oriented, alpha, test=test)
     dominated = F.statistically_dominated(better)
@@ -338,7 +342,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                      f" alpha = {alpha:g} before Holm's adjustment" if 2 / 2 ** n > alpha else
                      f"with {n} data sets few pairs can reach significance")
     settings = {"summary": summary, "draws": draws, "seed": seed, "confidence": confidence,
-                "alpha": alpha, "convention": convention, "permutations": permutations,
+                "alpha": alpha, "front_rule": front_rule, "permutations": permutations,
                 "test": ("Wilcoxon signed-rank (zero rule demsar)"
                          if F.chosen_test(test, k) == "wilcoxon" else
                          "mean-rank z-test of Friedman's ranks") + ", Holm over each"
@@ -353,7 +357,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                                                        summary, maximize, test, alpha))
 
 
-def _check(criteria, alpha, confidence, summary, draws, permutations, convention, test):
+def _check(criteria, alpha, confidence, summary, draws, permutations, front_rule, test):
     if len(criteria) < 2:
         raise RankwiseError("a front needs two or more criteria (e.g. accuracy,fit_time)")
     if len(set(criteria)) != len(criteria):
@@ -366,11 +370,11 @@ def _check(criteria, alpha, confidence, summary, draws, permutations, convention
         raise RankwiseError(f"test must be one of {', '.join(F.TESTS)}; got {test!r}")
     if summary not in SUMMARIES:
         raise RankwiseError(f"summary must be one of {', '.join(SUMMARIES)}; got {summary!r}")
-    if convention not in F.CONVENTIONS:
-        raise RankwiseError(f"convention must be one of {', '.join(F.CONVENTIONS)};"
-                            f" got {convention!r}")
-    if convention == "tabarena" and len(criteria) != 2:
-        raise RankwiseError("the tabarena convention takes two criteria")
+    if front_rule not in F.CONVENTIONS:
+        raise RankwiseError(f"front_rule must be one of {', '.join(F.CONVENTIONS)};"
+                            f" got {front_rule!r}")
+    if front_rule == "tabarena" and len(criteria) != 2:
+        raise RankwiseError("the tabarena front rule takes two criteria")
     for name, v, least in (("draws", draws, 1), ("permutations", permutations, 1)):
         if not isinstance(v, (int, np.integer)) or v < least:
             raise RankwiseError(f"{name} must be a whole number of at least {least}; got {v!r}")

@@ -307,7 +307,7 @@ def _tied_with_best(macro: np.ndarray, macro_r: np.ndarray, alpha: float, models
     return models[best], tuple(models[j] for j in order)
 
 
-def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: str = "auto",
+def compare_items(items, *, alpha: float = 0.05, procedures: str = "holm", test: str = "auto",
                   mcnemar: str = "auto", interval: str = "auto", confidence: float | None = None,
                   draws: int = ITEM_DRAWS, seed: int = ITEM_SEED, across: bool = True,
                   **read_options) -> ItemComparison:
@@ -320,7 +320,7 @@ def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: 
         ``read_options``: ``reader``, ``metric``, ``filter``, ``cluster``, ``missing``).
     alpha : float
         Level of every decision.
-    procedure : str
+    procedures : str
         How each task's pairwise p-values are adjusted across its pairs (any procedure of
         :func:`rankwise.adjust` for all pairs: ``holm``, ``bonferroni``, ``benjamini_hochberg``…).
     test : {"auto", "mcnemar", "permutation"}
@@ -359,8 +359,12 @@ def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: 
     >>> r.tasks[0].pairs.test, r.tied
     ('mcnemar', ('delta', 'gamma'))
     """
+    from .._validate import renamed
     from ..tables.items import ItemStream
 
+    # one word per idea: compare's adjustment is procedures (procedure= works until 0.10)
+    procedures = renamed(procedures, read_options.pop("procedure", None), "procedure",
+                         "procedures")
     if not isinstance(items, (ItemTable, ItemStream)):
         items = read_items(items, **read_options)
     elif read_options:
@@ -380,7 +384,7 @@ def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: 
     tasks, boot, means, counts = [], [], [], []
     for name in items.tasks:     # one pass per task: a stream reads each task once
         matrix = items.task_matrix(name)
-        tasks.append(_task(matrix, alpha=alpha, procedure=procedure, test=test,
+        tasks.append(_task(matrix, alpha=alpha, procedure=procedures, test=test,
                            mcnemar_method=mcnemar, interval=interval, confidence=confidence,
                            draws=draws, seed=seed, keep=keep))
         boot.append(_item_bootstrap(matrix, draws, rng).astype(np.float32))
@@ -407,7 +411,7 @@ def compare_items(items, *, alpha: float = 0.05, procedure: str = "holm", test: 
     macro = table.values.mean(axis=0)
     macro_r, low, high = _macro(np.stack(boot), draws, rng, confidence)
     best, tied = _tied_with_best(macro, macro_r, alpha, items.models)
-    settings = {"alpha": alpha, "procedure": procedure, "test": test, "mcnemar": mcnemar,
+    settings = {"alpha": alpha, "procedures": procedures, "test": test, "mcnemar": mcnemar,
                 "interval": interval, "confidence": confidence, "draws": draws, "seed": seed,
                 "missing": items.missing}
     return ItemComparison(items, tasks, table, result_across, macro, low, high, best, tied,

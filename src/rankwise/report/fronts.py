@@ -189,7 +189,7 @@ def document(r) -> Document:
                               f" competitor rejected at alpha = {s['alpha']:g}; dynamic: at"
                               " alpha/(k-1). Robust to: contaminated data sets under which"
                               " the static test still rejects."))
-    conv = [f"Front: {'Pareto (no other learner at least as good on every criterion and better on one)' if s['convention'] == 'strict' else 'TabArena get_pareto_frontier rule'}.",
+    conv = [f"Front: {'Pareto (no other learner at least as good on every criterion and better on one)' if s['front_rule'] == 'strict' else 'TabArena get_pareto_frontier rule'}.",
             f"Statistically dominated: {s['test']}, alpha = {s['alpha']:g}.",
             f"Membership probability and intervals: {s['draws']} bootstrap draws of the data"
             f" sets, seed {s['seed']}, percentile intervals."]

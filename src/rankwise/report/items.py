@@ -81,7 +81,7 @@ def lead(r) -> str:
     return (f"{len(items.models)} models x {len(items.tasks)} tasks, {n_items:,} items"
             f" ({items.n_outcomes:,} scored outcomes, read as {items.reader}); scores {kind},"
             f" higher is better; alpha = {s['alpha']}; each task's pairwise p-values adjusted"
-            f" across its pairs by {procedure_title(s['procedure'])}; intervals"
+            f" across its pairs by {procedure_title(s['procedures'])}; intervals"
             f" {100 * s['confidence']:g}%; bootstrap and permutation draws {s['draws']}, seed"
             f" {s['seed']}; items a model lacks: {s['missing']}.")
 
@@ -233,7 +233,7 @@ def methods(r) -> str:
         "Within each task every pair of models was compared on the same items: McNemar's test"
         " for 0/1 scores on independent items, otherwise the paired sign-flip permutation test"
         f" ({s['draws']} draws; clustered items flipped whole cluster by cluster); each task's"
-        f" p-values were adjusted across its pairs by {procedure_title(s['procedure'])}, at"
+        f" p-values were adjusted across its pairs by {procedure_title(s['procedures'])}, at"
         f" alpha = {s['alpha']}. Each model's score on a task has a {pct} interval (Wilson, with"
         " Clopper-Pearson beside it, for 0/1 scores on independent items; otherwise t from the"
         " clustered standard error).",
