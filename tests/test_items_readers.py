@@ -171,3 +171,39 @@ def test_helm_per_instance_stats_equal_helm_aggregate():
         assert len(part) == 10 and part["score"].mean() == pytest.approx(mean)
     q = read_items(DATA / "helm", metric="num_prompt_tokens")
     assert q.metric == "num_prompt_tokens" and not q.binary
+
+
+def test_a_long_item_table_takes_columns_and_decimal_commas_as_every_long_table(tmp_path):
+    """The one reading rule: a ';'-separated item table with decimal commas (sniffed) and its
+    own column names (--columns, as for score tables and curves) reads as the plain table."""
+    import pandas as pd
+
+    plain = pd.DataFrame({"model": ["a", "b"] * 3, "task": ["t"] * 6,
+                          "item": ["q1", "q1", "q2", "q2", "q3", "q3"],
+                          "score": [1.0, 0.5, 0.25, 1.0, 0.0, 1.0]})
+    own = plain.rename(columns={"model": "system", "task": "benchmark"})
+    path = tmp_path / "items.csv"
+    path.write_text(own.to_csv(sep=";", decimal=",", index=False))
+    read = read_items(path, columns="model=system,task=benchmark")
+    expected = read_items(plain)
+    assert read.models == expected.models and read.tasks == expected.tasks
+    assert (read.task_matrix("t").scores == expected.task_matrix("t").scores).all()
+    assert any("decimal mark" in n for n in read.notes)
+    with pytest.raises(RankwiseError, match="no column 'sys'"):
+        read_items(path, columns="model=sys")
+
+
+def test_the_command_line_reads_an_item_table_with_its_own_column_names(cli, tmp_path):
+    import pandas as pd
+
+    frame = pd.DataFrame({"system": ["a", "b"] * 4, "benchmark": ["t"] * 4 + ["u"] * 4,
+                          "item": ["q1", "q1", "q2", "q2"] * 2,
+                          "score": [1, 0, 1, 1, 0, 0, 1, 0]})
+    path = tmp_path / "runs.csv"
+    frame.to_csv(path, index=False)
+    ran = cli("compare", str(path), "--items", "--columns", "model=system,task=benchmark",
+              "-f", "json")
+    assert ran.code == 0, ran.err
+    import json
+
+    assert json.loads(ran.out)["models"] == ["a", "b"]

@@ -146,7 +146,8 @@ def compare_items(given: dict, options: dict) -> None:
         table = read_items_input(given["input"], given["example"], given["source_format"],
                                  metric=given["metric"], filter=given["item_filter"],
                                  cluster=given["cluster"], missing=given["missing"],
-                                 sep=separator(given["sep"]))
+                                 sep=separator(given["sep"]), decimal=given["decimal"],
+                                 columns=given["columns"])
         # the across-task comparison takes every analysis option compare was given;
         # compare_items' own seed where --seed was not given (None); a --seed equal to
         # compare's default is the user's choice, and is used

@@ -301,7 +301,8 @@ def task_means(task: ItemTask) -> np.ndarray:
 
 def read_items(source, *, reader: str = "auto", metric: str | None = None,
                filter: str | None = None, cluster: str | None = None,
-               missing: str = "refuse", sep: str | None = None) -> ItemTable:
+               missing: str = "refuse", sep: str | None = None, decimal: str | None = None,
+               columns: dict | str | None = None) -> ItemTable:
     """Read scored items from a file, a folder of tool outputs, or a DataFrame.
 
     Parameters
@@ -328,6 +329,13 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
         groups items that share a context; clustered standard errors and tests then use it.
     missing : {"refuse", "common"}
         See :class:`ItemTable`.
+    sep, decimal : str, optional
+        A long text table's separator and decimal mark (sniffed when not given), read by the
+        one delimited-text opener of every reader.
+    columns : dict or str, optional
+        A long table's own column names for the roles ``model``, ``task``, ``item``, ``score``
+        (``cluster``, ``weight``, ``repeat``), as ``{"model": "system"}`` or the ``--columns``
+        text ``"model=system,task=benchmark"``: the one renaming rule of every long table.
 
     Examples
     --------
@@ -339,7 +347,7 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     ('items', ('a', 'b'))
     """
     if isinstance(source, pd.DataFrame):
-        return ItemTable.from_frame(source, missing=missing)
+        return ItemTable.from_frame(_renamed(source, columns, "DataFrame"), missing=missing)
     if reader == "items-stream":
         if missing not in ITEM_MISSING:
             raise RankwiseError(f"--missing for items must be {' or '.join(ITEM_MISSING)};"
@@ -373,8 +381,13 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     if kind == "items":
         if len(files) != 1:
             raise RankwiseError("give one long item table at a time")
-        frame = _read_long(files[0], sep)
-        return ItemTable.from_frame(frame, source=str(files[0]), missing=missing)
+        frame = _renamed(_read_long(files[0], sep, decimal, notes), columns, str(files[0]))
+        return ItemTable.from_frame(frame, source=str(files[0]), missing=missing,
+                                    notes=_unique(notes))
+    if columns is not None:
+        raise RankwiseError(f"{paths[0]}: --columns names a long item table's columns; {kind}"
+                            " files have their own fields (--metric, --cluster choose among"
+                            " them)")
     read = {"lm-eval": lm_eval, "inspect": inspect_log, "helm": helm,
             "swe-bench": swe_bench}[kind]
     frames, metrics = [], []
@@ -389,6 +402,14 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     shown = str(paths[0]) if len(paths) == 1 else f"{paths[0]} and {len(paths) - 1} more"
     return ItemTable.from_frame(frame, source=shown, reader=kind, notes=_unique(notes),
                                 missing=missing, metric=chosen)
+
+
+def _renamed(frame: pd.DataFrame, columns, label: str) -> pd.DataFrame:
+    """The long table with its columns renamed to the roles ``columns`` maps them to."""
+    from .sources import mapping_of
+
+    given = mapping_of(columns, frame.columns, label, ITEM_COLUMNS)
+    return frame.rename(columns={column: role for role, column in given.items()})
 
 
 def _unique(notes):
@@ -458,7 +479,13 @@ def _sniff(p: Path) -> str:
     return "items"
 
 
-def _read_long(p: Path, sep) -> pd.DataFrame:
+def _read_long(p: Path, sep, decimal=None, notes=None) -> pd.DataFrame:
+    """A long item table: Parquet (labels as dictionaries), or delimited text through the one
+    opener every reader shares (separator and decimal mark sniffed or given, said in notes)."""
+    if p.suffix.lower() != ".parquet":
+        from .delimited import read_delimited
+
+        return read_delimited(p, sep=sep, decimal=decimal, text="infer", notes=notes)
     try:
         if p.suffix.lower() == ".parquet":
             import pyarrow.parquet as pq
@@ -468,7 +495,6 @@ def _read_long(p: Path, sep) -> pd.DataFrame:
             names = {c.lower(): c for c in pq.read_schema(p).names}
             labels = [names[c] for c in ("model", "task", "item", "cluster") if c in names]
             return pq.read_table(p, read_dictionary=labels).to_pandas()
-        return pd.read_csv(p, sep=sep if sep else None, engine="python" if not sep else "c")
     except ImportError:
         raise RankwiseError(f"{p}: reading Parquet needs pyarrow: pip install"
                             f" 'rankwise[parquet]'") from None
