@@ -41,7 +41,7 @@ def build_document(result):
     --------
     >>> import rankwise
     >>> from rankwise.report import build_document
-    >>> board = rankwise.leaderboard(rankwise.load_example("garcia2008"), rounds=20)
+    >>> board = rankwise.leaderboard(rankwise.load_example("garcia2008"), draws=20)
     >>> doc = build_document(board)
     >>> doc.title, type(doc.blocks[0]).__name__
     ('rankwise leaderboard: example:garcia2008', 'Paragraph')
