@@ -328,14 +328,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                      f" alpha/(k-1) = {alpha / max(k - 1, 1):.3g} is below the smallest"
                      f" p-value, 1/{permutations + 1}; raise --permutations")
     if summary == "mean":
-        for c, name in enumerate(criteria):
-            typical = np.median(np.abs(values[:, :, c]), axis=1)
-            typical = typical[typical > 0]
-            if typical.size > 1 and typical.max() / typical.min() > SCALE_SPREAD:
-                notes.append(f"{name}'s typical value differs {typical.max() / typical.min():.3g}"
-                             f"-fold across the data sets: its mean is led by the data sets"
-                             f" of largest values; --summary rank (summary='rank': the mean"
-                             f" within-data-set rank) reads every data set alike")
+        notes += _scale_notes(values, criteria)
     if n < 6:
         notes.append(f"with {n} data sets the smallest two-sided Wilcoxon p-value is"
                      f" {2 / 2 ** n:.3g}: no learner can be significantly better at"
@@ -355,6 +348,21 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                               dominated, outdone, gsd_d, gsd_front, tuple(memberships), settings,
                               tuple(notes), _best_sets(points, criteria, better, learners,
                                                        summary, maximize, test, alpha))
+
+
+def _scale_notes(values, criteria) -> list:
+    """A note for each criterion whose typical value spreads over SCALE_SPREAD-fold across the
+    data sets: its mean is then led by the data sets of largest values."""
+    notes = []
+    for c, name in enumerate(criteria):
+        typical = np.median(np.abs(values[:, :, c]), axis=1)
+        typical = typical[typical > 0]
+        if typical.size > 1 and typical.max() / typical.min() > SCALE_SPREAD:
+            notes.append(f"{name}'s typical value differs {typical.max() / typical.min():.3g}"
+                         f"-fold across the data sets: its mean is led by the data sets"
+                         f" of largest values; --summary rank (summary='rank': the mean"
+                         f" within-data-set rank) reads every data set alike")
+    return notes
 
 
 def _check(criteria, alpha, confidence, summary, draws, permutations, front_rule, test):
