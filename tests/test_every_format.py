@@ -61,3 +61,30 @@ def test_every_analysis_writes_a_report_folder(cli, tmp_path, kind, args):
     report = json.loads((folder / ("power.json" if kind == "power" else "report.json"))
                         .read_text())
     assert report["schema"].startswith(f"rankwise.{kind}/")
+
+
+@pytest.mark.figures
+@pytest.mark.parametrize("kind, args", [
+    pytest.param(kind, args, id=kind) for kind, args in ANALYSES if kind != "audit"])
+def test_every_file_a_report_folder_writes_is_known_to_the_clash_check(cli, tmp_path, kind,
+                                                                      args):
+    """What each analysis's folder really holds is what the check before any work refuses to
+    write over (a leaderboard's board.csv was not: an input of that name was replaced)."""
+    from rankwise._paths import written_by_report
+
+    folder = tmp_path / kind
+    assert cli(*args, "--report", str(folder)).code == 0
+    assert [p.name for p in folder.iterdir() if not written_by_report(p.name)] == []
+
+
+def test_a_report_folder_never_replaces_the_input_of_the_same_name(cli, tmp_path):
+    import rankwise
+
+    folder = tmp_path / "out"
+    folder.mkdir()
+    table = folder / "board.csv"
+    rankwise.load_example("garcia2008").to_frame().to_csv(table)
+    before = table.read_bytes()
+    ran = cli("leaderboard", str(table), "--draws", "5", "--report", str(folder))
+    assert ran.code == 2 and "would write over the input" in ran.err
+    assert table.read_bytes() == before

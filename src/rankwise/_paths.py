@@ -18,10 +18,11 @@ from .errors import RankwiseError
 
 #: What a report folder (``--report DIR``) writes: ``report.*`` and ``report_fragment.tex``,
 #: the figures as SVG, PDF and PNG, the CD diagram as TikZ, and the pairs; a power study's
-#: folder (``rankwise power --report``) its formats as ``power.*``.
+#: folder (``rankwise power --report``) its formats as ``power.*``; a leaderboard's its CSV
+#: (``board.csv``). A test holds this to what every presenter writes.
 REPORT_SUFFIXES = (".svg", ".pdf", ".png", ".tikz")
 REPORT_NAMES = ("pairs.csv", "cd_diagram_tikz.tex", "power.txt", "power.json", "power.md",
-                "power.tex", "power.html")
+                "power.tex", "power.html", "board.csv")
 
 
 def same_file(a, b) -> bool:
