@@ -88,3 +88,19 @@ def test_a_report_folder_never_replaces_the_input_of_the_same_name(cli, tmp_path
     ran = cli("leaderboard", str(table), "--draws", "5", "--report", str(folder))
     assert ran.code == 2 and "would write over the input" in ran.err
     assert table.read_bytes() == before
+
+
+@pytest.mark.figures
+def test_every_file_a_report_tex_inputs_is_in_its_folder_and_its_text_is_latex(cli, tmp_path):
+    """report.tex inputs cd_diagram.tikz where TikZ is loaded: the items folder (whose
+    across-task comparison draws a CD diagram) writes it, as compare's does; the board's
+    bound marks are typeset (≥ stopped pdflatex)."""
+    from rankwise.report.latex import latex_escape
+
+    folder = tmp_path / "items"
+    assert cli("compare", "--example", "evals", "--report", str(folder)).code == 0
+    tex = (folder / "report.tex").read_text()
+    for name in re.findall(r"\\input\{([^}]+)\}", tex):
+        assert (folder / name).is_file(), name
+    assert latex_escape("≥ / ≤") == r"$\ge$ / $\le$"
+    assert not re.search(r"[^\x00-\x7f]", tex)

@@ -16,6 +16,20 @@ from .text import WIDTH, text_report
 from .tikz import cd_diagram_tikz, fitted, page_size, standalone
 
 
+def tikz_files(cmp) -> dict:
+    """The CD diagram as TikZ (``cd_diagram.tikz``, which ``report.tex`` inputs where TikZ is
+    loaded, and ``cd_diagram_tikz.tex``, which compiles on its own); none when no CD diagram
+    is drawn. Every report folder that holds a comparison's CD diagram writes them."""
+    plan = cmp.figures.get("cd_diagram")
+    if plan is None or not plan.drawn:
+        return {}
+    names, ranks, restrict = shown_figure_inputs(cmp)
+    plan = restrict(plan)
+    picture = fitted(cd_diagram_tikz(plan, ranks, names))
+    return {"cd_diagram.tikz": picture,
+            "cd_diagram_tikz.tex": standalone(picture, page_size(names, plan))}
+
+
 def write_report(cmp, folder, width: float | None = None) -> list:
     """Write report.{txt,md,tex,html,json}, report_fragment.tex (the tables and figure
     environments to \\input into a paper), each drawn figure as SVG, PDF and PNG, and the CD
@@ -45,17 +59,10 @@ def _write_all(cmp, folder: Path, width=None) -> list:
             path = folder / f"{name}.{fmt}"
             path.write_bytes(data)
             written.append(path)
-    plan = cmp.figures.get("cd_diagram")
-    if plan is not None and plan.drawn:
-        names, ranks, restrict = shown_figure_inputs(cmp)
-        plan = restrict(plan)
-        picture = fitted(cd_diagram_tikz(plan, ranks, names))
-        for name, content in (("cd_diagram.tikz", picture),
-                              ("cd_diagram_tikz.tex",
-                               standalone(picture, page_size(names, plan)))):
-            path = folder / name
-            path.write_text(content, encoding="utf-8")
-            written.append(path)
+    for name, content in tikz_files(cmp).items():
+        path = folder / name
+        path.write_text(content, encoding="utf-8")
+        written.append(path)
     texts = {"report.txt": text_report(cmp, WIDTH),
              "report.md": markdown_report(cmp, figure_files=True),
              "report.tex": latex_report(cmp, figure_files=True),

@@ -288,6 +288,15 @@ def macro_figure(r):
     return fig
 
 
+def extras(r) -> dict:
+    """The across-task comparison's CD diagram as TikZ, which report.tex inputs."""
+    if r.across is None:
+        return {}
+    from .folder import tikz_files
+
+    return tikz_files(r.across)
+
+
 def payload(r) -> dict:
     """The JSON's content: the result's own data, with the across-task comparison's whole JSON
     report (its ``report`` section included) as ``across``."""
