@@ -207,3 +207,29 @@ def test_the_command_line_reads_an_item_table_with_its_own_column_names(cli, tmp
     import json
 
     assert json.loads(ran.out)["models"] == ["a", "b"]
+
+
+def test_the_leaderboard_reads_an_item_table_as_compare_does(cli, tmp_path):
+    """The same item table, with its own column names, is read by both commands."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"system": ["a", "b", "c"] * 4, "benchmark": ["t"] * 6 + ["u"] * 6,
+                          "item": ["q1"] * 3 + ["q2"] * 3 + ["q1"] * 3 + ["q2"] * 3,
+                          "score": [1, 0, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0]})
+    path = tmp_path / "runs.csv"
+    frame.to_csv(path, index=False)
+    mapping = ("--source", "items", "--columns", "model=system,task=benchmark")
+    ran = cli("leaderboard", str(path), *mapping, "--draws", "5", "-f", "json")
+    assert ran.code == 0, ran.err
+    assert sorted(r["learner"] for r in json.loads(ran.out)["boards"][0]["rows"]) == \
+        ["a", "b", "c"]
+
+
+def test_a_markdown_board_saved_with_a_byte_order_mark_is_read(tmp_path):
+    from rankwise.tables.board import read_board
+
+    text = "| model | MATH |\n|---|---|\n| a | 50.0 |\n| b | 40.0 |\n"
+    plain, bom = tmp_path / "plain.md", tmp_path / "bom.md"
+    plain.write_text(text, encoding="utf-8")
+    bom.write_text(text, encoding="utf-8-sig")
+    assert read_board(bom, "bom.md")[0] == read_board(plain, "plain.md")[0] == ("a", "b")

@@ -33,7 +33,9 @@ def leaderboard(
         decimals = decimals_of(decimals)
         if is_items_input(input, example, source_format):
             # scored items: the board of the task-level table (mean per model and task)
-            opened = nullcontext(read_items_input(input, example, source_format).task_table())
+            items = read_items_input(input, example, source_format, columns=columns,
+                                     sep=separator(sep), decimal=decimal)
+            opened = nullcontext(items.task_table())
             source_format = "auto"
         elif example is not None:
             from importlib.resources import as_file

@@ -264,17 +264,18 @@ def figures(r, width: float | None = None) -> dict:
 
 
 def macro_figure(r):
-    """Each model's macro-average with its interval, best on top; * the best set."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """Each model's macro-average with its interval, best on top; * the best set. Drawn on a
+    Figure of its own (no pyplot: no backend changed, nothing left open in a notebook)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
     order = np.argsort(-r.macro, kind="stable")
     n = len(order)
     y = np.arange(n)[::-1]
     m, lo, hi = r.macro[order], r.macro_low[order], r.macro_high[order]
-    fig, ax = plt.subplots(figsize=(6.0, 0.9 + 0.24 * n))
+    fig = Figure(figsize=(6.0, 0.9 + 0.24 * n))
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
     ax.errorbar(m, y, xerr=[m - lo, hi - m], fmt="o", color="#1f4e79", ecolor="0.55",
                 elinewidth=1.2, capsize=2, markersize=4)
     tied = set(r.tied)

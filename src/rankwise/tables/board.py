@@ -30,7 +30,8 @@ def read_board(board, source) -> tuple:
         if not data:
             raise RankwiseError(f"{path}: the file is empty; give the board as printed (models"
                                 " in the first column, a column per task)")
-        first = data.splitlines()[0].decode("utf-8", "replace")
+        # a BOM is not part of the first cell: a Markdown board saved with one is still one
+        first = data.splitlines()[0].decode("utf-8-sig", "replace")
         frame = _pipe_table(data, path) if first.startswith("|") else _delimited(path, first)
     if frame.shape[1] < 2 or frame.shape[0] < 2:
         raise RankwiseError(f"{source}: a board needs a column of model names and at least one"

@@ -281,15 +281,3 @@ def swe_bench_missing(frame: pd.DataFrame, notes: list) -> pd.DataFrame:
             notes.append(f"swe-bench: {model}: {len(absent)} instance(s) named by other reports"
                          f" are absent from its run: missing, not unresolved")
     return frame
-
-
-# --------------------------------------------------------------------------- streams
-# Scored items beyond one machine's memory: a Parquet file or folder read one task at a time
-# through Dask DataFrame (``rankwise[dask]``), so that only one task's items × models matrix is
-# ever in memory.
-# :class:`ItemStream` answers what :func:`rankwise.compare_items` asks of an item table — the
-# models, the tasks, each task's matrix, the task-level table — by reading, for each task, only
-# the Parquet row groups whose ``task`` matches (Dask pushes the filter down to the files). The
-# task's matrix is then built by the same code as in memory (:meth:`ItemTable.task_matrix`), so
-# both paths give the same numbers; ``tests/test_items.py`` checks it on a scaled-down table.
-# rankwise compare items_parquet/ --items --source items-stream

@@ -487,20 +487,30 @@ def _read_long(p: Path, sep, decimal=None, notes=None) -> pd.DataFrame:
 
         return read_delimited(p, sep=sep, decimal=decimal, text="infer", notes=notes)
     try:
-        if p.suffix.lower() == ".parquet":
-            import pyarrow.parquet as pq
+        import pyarrow.parquet as pq
 
-            # labels read as dictionaries (pandas categoricals): 20 million rows of repeated
-            # model, task and item names stay a few hundred megabytes
-            names = {c.lower(): c for c in pq.read_schema(p).names}
-            labels = [names[c] for c in ("model", "task", "item", "cluster") if c in names]
-            return pq.read_table(p, read_dictionary=labels).to_pandas()
+        # labels read as dictionaries (pandas categoricals): 20 million rows of repeated
+        # model, task and item names stay a few hundred megabytes
+        names = {c.lower(): c for c in pq.read_schema(p).names}
+        labels = [names[c] for c in ("model", "task", "item", "cluster") if c in names]
+        return pq.read_table(p, read_dictionary=labels).to_pandas()
     except ImportError:
         raise RankwiseError(f"{p}: reading Parquet needs pyarrow: pip install"
                             f" 'rankwise[parquet]'") from None
-    except (OSError, ValueError, pd.errors.ParserError) as exc:
+    except (OSError, ValueError) as exc:
         raise RankwiseError(f"{p}: cannot be read as a table ({str(exc).splitlines()[0]})") from None
 
+
+# --------------------------------------------------------------------------- streams
+# Scored items beyond one machine's memory: a Parquet file or folder read one task at a time
+# through Dask DataFrame (``rankwise[dask]``), so that only one task's items × models matrix is
+# ever in memory.
+# :class:`ItemStream` answers what :func:`rankwise.compare_items` asks of an item table — the
+# models, the tasks, each task's matrix, the task-level table — by reading, for each task, only
+# the Parquet row groups whose ``task`` matches (Dask pushes the filter down to the files). The
+# task's matrix is then built by the same code as in memory (:meth:`ItemTable.task_matrix`), so
+# both paths give the same numbers; ``tests/test_items.py`` checks it on a scaled-down table.
+# rankwise compare items_parquet/ --items --source items-stream
 
 @contextlib.contextmanager
 def _quiet():
