@@ -90,9 +90,11 @@ def _verdict_line(cp) -> str:
             " diagram")
 
 
-def _rows_note(r) -> str:
+def _rows_note(r, by: str = "at the last budget") -> str:
+    """Which learners a table shows when there are too many: the best by the table's own
+    order (``by``)."""
     n = len(r.learners)
-    return (f"The {LEARNERS_SHOWN} best at the last budget of {n}; the JSON holds all."
+    return (f"The {LEARNERS_SHOWN} best {by} of {n}; the JSON holds all."
             if n > LEARNERS_SHOWN else "")
 
 
@@ -170,7 +172,8 @@ def _aocc_section(r) -> list:
                       f" normalised to {bounds} on a {o.value_scale} scale, budget axis"
                       f" {o.budget_scale}; mean over runs, then over problems), through"
                       f" compare: best {r.aocc_comparison.verdict.best}."),
-            Table(["learner", "AOCC"], rows, "<>", caption=_rows_note(r), key="aocc")]
+            Table(["learner", "AOCC"], rows, "<>", caption=_rows_note(r, "by AOCC"),
+                  key="aocc")]
 
 
 def _targets_section(r) -> list:
@@ -210,7 +213,8 @@ def _dewancker_section(r) -> list:
         Paragraph(f"Dewancker et al.: one-sided Mann-Whitney at alpha {d.alpha:g} on each"
                   f" run's best value, then its AUC; Borda points and firsts over"
                   f" {len(r.problems)} problems."),
-        Table(["learner", "Borda", "firsts"], rows, "<>>", caption=_rows_note(r),
+        Table(["learner", "Borda", "firsts"], rows, "<>>",
+              caption=_rows_note(r, "by Borda points"),
               key="dewancker")]
 
 
