@@ -150,8 +150,9 @@ def plackett_luce(x, learners, *, higher_is_better: bool | None = None,
     >>> from rankwise.bayes import plackett_luce
     >>> t = rankwise.load_example("demsar2006_table6")
     >>> model = plackett_luce(t, chains=2, draws=500, warmup=300)
-    >>> [round(float(p), 2) for p in model.p_best]
-    [0.0, 0.49, 0.0, 0.51]
+    >>> p = model.p_best   # about [0.0, 0.49, 0.0, 0.51]: a sampler's digits vary by CPU
+    >>> bool(p[0] < 0.05 and p[2] < 0.05 and 0.3 < p[1] < 0.7 and 0.3 < p[3] < 0.7)
+    True
     """
     x = round_scores(np.asarray(x, dtype=float), decimals)
     if x.ndim != 2 or x.shape[1] < 2 or x.shape[0] < 1:
