@@ -42,7 +42,7 @@ def results():
 
 
 def test_each_is_an_analysis_whose_json_starts_with_its_schema(results):
-    expected = {"audit": "rankwise.audit/1", "race": "rankwise.race/2",
+    expected = {"audit": "rankwise.audit/2", "race": "rankwise.race/2",
                 "power": "rankwise.power/1"}
     for kind, result in results.items():
         assert isinstance(result, Analysis) and result.kind == kind
@@ -66,7 +66,7 @@ def test_the_old_keys_keep_their_values(results):
                                        "evalue": pytest.approx(500, rel=0.01)}
     assert race["settings"] == {"alpha": 0.05, "goal": 1, "order": "given", "seed": None}
     board = json.loads(results["audit"].to_json())
-    assert board["kind"] == "audit" and board["tasks"][0]["n"] == 5000
+    assert board["kind"] == "audit" and board["per_dataset"][0]["n"] == 5000
     power = json.loads(results["power"].to_json())
     assert power["draws"] == 20 and power["settings"]["draws"] == 20
     assert len(power["results"]) == 2 * 3   # two biases x three tests
@@ -101,10 +101,10 @@ def test_every_section_appears_in_every_format(results, kind):
                    for line in md.splitlines() if line.startswith("#")), h
         assert _in_latex(h, latex), h
         first = h.split(":")[0].split(" (")[0]
-        key = JSON_KEYS.get(first, "tasks" if first == "Task" else "results")
+        key = JSON_KEYS.get(first, "per_dataset" if first == "Task" else "results")
         assert data.get(key) not in (None, []) or key == "notes", (h, key)
-    for task in data.get("tasks", []):   # every task of the audit: a section of its own
-        assert f"Task: {task['task']}" in headings
+    for task in data.get("per_dataset", []):   # every task of the audit: a section of its own
+        assert f"Task: {task['dataset']}" in headings
 
 
 @pytest.mark.figures
@@ -215,3 +215,18 @@ def test_a_bad_format_is_refused_in_one_line_before_any_work(cli, tmp_path, kind
     assert ran.code == 2 and len(ran.err.strip().splitlines()) == 1
     assert "--format must be one of text, json, markdown, latex, html; got 'pdf'" in ran.err
     assert not (tmp_path / "out").exists()
+
+
+def test_the_audit_json_speaks_compares_words(results):
+    """One word per idea (schema 2): the board's models are learners and its tasks data sets,
+    as compare's JSON names them; the Python names beside the old ones say the same."""
+    a = results["audit"]
+    data = json.loads(a.to_json())
+    assert data["schema"] == "rankwise.audit/2"
+    assert data["learners"] == list(a.learners) == list(a.models)
+    assert data["datasets"] == [t.dataset for t in a.tasks] == ["MATH", "HumanEval"]
+    assert [t["dataset"] for t in data["per_dataset"]] == data["datasets"]
+    old = {"models", "tasks", "task", "model", "per_task", "n_models", "n_tasks"}
+    assert not old & set(data) and not any(old & set(t) for t in data["per_dataset"])
+    assert all(len(t["score"]) == len(data["learners"]) for t in data["per_dataset"])
+    assert a.to_text().splitlines()[1].startswith("3 models (learners) x 2 tasks (data sets)")

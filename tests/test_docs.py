@@ -140,3 +140,77 @@ def test_glossary_defines_the_words_of_the_reports(site):
     page = (site / "glossary.html").read_text(encoding="utf-8")
     for term in ("omnibus-test", "APV", "CD", "clique", "ROPE", "convention", "verdict"):
         assert f'id="term-{term}"' in page, term
+
+
+# --- the JSON contract (docs/json.md) against the JSON written -----------------------------
+
+def _documented_keys(title: str) -> list:
+    """The keys of each table of docs/json.md's section ``title``: the backquoted names of each
+    row's first cell, one set per table."""
+    import re
+
+    text = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
+    section = text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+    tables, rows = [], None
+    for line in section.splitlines():
+        if line.startswith("| key |"):
+            rows = set()
+            tables.append(rows)
+        elif rows is not None and line.startswith("| ") and not line.startswith("| ---"):
+            rows.update(re.findall(r"`([^`]+)`", line.split(" | ")[0]))
+        elif not line.startswith("|"):
+            rows = None
+    return tables
+
+
+def _written(kind: str) -> dict:
+    import json
+
+    import rankwise
+    from rankwise.analysis.audit import audit
+
+    if kind == "compare":
+        return json.loads(rankwise.compare(rankwise.load_example("garcia2008")).to_json())
+    if kind == "items":
+        return json.loads(rankwise.compare_items(rankwise.load_items_example("evals")).to_json())
+    if kind == "audit":
+        board = ROOT / "tests" / "data" / "items" / "board_to_markdown.md"
+        return json.loads(audit(board, counts={"MATH": 5000}).to_json())
+    if kind == "race":
+        return json.loads(rankwise.race(rankwise.load_example("garcia2008"),
+                                        order="given").to_json())
+    return json.loads(rankwise.leaderboard(rankwise.load_example("garcia2008"),
+                                           draws=20).to_json())
+
+
+@pytest.mark.parametrize("kind, title", [
+    ("compare", "Compare"), ("items", "Items"), ("audit", "The audit of a published board"),
+    ("race", "The race"), ("leaderboard", "The leaderboard")])
+def test_the_json_page_lists_the_keys_each_analysis_writes(kind, title):
+    """Every top-level key written is documented and every documented key is written (the
+    first keys, ``schema`` and ``rankwise_version``, are the page's opening); the items' and
+    the audit's ``per_dataset`` objects have a table of their own, checked the same way."""
+    data = _written(kind)
+    tables = _documented_keys(title)
+    assert tables[0] | {"schema", "rankwise_version"} == set(data), kind
+    if kind in ("items", "audit"):
+        written = set().union(*(set(entry) for entry in data["per_dataset"]))
+        assert tables[1] == written, kind
+
+
+def test_the_json_page_reads_old_items_and_audits_with_the_new_keys():
+    """docs/json.md's ``new_keys`` turns a rankwise.items/2 or rankwise.audit/1 document (the
+    keys models, tasks, task) into the keys written now."""
+    import doctest
+
+    text = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
+    found = next(e.source for e in doctest.DocTestParser().get_examples(text)
+                 if e.source.startswith("def new_keys"))
+    space = {}
+    exec(found, space)
+    for kind in ("items", "audit"):
+        new = _written(kind)
+        words = {"learners": "models", "dataset": "task"}
+        old = {words.get(k, k): v for k, v in new.items() if k not in ("datasets", "per_dataset")}
+        old["tasks"] = [{words.get(k, k): v for k, v in t.items()} for t in new["per_dataset"]]
+        assert space["new_keys"](old) == new, kind

@@ -49,11 +49,11 @@ def test_json_holds_every_pair_and_matches_the_text(evals, cli):
     from rankwise.report.items import render_items
 
     data = json.loads(render_items(evals, "json"))
-    assert data["schema"] == "rankwise.items/2" and data["macro"]["best"] == "delta"
-    assert len(data["tasks"][0]["pairs"]["first"]) == 6
+    assert data["schema"] == "rankwise.items/3" and data["macro"]["best"] == "delta"
+    assert len(data["per_dataset"][0]["pairs"]["first"]) == 6
     assert data["across"]["report"]["verdict"]["text"] == evals.across.verdict.text
     text = render_items(evals, "text")
-    for task in data["tasks"]:
+    for task in data["per_dataset"]:
         assert f"Tied with #1 ({task['best']}): {', '.join(task['tied_with_best'])}." in \
             text.replace("\n", " ")
     ran = cli("compare", "--example", "evals", "-f", "json")
@@ -79,7 +79,7 @@ def test_items_given_explicitly_and_inferred_read_the_same(cli):
         auto, given = cli("compare", folder, "-f", "json"), cli("compare", folder, "--source",
                                                                  src, "-f", "json")
         assert auto.code == given.code == 0, (auto.err, given.err)
-        assert json.loads(auto.out)["tasks"] == json.loads(given.out)["tasks"]
+        assert json.loads(auto.out)["per_dataset"] == json.loads(given.out)["per_dataset"]
     md = cli("compare", "--example", "evals", "-f", "markdown")
     assert md.code == 0 and md.out.startswith("# rankwise items")
 
@@ -124,7 +124,8 @@ def test_confidence_defaults_to_one_minus_alpha_as_in_compare(cli):
                 "--confidence", "0.9")
     inferred, explicit = json.loads(ran.out), json.loads(given.out)
     assert inferred["settings"]["confidence"] == explicit["settings"]["confidence"] == 0.9
-    assert inferred["macro"] == explicit["macro"] and inferred["tasks"] == explicit["tasks"]
+    assert inferred["macro"] == explicit["macro"]
+    assert inferred["per_dataset"] == explicit["per_dataset"]
     with pytest.raises(RankwiseError, match="confidence must be between 0 and 1"):
         rankwise.compare_items(table, confidence=95, across=False)
 
@@ -183,7 +184,7 @@ def test_audit_command(cli, tmp_path):
     ran = cli("audit", path, "--counts", "MATH=5000,HumanEval=164")
     assert ran.code == 0 and "Items: 5000 (given)" in ran.out
     data = json.loads(cli("audit", path, "--counts", "MATH=5000", "-f", "json").out)
-    assert data["tasks"][0]["tied_with_best"] == ["Galleon"]
+    assert data["per_dataset"][0]["tied_with_best"] == ["Galleon"]
     bad = cli("audit", path, "--counts", "MATH=x")
     assert bad.code == 2 and "TASK=N" in bad.err
     missing = cli("audit", tmp_path / "absent.csv")
@@ -201,7 +202,8 @@ def test_audit_reads_a_board_printed_as_a_markdown_table(cli, tmp_path):
                  for path in (board, as_csv))
     assert ran.code == same.code == 0, ran.err
     mine, theirs = json.loads(ran.out), json.loads(same.out)
-    assert mine["tasks"] == theirs["tasks"] and mine["models"] == theirs["models"]
+    assert mine["per_dataset"] == theirs["per_dataset"]
+    assert mine["learners"] == theirs["learners"]
     ragged = tmp_path / "ragged.md"
     ragged.write_text("| model | MATH |\n|---|---:|\n| A | 65.5 |\n| B | 63 | 1 |\n")
     bad = cli("audit", ragged)
@@ -300,7 +302,7 @@ def test_out_of_core_stream_equals_the_in_memory_analysis(tmp_path, cli):
     assert memory.across.verdict.text == streamed.across.verdict.text
     ran = cli("compare", folder, "--source", "items-stream", "-f", "json")
     assert ran.code == 0, ran.err
-    assert json.loads(ran.out)["tasks"][0]["pairs_kept"] in ("significant", "all")
+    assert json.loads(ran.out)["per_dataset"][0]["pairs_kept"] in ("significant", "all")
 
 
 def test_an_output_inside_an_input_folder_is_refused(cli, tmp_path):

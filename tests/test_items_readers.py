@@ -206,7 +206,7 @@ def test_the_command_line_reads_an_item_table_with_its_own_column_names(cli, tmp
     assert ran.code == 0, ran.err
     import json
 
-    assert json.loads(ran.out)["models"] == ["a", "b"]
+    assert json.loads(ran.out)["learners"] == ["a", "b"]
 
 
 def test_the_leaderboard_reads_an_item_table_as_compare_does(cli, tmp_path):

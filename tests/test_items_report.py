@@ -6,6 +6,7 @@ import html
 import json
 import re
 
+import pandas as pd
 import pytest
 
 import rankwise
@@ -33,7 +34,7 @@ def _said(fmt: str, sentence: str) -> str:
 
 def test_schema_first_and_to_dict(evals):
     assert isinstance(evals, Analysis) and evals.kind == "items"
-    assert evals.schema == "rankwise.items/2"
+    assert evals.schema == "rankwise.items/3"
     data = json.loads(evals.to_json())
     assert list(data)[:2] == ["schema", "rankwise_version"] and "kind" not in data
     own = evals.to_dict()
@@ -58,7 +59,8 @@ def test_every_section_in_every_format(evals):
         for h in headings:
             assert _said(fmt, h) in out, (fmt, h)
     data = json.loads(evals.render("json"))
-    assert [t["task"] for t in data["tasks"]] == [t.task for t in evals.tasks]
+    assert [t["dataset"] for t in data["per_dataset"]] == [t.task for t in evals.tasks]
+    assert data["datasets"] == [t.task for t in evals.tasks]
     assert {"macro", "best_set", "across"} <= set(data)
 
 
@@ -111,7 +113,7 @@ def test_cli_writes_every_format(cli, fmt):
              "latex": "\\documentclass", "json": "{"}[fmt]
     assert ran.out.startswith(start)
     if fmt == "json":
-        assert json.loads(ran.out)["schema"] == "rankwise.items/2"
+        assert json.loads(ran.out)["schema"] == "rankwise.items/3"
     else:
         assert _flat(ran.out).count("They answer different questions") == 1
     if fmt == "latex":
@@ -161,3 +163,48 @@ def test_old_words_of_items_and_fronts_still_work_and_say_so():
         front = rankwise.compare_criteria(tables, ["accuracy", "fit_time"], convention="tabarena",
                                           draws=20, permutations=10)
     assert front.settings["front_rule"] == "tabarena"
+
+
+#: Keys of the models and tasks that schema 2 had and schema 3 spells as compare does.
+OLD_WORDS = {"models", "tasks", "task", "model", "per_task", "n_models", "n_tasks"}
+
+
+def test_json_speaks_compares_words(evals):
+    """One word per idea: the JSON's learners and data sets are compare's keys (schema 3); the
+    Python names beside the old ones say the same."""
+    data = json.loads(evals.to_json())
+    assert data["schema"] == "rankwise.items/3"
+    assert data["learners"] == list(evals.learners) == list(evals.models)
+    assert data["datasets"] == [t.dataset for t in evals.tasks] == list(evals.items.tasks)
+    assert [t["dataset"] for t in data["per_dataset"]] == data["datasets"]
+    assert all(t["learners"] == data["learners"] for t in data["per_dataset"])
+    assert not OLD_WORDS & set(data)
+    assert not any(OLD_WORDS & set(t) for t in data["per_dataset"])
+    task = evals.tasks[0]
+    assert task.dataset == task.task and task.learners == task.models
+    # the across-task comparison is compare's own JSON: the same words
+    assert data["across"]["learners"] == data["learners"]
+    assert data["across"]["datasets"] == data["datasets"]
+
+
+def test_json_floors_p_values_as_compare_does():
+    """A p-value that underflows to 0 is written as the floor (1e-300), as compare writes it,
+    not as 0.0; the text formats print it as "< 1e-300"."""
+    from rankwise.stats.results import PVALUE_FLOOR
+
+    n = 3000   # McNemar's chi-square on 3,000 discordant items: p underflows to 0
+    frame = pd.DataFrame({"model": ["a", "b", "c"] * n, "task": "t",
+                          "item": [i for i in range(n) for _ in range(3)],
+                          "score": [s for i in range(n) for s in (1, 0, i % 2)]})
+    r = rankwise.compare_items(frame, across=False)
+    assert (r.tasks[0].pairs.pvalue == 0).all() and (r.tasks[0].adjusted == 0).all()
+    data = json.loads(r.to_json())
+    assert data["pvalue_floor"] == PVALUE_FLOOR
+    pairs = data["per_dataset"][0]["pairs"]
+    assert pairs["pvalue"] == pairs["adjusted"] == [PVALUE_FLOOR] * 3
+    assert "< 1e-300" in r.to_text()
+    # p-values above the floor are written as they are
+    evals = json.loads(rankwise.compare_items(rankwise.load_items_example("evals"),
+                                              across=False).to_json())
+    code = evals["per_dataset"][0]["pairs"]
+    assert min(code["pvalue"]) > PVALUE_FLOOR and 0 < min(code["adjusted"]) < 0.05

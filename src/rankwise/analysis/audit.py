@@ -47,6 +47,11 @@ class TaskAudit:
     best: str
     tied: tuple
 
+    @property
+    def dataset(self) -> str:
+        """The task's name: a data set, as the JSON and every analysis name it."""
+        return self.task
+
 
 @dataclass(frozen=True)
 class Audit(Analysis):
@@ -64,13 +69,14 @@ class Audit(Analysis):
     >>> [t.tied for t in a.tasks]
     [('A',), ('B', 'A')]
     >>> a.schema, a.settings["confidence"]
-    ('rankwise.audit/1', 0.95)
+    ('rankwise.audit/2', 0.95)
     """
 
     kind: ClassVar[str] = "audit"
-    # 1: the first versioned schema (before it, {"kind": "audit", ...} with no id; the keys
-    # are those of then, with ``settings`` added).
-    version: ClassVar[int] = 1
+    # 2: compare's words for the keys (learners, datasets, per_dataset, dataset; 1 had
+    # models, tasks, task). 1: the first versioned schema (before it, {"kind": "audit", ...}
+    # with no id; the keys are those of then, with ``settings`` added).
+    version: ClassVar[int] = 2
 
     source: str
     models: tuple
@@ -88,13 +94,22 @@ class Audit(Analysis):
         """The level of the score intervals."""
         return float(self.settings.get("confidence", 0.95))
 
+    @property
+    def learners(self) -> tuple:
+        """The board's models: the learners, as the JSON and every analysis name them."""
+        return self.models
+
     def to_dict(self) -> dict:
-        return {"kind": "audit", "source": self.source, "models": list(self.models),
+        """The audit as JSON data, in compare's words: the board's models are ``learners``, its
+        tasks ``datasets`` (their names), each task's audit an entry of ``per_dataset``."""
+        return {"kind": "audit", "source": self.source, "learners": list(self.models),
+                "datasets": [t.task for t in self.tasks],
                 "percent": self.percent, "alpha": self.alpha,
-                "tasks": [{"task": t.task, "decimals": t.decimals, "n": t.n, "count": t.how,
-                           "score": jsonable(t.score), "low": jsonable(t.low),
-                           "high": jsonable(t.high), "best": t.best, "tied_with_best":
-                           list(t.tied)} for t in self.tasks],
+                "per_dataset": [{"dataset": t.task, "decimals": t.decimals, "n": t.n,
+                                 "count": t.how, "score": jsonable(t.score),
+                                 "low": jsonable(t.low), "high": jsonable(t.high),
+                                 "best": t.best, "tied_with_best": list(t.tied)}
+                                for t in self.tasks],
                 "overall": {"best": self.overall_best, "tied_with_best": list(self.overall_tied),
                             "how": self.overall_note},
                 "settings": jsonable(self.settings), "notes": list(self.notes)}

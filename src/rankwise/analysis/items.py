@@ -27,6 +27,7 @@ from ..stats.adjust import adjust
 from ..stats.items import (cluster_codes, cluster_summer, clustered_se, is_binary,
                            normal_adequate, paired_items, proportion_interval)
 from ..stats.resample import bootstrap_counts
+from ..stats.results import PVALUE_FLOOR, floor_pvalues
 from ..tables.items import ItemTable, read_items
 from .best import BestSet, reconcile
 from ..protocol import Analysis
@@ -62,6 +63,16 @@ class TaskComparison:
     tied: tuple
     n_pairs: int = 0
 
+    @property
+    def dataset(self) -> str:
+        """The task's name: a data set, as the JSON and every analysis name it."""
+        return self.task
+
+    @property
+    def learners(self) -> tuple:
+        """The models: the learners, as the JSON and every analysis name them."""
+        return self.models
+
     def significant(self, alpha: float):
         """Indices of the pairs whose adjusted p-value is at most ``alpha``."""
         return np.flatnonzero(self.adjusted <= alpha)
@@ -95,13 +106,15 @@ class ItemComparison(Analysis):
     >>> import rankwise
     >>> r = rankwise.compare_items(rankwise.load_items_example("evals"))
     >>> r.best, len(r.tasks), r.schema
-    ('delta', 4, 'rankwise.items/2')
+    ('delta', 4, 'rankwise.items/3')
     >>> r.best_set.learners, r.best_set.procedure
     (('delta', 'gamma'), 'max-t')
     """
 
     kind: ClassVar[str] = "items"
-    version: ClassVar[int] = 2   # 1: {"kind": "items", ...}, no schema and no version
+    # 3: compare's words for the keys (learners, datasets, per_dataset, dataset); 2: models,
+    # tasks, task; 1: {"kind": "items", ...}, no schema and no version
+    version: ClassVar[int] = 3
 
     items: ItemTable
     tasks: tuple
@@ -117,6 +130,11 @@ class ItemComparison(Analysis):
 
     @property
     def models(self) -> tuple:
+        return self.items.models
+
+    @property
+    def learners(self) -> tuple:
+        """The models compared: the learners, as the JSON and every analysis name them."""
         return self.items.models
 
     @property
@@ -139,10 +157,15 @@ class ItemComparison(Analysis):
 
     def to_dict(self) -> dict:
         """Everything, every pair included, as JSON-ready data (the JSON's ``across`` is the
-        across-task comparison's whole JSON report; here its ``to_dict()``)."""
+        across-task comparison's whole JSON report; here its ``to_dict()``). The keys are
+        compare's words: the models are ``learners``, the tasks ``datasets`` (their names, as
+        compare lists them) and each task's comparison is an entry of ``per_dataset``;
+        p-values below ``pvalue_floor`` are written as it, as compare writes them."""
         out = {"source": self.items.source, "reader": self.items.reader,
-               "metric": self.items.metric, "models": list(self.models),
-               "tasks": [_task_dict(t) for t in self.tasks],
+               "metric": self.items.metric, "learners": list(self.learners),
+               "datasets": [t.task for t in self.tasks],
+               "per_dataset": [_task_dict(t) for t in self.tasks],
+               "pvalue_floor": PVALUE_FLOOR,
                "macro": {"mean": _floats(self.macro), "low": _floats(self.macro_low),
                          "high": _floats(self.macro_high), "best": self.best,
                          "tied_with_best": list(self.tied),
@@ -187,21 +210,23 @@ def _floats(a):
 
 
 def _task_dict(t) -> dict:
-    """One task's models, intervals and every pair, JSON-ready."""
+    """One task's models, intervals and every pair, JSON-ready, in compare's words (``dataset``,
+    ``learners``); p-values, adjusted or not, below ``PVALUE_FLOOR`` written as the floor."""
     p = t.pairs
     names = np.asarray(t.models, dtype=object)
     entry = {
-        "task": t.task, "n_items": t.n_items, "n_clusters": t.n_clusters,
+        "dataset": t.task, "n_items": t.n_items, "n_clusters": t.n_clusters,
         "repeats": t.repeats, "dropped_items": t.dropped, "test": p.test,
         "interval": t.interval, "pair_interval": p.interval,
-        "models": list(t.models), "score": _floats(t.score), "se": _floats(t.se),
+        "learners": list(t.models), "score": _floats(t.score), "se": _floats(t.se),
         "low": _floats(t.low), "high": _floats(t.high),
         "best": t.best, "tied_with_best": list(t.tied), "n_pairs": t.n_pairs,
         "pairs_kept": "all" if len(p.first) == t.n_pairs else "significant",
         "pairs": {"first": names[p.first].tolist(), "second": names[p.second].tolist(),
                   "difference": _floats(p.difference), "se": _floats(p.se),
                   "low": _floats(p.low), "high": _floats(p.high),
-                  "pvalue": _floats(p.pvalue), "adjusted": _floats(t.adjusted),
+                  "pvalue": floor_pvalues(_floats(p.pvalue), True),
+                  "adjusted": floor_pvalues(_floats(t.adjusted), True),
                   "method": np.asarray(p.method).astype(str).tolist()},
     }
     if t.clopper_pearson is not None:

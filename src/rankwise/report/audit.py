@@ -20,8 +20,9 @@ def document(a) -> Document:
     level = level_text(a.confidence)
     unit = "percent" if a.percent else "proportions"
     doc = Document(f"rankwise audit: {a.source}")
-    doc.add(Paragraph(f"{len(a.models)} models x {len(a.tasks)} tasks, scores read as {unit};"
-                      f" alpha = {a.alpha}; intervals Wilson {level}.", role="lead"))
+    doc.add(Paragraph(f"{len(a.models)} models (learners) x {len(a.tasks)} tasks (data sets),"
+                      f" scores read as {unit}; alpha = {a.alpha}; intervals Wilson {level}.",
+                      role="lead"))
     for j, t in enumerate(a.tasks):
         doc.add(Heading(f"Task: {t.task}"), *_task_blocks(a, t, level, j))
     doc.add(Heading("Overall"))
@@ -47,6 +48,6 @@ def _task_blocks(a, t, level: str, j: int) -> list:
                   f" n = {t.n} items" + (", a lower bound: at least this wide."
                                          if t.how == "lower bound" else ".")))
     return [Paragraph(f"Items: {count}; printed to {t.decimals} decimals."),
-            Table(["model", "score", f"{level} interval"], rows, "<>>", caption,
+            Table(["learner", "score", f"{level} interval"], rows, "<>>", caption,
                   key=f"task_{j + 1}"),   # a task's name may not suit an id
             Paragraph(f"Tied with #1 ({t.best}): {', '.join(t.tied)}.", role="verdict")]

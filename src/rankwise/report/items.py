@@ -78,7 +78,8 @@ def lead(r) -> str:
     n_items = sum(t.n_items for t in r.tasks)
     kind = "0/1" if items.binary else "continuous"
     s = r.settings
-    return (f"{len(items.models)} models x {len(items.tasks)} tasks, {n_items:,} items"
+    return (f"{len(items.models)} models (learners) x {len(items.tasks)} tasks (data sets),"
+            f" {n_items:,} items"
             f" ({items.n_outcomes:,} scored outcomes, read as {items.reader}); scores {kind},"
             f" higher is better; alpha = {s['alpha']}; each task's pairwise p-values adjusted"
             f" across its pairs by {procedure_title(s['procedures'])}; intervals"
@@ -124,7 +125,7 @@ def _task_blocks(r, t, i) -> list:
         if cp:
             row.append(f"[{_f(t.clopper_pearson[0][j])}, {_f(t.clopper_pearson[1][j])}]")
         rows.append(row)
-    head = ["model", "score", "interval"] + (["Clopper-Pearson"] if cp else [])
+    head = ["learner", "score", "interval"] + (["Clopper-Pearson"] if cp else [])
     out.append(Table(head, rows, "<>>" + (">" if cp else ""), key=f"task_{i}_scores"))
     if t.normal_ok is not None and not t.normal_ok.all():
         out.append(Paragraph("The normal (Wald) interval would be inadequate here (fewer than"
@@ -152,7 +153,7 @@ def _macro_table(r) -> Table:
              f"[{_f(r.macro_low[j])}, {_f(r.macro_high[j])}]"]
             for j in np.argsort(-r.macro, kind="stable")]
     conf = f"{100 * r.settings['confidence']:g}%"
-    return Table(["model", "macro", "interval"], rows, "<>>",
+    return Table(["learner", "macro", "interval"], rows, "<>>",
                  f"The macro-average (the mean over tasks of each task's mean) with its {conf}"
                  " interval (tasks, then items within each task, resampled); * the verdict's"
                  " best set.", key="macro")
