@@ -318,3 +318,23 @@ def test_an_output_inside_an_input_folder_is_refused(cli, tmp_path):
         assert target.read_bytes() == before
     ran = cli("compare", folder, "-o", tmp_path / "report.txt")
     assert ran.code == 0 and (tmp_path / "report.txt").read_text().startswith("rankwise items")
+
+
+def test_a_gap_the_bootstrap_never_moves_is_not_a_tie():
+    """One task, A right on every item and B wrong on every one: every bootstrap draw gives the
+    same gap of 1.0, so B is below the best (a zero spread once counted as an infinite one and
+    tied B, scoring 0.0, with A, scoring 1.0); C, right on half the items, varies and is below
+    too; two models with equal items tie."""
+    rows = [dict(model=m, task="t1", item=i, score=s)
+            for i in range(20)
+            for m, s in (("A", 1.0), ("B", 0.0), ("C", float(i % 2)), ("D", 1.0))]
+    best = rankwise.compare_items(pd.DataFrame(rows)).to_dict()["best_set"]
+    assert best["best"] in ("A", "D")
+    assert sorted(best["learners"]) == ["A", "D"]
+
+
+def test_one_task_is_said_in_the_singular():
+    rows = [dict(model=m, task="t1", item=i, score=float((i + j) % 2))
+            for i in range(10) for j, m in enumerate("AB")]
+    text = rankwise.compare_items(pd.DataFrame(rows)).render("text")
+    assert "1 task (data sets)" in text and "1 tasks" not in text

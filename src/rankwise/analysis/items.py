@@ -323,10 +323,17 @@ def _tied_with_best(macro: np.ndarray, macro_r: np.ndarray, alpha: float, models
     d = macro[best] - macro[others]
     dr = macro_r[:, [best]] - macro_r[:, others]
     sd = dr.std(axis=0, ddof=1)
-    sd = np.where(sd > 0, sd, np.inf)
-    t = d / sd
-    null_max = ((d - dr) / sd).max(axis=1)
-    crit = np.quantile(null_max, 1 - alpha)
+    spread = sd > 0
+    # a difference the bootstrap never moves (every draw gives the same gap: one task, items
+    # all right for one model and all wrong for the other) is decided by its sign alone: a
+    # gap above 0 in every draw is below the best, a gap of 0 ties (an infinite spread here
+    # once tied a model scoring 0.0 with one scoring 1.0)
+    t = np.where(spread, d / np.where(spread, sd, 1.0), np.where(d > 0, np.inf, 0.0))
+    if spread.any():
+        null_max = ((d - dr)[:, spread] / sd[spread]).max(axis=1)
+        crit = np.quantile(null_max, 1 - alpha)
+    else:
+        crit = 0.0
     tied = [best] + [j for j, tj in zip(others, t) if not tj > crit]
     order = sorted(tied, key=lambda j: -macro[j])
     return models[best], tuple(models[j] for j in order)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .blocks import Bullets, Document, Heading, Paragraph, Table
+from .format import counted
 
 
 def level_text(confidence: float) -> str:
@@ -20,7 +21,8 @@ def document(a) -> Document:
     level = level_text(a.confidence)
     unit = "percent" if a.percent else "proportions"
     doc = Document(f"rankwise audit: {a.source}")
-    doc.add(Paragraph(f"{len(a.models)} models (learners) x {len(a.tasks)} tasks (data sets),"
+    doc.add(Paragraph(f"{counted(len(a.models), 'model')} (learners) x"
+                      f" {counted(len(a.tasks), 'task')} (data sets),"
                       f" scores read as {unit}; alpha = {a.alpha}; intervals Wilson {level}.",
                       role="lead"))
     for j, t in enumerate(a.tasks):

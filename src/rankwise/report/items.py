@@ -16,7 +16,7 @@ import numpy as np
 from ..names import procedure_title
 from ..stats.results import p_phrase
 from .blocks import Document, Drawn, Figure, Heading, Paragraph, Table
-from .format import p_words
+from .format import counted, p_words
 
 #: At most this many significant pairs are listed per task in the readable formats (the JSON
 #: holds every pair).
@@ -78,7 +78,8 @@ def lead(r) -> str:
     n_items = sum(t.n_items for t in r.tasks)
     kind = "0/1" if items.binary else "continuous"
     s = r.settings
-    return (f"{len(items.models)} models (learners) x {len(items.tasks)} tasks (data sets),"
+    return (f"{counted(len(items.models), 'model')} (learners) x"
+            f" {counted(len(items.tasks), 'task')} (data sets),"
             f" {n_items:,} items"
             f" ({items.n_outcomes:,} scored outcomes, read as {items.reader}); scores {kind},"
             f" higher is better; alpha = {s['alpha']}; each task's pairwise p-values adjusted"
@@ -202,7 +203,8 @@ def _across_lead(r) -> str:
     """What the across-task comparison compared, and its decision, in the tasks' words."""
     cmp, v = r.across, r.across.verdict
     t = cmp.table
-    out = [f"The task-level table: {t.n_learners} models x {t.n_datasets} tasks, each cell a"
+    out = [f"The task-level table: {counted(t.n_learners, 'model')} x"
+           f" {counted(t.n_datasets, 'task')}, each cell a"
            " model's mean score over the task's items; the tasks are the data sets of the"
            " tables below, the models their learners, ranked within each task (1 = best)."]
     gate = v.gate
@@ -245,7 +247,7 @@ def methods(r) -> str:
     if r.across is not None:
         cmp = r.across
         parts.append(f"Across tasks, the task-level table (k = {cmp.table.n_learners} models on"
-                     f" N = {cmp.table.n_datasets} tasks, each cell a model's mean over the"
+                     f" N = {counted(cmp.table.n_datasets, 'task')}, each cell a model's mean over the"
                      " task's items) was compared as a table of learners x data sets, the"
                      " tasks as the data sets.")
         for sentences in (m._omnibus, m._two_learners, m._posthoc, m._effects, m._bayesian):
