@@ -195,16 +195,57 @@ WILCOXON_METHODS = ("auto", "exact", "normal")
 BAYESIAN_TESTS = ("sign", "signed-rank", "correlated-t", "hierarchical")
 #: Bayesian models of the whole table (the bayes extra), a report section of their own.
 BAYESIAN_MODELS = ("plackett-luce", "bradley-terry")
-#: Formats of other tools that ``load_table`` reads (tables/sources.py), for ``--source``.
-#: The readers of model evaluations scored item by item (``compare --items``): a long table of
-#: ``model, task, item, score`` and the files lm-evaluation-harness, inspect_ai, HELM and
-#: SWE-bench write.
-#: ``items-stream``: a Parquet long table read one task at a time (Dask), for tables larger
-#: than memory.
-ITEM_SOURCES = ("items", "lm-eval", "inspect", "helm", "swe-bench", "items-stream")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One value of ``--source``: a reader of one kind of file."""
+
+    name: str
+    family: str        # "table" (load_table), "items" (read_items) or "curves" (read_curves)
+    description: str   # what it reads, in one line: --help and the messages say it
+
+
+#: Every ``--source``, declared once: the help of ``--source``, its choices, the one message for
+#: an unknown one, and the detection of ``auto`` (:mod:`rankwise.tables.registry`, which gives
+#: each its detector) read this table. A family's order is the order detection tries them.
+#: ``table``: score tables, rankwise's own or another tool's format (``load_table``,
+#: tables/sources.py). ``items``: model evaluations scored item by item (``compare --items``);
+#: ``items-stream`` is a Parquet long table read one task at a time (Dask), for tables larger
+#: than memory. ``curves``: performance over a budget (``rankwise curves``).
+SOURCES = tuple(Source(*entry) for entry in (
+    ("rankwise", "table", "rankwise's own wide or long table"),
+    ("amlb", "table", "AutoML benchmark results.csv"),
+    ("openml", "table", "OpenML evaluation listing"),
+    ("mlr3", "table", "mlr3 benchmark table"),
+    ("weka", "table", "WEKA Experimenter results"),
+    ("tabarena", "table", "TabArena per-split results"),
+    ("items", "items", "long table model, task, item, score"),
+    ("lm-eval", "items", "lm-eval samples_*.jsonl"),
+    ("inspect", "items", "inspect_ai .eval/.json logs"),
+    ("helm", "items", "HELM per_instance_stats.json"),
+    ("swe-bench", "items", "SWE-bench run report"),
+    ("items-stream", "items", "Parquet items read task by task with Dask"),
+    ("curves", "curves", "long table learner, problem, run, budget, value"),
+    ("ioh", "curves", "IOHprofiler folder of .json and .dat files"),
+    ("optuna", "curves", "Optuna storage .db or trials_dataframe() CSV"),
+    ("rankwise", "curves", "results database of rankwise run --budgets"),
+))
+SOURCE_FAMILIES = ("table", "items", "curves")
+assert {s.family for s in SOURCES} == set(SOURCE_FAMILIES)
+
+
+def source_names(*families: str) -> tuple:
+    """The names of the sources of ``families``, in the registry's order."""
+    return tuple(s.name for s in SOURCES if s.family in families)
+
+
+ITEM_SOURCES = source_names("items")
 #: The readers of performance over a budget (``rankwise curves --source``).
-CURVE_SOURCES = ("curves", "ioh", "optuna", "rankwise")
-SOURCE_FORMATS = ("auto", "rankwise", "amlb", "openml", "mlr3", "weka", "tabarena") + ITEM_SOURCES
+CURVE_SOURCES = source_names("curves")
+#: What ``load_table``, ``compare`` and the other commands of a table take as ``--source``:
+#: ``auto`` (detected), the table formats, and the item readers (routed to ``read_items``).
+SOURCE_FORMATS = ("auto",) + source_names("table", "items")
 #: What the verdict speaks in: the frequentist decisions, or a Bayesian posterior first.
 VERDICT_BASES = ("frequentist", "bayesian")
 POSTHOC_FAMILIES = ("all", "control", "both")

@@ -266,6 +266,15 @@ COMPARE = (
            help="Share tested on (default: from the results).", group="per_dataset"),
 )
 
+
+def source_help(lead: str, families: tuple, auto: str) -> str:
+    """``--source``'s help: ``lead``, then ``auto`` and every registered source of ``families``
+    with what it reads (:data:`rankwise.names.SOURCES`, the one registry of sources)."""
+    listed = [f"auto ({auto})"] + [f"{s.name} ({s.description})" for s in names.SOURCES
+                                   if s.family in families]
+    return f"{lead} " + "; ".join(listed) + "."
+
+
 def _read_options(panel: str, *, missing: str, columns: str, source: str,
                   more: str = "") -> tuple:
     """The options that say how a table is read, in ``panel``: compare's input and power's pool
@@ -283,7 +292,9 @@ def _read_options(panel: str, *, missing: str, columns: str, source: str,
         Option("columns", None, "--columns", kind="list", metavar="ROLE=COL,...", panel=panel,
                help=columns),
         Option("source_format", "auto", "--source", choices=names.SOURCE_FORMATS, panel=panel,
-               help=source),
+               metavar="NAME", listed=False,
+               help=source_help(source, ("table", "items"),
+                                "detected from name, content or header")),
         Option("missing", "refuse", "--missing", metavar="POLICY", panel=panel, help=missing,
                complete=names.MISSING_POLICIES + (names.MISSING_IMPUTE,)),
         Option("duplicates", None, "--duplicates", choices=names.DUPLICATES, panel=panel,
@@ -303,7 +314,7 @@ def _read_options(panel: str, *, missing: str, columns: str, source: str,
 READ = _read_options(
     IN, missing="Missing cells: refuse, drop-datasets, drop-learners, skillings-mack (keep"
                 " them), worst or impute:LEARNER (fill them).",
-    columns="Column roles (e.g. value=result).", source="Another tool's format.")
+    columns="Column roles (e.g. value=result).", source="Which reader:")
 
 ITEMS_P = "Items (guide: items)"
 
@@ -481,8 +492,8 @@ POOL_READ = (
     *(o for o in _read_options(
         POOL_P, missing="Missing cells of the pool: refuse, drop-datasets, drop-learners, worst"
                         " or impute:LEARNER.",
-        columns="Column roles, as for compare.", source="Another tool's format (auto: from the"
-                                                        " header).", more=" As for compare.")
+        columns="Column roles, as for compare.", source="Which reader, as for compare:",
+        more=" As for compare.")
       if o.name not in ("aggregate", "shape")),
 )
 
@@ -530,7 +541,8 @@ CURVES_LINE = (
     Option("example", None, "--example", metavar="NAME", panel=None,
            help="A bundled example instead (rankwise examples)."),
     Option("source", "auto", "--source", choices=("auto",) + names.CURVE_SOURCES, panel=None,
-           help="Which reader (auto: from the file's shape)."),
+           metavar="NAME", listed=False,
+           help=source_help("Which reader:", ("curves",), "detected from the file's shape")),
     Option("higher_is_better", None, "--higher-is-better/--lower-is-better", kind="toggle",
            panel=None, help="Direction of a table's values (IOHprofiler and Optuna files say"
                             " it)."),

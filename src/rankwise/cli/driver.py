@@ -11,7 +11,6 @@ from typing import Optional
 
 import typer
 
-from .. import names
 from .._paths import refuse_clashes
 from ..errors import RankwiseError
 from ..option_table import LINES, refusal
@@ -228,13 +227,9 @@ def is_items_input(input, example, source_format) -> bool:
 
     if example is not None:
         return example in ITEM_EXAMPLES
-    if source_format in names.ITEM_SOURCES:
-        return True
-    if source_format != "auto" or input is None or not Path(input).exists():
-        return False
-    from ..tables.items import is_item_file
+    from ..tables.registry import reads_items
 
-    return is_item_file(input)
+    return reads_items(input, source_format)
 
 
 def read_items_input(input, example, source_format, **options):

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import RankwiseError
-from ..names import CURVE_SOURCES
+from . import registry
 from .delimited import read_delimited
 from .sources import mapping_of
 
@@ -552,33 +552,12 @@ def _store_curves(path: Path, *, criterion: str | None = None, grid=None) -> Cur
 
 
 def is_curve_file(path) -> bool:
-    """Whether a path is a trajectory file or folder this module reads by its shape alone."""
+    """Whether a path is a trajectory file or folder this module reads by its shape alone
+    (:func:`rankwise.tables.registry.curve_kind`)."""
     try:
-        return _sniff(Path(path)) is not None
+        return registry.curve_kind(path) is not None
     except (OSError, ValueError):
         return False
-
-
-def _sniff(p: Path):
-    if p.is_dir():
-        if next(p.rglob("IOHprofiler_*.json"), None) is not None:
-            return "ioh"
-        if (p / "results.db").exists():
-            return "rankwise"
-        return None
-    if p.name.startswith("IOHprofiler_") and p.suffix == ".json":
-        return "ioh"
-    if p.suffix in (".db", ".sqlite", ".sqlite3"):
-        with open(p, "rb") as fh:
-            if fh.read(16) != b"SQLite format 3\x00":
-                return None
-        con = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
-        tables = {r[0] for r in con.execute("select name from sqlite_master")}
-        con.close()
-        if {"studies", "trials", "trial_values"} <= tables:
-            return "optuna"
-        return "rankwise" if "results" in tables else None
-    return None
 
 
 #: A Parquet file of more rows than this is read in batches into the cube (never whole).
@@ -735,23 +714,21 @@ def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None =
     # one word per idea: the direction is higher_is_better everywhere (Curves keeps its field)
     maximize = renamed(higher_is_better, maximize, "maximize", "higher_is_better")
     notes: list = []
-    if reader not in ("auto",) + CURVE_SOURCES:
-        raise RankwiseError(f"curve source {reader!r}: use one of auto, "
-                            f"{', '.join(CURVE_SOURCES)}")
+    registry.check(reader, "curves")
     if isinstance(source, pd.DataFrame):
         frame, name = source, "DataFrame"
-        kind = reader if reader != "auto" else (
-            "optuna" if {"number", "value", "state"} <= set(frame.columns) else "curves")
+        kind = reader if reader != "auto" else registry.curve_kind_of_table(frame.columns)
     else:
         p = Path(source)
         if not p.exists():
             raise RankwiseError(f"{p}: no such file or folder")
         name = str(p)
-        kind = reader if reader != "auto" else (_sniff(p) or "curves")
+        shape = registry.curve_kind(p) if reader in ("auto", "optuna") else None
+        kind = reader if reader != "auto" else (shape or "curves")
         frame = None
         if kind == "ioh":
             return _ioh(p, notes=notes, grid=grid, value_kind=value_kind)
-        if kind == "optuna" and _sniff(p) == "optuna":
+        if kind == "optuna" and shape == "optuna":
             return _optuna_db(p, budget=budget, notes=notes, grid=grid)
         if kind == "rankwise":
             return _store_curves(p, grid=grid, criterion=criterion)
@@ -768,7 +745,7 @@ def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None =
             frame = _table(p, sep, decimal, notes)
         except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
             raise RankwiseError(f"{p}: not a table of curves ({exc})") from None
-        if reader == "auto" and {"number", "value", "state"} <= set(frame.columns):
+        if reader == "auto" and registry.curve_kind_of_table(frame.columns) == "optuna":
             kind = "optuna"
     if kind == "optuna":
         return _optuna_frame(frame, budget=budget, source=name, notes=notes, grid=grid,

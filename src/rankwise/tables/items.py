@@ -24,7 +24,6 @@ Readers (:func:`read_items`, ``source=`` or detected):
 from __future__ import annotations
 
 import contextlib
-import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import RankwiseError
-from ..names import ITEM_SOURCES
+from . import registry
 from .item_readers import helm, inspect_log, lm_eval, swe_bench, swe_bench_missing
 
 #: What to do with an item some model of its task has no score for.
@@ -346,6 +345,7 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     >>> t.reader, t.models
     ('items', ('a', 'b'))
     """
+    registry.check(reader, "items")
     if isinstance(source, pd.DataFrame):
         return ItemTable.from_frame(_renamed(source, columns, "DataFrame"), missing=missing)
     if reader == "items-stream":
@@ -357,21 +357,12 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     files = []
     for p in paths:
         if p.is_dir():
-            found = sorted(q for q in p.rglob("*") if q.is_file() and _folder_kind(q))
-            if not found:
-                raise RankwiseError(f"{p}: no file of scored items in this folder (looked for"
-                                    f" samples_*.jsonl, inspect .json/.eval logs,"
-                                    f" per_instance_stats.json, SWE-bench reports, and long"
-                                    f" CSV/Parquet tables)")
-            files += found
+            files += registry.item_files(p)
         elif p.is_file():
             files.append(p)
         else:
             raise RankwiseError(f"{p}: no such file or folder")
-    kinds = {f: (reader if reader != "auto" else _kind(f) or _sniff(f)) for f in files}
-    if reader not in ("auto",) + ITEM_SOURCES:
-        raise RankwiseError(f"--source for items must be one of auto, {', '.join(ITEM_SOURCES)};"
-                            f" got {reader!r}")
+    kinds = {f: (reader if reader != "auto" else registry.item_kind(f)) for f in files}
     used = sorted(set(kinds.values()))
     if len(used) > 1:
         raise RankwiseError(f"{paths[0]}: the files are of different kinds ({', '.join(used)});"
@@ -417,66 +408,9 @@ def _unique(notes):
 
 
 def is_item_file(path) -> bool:
-    """Whether ``path`` looks like scored items (for ``compare``'s detection)."""
-    p = Path(path)
-    if p.is_dir():
-        return any(_folder_kind(q) for q in p.rglob("*") if q.is_file())
-    kind = _kind(p)
-    if kind is not None:
-        return True
-    if p.suffix.lower() in (".csv", ".tsv", ".txt", ".parquet"):
-        try:
-            cols = (_parquet_columns(p) if p.suffix.lower() == ".parquet" else
-                    pd.read_csv(p, nrows=0, sep=None, engine="python").columns)
-        except Exception:  # noqa: BLE001 - the table reader will say what is wrong
-            return False
-        return {"model", "task", "item", "score"} <= {str(c).lower() for c in cols}
-    return False
-
-
-def _parquet_columns(p: Path):
-    import pyarrow.parquet as pq
-
-    return pq.read_schema(p).names
-
-
-def _kind(p: Path):
-    name = p.name
-    if re.match(r"samples_.+\.jsonl$", name):
-        return "lm-eval"
-    if name == "per_instance_stats.json":
-        return "helm"
-    if p.suffix == ".eval":
-        return "inspect"
-    return None
-
-
-def _folder_kind(p: Path):
-    """The kind of a file met in a folder: by its name, or a JSON file by its content (others,
-    such as lm-eval's results_*.json, are not items and are passed over)."""
-    kind = _kind(p)
-    if kind is None and p.suffix.lower() == ".json" and not p.name.startswith("results_"):
-        try:
-            kind = _sniff(p)
-        except RankwiseError:
-            return None
-    return kind
-
-
-def _sniff(p: Path) -> str:
-    if p.suffix.lower() == ".json":
-        try:
-            with open(p, encoding="utf-8") as fh:
-                head = fh.read(4096)
-        except OSError as exc:
-            raise RankwiseError(f"{p}: cannot be read ({exc.strerror})") from None
-        if '"eval"' in head and ('"samples"' in head or '"version"' in head):
-            return "inspect"
-        if "resolved" in head:
-            return "swe-bench"
-        raise RankwiseError(f"{p}: not a file of scored items rankwise knows (an inspect log, a"
-                            f" SWE-bench report); say which with --source")
-    return "items"
+    """Whether ``path`` looks like scored items (for ``compare``'s detection): see
+    :func:`rankwise.tables.registry.is_items`."""
+    return registry.is_items(path)
 
 
 def _read_long(p: Path, sep, decimal=None, notes=None) -> pd.DataFrame:

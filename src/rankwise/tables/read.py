@@ -22,7 +22,8 @@ from .cells import number_columns
 from .cells import parse_numbers as _parse_numbers
 from .cells import text as _text
 from ..names import ITEM_SOURCES
-from .sources import ROLES, SOURCE_FORMATS, Reading, duplicates_policy, read_as
+from . import registry
+from .sources import ROLES, Reading, duplicates_policy, read_as
 from .delimited import MAX_CELL, check_header, looks_long as _looks_long, read_delimited
 from .finish import finish as _finish
 from .table import ScoreTable
@@ -83,11 +84,12 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         "framework", "value": "result", "fold": "fold", "criterion": "metric"}`` (roles
         ``dataset``, ``learner``, ``value``, ``criterion``, ``repeat``, ``fold``); roles left
         out are taken from columns of their own name. The table is then read as a long table.
-    source_format : {"auto", "rankwise", "amlb", "openml", "mlr3"}
-        A format written by another tool (:mod:`rankwise.tables.sources`): ``auto`` recognises
-        the AutoML benchmark's results, OpenML's evaluation listings and mlr3's benchmark
-        tables from their headers; ``rankwise`` reads the table as rankwise's own. ``columns``
-        overrides any choice the format makes.
+    source_format : {"auto", "rankwise", "amlb", "openml", "mlr3", "weka", "tabarena"}
+        A format written by another tool (:mod:`rankwise.tables.sources`; every ``--source`` is
+        in :mod:`rankwise.tables.registry`): ``auto`` recognises the AutoML benchmark's
+        results, OpenML's evaluation listings, mlr3's benchmark tables, WEKA's result files and
+        TabArena's results from their headers; ``rankwise`` reads the table as rankwise's own.
+        ``columns`` overrides any choice the format makes.
 
     Examples
     --------
@@ -105,7 +107,7 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     check.choice("shape", shape, SHAPES)
     check.choice("aggregate", aggregate, AGGREGATES)
     missing = missing_policy(missing)
-    check.choice("source_format", source_format, SOURCE_FORMATS)
+    registry.check(source_format, "table", "items")
     if source_format in ITEM_SOURCES:
         raise RankwiseError(f"--source {source_format} is scored item by item: read it with"
                             f" rankwise.read_items (rankwise compare FILE --items), which"

@@ -40,6 +40,7 @@ from ..errors import RankwiseError
 from ..names import SOURCE_FORMATS  # noqa: F401  (re-exported)
 from .cells import MISSING_TOKENS, parse_numbers, text
 from .direction import direction_of
+from .registry import AMLB_METRICS, table_format
 
 #: What a column can be to rankwise.
 ROLES = ("dataset", "learner", "value", "criterion", "repeat", "fold")
@@ -124,26 +125,11 @@ def parse_columns(text: str | None) -> dict | None:
 
 
 def detect(columns) -> str | None:
-    """The format a header belongs to, or None for rankwise's own tables."""
-    lower = {str(c).strip().lower() for c in columns}
-    if {"task", "framework", "result", "metric"} <= lower:
-        return "amlb"
-    if {"task", "framework", "result", "fold"} <= lower and lower & set(AMLB_METRICS):
-        return "amlb"  # the benchmark's older results: no metric column
-    if {"flow_name", "function", "value"} <= lower and lower & {"data_name", "task_id"}:
-        return "openml"
-    if {"task_id", "learner_id"} <= lower:
-        return "mlr3"
-    if {"key_dataset", "key_run", "key_scheme"} <= lower:
-        return "weka"
-    if {"method", "metric_error"} <= lower and lower & {"dataset", "task"}:
-        return "tabarena"   # TabArena's per-split results, or bencheval's input (task, seed)
-    return None
+    """The format a header belongs to, or None for rankwise's own tables (the registry's
+    header detectors, :func:`rankwise.tables.registry.table_format`)."""
+    return table_format(columns)
 
 
-#: The metric columns the AutoML benchmark writes beside ``result`` (lower case).
-AMLB_METRICS = ("acc", "auc", "balacc", "logloss", "mae", "mse", "r2", "rmse", "rmsle", "f1",
-                "precision", "recall", "mape", "smape", "mase", "wape", "rmsse", "sql", "wql")
 #: The columns each format cannot do without (any case).
 FORMAT_COLUMNS = {"amlb": ("task", "framework", "result"),
                   "openml": ("flow_name", "function", "value"),
