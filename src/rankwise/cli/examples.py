@@ -6,7 +6,7 @@ import typer
 
 
 def examples():
-    """List the bundled example tables."""
+    """List the bundled examples: tables, results files, scored items, curves and experiments."""
     import shutil
     import textwrap
 
