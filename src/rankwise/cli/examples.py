@@ -6,7 +6,7 @@ import typer
 
 
 def examples():
-    """List the bundled examples: tables, results files, scored items, curves and experiments."""
+    """List the bundled examples: tables, results files, scored items and curves."""
     import shutil
     import textwrap
 
