@@ -97,8 +97,9 @@ html_theme_options = {
     "secondary_sidebar_items": ["page-toc"],
 }
 html_sidebars = {"**": ["sidebar-nav-bs"],
-                 **{page: [] for page in ("index", "getting-started", "coming-from-r",
-                                          "coming-from-python", "cli", "json", "changelog")}}
+                 **{page: [] for page in ("index", "getting-started", "how-do-i",
+                                          "coming-from-r", "coming-from-python", "cli", "json",
+                                          "changelog")}}
 html_show_sourcelink = False
 html_copy_source = False
 # The theme reads its colour mode from here; without it, it logs a console error.

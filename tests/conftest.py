@@ -51,11 +51,15 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.site)
         if "cli_process" in names or "browser" in names or "dask" in item.name:
             item.add_marker(pytest.mark.subprocess)   # rankwise, a browser, a cluster
-        if item.name.startswith("test_every_how_do_i_command_runs[power"):
-            item.add_marker(pytest.mark.simulation)   # a power study
-        if item.name.startswith("test_every_how_do_i_command_runs") and any(
-                option in item.callspec.params["args"] for option in ("--report", "--figure")):
-            item.add_marker(pytest.mark.figures)   # an answer that writes figures
+        if item.name.startswith("test_every_how_do_i_command_runs"):
+            commands = item.callspec.params["block"][1]
+            words = {word for args in commands for word in args}
+            if any(args[1] == "power" for args in commands):
+                item.add_marker(pytest.mark.simulation)   # a power study
+            if words & {"--report", "--figure", "--cd-figure", "--matrix-figure"}:
+                item.add_marker(pytest.mark.figures)   # an answer that writes figures
+            if any(args[1] == "run" for args in commands):
+                item.add_marker(pytest.mark.experiment)   # an answer that runs one
         if any(part in str(item.fspath).replace("\\", "/") for part in MCMC_DOCTESTS):
             item.add_marker(pytest.mark.mcmc)
     items.sort(key=lambda item: item.get_closest_marker("mcmc") is None)  # stable

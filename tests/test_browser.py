@@ -180,10 +180,13 @@ def test_notebook_fragment(browser, tmp_path):
 
 
 @pytest.mark.parametrize("page", ["getting-started", "guide/index", "coming-from-r",
-                                  "coming-from-python", "how-do-i"])
+                                  "coming-from-python", "how-do-i", "guide/curves",
+                                  "guide/items"])
 def test_site_on_a_phone_and_a_laptop(browser, site, page):
-    """At 420 px (a phone) the page never scrolls sideways and the diagrams keep a readable
-    size, scrolling in their own box; at 1,280 px the header is one row; no console error."""
+    """At 420 px (a phone) the page never scrolls sideways, the diagrams keep a readable
+    size, scrolling in their own box, and inline code wraps inside the text; at 1,280 px the
+    header is one row and every code block fits whole (88 characters a line); no console
+    error."""
     url = (site / f"{page}.html").as_uri()
     for width in (420, 1280):
         browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
@@ -202,11 +205,21 @@ def test_site_on_a_phone_and_a_laptop(browser, site, page):
                     rows: new Set(tops.map(t => Math.round(t / 20))).size,
                     items: items.length,
                     images: Array.from(document.querySelectorAll('.bd-article .cell_output img'))
-                      .map(i => i.getBoundingClientRect().width)};""")
+                      .map(i => i.getBoundingClientRect().width),
+                    cut: Array.from(document.querySelectorAll('.bd-article pre'))
+                      .filter(p => p.scrollWidth > p.clientWidth + 1)
+                      .map(p => p.textContent.slice(0, 40)),
+                    out: Array.from(document.querySelectorAll('.bd-article p code.literal'))
+                      .filter(c => !c.closest('table'))   // a table scrolls in its box
+                      .filter(c => c.getBoundingClientRect().right > document.querySelector(
+                        '.bd-article').getBoundingClientRect().right + 1)
+                      .map(c => c.textContent)};""")
         errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
         assert errors == [], (page, width, errors)
         assert seen["scroll"] <= seen["client"], (page, width, seen)
+        assert seen["out"] == [], (page, width, seen["out"])
         if width == 1280:
             assert seen["items"] >= 4 and seen["rows"] == 1 and seen["header"] < 90, seen
+            assert seen["cut"] == [], (page, seen["cut"])
         else:
             assert all(w >= 700 for w in seen["images"]), seen

@@ -133,3 +133,73 @@ def test_python_dash_m_runs_the_command_line(module):
     out = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True,
                          text=True)
     assert out.returncode == 0 and out.stdout.startswith("rankwise "), out.stderr
+
+
+# -- --help in panels ---------------------------------------------------------------------------
+
+def _sections(text: str, boxed: bool) -> dict:
+    """``{title: text}`` of a help screen's panels: ``Title:`` headings in the plain layout,
+    ``╭─ Title ─╮`` boxes in the boxed one."""
+    import re
+
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text)   # colours, where a CI forces them
+    sections, title = {}, None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if boxed and stripped.startswith("╭─ "):
+            title = stripped[3:].rstrip("─╮ ")
+        elif boxed and stripped.startswith("╰"):
+            title = None
+        elif not boxed and line and not line[0].isspace() and stripped.endswith(":") \
+                and not stripped.startswith("Usage"):
+            title = stripped[:-1]
+        elif title is not None:
+            sections[title] = sections.get(title, "") + line.replace("│", " ") + "\n"
+    return sections
+
+
+def _help(name: str, boxed: bool, capsys, monkeypatch) -> str:
+    """``rankwise NAME --help`` in the plain layout (piped, 80 columns) or the boxed one (a
+    terminal of 160 columns), in this process."""
+    command = typer.main.get_command(app).commands[name]
+    command.rich_markup_mode = "rich" if boxed else None
+    monkeypatch.setenv("COLUMNS", "160" if boxed else "80")
+    ctx = command.make_context(name, [], resilient_parsing=True, terminal_width=80)
+    plain = command.get_help(ctx)
+    return capsys.readouterr().out if boxed else plain
+
+
+@pytest.mark.parametrize("boxed", [False, True], ids=["plain", "boxed"])
+@pytest.mark.parametrize("command", sorted(c for c in LINES if LINES[c]))
+def test_every_commands_help_lists_each_option_in_a_named_panel(command, boxed, capsys,
+                                                               monkeypatch):
+    """Piped, narrow or wide, every command's --help groups its options under named panels
+    (the table's, each naming what its options are about): at least two panels with the
+    arguments, each option in its own panel, and only --help in click's "Options"."""
+    sections = _sections(_help(command, boxed, capsys, monkeypatch), boxed)
+    assert len(set(sections) - {"Options"}) >= 2, (command, list(sections))
+    assert sections["Options"].split()[0] == "--help" and sections["Options"].count("--") == 1
+    for option in LINES[command]:
+        if option.kind == "argument" or option.hidden:
+            continue
+        assert option.panel, (command, option.name)
+        assert option.long_flag in sections[option.panel], (command, option.long_flag)
+
+
+def test_the_summaries_say_what_each_command_reads():
+    """The first sentence of each command's help is its line in ``rankwise --help``, whole;
+    compare's names scored items and fronts, and its INPUT says what it takes."""
+    from rankwise.cli.helpscreen import summary
+
+    group = typer.main.get_command(app)
+    for name, command in group.commands.items():
+        assert command.short_help == summary(command.callback), name
+        assert command.help.startswith(command.short_help[:-1]), name
+    compare = group.commands["compare"]
+    assert all(word in compare.short_help for word in ("table", "results file", "items",
+                                                       "--items", "front", "--criteria"))
+    given = next(p for p in compare.params if p.name == "input").help
+    assert all(word in given for word in ("results file", "items", "inspect_ai", "--criteria"))
+    group.rich_markup_mode = None   # the plain layout, which cuts what does not fit
+    screen = group.get_help(group.make_context("rankwise", [], resilient_parsing=True))
+    assert "..." not in screen.split("Commands:")[1]   # no summary cut short

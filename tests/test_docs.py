@@ -102,38 +102,72 @@ def test_install_page_and_citation_give_this_version():
         assert f"| `{extra}` |" in page, extra
 
 
+def how_do_i_blocks() -> list:
+    """Each ``bash`` block of "How do I…" as it runs: ``(files, commands)``, the files its
+    here-documents write (``cat > NAME <<'EOF'``) and the words of each ``rankwise`` line in
+    order (continued lines joined, comments left out, quotes as the shell reads them)."""
+    import re
+    import shlex
+
+    page = (ROOT / "docs" / "how-do-i.md").read_text(encoding="utf-8")
+    blocks = []
+    for block in re.findall(r"```bash\n(.*?)```", page, re.S):
+        heredoc = r"^cat > (\S+) <<'EOF'\n(.*?)^EOF\n"
+        files = tuple(re.findall(heredoc, block, re.S | re.M))
+        lines = re.sub(heredoc, "", block, flags=re.S | re.M).replace("\\\n", " ")
+        commands = tuple(tuple(shlex.split(line, comments=True)) for line in lines.splitlines()
+                         if line.startswith("rankwise "))
+        blocks.append((files, commands))
+    return blocks
+
+
 def how_do_i_commands() -> list:
-    import re
-
-    page = (ROOT / "docs" / "how-do-i.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```bash\n(.*?)```", page, re.S)
-    lines = [line.split("#")[0] for block in blocks
-             for line in block.replace("\\\n", " ").splitlines()]  # continued lines joined
-    return [line.split() for line in lines if line.startswith("rankwise ")]
+    return [list(command) for _, commands in how_do_i_blocks() for command in commands]
 
 
-@pytest.mark.parametrize("args", [a for a in how_do_i_commands() if a[1] != "run"],
-                         ids=lambda a: " ".join(a[1:4]))
-def test_every_how_do_i_command_runs(args, tmp_path, monkeypatch, capsys, cli):
-    """Each answer of the "How do I…" page runs as written (``rankwise run`` has its own
-    tests), and each answer links to its guide page."""
-
+@pytest.mark.parametrize("block", how_do_i_blocks(), ids=lambda b: " ".join(b[1][0][1:4]))
+def test_every_how_do_i_command_runs(block, tmp_path, monkeypatch, capsys, cli):
+    """Each answer of the "How do I…" page runs as written, its commands in order in a folder
+    of their own (after the files its here-documents write), each exiting with 0."""
+    files, commands = block
     monkeypatch.chdir(tmp_path)
-    if args[1] == "power" and "--draws" not in args:
-        args = [*args, "--draws", "100"]   # as written but for the draws: a tenth of the time
-    code, out, err = cli(*args[1:])
-    assert code == 0, err
-    assert "Traceback" not in err
+    for name, text in files:
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    for args in commands:
+        if args[1] == "power" and "--draws" not in args:
+            args = [*args, "--draws", "100"]   # as written but for the draws: a tenth of the time
+        code, out, err = cli(*args[1:])
+        assert code == 0, (args, err)
+        assert "Traceback" not in err
 
 
-def test_how_do_i_answers_each_link_a_guide_page():
+def test_how_do_i_has_an_answer_for_every_command_under_headings():
+    """Every command of the command line has an answer; the answers are headings (### under
+    a ## per area, so that the page's contents list them), each runs an example in a bash
+    block and links a guide page."""
     import re
 
+    import typer.main
+
+    from rankwise.cli import app
+
     page = (ROOT / "docs" / "how-do-i.md").read_text(encoding="utf-8")
-    answers = [a for a in page.split("\n**")[1:]]
-    assert len(answers) >= 10 and len(how_do_i_commands()) >= 10
+    shown = {args[1] for args in how_do_i_commands()}
+    assert shown == set(typer.main.get_command(app).commands), shown
+    assert len(re.findall(r"^## \w", page, re.M)) >= 10
+    assert not re.search(r"^\*\*", page, re.M)   # no answer left as a bold paragraph
+    answers = page.split("\n### ")[1:]
+    assert len(answers) >= 25 and all(len(b[1]) >= 1 for b in how_do_i_blocks())
     for answer in answers:
         assert re.search(r"\{doc\}`guide/[\w-]+`", answer), answer[:60]
+    runs = [a for a in answers if "```bash" in a]
+    assert len(runs) == len(answers) - 1   # all but the one in Python
+    for files, commands in how_do_i_blocks():   # on a bundled example, or what the block made
+        made = {name for name, _ in files}
+        for args in commands:
+            assert "--example" in args or args[1] == "examples" or args[2] in made, args
+            made |= {value for flag, value in zip(args, args[1:])
+                     if flag in ("-o", "--output", "--results", "-r")}
 
 
 def test_glossary_defines_the_words_of_the_reports(site):

@@ -362,6 +362,10 @@ RENAMED_FLAGS = {"compare": {"--samples": "--draws"}, "leaderboard": {"--rounds"
 STUDY = "Study (guide: power; docs/reference/power.md)"
 RUN = "Parallel runs (the results do not depend on them)"
 RACING = "Race (guide: racing)"
+EXPERIMENT = "Experiment (guide: experiments)"
+CURVES_IN = "Input (guide: curves)"
+CURVES_P = "Along the budget (guide: curves)"
+AUDIT_P = "Board (guide: items)"
 
 
 def _like(name: str, **changes) -> Option:
@@ -438,20 +442,20 @@ BOARD = (
 )
 
 #: :func:`rankwise.compare_curves`'s level, band and seed options (``rankwise curves``; its
-#: help lists them with its other options, in no panel of their own).
+#: help lists them with its other analysis options).
 CURVES = (
-    _like("alpha", panel=None, help="Level of every test.", checked=True, interval=(0, 1)),
-    Option("confidence", 0.95, "--confidence", metavar="C", panel=None, type=float,
+    _like("alpha", panel=CURVES_P, help="Level of every test.", checked=True, interval=(0, 1)),
+    Option("confidence", 0.95, "--confidence", metavar="C", panel=CURVES_P, type=float,
            checked=True, interval=(0, 1), help="Level of the rank band."),
-    Option("tolerance", 1e-3, "--tolerance", metavar="TAU", panel=None,
+    Option("tolerance", 1e-3, "--tolerance", metavar="TAU", panel=CURVES_P,
            help="Profiles: tau of the convergence test."),
-    _like("seed", default=defaults.CURVE_SEED, panel=None,
+    _like("seed", default=defaults.CURVE_SEED, panel=CURVES_P,
           help="Seed of the rank band's bootstrap."),
 )
 
 #: :func:`rankwise.analysis.audit.audit`'s levels (``rankwise audit``).
-AUDIT = (_like("alpha", panel=None, help="Level of the decisions."),
-         Option("confidence", 0.95, "--confidence", metavar="C", panel=None, type=float,
+AUDIT = (_like("alpha", panel=AUDIT_P, help="Level of the decisions."),
+         Option("confidence", 0.95, "--confidence", metavar="C", panel=AUDIT_P, type=float,
                 help="Level of each score's Wilson interval."))
 
 #: Each command's options beside compare's, by command.
@@ -482,6 +486,11 @@ def _argument(name: str, help: str, metavar=None, default=None, **more) -> Optio
 
 INPUT = _argument("input", "CSV/TSV table (wide or long) or results database.", "INPUT",
                   show_default=False)
+#: compare's input: a table, another tool's results, scored items, or criteria for a front.
+COMPARE_INPUT = _argument(
+    "input", "Table of scores (CSV/TSV, wide or long), results database or another tool's"
+    " results file; scored items (a table, or a folder of lm-eval, inspect_ai, HELM or SWE-bench"
+    " output); with --criteria, a table of two or more criteria.", "INPUT", show_default=False)
 EXAMPLE = Option("example", None, "--example", metavar="NAME", panel=IN,
                  help="A bundled table instead (rankwise examples).")
 POOL_READ = (
@@ -538,49 +547,49 @@ CURVES_LINE = (
     _argument("input", "Curves: a table learner, problem, run, budget, value (CSV, TSV,"
               " Parquet), an IOHprofiler folder, an Optuna storage (.db) or trials table, or a"
               " results database of rankwise run --budgets.", "CURVES", show_default=False),
-    Option("example", None, "--example", metavar="NAME", panel=None,
+    Option("example", None, "--example", metavar="NAME", panel=CURVES_IN,
            help="A bundled example instead (rankwise examples)."),
-    Option("source", "auto", "--source", choices=("auto",) + names.CURVE_SOURCES, panel=None,
-           metavar="NAME", listed=False,
+    Option("source", "auto", "--source", choices=("auto",) + names.CURVE_SOURCES,
+           panel=CURVES_IN, metavar="NAME", listed=False,
            help=source_help("Which reader:", ("curves",), "detected from the file's shape")),
     Option("higher_is_better", None, "--higher-is-better/--lower-is-better", kind="toggle",
-           panel=None, help="Direction of a table's values (IOHprofiler and Optuna files say"
+           panel=CURVES_IN, help="Direction of a table's values (IOHprofiler and Optuna files say"
                             " it)."),
-    Option("values", None, "--values", choices=("raw", "running-best"), panel=None,
+    Option("values", None, "--values", choices=("raw", "running-best"), panel=CURVES_IN,
            checked=True, show_default=False,
            help="Take values as logged or each run's running best [default: raw for a table,"
                 " running-best for IOHprofiler and Optuna]."),
-    Option("budget_unit", "trials", "--budget-unit", choices=("trials", "seconds"), panel=None,
+    Option("budget_unit", "trials", "--budget-unit", choices=("trials", "seconds"), panel=CURVES_IN,
            checked=True, help="Optuna: the budget is the trial count or the seconds since the"
                               " run's first trial."),
-    Option("criterion", None, "--criterion", short="-c", panel=None,
+    Option("criterion", None, "--criterion", short="-c", panel=CURVES_IN,
            help="Results database: the criterion (default: its first)."),
-    Option("budgets", None, "--budgets", kind="list", metavar="B1,B2,...", panel=None,
+    Option("budgets", None, "--budgets", kind="list", metavar="B1,B2,...", panel=CURVES_P,
            show_default=False,
            help="Checkpoints, where everything compare does runs [default: every budget up to"
                 " six, else four spread over the budget]."),
-    Option("targets", "10", "--targets", metavar="N|T1,T2,...", panel=None,
+    Option("targets", "10", "--targets", metavar="N|T1,T2,...", panel=CURVES_P,
            help="Fixed targets: N per problem between its worst and best value, or the same"
                 " values on every problem."),
-    Option("aocc_bounds", "problem", "--aocc-bounds", metavar="problem|LOW,HIGH", panel=None,
+    Option("aocc_bounds", "problem", "--aocc-bounds", metavar="problem|LOW,HIGH", panel=CURVES_P,
            help="AOCC: values normalised to each problem's range or to LOW,HIGH."),
-    Option("value_scale", "linear", "--value-scale", choices=("linear", "log"), panel=None,
+    Option("value_scale", "linear", "--value-scale", choices=("linear", "log"), panel=CURVES_P,
            checked=True, help="AOCC: scale of the values."),
-    Option("budget_scale", "linear", "--budget-scale", choices=("linear", "log"), panel=None,
+    Option("budget_scale", "linear", "--budget-scale", choices=("linear", "log"), panel=CURVES_P,
            checked=True, help="AOCC: scale of the budget axis."),
-    Option("aocc_budget", None, "--aocc-budget", panel=None, type=float, show_default=False,
+    Option("aocc_budget", None, "--aocc-budget", panel=CURVES_P, type=float, show_default=False,
            help="AOCC: integrate up to this budget [default: the largest run budget]."),
     *CURVES,
-    Option("export", None, "--export", metavar="aocc|BUDGET", panel=None, show_default=False,
+    Option("export", None, "--export", metavar="aocc|BUDGET", panel=OUT_P, show_default=False,
            help="Write a score table (problems x learners, CSV) for rankwise compare instead of"
                 " the report: the AOCC, or the mean over runs at BUDGET."),
-    _path("figure", "--figure", "FILE", None, "Draw rank over budget, convergence, ECDF and"
+    _path("figure", "--figure", "FILE", OUT_P, "Draw rank over budget, convergence, ECDF and"
           " profiles (.svg, .pdf, .png).", show_default=False),
-    _path("cd_figure", "--cd-figure", "FILE", None, "Draw one CD diagram per checkpoint in one"
+    _path("cd_figure", "--cd-figure", "FILE", OUT_P, "Draw one CD diagram per checkpoint in one"
           " figure.", show_default=False),
-    _format(("text", "markdown", "html", "latex", "json"), None),
-    _path("output", "--output", "FILE", None, "Write to FILE.", short="-o"),
-    _path("report", "--report", "DIR", None, "Every format and figure (SVG, PDF, PNG) into DIR.",
+    _format(("text", "markdown", "html", "latex", "json"), OUT_P),
+    _path("output", "--output", "FILE", OUT_P, "Write to FILE.", short="-o"),
+    _path("report", "--report", "DIR", OUT_P, "Every format and figure (SVG, PDF, PNG) into DIR.",
           show_default=False),
 )
 
@@ -589,7 +598,7 @@ AUDIT_LINE = (
     _argument("board", "A published board as printed: models in the first column, one column"
               " of proportions or percentages per task (CSV, TSV or a Markdown table).",
               "BOARD", REQUIRED, show_default=False),
-    Option("counts", None, "--counts", kind="list", metavar="TASK=N,...", panel=None,
+    Option("counts", None, "--counts", kind="list", metavar="TASK=N,...", panel=AUDIT_P,
            help="Item counts of some tasks (the others are recovered from the rounding)."),
     *AUDIT,
 )
@@ -597,36 +606,36 @@ AUDIT_LINE = (
 #: ``rankwise run``'s options; the race's are checked where the race is set up.
 RUN_LINE = (
     _argument("experiment", "Experiment TOML file (it runs code).", show_default=False),
-    Option("results", REQUIRED, "--results", short="-r", panel=None, type=Path,
+    Option("results", REQUIRED, "--results", short="-r", panel=EXPERIMENT, type=Path,
            help="Results database (SQLite)."),
-    Option("example", None, "--example", panel=None,
+    Option("example", None, "--example", panel=EXPERIMENT,
            help="Run a bundled experiment instead: demo or race."),
-    Option("jobs", 1, "--jobs", short="-j", panel=None,
+    Option("jobs", 1, "--jobs", short="-j", panel=RUN,
            help="Worker processes (0: in the driver process, no isolation)."),
-    Option("dask_scheduler", None, "--dask-scheduler", panel=None,
+    Option("dask_scheduler", None, "--dask-scheduler", panel=RUN,
            help="Dask scheduler address, scheduler file, or 'local'."),
-    Option("retry_failed", False, "--retry-failed", kind="switch", panel=None,
+    Option("retry_failed", False, "--retry-failed", kind="switch", panel=EXPERIMENT,
            help="Run failed tasks again."),
-    Option("force", False, "--force", kind="switch", panel=None,
+    Option("force", False, "--force", kind="switch", panel=EXPERIMENT,
            help="Continue although the design or library versions changed."),
-    Option("quiet", False, "--quiet", short="-q", kind="switch", panel=None,
+    Option("quiet", False, "--quiet", short="-q", kind="switch", panel=EXPERIMENT,
            help="No progress bar."),
-    Option("time_limit", None, "--time-limit", panel=None, type=float,
+    Option("time_limit", None, "--time-limit", panel=EXPERIMENT, type=float,
            help="Seconds per task (overrides the file's time_limit)."),
-    Option("budgets", None, "--budgets", kind="list", metavar="F1,F2,...", panel=None,
+    Option("budgets", None, "--budgets", kind="list", metavar="F1,F2,...", panel=EXPERIMENT,
            show_default=False,
            help="Learning curves: also train each learner on these nested fractions of every"
                 " training part, e.g. 0.1,0.25,0.5,1.0 (overrides the file's budgets)."),
-    Option("race", None, "--race", metavar="[CRITERION]", panel=None, alone="first",
+    Option("race", None, "--race", metavar="[CRITERION]", panel=RACING, alone="first",
            show_default=False,
            help="Race the learners on CRITERION (alone: the file's first criterion): the data"
                 " sets one at a time, and a learner the race eliminates is not run on later"
                 " ones."),
-    Option("alpha", None, "--alpha", panel=None, type=float, show_default=False,
+    Option("alpha", None, "--alpha", panel=RACING, type=float, show_default=False,
            help="Race: chance of any wrong elimination over the whole race [default: 0.05]."),
-    Option("goal", None, "--goal", metavar="best|top:M", panel=None, show_default=False,
+    Option("goal", None, "--goal", metavar="best|top:M", panel=RACING, show_default=False,
            help="Race: stop when the best, or the top M, are left [default: best]."),
-    Option("order", None, "--order", metavar="random|given", panel=None, show_default=False,
+    Option("order", None, "--order", metavar="random|given", panel=RACING, show_default=False,
            help="Race: the data sets in a random order (the experiment's seed) or the file's"
                 " [default: random]."),
 )
@@ -637,7 +646,7 @@ RESULTS = _argument("results", "Results database written by `rankwise run`.", de
 #: signature orders them); the command line declares no parameter outside this table
 #: (``tests/test_cli_layout.py`` walks them).
 LINES = {
-    "compare": (INPUT, EXAMPLE, *READ, *COMPARE, *COMPARE_OUT, *ITEMS, *FRONTS),
+    "compare": (COMPARE_INPUT, EXAMPLE, *READ, *COMPARE, *COMPARE_OUT, *ITEMS, *FRONTS),
     "power": (*POOL_READ, *POWER, FORMAT, REPORT, OUTPUT, FIGURE_WIDTH),
     "race": (INPUT, EXAMPLE, *READ, *RACE, FORMAT, REPORT, OUTPUT,
              _path("figure", "--figure", "FILE", OUT_P,
@@ -650,14 +659,14 @@ LINES = {
     "run": RUN_LINE,
     "status": (RESULTS, Option("fmt", "text", "--format", short="-f",
                                choices=names.SUMMARY_FORMATS, listed=False, checked=True,
-                               panel=None, help="text or json.")),
+                               panel=OUT_P, help="text or json.")),
     "export": (RESULTS,
                Option("fmt", "csv", "--format", short="-f", choices=("csv", "parquet", "weka"),
-                      listed=False, checked=True, panel=None,
+                      listed=False, checked=True, panel=OUT_P,
                       help="csv, parquet or weka (WEKA's Experimenter result file, ARFF)."),
-               Option("output", REQUIRED, "--output", short="-o", panel=None, type=Path,
+               Option("output", REQUIRED, "--output", short="-o", panel=OUT_P, type=Path,
                       help="File to write."),
-               Option("curves", False, "--curves", kind="switch", panel=None,
+               Option("curves", False, "--curves", kind="switch", panel=OUT_P,
                       help="The learning curves of a run with --budgets (a budget column),"
                            " for rankwise curves.")),
     "examples": (),

@@ -15,9 +15,13 @@ from .argv import (OPTIONAL_VALUES, PANELS_MIN_COLUMNS, option_taken_as_value,
                    optional_values, renamed_flags, run, usage_message)
 from .driver import (check_destinations, emit, fail, figure_inches, read_table, text_width,
                      write_folder)
+from .helpscreen import PLAIN_WIDTH, PanelledCommand, summary
 
 app = typer.Typer(add_completion=True, no_args_is_help=True,
-                  help="Compare learners over many data sets, with the statistics done right.",
+                  help="Compare learners over many data sets, with the statistics done right:"
+                       " tables of scores, other tools' results files, scored items (model"
+                       " evaluations), curves over a budget and fronts of score against cost.",
+                  context_settings={"max_content_width": PLAIN_WIDTH},
                   pretty_exceptions_enable=False)
 
 
@@ -34,12 +38,14 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
     """rankwise: which learners are really better, and how sure can you be?"""
 
 
-for _command in (compare.compare, power.power, race.race, leaderboard.leaderboard,
-                 audit.audit, curves.curves):
-    app.command()(_command)
-app.command("run")(run_module.run_command)
-for _command in (results.status, results.export, examples.examples):
-    app.command()(_command)
+# Each command lists its options in panels, piped too, and its whole first sentence in the list
+# of commands; the plain layout takes the terminal's width up to PLAIN_WIDTH columns.
+for _name, _command in (("compare", compare.compare), ("power", power.power),
+                        ("race", race.race), ("leaderboard", leaderboard.leaderboard),
+                        ("audit", audit.audit), ("curves", curves.curves),
+                        ("run", run_module.run_command), ("status", results.status),
+                        ("export", results.export), ("examples", examples.examples)):
+    app.command(_name, cls=PanelledCommand, short_help=summary(_command))(_command)
 
 # The names of rankwise 0.9's cli.py that tests and docs import.
 _decimals = leaderboard.decimals_of

@@ -14,7 +14,7 @@ def audit(
     alpha: A.alpha = AD.alpha, confidence: A.confidence = AD.confidence,
     fmt: A.fmt = AD.fmt, report: A.report = AD.report, output: A.output = AD.output,
 ):
-    """Audit a published board of proportions: the item counts behind each task, each score's interval, the models tied with #1 per task and overall, and what cannot be checked."""
+    """Audit a published board of proportions or percentages (CSV, TSV or a Markdown table, as printed). The item counts behind each task, each score's interval, the models tied with #1 per task and overall, and what cannot be checked."""
     from ..analysis.audit import audit as run_audit
 
     with command("audit", dict(locals()), inputs={"the board": board}) as out:

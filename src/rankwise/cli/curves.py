@@ -24,7 +24,7 @@ def curves(
     cd_figure: C.cd_figure = CD.cd_figure, fmt: C.fmt = CD.fmt, output: C.output = CD.output,
     report: C.report = CD.report,
 ):
-    """Compare learners along a budget (optimizer traces, learning curves, anytime scores): rank over budget with a simultaneous band, everything compare does at checkpoints, where decisions change, whether more budget helps, AOCC, ERT and ECDF, performance and data profiles, and Optuna's Dewancker ranking."""
+    """Compare learners along a budget: optimizer traces, learning curves and anytime scores, from a long table, an IOHprofiler folder, an Optuna storage or a run with --budgets. Rank over budget with a simultaneous band, everything compare does at checkpoints, where decisions change, whether more budget helps, AOCC, ERT and ECDF, performance and data profiles, and Optuna's Dewancker ranking."""
     from ..analysis.curves import AoccOptions, compare_curves
 
     with command("curves", dict(locals()), what="a CURVES", inputs={"the curves": input},

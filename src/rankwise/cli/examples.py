@@ -6,7 +6,7 @@ import typer
 
 
 def examples():
-    """List the bundled example tables."""
+    """List the bundled examples: tables, results files, scored items and curves."""
     import shutil
     import textwrap
 

@@ -21,7 +21,7 @@ def leaderboard(
     fmt: B.fmt = BD.fmt, output: B.output = BD.output, report: B.report = BD.report,
     figure: B.figure = BD.figure, matrix_figure: B.matrix_figure = BD.matrix_figure,
 ):
-    """A leaderboard as the benchmarks publish one: Elo with a bootstrap interval over data sets, win rate, mean rank, rank counts, MRR, improvability; who is tied with #1, and what the Friedman test says beside it."""
+    """A leaderboard as the benchmarks publish one, of a table of scores, a results file (TabArena's per-split results as written) or scored items. Elo with a bootstrap interval over data sets, win rate, mean rank, rank counts, MRR, improvability; who is tied with #1, and what the Friedman test says beside it."""
     from contextlib import nullcontext
 
     from ..analysis.leaderboard import leaderboard as board_of

@@ -27,7 +27,7 @@ def power(
     fmt: W.fmt = WD.fmt, report: W.report = WD.report, output: W.output = WD.output,
     figure_width: W.figure_width = WD.figure_width,
 ):
-    """How often, and how reproducibly, each test rejects on biased samples of the pool's data sets (Demšar 2006, §4)."""
+    """Power and replicability on a pool of results (a table or results database): how many data sets a comparison needs. How often, and how reproducibly, each test rejects on biased samples of the pool's data sets (Demšar 2006, §4)."""
     from ..power import power_study
 
     given = dict(locals())

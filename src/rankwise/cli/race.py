@@ -26,7 +26,7 @@ def race(
     seed: R.seed = RD.seed, fmt: R.fmt = RD.fmt, report: R.report = RD.report,
     figure: R.figure = RD.figure, output: R.output = RD.output, ctx: typer.Context = None,
 ):
-    """Replay a race over a finished table: eliminate a learner as soon as another beats it, with a guarantee that holds whenever the race stops. On a results file of rankwise run --race: that race."""
+    """Replay a race over a finished table or results database: eliminate a learner as soon as another beats it, with a guarantee that holds whenever the race stops. On a results file of rankwise run --race: that race."""
     from dataclasses import replace
 
     from .. import _validate

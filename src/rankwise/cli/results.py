@@ -15,7 +15,7 @@ E, ED = P.export, D.export
 
 
 def status(results: S.results = SD.results, fmt: S.fmt = SD.fmt):
-    """Show a results file: the experiment, tasks done, failed and to do per data set and learner, failures, learner warnings, library versions, and whether a run is writing to it."""
+    """Show a results database of rankwise run and what is left to do. The experiment, the tasks done, failed and to do per data set and learner, failures, learner warnings, library versions, and whether a run is writing to it."""
     import json
 
     from ..experiment.status import status as read_status
@@ -29,8 +29,9 @@ def status(results: S.results = SD.results, fmt: S.fmt = SD.fmt):
 
 def export(results: E.results = ED.results, fmt: E.fmt = ED.fmt, output: E.output = ED.output,
            curves: E.curves = ED.curves):
-    """Write the long table (dataset, repeat, fold, learner, criterion, value), or WEKA's
-    result file."""
+    """Export a results database of rankwise run to CSV, Parquet or WEKA's result file. The
+    long table (dataset, repeat, fold, learner, criterion, value), or with --curves the learning
+    curves for rankwise curves."""
     from ..experiment.status import read_results
 
     with command("export", dict(locals()), inputs={"the results database": results},

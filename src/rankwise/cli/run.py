@@ -26,7 +26,7 @@ def run_command(
     budgets: U.budgets = UD.budgets, race: U.race = UD.race, alpha: U.alpha = UD.alpha,
     goal: U.goal = UD.goal, order: U.order = UD.order,
 ):
-    """Run R repeats x N-fold cross-validation of learners over data sets; running it again on the same results file continues where it stopped. With --race, stop running the learners a race has eliminated."""
+    """Run a cross-validation experiment (a TOML file: R repeats x N folds of learners over data sets) into a results database. Running it again on the same results file continues where it stopped. With --race, stop running the learners a race has eliminated."""
     import signal
     from dataclasses import replace
 
