@@ -271,3 +271,19 @@ def test_the_command_lines_words_for_goal_and_sample_size_mean_the_python_defaul
 
     assert parse_sample_sizes(power_options["sample_size"].command_default) == \
         parse_sample_sizes(DEFAULT_SAMPLE_SIZE)
+
+
+def test_no_help_text_holds_a_bracket_the_boxed_help_would_take_for_markup():
+    """The boxed help (120 columns and more) reads help text as markup: "[default: raw ...]"
+    was dropped whole from curves' and run's help. Defaults in words go in parentheses."""
+    import re
+
+    from rankwise import option_table
+
+    every = list(COMPARE) + [o for opts in COMMANDS.values() for o in opts]
+    every += [o for name in dir(option_table) if name.isupper()
+              for o in (getattr(option_table, name) if isinstance(getattr(option_table, name),
+                                                                   tuple) else ())
+              if isinstance(o, option_table.Option)]
+    bad = sorted({o.flag for o in every if o.help and re.search(r"\[[A-Za-z/]", o.help)})
+    assert not bad, bad

@@ -557,8 +557,8 @@ CURVES_LINE = (
                             " it)."),
     Option("values", None, "--values", choices=("raw", "running-best"), panel=CURVES_IN,
            checked=True, show_default=False,
-           help="Take values as logged or each run's running best [default: raw for a table,"
-                " running-best for IOHprofiler and Optuna]."),
+           help="Take values as logged or each run's running best (default: raw for a table,"
+                " running-best for IOHprofiler and Optuna)."),
     Option("budget_unit", "trials", "--budget-unit", choices=("trials", "seconds"), panel=CURVES_IN,
            checked=True, help="Optuna: the budget is the trial count or the seconds since the"
                               " run's first trial."),
@@ -566,8 +566,8 @@ CURVES_LINE = (
            help="Results database: the criterion (default: its first)."),
     Option("budgets", None, "--budgets", kind="list", metavar="B1,B2,...", panel=CURVES_P,
            show_default=False,
-           help="Checkpoints, where everything compare does runs [default: every budget up to"
-                " six, else four spread over the budget]."),
+           help="Checkpoints, where everything compare does runs (default: every budget up to"
+                " six, else four spread over the budget)."),
     Option("targets", "10", "--targets", metavar="N|T1,T2,...", panel=CURVES_P,
            help="Fixed targets: N per problem between its worst and best value, or the same"
                 " values on every problem."),
@@ -578,7 +578,7 @@ CURVES_LINE = (
     Option("budget_scale", "linear", "--budget-scale", choices=("linear", "log"), panel=CURVES_P,
            checked=True, help="AOCC: scale of the budget axis."),
     Option("aocc_budget", None, "--aocc-budget", panel=CURVES_P, type=float, show_default=False,
-           help="AOCC: integrate up to this budget [default: the largest run budget]."),
+           help="AOCC: integrate up to this budget (default: the largest run budget)."),
     *CURVES,
     Option("export", None, "--export", metavar="aocc|BUDGET", panel=OUT_P, show_default=False,
            help="Write a score table (problems x learners, CSV) for rankwise compare instead of"
@@ -632,12 +632,12 @@ RUN_LINE = (
                 " sets one at a time, and a learner the race eliminates is not run on later"
                 " ones."),
     Option("alpha", None, "--alpha", panel=RACING, type=float, show_default=False,
-           help="Race: chance of any wrong elimination over the whole race [default: 0.05]."),
+           help="Race: chance of any wrong elimination over the whole race (default: 0.05)."),
     Option("goal", None, "--goal", metavar="best|top:M", panel=RACING, show_default=False,
-           help="Race: stop when the best, or the top M, are left [default: best]."),
+           help="Race: stop when the best, or the top M, are left (default: best)."),
     Option("order", None, "--order", metavar="random|given", panel=RACING, show_default=False,
            help="Race: the data sets in a random order (the experiment's seed) or the file's"
-                " [default: random]."),
+                " (default: random)."),
 )
 
 RESULTS = _argument("results", "Results database written by `rankwise run`.", default=REQUIRED)
