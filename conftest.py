@@ -12,7 +12,7 @@ import pytest
 
 #: What the inner loop leaves out: every tier but the quick one.
 INNER_LOOP = "not (slow or site or mcmc or simulation or subprocess or large or figures" \
-             " or experiment)"
+             " or experiment or visual)"
 #: The tiers the guard checks (what a test did, counted while it ran), in its messages.
 WORDS = {"figures": "draws figures", "experiment": "runs an experiment's tasks"}
 #: Session fixtures that run an experiment before any test that asks for them (the guard

@@ -5,9 +5,10 @@ Tiers: what is slow by nature carries a marker (``site``: reads the built docume
 ``subprocess``: starts rankwise or another program (a browser, a Dask cluster) as a process of
 its own; ``large``: thousands of learners, or a brute-force check of every case; ``figures``:
 draws figures (report folders, HTML reports, figure files); ``experiment``: runs an
-experiment's tasks (fits learners); ``slow``: the long simulations left out of the default
-run). The whole suite (README command 2) runs them all on both cores; the inner loop leaves
-them out:
+experiment's tasks (fits learners); ``visual``: compiles and draws the diagrams and checks
+their geometry (``tests/test_visual.py``); ``slow``: the long simulations left out of the
+default run). The whole suite (README command 2) runs them all on both cores; the inner loop
+leaves them out:
 
     python -m pytest --inner
 

@@ -37,6 +37,8 @@ ROW = 0.24  # inches per label row
 PNG_DPI = 150  # the raster figures' resolution
 TIGHT_PAD = 0.08  # inches of margin around a figure cropped by matplotlib's "tight" box
 MIN_FONT = 6  # points: the smallest type a diagram drawn to a given width is set in
+BAR_PAD = 0.006  # figure width: a clique bar reaches this far past its end learners' lines
+BAR_GAP = 0.03  # inches: the least blank between two clique bars on one level
 
 #: ``--figure-width`` by name, in centimetres: a column and the whole text width of the usual
 #: two-column formats (ACM 8.5/17.8 cm, IEEE 8.9/18.1 cm), a little under both.
@@ -88,6 +90,23 @@ def rank_axis(mean_ranks) -> tuple:
     return lo, hi, major, minor
 
 
+def spaced_ticks(major, room: float) -> list:
+    """The labelled ticks ``major`` thinned until neighbours are ``room`` ranks apart at least
+    (a label's width and a blank, on the axis as drawn): the multiples of a rounder step, the
+    axis's first and last tick kept and a multiple closer than ``room`` to either left out
+    (78 learners in a column: 5, 10, 15 ... ran together, and 75 into 78)."""
+    major = list(major)
+    if len(major) < 3:
+        return major
+    first, last = major[0], major[-1]
+    base = major[2] - major[1]
+    for step in (m * 10 ** e for e in range(9) for m in (1, 2, 5)):
+        if step >= base and step >= room:
+            return [first, *(t for t in major[1:-1] if t % step == 0 and t - first >= room
+                             and last - t >= room), last]
+    return [first, last]
+
+
 def _axis_frame(mean_ranks, names, title, n_levels, suffix: str = "", width=None):
     k = len(names)
     font = _layout(k)
@@ -124,7 +143,9 @@ def _axis_frame(mean_ranks, names, title, n_levels, suffix: str = "", width=None
     if title:
         ax.text(0.5, 0.25, title, ha="center", va="center", fontsize=font + 1)
     ax.plot([x_of(lo), x_of(hi)], [top, top], color="black", lw=1)
-    labelled = set(major)
+    per_rank = (x_of(lo + 1) - x_of(lo)) * width   # inches
+    digits = len(str(max(major, default=1)))
+    labelled = set(spaced_ticks(major, (0.65 * digits * font / 72 + 0.06) / per_rank))
     for r in minor:
         big = r in labelled
         ax.plot([x_of(r), x_of(r)], [top - (0.08 if big else 0.04), top], color="black", lw=0.8)
@@ -138,12 +159,15 @@ def _label_x(ax):
     return ax.figure.rankwise_margin
 
 
-def clique_levels(mean_ranks, groups) -> list:
+def clique_levels(mean_ranks, groups, gap: float | None = None) -> list:
     """The bar level of each clique (groups of indices), overlapping cliques on separate levels
-    (the drawn and the TikZ diagram share it)."""
+    (the drawn and the TikZ diagram share it). ``gap``: the least distance in ranks between
+    the end learners of two cliques on one level (each diagram's reach of a bar past its end
+    learners and the blank that keeps two bars apart, in its own units); default 1% of the
+    axis."""
     k = len(mean_ranks)
     spans = [(mean_ranks[g[0]], mean_ranks[g[-1]]) for g in groups]
-    return assign_levels(spans, gap=0.1 * (max(k, 2) - 1) / 10)
+    return assign_levels(spans, gap=0.1 * (max(k, 2) - 1) / 10 if gap is None else gap)
 
 
 def label_rows(mean_ranks) -> list:
@@ -170,6 +194,23 @@ def _hang_labels(ax, mean_ranks, names, x_of, top, start, font, style=None):
         texts.append(ax.text(xe + (-0.005 if ha == "right" else 0.005), y, label, ha=ha,
                              va="center", fontsize=font, **extra))
     return texts
+
+
+def _bar_levels(fig, ax, x_of, mean_ranks, groups, levels) -> list:
+    """The clique bars' levels for the axis as drawn: two bars share a level only where a
+    blank of ``BAR_GAP`` inches is left between them (each reaches ``BAR_PAD`` past its end
+    learners' lines), else two cliques would read as one bar. The figure grows by the levels
+    this adds."""
+    width, height = fig.get_size_inches()
+    lo = fig.rankwise_axis[0]
+    per_rank = x_of(lo + 1) - x_of(lo)   # figure width per rank
+    new = clique_levels(mean_ranks, groups, gap=(2 * BAR_PAD + BAR_GAP / width) / per_rank)
+    extra = max(new, default=-1) - max(levels, default=-1)
+    if extra:
+        height += 0.22 * extra
+        fig.set_size_inches(width, height)
+        ax.set_ylim(height, 0)
+    return new
 
 
 def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
@@ -205,11 +246,12 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
         groups = cliques(mean_ranks, significant)
     groups = [tuple(g) for g in groups]
     levels = clique_levels(mean_ranks, groups)
-    n_levels = max(levels) + 1 if levels else 0
     if title is None and procedure:
         title = f"{procedure}" + (f", alpha = {alpha}" if alpha is not None else "")
-    fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title, n_levels,
-                                                   width=width)
+    fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title,
+                                                   max(levels, default=-1) + 1, width=width)
+    levels = _bar_levels(fig, ax, x_of, mean_ranks, groups, levels)
+    n_levels = max(levels) + 1 if levels else 0
     if cd is not None:
         lo, hi = fig.rankwise_axis
         if lo + cd <= hi:
@@ -225,7 +267,7 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
     for g, lev in zip(groups, levels):
         y = bar_top + 0.22 * lev
         xs = [x_of(mean_ranks[i]) for i in g]
-        ax.plot([xs[0] - 0.006, xs[-1] + 0.006], [y, y], color="black", lw=3.0,
+        ax.plot([xs[0] - BAR_PAD, xs[-1] + BAR_PAD], [y, y], color="black", lw=3.0,
                 solid_capstyle="butt")
         contiguous = list(g) == [int(i) for i in np.argsort(mean_ranks, kind="stable")
                                  if mean_ranks[g[0]] <= mean_ranks[i] <= mean_ranks[g[-1]]]

@@ -10,6 +10,7 @@ same thing with the same numbers.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -80,7 +81,7 @@ def build(cmp) -> Document:
                                   " learners by mean rank; their decisions are those of the"
                                   " whole analysis."))
             for name, plan in cmp.figures.items():
-                doc.add(Figure(name, plan))
+                doc.add(Figure(name, _cut_caption(plan, shown, t.n_learners)))
     doc.add(Heading("Mean ranks"), _mean_rank_table(cmp))
     if cmp.pair and any(TESTS[n].kind == "two_learners" for n in cmp.tests):
         doc.add(Paragraph(_pair_sentence(cmp)))
@@ -112,6 +113,20 @@ def build(cmp) -> Document:
     doc.add(Heading("Quartile charts"), Preformatted(_quartile_lines(cmp), "quartiles"))
     doc.add(Heading("Methods"), Paragraph(methods_paragraph(cmp), "methods"))
     return doc
+
+
+#: The figures drawn for the best ``top`` learners only (the rank-interval plot shows all).
+CUT_FIGURES = ("cd_diagram", "control_diagram", "pvalue_heatmap")
+
+
+def _cut_caption(plan, shown: int, k: int):
+    """``plan`` whose caption says which learners its figure leaves out, where it is drawn for
+    the best ``shown`` of ``k``: a caption travels with its figure into a paper (the report
+    fragment), the paragraph above does not."""
+    if shown >= k or not plan.drawn or plan.name not in CUT_FIGURES:
+        return plan
+    return replace(plan, caption=f"{plan.caption} Drawn for the best {shown:,} of {k:,}"
+                                 f" learners by mean rank ({k - shown:,} left out).")
 
 
 def _headline_verdict(cmp) -> bool:

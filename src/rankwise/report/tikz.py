@@ -16,6 +16,9 @@ from .latex import latex_escape
 WIDTH_CM = 8.0      # from rank 1 to rank k
 LEVEL_CM = 0.22     # between clique bars
 ROW_CM = 0.45       # between label rows
+LABEL_GAP_CM = 0.4  # from an end of the axis to the label column on its side
+BAR_PAD_CM = 0.06   # a clique bar reaches this far past its outer learners' lines
+BAR_GAP_CM = 0.12   # blank between two clique bars on one level, at least
 
 
 def _f(v: float) -> str:
@@ -23,50 +26,74 @@ def _f(v: float) -> str:
 
 
 def cd_diagram_tikz(plan, mean_ranks, names) -> str:
-    """The ``tikzpicture`` of a drawn CD-diagram plan (y grows downwards, in cm)."""
-    from .diagrams import clique_levels, label_rows, rank_axis
+    """The ``tikzpicture`` of a drawn CD-diagram plan (y grows downwards, in cm), laid out as
+    the drawn figure: each learner's line drops from its mean rank and turns outwards to the
+    label column beyond the axis's end on its side, its label outside the line's end."""
+    from .diagrams import clique_levels, label_rows, rank_axis, spaced_ticks
 
     r = np.asarray(mean_ranks, dtype=float)
     names = list(names)
-    k = len(names)
-    lo, hi, major, _ = rank_axis(r)
-    every = lo == 1 and hi == max(k, 2)  # all learners: each rank a labelled tick, as always
+    lo, hi, major, minor = rank_axis(r)
     unit = WIDTH_CM / max(hi - lo, 1)
-    gap = 0.2 if every else 0.025 * (hi - lo)  # from the axis's ends to the label lines
     index = {n: j for j, n in enumerate(names)}
     groups = [tuple(index[n] for n in g) for g in (plan.cliques or ())]
-    levels = clique_levels(r, groups)
+    levels = clique_levels(r, groups, gap=(2 * BAR_PAD_CM + BAR_GAP_CM) / unit)
     n_levels = max(levels) + 1 if levels else 0
     out = [f"\\begin{{tikzpicture}}[x={_f(unit)}cm, y=-1cm, font=\\small]",
-           f"  \\draw ({_f(lo)},0) -- ({_f(hi) if not every else k},0);"]
-    for t in (range(1, k + 1) if every else major):
-        out.append(f"  \\draw ({t},0) -- ({t},-0.1) node[above] {{{t}}};")
-    cd = plan.critical_difference
-    if cd is not None and lo + cd <= hi:
-        a, b = ("1", _f(1 + cd)) if every else (_f(lo), _f(lo + cd))
-        out += [f"  \\draw ({a},-0.75) -- ({b},-0.75);",
-                f"  \\draw ({a},-0.68) -- ({a},-0.82);",
-                f"  \\draw ({b},-0.68) -- ({b},-0.82);",
-                f"  \\node[above] at ({_f(lo + cd / 2)},-0.78) {{CD = {fmt_cd(cd)}}};"]
-    elif cd is not None:
-        out.append(f"  \\node[above] at ({_f((lo + hi) / 2)},-0.78) {{CD = {fmt_cd(cd)}"
-                   " (longer than this axis)};")
-    for g, lev in zip(groups, levels):
-        y = 0.25 + LEVEL_CM * lev
-        lo, hi = r[g[0]] - 0.03, r[g[-1]] + 0.03
-        out.append(f"  \\draw[line width=2pt] ({_f(lo)},{_f(y)}) -- ({_f(hi)},{_f(y)});")
+           f"  \\draw ({_f(lo)},0) -- ({_f(hi)},0);"]
+    # every rank (or a round step) ticked; the labelled ones longer, as many as have room
+    # (a digit of the small type is 0.5 em, 4.5 pt; 3 pt between two labels)
+    room = (4.5 * len(str(max(major, default=1))) + 3) / 72.27 * 2.54 / unit
+    labelled = set(spaced_ticks(major, room))
+    for t in minor:
+        out.append(f"  \\draw ({t},0) -- ({t},-0.1) node[above] {{{t}}};" if t in labelled
+                   else f"  \\draw ({t},0) -- ({t},-0.05);")
+    out += _cd_bar(plan.critical_difference, lo, hi)
+    out += _clique_bars(r, groups, levels, BAR_PAD_CM / unit)
     start = 0.25 + LEVEL_CM * n_levels + 0.25
+    left_x, right_x = lo - LABEL_GAP_CM / unit, hi + LABEL_GAP_CM / unit
     for j, row, left in label_rows(r):
         name = latex_escape(names[j])
         y = start + ROW_CM * row
+        # down from the mean rank, then out to the label column; the label beyond the end
         if left:
-            out.append(f"  \\draw ({_f(r[j])},0) |- ({_f(lo - gap)},{_f(y)}) node[left]"
+            out.append(f"  \\draw ({_f(r[j])},0) |- ({_f(left_x)},{_f(y)}) node[left]"
                        f" {{({r[j]:.2f}) {name}}};")
         else:
-            out.append(f"  \\draw ({_f(r[j])},0) |- ({_f(hi + gap)},{_f(y)}) node[right]"
+            out.append(f"  \\draw ({_f(r[j])},0) |- ({_f(right_x)},{_f(y)}) node[right]"
                        f" {{{name} ({r[j]:.2f})}};")
     out.append("\\end{tikzpicture}")
     return "\n".join(out) + "\n"
+
+
+def _cd_bar(cd, lo, hi) -> list:
+    """The critical difference above the axis, from its left end (said, not drawn, when it is
+    longer than the axis)."""
+    if cd is None:
+        return []
+    if lo + cd > hi:
+        return [f"  \\node[above] at ({_f((lo + hi) / 2)},-0.78) {{CD = {fmt_cd(cd)}"
+                " (longer than this axis)};"]
+    a, b = _f(lo), _f(lo + cd)
+    return [f"  \\draw ({a},-0.75) -- ({b},-0.75);",
+            f"  \\draw ({a},-0.68) -- ({a},-0.82);",
+            f"  \\draw ({b},-0.68) -- ({b},-0.82);",
+            f"  \\node[above] at ({_f(lo + cd / 2)},-0.78) {{CD = {fmt_cd(cd)}}};"]
+
+
+def _clique_bars(r, groups, levels, pad) -> list:
+    """A thick bar under the axis for each clique, on its level; a clique that skips a learner
+    between its ends has its members dotted, as in the drawn figure."""
+    out = []
+    for g, lev in zip(groups, levels):
+        y = _f(0.25 + LEVEL_CM * lev)
+        out.append(f"  \\draw[line width=2pt] ({_f(r[g[0]] - pad)},{y}) --"
+                   f" ({_f(r[g[-1]] + pad)},{y});")
+        inside = [int(i) for i in np.argsort(r, kind="stable")
+                  if r[g[0]] <= r[i] <= r[g[-1]]]
+        if list(g) != inside:
+            out += [f"  \\fill ({_f(r[i])},{y}) circle (2pt);" for i in g]
+    return out
 
 
 def fitted(picture: str) -> str:
