@@ -6,8 +6,8 @@ TabArena's own per-split results (78 methods, 51 data sets). Elo is the Bradley-
 the battles on every split, anchored at RF (default) = 1000, with the 95 % interval of 100
 bootstrap resamples of the data sets; a star marks the methods statistically tied with #1
 (simultaneous rank confidence sets). On this complete table the Elo order is the mean-rank
-order. The second figure is the win-rate matrix of the best 30: the share of splits on which
-the row's method beat the column's.
+order. The second figure is the win-rate matrix of all 78: the share of splits on which the
+row's method beat the column's (``leaderboard(..., figure_top=30)`` draws the best 30).
 """
 
 import rankwise

@@ -46,6 +46,10 @@ RANK_BOOTSTRAP_SEED = 20060101
 #: intervals are reproduced.
 LEADERBOARD_ROUNDS = 100
 LEADERBOARD_SEED = 0
+#: The leaderboard's figures (Elo with intervals, the win-rate matrix) draw every learner up to
+#: this many, the board's best beyond (``--figure-top N``: fewer); the matrix is kept up to as
+#: many learners.
+LEADERBOARD_FIGURE_MOST = 300
 #: Up to this many learners the outputs hold every pair (k × k matrices in the JSON, pairs.csv,
 #: the heat map of every learner); above it, what the reports show and what scales with k.
 PAIR_MATRIX_MAX_LEARNERS = 1_000

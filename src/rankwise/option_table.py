@@ -439,6 +439,10 @@ BOARD = (
           cli_default=str(defaults.DEFAULT_DECIMALS), metavar="D|none",
           help="Round scores to D decimals before ranking, as compare does (none: as given,"
                " TabArena's comparison)."),
+    Option("figure_top", defaults.LEADERBOARD_FIGURE_MOST, "--figure-top", metavar="N",
+           panel=BOARD_P, type=int,
+           help=f"The figures draw the best N learners (at most"
+                f" {defaults.LEADERBOARD_FIGURE_MOST})."),
 )
 
 #: :func:`rankwise.compare_curves`'s level, band and seed options (``rankwise curves``; its

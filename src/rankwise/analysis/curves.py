@@ -22,7 +22,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 import numpy as np
@@ -48,6 +48,9 @@ ALL_CHECKPOINTS = 6
 BAND_MIN_PROBLEMS = 5
 #: Optuna's ranking tests every ordered pair on every problem: up to this many learners.
 DEWANCKER_MAX_LEARNERS = 100
+#: The curves figure draws at most this many learners (the best by mean rank at the last budget):
+#: a colour and a legend entry each.
+FIGURE_LEARNERS = 12
 
 
 
@@ -159,6 +162,25 @@ class CurveComparison(Analysis):
     notes: tuple = ()
     settings: dict = field(default_factory=dict)
 
+    def figure_order(self) -> np.ndarray:
+        """The learners the curves figure draws (indices), best mean rank at the last budget
+        first: every one up to ``FIGURE_LEARNERS``."""
+        return np.argsort(self.mean_ranks[-1], kind="stable")[:FIGURE_LEARNERS]
+
+    def figure_left_out(self) -> str | None:
+        """The sentence the curves figure prints in itself and the notes carry when it draws
+        fewer learners than there are (None when it draws them all)."""
+        from .figures import left_out
+
+        return left_out("The curves figure", len(self.figure_order()), len(self.learners),
+                        "the best by mean rank at the last budget; the JSON holds every"
+                        " learner")
+
+    def cd_left_out(self) -> str | None:
+        """The sentence the figure of the checkpoints' CD diagrams prints in itself and the
+        notes carry when some checkpoint has no diagram (None when each has one)."""
+        return _cd_left_out(self.checkpoints, self.curves.budget_name)
+
     @property
     def learners(self) -> tuple:
         return self.curves.learners
@@ -253,6 +275,28 @@ def _dewancker_dict(d) -> dict | None:
             "borda_total": d.borda_total.tolist(), "firsts": d.firsts.tolist(),
             "metrics_used": d.metrics_used.tolist(),
             "convention": "Optuna's report_bayesmark.py DewanckerRanker"}
+
+
+def _cd_left_out(checkpoints, budget_name: str) -> str | None:
+    """Which checkpoints have no CD diagram (their omnibus test did not reject), and why; None
+    when every one has one, or none can (fewer than three learners)."""
+    from ..names import test_title
+    from ..stats.results import p_phrase
+
+    gone = []
+    for cp in checkpoints:
+        plan = cp.comparison.figures.get("cd_diagram")
+        if plan is None or plan.drawn:
+            continue
+        gate = cp.comparison.verdict.gate
+        gone.append(f"{budget_name} {cp.budget:g}" + (
+            f" ({test_title(gate.test)} does not reject at alpha = {gate.alpha},"
+            f" {p_phrase(gate.pvalue)})" if gate is not None and not gate.passed else ""))
+    if not gone:
+        return None
+    return (f"The CD diagrams of the checkpoints: {len(checkpoints) - len(gone)} of"
+            f" {len(checkpoints)} drawn; none at {'; '.join(gone)}: no post-hoc decision to"
+            " draw.")
 
 
 def _display_budgets(grid: np.ndarray, start: float, points: int) -> np.ndarray:
@@ -514,7 +558,7 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
         dw = None
         notes.append(f"Optuna's ranking is not computed above {DEWANCKER_MAX_LEARNERS}"
                      f" learners (every ordered pair's Mann-Whitney test on every problem)")
-    return CurveComparison(
+    result = CurveComparison(
         curves=curves, alpha=alpha, confidence=confidence, display=display, mean_ranks=mean_r,
         band_low=low, band_high=high, band_c=c, checkpoints=checkpoints,
         changes=changes, trend=trend, settle=settle, settle_pvalues=settle_p,
@@ -523,6 +567,8 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
         ecdf=ecdf(times_d, display), tolerance=float(tolerance), profile_cost=cost,
         performance=perf, data=data, dewancker=dw, draws=int(draws), seed=int(seed),
         notes=tuple(notes), settings={"checkpoints": [float(b) for b in cps]})
+    cut = [x for x in (result.figure_left_out(), result.cd_left_out()) if x]
+    return replace(result, notes=result.notes + tuple(cut)) if cut else result
 
 
 def _checkpoint_budgets(curves, budgets, start) -> np.ndarray:

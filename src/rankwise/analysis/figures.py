@@ -327,8 +327,14 @@ def plan_mcm(matrix):
                       caption=caption, matrix=matrix)
 
 
+#: The groups' box plots show at most this many learners (the best first).
+GROUPS_FIGURE_MAX = 30
+
+
 def plan_groups(groups, samples: dict):
-    """The plan of the box plots of every learner's values, ordered and coloured by group."""
+    """The plan of the box plots of every learner's values, ordered and coloured by group:
+    every learner up to ``GROUPS_FIGURE_MAX``, the best so many beyond (the caption and the
+    figure say so)."""
     if groups.method == "scott-knott-bootstrap":
         caption = ("Scott-Knott groups: box plots of each learner's per-fold results, best"
                    " median first, one colour per group (group 1 = best); the groups are cut"
@@ -340,9 +346,14 @@ def plan_groups(groups, samples: dict):
                    " sets, best mean first, one colour per group (group 1 = best); learners in"
                    " one group are not separated by Scott & Knott's test at alpha ="
                    f" {groups.alpha} or differ negligibly (Cohen's d < 0.2).")
+    k = len(groups.learners)
+    cut = left_out("The groups figure", min(k, GROUPS_FIGURE_MAX), k, "the table lists"
+                   " every learner's group")
     return FigurePlan("groups", drawn=True, headline=False, procedure=None, family=None,
-                      ranking="scott-knott", alpha=groups.alpha, caption=caption,
-                      matrix=(groups, [np.asarray(samples[name]) for name in groups.learners]))
+                      ranking="scott-knott", alpha=groups.alpha,
+                      caption=caption + (f" {cut}" if cut else ""),
+                      matrix=(groups, [np.asarray(samples[name]) for name in groups.learners],
+                              GROUPS_FIGURE_MAX, cut))
 
 
 #: Learners the P(best) figure shows (the best by the model), and posterior draws per violin.
@@ -507,3 +518,55 @@ def every_learner_figure(learners, intervals, verdict, how: dict, alpha: float,
         control=verdict.best, decisions={name: name not in group for name in learners},
         rank_intervals={name: (float(lo), float(hi))
                         for name, (lo, hi) in zip(learners, intervals)})}
+
+
+# What the figures of the leaderboard, the curves and the fronts show, decided here once: how
+# many learners a figure draws and what it says when it draws fewer than it has, and the scale
+# of an axis.
+
+#: An axis is drawn on a log scale when its values are all above 0 and span this factor or more
+#: (two orders of magnitude): on a linear axis all but the largest crowd into a corner.
+LOG_SPAN = 100
+
+
+def axis_scale(values) -> str:
+    """``"log"`` when every finite value is above 0 and the largest is ``LOG_SPAN`` times the
+    smallest or more, else ``"linear"``: the one rule of every figure's value axes (the axis
+    label says which).
+
+    Examples
+    --------
+    >>> axis_scale([9.3, 160_000.0]), axis_scale([1600.0, 4000.0]), axis_scale([0.0, 1e6])
+    ('log', 'linear', 'linear')
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    v = v[np.isfinite(v)]
+    if v.size < 2 or (v <= 0).any():
+        return "linear"
+    return "log" if v.max() >= LOG_SPAN * v.min() else "linear"
+
+
+def profile_tau_end(taus) -> float:
+    """Where a performance profile's τ axis ends (it starts at 1, on a log₂ scale as Dolan &
+    Moré draw it): the power of 2 past the largest finite ratio, where every learner has reached
+    the share of problems it ever solves; at least 2.
+
+    Examples
+    --------
+    >>> profile_tau_end([1.0]), profile_tau_end([1.0, 1.5, 3.0]), profile_tau_end([1.0, 4.0])
+    (2.0, 4.0, 8.0)
+    """
+    t = np.asarray(taus, dtype=float)
+    t = t[np.isfinite(t)]
+    top = float(t.max()) if t.size else 1.0
+    return float(2.0 ** max(1, int(np.ceil(np.log2(max(top, 1.0)) + 0.1))))
+
+
+def left_out(what: str, shown: int, of: int, change: str, things: str = "learners"
+             ) -> str | None:
+    """The sentence a figure that draws the best ``shown`` of ``of`` prints in itself, and its
+    report in the notes (None when it draws every one): "<what>: the best N of M <things>
+    shown; <change>"."""
+    if shown >= of:
+        return None
+    return f"{what}: the best {shown} of {of} {things} shown; {change}."

@@ -26,7 +26,7 @@ Choices (each stated in every report):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import numpy as np
@@ -50,6 +50,9 @@ GSD_MAX_DATASETS = 100
 SCALE_SPREAD = 100
 #: The k x k matrix of which point beats which is kept up to this many learners.
 OUTDONE_MAX_LEARNERS = 5000
+#: The front figure names every learner up to this many; beyond, the front's learners only, up to
+#: as many (every point is drawn; more names than these overprint one plane).
+FIGURE_NAMED = 20
 #: Criterion names read as ordinal by the GSD by default (times).
 TIME_WORDS = ("time", "runtime", "seconds", "latency", "duration")
 
@@ -138,6 +141,23 @@ class CriteriaComparison(Analysis):
         """Each learner off the front: the learners whose points dominate its point."""
         return {self.learners[i]: [self.learners[j] for j in np.flatnonzero(self.outdone[i])]
                 for i in range(len(self.learners)) if self.outdone[i].any()}
+
+    def figure_named(self) -> np.ndarray:
+        """The learners the front figure names (indices): every one up to ``FIGURE_NAMED``,
+        else the front's, up to as many."""
+        k = len(self.learners)
+        return np.arange(k) if k <= FIGURE_NAMED else np.flatnonzero(self.front)[:FIGURE_NAMED]
+
+    def figure_left_out(self) -> str | None:
+        """The sentence the front figure prints in itself and the notes carry when it names
+        fewer learners than it draws (None when it names them all)."""
+        named, k, front = len(self.figure_named()), len(self.learners), int(self.front.sum())
+        if named == k:
+            return None
+        which = ("the front's learners" if named == front else
+                 f"the first {named} of the front's {front} learners")
+        return (f"The front figure: every one of the {k} learners drawn, {which} named"
+                f" ({named}); the table and the JSON name the others.")
 
     @property
     def gsd_front_learners(self) -> list:
@@ -343,11 +363,13 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                 "ordinal": [c for c, card in zip(criteria, cardinal) if not card],
                 "gsd": "weak representations (epsilon = 0); pairwise programmes solved by"
                        " HiGHS"}
-    return CriteriaComparison(tuple(learners), tuple(datasets), criteria, maximize, cardinal,
-                              values, points, lo, hi, front, probability, better, adjusted,
-                              dominated, outdone, gsd_d, gsd_front, tuple(memberships), settings,
-                              tuple(notes), _best_sets(points, criteria, better, learners,
-                                                       summary, maximize, test, alpha))
+    result = CriteriaComparison(
+        tuple(learners), tuple(datasets), criteria, maximize, cardinal, values, points, lo, hi,
+        front, probability, better, adjusted, dominated, outdone, gsd_d, gsd_front,
+        tuple(memberships), settings, tuple(notes),
+        _best_sets(points, criteria, better, learners, summary, maximize, test, alpha))
+    named = result.figure_left_out()
+    return replace(result, notes=result.notes + (named,)) if named else result
 
 
 def _scale_notes(values, criteria) -> list:

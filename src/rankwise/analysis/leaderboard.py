@@ -27,12 +27,12 @@ weighs 1 however many splits it ran (bencheval's ``seed_column`` convention):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 import numpy as np
 
-from ..defaults import DEFAULT_SEED
+from ..defaults import DEFAULT_SEED, LEADERBOARD_FIGURE_MOST
 from ..errors import RankwiseError
 from ..stats import elo as bt
 from ..stats.aggregation import RULES, aggregate, majority
@@ -43,6 +43,11 @@ from ..protocol import Analysis
 
 #: Learners up to which the win-rate matrix is computed and kept (k × k numbers).
 MATRIX_MAX = 300
+#: The figures draw every learner up to this many (the board's best beyond; ``figure_top``
+#: fewer): a row (a row and a column) each, sized so that its name can be read.
+FIGURE_MOST = LEADERBOARD_FIGURE_MOST
+#: The leaderboard's figures: name -> what its sentence calls it.
+FIGURES = {"elo": "The Elo figure", "winrate_matrix": "The win-rate matrix figure"}
 #: The board's columns, in the order every format shows them.
 COLUMNS = ("elo", "elo_low", "elo_high", "rank", "winrate", "improvability",
            "improvability_low", "improvability_high", "mrr", "rank_1", "rank_2", "rank_3",
@@ -122,6 +127,27 @@ class Leaderboard(Analysis):
     @property
     def board(self) -> Board:
         return self.boards[0]
+
+    def figure_shown(self, name: str) -> int:
+        """How many learners the figure ``name`` (``elo``, ``winrate_matrix``) draws: the
+        whole table's board's best, every learner up to ``figure_top`` (0 for a matrix that was
+        not kept)."""
+        if name == "winrate_matrix" and self.board.matrix is None:
+            return 0
+        return min(len(self.board.learners), self.settings.get("figure_top", FIGURE_MOST))
+
+    def figure_left_out(self, name: str) -> str | None:
+        """The sentence the figure ``name`` prints in itself and the notes carry when it
+        draws fewer learners than the board has (None when it draws them all)."""
+        from .figures import left_out
+
+        shown, of = self.figure_shown(name), len(self.board.learners)
+        if not shown:
+            return None
+        change = (f"--figure-top N to change (up to {FIGURE_MOST})"
+                  if shown < FIGURE_MOST else f"{FIGURE_MOST} is the most it draws")
+        return left_out(FIGURES[name], shown, of,
+                        change + "; the CSV and JSON hold every learner")
 
     def to_dict(self) -> dict:
         """Everything, as JSON-ready values (``rankwise.report.board`` writes every format)."""
@@ -401,8 +427,6 @@ def _notes(names, bound, complete, present, table, error_like) -> list:
 
 
 def _with_sentences(board, rank_d, learners, confidence) -> Board:
-    from dataclasses import replace
-
     c = board.columns
     top = int(np.lexsort((np.arange(len(board.learners)), -c["elo"]))[0])
     first = board.learners[top]
@@ -511,8 +535,8 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
                 higher_is_better: bool | None = None, columns: dict | None = None,
                 source_format: str = "auto", where=None, sep: str | None = None,
                 decimal: str | None = None, duplicates: str | None = None,
-                decimals: int | None = DEFAULT_DECIMALS, rounds: int | None = None
-                ) -> Leaderboard:
+                decimals: int | None = DEFAULT_DECIMALS, figure_top: int = FIGURE_MOST,
+                rounds: int | None = None) -> Leaderboard:
     """The leaderboard of a table of results split by split (module docstring).
 
     Parameters
@@ -547,6 +571,10 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
         a tie in both; None compares the values as given (TabArena's bencheval does, and its
         boards are then reproduced to the last bit). The normalized error and improvability
         always read the values as given.
+    figure_top : int, default 300
+        The figures (:func:`rankwise.report.board.board_figure` and ``matrix_figure``) draw the
+        board's best ``figure_top`` learners, every one up to it (from 1 to 300); fewer than
+        the board has, the figure and the notes say so.
 
     Returns
     -------
@@ -570,6 +598,7 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
     from ..tables.read import load_table, read_frame
 
     draws = _whole(check.renamed(draws, rounds, "rounds", "draws"), "draws", 1, 100_000)
+    figure_top = _whole(figure_top, "figure_top", 1, FIGURE_MOST)
     decimals = check.decimals(decimals)
     check.choice("rule", rule, RULES)
     check.seed(seed)
@@ -611,7 +640,7 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
                 "bootstrap": {"over": "data sets", "draws": draws, "seed": seed,
                               "confidence": float(confidence)},
                 "alpha": alpha, "by": by, "aggregate": "mean over a data set's splits",
-                "order": rule, "decimals": decimals}
+                "order": rule, "decimals": decimals, "figure_top": figure_top}
     reading = [table.reading.sentence()] if table.reading is not None else []
     few = ([f"With {draws} bootstrap resamples the {confidence:.0%} interval of Elo is a little"
             " narrow: in a simulation (5 learners, 30 data sets) the intervals of 100"
@@ -619,8 +648,10 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
             " (docs: leaderboards). Give --draws 1000 for intervals that keep their level; 100"
             " is TabArena's default, kept so that the numbers equal TabArena's."]
            if draws < 1000 else [])
-    return Leaderboard(boards, label, table.criterion, bool(table.higher_is_better),
-                       settings, tuple([*few, *notes, *reading, *table.warnings]))
+    lb = Leaderboard(boards, label, table.criterion, bool(table.higher_is_better),
+                     settings, tuple([*few, *notes, *reading, *table.warnings]))
+    cut = [x for x in map(lb.figure_left_out, FIGURES) if x]
+    return replace(lb, notes=lb.notes + tuple(cut)) if cut else lb
 
 
 def _whole(value, name: str, low: int, high: int) -> int:

@@ -18,6 +18,7 @@ def leaderboard(
     anchor: B.anchor = BD.anchor, draws: B.draws = BD.draws, seed: B.seed = BD.seed,
     confidence: B.confidence = BD.confidence, alpha: B.alpha = BD.alpha, by: B.by = BD.by,
     rule: B.rule = BD.rule, decimals: B.decimals = BD.decimals,
+    figure_top: B.figure_top = BD.figure_top,
     fmt: B.fmt = BD.fmt, output: B.output = BD.output, report: B.report = BD.report,
     figure: B.figure = BD.figure, matrix_figure: B.matrix_figure = BD.matrix_figure,
 ):
@@ -52,7 +53,8 @@ def leaderboard(
                               criterion=criterion, higher_is_better=higher_is_better,
                               columns=parse_columns(columns), source_format=source_format,
                               where=where, sep=separator(sep), decimal=decimal,
-                              duplicates=duplicates, decimals=decimals)
+                              duplicates=duplicates, decimals=decimals,
+                              figure_top=figure_top)
         if example is not None:
             from dataclasses import replace
             result = replace(result, source=f"example:{example}")

@@ -40,6 +40,11 @@ class Table:
     align: str           # one of "<" or ">" per column
     caption: str = ""
     key: str = ""
+    #: The columns (indices) the text keeps when the whole table is wider than the terminal,
+    #: and the line it then prints under them (where the others are); () keeps every column,
+    #: in blocks of columns that fit.
+    narrow: tuple = ()
+    narrow_note: str = ""
 
 
 @dataclass

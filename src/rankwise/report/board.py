@@ -12,12 +12,18 @@ from .format import fmt_p
 #: Rows a person reads in a board (the JSON and CSV carry every learner).
 SHOWN = 60
 #: The columns of the readable board: (key, header, digits); CSV and JSON carry them all.
-SHOWN_COLUMNS = (("elo", "Elo", 1), ("interval", "95% interval", 1), ("rank", "mean rank", 2),
-                 ("winrate", "win rate", 3), ("improvability", "improv.", 3),
-                 ("mrr", "MRR", 3), ("ranks", "#1/#2/#3/>3", 1),
+#: ``tied``: whether the learner is tied with #1 (the board's ``tied_with_first``).
+SHOWN_COLUMNS = (("elo", "Elo", 1), ("interval", "95% interval", 1), ("tied", "tied", None),
+                 ("rank", "mean rank", 2), ("winrate", "win rate", 3),
+                 ("improvability", "improv.", 3), ("mrr", "MRR", 3), ("ranks", "#1/#2/#3/>3", 1),
                  ("normalized_error", "norm. err.", 3), ("imputed", "imputed", 3),
                  ("median_rank", "med. rank", 1), ("time_train_s", "train s", 1),
                  ("time_infer_s", "infer s", 2))
+#: The columns a person reads first: the text keeps these when the board is wider than the
+#: terminal (and says where the others are).
+FIRST_COLUMNS = ("#", "learner", "elo", "interval", "tied", "winrate")
+#: Every key that is always a column, whatever the board holds.
+ALWAYS = ("elo", "interval", "tied", "ranks")
 
 
 def _elo_cell(board, j, digits=1) -> str:
@@ -25,29 +31,45 @@ def _elo_cell(board, j, digits=1) -> str:
     return f"{mark}{board.columns['elo'][j]:.{digits}f}"
 
 
-def _row(board, j) -> list:
+def _keys(board) -> list:
+    """The keys of the readable board's columns this board has, in order."""
+    return [key for key, _, _ in SHOWN_COLUMNS if key in ALWAYS or key in board.columns]
+
+
+def _row(board, j, tied) -> list:
     c = board.columns
+    digits = {key: d for key, _, d in SHOWN_COLUMNS}
     out = [str(j + 1), board.learners[j]]
-    for key, _, d in SHOWN_COLUMNS:
+    for key in _keys(board):
         if key == "elo":
             out.append(_elo_cell(board, j))
         elif key == "interval":
             out.append(f"[{c['elo_low'][j]:.1f}, {c['elo_high'][j]:.1f}]")
+        elif key == "tied":
+            out.append("yes" if board.learners[j] in tied else "")
         elif key == "ranks":
             out.append("/".join(f"{c[n][j]:g}" for n in ("rank_1", "rank_2", "rank_3",
                                                           "rank_4_plus")))
-        elif key in c:
+        else:
             v = c[key][j]
-            out.append("-" if np.isnan(v) else f"{v:.{d}f}")
+            out.append("-" if np.isnan(v) else f"{v:.{digits[key]}f}")
     return out
 
 
 def _header(board, confidence) -> list:
-    head = ["#", "learner"]
-    for key, title, _ in SHOWN_COLUMNS:
-        if key in ("elo", "interval", "ranks") or key in board.columns:
-            head.append(f"{confidence:.0%} interval" if key == "interval" else title)
-    return head
+    titles = {key: title for key, title, _ in SHOWN_COLUMNS}
+    return ["#", "learner"] + [f"{confidence:.0%} interval" if key == "interval" else
+                               titles[key] for key in _keys(board)]
+
+
+def _first(board, head) -> tuple:
+    """``(narrow, note)``: the indices of the columns a person reads first, and the line that
+    says where the others are."""
+    keys = ["#", "learner"] + _keys(board)
+    narrow = tuple(i for i, key in enumerate(keys) if key in FIRST_COLUMNS)
+    rest = [head[i] for i in range(len(keys)) if i not in narrow]
+    return narrow, (f"{len(rest)} more columns ({', '.join(rest)}): a wider terminal, -f csv"
+                    " (every learner), -f markdown or --report DIR.")
 
 
 def _compared(decimals) -> str:
@@ -86,16 +108,21 @@ def document(lb) -> Document:
             sentences = [x.replace(f"p = {f['pvalue']:.3g}", shown) for x in sentences]
         doc.add(Paragraph(" ".join(sentences), role="verdict"))
         shown = min(len(board.learners), SHOWN)
-        rows = [_row(board, j) for j in range(shown)]
+        tied = set(board.tied_with_first)
+        rows = [_row(board, j, tied) for j in range(shown)]
         head = _header(board, conf)
-        caption = ("≥ / ≤: a bound (the learner won or lost every battle); #1/#2/#3/>3: on"
-                   " how many data sets it took that place. Columns defined in the guide"
-                   " (leaderboards).")
+        caption = (f"tied: statistically tied with #1 at {conf:.0%} (its rank confidence set"
+                   " holds place 1); ≥ / ≤: a bound (the learner won or lost every battle);"
+                   " #1/#2/#3/>3: on how many data sets it took that place. Columns defined in"
+                   " the guide (leaderboards).")
         if shown < len(board.learners):
             caption += (f" The best {shown} of {len(board.learners)} learners; the JSON and"
                         " CSV list them all.")
-        doc.add(Table(head, rows, "><" + ">" * (len(head) - 2), caption,
-                      key="leaderboard" if board.subset is None else f"leaderboard_{board.subset}"))
+        narrow, note = _first(board, head)
+        doc.add(Table(head, rows, "><" + "".join("<" if h == "tied" else ">"
+                                                  for h in head[2:]), caption,
+                      key="leaderboard" if board.subset is None else f"leaderboard_{board.subset}",
+                      narrow=narrow, narrow_note=note))
         if board.notes:
             doc.add(Bullets(list(board.notes), role="notes"))
         if board.subset is None:
@@ -105,23 +132,24 @@ def document(lb) -> Document:
     return doc
 
 
-#: The figures a person reads: (name, learners drawn at most).
-FIGURE_LIMITS = {"elo": 40, "winrate_matrix": 30}
-
-
 def _figure_blocks(lb) -> list:
     n = len(lb.board.learners)
     conf = lb.settings["bootstrap"]["confidence"]
-    shown = {name: min(n, most) for name, most in FIGURE_LIMITS.items()}
+
+    def which(name):
+        shown = lb.figure_shown(name)
+        return f"every one of the {n} learners" if shown == n else \
+            f"the best {shown} of {n} learners (see the notes)"
+
     out = [Figure("elo", Drawn(
         "elo", "Elo with intervals",
-        f"Elo of the best {shown['elo']} of {n} learners with its {conf:.0%} bootstrap interval"
-        " over data sets; * tied with #1; an open marker is a bound."))]
+        f"Elo of {which('elo')} with its {conf:.0%} bootstrap interval over data sets; * tied"
+        " with #1; an open marker is a bound."))]
     if lb.board.matrix is not None:
         out.append(Figure("winrate_matrix", Drawn(
             "winrate_matrix", "Win-rate matrix",
-            f"How often the row learner beats the column learner over the splits, the best"
-            f" {shown['winrate_matrix']} of {n} learners in board order.")))
+            f"How often the row learner beats the column learner over the splits,"
+            f" {which('winrate_matrix')} in board order.")))
     return out
 
 
@@ -166,7 +194,8 @@ def board_json(lb, indent: int | None = 2) -> str:
 
 
 def board_csv(lb) -> str:
-    """Every learner of every board, one row each (``subset`` empty for the whole table)."""
+    """Every learner of every board, one row each (``subset`` empty for the whole table);
+    ``tied_with_first``: ``true`` for the learners of the board's tied-with-#1 set."""
     import csv
     import io
 
@@ -175,15 +204,18 @@ def board_csv(lb) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     present = [c for c in COLUMNS if any(c in b.columns for b in lb.boards)]
-    writer.writerow(["subset", "position", "learner", *present, "elo_bound"])
+    writer.writerow(["subset", "position", "learner", *present, "elo_bound",
+                     "tied_with_first"])
     for b in lb.boards:
+        tied = set(b.tied_with_first)
         for j, name in enumerate(b.learners):
             cells = []
             for c in present:
                 v = b.columns.get(c)
                 cells.append("" if v is None or np.isnan(v[j]) else repr(float(v[j])))
             writer.writerow([b.subset or "", j + 1, name, *cells,
-                             {0: "", 1: "lower", -1: "upper"}[int(b.bound[j])]])
+                             {0: "", 1: "lower", -1: "upper"}[int(b.bound[j])],
+                             "true" if name in tied else "false"])
     return out.getvalue()
 
 
@@ -197,19 +229,27 @@ def render(lb, fmt: str, width: int | None = 80) -> str:
     return FORMATS[fmt](lb)
 
 
-def board_figure(lb, limit: int = 40):
-    """Elo with its interval, best on top (the first ``limit`` learners of the whole table's
-    board), a bound drawn as an open marker."""
+def _said(fig, sentence: str | None) -> None:
+    """The sentence of what a figure leaves out, under it in the figure itself."""
+    if sentence:
+        fig.text(0.01, 0.002, sentence, fontsize=7, color="0.25", va="bottom", ha="left")
+
+
+def board_figure(lb, limit: int | None = None):
+    """Elo with its interval, best on top: the whole table's board, every learner up to
+    ``figure_top`` (the analysis's; ``limit``: fewer), a bound drawn as an open marker; when
+    it draws fewer learners than the board has, the figure says so."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     b = lb.board
-    n = min(limit, len(b.learners))
+    n = lb.figure_shown("elo") if limit is None else min(limit, len(b.learners))
     c = b.columns
     y = np.arange(n)[::-1]
-    fig, ax = plt.subplots(figsize=(7.0, 0.9 + 0.24 * n))
+    row, font = (0.24, 7) if n <= 80 else (0.15, 6)   # inches per learner, its name's size
+    fig, ax = plt.subplots(figsize=(7.0, 1.1 + row * n))
     ax.errorbar(c["elo"][:n], y, xerr=[c["elo"][:n] - c["elo_low"][:n],
                                         c["elo_high"][:n] - c["elo"][:n]],
                 fmt="none", ecolor="0.55", elinewidth=1.2, capsize=2)
@@ -219,17 +259,33 @@ def board_figure(lb, limit: int = 40):
     tied = set(b.tied_with_first)
     ax.set_yticks(y)
     ax.set_yticklabels([("* " if name in tied else "") + name for name in b.learners[:n]],
-                       fontsize=7)
+                       fontsize=font)
+    ax.set_ylim(-0.7, n - 0.3)
     conf = lb.settings["bootstrap"]["confidence"]
     ax.set_xlabel(f"Elo ({conf:.0%} bootstrap interval over data sets)")
     ax.set_title("Leaderboard (* tied with #1)", fontsize=9)
     ax.grid(axis="x", color="0.9")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.3 / fig.get_figheight(), 1, 1))
+    _said(fig, _left_out(lb, "elo", n))
     return fig
 
 
-def matrix_figure(lb, limit: int = 30):
-    """The win-rate matrix (row learner against column learner), board order."""
+def _left_out(lb, name: str, n: int) -> str | None:
+    """The analysis's sentence when the figure draws its ``figure_top``; a sentence of the
+    same words for a ``limit`` asked of the drawing function."""
+    if n == lb.figure_shown(name):
+        return lb.figure_left_out(name)
+    from ..analysis.figures import left_out
+    from ..analysis.leaderboard import FIGURES
+
+    return left_out(FIGURES[name], n, len(lb.board.learners), "the CSV and JSON hold every"
+                    " learner")
+
+
+def matrix_figure(lb, limit: int | None = None):
+    """The win-rate matrix (row learner against column learner), board order: every learner up
+    to ``figure_top`` (the analysis's; ``limit``: fewer), its cells and names sized to their
+    number; when it draws fewer learners than the board has, the figure says so."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -238,14 +294,23 @@ def matrix_figure(lb, limit: int = 30):
     b = lb.board
     if b.matrix is None:
         return None
-    n = min(limit, len(b.learners))
+    n = lb.figure_shown("winrate_matrix") if limit is None else min(limit, len(b.learners))
     m = b.matrix[:n, :n]
-    fig, ax = plt.subplots(figsize=(1.5 + 0.28 * n, 1.2 + 0.28 * n))
+    # inches per cell and the names' size: a name fits its row at every size
+    cell, font = (0.28, 6) if n <= 30 else (0.16, 5.5) if n <= 100 else (0.11, 4.5)
+    names = 0.6 * font / 72 * max(len(x) for x in b.learners[:n])   # inches, the longest
+    side = cell * n
+    fig, ax = plt.subplots(figsize=(side + names + 1.6, side + names + 0.6))
     image = ax.imshow(m, vmin=0, vmax=1, cmap="RdBu")
     ax.set_xticks(range(n))
     ax.set_yticks(range(n))
-    ax.set_xticklabels(b.learners[:n], rotation=90, fontsize=6)
-    ax.set_yticklabels(b.learners[:n], fontsize=6)
-    fig.colorbar(image, ax=ax, fraction=0.04, label="win rate of row against column")
-    fig.tight_layout()
+    ax.set_xticklabels(b.learners[:n], rotation=90, fontsize=font)
+    ax.set_yticklabels(b.learners[:n], fontsize=font)
+    ax.tick_params(length=1.5, pad=1)
+    bar = fig.colorbar(image, ax=ax, fraction=0.04 if n <= 30 else 0.02)
+    bar.set_label("win rate of row against column", fontsize=8)
+    bar.ax.tick_params(labelsize=7)
+    ax.set_title(f"Win rates, {n} learners in board order", fontsize=8)
+    fig.tight_layout(rect=(0, 0.3 / fig.get_figheight(), 1, 1))
+    _said(fig, _left_out(lb, "winrate_matrix", n))
     return fig

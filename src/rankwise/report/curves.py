@@ -225,19 +225,25 @@ def _draws_cd(r) -> bool:
 
 
 def _figure_section(r) -> list:
-    n = min(len(r.learners), LEARNERS_SHOWN)
+    n, k = len(r.figure_order()), len(r.learners)
     cd = _draws_cd(r)
+    some = any(cp.comparison.figures.get("cd_diagram") is not None for cp in r.checkpoints)
+    missing = r.cd_left_out()
     return [Heading("Figures"),
             Figure("curves", Drawn(
                 "curves", "Curves over the budget",
                 f"Rank over budget with its {100 * r.confidence:g}% band, convergence (median"
                 f" of the normalised value over problems and runs, with quartiles), the ECDF"
-                f" of running times and the performance profile, for the best {n} of"
-                f" {len(r.learners)} learners.")),
+                f" of running times and the performance profile, for "
+                + (f"every one of the {k} learners." if n == k else
+                   f"the best {n} of {k} learners (see the notes)."))),
             Figure("checkpoints", Drawn(
                 "checkpoints", "CD diagram at each checkpoint",
-                "One critical-difference diagram per checkpoint, as compare draws it.",
-                drawn=cd, reason=None if cd else "no checkpoint has three or more learners"))]
+                "One critical-difference diagram per checkpoint, as compare draws it"
+                + ("; a checkpoint without one says why (see the notes)." if missing else "."),
+                drawn=cd, reason=None if cd else
+                "no checkpoint's omnibus test rejects" if some else
+                "no checkpoint has three or more learners"))]
 
 
 def document(r) -> Document:
@@ -274,69 +280,125 @@ def render_curves(r, fmt: str, width: int | None = 80) -> str:
 def curves_figure(r):
     """Four panels: the rank band over the budget, the convergence curves (median over
     problems and runs of the normalised value, with its quartiles), each learner's ECDF of
-    running times over the fixed targets, and the performance profiles."""
+    running times over the fixed targets, and the performance profiles. Lines for every
+    learner drawn (``r.figure_order()``); the band and the quartiles as bars at the
+    checkpoints, side by side, so that they do not cover one another."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    c = r.curves
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from ..analysis.figures import axis_scale
 
+    c = r.curves
     fig = Figure(figsize=(10, 7.5), layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(2, 2)
-    log_x = c.grid[0] > 0 and c.grid[-1] / c.grid[0] >= 100
     colors = [f"C{i % 10}" for i in range(len(c.learners))]
-    shown = _order(r)[:LEARNERS_SHOWN]
-    ax = axes[0, 0]
-    for i in shown:
-        ax.plot(r.display, r.mean_ranks[:, i], color=colors[i], label=c.learners[i])
-        if np.isfinite(r.band_low[:, i]).all():
-            ax.fill_between(r.display, np.maximum(r.band_low[:, i], 1),
-                            np.minimum(r.band_high[:, i], len(c.learners)),
-                            color=colors[i], alpha=0.15, linewidth=0)
-    ax.invert_yaxis()
-    ax.set_ylabel("mean rank (1 = best)")
-    ax.set_title(f"Rank over budget ({100 * r.confidence:g}% simultaneous band)", fontsize=10)
-    ax = axes[0, 1]
-    from ..stats.curves import normalise
-
-    lb, ub = r.aocc_bounds  # the AOCC's own, so both show one normalisation
-    idx = c.index_at(r.display)
-    normed = normalise(c.values[..., idx], lb, ub, maximize=c.maximize,
-                       scale=r.aocc_options.value_scale)
-    normed = np.where(np.isnan(c.values[..., idx]), np.nan, normed)
-    for i in shown:
-        flat = normed[i].reshape(-1, idx.size)
-        with np.errstate(invalid="ignore"):
-            q = np.nanquantile(flat, [0.25, 0.5, 0.75], axis=0) if np.isfinite(flat).any() \
-                else np.full((3, idx.size), np.nan)
-        ax.plot(r.display, q[1], color=colors[i])
-        ax.fill_between(r.display, q[0], q[2], color=colors[i], alpha=0.15, linewidth=0)
-    ax.set_ylabel("normalised value (1 = best)")
-    ax.set_title("Convergence: median over problems and runs, quartiles", fontsize=10)
+    shown = r.figure_order()
+    _rank_panel(axes[0, 0], r, shown, colors)
+    _convergence_panel(axes[0, 1], r, shown, colors)
     ax = axes[1, 0]
     for i in shown:
         ax.step(r.display, r.ecdf[i], where="post", color=colors[i])
     ax.set_ylabel("share of (problem, run, target) reached")
     ax.set_title(f"ECDF of running times ({r.targets.shape[-1]} targets per problem)",
                  fontsize=10)
+    log_x = axis_scale(c.grid) == "log"
     for a in (axes[0, 0], axes[0, 1], axes[1, 0]):
-        a.set_xlabel(c.budget_name)
+        a.set_xlabel(c.budget_name + (" (log scale)" if log_x else ""))
         if log_x:
             a.set_xscale("log")
-    ax = axes[1, 1]
-    taus, rho = r.performance
-    if taus.size:
-        ends = np.concatenate([taus, [taus[-1] * 1.05]])
-        for i in shown:
-            ax.step(ends, np.concatenate([rho[i], rho[i][-1:]]), where="post", color=colors[i])
-        if taus[-1] / taus[0] >= 100:
-            ax.set_xscale("log")
-    ax.set_xlabel("ratio to the best cost τ")
-    ax.set_ylabel("share of problems")
-    ax.set_title("Performance profile (ERT to the convergence test)", fontsize=10)
+    _profile_panel(axes[1, 1], r, shown, colors)
     fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center",
                ncols=min(len(shown), 6), frameon=False)
+    cut = r.figure_left_out()
+    if cut:
+        fig.suptitle(cut, fontsize=8, color="0.25")
     return fig
+
+
+def _at_checkpoints(r) -> np.ndarray:
+    """The positions in ``r.display`` of the checkpoints (where the bars are drawn)."""
+    return np.flatnonzero(np.isin(r.display, np.asarray(r.settings["checkpoints"], float)))
+
+
+def _bars(ax, x, low, high, shown, colors, index):
+    """Each learner's interval at the budgets ``x`` as a bar, the learners side by side (a
+    few points apart, on a linear or a log axis alike)."""
+    from matplotlib.transforms import offset_copy
+
+    n = len(shown)
+    for place, i in enumerate(shown):
+        shift = offset_copy(ax.transData, fig=ax.figure, x=3.0 * (place - (n - 1) / 2),
+                            y=0.0, units="points")
+        ax.vlines(x, low[index(i)], high[index(i)], color=colors[i], lw=1.6, alpha=0.7,
+                  transform=shift)
+
+
+def _rank_panel(ax, r, shown, colors):
+    k = len(r.learners)
+    cp = _at_checkpoints(r)
+    for i in shown:
+        ax.plot(r.display, r.mean_ranks[:, i], color=colors[i], label=r.curves.learners[i],
+                lw=1.4)
+    if np.isfinite(r.band_low[cp][:, shown]).all():
+        low, high = np.maximum(r.band_low[cp], 1), np.minimum(r.band_high[cp], k)
+        _bars(ax, r.display[cp], low, high, shown, colors, lambda i: (slice(None), i))
+    ax.set_ylim(k + 0.15, 0.85)   # best on top; every band whole
+    ax.set_ylabel("mean rank (1 = best)")
+    ax.set_title(f"Rank over budget (bars: {100 * r.confidence:g}% simultaneous band)",
+                 fontsize=10)
+
+
+def _convergence_panel(ax, r, shown, colors):
+    from ..stats.curves import normalise
+
+    c = r.curves
+    lb, ub = r.aocc_bounds  # the AOCC's own, so both show one normalisation
+    idx = c.index_at(r.display)
+    normed = normalise(c.values[..., idx], lb, ub, maximize=c.maximize,
+                       scale=r.aocc_options.value_scale)
+    normed = np.where(np.isnan(c.values[..., idx]), np.nan, normed)
+    cp = _at_checkpoints(r)
+    q = np.full((len(c.learners), 3, idx.size), np.nan)
+    for i in shown:
+        flat = normed[i].reshape(-1, idx.size)
+        with np.errstate(invalid="ignore"):
+            if np.isfinite(flat).any():
+                q[i] = np.nanquantile(flat, [0.25, 0.5, 0.75], axis=0)
+        ax.plot(r.display, q[i, 1], color=colors[i], lw=1.4)
+    _bars(ax, r.display[cp], q[:, 0][:, cp], q[:, 2][:, cp], shown, colors,
+          lambda i: i)
+    ax.set_ylabel("normalised value (1 = best)")
+    ax.set_title("Convergence: median over problems and runs (bars: quartiles)",
+                 fontsize=10)
+
+
+def _profile_panel(ax, r, shown, colors):
+    """The performance profiles on τ from 1 to where every learner has reached its share (the
+    analysis's end), on a log₂ axis as Dolan & Moré draw them."""
+    from ..analysis.figures import profile_tau_end
+
+    taus, rho = r.performance
+    end = profile_tau_end(taus)
+    if taus.size:
+        ends = np.concatenate([taus, [end]])
+        for i in shown:
+            ax.step(ends, np.concatenate([rho[i], rho[i][-1:]]), where="post", color=colors[i])
+        if taus.max() <= 1:
+            ax.text(0.5, 0.5, "every finite ratio is 1: on each problem, every learner that"
+                    "\nconverges does so at the best cost",
+                    transform=ax.transAxes, ha="center", va="center", fontsize=8,
+                    color="0.3")
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    ax.set_xscale("log", base=2)
+    ax.set_xlim(1, end)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_ylim(-0.03, 1.03)
+    ax.set_xlabel("ratio to the best cost τ (log₂ scale)")
+    ax.set_ylabel("share of problems")
+    ax.set_title("Performance profile (ERT to the convergence test)", fontsize=10)
 
 
 def checkpoint_figure(r, width: float | None = None):
@@ -349,6 +411,7 @@ def checkpoint_figure(r, width: float | None = None):
 
     from matplotlib.image import imread
 
+    from ..names import test_title
     from .diagrams import draw, figure_bytes
 
     images = []
@@ -356,27 +419,33 @@ def checkpoint_figure(r, width: float | None = None):
         plan = cp.comparison.figures.get("cd_diagram")
         sub = draw(plan, cp.comparison.mean_ranks, cp.comparison.table.learners) \
             if plan is not None else None
-        if sub is None:
-            continue
-        # each diagram as it is saved alone (its measured box), then placed
-        images.append((cp.budget, imread(io.BytesIO(figure_bytes(sub, "png")), format="png")))
-    if not images:
+        # each diagram as it is saved alone (its measured box), then placed; a checkpoint
+        # without one keeps its place, with the reason
+        images.append((cp.budget, None if sub is None else
+                       imread(io.BytesIO(figure_bytes(sub, "png")), format="png"), cp))
+    if all(img is None for _, img, _ in images):
         return None
     from .diagrams import PNG_DPI as dpi
 
     gap = 0.35  # inches for each panel's title
-    heights = [img.shape[0] / dpi + gap for _, img in images]
-    w = max(img.shape[1] for _, img in images) / dpi
+    heights = [(0.0 if img is None else img.shape[0] / dpi) + gap for _, img, _ in images]
+    w = max(img.shape[1] for _, img, _ in images if img is not None) / dpi
     h = sum(heights)
     fig = Figure(figsize=(w, h), dpi=dpi)
     FigureCanvasAgg(fig)
     top = h
-    for (budget, img), height in zip(images, heights):
+    for (budget, img, cp), height in zip(images, heights):
         top -= height
-        frac_w = img.shape[1] / dpi / w
-        ax = fig.add_axes((0, top / h, frac_w, (height - gap) / h))
-        ax.imshow(img, interpolation="none")
-        ax.set_axis_off()
-        fig.text(0.01, (top + height - 0.05) / h, f"{r.curves.budget_name} {budget:g}",
-                 fontsize=10, va="top")
+        title = f"{r.curves.budget_name} {budget:g}"
+        if img is None:
+            gate = cp.comparison.verdict.gate
+            title += (": no CD diagram, no post-hoc decision to draw"
+                      + (f" ({test_title(gate.test)} does not reject, p = {p_words(gate.pvalue)})"
+                         if gate is not None and not gate.passed else ""))
+        else:
+            ax = fig.add_axes((0, top / h, img.shape[1] / dpi / w, (height - gap) / h))
+            ax.imshow(img, interpolation="none")
+            ax.set_axis_off()
+        fig.text(0.01, (top + height - 0.05) / h, title, fontsize=10, va="top",
+                 color="black" if img is not None else "0.35")
     return fig

@@ -203,8 +203,8 @@ def document(r) -> Document:
 
 
 def _figure_blocks(r) -> list:
-    shown = "every learner named" if len(r.learners) <= LEARNERS_SHOWN else \
-        f"the front's learners named, up to {LEARNERS_SHOWN}"
+    shown = "every learner named" if r.figure_left_out() is None else \
+        "the front's learners named (see the notes)"
     out = [Heading("Figures"), Figure("front", Drawn(
         "front", "The front",
         f"Each learner's point with its {r.settings['confidence']:.0%} intervals on both"
@@ -305,7 +305,9 @@ def front_figure(r, x: int | None = None, y: int | None = None):
         else:
             ax.set_title(f"Front over all {c} criteria (outlined) and membership probability",
                          fontsize=9)
-        fig.tight_layout()
+        _said(fig, r.figure_left_out())
+        fig.tight_layout(rect=(0, 0.25 / fig.get_figheight() if r.figure_left_out() else 0,
+                               1, 1))
         return fig
     pairs = [(i, j) for i in range(c) for j in range(i + 1, c)]
     first = len(pairs) > PANELS_SHOWN   # a person reads so many panels at most
@@ -324,11 +326,21 @@ def front_figure(r, x: int | None = None, y: int | None = None):
                     f" {r.criteria[0]} against each of the others" if len(pairs) == c - 1
                     else f" {r.criteria[0]} against {len(pairs)} of the {c - 1} others"))
     fig.colorbar(sc, ax=axes, label="P(on the front)")
+    _said(fig, r.figure_left_out())
     return fig
 
 
+def _said(fig, sentence: str | None) -> None:
+    """What the figure leaves out, under it in the figure itself."""
+    if sentence:
+        fig.text(0.01, 0.005, sentence, fontsize=7, color="0.25", va="bottom", ha="left")
+
+
 def _front_panel(ax, r, x: int, y: int, step: bool):
-    """One plane of the front figure; returns the scatter (for the colour bar)."""
+    """One plane of the front figure; returns the scatter (for the colour bar). An axis whose
+    values span two orders of magnitude or more is on a log scale (its label says so)."""
+    from ..analysis.figures import axis_scale
+
     px, py = r.points[:, x], r.points[:, y]
     ax.errorbar(px, py, xerr=[px - r.low[:, x], r.high[:, x] - px],
                 yerr=[py - r.low[:, y], r.high[:, y] - py], fmt="none", ecolor="0.7",
@@ -339,14 +351,65 @@ def _front_panel(ax, r, x: int, y: int, step: bool):
     if step:
         order = fr[np.argsort(px[fr])]
         ax.step(px[order], py[order], where="post", color="k", lw=0.8, zorder=0)
-    # every name up to LEARNERS_SHOWN learners; beyond, the front's only (a person reads those)
-    named = range(len(r.learners)) if len(r.learners) <= LEARNERS_SHOWN else fr[:LEARNERS_SHOWN]
-    for i in named:
-        ax.annotate(r.learners[i], (px[i], py[i]), textcoords="offset points", xytext=(4, 4),
-                    fontsize=7)
-    ax.set_xlabel(f"{r.criteria[x]} ({_dir(r, x)})")
-    ax.set_ylabel(f"{r.criteria[y]} ({_dir(r, y)})")
+    for c, scale_of, label_of in ((x, ax.set_xscale, ax.set_xlabel),
+                                  (y, ax.set_yscale, ax.set_ylabel)):
+        log = axis_scale(np.r_[r.points[:, c], r.low[:, c], r.high[:, c]]) == "log"
+        if log:
+            scale_of("log")
+        label_of(f"{r.criteria[c]} ({_dir(r, c)}{'; log scale' if log else ''})")
+    named = r.figure_named()
+    _place_names(ax, px[named], py[named], [r.learners[i] for i in named], (px, py))
     return sc
+
+
+def _place_names(ax, xs, ys, names, others=None, fontsize: float = 7) -> None:
+    """Each point's name beside it, over no other name and no point (``others``: every point
+    drawn, as (x, y) arrays): greedily, lowest point first, each name at the free place
+    nearest its point, right or left of it, up, down or further out; a name moved off its
+    point is joined to it by a thin line. Done in the axes' own coordinates (fractions), so
+    that the layout of the figure after it does not undo it."""
+    ax.autoscale_view()
+    fig = ax.figure
+    box = ax.get_position()
+    w_pt, h_pt = box.width * fig.get_figwidth() * 72, box.height * fig.get_figheight() * 72
+    to_axes = (ax.transScale + ax.transLimits).transform
+    at = to_axes(np.column_stack([xs, ys]))
+    pts = at if others is None else to_axes(np.column_stack(others))
+    height = 1.3 * fontsize / h_pt
+    rx, ry = 4.0 / w_pt, 4.0 / h_pt   # a marker's half size
+    placed = np.empty((0, 4))         # left, bottom, right, top
+    # offsets (points): out from the point, then up or down a line at a time
+    steps = sorted(((dx, dy * 1.3 * fontsize) for dx in (5, 17, 29, 41)
+                    for dy in range(-12, 13)), key=lambda o: (abs(o[1]) + o[0] / 2, -o[1]))
+
+    def free(l, b, r, t) -> bool:
+        if l < 0 or r > 1 or b < 0 or t > 1:
+            return False
+        hit = ((placed[:, 0] < r) & (l < placed[:, 2]) & (placed[:, 1] < t)
+               & (b < placed[:, 3])).any()
+        return not hit and not ((pts[:, 0] > l - rx) & (pts[:, 0] < r + rx)
+                                & (pts[:, 1] > b - ry) & (pts[:, 1] < t + ry)).any()
+
+    for j in np.argsort(at[:, 1], kind="stable"):
+        u, v = at[j]
+        width = 1.05 * 0.6 * fontsize * len(names[j]) / w_pt
+        spot = None
+        for dx, dy in steps:
+            for left in (u + dx / w_pt, u - dx / w_pt - width):
+                b = v + dy / h_pt - height / 2
+                if free(left, b, left + width, b + height):
+                    spot = (left, b)
+                    break
+            if spot:
+                break
+        moved = spot is None or spot != (u + 5 / w_pt, v - height / 2)
+        left, b = spot or (u + 5 / w_pt, v - height / 2)
+        placed = np.vstack([placed, [left, b, left + width, b + height]])
+        ax.annotate(names[j], (xs[j], ys[j]), xytext=(left, b + height / 2),
+                    textcoords="axes fraction", fontsize=fontsize, va="center",
+                    annotation_clip=False, zorder=3,
+                    arrowprops=dict(arrowstyle="-", lw=0.5, color="0.45", shrinkA=0,
+                                    shrinkB=3) if moved else None)
 
 
 def hasse_figure(r):

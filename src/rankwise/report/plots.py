@@ -61,8 +61,10 @@ def pvalue_heatmap(pvalues, names, mean_ranks=None, alpha: float = 0.05,
     return fig
 
 
-def group_boxplot(groups, data, limit: int = 30) -> Figure:
-    """Box plots of each learner's values (``data[j]``), best first, coloured by group."""
+def group_boxplot(groups, data, limit: int = 30, left_out: str | None = None) -> Figure:
+    """Box plots of each learner's values (``data[j]``), best first, coloured by group: the
+    best ``limit``, and ``left_out`` (the plan's sentence) under them when that is fewer than
+    every learner."""
     order = list(groups.order)[:limit]
     k = len(order)
     fig = Figure(figsize=(max(4.0, 0.45 * k + 1.5), 3.6))
@@ -78,6 +80,8 @@ def group_boxplot(groups, data, limit: int = 30) -> Figure:
                                     for j in order], rotation=60, ha="right", fontsize=8)
     ax.tick_params(axis="y", labelsize=8)
     ax.grid(axis="y", color="0.9")
+    if left_out:
+        fig.text(0.01, 0.005, left_out, fontsize=7, color="0.3")
     return fig
 
 

@@ -67,6 +67,25 @@ def _wrap(text: str, indent: str = "", width: int | None = WIDTH) -> list:
                          break_long_words=False, break_on_hyphens=False)
 
 
+def _table(block, width: int | None) -> list:
+    """A table's lines and caption; wider than ``width``, the table's ``narrow`` columns only
+    (when it names them), with its note of where the others are."""
+    rows = [[_cell(c) for c in r] for r in block.rows]
+    header, align = [visible(h) for h in block.header], block.align
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    narrowed = bool(block.narrow) and len(column_blocks(widths, width)) > 1
+    if narrowed:
+        keep = list(block.narrow)
+        rows = [[r[i] for i in keep] for r in rows]
+        header, align = [header[i] for i in keep], "".join(align[i] for i in keep)
+    out = table_lines(rows, header, align, width)
+    if block.caption:
+        out += _wrap(block.caption, width=width)
+    if narrowed and block.narrow_note:
+        out += _wrap(block.narrow_note, width=width)
+    return out
+
+
 def text_report(cmp, width: int | None = None) -> str:
     """The report as text, paragraphs wrapped to ``width`` columns (None: one line each).
 
@@ -96,10 +115,7 @@ def text_document(doc, width: int | None = None) -> str:
         elif isinstance(block, Figure):
             out += _wrap(figure_caption(block.plan), "- ", width)
         elif isinstance(block, Table):
-            rows = [[_cell(c) for c in r] for r in block.rows]
-            out += table_lines(rows, [visible(h) for h in block.header], block.align, width)
-            if block.caption:
-                out += _wrap(block.caption, width=width)
+            out += _table(block, width)
         elif isinstance(block, Preformatted):
             out += [visible(line) for line in block.lines]
     return "\n".join(out) + "\n"
