@@ -203,3 +203,32 @@ def test_the_summaries_say_what_each_command_reads():
     group.rich_markup_mode = None   # the plain layout, which cuts what does not fit
     screen = group.get_help(group.make_context("rankwise", [], resilient_parsing=True))
     assert "..." not in screen.split("Commands:")[1]   # no summary cut short
+
+
+def test_every_flag_a_message_names_is_a_flag_of_the_command_line():
+    """A hint must name an option the user can type: the lm-eval reader's note once said
+    "choose with --filter" (the option is --item-filter). Every ``--word`` in a string of the
+    package is a flag of some command, an old name kept with a FutureWarning, or a docstring's
+    placeholder."""
+    import ast
+    import re
+
+    from rankwise.option_table import RENAMED_FLAGS
+
+    known = {"--help", "--version"}
+    for command in COMMANDS.values():
+        for param in command.params:
+            known.update(param.opts)
+            known.update(param.secondary_opts)
+    known.update(old for renames in RENAMED_FLAGS.values() for old in renames)
+    placeholders = {"--a", "--b", "--flag", "--no-flag"}   # option_table's docstring
+    found = {}
+    import rankwise
+
+    for path in sorted(Path(rankwise.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                for flag in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)(?![\w])", node.value):
+                    if flag not in known | placeholders:
+                        found.setdefault(flag, path.name)
+    assert not found, found

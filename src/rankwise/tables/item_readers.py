@@ -111,7 +111,7 @@ def lm_eval(p: Path, *, metric, filter, cluster, notes):
     if other_filters:
         notes.append(f"lm-eval: {task}: each document counted once, under filter"
                      f" {first_filter!r} (also logged:"
-                     f" {', '.join(sorted(other_filters))}; choose with --filter)")
+                     f" {', '.join(sorted(other_filters))}; choose with --item-filter)")
     if not rows:
         raise RankwiseError(f"{p}: no samples in the file")
     return pd.DataFrame(rows), chosen
