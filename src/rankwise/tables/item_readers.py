@@ -250,10 +250,9 @@ def swe_bench(p: Path, *, metric, filter, cluster, notes):
     if key is None:
         raise RankwiseError(f"{p}: no 'resolved_ids' or 'resolved' list; not a SWE-bench"
                             f" report")
-    lists = {k: v for k, v in data.items() if isinstance(v, list) and
-             all(isinstance(x, str) for x in v)}
+    lists = _swe_bench_lists(p, data, key)
     named = set().union(*lists.values())
-    resolved = set(data[key])
+    resolved = set(lists[key])
     model = re.sub(r"\.json$", "", p.name)
     if p.name == "results.json":            # the experiments layout: <model>/results/results.json
         model = p.parent.parent.name if p.parent.name == "results" else p.parent.name
@@ -269,6 +268,31 @@ def swe_bench(p: Path, *, metric, filter, cluster, notes):
     notes.append(f"swe-bench: {model}: {len(resolved)} resolved, {len(unresolved)} named but"
                  f" not resolved, scored 0" + (f" ({', '.join(kinds)})" if kinds else ""))
     return pd.DataFrame(rows), "resolved"
+
+
+def _swe_bench_lists(p: Path, data: dict, key: str) -> dict:
+    """The report's lists of instance ids: a run report's ``*_ids`` lists (its other lists,
+    ``unremoved_images`` and ``unstopped_containers``, name Docker images and containers), or
+    every list of an experiments ``results.json``; one line for one that is not a list of ids."""
+    if key == "resolved_ids":
+        keys = [k for k in data if k.endswith("_ids")]
+    else:
+        keys = [k for k, v in data.items() if isinstance(v, list)] + [key]
+    lists = {}
+    for k in dict.fromkeys(keys):
+        value = data[k]
+        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+            if k != key and key == "resolved":
+                continue            # a list of something else in an experiments results.json
+            what = ("a list of other things than ids" if isinstance(value, list) else
+                    f"a string ({value[:40]!r})" if isinstance(value, str) else
+                    f"a number ({value!r})" if isinstance(value, (int, float)) else
+                    f"a {type(value).__name__}")
+            raise RankwiseError(f"{p}: {k!r} is {what}, not a list of instance ids (as in"
+                                f" \"{k}\": [\"django__django-11099\", ...]); not a SWE-bench"
+                                f" report as the harness writes it")
+        lists[k] = value
+    return lists
 
 
 def swe_bench_missing(frame: pd.DataFrame, notes: list) -> pd.DataFrame:

@@ -1,0 +1,47 @@
+"""Files written by the tools themselves (tests/data/real, each folder's README.md says which
+version and command wrote them): each is read as its tool means it, or refused in one line that
+says why and what to do."""
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rankwise.errors import RankwiseError
+from rankwise.tables.items import read_items
+
+REAL = Path(__file__).parent / "data" / "real"
+
+
+# --- SWE-bench ------------------------------------------------------------------------------
+
+SWE_REPORT = REAL / "swe_bench" / "acme__coder-7b.lite-run2.json"
+
+
+def test_a_swe_bench_run_report_counts_instances_not_docker_images():
+    """The harness's report of a run with a Docker client lists the images it left and the
+    containers it did not stop: they are not instances."""
+    report = json.loads(SWE_REPORT.read_text())
+    assert report["unremoved_images"] and report["unstopped_containers"]
+    t = read_items(SWE_REPORT)
+    assert t.models == ("acme/coder-7b",)
+    assert len(t.frame) == report["total_instances"]
+    assert set(t.frame["item"]) == set(report["submitted_ids"] + report["incomplete_ids"])
+    assert t.frame["score"].mean() == pytest.approx(
+        report["resolved_instances"] / report["total_instances"])
+
+
+@pytest.mark.parametrize("value, said", [("django__django-11099", "a string"),
+                                         (5, "a number (5)")])
+def test_a_swe_bench_report_whose_ids_are_not_a_list_gets_one_line(tmp_path, value, said):
+    report = json.loads(SWE_REPORT.read_text())
+    report["resolved_ids"] = value
+    path = tmp_path / "acme__coder-7b.lite-run2.json"
+    path.write_text(json.dumps(report))
+    with pytest.raises(RankwiseError, match=f"'resolved_ids' is {re.escape(said)}.*not a list"
+                                            " of instance ids") as caught:
+        read_items(path)
+    assert "\n" not in str(caught.value)
+
