@@ -45,3 +45,28 @@ def test_a_swe_bench_report_whose_ids_are_not_a_list_gets_one_line(tmp_path, val
         read_items(path)
     assert "\n" not in str(caught.value)
 
+
+# --- Optuna ---------------------------------------------------------------------------------
+
+OPTUNA = REAL / "optuna"
+
+
+def _optuna_both():
+    from rankwise.tables.curves import read_curves
+
+    return (read_curves(OPTUNA / "studies.db"),
+            read_curves(OPTUNA / "trials.csv", higher_is_better=False))
+
+
+def test_optuna_pruned_and_failed_trials_are_counted_on_both_paths():
+    import pandas as pd
+
+    rows = pd.read_csv(OPTUNA / "trials.csv")
+    assert rows.state.value_counts().to_dict() == {"COMPLETE": 28, "PRUNED": 8, "FAIL": 4}
+    for curves in _optuna_both():
+        assert any(n.startswith("12 trials not complete (8 pruned, 4 failed) are not logged"
+                                " points") for n in curves.notes), curves.notes
+    storage, frame = _optuna_both()
+    order = [frame.learners.index(name) for name in storage.learners]
+    assert storage.values.tolist() == frame.values[order].tolist()
+

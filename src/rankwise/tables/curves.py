@@ -34,6 +34,7 @@ from ..errors import RankwiseError
 from ..names import CURVE_SOURCES
 from .delimited import read_delimited
 from .sources import mapping_of
+from .tool_notes import trials_left_out
 
 #: How each value is taken: as logged, or each run's running best.
 VALUE_KINDS = ("raw", "running-best")
@@ -439,6 +440,7 @@ def _optuna_db(p: Path, *, budget: str, notes: list, grid=None):
             "select t.study_id, t.number, t.datetime_start, t.datetime_complete, v.value"
             " from trials t join trial_values v on v.trial_id = t.trial_id"
             " where t.state = 'COMPLETE' and v.objective = 0", con)
+        states = pd.read_sql("select state from trials where state != 'COMPLETE'", con)
         con.close()
     except (sqlite3.DatabaseError, pd.errors.DatabaseError) as exc:
         raise RankwiseError(f"{p}: not an Optuna storage file ({exc})") from None
@@ -460,6 +462,7 @@ def _optuna_db(p: Path, *, budget: str, notes: list, grid=None):
                                 " studies learner/problem/run or set the study user attributes"
                                 " learner, problem and run")
         labels[sid] = (parts[0], parts[1], parts[2] if len(parts) == 3 else name)
+    notes += trials_left_out(states.state)
     if trials.empty:
         raise RankwiseError(f"{p}: no complete trial in any study")
     trials = trials.sort_values(["study_id", "number"])
@@ -485,9 +488,7 @@ def _optuna_frame(frame: pd.DataFrame, *, budget: str, source: str, notes: list,
                   maximize=None):
     if "state" in frame.columns:
         done = frame.state.astype(str).str.upper().str.endswith("COMPLETE")
-        if (~done).any():
-            notes.append(f"{int((~done).sum())} trials not complete (pruned, failed, running)"
-                         " are not logged points")
+        notes += trials_left_out(frame.state[~done])
         frame = frame[done]
     if maximize is None:
         raise RankwiseError(f"{source}: trials_dataframe() does not record the direction; say"
