@@ -70,3 +70,9 @@ def test_optuna_pruned_and_failed_trials_are_counted_on_both_paths():
     order = [frame.learners.index(name) for name in storage.learners]
     assert storage.values.tolist() == frame.values[order].tolist()
 
+
+def test_an_infinite_value_optuna_stored_is_counted_and_placed():
+    for curves, where in zip(_optuna_both(), ("study tpe/quadratic/1 trial 7",
+                                              "tpe/quadratic/1 trial 7")):
+        assert any(n.startswith(f"1 trial value stored as infinite (1 as +inf: {where}) is"
+                                " not a logged point") for n in curves.notes), curves.notes

@@ -34,7 +34,7 @@ from ..errors import RankwiseError
 from ..names import CURVE_SOURCES
 from .delimited import read_delimited
 from .sources import mapping_of
-from .tool_notes import trials_left_out
+from .tool_notes import infinite_values, trials_left_out
 
 #: How each value is taken: as logged, or each run's running best.
 VALUE_KINDS = ("raw", "running-best")
@@ -436,9 +436,12 @@ def _optuna_db(p: Path, *, budget: str, notes: list, grid=None):
         studies = pd.read_sql("select study_id, study_name from studies", con)
         attrs = pd.read_sql("select study_id, key, value_json from study_user_attributes", con)
         dirs = pd.read_sql("select study_id, objective, direction from study_directions", con)
+        # an infinite value is stored as NULL, its sign in value_type (since Optuna 3.0)
+        kind = ("v.value_type" if "value_type" in {r[1] for r in con.execute(
+            "pragma table_info(trial_values)")} else "'FINITE' as value_type")
         trials = pd.read_sql(
-            "select t.study_id, t.number, t.datetime_start, t.datetime_complete, v.value"
-            " from trials t join trial_values v on v.trial_id = t.trial_id"
+            "select t.study_id, t.number, t.datetime_start, t.datetime_complete, v.value,"
+            f" {kind} from trials t join trial_values v on v.trial_id = t.trial_id"
             " where t.state = 'COMPLETE' and v.objective = 0", con)
         states = pd.read_sql("select state from trials where state != 'COMPLETE'", con)
         con.close()
@@ -466,6 +469,11 @@ def _optuna_db(p: Path, *, budget: str, notes: list, grid=None):
     if trials.empty:
         raise RankwiseError(f"{p}: no complete trial in any study")
     trials = trials.sort_values(["study_id", "number"])
+    inf = trials.value_type.isin(("INF_POS", "INF_NEG")).to_numpy()
+    study = dict(zip(studies.study_id, studies.study_name))
+    notes += infinite_values(trials.value_type[inf].map({"INF_POS": np.inf, "INF_NEG": -np.inf}),
+                             [f"study {study[s]} trial {n}" for s, n in
+                              zip(trials.study_id[inf], trials.number[inf])])
     if budget == "trials":
         b = trials.groupby("study_id").cumcount().to_numpy() + 1.0
         name = "trials"
@@ -499,6 +507,11 @@ def _optuna_frame(frame: pd.DataFrame, *, budget: str, source: str, notes: list,
         raise RankwiseError(f"{source}: add learner and problem columns (and run) to the rows"
                             " of study.trials_dataframe() before concatenating the studies")
     frame = frame.sort_values(keys + ["number"])
+    value = pd.to_numeric(frame["value"], errors="coerce")
+    inf = np.isinf(value.to_numpy(dtype=float))
+    notes += infinite_values(value[inf], [f"{'/'.join(map(str, k))} trial {n}" for k, n in
+                                          zip(frame.loc[inf, keys].to_numpy().tolist(),
+                                              frame.number[inf])])
     if budget == "trials":
         frame["budget"] = frame.groupby(keys).cumcount().to_numpy() + 1.0
     else:
@@ -506,7 +519,7 @@ def _optuna_frame(frame: pd.DataFrame, *, budget: str, source: str, notes: list,
         frame["budget"] = (pd.to_datetime(frame.datetime_complete)
                            - start.groupby([frame[k] for k in keys]).transform("min")
                            ).dt.total_seconds()
-    curves = from_frame(frame[keys + ["budget", "value"]], maximize=maximize,
+    curves = from_frame(frame.loc[~inf, keys + ["budget", "value"]], maximize=maximize,
                         value_kind="running-best", grid=grid, source=source, reader="optuna",
                         notes=notes)
     return replace(curves, budget_name=budget)

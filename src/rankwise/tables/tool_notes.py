@@ -1,14 +1,17 @@
 """What the optimisation tools' files hold besides the logged points, for the readers of
-:mod:`.curves`: Optuna's trials that did not complete, counted in the notes, never dropped
-without a word."""
+:mod:`.curves`: Optuna's trials that did not complete and the values it stores as infinities,
+each counted in the notes, never dropped without a word."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 #: Optuna's trial states that are not logged points, as the notes name them.
 TRIAL_STATES = {"PRUNED": "pruned", "FAIL": "failed", "RUNNING": "running",
                 "WAITING": "waiting"}
+#: Places named in a note (the rest are counted).
+PLACES_SHOWN = 3
 
 
 def trials_left_out(states) -> list:
@@ -23,6 +26,21 @@ def trials_left_out(states) -> list:
     n = len(words)
     return [f"{n} {'trial' if n == 1 else 'trials'} not complete ({parts}) {_points(n)}; the"
             " trial budget counts complete trials"]
+
+
+def infinite_values(values, places) -> list:
+    """The note counting the trial values stored as +inf or -inf, and where (``[]`` for none):
+    they are not logged points (the run keeps its previous best there)."""
+    values = np.asarray(values, dtype=float)
+    if not values.size:
+        return []
+    signs = " and ".join(f"{int(n)} as {s}" for s, n in
+                         (("+inf", (values > 0).sum()), ("-inf", (values < 0).sum())) if n)
+    shown = ", ".join(list(places)[:PLACES_SHOWN])
+    more = f" and {values.size - PLACES_SHOWN} more" if values.size > PLACES_SHOWN else ""
+    n = values.size
+    return [f"{n} trial {'value' if n == 1 else 'values'} stored as infinite ({signs}: {shown}"
+            f"{more}) {_points(n)} (the run keeps its previous best there)"]
 
 
 def _points(n: int) -> str:
