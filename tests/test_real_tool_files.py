@@ -76,3 +76,33 @@ def test_an_infinite_value_optuna_stored_is_counted_and_placed():
                                               "tpe/quadratic/1 trial 7")):
         assert any(n.startswith(f"1 trial value stored as infinite (1 as +inf: {where}) is"
                                 " not a logged point") for n in curves.notes), curves.notes
+
+
+# --- IOHprofiler ----------------------------------------------------------------------------
+
+IOH_MO = REAL / "ioh"
+
+
+def test_multi_objective_ioh_data_is_refused_naming_the_objectives():
+    from rankwise.tables.curves import read_curves
+
+    meta = json.loads(next(IOH_MO.rglob("IOHprofiler_*.json")).read_text())
+    assert meta["attributes"] == ["evaluations", "raw_y", "F2"]
+    with pytest.raises(RankwiseError, match=r"2 objectives \(raw_y, F2.*choose one with"
+                                            r" --criterion raw_y \(or F2\)") as caught:
+        read_curves(IOH_MO)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("objective, column", [("raw_y", 1), ("F2", 2)])
+def test_an_objective_chosen_of_multi_objective_ioh_data_is_read_and_said(objective, column):
+    from rankwise.tables.curves import read_curves
+
+    curves = read_curves(IOH_MO, criterion=objective)
+    assert f"IOHprofiler: the value is {objective}, one of the objectives raw_y, F2" in \
+        curves.notes
+    dat = IOH_MO / "RS" / "data_f1121_pymoo_ZDT1" / "IOHprofiler_f1121_DIM5.dat"
+    runs = dat.read_text().split("evaluations")[1:]
+    first = [float(line.split()[column]) for line in runs[0].splitlines()[1:] if line.strip()]
+    l, p = curves.learners.index("RS"), curves.problems.index("pymoo_ZDT1-5D")
+    assert curves.values[l, p, 0, -1] == pytest.approx(min(first))   # its running best

@@ -542,7 +542,8 @@ CURVES_LINE = (
            checked=True, help="Optuna: the budget is the trial count or the seconds since the"
                               " run's first trial."),
     Option("criterion", None, "--criterion", short="-c", panel=None,
-           help="Results database: the criterion (default: its first)."),
+           help="Results database: the criterion (default: its first); IOHprofiler files of"
+                " several objectives: the one to read (raw_y, F2, ...)."),
     Option("budgets", None, "--budgets", kind="list", metavar="B1,B2,...", panel=None,
            show_default=False,
            help="Checkpoints, where everything compare does runs [default: every budget up to"

@@ -34,7 +34,7 @@ from ..errors import RankwiseError
 from ..names import CURVE_SOURCES
 from .delimited import read_delimited
 from .sources import mapping_of
-from .tool_notes import infinite_values, trials_left_out
+from .tool_notes import infinite_values, ioh_value, trials_left_out
 
 #: How each value is taken: as logged, or each run's running best.
 VALUE_KINDS = ("raw", "running-best")
@@ -387,7 +387,7 @@ def _ioh_blocks(path: Path) -> list:
     return runs
 
 
-def _ioh(p: Path, *, notes: list, grid=None, value_kind=None):
+def _ioh(p: Path, *, notes: list, grid=None, value_kind=None, criterion=None):
     files = sorted(p.rglob("IOHprofiler_*.json")) if p.is_dir() else [p]
     if not files:
         raise RankwiseError(f"{p}: no IOHprofiler_*.json file (IOHexperimenter's logger writes"
@@ -410,7 +410,8 @@ def _ioh(p: Path, *, notes: list, grid=None, value_kind=None):
                 raise RankwiseError(f"{dat}: {len(blocks)} runs in the file, {len(scen['runs'])}"
                                     f" in {f.name}")
             for i, ((header, rows), run) in enumerate(zip(blocks, scen.get("runs", blocks))):
-                e, y = header.index("evaluations"), header.index("raw_y")
+                e = header.index("evaluations")
+                y = header.index(ioh_value(header, criterion, str(dat), notes))
                 data = np.array([[float(r[e]), float(r[y])] for r in rows])
                 n = len(data)
                 cols["learner"] += [alg] * n
@@ -732,8 +733,9 @@ def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None =
         A text table's separator and decimal mark, as :func:`rankwise.load_table` takes them
         (default: sniffed, a tab for ``.tsv``, ``;`` and a decimal comma when the file says so).
     criterion : str, optional
-        A results database's criterion (default: the run's first), or the one to keep of a
-        table's ``criterion`` column.
+        A results database's criterion (default: the run's first), the one to keep of a
+        table's ``criterion`` column, or the objective of IOHprofiler files that log several
+        (``raw_y``, ``F2``, ...: refused without one).
 
     Examples
     --------
@@ -764,7 +766,7 @@ def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None =
         kind = reader if reader != "auto" else (_sniff(p) or "curves")
         frame = None
         if kind == "ioh":
-            return _ioh(p, notes=notes, grid=grid, value_kind=value_kind)
+            return _ioh(p, notes=notes, grid=grid, value_kind=value_kind, criterion=criterion)
         if kind == "optuna" and _sniff(p) == "optuna":
             return _optuna_db(p, budget=budget, notes=notes, grid=grid)
         if kind == "rankwise":
