@@ -106,3 +106,52 @@ def test_an_objective_chosen_of_multi_objective_ioh_data_is_read_and_said(object
     first = [float(line.split()[column]) for line in runs[0].splitlines()[1:] if line.strip()]
     l, p = curves.learners.index("RS"), curves.problems.index("pymoo_ZDT1-5D")
     assert curves.values[l, p, 0, -1] == pytest.approx(min(first))   # its running best
+
+
+# --- inspect_ai -----------------------------------------------------------------------------
+
+INSPECT = REAL / "inspect"
+QUIZ = next(INSPECT.glob("*_quiz_*.eval"))
+QUIZ_JSON = next(INSPECT.glob("*_quiz_*.json"))
+
+
+def _mock_scores(wrong_every, ids):
+    """What the mock model scored (run.py): right on every question but multiples of n."""
+    return [float(i % wrong_every != 0) for i in ids]
+
+
+def test_an_inspect_eval_log_compressed_with_zstandard_is_read():
+    import zipfile
+
+    with zipfile.ZipFile(QUIZ) as z:
+        assert {i.compress_type for i in z.infolist()} == {93}   # inspect_ai's default
+    t = read_items(QUIZ)
+    assert t.reader == "inspect" and t.models == ("mockllm/model",) and t.tasks == ("quiz",)
+    ids = [int(i) for i in t.frame["item"]]
+    assert sorted(ids) == list(range(1, 11))
+    assert t.frame["score"].tolist() == _mock_scores(3, ids)
+    by_topic = read_items(QUIZ, cluster="topic").frame
+    assert by_topic["cluster"].astype(str).tolist() == ["even" if i % 2 == 0 else "odd"
+                                                       for i in ids]
+
+
+def test_without_zstandard_an_eval_log_gets_one_line_naming_the_package(monkeypatch):
+    import sys
+
+    if sys.version_info >= (3, 14):
+        pytest.skip("Python 3.14's zipfile reads Zstandard itself")
+    monkeypatch.setitem(sys.modules, "zstandard", None)
+    with pytest.raises(RankwiseError, match="Zstandard.*pip install zstandard") as caught:
+        read_items(QUIZ)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_single_inspect_json_log_is_detected_by_its_content(cli):
+    from rankwise.tables.items import is_item_file
+
+    assert is_item_file(QUIZ_JSON)
+    t = read_items(QUIZ_JSON)
+    assert t.reader == "inspect" and len(t.frame) == 4
+    ran = cli("compare", QUIZ_JSON)
+    assert ran.code != 0 and "reads tables as CSV" not in ran.err
+    assert "one model (mockllm/model)" in ran.err     # read as items: one model cannot compare

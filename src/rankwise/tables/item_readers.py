@@ -5,9 +5,13 @@ leaves out or maps is said in ``notes``."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import struct
+import sys
 import zipfile
+import zlib
 from pathlib import Path
 
 import pandas as pd
@@ -147,17 +151,57 @@ def _inspect_value(value, metric, where):
     return out
 
 
+#: The zip compression method of Zstandard, inspect_ai's default for ``.eval`` logs (Python's
+#: zipfile reads it from 3.14 on; before, its members are read through ``zstandard``).
+ZIP_ZSTANDARD = 93
+
+
+def _zip_member(z: zipfile.ZipFile, raw, name: str) -> bytes:
+    """The bytes of the member ``name``; one compressed with Zstandard is decompressed here
+    where zipfile cannot (its local header read from ``raw``, the zip opened as bytes)."""
+    info = z.getinfo(name)
+    if info.compress_type != ZIP_ZSTANDARD or sys.version_info >= (3, 14):
+        return z.read(info)
+    try:
+        import zstandard
+    except ImportError:
+        raise RankwiseError(f"{z.filename}: its members are compressed with Zstandard"
+                            " (inspect_ai's default); reading them needs the zstandard package:"
+                            " pip install zstandard") from None
+    raw.seek(info.header_offset)
+    head = raw.read(30)
+    if len(head) < 30 or head[:4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile(f"no local header for {name}")
+    skip = sum(struct.unpack("<HH", head[26:30]))         # its name and extra field
+    raw.seek(info.header_offset + 30 + skip)
+    try:
+        data = zstandard.ZstdDecompressor().stream_reader(
+            io.BytesIO(raw.read(info.compress_size)), read_across_frames=True).read()
+    except zstandard.ZstdError as exc:
+        raise zipfile.BadZipFile(f"{name}: {exc}") from None
+    if zlib.crc32(data) != info.CRC:
+        raise zipfile.BadZipFile(f"{name}: bad CRC-32")
+    return data
+
+
+def _eval_log(p: Path) -> tuple:
+    """``(header, samples)`` of an inspect ``.eval`` log (a zip of ``header.json``, or of
+    ``_journal/start.json`` while it runs, and ``samples/*.json``)."""
+    try:
+        with open(p, "rb") as raw, zipfile.ZipFile(raw) as z:
+            names = z.namelist()
+            header = json.loads(_zip_member(z, raw, "header.json" if "header.json" in names
+                                            else "_journal/start.json"))
+            samples = [json.loads(_zip_member(z, raw, n)) for n in names
+                       if n.startswith("samples/") and n.endswith(".json")]
+    except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, NotImplementedError) as exc:
+        raise RankwiseError(f"{p}: not an inspect .eval log ({exc})") from None
+    return header, samples
+
+
 def inspect_log(p: Path, *, metric, filter, cluster, notes):
     if p.suffix == ".eval":
-        try:
-            with zipfile.ZipFile(p) as z:
-                names = z.namelist()
-                header = json.loads(z.read("header.json")) if "header.json" in names else \
-                    json.loads(z.read("_journal/start.json"))
-                samples = [json.loads(z.read(n)) for n in names
-                           if n.startswith("samples/") and n.endswith(".json")]
-        except (zipfile.BadZipFile, KeyError, json.JSONDecodeError) as exc:
-            raise RankwiseError(f"{p}: not an inspect .eval log ({exc})") from None
+        header, samples = _eval_log(p)
     else:
         header = _json_file(p)
         samples = header.get("samples") or []

@@ -421,8 +421,7 @@ def is_item_file(path) -> bool:
     p = Path(path)
     if p.is_dir():
         return any(_folder_kind(q) for q in p.rglob("*") if q.is_file())
-    kind = _kind(p)
-    if kind is not None:
+    if _folder_kind(p) is not None:    # by its name, or a JSON file by its content
         return True
     if p.suffix.lower() in (".csv", ".tsv", ".txt", ".parquet"):
         try:
