@@ -155,3 +155,32 @@ def test_a_single_inspect_json_log_is_detected_by_its_content(cli):
     ran = cli("compare", QUIZ_JSON)
     assert ran.code != 0 and "reads tables as CSV" not in ran.err
     assert "one model (mockllm/model)" in ran.err     # read as items: one model cannot compare
+
+
+FLAKY = sorted(INSPECT.glob("*_quiz-flaky_*.eval"))   # mockllm/model (sample 7 errored), other
+
+
+def test_an_errored_inspect_sample_is_refused_in_one_line_that_says_what_to_do():
+    with pytest.raises(RankwiseError, match=r"1 of 10 samples errored and has no score \(sample"
+                                            r" 7: RuntimeError.*give --missing common") as caught:
+        read_items(FLAKY[0])
+    assert "\n" not in str(caught.value)
+
+
+def test_errored_inspect_samples_are_left_out_and_counted_under_missing_common(cli, tmp_path):
+    t = read_items(FLAKY, missing="common")
+    assert any("mockllm/model on quiz_flaky: 1 of 10 samples errored and is left out (sample 7"
+               in n for n in t.notes), t.notes
+    mine = t.frame[t.frame.model == "mockllm/model"]
+    assert sorted(int(i) for i in mine["item"]) == [1, 2, 3, 4, 5, 6, 8, 9, 10]
+    task = t.task_matrix("quiz_flaky")
+    assert len(task.items) == 9 and task.dropped == 1       # every model on the same 9 items
+    # the command line: the default says what to do; --missing common compares the 9 items
+    for log in FLAKY:
+        shutil.copy(log, tmp_path)
+    refused = cli("compare", tmp_path)
+    assert refused.code != 0 and "give --missing common" in refused.err
+    assert len(refused.err.strip().splitlines()) == 1
+    ran = cli("compare", tmp_path, "--missing", "common", "-f", "json")
+    assert ran.code == 0, ran.err
+    assert any("samples errored" in n for n in json.loads(ran.out)["notes"])

@@ -199,7 +199,30 @@ def _eval_log(p: Path) -> tuple:
     return header, samples
 
 
-def inspect_log(p: Path, *, metric, filter, cluster, notes):
+def _without_errored(p: Path, samples: list, missing: str, notes: list, where: str) -> list:
+    """The samples but those that errored (``fail_on_error=False`` keeps them in the log,
+    unscored): refused in one line that says what to do, or, with ``--missing common``, left
+    out and counted in the notes."""
+    errored = [s for s in samples if s.get("error")]
+    if not errored:
+        return samples
+    first = errored[0]
+    message = str((first.get("error") or {}).get("message", "")).strip()[:80]
+    ids = ", ".join(str(s.get("id")) for s in errored[:5]) + (" ..." if len(errored) > 5 else "")
+    one = len(errored) == 1
+    if missing != "common":
+        raise RankwiseError(f"{p}: {len(errored)} of {len(samples)} samples errored and"
+                            f" {'has' if one else 'have'} no score (sample {first.get('id')!r}:"
+                            f" {message}); give --missing common to leave"
+                            f" {'it' if one else 'them'} out (counted in the notes), or rerun"
+                            f" {'it' if one else 'them'} (inspect eval-retry) and read the new"
+                            " log")
+    notes.append(f"inspect: {where}: {len(errored)} of {len(samples)} samples errored and"
+                 f" {'is' if one else 'are'} left out (sample {ids}; --missing common)")
+    return [s for s in samples if not s.get("error")]
+
+
+def inspect_log(p: Path, *, metric, filter, cluster, notes, missing="refuse"):
     if p.suffix == ".eval":
         header, samples = _eval_log(p)
     else:
@@ -212,6 +235,7 @@ def inspect_log(p: Path, *, metric, filter, cluster, notes):
     if not samples:
         raise RankwiseError(f"{p}: the log has no samples (status"
                             f" {header.get('status', 'unknown')!r}); log them to compare items")
+    samples = _without_errored(p, samples, missing, notes, f"{model} on {task}")
     rows, chosen = [], metric
     scorers = None
     for s in samples:

@@ -392,7 +392,10 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
             "swe-bench": swe_bench}[kind]
     frames, metrics = [], []
     for f in files:
-        frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes)
+        # inspect keeps errored samples in its log: --missing says whether to leave them out
+        also = {"missing": missing} if kind == "inspect" else {}
+        frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes,
+                             **also)
         frames.append(frame)
         metrics.append(chosen)
     chosen = ",".join(dict.fromkeys(m for m in metrics if m))
