@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from rankwise.errors import RankwiseError
@@ -184,3 +185,64 @@ def test_errored_inspect_samples_are_left_out_and_counted_under_missing_common(c
     ran = cli("compare", tmp_path, "--missing", "common", "-f", "json")
     assert ran.code == 0, ran.err
     assert any("samples errored" in n for n in json.loads(ran.out)["notes"])
+
+
+# --- lm-evaluation-harness ------------------------------------------------------------------
+
+LM_EVAL = REAL / "lm_eval"
+#: acme/tiny-lm's second run of the task cloze (a rerun into the same model folder).
+RERUN = "2026-12-06T18-20-46.860460"
+
+
+def _lm_eval_runs(tmp_path, *tasks):
+    """The two models' folders of the first runs (without the rerun), with these tasks."""
+    for model in ("acme__other-lm", "acme__tiny-lm"):
+        (tmp_path / model).mkdir()
+        for path in (LM_EVAL / model).glob("samples_*.jsonl"):
+            if RERUN not in path.name and any(path.name.startswith(f"samples_{t}_")
+                                              for t in tasks):
+                shutil.copy(path, tmp_path / model)
+    return tmp_path
+
+
+def _lines(path):
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_lm_eval_perplexity_is_never_averaged_as_an_item_score(tmp_path):
+    """lambada's layout: each document's 'perplexity' is its log-likelihood, and lm-eval's
+    perplexity the exp of minus their mean; the task is read on its per-item acc."""
+    folder = _lm_eval_runs(tmp_path, "cloze", "quiz_mc")
+    samples = next((folder / "acme__tiny-lm").glob("samples_cloze_*.jsonl"))
+    results = json.loads(next((LM_EVAL / "acme__tiny-lm").glob("results_*18-19-38*")).read_text())
+    ll = [r["perplexity"] for r in _lines(samples)]
+    assert np.exp(-np.mean(ll)) == pytest.approx(results["results"]["cloze"]["perplexity,none"])
+    t = read_items(folder)
+    assert t.metric == "acc" and set(t.tasks) == {"cloze", "quiz_mc"}
+    table = t.task_table()
+    row, col = table.datasets.index("cloze"), table.learners.index("acme__tiny-lm")
+    assert table.values[row, col] == pytest.approx(np.mean([r["acc"] for r in _lines(samples)]))
+    assert any("'acc' taken of perplexity, acc" in n and "corpus-level" in n for n in t.notes)
+    with pytest.raises(RankwiseError, match="'perplexity' is a corpus-level metric of task"
+                                            " 'cloze'.*choose a per-item one") as caught:
+        read_items(folder, metric="perplexity")
+    assert "\n" not in str(caught.value)
+
+
+def test_lm_eval_tasks_of_corpus_level_metrics_alone_are_left_out_with_a_note(tmp_path, cli):
+    """wikitext's layout (loglikelihood_rolling): word_perplexity, byte_perplexity and
+    bits_per_byte, each a (log-likelihood, length) pair per document."""
+    folder = _lm_eval_runs(tmp_path, "cloze", "pages", "quiz_mc")
+    t = read_items(folder)
+    assert set(t.tasks) == {"cloze", "quiz_mc"}
+    assert any(n.startswith("lm-eval: left out pages: only corpus-level metrics (pages:"
+                            " word_perplexity, byte_perplexity, bits_per_byte)") for n in t.notes)
+    ran = cli("compare", folder, "-f", "json")
+    assert ran.code == 0, ran.err
+    assert any("left out pages" in n for n in json.loads(ran.out)["notes"])
+    (tmp_path / "only").mkdir()
+    only = _lm_eval_runs(tmp_path / "only", "pages")
+    with pytest.raises(RankwiseError, match=r"every task has only corpus-level metrics \(pages:"
+                       ) as caught:
+        read_items(only)
+    assert "\n" not in str(caught.value)

@@ -56,7 +56,7 @@ def lm_eval(p: Path, *, metric, filter, cluster, notes):
     m = re.match(r"samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl$", p.name)
     task = m.group(1) if m else p.stem[len("samples_"):]
     model = _lm_eval_model(p)
-    rows, seen, chosen = [], set(), metric
+    rows, seen, chosen = [], set(), None
     other_filters = set()
     records = list(_json_lines(p))
     for number, rec in records:
@@ -75,22 +75,8 @@ def lm_eval(p: Path, *, metric, filter, cluster, notes):
         if filt != wanted:
             other_filters.add(filt)
             continue
-        if chosen is None or "," in chosen:
-            names = rec.get("metrics") or [k for k, v in rec.items()
-                                            if k not in _LM_EVAL_FIELDS and
-                                            _number(v) is not None]
-            if not names:
-                raise RankwiseError(f"{p}, line {number}: no per-item metric in the record")
-            wanted_metrics = [m.strip() for m in (chosen or "").split(",") if m.strip()]
-            chosen = next((m for m in wanted_metrics if m in rec), None)
-            if wanted_metrics and chosen is None:
-                raise RankwiseError(f"{p}, line {number}: none of the metrics"
-                                    f" {', '.join(wanted_metrics)} in the record (it has"
-                                    f" {', '.join(names)})")
-            chosen = chosen or names[0]
-            if len(names) > 1 and not wanted_metrics:
-                notes.append(f"lm-eval: metric {chosen!r} taken of {', '.join(names)}"
-                             f" (choose with --metric)")
+        if not rows:        # the first record read says which metric (never corpus-level)
+            chosen = _lm_eval_metric(p, number, rec, metric, task, notes)
         if chosen not in rec:
             raise RankwiseError(f"{p}, line {number}: no metric {chosen!r} in the record (it has"
                                 f" {', '.join(k for k in rec if k not in _LM_EVAL_FIELDS)})")
@@ -119,6 +105,75 @@ def lm_eval(p: Path, *, metric, filter, cluster, notes):
     if not rows:
         raise RankwiseError(f"{p}: no samples in the file")
     return pd.DataFrame(rows), chosen
+
+
+#: lm-evaluation-harness metrics aggregated over a whole task, not averaged over documents: the
+#: perplexities of loglikelihood tasks (lambada's ``perplexity``: each document's value is its
+#: log-likelihood, the task's exp(−mean)) and of loglikelihood_rolling tasks (wikitext's
+#: ``word_perplexity``, ``byte_perplexity``, ``bits_per_byte``: each document's value a
+#: (log-likelihood, length) pair).
+CORPUS_METRICS = frozenset({"perplexity", "word_perplexity", "byte_perplexity",
+                            "bits_per_byte"})
+#: Why a corpus-level metric is not read, as the notes and errors say it.
+CORPUS_WHY = ("lm-eval aggregates {} over the whole task (a perplexity from the documents'"
+              " summed log-likelihoods), so a document's value is no score to average")
+
+
+class CorpusLevel(RankwiseError):
+    """A samples file whose metrics are all corpus-level: :func:`rankwise.read_items` leaves
+    its task out (said in the notes), or refuses when no task is left."""
+
+    def __init__(self, task: str, metrics: list):
+        self.task, self.metrics = task, list(metrics)
+        super().__init__(f"task {task!r} has only corpus-level metrics"
+                         f" ({', '.join(metrics)}): {CORPUS_WHY.format('them')}")
+
+
+def _lm_eval_metric(p: Path, number: int, rec: dict, chosen, task: str, notes: list) -> str:
+    """The per-item metric of an lm-eval record: the first of ``chosen`` (a comma-separated
+    list) it has, or its first per-item one; corpus-level metrics are never taken."""
+    names = rec.get("metrics") or [k for k, v in rec.items() if k not in _LM_EVAL_FIELDS and
+                                   _number(v) is not None]
+    if not names:
+        raise RankwiseError(f"{p}, line {number}: no per-item metric in the record")
+    per_item = [m for m in names if m in rec and m not in CORPUS_METRICS and
+                _number(rec[m]) is not None]
+    if not per_item:
+        raise CorpusLevel(task, names)
+    wanted = [m.strip() for m in (chosen or "").split(",") if m.strip()]
+    if not wanted:
+        corpus = [m for m in names if m not in per_item]
+        if len(names) > 1:
+            notes.append(f"lm-eval: metric {per_item[0]!r} taken of {', '.join(names)} (choose"
+                         f" with --metric" + (f"; {task}'s {', '.join(corpus)}: corpus-level,"
+                                              " not per item" if corpus else "") + ")")
+        return per_item[0]
+    found = next((m for m in wanted if m in rec), None)
+    if found is None:
+        which = (f"no metric {wanted[0]!r}" if len(wanted) == 1 else
+                 f"none of the metrics {', '.join(wanted)}")
+        raise RankwiseError(f"{p}, line {number}: {which} in the record (it has"
+                            f" {', '.join(names)})")
+    if found not in per_item:
+        raise RankwiseError(f"{p}: {found!r} is a corpus-level metric of task {task!r}:"
+                            f" {CORPUS_WHY.format('it')}; choose a per-item one with --metric"
+                            f" (it has {', '.join(per_item)})")
+    return found
+
+
+def lm_eval_corpus(left_out: list, read: int, label: str, notes: list) -> None:
+    """The tasks left out for their corpus-level metrics, said in the notes; one line when no
+    task is left (``read``: the files read)."""
+    if not left_out:
+        return
+    tasks = {e.task: e.metrics for e in left_out}
+    named = "; ".join(f"{t}: {', '.join(m)}" for t, m in tasks.items())
+    if not read:
+        raise RankwiseError(f"{label}: every task has only corpus-level metrics ({named}):"
+                            f" {CORPUS_WHY.format('them')}; rankwise compares per-item scores"
+                            " (acc, exact_match, ...)")
+    notes.append(f"lm-eval: left out {', '.join(tasks)}: only corpus-level metrics ({named}):"
+                 f" {CORPUS_WHY.format('them')}")
 
 
 def _lm_eval_model(p: Path) -> str:

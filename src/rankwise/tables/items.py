@@ -34,7 +34,8 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from ..names import ITEM_SOURCES
-from .item_readers import helm, inspect_log, lm_eval, swe_bench, swe_bench_missing
+from .item_readers import (CorpusLevel, helm, inspect_log, lm_eval, lm_eval_corpus,
+                           swe_bench, swe_bench_missing)
 
 #: What to do with an item some model of its task has no score for.
 ITEM_MISSING = ("refuse", "common")
@@ -390,14 +391,19 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
                             " them)")
     read = {"lm-eval": lm_eval, "inspect": inspect_log, "helm": helm,
             "swe-bench": swe_bench}[kind]
-    frames, metrics = [], []
+    frames, metrics, corpus = [], [], []
     for f in files:
         # inspect keeps errored samples in its log: --missing says whether to leave them out
         also = {"missing": missing} if kind == "inspect" else {}
-        frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes,
-                             **also)
+        try:
+            frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes,
+                                 **also)
+        except CorpusLevel as exc:      # lm-eval's perplexities: never averaged as items
+            corpus.append(exc)
+            continue
         frames.append(frame)
         metrics.append(chosen)
+    lm_eval_corpus(corpus, len(frames), str(paths[0]), notes)
     chosen = ",".join(dict.fromkeys(m for m in metrics if m))
     frame = pd.concat(frames, ignore_index=True)
     if kind == "swe-bench":
