@@ -246,3 +246,22 @@ def test_lm_eval_tasks_of_corpus_level_metrics_alone_are_left_out_with_a_note(tm
                        ) as caught:
         read_items(only)
     assert "\n" not in str(caught.value)
+
+
+def test_an_lm_eval_rerun_names_the_files_that_clash_and_what_to_do(cli):
+    with pytest.raises(RankwiseError, match=r"acme__tiny-lm: task 'cloze' was run 2 times.*"
+                                            r"samples_cloze_2026-12-06T18-19-38.909250.jsonl,"
+                                            r" samples_cloze_2026-12-06T18-20-46.860460.jsonl.*"
+                                            r"--duplicates last.*or move") as caught:
+        read_items(LM_EVAL)
+    assert "\n" not in str(caught.value) and "'repeat' column" not in str(caught.value)
+    newest, oldest = (read_items(LM_EVAL, duplicates=d) for d in ("last", "first"))
+    for table, stamp in ((newest, RERUN), (oldest, "2026-12-06T18-19-38.909250")):
+        samples = LM_EVAL / "acme__tiny-lm" / f"samples_cloze_{stamp}.jsonl"
+        part = table.frame[(table.frame.model == "acme__tiny-lm") & (table.frame.task == "cloze")]
+        assert part["score"].tolist() == [float(r["acc"]) for r in _lines(samples)]
+        assert any(f"{samples.name}, is read" in n for n in table.notes), table.notes
+    refused = cli("compare", LM_EVAL)
+    assert refused.code != 0 and "--duplicates last" in refused.err
+    ran = cli("compare", LM_EVAL, "--duplicates", "last", "-f", "json")
+    assert ran.code == 0, ran.err

@@ -288,7 +288,8 @@ def _read_options(panel: str, *, missing: str, columns: str, source: str,
                complete=names.MISSING_POLICIES + (names.MISSING_IMPUTE,)),
         Option("duplicates", None, "--duplicates", choices=names.DUPLICATES, panel=panel,
                help="Repeated rows: refuse, or keep the last or first (default: last for the"
-                    " AutoML benchmark, else refuse)." + more),
+                    " AutoML benchmark, else refuse); lm-eval: a task's newest or oldest run."
+                    + more),
         Option("where", None, "--where", kind="list", metavar="COL=VALUE,...", panel=panel,
                help="Read only these rows (e.g. constraint=1h8c_gp3)." + more),
         Option("sep", None, "--sep", metavar="CHAR", panel=panel,

@@ -52,9 +52,41 @@ def _number(value):
     return None
 
 
-def lm_eval(p: Path, *, metric, filter, cluster, notes):
+def _lm_eval_task(p: Path) -> tuple:
+    """``(task, timestamp)`` of a samples file ``samples_<task>_<timestamp>.jsonl``."""
     m = re.match(r"samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl$", p.name)
-    task = m.group(1) if m else p.stem[len("samples_"):]
+    return (m.group(1), m.group(2)) if m else (p.stem[len("samples_"):], "")
+
+
+def lm_eval_runs(files: list, duplicates, notes: list) -> list:
+    """The samples files, one per model folder and task: lm-eval writes a rerun's files beside
+    the earlier run's, and two runs of a task are refused in one line naming the files, or
+    ``duplicates`` (``last``, ``first``) keeps the newest or the oldest (said)."""
+    if duplicates not in (None, "refuse", "last", "first"):
+        raise RankwiseError(f"duplicates must be refuse, last or first; got {duplicates!r}")
+    runs = {}
+    for f in files:
+        task, stamp = _lm_eval_task(f)
+        runs.setdefault((f.parent, task), []).append((stamp, f))
+    keep = []
+    for (folder, task), found in runs.items():
+        found.sort(key=lambda run: run[0])
+        if len(found) > 1 and duplicates not in ("last", "first"):
+            raise RankwiseError(f"{folder}: task {task!r} was run {len(found)} times into this"
+                                f" model's folder ({', '.join(f.name for _, f in found)}): keep"
+                                " the newest with --duplicates last (the oldest: --duplicates"
+                                " first), or move the other file out of the folder")
+        kept = found[-1 if duplicates == "last" else 0][1]
+        if len(found) > 1:
+            notes.append(f"lm-eval: {folder.name}: task {task!r} was run {len(found)} times;"
+                         f" {'the newest' if duplicates == 'last' else 'the oldest'},"
+                         f" {kept.name}, is read (--duplicates {duplicates})")
+        keep.append(kept)
+    return sorted(keep)
+
+
+def lm_eval(p: Path, *, metric, filter, cluster, notes):
+    task = _lm_eval_task(p)[0]
     model = _lm_eval_model(p)
     rows, seen, chosen = [], set(), None
     other_filters = set()
