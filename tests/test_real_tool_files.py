@@ -265,3 +265,30 @@ def test_an_lm_eval_rerun_names_the_files_that_clash_and_what_to_do(cli):
     assert refused.code != 0 and "--duplicates last" in refused.err
     ran = cli("compare", LM_EVAL, "--duplicates", "last", "-f", "json")
     assert ran.code == 0, ran.err
+
+
+# --- WEKA -----------------------------------------------------------------------------------
+
+def test_two_weka_data_sets_sharing_a_relation_name_get_advice_that_keeps_both(tmp_path):
+    """WEKA's Experimenter names each data set by its ARFF @relation: the result file of
+    tests/data/weka with its Glass rows named iris, as two data sets that share the relation
+    name 'iris' give them."""
+    from rankwise.tables import load_table
+
+    text = (Path(__file__).parent / "data" / "weka" / "weka_5x2.arff").read_text()
+    head, rows = text.split("@data", 1)
+    clash = tmp_path / "clash.arff"
+    clash.write_text(head + "@data" + rows.replace("\nGlass,", "\niris,"))
+    with pytest.raises(RankwiseError, match=r"'iris' names two data sets \(rows \d+ and \d+"
+                                            r" repeat a scheme, run and fold\): WEKA names a"
+                                            r" data set by its ARFF @relation") as caught:
+        load_table(clash)
+    message = str(caught.value)
+    assert "\n" not in message and "give each its own @relation" in message
+    assert "keep the last or the first of each" not in message     # that would drop one
+    # an explicit --duplicates is the user's choice, as for every table
+    assert load_table(clash, duplicates="last").datasets == ("iris", "breast-cancer")
+    # the advice, followed: one data set's rows renamed, both are read
+    renamed = tmp_path / "renamed.arff"
+    renamed.write_text(head + "@data" + rows.replace("\nGlass,", "\niris2,"))
+    assert len(load_table(renamed).datasets) == 3
