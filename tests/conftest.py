@@ -29,6 +29,10 @@ import pytest
 
 from rankwise import load_example
 
+#: The scripts that wrote the tools' files under data/real (each folder's README.md) import the
+#: tools themselves, which the tests do not install: they are not collected (--doctest-modules).
+collect_ignore_glob = ["data/*"]
+
 # The suite starts Python processes (rankwise commands, the runner's workers, the test
 # processes themselves); where PYTHONDONTWRITEBYTECODE is set, each would compile every module
 # it imports from source again. Bytecode is written and read as a default Python does.

@@ -50,8 +50,8 @@ DETECTED = {
         {"is_items": True, "items": "inspect"},
     "tests/data/items/inspect/2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval":
         {"is_items": True, "items": "inspect"},
-    # a JSON log is found in a folder, but compare does not take the file alone as items
-    "tests/data/items/inspect/2025-05-12T20-28-13-04-00_popularity.json": {"items": "inspect"},
+    "tests/data/items/inspect/2025-05-12T20-28-13-04-00_popularity.json":
+        {"is_items": True, "items": "inspect"},
     "tests/data/items/lm_eval": {"is_items": True},
     "tests/data/items/lm_eval/model-a": {"is_items": True},
     "tests/data/items/lm_eval/model-a/samples_quiz_gen_2026-11-28T11-44-04.326063.jsonl":
@@ -64,15 +64,53 @@ DETECTED = {
     "tests/data/items/lm_eval/model-b/samples_quiz_mc_2026-11-28T11-44-22.839501.jsonl":
         {"is_items": True, "items": "lm-eval"},
     "tests/data/items/swe_bench": {"is_items": True},
-    "tests/data/items/swe_bench/agent-a.run1.json": {"items": "swe-bench"},
-    "tests/data/items/swe_bench/agent-b.run1.json": {"items": "swe-bench"},
+    "tests/data/items/swe_bench/agent-a.run1.json": {"is_items": True, "items": "swe-bench"},
+    "tests/data/items/swe_bench/agent-b.run1.json": {"is_items": True, "items": "swe-bench"},
+    "tests/data/real": {"is_items": True, "curves": "ioh"},
+    "tests/data/real/inspect": {"is_items": True},
+    "tests/data/real/inspect/2026-12-06T18-11-39-00-00_quiz_HwEq67PHRspGFomzF4ncxv.eval":
+        {"is_items": True, "items": "inspect"},
+    "tests/data/real/inspect/2026-12-06T18-11-42-00-00_quiz-flaky_5uWzVaayMCvpZwrBYmv6gR.eval":
+        {"is_items": True, "items": "inspect"},
+    "tests/data/real/inspect/2026-12-06T18-11-43-00-00_quiz-flaky_NH5HLxB2XbhYxMFwCaiJ38.eval":
+        {"is_items": True, "items": "inspect"},
+    "tests/data/real/inspect/2026-12-06T18-11-45-00-00_quiz_9SyLUhdNofK9ivS7NqbfTj.json":
+        {"is_items": True, "items": "inspect"},
+    "tests/data/real/ioh": {"curves": "ioh"},
+    "tests/data/real/ioh/LS": {"curves": "ioh"},
+    "tests/data/real/ioh/LS/IOHprofiler_f1121_pymoo_ZDT1.json": {"curves": "ioh"},
+    "tests/data/real/ioh/LS/IOHprofiler_f1122_pymoo_ZDT2.json": {"curves": "ioh"},
+    "tests/data/real/ioh/RS": {"curves": "ioh"},
+    "tests/data/real/ioh/RS/IOHprofiler_f1121_pymoo_ZDT1.json": {"curves": "ioh"},
+    "tests/data/real/ioh/RS/IOHprofiler_f1122_pymoo_ZDT2.json": {"curves": "ioh"},
+    "tests/data/real/lm_eval": {"is_items": True},
+    "tests/data/real/lm_eval/acme__other-lm": {"is_items": True},
+    "tests/data/real/lm_eval/acme__other-lm/samples_cloze_2026-12-06T18-20-14.043449.jsonl":
+        {"is_items": True, "items": "lm-eval"},
+    "tests/data/real/lm_eval/acme__other-lm/samples_pages_2026-12-06T18-20-14.043449.jsonl":
+        {"is_items": True, "items": "lm-eval"},
+    "tests/data/real/lm_eval/acme__other-lm/samples_quiz_mc_2026-12-06T18-20-14.043449.jsonl":
+        {"is_items": True, "items": "lm-eval"},
+    "tests/data/real/lm_eval/acme__tiny-lm": {"is_items": True},
+    "tests/data/real/lm_eval/acme__tiny-lm/samples_cloze_2026-12-06T18-19-38.909250.jsonl":
+        {"is_items": True, "items": "lm-eval"},
+    "tests/data/real/lm_eval/acme__tiny-lm/samples_cloze_2026-12-06T18-20-46.860460.jsonl":
+        {"is_items": True, "items": "lm-eval"},
+    "tests/data/real/lm_eval/acme__tiny-lm/samples_pages_2026-12-06T18-19-38.909250.jsonl":
+        {"is_items": True, "items": "lm-eval"},
+    "tests/data/real/lm_eval/acme__tiny-lm/samples_quiz_mc_2026-12-06T18-19-38.909250.jsonl":
+        {"is_items": True, "items": "lm-eval"},
+    "tests/data/real/optuna/studies.db": {"curves": "optuna"},
+    "tests/data/real/optuna/trials.csv": {"curves": "optuna"},
+    "tests/data/real/swe_bench": {"is_items": True},
+    "tests/data/real/swe_bench/acme__coder-7b.lite-run2.json":
+        {"is_items": True, "items": "swe-bench"},
     "tests/data/sources/mlr3_repeated_rows.csv": {"table": "mlr3"},
     "tests/data/weka/weka_5x2.arff": {"table": "weka"},
     "tests/data/weka/weka_split66x10.arff": {"table": "weka"},
     "src/rankwise/examples/amlb_older_results.csv": {"table": "amlb"},
     "src/rankwise/examples/amlb_reruns_results.csv": {"table": "amlb"},
     "src/rankwise/examples/amlb_results.csv": {"table": "amlb"},
-    # a long item table is items when given, but not looked for in a folder
     "src/rankwise/examples/evals_items.csv": {"is_items": True},
     "src/rankwise/examples/mlr3_benchmark.csv": {"table": "mlr3"},
     "src/rankwise/examples/openml_evaluations.csv": {"table": "openml"},

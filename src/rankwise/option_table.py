@@ -299,7 +299,8 @@ def _read_options(panel: str, *, missing: str, columns: str, source: str,
                complete=names.MISSING_POLICIES + (names.MISSING_IMPUTE,)),
         Option("duplicates", None, "--duplicates", choices=names.DUPLICATES, panel=panel,
                help="Repeated rows: refuse, or keep the last or first (default: last for the"
-                    " AutoML benchmark, else refuse)." + more),
+                    " AutoML benchmark, else refuse); lm-eval: a task's newest or oldest run."
+                    + more),
         Option("where", None, "--where", kind="list", metavar="COL=VALUE,...", panel=panel,
                help="Read only these rows (e.g. constraint=1h8c_gp3)." + more),
         Option("sep", None, "--sep", metavar="CHAR", panel=panel,
@@ -567,7 +568,8 @@ CURVES_LINE = (
            checked=True, help="Optuna: the budget is the trial count or the seconds since the"
                               " run's first trial."),
     Option("criterion", None, "--criterion", short="-c", panel=CURVES_IN,
-           help="Results database: the criterion (default: its first)."),
+           help="Results database: the criterion (default: its first); IOHprofiler files of"
+                " several objectives: the one to read (raw_y, F2, ...)."),
     Option("budgets", None, "--budgets", kind="list", metavar="B1,B2,...", panel=CURVES_P,
            show_default=False,
            help="Checkpoints, where everything compare does runs (default: every budget up to"

@@ -147,7 +147,7 @@ def compare_items(given: dict, options: dict) -> None:
                                  metric=given["metric"], filter=given["item_filter"],
                                  cluster=given["cluster"], missing=given["missing"],
                                  sep=separator(given["sep"]), decimal=given["decimal"],
-                                 columns=given["columns"])
+                                 columns=given["columns"], duplicates=given["duplicates"])
         # the across-task comparison takes every analysis option compare was given;
         # compare_items' own seed where --seed was not given (None); a --seed equal to
         # compare's default is the user's choice, and is used

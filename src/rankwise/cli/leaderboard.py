@@ -35,7 +35,7 @@ def leaderboard(
         if is_items_input(input, example, source_format):
             # scored items: the board of the task-level table (mean per model and task)
             items = read_items_input(input, example, source_format, columns=columns,
-                                     sep=separator(sep), decimal=decimal)
+                                     sep=separator(sep), decimal=decimal, duplicates=duplicates)
             opened = nullcontext(items.task_table())
             source_format = "auto"
         elif example is not None:

@@ -34,6 +34,7 @@ from ..errors import RankwiseError
 from . import registry
 from .delimited import read_delimited
 from .sources import mapping_of
+from .tool_notes import infinite_values, ioh_value, trials_left_out
 
 #: How each value is taken: as logged, or each run's running best.
 VALUE_KINDS = ("raw", "running-best")
@@ -386,7 +387,7 @@ def _ioh_blocks(path: Path) -> list:
     return runs
 
 
-def _ioh(p: Path, *, notes: list, grid=None, value_kind=None):
+def _ioh(p: Path, *, notes: list, grid=None, value_kind=None, criterion=None):
     files = sorted(p.rglob("IOHprofiler_*.json")) if p.is_dir() else [p]
     if not files:
         raise RankwiseError(f"{p}: no IOHprofiler_*.json file (IOHexperimenter's logger writes"
@@ -409,7 +410,8 @@ def _ioh(p: Path, *, notes: list, grid=None, value_kind=None):
                 raise RankwiseError(f"{dat}: {len(blocks)} runs in the file, {len(scen['runs'])}"
                                     f" in {f.name}")
             for i, ((header, rows), run) in enumerate(zip(blocks, scen.get("runs", blocks))):
-                e, y = header.index("evaluations"), header.index("raw_y")
+                e = header.index("evaluations")
+                y = header.index(ioh_value(header, criterion, str(dat), notes))
                 data = np.array([[float(r[e]), float(r[y])] for r in rows])
                 n = len(data)
                 cols["learner"] += [alg] * n
@@ -435,10 +437,14 @@ def _optuna_db(p: Path, *, budget: str, notes: list, grid=None):
         studies = pd.read_sql("select study_id, study_name from studies", con)
         attrs = pd.read_sql("select study_id, key, value_json from study_user_attributes", con)
         dirs = pd.read_sql("select study_id, objective, direction from study_directions", con)
+        # an infinite value is stored as NULL, its sign in value_type (since Optuna 3.0)
+        kind = ("v.value_type" if "value_type" in {r[1] for r in con.execute(
+            "pragma table_info(trial_values)")} else "'FINITE' as value_type")
         trials = pd.read_sql(
-            "select t.study_id, t.number, t.datetime_start, t.datetime_complete, v.value"
-            " from trials t join trial_values v on v.trial_id = t.trial_id"
+            "select t.study_id, t.number, t.datetime_start, t.datetime_complete, v.value,"
+            f" {kind} from trials t join trial_values v on v.trial_id = t.trial_id"
             " where t.state = 'COMPLETE' and v.objective = 0", con)
+        states = pd.read_sql("select state from trials where state != 'COMPLETE'", con)
         con.close()
     except (sqlite3.DatabaseError, pd.errors.DatabaseError) as exc:
         raise RankwiseError(f"{p}: not an Optuna storage file ({exc})") from None
@@ -460,9 +466,15 @@ def _optuna_db(p: Path, *, budget: str, notes: list, grid=None):
                                 " studies learner/problem/run or set the study user attributes"
                                 " learner, problem and run")
         labels[sid] = (parts[0], parts[1], parts[2] if len(parts) == 3 else name)
+    notes += trials_left_out(states.state)
     if trials.empty:
         raise RankwiseError(f"{p}: no complete trial in any study")
     trials = trials.sort_values(["study_id", "number"])
+    inf = trials.value_type.isin(("INF_POS", "INF_NEG")).to_numpy()
+    study = dict(zip(studies.study_id, studies.study_name))
+    notes += infinite_values(trials.value_type[inf].map({"INF_POS": np.inf, "INF_NEG": -np.inf}),
+                             [f"study {study[s]} trial {n}" for s, n in
+                              zip(trials.study_id[inf], trials.number[inf])])
     if budget == "trials":
         b = trials.groupby("study_id").cumcount().to_numpy() + 1.0
         name = "trials"
@@ -485,9 +497,7 @@ def _optuna_frame(frame: pd.DataFrame, *, budget: str, source: str, notes: list,
                   maximize=None):
     if "state" in frame.columns:
         done = frame.state.astype(str).str.upper().str.endswith("COMPLETE")
-        if (~done).any():
-            notes.append(f"{int((~done).sum())} trials not complete (pruned, failed, running)"
-                         " are not logged points")
+        notes += trials_left_out(frame.state[~done])
         frame = frame[done]
     if maximize is None:
         raise RankwiseError(f"{source}: trials_dataframe() does not record the direction; say"
@@ -498,6 +508,11 @@ def _optuna_frame(frame: pd.DataFrame, *, budget: str, source: str, notes: list,
         raise RankwiseError(f"{source}: add learner and problem columns (and run) to the rows"
                             " of study.trials_dataframe() before concatenating the studies")
     frame = frame.sort_values(keys + ["number"])
+    value = pd.to_numeric(frame["value"], errors="coerce")
+    inf = np.isinf(value.to_numpy(dtype=float))
+    notes += infinite_values(value[inf], [f"{'/'.join(map(str, k))} trial {n}" for k, n in
+                                          zip(frame.loc[inf, keys].to_numpy().tolist(),
+                                              frame.number[inf])])
     if budget == "trials":
         frame["budget"] = frame.groupby(keys).cumcount().to_numpy() + 1.0
     else:
@@ -505,7 +520,7 @@ def _optuna_frame(frame: pd.DataFrame, *, budget: str, source: str, notes: list,
         frame["budget"] = (pd.to_datetime(frame.datetime_complete)
                            - start.groupby([frame[k] for k in keys]).transform("min")
                            ).dt.total_seconds()
-    curves = from_frame(frame[keys + ["budget", "value"]], maximize=maximize,
+    curves = from_frame(frame.loc[~inf, keys + ["budget", "value"]], maximize=maximize,
                         value_kind="running-best", grid=grid, source=source, reader="optuna",
                         notes=notes)
     return replace(curves, budget_name=budget)
@@ -697,8 +712,9 @@ def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None =
         A text table's separator and decimal mark, as :func:`rankwise.load_table` takes them
         (default: sniffed, a tab for ``.tsv``, ``;`` and a decimal comma when the file says so).
     criterion : str, optional
-        A results database's criterion (default: the run's first), or the one to keep of a
-        table's ``criterion`` column.
+        A results database's criterion (default: the run's first), the one to keep of a
+        table's ``criterion`` column, or the objective of IOHprofiler files that log several
+        (``raw_y``, ``F2``, ...: refused without one).
 
     Examples
     --------
@@ -727,7 +743,7 @@ def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None =
         kind = reader if reader != "auto" else (shape or "curves")
         frame = None
         if kind == "ioh":
-            return _ioh(p, notes=notes, grid=grid, value_kind=value_kind)
+            return _ioh(p, notes=notes, grid=grid, value_kind=value_kind, criterion=criterion)
         if kind == "optuna" and shape == "optuna":
             return _optuna_db(p, budget=budget, notes=notes, grid=grid)
         if kind == "rankwise":

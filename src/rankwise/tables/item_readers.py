@@ -5,9 +5,13 @@ leaves out or maps is said in ``notes``."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import struct
+import sys
 import zipfile
+import zlib
 from pathlib import Path
 
 import pandas as pd
@@ -48,11 +52,43 @@ def _number(value):
     return None
 
 
-def lm_eval(p: Path, *, metric, filter, cluster, notes):
+def _lm_eval_task(p: Path) -> tuple:
+    """``(task, timestamp)`` of a samples file ``samples_<task>_<timestamp>.jsonl``."""
     m = re.match(r"samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl$", p.name)
-    task = m.group(1) if m else p.stem[len("samples_"):]
+    return (m.group(1), m.group(2)) if m else (p.stem[len("samples_"):], "")
+
+
+def lm_eval_runs(files: list, duplicates, notes: list) -> list:
+    """The samples files, one per model folder and task: lm-eval writes a rerun's files beside
+    the earlier run's, and two runs of a task are refused in one line naming the files, or
+    ``duplicates`` (``last``, ``first``) keeps the newest or the oldest (said)."""
+    if duplicates not in (None, "refuse", "last", "first"):
+        raise RankwiseError(f"duplicates must be refuse, last or first; got {duplicates!r}")
+    runs = {}
+    for f in files:
+        task, stamp = _lm_eval_task(f)
+        runs.setdefault((f.parent, task), []).append((stamp, f))
+    keep = []
+    for (folder, task), found in runs.items():
+        found.sort(key=lambda run: run[0])
+        if len(found) > 1 and duplicates not in ("last", "first"):
+            raise RankwiseError(f"{folder}: task {task!r} was run {len(found)} times into this"
+                                f" model's folder ({', '.join(f.name for _, f in found)}): keep"
+                                " the newest with --duplicates last (the oldest: --duplicates"
+                                " first), or move the other file out of the folder")
+        kept = found[-1 if duplicates == "last" else 0][1]
+        if len(found) > 1:
+            notes.append(f"lm-eval: {folder.name}: task {task!r} was run {len(found)} times;"
+                         f" {'the newest' if duplicates == 'last' else 'the oldest'},"
+                         f" {kept.name}, is read (--duplicates {duplicates})")
+        keep.append(kept)
+    return sorted(keep)
+
+
+def lm_eval(p: Path, *, metric, filter, cluster, notes):
+    task = _lm_eval_task(p)[0]
     model = _lm_eval_model(p)
-    rows, seen, chosen = [], set(), metric
+    rows, seen, chosen = [], set(), None
     other_filters = set()
     records = list(_json_lines(p))
     for number, rec in records:
@@ -71,22 +107,8 @@ def lm_eval(p: Path, *, metric, filter, cluster, notes):
         if filt != wanted:
             other_filters.add(filt)
             continue
-        if chosen is None or "," in chosen:
-            names = rec.get("metrics") or [k for k, v in rec.items()
-                                            if k not in _LM_EVAL_FIELDS and
-                                            _number(v) is not None]
-            if not names:
-                raise RankwiseError(f"{p}, line {number}: no per-item metric in the record")
-            wanted_metrics = [m.strip() for m in (chosen or "").split(",") if m.strip()]
-            chosen = next((m for m in wanted_metrics if m in rec), None)
-            if wanted_metrics and chosen is None:
-                raise RankwiseError(f"{p}, line {number}: none of the metrics"
-                                    f" {', '.join(wanted_metrics)} in the record (it has"
-                                    f" {', '.join(names)})")
-            chosen = chosen or names[0]
-            if len(names) > 1 and not wanted_metrics:
-                notes.append(f"lm-eval: metric {chosen!r} taken of {', '.join(names)}"
-                             f" (choose with --metric)")
+        if not rows:        # the first record read says which metric (never corpus-level)
+            chosen = _lm_eval_metric(p, number, rec, metric, task, notes)
         if chosen not in rec:
             raise RankwiseError(f"{p}, line {number}: no metric {chosen!r} in the record (it has"
                                 f" {', '.join(k for k in rec if k not in _LM_EVAL_FIELDS)})")
@@ -115,6 +137,75 @@ def lm_eval(p: Path, *, metric, filter, cluster, notes):
     if not rows:
         raise RankwiseError(f"{p}: no samples in the file")
     return pd.DataFrame(rows), chosen
+
+
+#: lm-evaluation-harness metrics aggregated over a whole task, not averaged over documents: the
+#: perplexities of loglikelihood tasks (lambada's ``perplexity``: each document's value is its
+#: log-likelihood, the task's exp(−mean)) and of loglikelihood_rolling tasks (wikitext's
+#: ``word_perplexity``, ``byte_perplexity``, ``bits_per_byte``: each document's value a
+#: (log-likelihood, length) pair).
+CORPUS_METRICS = frozenset({"perplexity", "word_perplexity", "byte_perplexity",
+                            "bits_per_byte"})
+#: Why a corpus-level metric is not read, as the notes and errors say it.
+CORPUS_WHY = ("lm-eval aggregates {} over the whole task (a perplexity from the documents'"
+              " summed log-likelihoods), so a document's value is no score to average")
+
+
+class CorpusLevel(RankwiseError):
+    """A samples file whose metrics are all corpus-level: :func:`rankwise.read_items` leaves
+    its task out (said in the notes), or refuses when no task is left."""
+
+    def __init__(self, task: str, metrics: list):
+        self.task, self.metrics = task, list(metrics)
+        super().__init__(f"task {task!r} has only corpus-level metrics"
+                         f" ({', '.join(metrics)}): {CORPUS_WHY.format('them')}")
+
+
+def _lm_eval_metric(p: Path, number: int, rec: dict, chosen, task: str, notes: list) -> str:
+    """The per-item metric of an lm-eval record: the first of ``chosen`` (a comma-separated
+    list) it has, or its first per-item one; corpus-level metrics are never taken."""
+    names = rec.get("metrics") or [k for k, v in rec.items() if k not in _LM_EVAL_FIELDS and
+                                   _number(v) is not None]
+    if not names:
+        raise RankwiseError(f"{p}, line {number}: no per-item metric in the record")
+    per_item = [m for m in names if m in rec and m not in CORPUS_METRICS and
+                _number(rec[m]) is not None]
+    if not per_item:
+        raise CorpusLevel(task, names)
+    wanted = [m.strip() for m in (chosen or "").split(",") if m.strip()]
+    if not wanted:
+        corpus = [m for m in names if m not in per_item]
+        if len(names) > 1:
+            notes.append(f"lm-eval: metric {per_item[0]!r} taken of {', '.join(names)} (choose"
+                         f" with --metric" + (f"; {task}'s {', '.join(corpus)}: corpus-level,"
+                                              " not per item" if corpus else "") + ")")
+        return per_item[0]
+    found = next((m for m in wanted if m in rec), None)
+    if found is None:
+        which = (f"no metric {wanted[0]!r}" if len(wanted) == 1 else
+                 f"none of the metrics {', '.join(wanted)}")
+        raise RankwiseError(f"{p}, line {number}: {which} in the record (it has"
+                            f" {', '.join(names)})")
+    if found not in per_item:
+        raise RankwiseError(f"{p}: {found!r} is a corpus-level metric of task {task!r}:"
+                            f" {CORPUS_WHY.format('it')}; choose a per-item one with --metric"
+                            f" (it has {', '.join(per_item)})")
+    return found
+
+
+def lm_eval_corpus(left_out: list, read: int, label: str, notes: list) -> None:
+    """The tasks left out for their corpus-level metrics, said in the notes; one line when no
+    task is left (``read``: the files read)."""
+    if not left_out:
+        return
+    tasks = {e.task: e.metrics for e in left_out}
+    named = "; ".join(f"{t}: {', '.join(m)}" for t, m in tasks.items())
+    if not read:
+        raise RankwiseError(f"{label}: every task has only corpus-level metrics ({named}):"
+                            f" {CORPUS_WHY.format('them')}; rankwise compares per-item scores"
+                            " (acc, exact_match, ...)")
+    notes.append(f"lm-eval: left out {', '.join(tasks)}: only corpus-level metrics ({named}):"
+                 f" {CORPUS_WHY.format('them')}")
 
 
 def _lm_eval_model(p: Path) -> str:
@@ -147,17 +238,80 @@ def _inspect_value(value, metric, where):
     return out
 
 
-def inspect_log(p: Path, *, metric, filter, cluster, notes):
+#: The zip compression method of Zstandard, inspect_ai's default for ``.eval`` logs (Python's
+#: zipfile reads it from 3.14 on; before, its members are read through ``zstandard``).
+ZIP_ZSTANDARD = 93
+
+
+def _zip_member(z: zipfile.ZipFile, raw, name: str) -> bytes:
+    """The bytes of the member ``name``; one compressed with Zstandard is decompressed here
+    where zipfile cannot (its local header read from ``raw``, the zip opened as bytes)."""
+    info = z.getinfo(name)
+    if info.compress_type != ZIP_ZSTANDARD or sys.version_info >= (3, 14):
+        return z.read(info)
+    try:
+        import zstandard
+    except ImportError:
+        raise RankwiseError(f"{z.filename}: its members are compressed with Zstandard"
+                            " (inspect_ai's default); reading them needs the zstandard package:"
+                            " pip install zstandard") from None
+    raw.seek(info.header_offset)
+    head = raw.read(30)
+    if len(head) < 30 or head[:4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile(f"no local header for {name}")
+    skip = sum(struct.unpack("<HH", head[26:30]))         # its name and extra field
+    raw.seek(info.header_offset + 30 + skip)
+    try:
+        data = zstandard.ZstdDecompressor().stream_reader(
+            io.BytesIO(raw.read(info.compress_size)), read_across_frames=True).read()
+    except zstandard.ZstdError as exc:
+        raise zipfile.BadZipFile(f"{name}: {exc}") from None
+    if zlib.crc32(data) != info.CRC:
+        raise zipfile.BadZipFile(f"{name}: bad CRC-32")
+    return data
+
+
+def _eval_log(p: Path) -> tuple:
+    """``(header, samples)`` of an inspect ``.eval`` log (a zip of ``header.json``, or of
+    ``_journal/start.json`` while it runs, and ``samples/*.json``)."""
+    try:
+        with open(p, "rb") as raw, zipfile.ZipFile(raw) as z:
+            names = z.namelist()
+            header = json.loads(_zip_member(z, raw, "header.json" if "header.json" in names
+                                            else "_journal/start.json"))
+            samples = [json.loads(_zip_member(z, raw, n)) for n in names
+                       if n.startswith("samples/") and n.endswith(".json")]
+    except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, NotImplementedError) as exc:
+        raise RankwiseError(f"{p}: not an inspect .eval log ({exc})") from None
+    return header, samples
+
+
+def _without_errored(p: Path, samples: list, missing: str, notes: list, where: str) -> list:
+    """The samples but those that errored (``fail_on_error=False`` keeps them in the log,
+    unscored): refused in one line that says what to do, or, with ``--missing common``, left
+    out and counted in the notes."""
+    errored = [s for s in samples if s.get("error")]
+    if not errored:
+        return samples
+    first = errored[0]
+    message = str((first.get("error") or {}).get("message", "")).strip()[:80]
+    ids = ", ".join(str(s.get("id")) for s in errored[:5]) + (" ..." if len(errored) > 5 else "")
+    one = len(errored) == 1
+    if missing != "common":
+        raise RankwiseError(f"{p}: {len(errored)} of {len(samples)} samples errored and"
+                            f" {'has' if one else 'have'} no score (sample {first.get('id')!r}:"
+                            f" {message}); give --missing common to leave"
+                            f" {'it' if one else 'them'} out (counted in the notes), or rerun"
+                            f" {'it' if one else 'them'} (inspect eval-retry) and read the new"
+                            " log")
+    notes.append(f"inspect: {where}: {len(errored)} of {len(samples)} samples errored and"
+                 f" {'is' if one else 'are'} left out (sample {ids}; --missing common)")
+    return [s for s in samples if not s.get("error")]
+
+
+def inspect_log(p: Path, *, metric, filter, cluster, notes, missing="refuse"):
     if p.suffix == ".eval":
-        try:
-            with zipfile.ZipFile(p) as z:
-                names = z.namelist()
-                header = json.loads(z.read("header.json")) if "header.json" in names else \
-                    json.loads(z.read("_journal/start.json"))
-                samples = [json.loads(z.read(n)) for n in names
-                           if n.startswith("samples/") and n.endswith(".json")]
-        except (zipfile.BadZipFile, KeyError, json.JSONDecodeError) as exc:
-            raise RankwiseError(f"{p}: not an inspect .eval log ({exc})") from None
+        header, samples = _eval_log(p)
     else:
         header = _json_file(p)
         samples = header.get("samples") or []
@@ -168,6 +322,7 @@ def inspect_log(p: Path, *, metric, filter, cluster, notes):
     if not samples:
         raise RankwiseError(f"{p}: the log has no samples (status"
                             f" {header.get('status', 'unknown')!r}); log them to compare items")
+    samples = _without_errored(p, samples, missing, notes, f"{model} on {task}")
     rows, chosen = [], metric
     scorers = None
     for s in samples:
@@ -250,10 +405,9 @@ def swe_bench(p: Path, *, metric, filter, cluster, notes):
     if key is None:
         raise RankwiseError(f"{p}: no 'resolved_ids' or 'resolved' list; not a SWE-bench"
                             f" report")
-    lists = {k: v for k, v in data.items() if isinstance(v, list) and
-             all(isinstance(x, str) for x in v)}
+    lists = _swe_bench_lists(p, data, key)
     named = set().union(*lists.values())
-    resolved = set(data[key])
+    resolved = set(lists[key])
     model = re.sub(r"\.json$", "", p.name)
     if p.name == "results.json":            # the experiments layout: <model>/results/results.json
         model = p.parent.parent.name if p.parent.name == "results" else p.parent.name
@@ -269,6 +423,31 @@ def swe_bench(p: Path, *, metric, filter, cluster, notes):
     notes.append(f"swe-bench: {model}: {len(resolved)} resolved, {len(unresolved)} named but"
                  f" not resolved, scored 0" + (f" ({', '.join(kinds)})" if kinds else ""))
     return pd.DataFrame(rows), "resolved"
+
+
+def _swe_bench_lists(p: Path, data: dict, key: str) -> dict:
+    """The report's lists of instance ids: a run report's ``*_ids`` lists (its other lists,
+    ``unremoved_images`` and ``unstopped_containers``, name Docker images and containers), or
+    every list of an experiments ``results.json``; one line for one that is not a list of ids."""
+    if key == "resolved_ids":
+        keys = [k for k in data if k.endswith("_ids")]
+    else:
+        keys = [k for k, v in data.items() if isinstance(v, list)] + [key]
+    lists = {}
+    for k in dict.fromkeys(keys):
+        value = data[k]
+        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+            if k != key and key == "resolved":
+                continue            # a list of something else in an experiments results.json
+            what = ("a list of other things than ids" if isinstance(value, list) else
+                    f"a string ({value[:40]!r})" if isinstance(value, str) else
+                    f"a number ({value!r})" if isinstance(value, (int, float)) else
+                    f"a {type(value).__name__}")
+            raise RankwiseError(f"{p}: {k!r} is {what}, not a list of instance ids (as in"
+                                f" \"{k}\": [\"django__django-11099\", ...]); not a SWE-bench"
+                                f" report as the harness writes it")
+        lists[k] = value
+    return lists
 
 
 def swe_bench_missing(frame: pd.DataFrame, notes: list) -> pd.DataFrame:

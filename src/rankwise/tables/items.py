@@ -33,7 +33,8 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from . import registry
-from .item_readers import helm, inspect_log, lm_eval, swe_bench, swe_bench_missing
+from .item_readers import (CorpusLevel, helm, inspect_log, lm_eval, lm_eval_corpus,
+                           lm_eval_runs, swe_bench, swe_bench_missing)
 
 #: What to do with an item some model of its task has no score for.
 ITEM_MISSING = ("refuse", "common")
@@ -301,7 +302,7 @@ def task_means(task: ItemTask) -> np.ndarray:
 def read_items(source, *, reader: str = "auto", metric: str | None = None,
                filter: str | None = None, cluster: str | None = None,
                missing: str = "refuse", sep: str | None = None, decimal: str | None = None,
-               columns: dict | str | None = None) -> ItemTable:
+               columns: dict | str | None = None, duplicates: str | None = None) -> ItemTable:
     """Read scored items from a file, a folder of tool outputs, or a DataFrame.
 
     Parameters
@@ -335,6 +336,10 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
         A long table's own column names for the roles ``model``, ``task``, ``item``, ``score``
         (``cluster``, ``weight``, ``repeat``), as ``{"model": "system"}`` or the ``--columns``
         text ``"model=system,task=benchmark"``: the one renaming rule of every long table.
+    duplicates : {"refuse", "last", "first"}, optional
+        lm-eval writes a rerun's samples beside the earlier run's in the model's folder: two
+        files of one task are refused with their names (default), or the newest (``last``) or
+        the oldest (``first``) is read (said in the notes).
 
     Examples
     --------
@@ -381,11 +386,21 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
                             " them)")
     read = {"lm-eval": lm_eval, "inspect": inspect_log, "helm": helm,
             "swe-bench": swe_bench}[kind]
-    frames, metrics = [], []
+    if kind == "lm-eval":
+        files = lm_eval_runs(files, duplicates, notes)
+    frames, metrics, corpus = [], [], []
     for f in files:
-        frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes)
+        # inspect keeps errored samples in its log: --missing says whether to leave them out
+        also = {"missing": missing} if kind == "inspect" else {}
+        try:
+            frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes,
+                                 **also)
+        except CorpusLevel as exc:      # lm-eval's perplexities: never averaged as items
+            corpus.append(exc)
+            continue
         frames.append(frame)
         metrics.append(chosen)
+    lm_eval_corpus(corpus, len(frames), str(paths[0]), notes)
     chosen = ",".join(dict.fromkeys(m for m in metrics if m))
     frame = pd.concat(frames, ignore_index=True)
     if kind == "swe-bench":

@@ -242,8 +242,11 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
     if name == "amlb":
         frame, built, describe, notes, criterion, extra = _amlb(frame, criterion, label,
                                                                 mapping, duplicates)
+    elif name == "weka":
+        frame, built, describe, notes, criterion, extra = _weka(frame, criterion, label,
+                                                                duplicates)
     elif name is not None:
-        adapter = {"openml": _openml, "mlr3": _mlr3, "weka": _weka, "tabarena": _tabarena}[name]
+        adapter = {"openml": _openml, "mlr3": _mlr3, "tabarena": _tabarena}[name]
         frame, built, describe, notes, criterion, extra = adapter(frame, criterion, label)
     # a format's own choices, then the user's mapping over them
     plan = {role: col for role, col in built.items() if role not in mapping}
@@ -605,7 +608,7 @@ WEKA_DIRECTIONS = {"percent_correct": True, "percent_incorrect": False,
 WEKA_DEFAULT = "Percent_correct"
 
 
-def _weka(frame, criterion, label):
+def _weka(frame, criterion, label, duplicates=None):
     """WEKA's Experimenter result file (ARFF or CSV): data set = ``Key_Dataset``, learner =
     ``Key_Scheme`` without ``weka.classifiers.`` (with its options when one scheme ran with
     several), repeat = ``Key_Run``, fold = ``Key_Fold``, criterion = a measure column
@@ -628,6 +631,8 @@ def _weka(frame, criterion, label):
     several = options.groupby(scheme).nunique() > 1
     frame["_learner"] = [f"{s} {o}".strip() if several.get(s, False) else s
                          for s, o in zip(scheme, options)]
+    if duplicates is None:
+        _weka_relations(frame, low, label)
     built = {"dataset": low["key_dataset"], "learner": "_learner", "repeat": low["key_run"],
              "value": chosen}
     frame["_criterion"] = chosen
@@ -684,6 +689,26 @@ def _tabarena(frame, criterion, label):
         extra.update(higher_is_better=False,
                      direction_reason="TabArena's metric_error (an error: lower is better)")
     return frame, built, describe, (), chosen, extra
+
+
+def _weka_relations(frame, low, label) -> None:
+    """One line for data sets whose rows repeat every key (scheme, run, fold): WEKA names a
+    data set by its ARFF ``@relation``, so two data sets that share one are told apart by
+    renaming one (keeping the last or first row of each key would drop one of them)."""
+    key = [low["key_dataset"], "_learner", low["key_run"]] + [low[k] for k in ("key_fold",)
+                                                              if k in low]
+    twice = frame.duplicated(key, keep=False).to_numpy()
+    if not twice.any():
+        return
+    names = list(dict.fromkeys(text(frame.loc[twice, low["key_dataset"]])))
+    rows = frame[twice].groupby(key, sort=False)["_row"].apply(list).iloc[0]
+    raise RankwiseError(f"{label}: {', '.join(map(repr, names))}"
+                        f" {'names' if len(names) == 1 else 'each name'} two data sets (rows"
+                        f" {' and '.join(map(str, rows))} repeat a scheme, run and fold): WEKA"
+                        " names a data set by its ARFF @relation, and two data sets of the"
+                        " experiment share one; give each its own @relation (or rename one data"
+                        " set's Key_Dataset in this file) and read it again (--duplicates last"
+                        " would keep one of them and drop the other)")
 
 
 def _weka_measure(measures, criterion, label) -> str:
