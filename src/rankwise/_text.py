@@ -29,3 +29,15 @@ def spreadsheet_safe(text) -> str:
     ``-``, ``@``, tab or carriage return gets a ``'`` in front (OWASP's rule for CSV)."""
     text = str(text)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """``3 tasks``, ``1 task``: a count with its noun in the number it takes (``plural``: one
+    that is not ``word + s``); every output words its counts with it.
+
+    Examples
+    --------
+    >>> counted(1, "decimal"), counted(12, "decimal"), counted(1, "pair differs", "pairs differ")
+    ('1 decimal', '12 decimals', '1 pair differs')
+    """
+    return f"{n:,} {word if n == 1 else (plural or word + 's')}"

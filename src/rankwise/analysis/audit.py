@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._text import counted
 from ..errors import RankwiseError
 from ..stats.adjust import adjust
 from ..stats.items import proportion_interval
@@ -208,10 +209,10 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
                              f" weighted); nothing about this task can be checked")
             elif _chance(n, half, len(models)) >= 0.01:
                 how = "lower bound"
-                notes.append(f"{task}: scores rounded to {d} decimals fit {n} items already; the"
-                             f" rounding is too coarse to tell the count (give it with"
-                             f" --counts {task}=N); intervals use n = {n}, a lower bound, so"
-                             f" they are at least this wide")
+                notes.append(f"{task}: scores rounded to {counted(d, 'decimal')} fit {n}"
+                             f" items already; the rounding is too coarse to tell the count"
+                             f" (give it with --counts {task}=N); intervals use n = {n}, a"
+                             f" lower bound, so they are at least this wide")
             else:
                 how = "recovered"
         score = p[:, j]
@@ -265,9 +266,25 @@ def _overall(p, tasks, models, alpha, source) -> tuple:
     verdict = compare(table, alpha=alpha).verdict
     if verdict.best is None:
         return None, (), verdict.text.split(". ")[0]
-    return (verdict.best, tuple(verdict.winners),
-            f"the Friedman-family omnibus test, then each model against the best-ranked by"
-            f" {verdict.procedure}, over {len(tasks)} tasks as data sets")
+    return verdict.best, tuple(verdict.winners), _overall_how(verdict, len(tasks))
+
+
+def _overall_how(verdict, tasks: int) -> str:
+    """How the overall verdict was reached, as it was: the omnibus test and, where it
+    rejects, the procedure against the best (by its display name); two models: their test."""
+    from ..names import procedure_title, test_title
+    from ..stats.results import p_phrase
+
+    over = f"over {tasks} tasks as data sets"
+    gate = verdict.gate
+    if gate is None:   # two models: the verdict's own test decided
+        return f"the Wilcoxon signed-ranks test, {over}"
+    if not gate.passed:
+        return (f"{test_title(gate.test)} does not reject that all models perform alike"
+                f" ({p_phrase(gate.pvalue)}) {over}, so none is shown worse than the best")
+    return (f"{test_title(gate.test)} rejects that all models perform alike"
+            f" ({p_phrase(gate.pvalue)}) {over}; then each model against the best-ranked by"
+            f" {procedure_title(verdict.procedure)}")
 
 
 def audit_text(a: Audit, width: int | None = 80) -> str:

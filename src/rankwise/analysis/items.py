@@ -28,7 +28,7 @@ from ..stats.items import (cluster_codes, cluster_summer, clustered_se, is_binar
                            normal_adequate, paired_items, proportion_interval)
 from ..stats.resample import bootstrap_counts
 from ..stats.results import PVALUE_FLOOR, floor_pvalues
-from ..tables.items import ItemTable, read_items
+from ..tables.items import TASK_CELLS, ItemTable, read_items
 from .best import BestSet, reconcile
 from ..protocol import Analysis
 
@@ -428,7 +428,7 @@ def compare_items(items, *, alpha: float = 0.05, procedures: str = "holm", test:
     table = ScoreTable(values=np.array(means), datasets=items.tasks, learners=items.models,
                        higher_is_better=True, direction_source="source",
                        criterion=items.metric or "score", aggregate="mean",
-                       counts=np.array(counts), source=items.source)
+                       counts=np.array(counts), source=items.source, cells=TASK_CELLS)
     notes = list(items.notes)
     result_across = None
     if across:

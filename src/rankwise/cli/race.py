@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from .._text import counted
 from ..cli_options import D, P
 from ..errors import RankwiseError
 from ..option_table import READ
@@ -78,8 +79,9 @@ def race_of_results(path: Path, ctx):
     way = "higher" if s["higher_is_better"] else "lower"
     typer.echo(f"rankwise: note: the race that rankwise run --race ran into {path}, on"
                f" {s['criterion']} ({way} is better; the median of the repeats x folds,"
-               f" rounded to {s['decimals']} decimals)" + ("" if record["finished"] else
-                                                "; it is unfinished") + f"; outcomes missing"
+               + (" not rounded)" if s["decimals"] is None else
+                  f" rounded to {counted(s['decimals'], 'decimal')})")
+               + ("" if record["finished"] else "; it is unfinished") + f"; outcomes missing"
                f" (a failed task): {record['missing']}", err=True)
     return result
 

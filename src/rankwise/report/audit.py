@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .blocks import Bullets, Document, Heading, Paragraph, Table
-from .format import counted
+from .._text import counted
 
 
 def level_text(confidence: float) -> str:
@@ -49,7 +49,7 @@ def _task_blocks(a, t, level: str, j: int) -> list:
                + (" no count (none fits the scores as printed)." if t.n is None else
                   f" n = {t.n} items" + (", a lower bound: at least this wide."
                                          if t.how == "lower bound" else ".")))
-    return [Paragraph(f"Items: {count}; printed to {t.decimals} decimals."),
+    return [Paragraph(f"Items: {count}; printed to {counted(t.decimals, 'decimal')}."),
             Table(["learner", "score", f"{level} interval"], rows, "<>>", caption,
                   key=f"task_{j + 1}"),   # a task's name may not suit an id
             Paragraph(f"Tied with #1 ({t.best}): {', '.join(t.tied)}.", role="verdict")]

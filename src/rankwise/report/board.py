@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._text import counted
 from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 from .format import fmt_p
 
@@ -76,7 +77,8 @@ def _compared(decimals) -> str:
     """How scores are compared before ranking, as compare's lead says it."""
     if decimals is None or decimals == "as given":
         return "scores compared as given (no rounding), ties get mid-ranks"
-    return f"scores rounded to {decimals} decimals before ranking, ties get mid-ranks"
+    return (f"scores rounded to {counted(decimals, 'decimal')} before ranking, ties get"
+            " mid-ranks")
 
 
 def document(lb) -> Document:
@@ -112,9 +114,9 @@ def document(lb) -> Document:
         rows = [_row(board, j, tied) for j in range(shown)]
         head = _header(board, conf)
         caption = (f"tied: statistically tied with #1 at {conf:.0%} (its rank confidence set"
-                   " holds place 1); ≥ / ≤: a bound (the learner won or lost every battle);"
-                   " #1/#2/#3/>3: on how many data sets it took that place. Columns defined in"
-                   " the guide (leaderboards).")
+                   " holds place 1); ≥ / ≤: a bound (an infinite maximum-likelihood Elo, said in"
+                   " the verdict); #1/#2/#3/>3: on how many data sets it took that place."
+                   " Columns defined in the guide (leaderboards).")
         if shown < len(board.learners):
             caption += (f" The best {shown} of {len(board.learners)} learners; the JSON and"
                         " CSV list them all.")

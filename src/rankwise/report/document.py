@@ -14,6 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from .._text import counted
 from ..analysis.effects import effects_against
 from ..analysis.verdict import one_sided_claim
 from ..names import FIGURES, TESTS, label, procedure_title, ranking_title, test_title
@@ -44,9 +45,12 @@ def lead_sentence(cmp) -> str:
     parts.append(f"{way} ({t.direction_source})")
     parts.append(f"alpha = {cmp.alpha}")
     parts.append(f"convention = {cmp.convention}")
-    if t.aggregate:
+    if getattr(t, "cells", None):
+        parts.append(f"cells: {t.cells}")
+    elif t.aggregate:
         parts.append(f"cells: {t.aggregate} of repeats x folds")
-    parts.append(f"scores rounded to {cmp.decimals} decimals before comparing")
+    parts.append("scores compared as given (no rounding)" if cmp.decimals is None else
+                 f"scores rounded to {counted(cmp.decimals, 'decimal')} before comparing")
     parts.append("ranks: 1 = best, ties get mid-ranks")
     return "; ".join(parts) + "."
 

@@ -25,11 +25,6 @@ def p_words(p) -> str:
     return BELOW_FLOOR if p < PVALUE_FLOOR else f"{p:.3g}"
 
 
-def counted(n: int, word: str, plural: str | None = None) -> str:
-    """``3 tasks``, ``1 task``: a count with its noun in the number it takes."""
-    return f"{n:,} {word if n == 1 else (plural or word + 's')}"
-
-
 def literal(name) -> str:
     """A learner name as matplotlib should print it: '$' would otherwise start mathtext, and a
     control character would make the SVG invalid."""

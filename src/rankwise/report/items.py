@@ -16,7 +16,8 @@ import numpy as np
 from ..names import procedure_title
 from ..stats.results import p_phrase
 from .blocks import Document, Drawn, Figure, Heading, Paragraph, Table
-from .format import counted, p_words
+from .._text import counted
+from .format import p_words
 
 #: At most this many significant pairs are listed per task in the readable formats (the JSON
 #: holds every pair).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._text import counted
 from ..analysis.verdict import one_sided_claim
 from ..names import TESTS, imputed_from, procedure_title, ranking_title
 
@@ -23,11 +24,14 @@ def _design(cmp) -> list:
     direction = "higher is better" if t.higher_is_better else "lower is better"
     parts = [f"We compared k = {t.n_learners} learners on N = {t.n_datasets} data sets"
              f" ({crit}{direction})."]
-    if t.aggregate:
+    if getattr(t, "cells", None):
+        parts.append(f"Each cell is {t.cells}.")
+    elif t.aggregate:
         parts.append(f"Each cell is the {t.aggregate} of the values over repeats and folds.")
-    parts.append(f"Scores were rounded to {cmp.decimals} decimals before comparison; learners were"
-                 " ranked within each data set (rank 1 = best, tied scores share the mean of"
-                 " their ranks).")
+    rounded = ("Scores were compared as given (no rounding)" if cmp.decimals is None else
+               f"Scores were rounded to {counted(cmp.decimals, 'decimal')} before comparison")
+    parts.append(f"{rounded}; learners were ranked within each data set (rank 1 = best, tied"
+                 " scores share the mean of their ranks).")
     return parts
 
 

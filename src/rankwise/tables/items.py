@@ -42,6 +42,8 @@ ITEM_MISSING = ("refuse", "common")
 ITEM_COLUMNS = ("model", "task", "item", "score", "cluster", "weight", "repeat")
 #: Up to this many rows, repeated (model, task, item) rows are refused when the table is read.
 EAGER_DUPLICATE_CHECK = 1_000_000
+#: What a cell of the task-level table is (its compare reports say it, not repeats x folds).
+TASK_CELLS = "a model's mean over a task's items (the tasks are the data sets)"
 
 
 @dataclass(frozen=True)
@@ -259,7 +261,7 @@ class ItemTable:
         return ScoreTable(values=values, datasets=self.tasks, learners=self.models,
                           higher_is_better=True, direction_source="source",
                           criterion=criterion or self.metric or "score", aggregate="mean",
-                          counts=counts, source=self.source)
+                          counts=counts, source=self.source, cells=TASK_CELLS)
 
 
 def _repeated(source, model, item, task) -> RankwiseError:
@@ -596,5 +598,5 @@ class ItemStream:
                 values=np.array(rows), datasets=self.tasks, learners=self.models,
                 higher_is_better=True, direction_source="source",
                 criterion=criterion or self.metric or "score", aggregate="mean",
-                counts=np.array(counts), source=self.source)
+                counts=np.array(counts), source=self.source, cells=TASK_CELLS)
         return self._cache["table"]

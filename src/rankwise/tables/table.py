@@ -30,6 +30,9 @@ class ScoreTable:
     criterion : str or None
     aggregate : str or None
         How several values per cell (repeats × folds) were combined, or None if there was one.
+    cells : str or None
+        What each cell is, in words, where it is not the ``aggregate`` of repeats × folds (``a
+        model's mean over a task's items``); the reports say it in place of repeats × folds.
     counts : ndarray of int, shape (n, k)
         Number of values behind each cell (int8 for a wide table, whose cells hold one value at
         most).
@@ -78,6 +81,8 @@ class ScoreTable:
     reading: object | None = None
     # every criterion of a long input (the one read is ``criterion``), for the multiverse
     criteria: tuple = ()
+    # what each cell is, where it is not the aggregate of repeats x folds (see the docstring)
+    cells: str | None = None
     # the input read again with other options (``reread(criterion=...)``), when the table came
     # from a file, a DataFrame or an example; its keywords are the options it was read with
     reread: object | None = field(default=None, repr=False, compare=False)
