@@ -352,7 +352,13 @@ def test_trend_and_settle(learning):
     np.testing.assert_allclose(learning.settle_pvalues, adjusted)
     budgets = [cp.budget for cp in learning.checkpoints]
     differs = [j for j in range(len(budgets) - 1) if (adjusted[j] < 0.05).any()]
-    assert learning.settle == budgets[max(differs) + 1 if differs else 0]
+    assert learning.rank_settle == budgets[max(differs) + 1 if differs else 0]
+    # the settle point the report prints is the decisions': from the first checkpoint on
+    # which every later one has the last one's winners and significant pairs
+    decided = [(set(cp.decision.winners), set(cp.decision.pairs))
+               for cp in learning.checkpoints]
+    same = [j for j in range(len(budgets)) if all(d == decided[-1] for d in decided[j:])]
+    assert learning.settle == budgets[same[0]] == 0.25
 
 
 def _random_curves(problems=30, learners=4, runs=3, budgets=6, seed=0):

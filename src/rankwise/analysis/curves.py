@@ -8,9 +8,11 @@
 - **checkpoints**: at a few budgets, the mean over runs as a score table through
   :func:`rankwise.compare` (omnibus, the verdict, the CD diagram's cliques), and the pairs
   whose decision changes from one checkpoint to the next;
-- **does more budget help**: Page's trend test per learner over the checkpoints, and the
-  checkpoint from which no learner's rank differs significantly from its rank at the last one
-  (Wilcoxon signed-rank per learner and checkpoint, Holm over all of them);
+- **does more budget help**: Page's trend test per learner over the checkpoints; the
+  checkpoint from which every checkpoint decides as the last one (the same learners not
+  significantly worse than the best, the same pairs different: the decisions the checkpoints
+  print), and the one from which no learner's rank differs significantly from its rank at the
+  last one (Wilcoxon signed-rank per learner and checkpoint, Holm over all of them);
 - **AOCC**: the area over each run's normalised convergence curve, averaged over runs, as a
   score table through :func:`rankwise.compare`;
 - **fixed target**: ERT per learner, problem and target, and each learner's ECDF of running
@@ -86,9 +88,52 @@ class AoccOptions:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """What one comparison through :func:`rankwise.compare` decided, in the words every report
+    prints: ``best`` (the verdict's best, or with two learners and no difference detected the
+    better mean rank, the first on ties, as the verdict of three or more names it), the test
+    that decided (``test``, ``pvalue``: the omnibus gate, or the two-learner test the verdict
+    reads), ``winners`` (not significantly worse than the best) and the ``pairs`` that differ
+    (``pairs_by``: ``cd_diagram``, the CD diagram's cliques, or the two-learner test)."""
+
+    best: str
+    detected: bool
+    test: str | None
+    pvalue: float | None
+    winners: tuple
+    pairs: tuple
+    pairs_by: str | None
+
+    def to_dict(self) -> dict:
+        return {"best": self.best, "difference_detected": self.detected, "test": self.test,
+                "pvalue": self.pvalue, "winners": list(self.winners),
+                "significant_pairs": [list(pair) for pair in self.pairs],
+                "pairs_by": self.pairs_by}
+
+
+def decision(comparison, significant: np.ndarray) -> Decision:
+    """The :class:`Decision` of ``comparison``, whose significant pairs are ``significant``
+    (learners x learners booleans)."""
+    v = comparison.verdict
+    names = comparison.table.learners
+    best = v.best if v.best is not None else names[int(np.argmin(comparison.mean_ranks))]
+    if v.gate is not None:
+        test, pvalue = v.gate.test, v.gate.pvalue
+    elif v.ranking in comparison.tests:
+        test, pvalue = v.ranking, comparison.tests[v.ranking].pvalue
+    else:
+        test = pvalue = None
+    a, b = np.nonzero(np.triu(significant, 1))
+    by = "cd_diagram" if len(names) > 2 else test
+    return Decision(best, bool(v.detected), test, None if pvalue is None else float(pvalue),
+                    tuple(v.winners), tuple((names[i], names[j]) for i, j in zip(a, b)), by)
+
+
+@dataclass(frozen=True)
 class Checkpoint:
-    """One budget: the comparison of the mean over runs there, and the pairs its CD diagram
-    calls different (``significant``: learners x learners booleans)."""
+    """One budget: the comparison of the mean over runs there, and the pairs it calls
+    different (``significant``: learners x learners booleans; the CD diagram's cliques, or
+    with two learners the verdict's test)."""
 
     budget: float
     comparison: object
@@ -96,9 +141,12 @@ class Checkpoint:
 
     def pairs(self) -> list:
         """The significant pairs as (a, b) names, a before b in the table's order."""
-        names = self.comparison.table.learners
-        a, b = np.nonzero(np.triu(self.significant, 1))
-        return [(names[i], names[j]) for i, j in zip(a, b)]
+        return list(self.decision.pairs)
+
+    @property
+    def decision(self) -> Decision:
+        """What the checkpoint decided, as the report prints it."""
+        return decision(self.comparison, self.significant)
 
 
 @dataclass(frozen=True)
@@ -109,7 +157,9 @@ class CurveComparison(Analysis):
     ``band_high``: budgets × learners; ``band_c`` its critical value), ``checkpoints`` the
     :class:`Checkpoint` comparisons, ``changes`` the pairs whose decision changes
     ``(a, b, significant at each checkpoint, budgets where it changes)``, ``trend`` Page's test
-    per learner, ``settle`` the first checkpoint from which no rank differs from the last,
+    per learner, ``settle`` the first checkpoint from which every checkpoint's decisions (its
+    winners and its significant pairs) are those of the last, ``rank_settle`` the first from
+    which no learner's rank differs significantly from its rank at the last,
     ``aocc`` (learners × problems), ``aocc_bounds`` (the ``(low, high)`` the values were
     normalised with) and ``aocc_comparison``, ``targets``/``ert``/``successes``
     (learners × problems × targets), ``ecdf`` (learners × display budgets), ``performance`` and
@@ -119,8 +169,8 @@ class CurveComparison(Analysis):
     --------
     >>> import rankwise
     >>> r = rankwise.compare_curves(rankwise.load_curves_example())
-    >>> r.display.tolist(), r.settle
-    ([0.05, 0.1, 0.25, 0.5, 1.0], 0.1)
+    >>> r.display.tolist(), r.settle, r.rank_settle
+    ([0.05, 0.1, 0.25, 0.5, 1.0], 0.25, 0.1)
     >>> [(a, b, flips) for a, b, _, flips in r.changes][:1]
     [('forest', 'logistic', (0.1, 0.25))]
     >>> r.schema, r.helped
@@ -144,6 +194,7 @@ class CurveComparison(Analysis):
     trend: dict
     settle: float | None
     settle_pvalues: np.ndarray
+    rank_settle: float | None
     aocc: np.ndarray
     aocc_options: AoccOptions
     aocc_bounds: tuple
@@ -196,6 +247,11 @@ class CurveComparison(Analysis):
         return tuple(n for n, t in self.trend.items() if t.pvalue < self.alpha)
 
     @property
+    def aocc_decision(self) -> Decision:
+        """What compare decided on the AOCC table (its best named, as at a checkpoint)."""
+        return decision(self.aocc_comparison, _significant_pairs(self.aocc_comparison))
+
+    @property
     def aocc_means(self) -> np.ndarray:
         """Each learner's AOCC, the mean over problems of its mean over runs."""
         return np.nanmean(self.aocc, axis=1)
@@ -220,7 +276,8 @@ class CurveComparison(Analysis):
                                   "changes_at": list(f)} for a, b, s, f in self.changes],
             "trend": {n: {"statistic": t.statistic, "pvalue": t.pvalue, "method": t.method}
                       for n, t in self.trend.items()},
-            "settle": self.settle, "settle_adjusted_pvalues": _floats(self.settle_pvalues),
+            "settle": self.settle, "rank_settle": self.rank_settle,
+            "settle_adjusted_pvalues": _floats(self.settle_pvalues),
             "aocc": self._aocc_dict(),
             "fixed_target": {"targets": _floats(self.targets), "ert": _floats(self.ert),
                              "successes": np.asarray(self.successes).tolist(),
@@ -241,7 +298,9 @@ class CurveComparison(Analysis):
 
     def _aocc_dict(self) -> dict:
         o = self.aocc_options
-        return {"mean": _floats(self.aocc), "best": self.aocc_comparison.verdict.best,
+        d = self.aocc_decision
+        return {"mean": _floats(self.aocc), "best": d.best, "winners": list(d.winners),
+                "test": d.test, "pvalue": d.pvalue,
                 "bounds": o.bounds if isinstance(o.bounds, str) else list(o.bounds),
                 "value_scale": o.value_scale, "budget_scale": o.budget_scale,
                 "budget": o.budget}
@@ -260,9 +319,8 @@ def _floats(a):
 
 
 def _checkpoint_dict(cp) -> dict:
-    v = cp.comparison.verdict
-    return {"budget": cp.budget, "best": v.best, "winners": list(v.winners),
-            "verdict": v.text, "significant_pairs": [list(pair) for pair in cp.pairs()],
+    d = cp.decision
+    return {"budget": cp.budget, **d.to_dict(), "verdict": cp.comparison.verdict.text,
             "tests": {k: {"statistic": _floats(t.statistic), "pvalue": _floats(t.pvalue)}
                       for k, t in cp.comparison.tests.items()},
             "mean_ranks": _floats(cp.comparison.mean_ranks)}
@@ -324,12 +382,16 @@ def _common_start(curves: Curves) -> float:
     return float(curves.grid[max(latest, 0)])
 
 
-def _significant_pairs(comparison) -> frozenset:
+def _significant_pairs(comparison) -> np.ndarray:
     """The pairs the CD diagram says differ (no clique holds both), as a learners x learners
-    boolean matrix (a product of clique memberships: every pair at once)."""
+    boolean matrix (a product of clique memberships: every pair at once); with two learners,
+    whether the verdict's test detects a difference (no CD diagram is drawn for one pair)."""
     plan = comparison.figures.get("cd_diagram")
     learners = comparison.table.learners
     k = len(learners)
+    if k == 2:
+        detected = bool(comparison.verdict.detected)
+        return np.array([[False, detected], [detected, False]])
     if plan is None or not plan.drawn or plan.cliques is None:
         return np.zeros((k, k), dtype=bool)
     index = {name: i for i, name in enumerate(learners)}
@@ -430,6 +492,24 @@ def _settle(ranks_at: np.ndarray, budgets, alpha: float) -> tuple:
             break
         settle = float(budgets[j])
     return settle, adj
+
+
+def decisions_settle(checkpoints) -> float | None:
+    """The first checkpoint from which every checkpoint decides as the last one: the same
+    learners not significantly worse than the best and the same pairs different (what each
+    checkpoint's line prints; the decision changes are read from the same pairs)."""
+    def decided(cp) -> tuple:
+        d = cp.decision
+        return frozenset(d.winners), frozenset(d.pairs)
+
+    settle = None
+    if checkpoints:
+        last = decided(checkpoints[-1])
+        for cp in reversed(checkpoints):
+            if decided(cp) != last:
+                break
+            settle = float(cp.budget)
+    return settle
 
 
 def _problem_span(curves: Curves) -> dict:
@@ -540,7 +620,9 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
     c_idx = curves.index_at(cps)
     trend = _trend(curves, means, c_idx, cps)
     ranks_cp = within_problem_ranks(means[..., c_idx])
-    settle, settle_p = _settle(ranks_cp, cps, alpha) if n_p >= 2 else (None, np.empty((0,)))
+    rank_settle, settle_p = _settle(ranks_cp, cps, alpha) if n_p >= 2 else (None,
+                                                                             np.empty((0,)))
+    settle = decisions_settle(checkpoints) if n_p >= 2 else None
     # one pass for each problem's range and start, one for everything per run: a block of
     # learners at a time, so no temporary is the size of the cube
     span = _problem_span(curves)
@@ -562,6 +644,7 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
         curves=curves, alpha=alpha, confidence=confidence, display=display, mean_ranks=mean_r,
         band_low=low, band_high=high, band_c=c, checkpoints=checkpoints,
         changes=changes, trend=trend, settle=settle, settle_pvalues=settle_p,
+        rank_settle=rank_settle,
         aocc=aocc_mean, aocc_options=aocc, aocc_bounds=(lb, ub), aocc_comparison=aocc_cmp,
         targets=tv if curves.maximize else -tv, ert=e, successes=succ,
         ecdf=ecdf(times_d, display), tolerance=float(tolerance), profile_cost=cost,
@@ -658,6 +741,8 @@ def _aocc_comparison(curves, runs, alpha, seed) -> tuple:
     aocc_table = ScoreTable(values=aocc_mean.T, datasets=curves.problems,
                             learners=curves.learners, higher_is_better=True,
                             direction_source="source", criterion="AOCC", aggregate="mean",
+                            cells="a learner's mean AOCC over its runs (the problems are the"
+                                  " data sets)",
                             source=curves.source)
     return aocc_mean, compare(aocc_table, alpha=alpha, seed=seed)
 

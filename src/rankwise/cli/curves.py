@@ -59,7 +59,7 @@ def curves(
 
 def read_curves_of(input, example, source, higher_is_better, values, budget_unit, criterion):
     """The curves of the file ``input`` or of the bundled ``example``."""
-    from ..tables.curves import read_curves
+    from ..tables.curves import DirectionMissing, read_curves
 
     if example is not None:
         from ..examples import load_curves_example
@@ -69,8 +69,12 @@ def read_curves_of(input, example, source, higher_is_better, values, budget_unit
             raise RankwiseError("--values applies to a file read; the example is read as"
                                 " logged")
     else:
-        curves = read_curves(input, reader=source, higher_is_better=higher_is_better,
-                             value_kind=values, budget=budget_unit, criterion=criterion)
+        try:
+            curves = read_curves(input, reader=source, higher_is_better=higher_is_better,
+                                 value_kind=values, budget=budget_unit, criterion=criterion)
+        except DirectionMissing as exc:   # the command line's words, not Python's
+            raise DirectionMissing(exc.source, "--higher-is-better or --lower-is-better") \
+                from None
     if higher_is_better is not None and curves.maximize != higher_is_better \
             and curves.reader in ("ioh", "optuna"):
         raise RankwiseError(f"{curves.source}: the {curves.reader} files say"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._text import counted
 from .format import p_words
 from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
@@ -49,19 +50,24 @@ def _shown_budgets(r, most: int = BUDGETS_SHOWN) -> np.ndarray:
     return np.array(sorted(keep))
 
 
+def _budget_words(name: str) -> str:
+    """``budget in fraction``; a budget named budget is just the budget."""
+    return "budget" if name == "budget" else f"budget in {name}"
+
+
 def facts(r) -> dict:
     """The report's decisions in words and numbers, one place for every format."""
     c = r.curves
     last = r.checkpoints[-1]
     first = r.checkpoints[0]
-    best_end = last.comparison.verdict.best
-    best_start = first.comparison.verdict.best
+    best_end = last.decision.best
+    best_start = first.decision.best
     return {
         "header": (f"{len(c.learners)} learners x {len(c.problems)} problems, up to {c.runs} runs"
                    f" each; {c.rows:,} logged points read as {c.reader} from {c.source};"
                    f" values {'higher' if c.maximize else 'lower'} is better, taken"
                    f" {_KIND_WORDS[c.value_kind]};"
-                   f" budget in {c.budget_name}"
+                   f" {_budget_words(c.budget_name)}"
                    f" ({c.grid.size} distinct budgets{'' if c.exact else ', on a grid'})."),
         "best_end": best_end, "best_start": best_start,
         "band": (f"mean ranks within problems (1 = best) of the mean over runs, with a"
@@ -74,20 +80,23 @@ def facts(r) -> dict:
     }
 
 
-def _verdict_line(cp) -> str:
+def decision_words(d) -> str:
+    """A comparison's :class:`~rankwise.analysis.curves.Decision` in words: its best, the test
+    that decided with its p-value, who is not significantly worse than the best, and how many
+    pairs differ (by the CD diagram, or with two learners by their test)."""
     from ..names import test_title
 
-    v = cp.comparison.verdict
-    gate = v.gate
-    if gate is not None:
-        p = f"{test_title(gate.test)} p = {p_words(gate.pvalue)}"
-    else:
-        test = next(iter(cp.comparison.tests.values()), None)
-        p = f"{test_title(test.test)} p = {p_words(test.pvalue)}" if test is not None else "no test"
-    winners = ", ".join(v.winners) if v.winners else v.best
-    return (f"{cp.budget:g}: best {v.best}; {p}; not significantly worse than the best:"
-            f" {winners}; {int(np.triu(cp.significant, 1).sum())} pair(s) differ in the CD"
-            " diagram")
+    p = f"{test_title(d.test)} p = {p_words(d.pvalue)}" if d.test is not None else "no test"
+    n = len(d.pairs)
+    by = "in the CD diagram" if d.pairs_by == "cd_diagram" else (
+        f"by {test_title(d.pairs_by)}" if d.pairs_by else "")
+    return (f"best {d.best}; {p}; not significantly worse than the best:"
+            f" {', '.join(d.winners) or d.best}; {counted(n, 'pair differs', 'pairs differ')}"
+            + (f" {by}" if by else ""))
+
+
+def _verdict_line(cp) -> str:
+    return f"{cp.budget:g}: {decision_words(cp.decision)}"
 
 
 def _rows_note(r, by: str = "at the last budget") -> str:
@@ -123,8 +132,10 @@ def _checkpoint_section(r) -> list:
         return out + [Paragraph("No pairwise decision changes between the checkpoints.")]
     more = len(r.changes) - LEARNERS_SHOWN
     return out + [
-        Paragraph("Pairs whose decision changes along the budget (significant in the CD"
-                  " diagram or not, at each checkpoint):"),
+        Paragraph("Pairs whose decision changes along the budget (significant"
+                  + (" in the CD diagram" if r.checkpoints[0].decision.pairs_by == "cd_diagram"
+                     else "")
+                  + " or not, at each checkpoint):"),
         Bullets([f"{a} vs {b}: {' '.join('yes' if s else 'no' for s in states)} (changes at"
                  f" {', '.join(map(_g, flips))})"
                  for a, b, states, flips in r.changes[:LEARNERS_SHOWN]]
@@ -148,16 +159,39 @@ def _trend_section(r) -> list:
                         caption=_rows_note(r), key="trend")]
 
 
-def _settle_section(r) -> list:
-    c = r.curves
+def settle_sentence(r) -> str:
+    """Where the checkpoints' decisions settle: read from the decisions they print."""
+    name = r.curves.budget_name
     if r.settle is None:
-        text = ("Not tested: the signed-rank test of each learner's ranks needs two or more"
-                " problems.")
-    else:
-        text = (f"From {c.budget_name} {_g(r.settle)} on, no learner's rank differs"
-                f" significantly from its rank at the last checkpoint (Wilcoxon signed-rank"
-                f" per learner and checkpoint, Holm over all, alpha = {r.alpha}).")
-    return [Heading("Where the ranks settle"), Paragraph(text)]
+        return "Not decided: comparing at the checkpoints needs two or more problems."
+    if len(r.checkpoints) == 1:
+        return "One checkpoint: nothing to settle."
+    same = ("the same learners are not significantly worse than the best and the same pairs"
+            " differ")
+    if r.settle == r.checkpoints[0].budget:
+        return f"Every checkpoint decides as the last: {same}."
+    return f"From {name} {_g(r.settle)} on, every checkpoint decides as the last: {same}."
+
+
+def _rank_settle_sentence(r) -> str:
+    """The ranks alone: the signed-rank test of each learner's rank against its last."""
+    if r.rank_settle is None:
+        return ""
+    name = r.curves.budget_name
+    test = (f"Wilcoxon signed-rank per learner and checkpoint, Holm over all, alpha ="
+            f" {r.alpha}")
+    text = (f"Each learner's rank against its rank at the last checkpoint ({test}): no"
+            f" significant difference from {name} {_g(r.rank_settle)} on")
+    if r.settle is not None and r.rank_settle < r.settle:
+        text += (f", though the decisions settle only from {name} {_g(r.settle)}: a rank"
+                 f" can move too little to be significant alone and still change a decision")
+    return text + "."
+
+
+def _settle_section(r) -> list:
+    out = [Heading("Where the decisions settle"), Paragraph(settle_sentence(r))]
+    ranks = _rank_settle_sentence(r)
+    return out + ([Paragraph(ranks)] if ranks else [])
 
 
 def _aocc_section(r) -> list:
@@ -171,7 +205,7 @@ def _aocc_section(r) -> list:
             Paragraph(f"Area over the convergence curve (1 = best from the start; values"
                       f" normalised to {bounds} on a {o.value_scale} scale, budget axis"
                       f" {o.budget_scale}; mean over runs, then over problems), through"
-                      f" compare: best {r.aocc_comparison.verdict.best}."),
+                      f" compare: {decision_words(r.aocc_decision)}."),
             Table(["learner", "AOCC"], rows, "<>", caption=_rows_note(r, "by AOCC"),
                   key="aocc")]
 

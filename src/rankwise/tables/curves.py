@@ -58,6 +58,16 @@ CURVE_GRID_POINTS = 200
 BLOCK_CELLS = 4_000_000
 
 
+class DirectionMissing(RankwiseError):
+    """A table of curves that does not say which way its values point. Its message names the
+    Python parameter; the command line words it with its flags (``source``: where it was
+    read)."""
+
+    def __init__(self, source: str, how: str = "higher_is_better=True or False"):
+        self.source = source
+        super().__init__(f"{source}: say whether higher values are better ({how})")
+
+
 @dataclass(frozen=True)
 class Curves:
     """Runs of learners on problems, each a curve over one budget grid.
@@ -166,7 +176,9 @@ class Curves:
         return ScoreTable(values=mean.T, datasets=self.problems, learners=self.learners,
                           higher_is_better=self.maximize, direction_source="source",
                           criterion=criterion or f"value at {self.budget_name} {budget:g}",
-                          aggregate="mean", counts=count.T, source=self.source)
+                          aggregate="mean", counts=count.T, source=self.source,
+                          cells=f"a learner's mean over its runs at {self.budget_name}"
+                                f" {budget:g} (the problems are the data sets)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -354,9 +366,7 @@ def from_frame(frame: pd.DataFrame, *, maximize: bool | None = None, value_kind:
         run = np.zeros(len(frame), dtype=np.int64)
         notes = tuple(notes) + ("no run column: one run per learner and problem",)
     if maximize is None:
-        raise RankwiseError(f"{source}: say whether higher values are better"
-                            " (maximize=True/False; --higher-is-better or"
-                            " --lower-is-better)")
+        raise DirectionMissing(source)
     value = pd.to_numeric(frame[names["value"]], errors="coerce").to_numpy(dtype=float)
     budget = pd.to_numeric(frame[names["budget"]], errors="coerce").to_numpy(dtype=float)
     missing = np.isnan(value)
@@ -612,8 +622,7 @@ def _parquet_curves(p: Path, *, maximize, value_kind: str, grid, columns, notes)
     import pyarrow.parquet as pq
 
     if maximize is None:
-        raise RankwiseError(f"{p}: say whether higher values are better"
-                            " (maximize=True/False; --higher-is-better or --lower-is-better)")
+        raise DirectionMissing(str(p))
     pf = pq.ParquetFile(p, pre_buffer=False)
     empty = pd.DataFrame(columns=pf.schema_arrow.names)
     given = mapping_of(columns, empty.columns, str(p), CURVE_ROLES)
