@@ -304,6 +304,14 @@ def test_a_learner_shown_on_the_gsd_front_with_its_robustness():
     assert c.robust_static == int(c.robust.min()) >= 0
     assert any(s.startswith("C is on the GSD front (static test)") for s in sentences(r))
     assert r.to_dict()["gsd"]["tests"][1]["static"] is True
+    # the headline reads the same decision: C shown, the rest of the sample's front not
+    assert r.gsd_shown == ["C"] == r.to_dict()["gsd"]["shown"]
+    rest = [x for x in r.gsd_front_learners if x != "C"]
+    head = next(s for s in sentences(r) if s.startswith("Shown to be on the GSD front"))
+    assert head.startswith("Shown to be on the GSD front (ordinal: fit_time) at alpha = 0.05 by"
+                           " the static test: C")
+    assert head.endswith(f"; on the sample's GSD front but not shown to be on it:"
+                         f" {' and '.join(rest)}." if rest else ": C.")
 
 
 @pytest.mark.slow
@@ -368,18 +376,27 @@ def test_summary_given_on_the_command_line_or_in_python_agree(cli):
                "--summary", "mean", "-f", "json")
     plain = cli("compare", "--example", "demo_results", "--criteria", "accuracy,fit_time",
                 "-f", "json")
-    assert mean.out == plain.out
+    # the default, auto, is the mean on every criterion of the demo (no scale spreads 100-fold)
+    mean, plain = json.loads(mean.out), json.loads(plain.out)
+    assert plain["settings"].pop("summary") == "auto" and mean["settings"].pop("summary") == "mean"
+    assert mean == plain and plain["settings"]["summaries"] == ["mean", "mean"]
 
 
-def test_a_criterion_of_many_scales_gets_a_note():
+def test_a_criterion_of_many_scales_is_read_by_its_mean_rank_and_the_verdict_says_so_first():
+    """TabArena's errors differ 1.45e7-fold across its data sets: by default (auto) the front
+    reads metric_error by its mean rank, and the verdict's first sentence says so (it was a
+    note on the report's last lines, under a front of raw means)."""
     from rankwise import load_example
 
     tables = [load_example("tabarena", criterion=c) for c in ("metric_error", "time_train_s")]
     r = compare_criteria(tables, ["metric_error", "time_train_s"], draws=50)
     assert r.gsd is None and any("GSD left out" in n for n in r.notes)
-    assert any(n.startswith("metric_error's typical value differs") for n in r.notes)
-    assert not any("typical value" in n for n in compare_criteria(
-        tables, ["metric_error", "time_train_s"], draws=50, summary="rank").notes)
+    assert r.summaries == ("rank", "mean")
+    assert r.cautions[0].startswith("metric_error's typical value differs 1.45e+07-fold")
+    assert sentences(r)[0] == r.cautions[0]
+    assert not any("typical value" in n for n in r.notes)
+    assert not compare_criteria(tables, ["metric_error", "time_train_s"], draws=50,
+                                summary="rank").cautions
 
 
 @pytest.mark.large

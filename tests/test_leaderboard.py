@@ -144,8 +144,12 @@ def test_a_learner_that_wins_everything_gets_a_stated_finite_bound():
     assert b.learners[0] == "m0" and b.learners[-1] == "m4"
     assert b.bound[0] == 1 and b.bound[-1] == -1 and not b.bound[1:-1].any()
     assert np.isfinite(b.columns["elo"]).all() and np.isfinite(b.columns["elo_low"]).all()
-    assert any("won every battle" in n and "lower bound" in n for n in b.notes)
-    assert any("lost every battle" in n and "upper bound" in n for n in b.notes)
+    # separation changes how the board reads: the verdict's first sentences, not notes
+    assert b.sentences[0].startswith("m0 won every battle it fought") \
+        and "a lower bound" in b.sentences[0]
+    assert b.sentences[1].startswith("m4 lost every battle it fought") \
+        and "an upper bound" in b.sentences[1]
+    assert not any("every battle" in n for n in b.notes)
     from rankwise.report.board import board_text
 
     text = board_text(rankwise.leaderboard(frame, draws=30))

@@ -73,5 +73,7 @@ CURVE_SEED = 4902
 #: programme of a few milliseconds to a few tens: 200 resolve p-values to 1/201).
 FRONT_ROUNDS = 1000
 FRONT_PERMUTATIONS = 200
-#: ... and each learner's point on a criterion (one of names.FRONT_SUMMARIES).
-FRONT_SUMMARY = "mean"
+#: ... and each learner's point on a criterion (one of names.FRONT_SUMMARIES; ``auto``: the
+#: mean, or the mean within-data-set rank where the criterion's scale differs more than a
+#: hundredfold across the data sets).
+FRONT_SUMMARY = "auto"

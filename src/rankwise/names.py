@@ -165,7 +165,7 @@ CONVENTIONS = ("default", "paper")
 ALTERNATIVES = ("two-sided", "greater", "less")
 AGGREGATES = ("median", "mean")
 #: compare --criteria: each learner's point on a criterion over the data sets.
-FRONT_SUMMARIES = ("mean", "median", "rank")
+FRONT_SUMMARIES = ("auto", "mean", "median", "rank")
 MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners", "skillings-mack", "worst")
 #: ``--missing impute:LEARNER`` fills a missing cell with that learner's score (not in the list:
 #: it takes a name).

@@ -343,7 +343,8 @@ FRONTS = (
     Option("permutations", defaults.FRONT_PERMUTATIONS, "--permutations", metavar="N",
            panel=FRONTS_P, help="GSD: splits per pair test."),
     Option("summary", defaults.FRONT_SUMMARY, "--summary", choices=names.FRONT_SUMMARIES,
-           panel=FRONTS_P, help="Front: per learner."),
+           panel=FRONTS_P, help="Front: per learner (auto: the mean, or the mean rank where"
+           " a criterion's scale differs over 100-fold across the data sets)."),
 )
 
 BY_NAME = {o.name: o for o in COMPARE}

@@ -5,9 +5,15 @@ reads cardinal and ordinal criteria as they are, with its permutation tests.
 
 Choices (each stated in every report):
 
-- Each learner's point on a criterion is its mean over the data sets (``summary="mean"``;
-  ``median``, or ``rank``: the mean within-data-set rank); the front is Pareto's (``strict``;
-  ``tabarena``: TabArena's ``get_pareto_frontier`` rule for two criteria).
+- Each learner's point on a criterion is its mean over the data sets, or, where the
+  criterion's typical value differs more than ``SCALE_SPREAD``-fold across the data sets (a raw
+  mean is then led by the data sets of largest values), its mean within-data-set rank
+  (``summary="auto"``; ``mean``, ``median`` or ``rank`` for every criterion); the front is
+  Pareto's (``strict``; ``tabarena``: TabArena's ``get_pareto_frontier`` rule for two
+  criteria).
+- Cautions that change how the verdict reads (a summary chosen for the scales, or the scales
+  left to a mean; too few data sets for any test to reject) are the verdict's first sentences
+  (``cautions``), not notes at the end.
 - How sure: the share of ``draws`` bootstrap draws of the data sets in which the learner is on
   the front, and percentile intervals of each point at ``confidence``.
 - Statistically dominated: another learner is significantly better on at least one criterion
@@ -46,7 +52,8 @@ GSD_MAX_LEARNERS = 30
 #: ... and up to this many data sets (2n outcomes per pair; PMLB's 63 take seconds a pair).
 GSD_MAX_DATASETS = 100
 #: A criterion whose typical value (median over learners) differs more than this factor across
-#: the data sets gets a note: its mean is led by a few data sets.
+#: the data sets is summarised by its mean rank (``summary="auto"``), or, summarised by its
+#: mean, gets a caution: its mean is led by a few data sets.
 SCALE_SPREAD = 100
 #: The k x k matrix of which point beats which is kept up to this many learners.
 OUTDONE_MAX_LEARNERS = 5000
@@ -98,6 +105,8 @@ class CriteriaComparison(Analysis):
     (['NaiveBayes'], ['NaiveBayes', 'RandomForest'])
     >>> r.schema, r.best_sets[0].best, r.best_sets[0].procedure
     ('rankwise.fronts/2', 'RandomForest', 'against-best')
+    >>> r.summaries, r.gsd_shown
+    (('mean', 'mean'), [])
     """
 
     kind: ClassVar[str] = "fronts"
@@ -125,6 +134,19 @@ class CriteriaComparison(Analysis):
     settings: dict
     notes: tuple
     best_sets: tuple = ()     # per criterion: BestSet, the learners tied with its best
+    cautions: tuple = ()      # sentences that change the reading: the verdict's first
+
+    @property
+    def summaries(self) -> tuple:
+        """Each criterion's summary over the data sets (``mean``, ``median`` or ``rank``)."""
+        return tuple(self.settings.get("summaries")
+                     or [self.settings.get("summary", "mean")] * len(self.criteria))
+
+    @property
+    def gsd_shown(self) -> list:
+        """The learners the membership test shows on the GSD front (static: every competitor
+        rejected at alpha); the decision every sentence about the GSD front reads."""
+        return [m.learner for m in self.memberships if m.static]
 
     @property
     def front_learners(self) -> list:
@@ -180,7 +202,8 @@ class CriteriaComparison(Analysis):
         return {
             "learners": list(names), "datasets": list(self.datasets),
             "criteria": [{"name": c, "higher_is_better": self.maximize[i],
-                          "cardinal": self.cardinal[i]} for i, c in enumerate(self.criteria)],
+                          "cardinal": self.cardinal[i], "summary": self.summaries[i]}
+                         for i, c in enumerate(self.criteria)],
             "points": jsonable(self.points), "low": jsonable(self.low),
             "high": jsonable(self.high), "front": self.front_learners,
             "probability": jsonable(self.probability),
@@ -192,12 +215,14 @@ class CriteriaComparison(Analysis):
                              for n, c in enumerate(self.criteria)},
             "best_sets": [b.to_dict() for b in self.best_sets],
             "gsd": None if self.gsd is None else self._gsd_dict(),
-            "settings": jsonable(self.settings), "notes": list(self.notes),
+            "settings": jsonable(self.settings), "cautions": list(self.cautions),
+            "notes": list(self.notes),
         }
 
     def _gsd_dict(self) -> dict:
         names = self.learners
         return {"statistic": jsonable(self.gsd), "front": self.gsd_front_learners,
+                "shown": self.gsd_shown,
                 "covering_pairs": [[names[i], names[j]] for i, j in self.covering_pairs],
                 "tests": [{"learner": m.learner, "competitors": list(m.competitors),
                            "pvalues": jsonable(m.pvalues), "statistics": jsonable(m.statistics),
@@ -208,7 +233,7 @@ class CriteriaComparison(Analysis):
                           for m in self.memberships]}
 
 
-def _best_sets(points, criteria, better, learners, summary, maximize, test,
+def _best_sets(points, criteria, better, learners, summaries, maximize, test,
                alpha) -> tuple:
     """Per criterion: the best point and the learners not significantly worse than it
     (``better[c, best, i]`` false), best first, then in the table's order."""
@@ -216,7 +241,7 @@ def _best_sets(points, criteria, better, learners, summary, maximize, test,
              else "mean-rank z-test of Friedman's ranks")
     out = []
     for c, name in enumerate(criteria):
-        lower_better = summary == "rank" or not maximize[c]   # points are shown as read
+        lower_better = summaries[c] == "rank" or not maximize[c]   # points shown as read
         best = int(np.argmax(points[:, c] * (-1 if lower_better else 1)))
         tied = [best] + [i for i in range(len(learners)) if i != best and not better[c, best, i]]
         out.append(BestSet("against-best", learners[best], tuple(learners[i] for i in tied),
@@ -251,9 +276,11 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
         The criteria the GSD reads by their order only; default: the times.
     alpha, confidence : float
         Level of the tests; confidence of the intervals.
-    summary : {"mean", "median", "rank"}
-        Each learner's point on a criterion: its mean over the data sets (default), median, or
-        mean within-data-set rank.
+    summary : {"auto", "mean", "median", "rank"}
+        Each learner's point on a criterion: its mean over the data sets, median, or mean
+        within-data-set rank; ``auto`` (default): the mean, or the mean rank where the
+        criterion's typical value differs more than ``SCALE_SPREAD``-fold across the data sets
+        (the verdict says so first).
     draws : int
         Bootstrap draws of the data sets for the membership probability and the intervals.
     permutations : int
@@ -311,9 +338,13 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     n, k, m = values.shape
     if n < 2:
         raise RankwiseError(f"the front needs at least 2 data sets; the table has {n}")
-    point = F.aggregate(oriented, summary)
+    spread = _scale_spread(values)
+    summaries = tuple(("rank" if spread[c] > SCALE_SPREAD else "mean") if summary == "auto"
+                      else summary for c in range(m))
+    summarised, how = _summarised(oriented, summaries)
+    point = F.aggregate(summarised, how)
     front = F.pareto_front(point, front_rule, maximize)
-    probability, low, high = F.front_probability(oriented, summary, draws, seed, front_rule,
+    probability, low, high = F.front_probability(summarised, how, draws, seed, front_rule,
                                                  confidence, maximize)
     better, adjusted = F.dominance(oriented, alpha, test=test)
     dominated = F.statistically_dominated(better)
@@ -325,7 +356,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
                      f" {OUTDONE_MAX_LEARNERS:,} learners (a k x k matrix); the front and the"
                      f" probabilities are all there")
     # shown as read: each criterion in its own direction; mean ranks as ranks (1 = best)
-    sign = np.full(m, -1.0) if summary == "rank" else np.where(maximize, 1.0, -1.0)
+    sign = np.where(np.array(summaries) == "rank", -1.0, np.where(maximize, 1.0, -1.0))
     points = point * sign
     lo, hi = np.minimum(low * sign, high * sign), np.maximum(low * sign, high * sign)
     gsd_d = gsd_front = None
@@ -347,15 +378,15 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
         notes.append(f"the dynamic test cannot reject with {permutations} permutations:"
                      f" alpha/(k-1) = {alpha / max(k - 1, 1):.3g} is below the smallest"
                      f" p-value, 1/{permutations + 1}; raise --permutations")
-    if summary == "mean":
-        notes += _scale_notes(values, criteria)
+    cautions = _scale_cautions(spread, criteria, summaries, summary, n)
     if n < 6:
-        notes.append(f"with {n} data sets the smallest two-sided Wilcoxon p-value is"
-                     f" {2 / 2 ** n:.3g}: no learner can be significantly better at"
-                     f" alpha = {alpha:g} before Holm's adjustment" if 2 / 2 ** n > alpha else
-                     f"with {n} data sets few pairs can reach significance")
-    settings = {"summary": summary, "draws": draws, "seed": seed, "confidence": confidence,
-                "alpha": alpha, "front_rule": front_rule, "permutations": permutations,
+        cautions.append(f"With {n} data sets the smallest two-sided Wilcoxon p-value is"
+                        f" {2 / 2 ** n:.3g}: no learner can be significantly better at"
+                        f" alpha = {alpha:g} before Holm's adjustment." if 2 / 2 ** n > alpha
+                        else f"With {n} data sets few pairs can reach significance.")
+    settings = {"summary": summary, "summaries": list(summaries), "draws": draws, "seed": seed,
+                "confidence": confidence, "alpha": alpha, "front_rule": front_rule,
+                "permutations": permutations,
                 "test": ("Wilcoxon signed-rank (zero rule demsar)"
                          if F.chosen_test(test, k) == "wilcoxon" else
                          "mean-rank z-test of Friedman's ranks") + ", Holm over each"
@@ -367,24 +398,58 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
         tuple(learners), tuple(datasets), criteria, maximize, cardinal, values, points, lo, hi,
         front, probability, better, adjusted, dominated, outdone, gsd_d, gsd_front,
         tuple(memberships), settings, tuple(notes),
-        _best_sets(points, criteria, better, learners, summary, maximize, test, alpha))
+        _best_sets(points, criteria, better, learners, summaries, maximize, test, alpha),
+        tuple(cautions))
     named = result.figure_left_out()
     return replace(result, notes=result.notes + (named,)) if named else result
 
 
-def _scale_notes(values, criteria) -> list:
-    """A note for each criterion whose typical value spreads over SCALE_SPREAD-fold across the
-    data sets: its mean is then led by the data sets of largest values."""
-    notes = []
-    for c, name in enumerate(criteria):
+def _scale_spread(values) -> np.ndarray:
+    """Per criterion: how many-fold its typical value (the median over learners of the
+    absolute values) differs across the data sets (1 where fewer than two are non-zero)."""
+    out = np.ones(values.shape[2])
+    for c in range(values.shape[2]):
         typical = np.median(np.abs(values[:, :, c]), axis=1)
         typical = typical[typical > 0]
-        if typical.size > 1 and typical.max() / typical.min() > SCALE_SPREAD:
-            notes.append(f"{name}'s typical value differs {typical.max() / typical.min():.3g}"
-                         f"-fold across the data sets: its mean is led by the data sets"
-                         f" of largest values; --summary rank (summary='rank': the mean"
-                         f" within-data-set rank) reads every data set alike")
-    return notes
+        if typical.size > 1:
+            out[c] = typical.max() / typical.min()
+    return out
+
+
+def _summarised(oriented, summaries) -> tuple:
+    """``(values, how)`` for :func:`rankwise.stats.fronts.aggregate`: the oriented values and
+    the one summary when every criterion has it; else (the mean for some criteria, the mean
+    rank for others) each rank-summarised criterion as minus its within-data-set rank, all
+    averaged."""
+    if len(set(summaries)) == 1:
+        return oriented, summaries[0]
+    from scipy.stats import rankdata
+
+    out = np.array(oriented, dtype=float)
+    for c, how in enumerate(summaries):
+        if how == "rank":
+            out[:, :, c] = -rankdata(-out[:, :, c], axis=1)
+    return out, "mean"
+
+
+def _scale_cautions(spread, criteria, summaries, asked: str, n: int) -> list:
+    """For each criterion whose typical value spreads over SCALE_SPREAD-fold across the data
+    sets: what its summary makes of it (the mean rank chosen for it, or a mean asked for,
+    which the data sets of largest values lead)."""
+    out = []
+    for c, name in enumerate(criteria):
+        if spread[c] <= SCALE_SPREAD:
+            continue
+        fold = f"{name}'s typical value differs {spread[c]:.3g}-fold across the {n} data sets"
+        if summaries[c] == "rank" and asked == "auto":
+            out.append(f"{fold}, so each learner's point on {name} is its mean within-data-set"
+                       f" rank (1 = best), not its mean, which the data sets of largest values"
+                       f" would lead (the raw mean: --summary mean, or summary='mean').")
+        elif summaries[c] == "mean":
+            out.append(f"{fold}: its mean is led by the data sets of largest values;"
+                       f" --summary rank (summary='rank': the mean within-data-set rank) reads"
+                       f" every data set alike.")
+    return out
 
 
 def _check(criteria, alpha, confidence, summary, draws, permutations, front_rule, test):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._text import counted
 from .format import p_words
 from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
@@ -21,13 +22,21 @@ PANELS_SHOWN = 10
 
 
 def _dir(r, c: int) -> str:
-    if r.settings["summary"] == "rank":
+    if r.summaries[c] == "rank":
         return "mean rank, lower is better"
     return "higher is better" if r.maximize[c] else "lower is better"
 
 
 def _lower_better(r, c: int) -> bool:
-    return r.settings["summary"] == "rank" or not r.maximize[c]
+    return r.summaries[c] == "rank" or not r.maximize[c]
+
+
+def _summary_words(r) -> str:
+    """``mean``, or per criterion when they differ (``mean rank on A, mean on B``)."""
+    words = ["mean rank" if s == "rank" else s for s in r.summaries]
+    if len(set(words)) == 1:
+        return words[0]
+    return ", ".join(f"{w} on {c}" for w, c in zip(words, r.criteria))
 
 
 def _names(names) -> str:
@@ -62,11 +71,14 @@ def _tied(names) -> str:
 
 
 def sentences(r) -> list:
-    """The verdict in plain sentences, each decision read from the analysis."""
-    crit = [f"{c} ({_dir(r, i)})" if r.settings["summary"] == "rank" else
-            f"{c} ({r.settings['summary']}, {_dir(r, i)})" for i, c in enumerate(r.criteria)]
-    out = [f"The front on {_names(crit)}: {_names(r.front_learners)}"
-           f" ({int(r.front.sum())} of {len(r.learners)} learners)."]
+    """The verdict in plain sentences, each decision read from the analysis: first the
+    cautions that change how it reads, then the front, the dominance, the best sets and the
+    GSD front."""
+    crit = [f"{c} ({_dir(r, i)})" if r.summaries[i] == "rank" else
+            f"{c} ({r.summaries[i]}, {_dir(r, i)})" for i, c in enumerate(r.criteria)]
+    out = list(r.cautions)
+    out.append(f"The front on {_names(crit)}: {_names(r.front_learners)}"
+               f" ({int(r.front.sum())} of {len(r.learners)} learners).")
     off = r.outdone_learners
     if off:
         shown = list(off.items())[:DOMINATED_SHOWN]
@@ -100,9 +112,7 @@ def sentences(r) -> list:
                    " (significantly better on one criterion and worse on none).")
     out += _cheaper_among_tied(r)
     if r.gsd_front is not None:
-        ords = r.settings["ordinal"]
-        out.append(f"The GSD front ({'ordinal: ' + ', '.join(ords) if ords else 'all cardinal'}"
-                   f"): {_names(r.gsd_front_learners)}.")
+        out.append(_gsd_sentence(r))
         for mb in r.memberships:
             verdict = ("is on the GSD front (static test)" if mb.static
                        else "is not shown to be on the GSD front")
@@ -112,9 +122,28 @@ def sentences(r) -> list:
                     f" keeps it off)")
             out.append(f"{mb.learner} {verdict}: largest p {_mp(mb)} over {over}"
                        + ("; also at alpha/(k-1) (dynamic)" if mb.dynamic else "")
-                       + (f"; robust to {mb.robust_static} contaminated data set(s)"
+                       + (f"; robust to {counted(mb.robust_static, 'contaminated data set')}"
                           if mb.static else "") + ".")
     return out
+
+
+def _gsd_sentence(r) -> str:
+    """The GSD front as the membership tests decide it (the decision each learner's sentence
+    reads), beside the sample's GSD front."""
+    ords = r.settings["ordinal"]
+    what = f"the GSD front ({'ordinal: ' + ', '.join(ords) if ords else 'all cardinal'})"
+    sample = r.gsd_front_learners
+    if not r.memberships:
+        return f"The sample's {what}: {_names(sample)} (not tested)."
+    shown = r.gsd_shown
+    test = f"at alpha = {r.settings['alpha']:g} by the static test"
+    if not shown:
+        return (f"No learner is shown to be on {what} {test}; the sample's GSD front:"
+                f" {_names(sample)}.")
+    rest = [x for x in sample if x not in shown]
+    return (f"Shown to be on {what} {test}: {_names(shown)}"
+            + (f"; on the sample's GSD front but not shown to be on it: {_names(rest)}"
+               if rest else "") + ".")
 
 
 def _cheaper_among_tied(r) -> list:
@@ -148,8 +177,7 @@ def document(r) -> Document:
                       + ", ".join(f"{c} ({_dir(r, i)}"
                                   + ("" if r.cardinal[i] else ", ordinal for the GSD") + ")"
                                   for i, c in enumerate(r.criteria))
-                      + f"; each learner's {'mean rank' if s['summary'] == 'rank' else s['summary']}"
-                        " over the data sets.", "lead"))
+                      + f"; each learner's {_summary_words(r)} over the data sets.", "lead"))
     doc.add(Heading("Verdict"), Bullets(sentences(r), "verdict"))
     head = ["learner"] + [f"{c} [{s['confidence']:.0%}]" for c in r.criteria] + [
         "P(front)", "front", "outdone by", "significantly by"]
@@ -171,7 +199,8 @@ def document(r) -> Document:
         rel = [f"{r.learners[i]} dominates {r.learners[j]}"
                for i, j in r.covering_pairs]
         doc.add(Heading("Generalized stochastic dominance"),
-                Paragraph("GSD front: " + _names(r.gsd_front_learners) + ". Covering pairs of"
+                Paragraph("The sample's GSD front: " + _names(r.gsd_front_learners)
+                          + ". Covering pairs of"
                           " the sample's GSD relation: " + ("; ".join(rel) if rel else "none")
                           + "."))
         if r.memberships:
