@@ -378,12 +378,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
         notes.append(f"the dynamic test cannot reject with {permutations} permutations:"
                      f" alpha/(k-1) = {alpha / max(k - 1, 1):.3g} is below the smallest"
                      f" p-value, 1/{permutations + 1}; raise --permutations")
-    cautions = _scale_cautions(spread, criteria, summaries, summary, n)
-    if n < 6:
-        cautions.append(f"With {n} data sets the smallest two-sided Wilcoxon p-value is"
-                        f" {2 / 2 ** n:.3g}: no learner can be significantly better at"
-                        f" alpha = {alpha:g} before Holm's adjustment." if 2 / 2 ** n > alpha
-                        else f"With {n} data sets few pairs can reach significance.")
+    cautions = _cautions(spread, criteria, summaries, summary, n, alpha)
     settings = {"summary": summary, "summaries": list(summaries), "draws": draws, "seed": seed,
                 "confidence": confidence, "alpha": alpha, "front_rule": front_rule,
                 "permutations": permutations,
@@ -432,11 +427,17 @@ def _summarised(oriented, summaries) -> tuple:
     return out, "mean"
 
 
-def _scale_cautions(spread, criteria, summaries, asked: str, n: int) -> list:
-    """For each criterion whose typical value spreads over SCALE_SPREAD-fold across the data
-    sets: what its summary makes of it (the mean rank chosen for it, or a mean asked for,
-    which the data sets of largest values lead)."""
+def _cautions(spread, criteria, summaries, asked: str, n: int, alpha: float) -> list:
+    """The sentences that change how the verdict reads, its first: for each criterion whose
+    typical value spreads over SCALE_SPREAD-fold across the data sets, what its summary makes
+    of it (the mean rank chosen for it, or a mean asked for, which the data sets of largest
+    values lead); and with fewer than six data sets, that the tests can hardly reject."""
     out = []
+    if n < 6:
+        out.append(f"With {n} data sets the smallest two-sided Wilcoxon p-value is"
+                   f" {2 / 2 ** n:.3g}: no learner can be significantly better at alpha ="
+                   f" {alpha:g} before Holm's adjustment." if 2 / 2 ** n > alpha else
+                   f"With {n} data sets few pairs can reach significance.")
     for c, name in enumerate(criteria):
         if spread[c] <= SCALE_SPREAD:
             continue
