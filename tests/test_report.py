@@ -411,3 +411,17 @@ def test_html_text_blocks_keep_their_line_breaks():
     pre = re.search(r"<summary>As text</summary><pre>(.*?)</pre>", cmp.to_html(), re.S).group(1)
     assert "\\n" not in pre and pre.count("\n") >= 5
     assert pre.splitlines()[1] == "Criteria accuracy"
+
+
+def test_quartile_chart_lines_fit_in_80_columns():
+    """Many decimals (an items report prints six) or long names: the bars narrow, all
+    alike, so that every line of the chart fits in 80 columns; a chart that fits keeps them."""
+    from rankwise.stats.summary import BAR_WIDTH, quartile_chart_lines
+
+    t = load_example("garcia2008")
+    lines = quartile_chart_lines(t, digits=4)
+    assert max(len(x) for x in lines) <= 80
+    bars = [x[x.index("["):] for x in lines if x.endswith("]")]
+    assert len({len(b) for b in bars}) == 1 and len(bars[0]) < BAR_WIDTH + 2
+    short = quartile_chart_lines(t, digits=1)
+    assert [len(x[x.index("["):]) for x in short if x.endswith("]")][0] == BAR_WIDTH + 2

@@ -16,6 +16,9 @@ import numpy as np
 from .ranking import DEFAULT_DECIMALS, rank_within_datasets, round_scores
 
 BAR_WIDTH = 40
+#: A text chart's lines fit in this many columns (its bars narrowed, to BAR_MIN_WIDTH at least).
+LINE_WIDTH = 80
+BAR_MIN_WIDTH = 20
 #: Kendall's τ between a data set's order of learners (by median) and the overall order, at or
 #: above which that data set is "not strikingly different" from the overall chart.
 AGREEMENT_TAU = 0.6
@@ -219,9 +222,19 @@ def quartile_chart_lines(table, criterion_label: str | None = None, digits: int 
     ``charts``: the result of :func:`quartile_charts`, when it is at hand already."""
     charts = quartile_charts(table) if charts is None else charts
     label = criterion_label or table.criterion or "score"
+    shown = [("Overall", charts["overall"])]
+    if charts["per_dataset"] and not (charts["overall_enough"] and not show_all):
+        shown += list(charts["per_dataset"].items())
+    # The bars are narrowed (all alike, so that they line up) until every line fits in
+    # LINE_WIDTH columns, down to BAR_MIN_WIDTH.
+    width = charts["width"]
+    longest = max(len(line) for title, rows in shown for line in
+                  format_quartile_chart(title, rows, charts["lo"], charts["hi"], digits, width)[1:]
+                  ) if any(rows for _, rows in shown) else 0
+    width = max(BAR_MIN_WIDTH, min(width, width - (longest - LINE_WIDTH)))
     out = ["=====", f"Criteria {label}"]
     out.extend(format_quartile_chart("Overall", charts["overall"], charts["lo"], charts["hi"],
-                                     digits, charts["width"]))
+                                     digits, width))
     if charts["per_dataset"]:
         if charts["overall_enough"] and not show_all:
             # two lines: a text report keeps every line within 80 columns
@@ -230,5 +243,5 @@ def quartile_chart_lines(table, criterion_label: str | None = None, digits: int 
         else:
             for d, rows in charts["per_dataset"].items():
                 out.extend(format_quartile_chart(d, rows, charts["lo"], charts["hi"], digits,
-                                                 charts["width"]))
+                                                 width))
     return out
