@@ -704,3 +704,13 @@ def test_maximize_is_higher_is_better_with_a_warning_until_it_goes():
     new = read_curves(frame, higher_is_better=False)
     assert old.maximize is new.maximize is new.higher_is_better is False
     assert np.array_equal(old.values, new.values, equal_nan=True)
+
+
+def test_without_a_band_the_figure_caption_claims_none(ioh):
+    """Two problems: no rank band is computed, and the figure's caption does not promise one."""
+    from rankwise.report.curves import document
+    from rankwise.report.text import text_document
+
+    text = " ".join(text_document(document(compare_curves(ioh)), None).split())
+    assert "Rank over budget with its" not in text
+    assert "Rank over budget (no band: too few problems, see the notes)" in text

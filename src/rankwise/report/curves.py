@@ -258,6 +258,16 @@ def _draws_cd(r) -> bool:
                for cp in r.checkpoints)
 
 
+def _has_band(r) -> bool:
+    """Whether the rank band was computed (not below the problems the bootstrap needs)."""
+    return bool(np.isfinite(r.band_low).any())
+
+
+def _band_words(r) -> str:
+    return (f"with its {100 * r.confidence:g}% band" if _has_band(r) else
+            "(no band: too few problems, see the notes)")
+
+
 def _figure_section(r) -> list:
     n, k = len(r.figure_order()), len(r.learners)
     cd = _draws_cd(r)
@@ -266,7 +276,7 @@ def _figure_section(r) -> list:
     return [Heading("Figures"),
             Figure("curves", Drawn(
                 "curves", "Curves over the budget",
-                f"Rank over budget with its {100 * r.confidence:g}% band, convergence (median"
+                f"Rank over budget {_band_words(r)}, convergence (median"
                 f" of the normalised value over problems and runs, with quartiles), the ECDF"
                 f" of running times and the performance profile, for "
                 + (f"every one of the {k} learners." if n == k else
@@ -379,8 +389,9 @@ def _rank_panel(ax, r, shown, colors):
         _bars(ax, r.display[cp], low, high, shown, colors, lambda i: (slice(None), i))
     ax.set_ylim(k + 0.15, 0.85)   # best on top; every band whole
     ax.set_ylabel("mean rank (1 = best)")
-    ax.set_title(f"Rank over budget (bars: {100 * r.confidence:g}% simultaneous band)",
-                 fontsize=10)
+    ax.set_title("Rank over budget (" + (f"bars: {100 * r.confidence:g}% simultaneous band"
+                                         if _has_band(r) else "no band: too few problems")
+                 + ")", fontsize=10)
 
 
 def _convergence_panel(ax, r, shown, colors):
