@@ -425,3 +425,11 @@ def test_quartile_chart_lines_fit_in_80_columns():
     assert len({len(b) for b in bars}) == 1 and len(bars[0]) < BAR_WIDTH + 2
     short = quartile_chart_lines(t, digits=1)
     assert [len(x[x.index("["):]) for x in short if x.endswith("]")][0] == BAR_WIDTH + 2
+
+
+def test_an_option_name_in_latex_keeps_its_two_hyphens():
+    """TeX sets "--" as an en dash: "--summary mean" printed as "–summary mean"."""
+    from rankwise.report.latex import latex_escape
+
+    assert latex_escape("give --summary mean") == "give -{}-summary mean"
+    assert "--" not in latex_escape("a---b ----") and latex_escape("x-y") == "x-y"
