@@ -714,3 +714,12 @@ def test_without_a_band_the_figure_caption_claims_none(ioh):
     text = " ".join(text_document(document(compare_curves(ioh)), None).split())
     assert "Rank over budget with its" not in text
     assert "Rank over budget (no band: too few problems, see the notes)" in text
+
+
+def test_one_problem_is_refused_in_the_words_of_curves():
+    """One problem (an Optuna storage of one objective, two samplers) was refused as "need at
+    least 2 data sets, got 1", in compare's words and with no way forward."""
+    frame = pd.DataFrame({"learner": ["A", "A", "B", "B"], "problem": "p", "run": 0,
+                          "budget": [1, 10, 1, 10], "value": [0.5, 0.8, 0.6, 0.7]})
+    with pytest.raises(RankwiseError, match=r"one problem \(p\).*two or more problems"):
+        compare_curves(rankwise.read_curves(frame, higher_is_better=True))

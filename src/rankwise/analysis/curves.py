@@ -605,6 +605,12 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
     if n_l < 2:
         raise RankwiseError(f"{curves.source}: one learner ({curves.learners[0]}); comparing"
                             " needs two or more")
+    if n_p < 2:
+        # every view ranks the learners within each problem, then across problems
+        raise RankwiseError(f"{curves.source}: one problem ({curves.problems[0]}); comparing"
+                            " over the budget ranks the learners on each problem and needs"
+                            " two or more problems (data sets, functions, tasks): add runs"
+                            " on other problems")
     notes = list(curves.notes)
     start = _common_start(curves)
     if start > curves.grid[0]:
