@@ -79,13 +79,21 @@ def _w_from_ranks(rank_sums: np.ndarray, ties: np.ndarray | float, n) -> np.ndar
 
 
 def _tie_terms(r: np.ndarray) -> np.ndarray:
-    """Σ (t³ − t) over each row's groups of tied ranks."""
-    out = np.zeros(r.shape[0])
+    """Σ (t³ − t) over each row's groups of tied ranks (NaNs, if any, one group), for all rows
+    at once: each row sorted, a group begins where a value differs from the one before it."""
+    r = np.asarray(r, dtype=float)
+    n, k = r.shape
+    if not n * k:
+        return np.zeros(n)
     srt = np.sort(r, axis=1)
-    for i, row in enumerate(srt):
-        _, counts = np.unique(row, return_counts=True)
-        out[i] = float(np.sum(counts ** 3 - counts))
-    return out
+    starts = np.ones((n, k), dtype=bool)
+    left, right = srt[:, :-1], srt[:, 1:]
+    np.not_equal(right, left, out=starts[:, 1:])
+    if np.isnan(srt[:, -1]).any():  # sorted last; as np.unique, NaNs tie with each other
+        starts[:, 1:] &= ~(np.isnan(right) & np.isnan(left))
+    first = np.flatnonzero(starts)
+    sizes = np.diff(first, append=n * k)
+    return np.bincount(first // k, weights=sizes ** 3 - sizes, minlength=n)
 
 
 @score_input
