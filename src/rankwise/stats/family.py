@@ -78,22 +78,28 @@ def _w_from_ranks(rank_sums: np.ndarray, ties: np.ndarray | float, n) -> np.ndar
                         np.nan)
 
 
+#: Rows of ranks whose tie terms are counted at once (bounds the work arrays to a few MB).
+TIE_BLOCK_ROWS = 8192
+
+
 def _tie_terms(r: np.ndarray) -> np.ndarray:
-    """Σ (t³ − t) over each row's groups of tied ranks (NaNs, if any, one group), for all rows
-    at once: each row sorted, a group begins where a value differs from the one before it."""
+    """Σ (t³ − t) over each row's groups of tied ranks (NaNs, if any, one group), for a block of
+    rows at once: each row sorted, a group begins where a value differs from the one before."""
     r = np.asarray(r, dtype=float)
     n, k = r.shape
-    if not n * k:
-        return np.zeros(n)
-    srt = np.sort(r, axis=1)
-    starts = np.ones((n, k), dtype=bool)
-    left, right = srt[:, :-1], srt[:, 1:]
-    np.not_equal(right, left, out=starts[:, 1:])
-    if np.isnan(srt[:, -1]).any():  # sorted last; as np.unique, NaNs tie with each other
-        starts[:, 1:] &= ~(np.isnan(right) & np.isnan(left))
-    first = np.flatnonzero(starts)
-    sizes = np.diff(first, append=n * k)
-    return np.bincount(first // k, weights=sizes ** 3 - sizes, minlength=n)
+    out = np.zeros(n)
+    for start in range(0, n if k else 0, TIE_BLOCK_ROWS):
+        srt = np.sort(r[start:start + TIE_BLOCK_ROWS], axis=1)
+        starts = np.ones(srt.shape, dtype=bool)
+        left, right = srt[:, :-1], srt[:, 1:]
+        np.not_equal(right, left, out=starts[:, 1:])
+        if np.isnan(srt[:, -1]).any():  # sorted last; as np.unique, NaNs tie with each other
+            starts[:, 1:] &= ~(np.isnan(right) & np.isnan(left))
+        first = np.flatnonzero(starts)
+        sizes = np.diff(first, append=starts.size)
+        out[start:start + srt.shape[0]] = np.bincount(first // k, weights=sizes ** 3 - sizes,
+                                                      minlength=srt.shape[0])
+    return out
 
 
 @score_input
