@@ -307,6 +307,30 @@ def test_condorcet_paradox_copeland_and_borda():
     assert np.allclose(agg.borda, 3 - ranks.mean(axis=0))
 
 
+def test_weighted_majorities_that_tie_in_exact_arithmetic_tie():
+    from rankwise.stats.aggregation import aggregate
+
+    ranks = [[1, 2], [1, 2], [2, 1]]
+    # 0.1 + 0.2 = 0.3 exactly, though 0.1 + 0.2 > 0.3 in floating point
+    tie = aggregate(ranks, weights=[0.1, 0.2, 0.3])
+    assert tie.majority[0, 1] > tie.majority[1, 0]          # the floats differ ...
+    assert tie.copeland.tolist() == [0.5, 0.5] and tie.condorcet is None   # ... the rule ties
+    assert tie.kemeny == aggregate([[1, 2], [2, 1]]).kemeny   # as an unweighted tie orders
+    thirds = aggregate([[1, 2]] * 3 + [[2, 1]], weights=[1 / 3] * 3 + [1.0])
+    assert thirds.copeland.tolist() == [0.5, 0.5] and thirds.condorcet is None
+    # weights that genuinely differ decide, however little
+    for w, winner in (([0.1, 0.2, 0.31], 1), ([0.1, 0.2, 0.29], 0),
+                      ([0.1, 0.2, 0.3 + 1e-9], 1), ([1e-6, 2e-6, 3.1e-6], 1)):
+        agg = aggregate(ranks, weights=w)
+        assert agg.condorcet == winner and agg.copeland[winner] == 1.0
+        assert agg.kemeny[0] == winner
+    # three learners in a cycle only when the weighted majorities truly go round: with
+    # weights 0.1, 0.2, 0.3, B against C is 0.1 + 0.2 against 0.3, a tie that breaks it
+    ranks3 = [[1, 2, 3], [3, 1, 2], [2, 3, 1]]
+    assert aggregate(ranks3, weights=[0.1, 0.2, 0.3]).cycles == []
+    assert aggregate(ranks3, weights=[0.2, 0.3, 0.4]).cycles == [[0, 1, 2]]
+
+
 def test_the_board_in_another_rules_order_and_every_rule_in_the_json():
     frame = _random_table(np.random.default_rng(14), k=6, n=9, folds=1)
     by_elo = leaderboard(frame, draws=10).board
