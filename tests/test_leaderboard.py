@@ -277,18 +277,51 @@ def test_kemeny_is_exact_up_to_its_limit_brute_force():
             assert agreement(order, m) == pytest.approx(best)
 
 
-def test_the_heuristic_beyond_the_limit_is_a_local_optimum():
-    from rankwise.stats.aggregation import agreement, kemeny, majority
+def _kemeny_optimum_by_recursion(m):
+    """The best agreement of any order, by plain recursion over subsets (a reference)."""
+    from functools import lru_cache
+    k = m.shape[0]
 
+    @lru_cache(maxsize=None)
+    def best(s):
+        if not s:
+            return 0.0
+        members = [i for i in range(k) if s >> i & 1]
+        return max(best(s & ~(1 << j)) + sum(m[i, j] for i in members if i != j)
+                   for j in members)
+
+    return best((1 << k) - 1)
+
+
+@pytest.mark.parametrize("k, seed", [(11, 2), (12, 4), (13, 23)])
+def test_kemeny_is_exact_where_the_heuristic_missed_the_optimum(k, seed):
+    """Random profiles of 11 to 13 learners on which the local search (once used above 10
+    learners) stops short of the optimum: the order is now the exact Kemeny order."""
+    from rankwise.stats import aggregation
+
+    rng = np.random.default_rng(seed)
+    ranks = np.array([rng.permutation(k) + 1 for _ in range(int(rng.integers(5, 15)))], float)
+    m = aggregation.majority(ranks)
+    order, exact = aggregation.kemeny(m)
+    optimum = _kemeny_optimum_by_recursion(m)
+    assert aggregation.agreement(order, m) == pytest.approx(optimum, abs=1e-9)
+    assert exact and sorted(order) == list(range(k))
+    assert aggregation.agreement(aggregation.kemeny_local(m), m) < optimum - 0.5
+
+
+def test_the_heuristic_beyond_the_limit_is_a_local_optimum():
+    from rankwise.stats.aggregation import KEMENY_EXACT_MAX, agreement, kemeny, majority
+
+    k = KEMENY_EXACT_MAX + 1
     rng = np.random.default_rng(13)
-    ranks = np.array([rng.permutation(14) + 1 for _ in range(9)], float)
+    ranks = np.array([rng.permutation(k) + 1 for _ in range(9)], float)
     m = majority(ranks)
     order, exact = kemeny(m)
     assert not exact
     value = agreement(order, m)
-    for i in range(14):                 # no single learner moved anywhere does better
+    for i in range(k):                  # no single learner moved anywhere does better
         rest = order[:i] + order[i + 1:]
-        for j in range(14):
+        for j in range(k):
             assert agreement(rest[:j] + [order[i]] + rest[j:], m) <= value + 1e-9
 
 
