@@ -137,6 +137,30 @@ def test_page_exact_p_given_ties_is_the_brute_force_permutation_p():
     assert got.pvalue == pytest.approx(_page_brute_force(midranks(x)), rel=1e-12)
 
 
+def test_page_exact_p_given_ties_of_many_learners_is_the_monte_carlo_p():
+    """10 to 12 learners with ties (scipy's exact p would enumerate 12! orders): the exact p
+    given the ties against a Monte Carlo of the within-row permutations."""
+    from rankwise.stats.ranking import midranks
+    rng = np.random.default_rng(13)
+    for k in (10, 12):
+        x = rng.integers(0, 4, (5, k)) + (np.arange(k) // 3) * 0.5   # ties, a slight trend
+        names = [str(j) for j in range(k)]
+        r = page_trend(x, names, learners=names, method="exact")
+        assert r.details["pvalue_method"] == "exact given the ties"
+        assert "scipy_conservative_pvalue" not in r.details
+        ranks = midranks(np.round(x, 12))
+        draws = 100_000
+        perm = np.argsort(rng.random((draws, 5, k)), axis=2)
+        sums = (np.take_along_axis(np.broadcast_to(ranks, perm.shape), perm, axis=2)
+                * np.arange(1, k + 1)).sum(axis=(1, 2))
+        p = np.mean(sums >= r.statistic - 1e-9)
+        assert abs(r.pvalue - p) < 4 * np.sqrt(p * (1 - p) / draws) + 1e-4
+    x = rng.integers(0, 3, (4, 13)).astype(float)
+    names = [str(j) for j in range(13)]
+    with pytest.raises(RankwiseError, match="up to 12 learners"):
+        page_trend(x, names, learners=names, method="exact")
+
+
 def test_page_exact_p_without_ties_is_scipys():
     from rankwise.stats.family import page_exact_pvalue
     from rankwise.stats.ranking import midranks

@@ -176,6 +176,8 @@ def concordance_from_ranks(r: np.ndarray, confidence: float = 0.95, draws: int =
 #: Page's test's p-value methods: ``exact`` is exact given the ties; ``scipy-conservative`` is
 #: scipy's exact p of the untied distribution at ⌊L⌋.
 PAGE_METHODS = ("auto", "exact", "asymptotic", "scipy-conservative")
+#: Learners up to which the exact p-value given ties is computed (``"auto"`` asks for it up to 8).
+PAGE_EXACT_TIES_MAX_LEARNERS = 12
 
 
 @score_input
@@ -193,8 +195,9 @@ def page_trend(x, order, *, learners=None, higher_is_better: bool | None = None,
 
     - ``"exact"``: P(L* ≥ L) under the null hypothesis that each data set's ranks are in random
       order, over every permutation of each data set's own ranks (its mid-ranks where it has
-      ties), by convolving the data sets' distributions of Σ_j j·r_j (exact integer
-      arithmetic on twice the ranks). Without ties this is scipy's ``page_trend_test`` exact p.
+      ties), by convolving the data sets' distributions of Σ_j j·r_j (whole numbers: twice
+      the ranks), up to 12 learners with ties. Without ties this is scipy's
+      ``page_trend_test`` exact p.
     - ``"asymptotic"``: the normal approximation of Page (1963), as scipy computes it.
     - ``"auto"`` (default): ``"exact"`` where scipy's ``method="auto"`` chooses its exact p (at
       most 8 learners, and at most 12 data sets or at most 3 learners, and at most 20 data
@@ -204,7 +207,8 @@ def page_trend(x, order, *, learners=None, higher_is_better: bool | None = None,
       ``"exact"`` of rankwise 0.8 and of scipy).
 
     With ties the result's notes say that the exact p is given the ties, and which p scipy
-    gives (``details["scipy_conservative_pvalue"]``).
+    gives (``details["scipy_conservative_pvalue"]``, up to 8 learners: scipy enumerates the m!
+    orders of the ranks).
 
     References
     ----------
@@ -245,30 +249,47 @@ def page_trend(x, order, *, learners=None, higher_is_better: bool | None = None,
     sub = round_scores(x[:, [names.index(o) for o in order]], decimals)
     performance = sub if hib else -sub
     ranks = np.apply_along_axis(midranks, 1, performance)
-    scipy_method = "exact" if method == "scipy-conservative" else method
-    result = stats.page_trend_test(performance, method=scipy_method)
-    pvalue, notes = float(result.pvalue), []
+    statistic, pvalue, used, extra, notes = _page_pvalue(performance, ranks, method)
     details = {"n": x.shape[0], "k": len(order), "order": order,
-               "rank_sums": ranks.sum(axis=0).tolist(), "pvalue_method": result.method}
-    tied = bool((np.sort(ranks, axis=1)[:, 1:] == np.sort(ranks, axis=1)[:, :-1]).any())
-    if result.method == "exact" and method != "scipy-conservative" and tied:
-        pvalue = page_exact_pvalue(ranks)
-        details.update(pvalue_method="exact given the ties",
-                       scipy_conservative_pvalue=float(result.pvalue))
-        notes.append(f"exact p-value given the ties (every permutation of each data set's"
-                     f" mid-ranks); scipy's page_trend_test gives {float(result.pvalue):.4g},"
-                     f" the untied distribution's P(L >= floor(L)) (method="
-                     f"'scipy-conservative')")
-    elif method == "scipy-conservative":
-        details["pvalue_method"] = "scipy-conservative"
-        if tied:
-            notes.append("scipy's exact p-value of the untied distribution at floor(L), larger"
-                         " than the exact p given the ties (method='exact')")
-    return TestResult("page", float(result.statistic), pvalue,
-                      "scipy-conservative" if method == "scipy-conservative" else result.method,
-                      "default", None,
-                      details, ("one-sided: the alternative is that performance increases along"
-                                " the order given", *notes))
+               "rank_sums": ranks.sum(axis=0).tolist(), **extra}
+    return TestResult("page", statistic, pvalue, used, "default", None, details,
+                      ("one-sided: the alternative is that performance increases along the order"
+                       " given", *notes))
+
+
+def _page_pvalue(performance: np.ndarray, ranks: np.ndarray, method: str) -> tuple:
+    """``(L, p-value, method, details, notes)`` of Page's test (:func:`page_trend`'s
+    ``method``); scipy's exact p, which enumerates the m! orders of the ranks, only up to 8
+    learners (as its ``"auto"``) unless asked for."""
+    n, m = performance.shape
+    if method == "auto":  # scipy's rule (Page 1963)
+        method = "asymptotic" if m > 8 or (n > 12 and m > 3) or n > 20 else "exact"
+    srt = np.sort(ranks, axis=1)
+    tied = bool((srt[:, 1:] == srt[:, :-1]).any())
+    if method == "asymptotic" or (method == "exact" and not tied):
+        res = stats.page_trend_test(performance, method=method)
+        return float(res.statistic), float(res.pvalue), res.method, \
+            {"pvalue_method": res.method}, []
+    if method == "scipy-conservative":
+        res = stats.page_trend_test(performance, method="exact")
+        return float(res.statistic), float(res.pvalue), method, {"pvalue_method": method}, \
+            ["scipy's exact p-value of the untied distribution at floor(L), larger than the"
+             " exact p given the ties (method='exact')"] if tied else []
+    if m > PAGE_EXACT_TIES_MAX_LEARNERS:
+        raise RankwiseError(f"Page's exact p-value given ties is computed up to"
+                            f" {PAGE_EXACT_TIES_MAX_LEARNERS} learners in the order; give"
+                            " method='asymptotic'")
+    statistic = float(stats.page_trend_test(performance, method="asymptotic").statistic)
+    details = {"pvalue_method": "exact given the ties"}
+    scipy_says = "a larger p-value"
+    if m <= 8:
+        conservative = float(stats.page_trend_test(performance, method="exact").pvalue)
+        details["scipy_conservative_pvalue"] = conservative
+        scipy_says = f"{conservative:.4g}"
+    return statistic, page_exact_pvalue(ranks), "exact", details, [
+        f"exact p-value given the ties (every permutation of each data set's mid-ranks);"
+        f" scipy's page_trend_test gives {scipy_says}, the untied distribution's"
+        f" P(L >= floor(L)) (method='scipy-conservative')"]
 
 
 def page_exact_pvalue(ranks) -> float:
