@@ -2,6 +2,7 @@
 reference tool (IOHinspector, perprof-py, Optuna's report script) or brute force, the runner's
 learning curves, the command, and the null simulation of the rank band (slow)."""
 
+import itertools
 import json
 import sqlite3
 import sys
@@ -147,6 +148,55 @@ def test_aocc_through_compare_curves_equals_iohinspector(ioh, ioh_ref):
         l = ioh.learners.index(row["algorithm_name"])
         p = ioh.problems.index(row["function_name"] + "-2D")
         assert r.aocc[l, p] == pytest.approx(row["AOCC"], rel=1e-12)
+
+
+def _get_aocc_of_rows(evals, eaf, eval_max):
+    """IOHinspector's ``get_aocc`` for one run's rows (its ``_aocc``, written out): the rows up
+    to ``eval_max``, a row at 0 with the run's worst value and one at ``eval_max`` with its best,
+    each value held until the next row, over ``eval_max``."""
+    keep = evals <= eval_max
+    e = np.concatenate([[0.0], evals[keep], [eval_max]])
+    f = np.concatenate([[eaf[keep].min()], eaf[keep], [eaf[keep].max()]])
+    order = np.argsort(e, kind="stable")
+    e, f = e[order], f[order]
+    return float((np.diff(e) * f[:-1]).sum() / eval_max)
+
+
+def test_aocc_of_runs_that_get_worse_is_iohinspectors_on_the_running_best():
+    """A long table of raw values that rise and fall (a learning curve): by default the AOCC is
+    IOHinspector's on the data as its DataManager.load gives it (the running best); with
+    curve="values" it is the area over the values as logged."""
+    rng = np.random.default_rng(21)
+    budgets = np.array([1.0, 2, 4, 7, 10, 15, 20])
+    rows = []
+    for learner in ("A", "B", "C"):
+        for problem in ("p", "q"):
+            for run in range(3):
+                values = np.clip(np.cumsum(rng.normal(0.1, 0.2, budgets.size)) / 2 + 0.3, 0, 1)
+                rows += [(learner, problem, run, b, v) for b, v in zip(budgets, values)]
+    frame = pd.DataFrame(rows, columns=["learner", "problem", "run", "budget", "value"])
+    curves = read_curves(frame, higher_is_better=True)
+    bounds = AoccOptions(bounds=(0.0, 1.0))
+    got = compare_curves(curves, aocc=bounds).aocc
+    for (l, learner), (p, problem) in itertools.product(enumerate(curves.learners),
+                                                          enumerate(curves.problems)):
+        runs = frame[(frame.learner == learner) & (frame.problem == problem)]
+        ref = [_get_aocc_of_rows(r.budget.to_numpy(), np.maximum.accumulate(r.value.to_numpy()),
+                                 20.0) for _, r in runs.groupby("run")]
+        assert got[l, p] == pytest.approx(np.mean(ref), rel=1e-12)
+    assert "running best" in compare_curves(curves, aocc=bounds).to_text()
+    values = compare_curves(curves, aocc=AoccOptions(bounds=(0.0, 1.0), curve="values"))
+    area = np.nanmean(aocc(curves.values, curves.grid, curves.final, budget=20.0), axis=2)
+    np.testing.assert_allclose(values.aocc, area, rtol=1e-12)
+    assert (values.aocc < got - 1e-3).any() and (values.aocc <= got + 1e-12).all()
+    assert values.to_dict()["aocc"]["curve"] == "values"
+    # a file read as the running best (IOHprofiler, Optuna, --values running-best): the same
+    best = read_curves(frame, higher_is_better=True, value_kind="running-best")
+    for curve in ("running-best", "values"):
+        r = compare_curves(best, aocc=AoccOptions(bounds=(0.0, 1.0), curve=curve))
+        np.testing.assert_allclose(r.aocc, got, rtol=1e-12)
+    with pytest.raises(RankwiseError, match="AOCC curve"):
+        compare_curves(curves, aocc=AoccOptions(curve="best"))
 
 
 def test_ert_equals_iohinspector(ioh, ioh_ref):

@@ -44,12 +44,59 @@ def test_kendalls_w_on_rs_rounding_times_and_as_friedman_over_n_k_minus_1():
     assert kendalls_w(same, draws=100).w == pytest.approx(1.0)
 
 
+def _tie_terms_row_by_row(r):
+    """The loop the tie terms were computed with before: np.unique row by row."""
+    out = np.zeros(r.shape[0])
+    for i, row in enumerate(np.sort(r, axis=1)):
+        _, counts = np.unique(row, return_counts=True)
+        out[i] = float(np.sum(counts ** 3 - counts))
+    return out
+
+
+def test_tie_terms_of_all_rows_at_once_equal_the_row_by_row_loop():
+    from rankwise.stats.family import _tie_terms
+    rng = np.random.default_rng(7)
+    for k in (1, 2, 3, 8, 50):
+        for levels in (1, 2, 5, 40):   # 1: every row tied throughout
+            # over 8,192 rows: more than one block of rows
+            r = rng.integers(0, levels, (300 if k < 8 else 9000, k)) / 2.0
+            r[rng.random(r.shape) < 0.05] = np.nan   # NaNs tie with each other, as np.unique
+            got, ref = _tie_terms(r), _tie_terms_row_by_row(r)
+            assert got.dtype == ref.dtype and np.array_equal(got, ref)
+    assert _tie_terms(np.zeros((0, 4))).shape == (0,)
+    assert _tie_terms(np.array([[-0.0, 0.0, 1.0]])).tolist() == [6.0]
+
+
+def test_compare_makes_no_python_call_per_data_set():
+    """The analysis of 4,000 data sets makes no more Python calls than that of 400: nothing on
+    the compare path (Kendall's W's tie terms were one np.unique a row) loops over rows."""
+    import cProfile
+    import pstats
+
+    def calls(n):
+        rng = np.random.default_rng(0)
+        table = rng.integers(0, 6, (n, 8)).astype(float)   # ties in every row
+        profile = cProfile.Profile()
+        profile.runcall(rankwise.compare, table, posthoc="all")
+        return pstats.Stats(profile).total_calls
+
+    small, large = calls(400), calls(4000)
+    assert large < small + 1000, (small, large)
+
+
 def test_page_on_scipys_table_and_the_direction():
     table = [[3, 4, 3], [2, 2, 4], [3, 3, 5], [1, 3, 2], [2, 3, 2], [2, 4, 5], [1, 2, 4],
              [3, 4, 4], [2, 4, 5], [1, 3, 4]]
     names = ["tutorial", "lecture", "seminar"]
     r = page_trend(table, names, learners=names)
-    assert (r.statistic, round(r.pvalue, 7), r.method) == (133.5, 0.0018191, "exact")
+    # exact given the ties; scipy's P(L* >= floor(L)) of the untied distribution is kept by name
+    assert (r.statistic, round(r.pvalue, 6), r.method) == (133.5, 0.000384, "exact")
+    assert r.details["pvalue_method"] == "exact given the ties"
+    assert round(r.details["scipy_conservative_pvalue"], 7) == 0.0018191
+    assert any("scipy-conservative" in note for note in r.notes)
+    old = page_trend(table, names, learners=names, method="scipy-conservative")
+    assert (round(old.pvalue, 7), old.method) == (0.0018191, "scipy-conservative")
+    assert old.pvalue == stats.page_trend_test(table, method="exact").pvalue
     assert page_trend(table, names, learners=names, method="asymptotic").pvalue == \
         pytest.approx(0.0012693433690751756, rel=1e-9)
     # the order is of performance: lower-is-better scores are turned round first
@@ -58,6 +105,79 @@ def test_page_on_scipys_table_and_the_direction():
     assert page_trend(table, names[::-1], learners=names).statistic < 120
     with pytest.raises(RankwiseError, match="at least three different learners"):
         page_trend(table, ["tutorial", "nope", "seminar"], learners=names)
+
+
+def _page_brute_force(ranks):
+    """P(L* >= L) over every combination of a permutation of each row's ranks."""
+    import itertools
+    n, k = ranks.shape
+    weights = np.arange(1, k + 1)
+    observed = (ranks * weights).sum()
+    rows = [[row[list(p)] @ weights for p in itertools.permutations(range(k))] for row in ranks]
+    sums = np.zeros(1)
+    for row in rows:
+        sums = (sums[:, None] + np.array(row)[None, :]).ravel()
+    return float(np.mean(sums >= observed - 1e-9))
+
+
+def test_page_exact_p_given_ties_is_the_brute_force_permutation_p():
+    from rankwise.stats.family import page_exact_pvalue
+    from rankwise.stats.ranking import midranks
+    rng = np.random.default_rng(11)
+    for n, k in [(2, 3), (3, 3), (5, 3), (2, 4), (3, 4), (2, 5)]:
+        for levels in (1, 2, 3, 10):          # 1: every row tied throughout (p = 1)
+            x = rng.integers(0, levels, (n, k)).astype(float)
+            ranks = midranks(x)
+            assert page_exact_pvalue(ranks) == pytest.approx(_page_brute_force(ranks),
+                                                             rel=1e-12, abs=1e-15)
+    # through page_trend, with the direction turned round and the learners reordered
+    x = rng.integers(0, 3, (4, 4)).astype(float)
+    names = ["a", "b", "c", "d"]
+    got = page_trend(-x[:, ::-1], names[::-1], learners=names, higher_is_better=False)
+    assert got.pvalue == pytest.approx(_page_brute_force(midranks(x)), rel=1e-12)
+
+
+def test_page_exact_p_given_ties_of_many_learners_is_the_monte_carlo_p():
+    """10 to 12 learners with ties (scipy's exact p would enumerate 12! orders): the exact p
+    given the ties against a Monte Carlo of the within-row permutations."""
+    from rankwise.stats.ranking import midranks
+    rng = np.random.default_rng(13)
+    for k in (10, 12):
+        x = rng.integers(0, 4, (5, k)) + (np.arange(k) // 3) * 0.5   # ties, a slight trend
+        names = [str(j) for j in range(k)]
+        r = page_trend(x, names, learners=names, method="exact")
+        assert r.details["pvalue_method"] == "exact given the ties"
+        assert "scipy_conservative_pvalue" not in r.details
+        ranks = midranks(np.round(x, 12))
+        draws = 100_000
+        perm = np.argsort(rng.random((draws, 5, k)), axis=2)
+        sums = (np.take_along_axis(np.broadcast_to(ranks, perm.shape), perm, axis=2)
+                * np.arange(1, k + 1)).sum(axis=(1, 2))
+        p = np.mean(sums >= r.statistic - 1e-9)
+        assert abs(r.pvalue - p) < 4 * np.sqrt(p * (1 - p) / draws) + 1e-4
+    x = rng.integers(0, 3, (4, 13)).astype(float)
+    names = [str(j) for j in range(13)]
+    with pytest.raises(RankwiseError, match="up to 12 learners"):
+        page_trend(x, names, learners=names, method="exact")
+
+
+def test_page_exact_p_without_ties_is_scipys():
+    from rankwise.stats.family import page_exact_pvalue
+    from rankwise.stats.ranking import midranks
+    rng = np.random.default_rng(12)
+    for n, k in [(3, 3), (12, 3), (20, 3), (5, 5), (12, 4), (10, 6), (12, 8)]:
+        for _ in range(3):
+            x = np.array([rng.permutation(k) for _ in range(n)], float) + np.arange(k) * 0.3
+            scipy_p = stats.page_trend_test(x, method="exact").pvalue
+            assert page_exact_pvalue(midranks(x)) == pytest.approx(scipy_p, rel=1e-12)
+            names = [str(j) for j in range(k)]
+            r = page_trend(x, names, learners=names)     # without ties: scipy's value itself
+            assert (r.pvalue, r.method) == (scipy_p, "exact")
+            assert "scipy_conservative_pvalue" not in r.details
+    # above scipy's exact sizes "auto" stays asymptotic, ties or not
+    x = rng.integers(0, 3, (30, 5)).astype(float)
+    names = [str(j) for j in range(5)]
+    assert page_trend(x, names, learners=names).method == "asymptotic"
 
 
 def test_durbin_on_conovers_ice_cream_and_its_formula():

@@ -269,3 +269,67 @@ def test_dataframes_keep_numbers_and_find_bad_cells():
         load_table(frame)
     with pytest.raises(RankwiseError, match="is infinite"):
         load_table(pd.DataFrame({"A": [1.0, np.inf], "B": [0.0, 1.0]}, index=["p", "q"]))
+
+
+def _long_reference(path, aggregate="median"):
+    """The long table's cells by pandas' groupby, as load_table built them before."""
+    df = pd.read_csv(path, dtype={"dataset": str, "learner": str})
+    datasets = list(dict.fromkeys(df["dataset"]))
+    learners = list(dict.fromkeys(df["learner"]))
+    grouped = df.groupby(["dataset", "learner"], sort=False)["value"]
+    values = grouped.agg(aggregate).unstack("learner").reindex(index=datasets, columns=learners)
+    counts = grouped.count().unstack("learner").reindex(index=datasets, columns=learners)
+    return values.to_numpy(dtype=float), counts.fillna(0).to_numpy(dtype=int), datasets, learners
+
+
+@pytest.mark.parametrize("folds", [1, 3])
+def test_long_table_cells_equal_the_groupby_of_its_rows(tmp_path, folds):
+    """One row a cell (put in place at once) and several (groupby): the same cells, counts and
+    order of names as pandas' groupby, with missing values and missing cells."""
+    rng = np.random.default_rng(folds)
+    rows = []
+    for d in rng.permutation(40):
+        for j in rng.permutation(7):
+            for f in range(folds if (d + j) % 5 else folds + 1):
+                if rng.random() < 0.03:
+                    continue                                   # a missing row (cell)
+                v = "" if rng.random() < 0.05 else f"{rng.normal():.4f}"
+                rows.append(f"ds{d},L{j},{f},{v}")
+    p = write(tmp_path, "dataset,learner,fold,value\n" + "\n".join(rows) + "\n")
+    for aggregate in ("median", "mean"):
+        t = load_table(p, aggregate=aggregate, missing="drop-datasets")
+        values, counts, datasets, learners = _long_reference(p, aggregate)
+        keep = [datasets.index(d) for d in t.datasets]
+        assert list(t.learners) == learners
+        assert [d for d in datasets if d in t.datasets] == list(t.datasets)
+        assert np.array_equal(t.values, values[keep], equal_nan=True)
+        assert np.array_equal(t.counts, counts[keep]) and t.counts.dtype == counts.dtype
+
+
+def test_reading_makes_no_python_call_per_row(tmp_path, monkeypatch):
+    """A long table of 20,000 rows is read with no more Python calls than one of 2,000 (the
+    names' order of appearance was found by iterating them, a call per name), and a wide
+    table's first column is parsed as numbers no further than its first name when that name is
+    not a number."""
+    import cProfile
+    import pstats
+
+    def calls(n):
+        rows = "\n".join(f"d{i // 10},L{i % 10},{(i * 7919) % 1000 / 1000}" for i in range(n))
+        p = write(tmp_path, "dataset,learner,value\n" + rows + "\n", f"long{n}.csv")
+        profile = cProfile.Profile()
+        profile.runcall(load_table, p)
+        return pstats.Stats(profile).total_calls
+
+    assert calls(20_000) < calls(2_000) + 500
+    parsed = []
+    real = pd.to_numeric
+
+    def to_numeric(cells, **kw):
+        parsed.append(len(cells))
+        return real(cells, **kw)
+
+    wide = write(tmp_path, "dataset,A,B\n" + "".join(f"d{i},0.{i},0.5\n" for i in range(1, 99)))
+    monkeypatch.setattr(pd, "to_numeric", to_numeric)
+    assert load_table(wide).n_datasets == 98
+    assert max(parsed, default=0) <= 1

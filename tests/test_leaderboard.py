@@ -281,18 +281,51 @@ def test_kemeny_is_exact_up_to_its_limit_brute_force():
             assert agreement(order, m) == pytest.approx(best)
 
 
-def test_the_heuristic_beyond_the_limit_is_a_local_optimum():
-    from rankwise.stats.aggregation import agreement, kemeny, majority
+def _kemeny_optimum_by_recursion(m):
+    """The best agreement of any order, by plain recursion over subsets (a reference)."""
+    from functools import lru_cache
+    k = m.shape[0]
 
+    @lru_cache(maxsize=None)
+    def best(s):
+        if not s:
+            return 0.0
+        members = [i for i in range(k) if s >> i & 1]
+        return max(best(s & ~(1 << j)) + sum(m[i, j] for i in members if i != j)
+                   for j in members)
+
+    return best((1 << k) - 1)
+
+
+@pytest.mark.parametrize("k, seed", [(11, 2), (12, 4), (13, 23)])
+def test_kemeny_is_exact_where_the_heuristic_missed_the_optimum(k, seed):
+    """Random profiles of 11 to 13 learners on which the local search (once used above 10
+    learners) stops short of the optimum: the order is now the exact Kemeny order."""
+    from rankwise.stats import aggregation
+
+    rng = np.random.default_rng(seed)
+    ranks = np.array([rng.permutation(k) + 1 for _ in range(int(rng.integers(5, 15)))], float)
+    m = aggregation.majority(ranks)
+    order, exact = aggregation.kemeny(m)
+    optimum = _kemeny_optimum_by_recursion(m)
+    assert aggregation.agreement(order, m) == pytest.approx(optimum, abs=1e-9)
+    assert exact and sorted(order) == list(range(k))
+    assert aggregation.agreement(aggregation.kemeny_local(m), m) < optimum - 0.5
+
+
+def test_the_heuristic_beyond_the_limit_is_a_local_optimum():
+    from rankwise.stats.aggregation import KEMENY_EXACT_MAX, agreement, kemeny, majority
+
+    k = KEMENY_EXACT_MAX + 1
     rng = np.random.default_rng(13)
-    ranks = np.array([rng.permutation(14) + 1 for _ in range(9)], float)
+    ranks = np.array([rng.permutation(k) + 1 for _ in range(9)], float)
     m = majority(ranks)
     order, exact = kemeny(m)
     assert not exact
     value = agreement(order, m)
-    for i in range(14):                 # no single learner moved anywhere does better
+    for i in range(k):                  # no single learner moved anywhere does better
         rest = order[:i] + order[i + 1:]
-        for j in range(14):
+        for j in range(k):
             assert agreement(rest[:j] + [order[i]] + rest[j:], m) <= value + 1e-9
 
 
@@ -309,6 +342,30 @@ def test_condorcet_paradox_copeland_and_borda():
     assert agg.condorcet == 0 and agg.cycles == [] and list(agg.copeland) == [2, 1, 0]
     assert list(agg.kemeny) == [0, 1, 2]
     assert np.allclose(agg.borda, 3 - ranks.mean(axis=0))
+
+
+def test_weighted_majorities_that_tie_in_exact_arithmetic_tie():
+    from rankwise.stats.aggregation import aggregate
+
+    ranks = [[1, 2], [1, 2], [2, 1]]
+    # 0.1 + 0.2 = 0.3 exactly, though 0.1 + 0.2 > 0.3 in floating point
+    tie = aggregate(ranks, weights=[0.1, 0.2, 0.3])
+    assert tie.majority[0, 1] > tie.majority[1, 0]          # the floats differ ...
+    assert tie.copeland.tolist() == [0.5, 0.5] and tie.condorcet is None   # ... the rule ties
+    assert tie.kemeny == aggregate([[1, 2], [2, 1]]).kemeny   # as an unweighted tie orders
+    thirds = aggregate([[1, 2]] * 3 + [[2, 1]], weights=[1 / 3] * 3 + [1.0])
+    assert thirds.copeland.tolist() == [0.5, 0.5] and thirds.condorcet is None
+    # weights that genuinely differ decide, however little
+    for w, winner in (([0.1, 0.2, 0.31], 1), ([0.1, 0.2, 0.29], 0),
+                      ([0.1, 0.2, 0.3 + 1e-9], 1), ([1e-6, 2e-6, 3.1e-6], 1)):
+        agg = aggregate(ranks, weights=w)
+        assert agg.condorcet == winner and agg.copeland[winner] == 1.0
+        assert agg.kemeny[0] == winner
+    # three learners in a cycle only when the weighted majorities truly go round: with
+    # weights 0.1, 0.2, 0.3, B against C is 0.1 + 0.2 against 0.3, a tie that breaks it
+    ranks3 = [[1, 2, 3], [3, 1, 2], [2, 3, 1]]
+    assert aggregate(ranks3, weights=[0.1, 0.2, 0.3]).cycles == []
+    assert aggregate(ranks3, weights=[0.2, 0.3, 0.4]).cycles == [[0, 1, 2]]
 
 
 def test_the_board_in_another_rules_order_and_every_rule_in_the_json():

@@ -133,6 +133,17 @@ def test_sphericity_from_the_gram_matrix_equals_the_covariance_form(n, k):
     assert res.details["mauchly_w"] is None
 
 
+@pytest.mark.parametrize("n, k", [(20_000, 50), (100_000, 10), (2_000, 600)])
+def test_the_covariance_of_a_large_table_on_one_blas_thread_is_np_cov(n, k):
+    """From a million scores on, rm_anova's covariance runs on one BLAS thread (threads that
+    wait for a busy core cost seconds): the same matrix to the last bit."""
+    from rankwise.stats.anova import ONE_BLAS_THREAD_MIN_CELLS, _covariance
+
+    x = np.round(np.random.default_rng(n).uniform(0.5, 1.0, (n, k)), 3)
+    assert x.size >= ONE_BLAS_THREAD_MIN_CELLS
+    assert np.array_equal(_covariance(x), np.cov(x, rowvar=False, ddof=1))
+
+
 def test_column_quartiles_equal_the_quartiles_of_each_learner():
     from rankwise.stats.summary import column_quartiles, quartiles
 

@@ -433,3 +433,30 @@ def test_an_option_name_in_latex_keeps_its_two_hyphens():
 
     assert latex_escape("give --summary mean") == "give -{}-summary mean"
     assert "--" not in latex_escape("a---b ----") and latex_escape("x-y") == "x-y"
+
+
+def test_table_digits_in_one_pass_equal_the_allclose_rule():
+    """The decimals a report prints the table with: as many as the scores have (at most 6),
+    NaN and ±inf aside; the same answer as np.allclose of the table against each rounding."""
+    from rankwise.report.format import digits
+
+    def by_allclose(values):
+        for d in range(0, 7):
+            if np.allclose(values, np.round(values, d), atol=1e-12, rtol=0, equal_nan=True):
+                return max(d, 1)
+        return 6
+
+    rng = np.random.default_rng(5)
+    cases = [np.zeros((0, 3)), np.array([[np.nan, np.inf], [-np.inf, 1.0]]),
+             np.array([[1e300, 2.5]]), np.array([[1e305, 0.1]]), np.array([[0.1 + 0.2]])]
+    for places in range(0, 9):
+        for n in (3, 5000):
+            x = np.round(rng.normal(0, 10, (n, 4)), places)
+            x[rng.random(x.shape) < 0.01] = np.nan
+            cases.append(x)
+            for last in (0.1234567891, x[-1, 0] + 5e-13, x[-1, 0] + 2e-12):
+                y = x.copy()
+                y[-1, -1] = last      # after the first few thousand values
+                cases.append(y)
+    for values in cases:
+        assert digits(values) == by_allclose(values)

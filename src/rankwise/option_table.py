@@ -586,6 +586,10 @@ CURVES_LINE = (
            checked=True, help="AOCC: scale of the budget axis."),
     Option("aocc_budget", None, "--aocc-budget", panel=CURVES_P, type=float, show_default=False,
            help="AOCC: integrate up to this budget (default: the largest run budget)."),
+    Option("aocc_curve", "running-best", "--aocc-curve", choices=("running-best", "values"),
+           panel=CURVES_P, checked=True,
+           help="AOCC: over each run's running best (IOHinspector's) or over the values as"
+                " read (--values)."),
     *CURVES,
     Option("export", None, "--export", metavar="aocc|BUDGET", panel=OUT_P, show_default=False,
            help="Write a score table (problems x learners, CSV) for rankwise compare instead of"

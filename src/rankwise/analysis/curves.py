@@ -70,6 +70,13 @@ class AoccOptions:
         The scale of the values (before they are mapped to [0, 1]) and of the budget axis.
     budget : float, optional
         The budget the area runs to; default: the largest run budget.
+    curve : {"running-best", "values"}
+        ``running-best`` (default): the area over each run's running best (best so far), as
+        IOHinspector computes it on the data its ``DataManager.load`` gives by default
+        (``monotonic=True``); ``values``: over the curve as read (``value_kind``: raw values
+        or the running best). They differ only for a run whose values get worse somewhere
+        (a raw learning curve, anytime scores). The running best is taken on the curves'
+        grid (every logged budget unless a coarser grid was asked for).
 
     Examples
     --------
@@ -77,14 +84,19 @@ class AoccOptions:
 
     >>> import rankwise
     >>> options = rankwise.AoccOptions(bounds=(1e-8, 1e8), value_scale="log")
-    >>> options.bounds, options.value_scale, options.budget_scale, options.budget
-    ((1e-08, 100000000.0), 'log', 'linear', None)
+    >>> options.bounds, options.value_scale, options.budget_scale, options.budget, options.curve
+    ((1e-08, 100000000.0), 'log', 'linear', None, 'running-best')
     """
 
     bounds: object = "problem"
     value_scale: str = "linear"
     budget_scale: str = "linear"
     budget: float | None = None
+    curve: str = "running-best"
+
+
+#: What the AOCC integrates (:class:`AoccOptions`).
+AOCC_CURVES = ("running-best", "values")
 
 
 @dataclass(frozen=True)
@@ -303,7 +315,7 @@ class CurveComparison(Analysis):
                 "test": d.test, "pvalue": d.pvalue,
                 "bounds": o.bounds if isinstance(o.bounds, str) else list(o.bounds),
                 "value_scale": o.value_scale, "budget_scale": o.budget_scale,
-                "budget": o.budget}
+                "budget": o.budget, "curve": o.curve}
 
     def _profiles_dict(self) -> dict:
         taus, rho = self.performance
@@ -537,10 +549,12 @@ def _per_run(curves: Curves, lb, ub, options: AoccOptions, tv, conv) -> dict:
            "conv": np.full((n_l, n_p, n_r), np.inf),
            "best": np.full((n_l, n_p, n_r), np.nan), "auc": np.full((n_l, n_p, n_r), np.nan)}
     inside = curves.grid[None, None, None, :]
+    best_so_far = options.curve == "running-best" and curves.value_kind != "running-best"
     for b in curves.blocks():
         v = curves.values[b]
         final = curves.final[b]
-        normed = normalise(v, lb, ub, maximize=curves.maximize, scale=options.value_scale)
+        w = _running_best(v, curves.maximize) if best_so_far else v
+        normed = normalise(w, lb, ub, maximize=curves.maximize, scale=options.value_scale)
         normed[np.isnan(v)] = np.nan
         out["aocc"][b] = area_over(normed, curves.grid, final, budget=options.budget,
                                    budget_scale=options.budget_scale)
@@ -554,6 +568,11 @@ def _per_run(curves: Curves, lb, ub, options: AoccOptions, tv, conv) -> dict:
             out["best"][b] = np.where(within, -running, np.inf).min(axis=-1)
             out["auc"][b] = np.where(within, -running, 0.0).sum(axis=-1) / within.sum(axis=-1)
     return out
+
+
+def _running_best(v: np.ndarray, maximize: bool) -> np.ndarray:
+    """Each run's best value so far along the grid (NaN before its first log)."""
+    return (np.fmax if maximize else np.fmin).accumulate(v, axis=-1)
 
 
 def _dewancker(curves: Curves, final_best: np.ndarray, auc: np.ndarray):
@@ -601,6 +620,8 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
         raise RankwiseError(f"read options {', '.join(read_options)} need a path or a table,"
                             " not curves already read")
     aocc = aocc or AoccOptions()
+    if aocc.curve not in AOCC_CURVES:
+        raise RankwiseError(f"AOCC curve {aocc.curve!r}: use running-best or values")
     n_l, n_p = len(curves.learners), len(curves.problems)
     if n_l < 2:
         raise RankwiseError(f"{curves.source}: one learner ({curves.learners[0]}); comparing"

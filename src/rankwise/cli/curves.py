@@ -18,7 +18,7 @@ def curves(
     budgets: C.budgets = CD.budgets, targets: C.targets = CD.targets,
     aocc_bounds: C.aocc_bounds = CD.aocc_bounds, value_scale: C.value_scale = CD.value_scale,
     budget_scale: C.budget_scale = CD.budget_scale, aocc_budget: C.aocc_budget = CD.aocc_budget,
-    tolerance: C.tolerance = CD.tolerance, alpha: C.alpha = CD.alpha,
+    aocc_curve: C.aocc_curve = CD.aocc_curve, tolerance: C.tolerance = CD.tolerance, alpha: C.alpha = CD.alpha,
     confidence: C.confidence = CD.confidence, seed: C.seed = CD.seed,
     export: C.export = CD.export, figure: C.figure = CD.figure,
     cd_figure: C.cd_figure = CD.cd_figure, fmt: C.fmt = CD.fmt, output: C.output = CD.output,
@@ -48,7 +48,7 @@ def curves(
             curves, budgets=numbers("--budgets", budgets) if budgets else None, alpha=alpha,
             confidence=confidence,
             aocc=AoccOptions(bounds=bounds, value_scale=value_scale, budget_scale=budget_scale,
-                             budget=aocc_budget),
+                             budget=aocc_budget, curve=aocc_curve),
             targets=goal, tolerance=tolerance, seed=seed)
         if export is not None:
             emit(curves_export(result, export), output)

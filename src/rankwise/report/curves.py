@@ -198,12 +198,14 @@ def _aocc_section(r) -> list:
     o = r.aocc_options
     bounds = ("each problem's worst and best value" if o.bounds == "problem"
               else f"[{o.bounds[0]:g}, {o.bounds[1]:g}]")
+    curve = ("over each run's running best, as IOHinspector" if o.curve == "running-best"
+             or r.curves.value_kind == "running-best" else "over the values as logged")
     means = r.aocc_means
     rows = [[r.learners[i], f"{means[i]:.4f}"]
             for i in np.argsort(-means, kind="stable")[:LEARNERS_SHOWN]]
     return [Heading("AOCC"),
-            Paragraph(f"Area over the convergence curve (1 = best from the start; values"
-                      f" normalised to {bounds} on a {o.value_scale} scale, budget axis"
+            Paragraph(f"Area over the convergence curve (1 = best from the start; {curve};"
+                      f" values normalised to {bounds} on a {o.value_scale} scale, budget axis"
                       f" {o.budget_scale}; mean over runs, then over problems), through"
                       f" compare: {decision_words(r.aocc_decision)}."),
             Table(["learner", "AOCC"], rows, "<>", caption=_rows_note(r, "by AOCC"),

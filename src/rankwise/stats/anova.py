@@ -21,6 +21,24 @@ from .results import AttributesOnly, TestResult
 from ._docs import shared_docs
 
 
+#: From this many scores on, the learners' covariance is computed on one BLAS thread: the
+#: product is a few hundred milliseconds on one core, and BLAS threads that wait for a busy
+#: second core (the analysis' own other thread, or other programs) cost seconds. The same
+#: numbers: OpenBLAS splits a product between threads by rows and columns of the result, never
+#: along the sum, so each entry adds the same terms in the same order.
+ONE_BLAS_THREAD_MIN_CELLS = 1_000_000
+
+
+def _covariance(x: np.ndarray) -> np.ndarray:
+    """The k × k covariance of the learners' scores (columns), ``np.cov``."""
+    if x.size < ONE_BLAS_THREAD_MIN_CELLS:
+        return np.cov(x, rowvar=False, ddof=1)
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return np.cov(x, rowvar=False, ddof=1)
+
+
 @score_input
 @shared_docs
 def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
@@ -98,7 +116,7 @@ def rm_anova(x, *, convention: str = "default", alpha: float = 0.05,
     del squares
     if not (small or gram):
         del resid
-    cov = np.cov(x, rowvar=False, ddof=1) if k > 2 and not gram else None
+    cov = _covariance(x) if k > 2 and not gram else None
     df1, df2 = k - 1, (k - 1) * (n - 1)
     notes = []
     # Σx² ≤ n·k·max x², so the sum is needed only when the residual is that small

@@ -78,13 +78,27 @@ def _w_from_ranks(rank_sums: np.ndarray, ties: np.ndarray | float, n) -> np.ndar
                         np.nan)
 
 
+#: Rows of ranks whose tie terms are counted at once (bounds the work arrays to a few MB).
+TIE_BLOCK_ROWS = 8192
+
+
 def _tie_terms(r: np.ndarray) -> np.ndarray:
-    """Σ (t³ − t) over each row's groups of tied ranks."""
-    out = np.zeros(r.shape[0])
-    srt = np.sort(r, axis=1)
-    for i, row in enumerate(srt):
-        _, counts = np.unique(row, return_counts=True)
-        out[i] = float(np.sum(counts ** 3 - counts))
+    """Σ (t³ − t) over each row's groups of tied ranks (NaNs, if any, one group), for a block of
+    rows at once: each row sorted, a group begins where a value differs from the one before."""
+    r = np.asarray(r, dtype=float)
+    n, k = r.shape
+    out = np.zeros(n)
+    for start in range(0, n if k else 0, TIE_BLOCK_ROWS):
+        srt = np.sort(r[start:start + TIE_BLOCK_ROWS], axis=1)
+        starts = np.ones(srt.shape, dtype=bool)
+        left, right = srt[:, :-1], srt[:, 1:]
+        np.not_equal(right, left, out=starts[:, 1:])
+        if np.isnan(srt[:, -1]).any():  # sorted last; as np.unique, NaNs tie with each other
+            starts[:, 1:] &= ~(np.isnan(right) & np.isnan(left))
+        first = np.flatnonzero(starts)
+        sizes = np.diff(first, append=starts.size)
+        out[start:start + srt.shape[0]] = np.bincount(first // k, weights=sizes ** 3 - sizes,
+                                                      minlength=srt.shape[0])
     return out
 
 
@@ -159,6 +173,13 @@ def concordance_from_ranks(r: np.ndarray, confidence: float = 0.95, draws: int =
                        int(seed))
 
 
+#: Page's test's p-value methods: ``exact`` is exact given the ties; ``scipy-conservative`` is
+#: scipy's exact p of the untied distribution at ⌊L⌋.
+PAGE_METHODS = ("auto", "exact", "asymptotic", "scipy-conservative")
+#: Learners up to which the exact p-value given ties is computed (``"auto"`` asks for it up to 8).
+PAGE_EXACT_TIES_MAX_LEARNERS = 12
+
+
 @score_input
 def page_trend(x, order, *, learners=None, higher_is_better: bool | None = None,
                decimals: int | None = DEFAULT_DECIMALS, method: str = "auto") -> TestResult:
@@ -170,8 +191,24 @@ def page_trend(x, order, *, learners=None, higher_is_better: bool | None = None,
 
     .. math:: L = \sum_{j=1}^{m} j\,R_j,
 
-    large when the order holds. The p-value is scipy's ``page_trend_test``: exact for small n
-    and m (``method="auto"``), else the normal approximation of Page (1963).
+    large when the order holds. ``method``:
+
+    - ``"exact"``: P(L* ≥ L) under the null hypothesis that each data set's ranks are in random
+      order, over every permutation of each data set's own ranks (its mid-ranks where it has
+      ties), by convolving the data sets' distributions of Σ_j j·r_j (whole numbers: twice
+      the ranks), up to 12 learners with ties. Without ties this is scipy's
+      ``page_trend_test`` exact p.
+    - ``"asymptotic"``: the normal approximation of Page (1963), as scipy computes it.
+    - ``"auto"`` (default): ``"exact"`` where scipy's ``method="auto"`` chooses its exact p (at
+      most 8 learners, and at most 12 data sets or at most 3 learners, and at most 20 data
+      sets), else ``"asymptotic"``.
+    - ``"scipy-conservative"``: scipy's exact p, P(L* ≥ ⌊L⌋) over the permutations of the
+      untied ranks 1…m whatever the ties: larger than the exact p when there are ties (the
+      ``"exact"`` of rankwise 0.8 and of scipy).
+
+    With ties the result's notes say that the exact p is given the ties, and which p scipy
+    gives (``details["scipy_conservative_pvalue"]``, up to 8 learners: scipy enumerates the m!
+    orders of the ranks).
 
     References
     ----------
@@ -181,15 +218,18 @@ def page_trend(x, order, *, learners=None, higher_is_better: bool | None = None,
     Examples
     --------
     The ratings of scipy's ``page_trend_test`` docstring (10 students, three teaching
-    methods, predicted tutorial < lecture < seminar): L = 133.5, exact p = 0.0018191:
+    methods, predicted tutorial < lecture < seminar), with ties in 7 of the 10 rows: L =
+    133.5, exact p given the ties 0.000384 (scipy's conservative p is 0.0018191):
 
     >>> from rankwise.stats.family import page_trend
     >>> table = [[3, 4, 3], [2, 2, 4], [3, 3, 5], [1, 3, 2], [2, 3, 2], [2, 4, 5],
     ...          [1, 2, 4], [3, 4, 4], [2, 4, 5], [1, 3, 4]]
-    >>> r = page_trend(table, ["tutorial", "lecture", "seminar"],
-    ...                learners=["tutorial", "lecture", "seminar"])
-    >>> r.statistic, round(r.pvalue, 7), r.method
-    (133.5, 0.0018191, 'exact')
+    >>> names = ["tutorial", "lecture", "seminar"]
+    >>> r = page_trend(table, names, learners=names)
+    >>> r.statistic, round(r.pvalue, 6), r.method
+    (133.5, 0.000384, 'exact')
+    >>> round(page_trend(table, names, learners=names, method="scipy-conservative").pvalue, 7)
+    0.0018191
     """
     x = check.score_matrix(x)
     k = x.shape[1]
@@ -204,18 +244,95 @@ def page_trend(x, order, *, learners=None, higher_is_better: bool | None = None,
                             f" {', '.join(order) or 'none'}" + (f" ({', '.join(unknown)} not"
                                                                  " in the table)" if unknown
                                                                  else ""))
-    check.choice("method", method, ("auto", "exact", "asymptotic"))
+    check.choice("method", method, PAGE_METHODS)
     hib = True if higher_is_better is None else bool(higher_is_better)
     sub = round_scores(x[:, [names.index(o) for o in order]], decimals)
     performance = sub if hib else -sub
-    result = stats.page_trend_test(performance, method=method)
     ranks = np.apply_along_axis(midranks, 1, performance)
+    statistic, pvalue, used, extra, notes = _page_pvalue(performance, ranks, method)
     details = {"n": x.shape[0], "k": len(order), "order": order,
-               "rank_sums": ranks.sum(axis=0).tolist(), "pvalue_method": result.method}
-    return TestResult("page", float(result.statistic), float(result.pvalue), result.method,
-                      "default", None, details,
-                      ("one-sided: the alternative is that performance increases along the"
-                       " order given",))
+               "rank_sums": ranks.sum(axis=0).tolist(), **extra}
+    return TestResult("page", statistic, pvalue, used, "default", None, details,
+                      ("one-sided: the alternative is that performance increases along the order"
+                       " given", *notes))
+
+
+def _page_pvalue(performance: np.ndarray, ranks: np.ndarray, method: str) -> tuple:
+    """``(L, p-value, method, details, notes)`` of Page's test (:func:`page_trend`'s
+    ``method``); scipy's exact p, which enumerates the m! orders of the ranks, only up to 8
+    learners (as its ``"auto"``) unless asked for."""
+    n, m = performance.shape
+    if method == "auto":  # scipy's rule (Page 1963)
+        method = "asymptotic" if m > 8 or (n > 12 and m > 3) or n > 20 else "exact"
+    srt = np.sort(ranks, axis=1)
+    tied = bool((srt[:, 1:] == srt[:, :-1]).any())
+    if method == "asymptotic" or (method == "exact" and not tied):
+        res = stats.page_trend_test(performance, method=method)
+        return float(res.statistic), float(res.pvalue), res.method, \
+            {"pvalue_method": res.method}, []
+    if method == "scipy-conservative":
+        res = stats.page_trend_test(performance, method="exact")
+        return float(res.statistic), float(res.pvalue), method, {"pvalue_method": method}, \
+            ["scipy's exact p-value of the untied distribution at floor(L), larger than the"
+             " exact p given the ties (method='exact')"] if tied else []
+    if m > PAGE_EXACT_TIES_MAX_LEARNERS:
+        raise RankwiseError(f"Page's exact p-value given ties is computed up to"
+                            f" {PAGE_EXACT_TIES_MAX_LEARNERS} learners in the order; give"
+                            " method='asymptotic'")
+    statistic = float(stats.page_trend_test(performance, method="asymptotic").statistic)
+    details = {"pvalue_method": "exact given the ties"}
+    scipy_says = "a larger p-value"
+    if m <= 8:
+        conservative = float(stats.page_trend_test(performance, method="exact").pvalue)
+        details["scipy_conservative_pvalue"] = conservative
+        scipy_says = f"{conservative:.4g}"
+    return statistic, page_exact_pvalue(ranks), "exact", details, [
+        f"exact p-value given the ties (every permutation of each data set's mid-ranks);"
+        f" scipy's page_trend_test gives {scipy_says}, the untied distribution's"
+        f" P(L >= floor(L)) (method='scipy-conservative')"]
+
+
+def page_exact_pvalue(ranks) -> float:
+    """P(L* ≥ L) of Page's L for the data sets' ranks (rows; 1 = worst, mid-ranks for ties)
+    over every permutation of each row's own ranks: the rows' distributions of Σ_j j·(2 r_j)
+    (whole numbers: mid-ranks are whole or halves) convolved."""
+    doubled = np.rint(2 * np.asarray(ranks, dtype=float)).astype(np.int64)
+    k = doubled.shape[1]
+    observed = int((doubled * np.arange(1, k + 1)).sum())
+    total = np.ones(1)
+    rows = {}
+    for row in doubled:
+        key = tuple(sorted(row.tolist()))
+        if key not in rows:
+            rows[key] = _page_row_distribution(key)
+        total = np.convolve(total, rows[key])
+    return float(min(1.0, total[observed:].sum())) if observed < total.size else 0.0
+
+
+def _page_row_distribution(values: tuple) -> np.ndarray:
+    """P(Σ_j j·v_π(j) = s) for s = 0, 1, … over the k! permutations π of ``values`` (whole
+    numbers), by dynamic programming over the positions j and the multiset of values placed
+    (a state per multiset; the counts are whole numbers, exact in double precision for
+    k ≤ 18)."""
+    distinct, counts = np.unique(np.asarray(values), return_counts=True)
+    k = len(values)
+    top = int(sum(j * v for j, v in enumerate(sorted(values), start=1)))
+    states = {(0,) * len(distinct): np.eye(1, top + 1)[0]}
+    for j in range(1, k + 1):
+        nxt = {}
+        for used, dist in states.items():
+            for i, (v, c) in enumerate(zip(distinct.tolist(), counts.tolist())):
+                left = c - used[i]
+                if not left:
+                    continue
+                shift = j * v
+                moved = np.zeros(top + 1)
+                moved[shift:] = dist[:top + 1 - shift] * left
+                key = used[:i] + (used[i] + 1,) + used[i + 1:]
+                nxt[key] = nxt[key] + moved if key in nxt else moved
+        states = nxt
+    (dist,) = states.values()
+    return dist / math.factorial(k)
 
 
 def _bibd(present: np.ndarray) -> tuple:
