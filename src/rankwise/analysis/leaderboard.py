@@ -574,8 +574,7 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
     check.choice("rule", rule, RULES)
     check.seed(seed)
     check.alpha(alpha)
-    if not 0.0 < float(confidence) < 1.0:
-        raise RankwiseError(f"confidence must be between 0 and 1; got {confidence!r}")
+    check.confidence(confidence)
     read = dict(criterion=criterion, higher_is_better=higher_is_better, columns=columns,
                 source_format=source_format, duplicates=duplicates, aggregate="mean",
                 missing="skillings-mack")
@@ -624,10 +623,9 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
 
 
 def _whole(value, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not float(value).is_integer() or not low <= value <= high:
-        raise RankwiseError(f"{name} must be a whole number from {low} to {high:,}; got"
-                            f" {value!r}")
-    return int(value)
+    from .._validate import whole
+
+    return whole(name, value, low, high)
 
 
 def coverage(*, k: int = 5, n: int = 30, reps: int = 200, draws: int = bt.ROUNDS,

@@ -167,6 +167,10 @@ def compare_criteria(given: dict, options: dict) -> None:
     if criteria is None:
         fail("--ordinal and --summary go with --criteria A,B (two or more criteria)")
     with command("compare", given, what="an INPUT", inputs={"the input": given["input"]}) as out:
+        if given["criteria"] is not None and given["criterion"] is not None:
+            raise RankwiseError(f"--criterion {given['criterion']} and --criteria"
+                                f" {given['criteria']}: give one (--criteria A,B for a front of"
+                                " criteria)")
         for flag, name in (("--items", "items"), ("--pairs", "pairs"), ("--metric", "metric")):
             if given[name]:
                 raise RankwiseError(f"{flag} does not go with --criteria (a front of criteria)")

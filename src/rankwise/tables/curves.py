@@ -339,6 +339,13 @@ def from_frame(frame: pd.DataFrame, *, maximize: bool | None = None, value_kind:
             from ..experiment.criteria import CRITERIA
 
             maximize = CRITERIA.get(criterion)
+    elif criterion is not None:
+        raise RankwiseError(f"{source}: the table has no criterion column, so --criterion"
+                            f" {criterion} picks nothing; leave it out (the values are read as"
+                            f" they are)")
+    if frame.empty:
+        raise RankwiseError(f"{source}: no rows (only a header); a table of curves needs one"
+                            " row per logged point: learner, problem, run, budget, value")
     names = {k: _column(frame, k, source, given) for k in ("learner", "problem", "budget",
                                                            "value")}
     lower = {str(c).lower(): c for c in frame.columns}
@@ -686,6 +693,14 @@ def _table(p: Path, sep, decimal, notes: list) -> pd.DataFrame:
     return read_delimited(p, sep=sep, decimal=decimal, text="infer", notes=notes)
 
 
+def _no_criterion(kind: str, criterion, name: str) -> None:
+    """``criterion`` picks among a table's or a results database's criteria; IOHprofiler and
+    Optuna files log one objective, so a criterion given for them would pick nothing."""
+    if criterion is not None and kind in ("ioh", "optuna"):
+        raise RankwiseError(f"{name}: {kind} files log one objective and no criterion column,"
+                            f" so --criterion {criterion} picks nothing; leave it out")
+
+
 def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None = None,
                 value_kind: str | None = None, grid=None, budget: str = "trials",
                 columns: dict | str | None = None, criterion: str | None = None,
@@ -749,6 +764,7 @@ def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None =
         name = str(p)
         kind = reader if reader != "auto" else (_sniff(p) or "curves")
         frame = None
+        _no_criterion(kind, criterion, name)
         if kind == "ioh":
             return _ioh(p, notes=notes, grid=grid, value_kind=value_kind)
         if kind == "optuna" and _sniff(p) == "optuna":
@@ -770,6 +786,7 @@ def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None =
             raise RankwiseError(f"{p}: not a table of curves ({exc})") from None
         if reader == "auto" and {"number", "value", "state"} <= set(frame.columns):
             kind = "optuna"
+    _no_criterion(kind, criterion, name)
     if kind == "optuna":
         return _optuna_frame(frame, budget=budget, source=name, notes=notes, grid=grid,
                              maximize=maximize)

@@ -48,7 +48,7 @@ def _number(value):
     return None
 
 
-def lm_eval(p: Path, *, metric, filter, cluster, notes):
+def lm_eval(p: Path, *, metric, filter, cluster, notes, filters=None):
     m = re.match(r"samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl$", p.name)
     task = m.group(1) if m else p.stem[len("samples_"):]
     model = _lm_eval_model(p)
@@ -63,7 +63,10 @@ def lm_eval(p: Path, *, metric, filter, cluster, notes):
     if filter is not None and filter not in logged and len(logged) > 1:
         raise RankwiseError(f"{p}: no record under filter {filter!r} (it logs"
                             f" {', '.join(logged)})")
-    # a task that logs one filter is read under it whatever --item-filter says
+    if filters is not None:
+        filters.update(logged)
+    # a task that logs one filter is read under it whatever --item-filter says (read_items
+    # refuses a filter that no file logs)
     wanted = filter if filter in logged else logged[0] if logged else None
     first_filter = wanted
     for number, rec in records:

@@ -130,8 +130,12 @@ class ItemTable:
         f["score"] = values
         if "weight" in f:
             w = pd.to_numeric(f["weight"], errors="coerce")
-            if w.isna().any() or (w <= 0).any():
-                raise RankwiseError(f"{source}: weights must be positive numbers")
+            bad = ~(np.isfinite(w.to_numpy(dtype=float, na_value=np.nan)) & (w > 0).to_numpy())
+            if bad.any():
+                row = int(np.flatnonzero(bad)[0])
+                raise RankwiseError(f"{source}: weights must be finite numbers above 0; row"
+                                    f" {row + 1} has {str(frame[lower['weight']].iloc[row])!r}"
+                                    f" ({int(bad.sum())} such rows)")
             f["weight"] = w.astype(float)
         if "cluster" in f:
             f["cluster"] = f["cluster"].astype("category")
@@ -347,11 +351,17 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     ('items', ('a', 'b'))
     """
     if isinstance(source, pd.DataFrame):
-        return ItemTable.from_frame(_renamed(source, columns, "DataFrame"), missing=missing)
+        frame = _clustered(_renamed(source, columns, "DataFrame"), cluster, filter, "DataFrame")
+        return ItemTable.from_frame(frame, missing=missing)
     if reader == "items-stream":
         if missing not in ITEM_MISSING:
             raise RankwiseError(f"--missing for items must be {' or '.join(ITEM_MISSING)};"
                                 f" got {missing!r}")
+        for flag, value in (("--item-filter", filter), ("--cluster", cluster)):
+            if value is not None:
+                raise RankwiseError(f"{source}: {flag} is not read by --source items-stream"
+                                    " (name the table's columns model, task, item, score,"
+                                    " cluster)")
         return ItemStream(Path(source), missing=missing)
     paths = [Path(p) for p in (source if isinstance(source, (list, tuple)) else [source])]
     files = []
@@ -382,19 +392,28 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
         if len(files) != 1:
             raise RankwiseError("give one long item table at a time")
         frame = _renamed(_read_long(files[0], sep, decimal, notes), columns, str(files[0]))
+        frame = _clustered(frame, cluster, filter, str(files[0]))
         return ItemTable.from_frame(frame, source=str(files[0]), missing=missing,
                                     notes=_unique(notes))
     if columns is not None:
         raise RankwiseError(f"{paths[0]}: --columns names a long item table's columns; {kind}"
                             " files have their own fields (--metric, --cluster choose among"
                             " them)")
+    if filter is not None and kind != "lm-eval":
+        raise RankwiseError(f"{paths[0]}: --item-filter {filter} chooses among lm-eval's"
+                            f" filters; {kind} files have none (leave it out)")
     read = {"lm-eval": lm_eval, "inspect": inspect_log, "helm": helm,
             "swe-bench": swe_bench}[kind]
-    frames, metrics = [], []
+    frames, metrics, logged = [], [], set()
     for f in files:
-        frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes)
+        more = {"filters": logged} if kind == "lm-eval" else {}
+        frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes,
+                             **more)
         frames.append(frame)
         metrics.append(chosen)
+    if filter is not None and kind == "lm-eval" and filter not in logged:
+        raise RankwiseError(f"{paths[0]}: --item-filter {filter}: no file logs it (the filters"
+                            f" logged: {', '.join(sorted(map(str, logged)))})")
     chosen = ",".join(dict.fromkeys(m for m in metrics if m))
     frame = pd.concat(frames, ignore_index=True)
     if kind == "swe-bench":
@@ -412,6 +431,28 @@ def _renamed(frame: pd.DataFrame, columns, label: str) -> pd.DataFrame:
     return frame.rename(columns={column: role for role, column in given.items()})
 
 
+def _clustered(frame: pd.DataFrame, cluster, filter, label: str) -> pd.DataFrame:
+    """A long table with ``cluster`` (a column's name) as its cluster column; one line when it
+    names no column, or when a filter is asked of a table (only lm-eval logs filters)."""
+    if filter is not None:
+        raise RankwiseError(f"{label}: --item-filter {filter} chooses among lm-eval's filters;"
+                            " a long item table has none (leave it out)")
+    if cluster is None:
+        return frame
+    found = [c for c in frame.columns if str(c) == cluster] or \
+        [c for c in frame.columns if str(c).lower() == cluster.lower()]
+    if not found:
+        raise RankwiseError(f"{label}: --cluster {cluster}: no such column to cluster on; the"
+                            f" columns are {', '.join(map(str, frame.columns[:12]))}")
+    if str(found[0]).lower() == "cluster":
+        return frame
+    lower = {str(c).lower(): c for c in frame.columns}
+    if "cluster" in lower:
+        raise RankwiseError(f"{label}: --cluster {cluster} and the table's own cluster column:"
+                            " give one (leave --cluster out to use the column)")
+    return frame.rename(columns={found[0]: "cluster"})
+
+
 def _unique(notes):
     return tuple(dict.fromkeys(notes))
 
@@ -427,7 +468,8 @@ def is_item_file(path) -> bool:
     if p.suffix.lower() in (".csv", ".tsv", ".txt", ".parquet"):
         try:
             cols = (_parquet_columns(p) if p.suffix.lower() == ".parquet" else
-                    pd.read_csv(p, nrows=0, sep=None, engine="python").columns)
+                    pd.read_csv(p, nrows=0, sep=None, engine="python",
+                                encoding="utf-8-sig").columns)
         except Exception:  # noqa: BLE001 - the table reader will say what is wrong
             return False
         return {"model", "task", "item", "score"} <= {str(c).lower() for c in cols}
