@@ -179,3 +179,183 @@ def test_options_that_were_ignored(cli, tmp_path):
     doc = json.loads(out.read_text())
     assert len(doc["learners"]) == 4 and len(doc["values"]) == len(doc["datasets"])
     assert cli(*LEARNING, "--export", "aocc")[1].startswith("dataset,")
+
+
+# -- tracebacks: a damaged, empty, locked or mistaken file is one line naming it -----------------
+
+def _copy(src: Path, folder: Path, name: str) -> Path:
+    out = folder / name
+    (shutil.copytree if src.is_dir() else shutil.copy)(src, out)
+    return out
+
+
+def _optuna(folder: Path, sql: str) -> Path:
+    path = _copy(DATA / "curves" / "optuna_studies.db", folder, "study.db")
+    con = sqlite3.connect(path)
+    con.executescript(sql)
+    con.commit()
+    con.close()
+    return path
+
+
+def _header_only(folder):
+    path = folder / "curves.csv"
+    path.write_text("learner,problem,run,budget,value\n")
+    return path, ("--lower-is-better",)
+
+
+def _ioh_json(folder):
+    path = _copy(DATA / "curves" / "ioh", folder, "ioh")
+    (path / "HC" / "IOHprofiler_f1_Sphere.json").write_text("{not json")
+    return path, ()
+
+
+def _ioh_dat(folder):
+    path = _copy(DATA / "curves" / "ioh", folder, "ioh")
+    dat = next((path / "RS").rglob("*.dat"))
+    lines = dat.read_text().splitlines()
+    lines[1] = "12 x"
+    dat.write_text("\n".join(lines) + "\n")
+    return path, ()
+
+
+def _corrupt_db(folder):
+    path = folder / "study.db"
+    data = (DATA / "curves" / "optuna_studies.db").read_bytes()
+    path.write_bytes(data[:100] + b"\0" * 5000 + data[5100:])
+    return path, ()
+
+
+def _bad_attribute(folder):
+    sql = ("insert into study_user_attributes (study_id, key, value_json)"
+           " select study_id, 'learner', '{bad' from studies;")
+    return _optuna(folder, sql), ()
+
+
+CURVE_FILES = {
+    "header-only table": _header_only,
+    "broken IOH JSON": _ioh_json,
+    "broken IOH .dat": _ioh_dat,
+    "Optuna without directions": lambda f: (_optuna(f, "delete from study_directions;"), ()),
+    "Optuna bad value_json": _bad_attribute,
+    "Optuna corrupt": _corrupt_db,
+    "Optuna all trials failed": lambda f: (_optuna(f, "update trials set state='FAIL';"), ()),
+    "--source optuna on a plain table": lambda f: (_header_plain(f), ("--source", "optuna",
+                                                                      "--lower-is-better")),
+    "trials table all failed": lambda f: (_failed_trials(f), ("--lower-is-better",)),
+}
+
+
+def _header_plain(folder):
+    path = folder / "plain.csv"
+    path.write_text("learner,problem,run,budget,value\nA,p,0,1,0.5\nB,p,0,1,0.6\n")
+    return path
+
+
+def _failed_trials(folder):
+    frame = pd.read_csv(DATA / "curves" / "optuna_trials.csv")
+    frame["state"] = "FAIL"
+    path = folder / "trials.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("case", sorted(CURVE_FILES))
+def test_a_broken_curve_file_is_one_line(cli, tmp_path, case):
+    path, options = CURVE_FILES[case](tmp_path)
+    refused(cli("curves", path, *options, "-o", tmp_path / "out.txt"), str(path).split("/")[-1],
+            folder=tmp_path)
+
+
+def test_a_locked_optuna_storage_is_one_line(cli, tmp_path):
+    path = _copy(DATA / "curves" / "optuna_studies.db", tmp_path, "study.db")
+    con = sqlite3.connect(path)
+    con.execute("BEGIN EXCLUSIVE")
+    try:
+        refused(cli("curves", path), str(path), "locked")
+    finally:
+        con.rollback()
+        con.close()
+
+
+def _lm_eval(folder, change):
+    path = _copy(DATA / "items" / "lm_eval", folder, "lm")
+    for sample in sorted(path.rglob("samples_*.jsonl"))[:1]:
+        sample.write_bytes(change(sample.read_bytes()))
+    return path
+
+
+def _inspect(folder, change):
+    doc = json.loads((DATA / "items" / "inspect" /
+                      "2025-05-12T20-28-13-04-00_popularity.json").read_text())
+    change(doc)
+    path = folder / "log.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def _no_values(doc):
+    for sample in doc["samples"]:
+        for score in sample["scores"].values():
+            score.pop("value")
+
+
+def _helm(folder):
+    path = _copy(DATA / "items" / "helm", folder, "helm")
+    (path / "simple_classification" / "run_spec.json").write_text("{broken")
+    return path
+
+
+def _list_log(folder):
+    path = folder / "log.json"
+    path.write_text("[1, 2]")
+    return path
+
+
+ITEM_FILES = {
+    "lm-eval not UTF-8": (lambda f: _lm_eval(f, lambda b: b"\xff\xfe" + b[:50]), "lm-eval"),
+    "lm-eval truncated gzip": (lambda f: _lm_eval(f, lambda b: __import__("gzip").compress(b)
+                                                  [:40]), "lm-eval"),
+    "inspect score without value": (lambda f: _inspect(f, _no_values), "inspect"),
+    "inspect epoch 'first'": (lambda f: _inspect(f, lambda d: [s.__setitem__("epoch", "first")
+                                                                for s in d["samples"]]),
+                              "inspect"),
+    "inspect log that is a list": (_list_log, "inspect"),
+    "HELM broken run_spec.json": (_helm, "helm"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ITEM_FILES))
+def test_a_broken_item_file_is_one_line(cli, tmp_path, case):
+    make, source = ITEM_FILES[case]
+    path = make(tmp_path)
+    refused(cli("compare", path, "--source", source, "-o", tmp_path / "out.txt"), str(path),
+            folder=tmp_path)
+
+
+def test_gzipped_lm_eval_samples_are_read(cli, tmp_path):
+    import gzip
+
+    path = _lm_eval(tmp_path, gzip.compress)
+    plain = cli("compare", DATA / "items" / "lm_eval", "-f", "json")
+    packed = cli("compare", path, "-f", "json")
+    assert packed.code == 0, packed.err
+    assert json.loads(packed.out)["learners"] == json.loads(plain.out)["learners"]
+
+
+def test_items_stream_reads_a_folder_the_item_table_wrote(cli, tmp_path):
+    table = rw.read_items(item_table(tmp_path), cluster="grp")
+    folder = tmp_path / "parquet"
+    folder.mkdir()
+    table.frame.to_parquet(folder / "part.parquet")
+    code, out, err = cli("compare", folder, "--source", "items-stream")
+    assert code == 0 and "Traceback" not in err, err
+
+
+SEEDS = [("curves", "--example", "learning"), ("compare", "--example", "evals"),
+         FOLDS + ("--criteria", "accuracy,runtime")]
+
+
+@pytest.mark.parametrize("args", SEEDS, ids=lambda a: a[0] + " " + a[2])
+def test_a_negative_seed_is_one_line_in_every_command(cli, tmp_path, args):
+    refused(cli(*args, "--seed", "-1", "-o", tmp_path / "out.txt"), "--seed", folder=tmp_path)

@@ -34,6 +34,7 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from ..names import ITEM_SOURCES
+from .guard import reading
 from .item_readers import helm, inspect_log, lm_eval, swe_bench, swe_bench_missing
 
 #: What to do with an item some model of its task has no score for.
@@ -362,7 +363,8 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
                 raise RankwiseError(f"{source}: {flag} is not read by --source items-stream"
                                     " (name the table's columns model, task, item, score,"
                                     " cluster)")
-        return ItemStream(Path(source), missing=missing)
+        with reading(source, "a Parquet table of items"):
+            return ItemStream(Path(source), missing=missing)
     paths = [Path(p) for p in (source if isinstance(source, (list, tuple)) else [source])]
     files = []
     for p in paths:
@@ -391,7 +393,9 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     if kind == "items":
         if len(files) != 1:
             raise RankwiseError("give one long item table at a time")
-        frame = _renamed(_read_long(files[0], sep, decimal, notes), columns, str(files[0]))
+        with reading(files[0], "a long item table"):
+            frame = _read_long(files[0], sep, decimal, notes)
+        frame = _renamed(frame, columns, str(files[0]))
         frame = _clustered(frame, cluster, filter, str(files[0]))
         return ItemTable.from_frame(frame, source=str(files[0]), missing=missing,
                                     notes=_unique(notes))
@@ -407,8 +411,9 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     frames, metrics, logged = [], [], set()
     for f in files:
         more = {"filters": logged} if kind == "lm-eval" else {}
-        frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes,
-                             **more)
+        with reading(f, f"{kind} files"):
+            frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes,
+                                 **more)
         frames.append(frame)
         metrics.append(chosen)
     if filter is not None and kind == "lm-eval" and filter not in logged:
