@@ -359,3 +359,71 @@ SEEDS = [("curves", "--example", "learning"), ("compare", "--example", "evals"),
 @pytest.mark.parametrize("args", SEEDS, ids=lambda a: a[0] + " " + a[2])
 def test_a_negative_seed_is_one_line_in_every_command(cli, tmp_path, args):
     refused(cli(*args, "--seed", "-1", "-o", tmp_path / "out.txt"), "--seed", folder=tmp_path)
+
+
+# -- the Python functions: the same checks as the command line, in one wording per kind ----------
+
+def _api_cases():
+    from rankwise.analysis.audit import audit
+    from rankwise.analysis.curves import AoccOptions
+
+    curves = rw.load_curves_example()
+    garcia = rw.load_example("garcia2008")
+    printed = pd.DataFrame({"model": ["A", "B", "C"], "MATH": ["0.500", "0.250", "0.750"],
+                            "GSM": ["0.25", "0.75", "0.5"]})
+    empty = pd.DataFrame(columns=["learner", "problem", "run", "budget", "value"])
+    return {
+        "curves: an empty frame": (lambda: rw.compare_curves(empty, higher_is_better=True),
+                                   "no rows"),
+        "curves: draws=0": (lambda: rw.compare_curves(curves, draws=0), "draws must be a whole"),
+        "curves: seed=-1": (lambda: rw.compare_curves(curves, seed=-1), "seed must be a whole"),
+        "curves: NaN targets": (lambda: rw.compare_curves(curves, targets=[float("nan")]),
+                                "targets must be a finite"),
+        "curves: a negative budget": (lambda: rw.compare_curves(
+            curves, aocc=AoccOptions(budget=-1)), "aocc budget must be a finite number > 0"),
+        "curves: reversed bounds": (lambda: rw.compare_curves(
+            curves, aocc=AoccOptions(bounds=(1, 0))), "LOW < HIGH"),
+        "curves: text tolerance": (lambda: rw.compare_curves(curves, tolerance="x"),
+                                   "tolerance must be a finite"),
+        "audit: counts 10.5": (lambda: audit(printed, counts={"MATH": 10.5}),
+                               "must be a whole number"),
+        "audit: counts a list": (lambda: audit(printed, counts=[1]), "counts must map"),
+        "audit: text confidence": (lambda: audit(printed, confidence="x"),
+                                   "confidence must be between 0 and 1"),
+        "items: seed=-1": (lambda: rw.compare_items(rw.load_items_example("evals"), seed=-1),
+                           "seed must be a whole"),
+        "items: text alpha": (lambda: rw.compare_items(rw.load_items_example("evals"), alpha="x"),
+                              "alpha must be between 0 and 1"),
+        "leaderboard: text confidence": (lambda: rw.leaderboard(garcia, confidence="x"),
+                                         "confidence must be between 0 and 1"),
+        "fronts: seed=-1 before reading": (lambda: rw.compare_criteria("absent.csv", ["a", "b"],
+                                                                       seed=-1),
+                                           "seed must be a whole"),
+        "fronts: text draws": (lambda: rw.compare_criteria(
+            [garcia, garcia], ["a", "b"], draws="x"), "draws must be a whole"),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(_api_cases()))
+def test_every_python_function_refuses_a_bad_argument_in_one_line(case):
+    call, words = _api_cases()[case]
+    with pytest.raises(RankwiseError, match=words):
+        call()
+
+
+def test_one_wording_per_kind_of_check():
+    from rankwise import _validate as check
+
+    for call, words in ((lambda: check.whole("--draws", 0), "--draws must be a whole number ≥ 1"),
+                        (lambda: check.whole("draws", 1.5, 100, 200),
+                         "draws must be a whole number from 100 to 200"),
+                        (lambda: check.level("--alpha", float("nan")),
+                         "--alpha must be between 0 and 1 (exclusive)"),
+                        (lambda: check.finite("x", "inf"), "x must be a finite number"),
+                        (lambda: check.ordered_pair("b", (2, 1)), "LOW < HIGH"),
+                        (lambda: check.seed(-1), "seed must be a whole number ≥ 0"),
+                        (lambda: check.counts("counts", {"a": True}), "whole number")):
+        with pytest.raises(RankwiseError, match=words.replace("(", r"\(").replace(")", r"\)")):
+            call()
+    assert check.whole("n", 10.0) == 10 and check.counts("c", {"a": 3}) == {"a": 3}
+    assert check.seed(2 ** 64) == 2 ** 64   # numpy takes any whole number ≥ 0

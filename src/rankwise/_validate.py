@@ -235,7 +235,7 @@ def rope(value) -> float:
     return r
 
 
-def seed(value, name: str = "the seed") -> int:
+def seed(value, name: str = "seed") -> int:
     """A seed of numpy's generators: a whole number ≥ 0."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
         raise RankwiseError(f"{name} must be a whole number ≥ 0; got {value!r}")
