@@ -427,3 +427,64 @@ def test_one_wording_per_kind_of_check():
             call()
     assert check.whole("n", 10.0) == 10 and check.counts("c", {"a": 3}) == {"a": 3}
     assert check.seed(2 ** 64) == 2 ** 64   # numpy takes any whole number ≥ 0
+
+
+# -- valid input that was refused, and warnings before an error -----------------------------------
+
+def test_a_leaderboard_with_one_missing_result(cli, tmp_path):
+    """Three data sets, one result missing: some resamples draw only the data set A lacks."""
+    path = tmp_path / "board.csv"
+    path.write_text("dataset,A,B,C\nd0,,0.5,0.6\nd1,0.7,0.2,0.3\nd2,0.4,0.9,0.1\n")
+    board = rw.leaderboard(path).board
+    assert np.isfinite(board.columns["elo_low"]).all()
+    assert any("without a battle" in note and "A in" in note for note in board.notes)
+    code, out, err = cli("leaderboard", path)
+    assert code == 0 and "without a battle" in " ".join(out.split()), err
+
+
+def test_an_item_csv_with_a_byte_order_mark_is_read_as_items(cli, tmp_path):
+    plain = item_table(tmp_path)
+    marked = tmp_path / "marked.csv"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    code, out, err = cli("compare", marked, "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)["learners"] == json.loads(cli("compare", plain, "-f", "json")[1]
+                                                     )["learners"]
+
+
+def _big_items(folder):
+    path = item_table(folder)
+    frame = pd.read_csv(path)
+    frame["score"] = frame["score"].astype(float)
+    frame.loc[0, "score"] = 1e308
+    frame.to_csv(path, index=False)
+    return path, ()
+
+
+def _big_long(folder, options=("--aggregate", "mean")):
+    path = folder / "long.csv"
+    rows = [(f"d{d}", learner, fold, 1.7e308) for d in range(4) for learner in "ABC"
+            for fold in range(2)]
+    pd.DataFrame(rows, columns=["dataset", "learner", "fold", "value"]).to_csv(path,
+                                                                               index=False)
+    return path, options
+
+
+def _big_wide(folder):
+    path = folder / "wide.csv"
+    path.write_text("dataset,A,B,C\n" + "".join(f"d{d},1e308,-1e308,1\n" for d in range(5)))
+    return path, ()
+
+
+HUGE = {"items": ("compare", _big_items), "long table, mean": ("compare", _big_long),
+        "long table, leaderboard": ("leaderboard", lambda f: _big_long(f, ())),
+        "wide table, leaderboard": ("leaderboard", _big_wide)}
+
+
+@pytest.mark.parametrize("case", sorted(HUGE))
+def test_scores_near_the_largest_double_are_one_line_without_warnings(cli, tmp_path, case):
+    command, make = HUGE[case]
+    path, options = make(tmp_path)
+    line = refused(cli(command, path, *options, "-o", tmp_path / "out.txt"), "1e+307",
+                   folder=tmp_path)
+    assert "Warning" not in line

@@ -85,11 +85,19 @@ def command(name: str, given: dict, *, what: str | None = None, source: str = "i
 @contextmanager
 def one_line():
     """A :class:`RankwiseError` in the block is the one line ``rankwise: error: ...`` and exit
-    2 (every command's mistakes, through :func:`command`)."""
-    try:
-        yield
-    except RankwiseError as exc:
-        fail(str(exc))
+    2 (every command's mistakes, through :func:`command`). The warnings raised in the block
+    are held back and shown when it ends well: before an error they would only be noise
+    (numpy's overflow on the scores the error then refuses)."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        try:
+            yield
+        except RankwiseError as exc:
+            caught.clear()
+            fail(str(exc))
+    for w in caught:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
 
 
 def write_folder(write, folder: Path) -> None:

@@ -121,11 +121,15 @@ class ItemTable:
         if not pd.api.types.is_numeric_dtype(score) or pd.api.types.is_bool_dtype(score):
             score = pd.to_numeric(score, errors="coerce")
         values = score.to_numpy(dtype=float, na_value=np.nan)
-        bad = ~np.isfinite(values)
+        from .._validate import MAX_ABS_SCORE
+
+        with np.errstate(invalid="ignore"):
+            bad = ~(np.abs(values) <= MAX_ABS_SCORE)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             raise RankwiseError(f"{source}: row {row + 1} has score"
-                                f" {frame[lower['score']].iloc[row]!r}, not a finite number"
+                                f" {str(frame[lower['score']].iloc[row])!r}, not a finite"
+                                f" number of at most {MAX_ABS_SCORE:.0e} in magnitude"
                                 f" ({int(bad.sum())} such rows); give each scored item a number"
                                 f" (0/1 for right/wrong)")
         f["score"] = values

@@ -603,6 +603,7 @@ def _from_long(frame, lower, criterion, aggregate, label, shown=None,
     value_name = str(shown.get("value", lower.get("value", "value")))
     df["value"] = _parse_numbers(df["value"],
                                  lambda i: f"{label}: row {rows[i]}, column {value_name!r}")
+    _within_bound(df["value"].to_numpy(dtype=float), rows, label, value_name)
     datasets = list(dict.fromkeys(df["dataset"]))
     learners = list(dict.fromkeys(df["learner"]))
     warnings = [dropped] if dropped else []
@@ -626,6 +627,22 @@ def _from_long(frame, lower, criterion, aggregate, label, shown=None,
                       aggregate=aggregate if several else None, counts=counts,
                       warnings=tuple(warnings), source=label, raw=raw if several else None,
                       criteria=tuple(str(c) for c in found))
+
+
+def _within_bound(values: np.ndarray, rows, label: str, column: str) -> None:
+    """Each value of a long table finite and within the scores' bound before its cell is
+    aggregated (a mean of values near the largest double overflows to inf, with numpy's
+    warnings, and the error would name a value that is not in the file)."""
+    from .._validate import MAX_ABS_SCORE
+
+    with np.errstate(invalid="ignore"):
+        bad = ~np.isnan(values) & ~(np.abs(values) <= MAX_ABS_SCORE)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise RankwiseError(f"{label}: row {rows[i]}, column {column!r}: {values[i]:g} is not a"
+                            f" finite score of at most {MAX_ABS_SCORE:.0e} in magnitude (their"
+                            f" means and differences must not overflow; divide them by a power"
+                            f" of ten) ({int(bad.sum())} such rows)")
 
 
 #: Repeated keys named in the error.
