@@ -488,3 +488,105 @@ def test_scores_near_the_largest_double_are_one_line_without_warnings(cli, tmp_p
     line = refused(cli(command, path, *options, "-o", tmp_path / "out.txt"), "1e+307",
                    folder=tmp_path)
     assert "Warning" not in line
+
+
+# -- no partial output: every file staged, renamed into place only when all were written ---------
+
+def _left(folder: Path) -> list:
+    """What a command left in ``folder`` (the inputs aside)."""
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                  if not p.name.endswith(".csv") or p.parent != folder)
+
+
+def _fail(monkeypatch, target: str, when=lambda *a, **k: True):
+    """Make ``target`` (module:attribute) raise one line when ``when(*args)`` holds."""
+    import importlib
+
+    module, name = target.split(":")
+    module = importlib.import_module(module)
+    original = getattr(module, name)
+
+    def failing(*args, **kwargs):
+        if when(*args, **kwargs):
+            raise RankwiseError(f"{name} failed")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, failing)
+
+
+BOARD = ("leaderboard", "--example", "garcia2008")
+
+
+@pytest.mark.figures
+def test_a_failing_second_figure_leaves_no_first_one(cli, tmp_path, monkeypatch):
+    _fail(monkeypatch, "rankwise.cli.leaderboard:matrix_figure_of")
+    refused(cli(*BOARD, "--figure", tmp_path / "a.svg", "--matrix-figure", tmp_path / "b.svg",
+                "--report", tmp_path / "rep", "-o", tmp_path / "out.txt"), "failed")
+    assert _left(tmp_path) == []
+
+
+@pytest.mark.figures
+def test_a_failing_output_leaves_no_report_and_no_figure(cli, tmp_path, monkeypatch):
+    from rankwise.cli import staging
+
+    out = tmp_path / "out.txt"
+    original = staging.Staging.file
+
+    def full_disk(self, path, data, said=None):
+        if Path(path) == out:
+            raise OSError(28, "No space left on device")
+        return original(self, path, data, said)
+
+    monkeypatch.setattr(staging.Staging, "file", full_disk)
+    refused(cli(*BOARD, "--figure", tmp_path / "a.svg", "--report", tmp_path / "rep", "-o",
+                out), str(out), "nothing was written")
+    assert _left(tmp_path) == []
+
+
+def test_a_figure_error_prints_no_report_first(cli, tmp_path, monkeypatch):
+    _fail(monkeypatch, "rankwise.report.curves:curves_figure")
+    code, out, err = cli(*LEARNING, "--figure", tmp_path / "curves.svg", "--report",
+                         tmp_path / "rep")
+    refused((code, out, err), "failed")
+    assert out == "" and _left(tmp_path) == []
+
+
+def test_an_unwritable_destination_is_refused_before_any_work(cli, tmp_path, monkeypatch):
+    import os
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **k: Path(p) != locked and
+                        real_access(p, mode, **k))
+    for args, word in (((*BOARD, "-o", locked / "out.txt"), "not writable"),
+                       ((*BOARD, "--report", locked / "rep"), "not writable"),
+                       ((*BOARD, "--figure", locked / "a.svg"), "not writable")):
+        refused(cli(*args), word, str(locked))
+    assert list(locked.iterdir()) == []
+
+
+@pytest.mark.subprocess
+def test_sigterm_during_a_report_leaves_nothing(tmp_path):
+    import subprocess
+    import sys
+
+    script = (
+        "import os, signal, sys\n"
+        "import rankwise.report.diagrams as d\n"
+        "orig, n = d.figure_bytes, [0]\n"
+        "def slow(fig, fmt):\n"
+        "    n[0] += 1\n"
+        "    if n[0] == 3:\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return orig(fig, fmt)\n"
+        "d.figure_bytes = slow\n"
+        "sys.argv = ['rankwise'] + sys.argv[1:]\n"
+        "from rankwise.cli import run\n"
+        "run()\n")
+    ran = subprocess.run([sys.executable, "-c", script, *FOLDS, "--criteria",
+                          "accuracy,runtime", "--report", str(tmp_path / "rep")],
+                         capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 130, ran.stderr[-2000:]
+    assert "Traceback" not in ran.stderr and ran.stdout == ""
+    assert _left(tmp_path) == []

@@ -120,14 +120,20 @@ def compare_table(given: dict, options: dict) -> None:
 
 def write_pairs_file(result, path, significant_only: bool) -> None:
     """``--pairs FILE``, with one line saying what was written."""
-    from ..report.pairs_file import write_pairs
+    from pathlib import Path
 
-    try:
-        paths = write_pairs(result, path, significant_only)
+    from ..report.pairs_file import write_pairs
+    from .staging import current
+
+    path = Path(path)
+    try:   # staged in a folder of its own: there may be a file per ranking
+        names = current().folder(lambda folder: write_pairs(
+            result, Path(folder) / path.name, significant_only), path.parent)
     except OSError as exc:
         raise RankwiseError(f"cannot write {path}: {exc.strerror or exc}; nothing was"
                             " written") from None
-    typer.echo(f"rankwise: wrote the pairs to {', '.join(map(str, paths))}", err=True)
+    paths = [path.parent / Path(name).name for name in names]
+    current().say(f"rankwise: wrote the pairs to {', '.join(map(str, paths))}")
 
 
 def compare_items(given: dict, options: dict) -> None:

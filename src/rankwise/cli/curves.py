@@ -39,10 +39,11 @@ def curves(
                                 criterion)
         result = compare_curves(curves, **settings)
         if export is not None:
-            out.finish(None, lambda: curves_export(result, at, fmt))
+            out.finish(None, lambda: curves_export(result, at, fmt),
+                       between=lambda: curves_figures(result, figure, cd_figure))
         else:
-            out.finish(result, lambda: result.render(fmt, width=out.width))
-        curves_figures(result, figure, cd_figure)
+            out.finish(result, lambda: result.render(fmt, width=out.width),
+                       between=lambda: curves_figures(result, figure, cd_figure))
 
 
 def curve_settings(budgets, targets, aocc_bounds, value_scale, budget_scale, aocc_budget,
