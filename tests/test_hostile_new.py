@@ -590,3 +590,121 @@ def test_sigterm_during_a_report_leaves_nothing(tmp_path):
     assert ran.returncode == 130, ran.stderr[-2000:]
     assert "Traceback" not in ran.stderr and ran.stdout == ""
     assert _left(tmp_path) == []
+
+
+# -- every reader and command under fire, by class ------------------------------------------------
+# Each case: (command, how to make its input in the test's folder, more options). Every one must
+# be exit 2, one line naming the input, no traceback and no file written (-o where it takes one).
+
+WIDE = "dataset,A,B,C\nd1,0.1,0.2,0.3\nd2,0.3,0.1,0.2\nd3,0.2,0.3,0.1\nd4,0.5,0.4,0.6\n"
+CURVE = "learner,problem,run,budget,value\nA,p,0,1,1\nB,p,0,1,2\n"
+ITEMS = "model,task,item,score\nA,t,1,1\nB,t,1,0\n"
+BOARD_TEXT = "model,MATH\nA,0.5\nB,0.25\n"
+
+
+def _file(name, data):
+    def make(folder):
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        (path.write_bytes if isinstance(data, bytes) else path.write_text)(data)
+        return path
+    return make
+
+
+def _noise(size):
+    return bytes(np.random.default_rng(size).integers(0, 256, size, dtype=np.uint8))
+
+
+def _locked_results(folder):
+    path = folder / "results.sqlite"
+    con = sqlite3.connect(path)
+    con.execute("create table meta (key text, value text)")
+    con.commit()
+    con.close()
+    return path
+
+
+HOSTILE_CLASSES = {
+    "damaged": [
+        ("compare", _file("t.csv", _noise(2000)), ()),
+        ("compare", _file("t.parquet", b"PAR1" + _noise(100)), ()),
+        ("compare", _file("t.arff", "@relation x\n@attribute a numeric\n@data\n1,2,3\n"), ()),
+        ("curves", _file("c.db", b"SQLite format 3\x00" + _noise(3000)), ()),
+        ("compare", _file("x.eval", b"PK\x03\x04" + _noise(300)), ()),
+        ("compare", _file("s/p.parquet", b"PAR1" + _noise(100)), ("--source", "items-stream")),
+        ("status", _file("r.sqlite", _noise(500)), ()),
+        ("export", _file("r.sqlite", _noise(500)), ()),
+    ],
+    "empty": [
+        ("compare", _file("t.csv", b""), ()), ("race", _file("t.csv", b""), ()),
+        ("power", _file("t.csv", WIDE.splitlines()[0] + "\n"), ()),
+        ("leaderboard", _file("t.csv", WIDE.splitlines()[0] + "\n"), ()),
+        ("audit", _file("b.csv", b""), ()), ("curves", _file("c.csv", b""), ()),
+        ("compare", _file("y.eval", b""), ()), ("status", _file("r.sqlite", b""), ()),
+    ],
+    "wrong type": [
+        ("compare", _file("img.csv", b"\x89PNG\r\n\x1a\n" + _noise(200)), ()),
+        ("compare", _file("report.json", '{"schema": "rankwise.compare/1"}'), ()),
+        ("compare", _file("helm/run/per_instance_stats.json", "{}"), ()),
+        ("curves", _file("c.csv", ITEMS), ("--source", "optuna", "--lower-is-better")),
+        ("status", lambda f: DATA / "curves" / "optuna_studies.db", ()),
+        ("compare", lambda f: DATA / "curves" / "optuna_studies.db", ()),
+    ],
+    "wrong encoding": [
+        ("compare", _file("t.csv", WIDE.encode("utf-16")), ()),
+        ("compare", _file("t.csv", WIDE.replace("d1", "caf\xe9").encode("latin-1")), ()),
+        ("leaderboard", _file("t.csv", WIDE.encode("utf-16")), ()),
+        ("audit", _file("b.csv", BOARD_TEXT.encode("utf-16")), ()),
+        ("curves", _file("c.csv", CURVE.encode("utf-16")), ()),
+        ("compare", _file("i.csv", ITEMS.encode("utf-16")), ("--items",)),
+        ("compare", _file("lm/m/samples_t_2026-01-01T00-00-00.jsonl", _noise(300)), ()),
+    ],
+    "locked": [
+        ("status", _locked_results, ()),
+    ],
+    "extreme values": [
+        ("compare", _file("t.csv", WIDE.replace("0.1", "1e308")), ()),
+        ("race", _file("t.csv", WIDE.replace("0.1", "-1e308")), ()),
+        ("leaderboard", _file("t.csv", WIDE.replace("0.1", "1.7e308")), ()),
+        ("audit", _file("b.csv", "model,MATH\nA,150\nB,25\n"), ()),
+        ("compare", _file("i.csv", ITEMS.replace("A,t,1,1", "A,t,1,1e308")), ("--items",)),
+    ],
+    "duplicated": [
+        ("compare", _file("t.csv", "dataset,A,A,C\nd1,0.1,0.2,0.3\nd2,0.3,0.1,0.2\n"), ()),
+        ("compare", _file("t.csv", WIDE + "d1,0.1,0.2,0.3\n"), ()),
+        ("leaderboard", _file("t.csv", WIDE + "d1,0.1,0.2,0.3\n"), ()),
+        ("compare", _file("i.csv", ITEMS + "A,t,1,0\n"), ("--items",)),
+        ("audit", _file("b.csv", BOARD_TEXT + "A,0.75\n"), ()),
+    ],
+    "contradictory": [
+        ("compare", _file("t.csv", WIDE), ("--criteria", "A,B")),
+        ("compare", _file("t.csv", WIDE), ("--items", "--cluster", "grp")),
+        ("audit", _file("b.csv", "model,MATH\nA,0.333\nB,0.200\n"), ("--counts", "MATH=4")),
+        ("curves", _file("c.csv", CURVE), ("--criterion", "x", "--lower-is-better")),
+        ("curves", lambda f: _copy(DATA / "curves" / "ioh", f, "ioh"), ("--higher-is-better",)),
+        ("compare", _file("t.csv", WIDE), ("--alpha", "0.1", "--alpha", "0.2")),
+    ],
+}
+HOSTILE_CASES = [(kind, i, *case) for kind, cases in HOSTILE_CLASSES.items()
+                 for i, case in enumerate(cases)]
+
+
+@pytest.mark.parametrize("kind, i, command, make, options", HOSTILE_CASES,
+                         ids=[f"{kind}-{i}-{command}" for kind, i, command, _, _ in
+                              HOSTILE_CASES])
+def test_every_reader_and_command_under_fire(cli, tmp_path, kind, i, command, make, options):
+    path = make(tmp_path)
+    out = () if command == "status" else ("-o", tmp_path / "out.txt")
+    con = None
+    if kind == "locked":
+        con = sqlite3.connect(path)
+        con.execute("BEGIN EXCLUSIVE")
+    try:
+        line = refused(cli(command, path, *options, *out), folder=tmp_path)
+    finally:
+        if con is not None:
+            con.rollback()
+            con.close()
+    named = [str(path), path.name] + [o for o in options if str(o).startswith("--")]
+    assert any(str(word) in line for word in named), line
+    assert not (tmp_path / "out.txt").exists()

@@ -378,7 +378,7 @@ POWER = (
            help="Data sets per draw, or a range for planning."),
     Option("biases", None, "--bias", kind="list", metavar="LIST", panel=STUDY, param="bias",
            help="Biases k (default 0,2,...,20)."),
-    Option("draws", defaults.POWER_DRAWS, "--draws", metavar="D", panel=STUDY,
+    Option("draws", defaults.POWER_DRAWS, "--draws", metavar="D", panel=STUDY, check=("whole", 2),
            help="Samples per bias and sample size."),
     _like("seed", default=defaults.POWER_SEED, panel=STUDY, help="Seed of the draws."),
     _like("tests", panel=STUDY,
@@ -617,6 +617,7 @@ RUN_LINE = (
                 " sets one at a time, and a learner the race eliminates is not run on later"
                 " ones."),
     Option("alpha", None, "--alpha", panel=None, type=float, show_default=False,
+           check=("level",),
            help="Race: chance of any wrong elimination over the whole race [default: 0.05]."),
     Option("goal", None, "--goal", metavar="best|top:M", panel=None, show_default=False,
            help="Race: stop when the best, or the top M, are left [default: best]."),

@@ -1,19 +1,19 @@
 """The readers of other tools' curve files: IOHprofiler folders (IOHexperimenter's logger) and
-Optuna storages and trials tables, each turned into :class:`rankwise.tables.curves.Curves`.
-A file that is damaged, locked or not what it says is one line naming it."""
+Optuna storages and trials tables, each turned into the logged points (one entry per point:
+learner, problem, run, budget, value) that :func:`rankwise.tables.curves.build` makes
+:class:`~rankwise.tables.curves.Curves` of. A file that is damaged, locked or not what it says
+is one line naming it."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..errors import RankwiseError
-from .curves import build, from_frame
 
 
 def _ioh_blocks(path: Path) -> list:
@@ -76,7 +76,9 @@ def _ioh_meta(f: Path) -> dict:
     return meta
 
 
-def ioh(p: Path, *, notes: list, grid=None, value_kind=None):
+def ioh(p: Path) -> dict:
+    """The logged points of an IOHprofiler folder or description, as :func:`build`'s
+    arguments."""
     files = sorted(p.rglob("IOHprofiler_*.json")) if p.is_dir() else [p]
     if not files:
         raise RankwiseError(f"{p}: no IOHprofiler_*.json file (IOHexperimenter's logger writes"
@@ -116,10 +118,8 @@ def ioh(p: Path, *, notes: list, grid=None, value_kind=None):
     if not cols["budget"]:
         raise RankwiseError(f"{p}: no logged point in its IOHprofiler files")
     problems = tuple(dict.fromkeys(cols["problem"]))
-    return build(cols["learner"], cols["problem"], cols["run"], cols["budget"], cols["value"],
-                 maximize=maximize.pop(), value_kind=value_kind or "running-best", grid=grid,
-                 final=cols["final"], budget_name="evaluations", source=str(p), reader="ioh",
-                 notes=notes, dimensions=[dims[q] for q in problems], problems=problems)
+    return dict(cols, maximize=maximize.pop(), budget_name="evaluations",
+                dimensions=[dims[q] for q in problems], problems=problems)
 
 
 def _number(value, where) -> float:
@@ -180,7 +180,8 @@ def _study_labels(p: Path, studies, attrs) -> dict:
     return labels
 
 
-def optuna_db(p: Path, *, budget: str, notes: list, grid=None):
+def optuna_db(p: Path, *, budget: str, notes: list) -> dict:
+    """The complete trials of an Optuna storage, as :func:`build`'s arguments."""
     studies, attrs, dirs, trials = _optuna_tables(p)
     if dirs.empty or studies.empty:
         raise RankwiseError(f"{p}: the storage records no study direction (minimize or"
@@ -210,15 +211,15 @@ def optuna_db(p: Path, *, budget: str, notes: list, grid=None):
     else:
         raise RankwiseError(f"Optuna budget {budget!r}: use trials or seconds")
     lab = np.array([labels[s] for s in trials.study_id], dtype=object)
-    maximize = str(dirs.iloc[0]).upper() == "MAXIMIZE"
-    return build(lab[:, 0], lab[:, 1], lab[:, 2], b,
-                 pd.to_numeric(trials.value, errors="coerce").to_numpy(dtype=float),
-                 maximize=maximize, value_kind="running-best", grid=grid, budget_name=name,
-                 source=str(p), reader="optuna", notes=notes)
+    return dict(learner=lab[:, 0], problem=lab[:, 1], run=lab[:, 2], budget=b,
+                value=pd.to_numeric(trials.value, errors="coerce").to_numpy(dtype=float),
+                maximize=str(dirs.iloc[0]).upper() == "MAXIMIZE", budget_name=name)
 
 
-def optuna_frame(frame: pd.DataFrame, *, budget: str, source: str, notes: list, grid=None,
-                 maximize=None):
+def optuna_frame(frame: pd.DataFrame, *, budget: str, source: str, notes: list,
+                 maximize=None) -> pd.DataFrame:
+    """A trials table (``study.trials_dataframe()`` rows with learner and problem columns) as
+    a long table of curves: its keys, ``budget`` and ``value``."""
     absent = [c for c in ("number", "value") + (("datetime_start", "datetime_complete")
                                                 if budget == "seconds" else ())
               if c not in frame.columns]
@@ -251,7 +252,4 @@ def optuna_frame(frame: pd.DataFrame, *, budget: str, source: str, notes: list, 
         frame["budget"] = (pd.to_datetime(frame.datetime_complete, errors="coerce")
                            - start.groupby([frame[k] for k in keys]).transform("min")
                            ).dt.total_seconds()
-    curves = from_frame(frame[keys + ["budget", "value"]], maximize=maximize,
-                        value_kind="running-best", grid=grid, source=source, reader="optuna",
-                        notes=notes)
-    return replace(curves, budget_name=budget)
+    return frame[keys + ["budget", "value"]]

@@ -641,11 +641,13 @@ def _read_curves(source, reader, maximize, value_kind, grid, budget, columns, cr
         if kind == "ioh":
             from .curve_readers import ioh
 
-            return ioh(p, notes=notes, grid=grid, value_kind=value_kind)
+            return build(**ioh(p), value_kind=value_kind or "running-best", grid=grid,
+                         source=str(p), reader="ioh", notes=notes)
         if kind == "optuna" and _sniff(p) == "optuna":
             from .curve_readers import optuna_db
 
-            return optuna_db(p, budget=budget, notes=notes, grid=grid)
+            return build(**optuna_db(p, budget=budget, notes=notes), value_kind="running-best",
+                         grid=grid, source=str(p), reader="optuna", notes=notes)
         if kind == "rankwise":
             return _store_curves(p, grid=grid, criterion=criterion)
         if p.is_dir():
@@ -659,16 +661,22 @@ def _read_curves(source, reader, maximize, value_kind, grid, budget, columns, cr
                                        grid=grid, columns=columns, notes=notes)
         try:
             frame = _table(p, sep, decimal, notes)
+        except RankwiseError:
+            raise
         except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
             raise RankwiseError(f"{p}: not a table of curves ({exc})") from None
         if reader == "auto" and {"number", "value", "state"} <= set(frame.columns):
             kind = "optuna"
     _no_criterion(kind, criterion, name)
     if kind == "optuna":
+        from dataclasses import replace
+
         from .curve_readers import optuna_frame
 
-        return optuna_frame(frame, budget=budget, source=name, notes=notes, grid=grid,
-                             maximize=maximize)
+        trials = optuna_frame(frame, budget=budget, source=name, notes=notes, maximize=maximize)
+        return replace(from_frame(trials, maximize=maximize, value_kind="running-best",
+                                  grid=grid, source=name, reader="optuna", notes=notes),
+                       budget_name=budget)
     if kind != "curves":
         raise RankwiseError(f"{name}: a table, not {kind} files")
     return from_frame(frame, maximize=maximize, value_kind=value_kind or "raw", grid=grid,
