@@ -28,7 +28,7 @@ def test_li_maps_p_zero_to_zero():
 @pytest.mark.subprocess
 @pytest.mark.parametrize("options,message", [
     (["--draws", "10000000000"], "draws must be a whole number from 100 to 10,000,000"),
-    (["--seed", "-1"], "the seed must be a whole number"),
+    (["--seed", "-1"], "--seed must be a whole number"),
 ])
 def test_sampling_options_out_of_range_are_one_line_errors(options, message):
     out = subprocess.run([sys.executable, "-m", "rankwise.cli", "compare", "--example",

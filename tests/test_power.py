@@ -177,8 +177,10 @@ def test_command_line_json_report_and_mistakes(tmp_path, cli):
             (("--format", "pdf"), "--format must be one of text, json, markdown")):
         bad = cli("power", "--example", "garcia2008", "--draws", "10", *args)
         assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr
-    with pytest.raises(RankwiseError, match="--draws must be"):
+    with pytest.raises(RankwiseError, match="draws must be a whole number ≥ 2"):
         power_study(load_example("garcia2008"), draws=1)
+    assert "--draws must be a whole number ≥ 2" in cli("power", "--example", "garcia2008",
+                                                       "--draws", "1").stderr
 
 
 def test_dask_local_cluster_gives_the_same_study():

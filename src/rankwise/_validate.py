@@ -196,13 +196,7 @@ def decimals(value):
 
 
 def alpha(value) -> float:
-    try:
-        a = float(value)
-    except (TypeError, ValueError):
-        raise RankwiseError(f"alpha must be a number between 0 and 1; got {value!r}") from None
-    if not 0.0 < a < 1.0:
-        raise RankwiseError(f"alpha must be between 0 and 1 (exclusive); got {value!r}")
-    return a
+    return level("alpha", value)
 
 
 def _number(value) -> float:
@@ -241,11 +235,81 @@ def rope(value) -> float:
     return r
 
 
-def seed(value) -> int:
+def seed(value, name: str = "seed") -> int:
     """A seed of numpy's generators: a whole number ≥ 0."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise RankwiseError(f"the seed must be a whole number ≥ 0; got {value!r}")
+        raise RankwiseError(f"{name} must be a whole number ≥ 0; got {value!r}")
     return int(value)
+
+
+# -- one wording per kind of check: the command line's declared checks
+# (:attr:`rankwise.option_table.Option.check`) and the Python functions' call these, the
+# command line with the flag as ``name`` (``--draws``), Python with the keyword (``draws``).
+
+def whole(name: str, value, low: int = 1, high: int | None = None) -> int:
+    """A whole number from ``low`` (to ``high``): an int, or a float that is one (10.0); not
+    10.5, not True, not text."""
+    integral = isinstance(value, (int, np.integer)) or (
+        isinstance(value, (float, np.floating)) and np.isfinite(value)
+        and float(value).is_integer())
+    if isinstance(value, (bool, np.bool_)) or not integral or value < low or (
+            high is not None and value > high):
+        span = f"from {low:,} to {high:,}" if high is not None else f"≥ {low:,}"
+        raise RankwiseError(f"{name} must be a whole number {span}; got {value!r}")
+    return int(value)
+
+
+def finite(name: str, value, low: float | None = None, *, strict: bool = False) -> float:
+    """A finite real number (≥ ``low``, or > ``low`` where ``strict``); not NaN, not text."""
+    x = _number(value)
+    bad = not np.isfinite(x) or (low is not None and (x <= low if strict else x < low))
+    if bad:
+        bound = "" if low is None else f" {'>' if strict else '≥'} {low:g}"
+        raise RankwiseError(f"{name} must be a finite number{bound}; got {value!r}")
+    return x
+
+
+def positive(name: str, value) -> float:
+    """A finite number above 0."""
+    return finite(name, value, 0, strict=True)
+
+
+def level(name: str, value) -> float:
+    """A level or share strictly between 0 and 1 (alpha, a confidence)."""
+    x = _number(value)
+    if not 0.0 < x < 1.0:
+        raise RankwiseError(f"{name} must be between 0 and 1 (exclusive); got {value!r}")
+    return x
+
+
+def numbers(name: str, values, low: float | None = None, *, strict: bool = False) -> list:
+    """A non-empty sequence of finite numbers (each ≥ ``low``, > where ``strict``)."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        values = [values]
+    out = [finite(name, v, low, strict=strict) for v in values]
+    if not out:
+        raise RankwiseError(f"{name} must name at least one number; got none")
+    return out
+
+
+def ordered_pair(name: str, value) -> tuple:
+    """Two finite numbers LOW, HIGH with LOW < HIGH."""
+    pair = list(value) if isinstance(value, (list, tuple, np.ndarray)) else None
+    if pair is None or len(pair) != 2 or not all(np.isfinite(_number(v)) for v in pair) \
+            or not _number(pair[0]) < _number(pair[1]):
+        raise RankwiseError(f"{name} must be two finite numbers LOW,HIGH with LOW < HIGH; got"
+                            f" {value!r}")
+    return float(pair[0]), float(pair[1])
+
+
+def counts(name: str, value) -> dict:
+    """A mapping of names to whole numbers ≥ 1 (item counts)."""
+    if value is None:
+        return {}
+    if not hasattr(value, "items"):
+        raise RankwiseError(f"{name} must map names to whole numbers (e.g. {{'MATH': 5000}});"
+                            f" got {type(value).__name__}")
+    return {str(k): whole(f"{name}[{k!r}]", v) for k, v in value.items()}
 
 
 def seconds(name: str, value) -> float:
@@ -257,14 +321,12 @@ def seconds(name: str, value) -> float:
 
 
 def confidence(value) -> float:
-    try:
-        c = float(value)
-    except (TypeError, ValueError):
-        c = float("nan")
-    if not 0.0 < c < 1.0:
-        raise RankwiseError(f"confidence must be between 0 and 1 (exclusive), e.g. 0.95; got"
-                            f" {value!r}")
-    return c
+    return level("confidence", value)
+
+
+def a_seed(name: str, value) -> int:
+    """:func:`seed` with the name first, as the other checks take it."""
+    return seed(value, name)
 
 
 def parse_list(value) -> list | None:

@@ -77,6 +77,10 @@ class Option:
     #: otherwise the library checks it.
     checked: bool = False
     interval: tuple | None = None
+    #: A check of :mod:`rankwise._validate` the command line makes before any work, with the
+    #: flag as the value's name: the function's name and its further arguments (``("finite",
+    #: 0)``: a finite number ≥ 0); the Python functions make the same check with the keyword.
+    check: tuple | None = None
     #: Whether ``choices`` are listed beside the flag in --help (False: said in the help).
     listed: bool = True
     #: Values the shell completes for an option that also takes others (``impute:LEARNER``).
@@ -215,6 +219,7 @@ COMPARE = (
     Option("draws", defaults.BAYESIAN_SAMPLES, "--draws", metavar="D", panel=EFFECT,
            help="Posterior draws.", group="bayesian"),
     Option("seed", defaults.DEFAULT_SEED, "--seed", metavar="SEED", panel=EFFECT,
+           check=("a_seed",),
            help="Seed of every draw: posteriors, rank sets, bootstrap groups"
                 f" (--items: {defaults.ITEM_SEED} unless given)."),
     Option("threshold", defaults.BAYESIAN_THRESHOLD, "--threshold", metavar="P", panel=EFFECT,
@@ -390,7 +395,7 @@ POWER = (
            help="Data sets per draw, or a range for planning."),
     Option("biases", None, "--bias", kind="list", metavar="LIST", panel=STUDY, param="bias",
            help="Biases k (default 0,2,...,20)."),
-    Option("draws", defaults.POWER_DRAWS, "--draws", metavar="D", panel=STUDY,
+    Option("draws", defaults.POWER_DRAWS, "--draws", metavar="D", panel=STUDY, check=("whole", 2),
            help="Samples per bias and sample size."),
     _like("seed", default=defaults.POWER_SEED, panel=STUDY, help="Seed of the draws."),
     _like("tests", panel=STUDY,
@@ -453,7 +458,7 @@ CURVES = (
     _like("alpha", panel=CURVES_P, help="Level of every test.", checked=True, interval=(0, 1)),
     Option("confidence", 0.95, "--confidence", metavar="C", panel=CURVES_P, type=float,
            checked=True, interval=(0, 1), help="Level of the rank band."),
-    Option("tolerance", 1e-3, "--tolerance", metavar="TAU", panel=CURVES_P,
+    Option("tolerance", 1e-3, "--tolerance", metavar="TAU", panel=CURVES_P, check=("finite", 0),
            help="Profiles: tau of the convergence test."),
     _like("seed", default=defaults.CURVE_SEED, panel=CURVES_P,
           help="Seed of the rank band's bootstrap."),
@@ -585,6 +590,7 @@ CURVES_LINE = (
     Option("budget_scale", "linear", "--budget-scale", choices=("linear", "log"), panel=CURVES_P,
            checked=True, help="AOCC: scale of the budget axis."),
     Option("aocc_budget", None, "--aocc-budget", panel=CURVES_P, type=float, show_default=False,
+           check=("positive",),
            help="AOCC: integrate up to this budget (default: the largest run budget)."),
     Option("aocc_curve", "running-best", "--aocc-curve", choices=("running-best", "values"),
            panel=CURVES_P, checked=True,
@@ -643,6 +649,7 @@ RUN_LINE = (
                 " sets one at a time, and a learner the race eliminates is not run on later"
                 " ones."),
     Option("alpha", None, "--alpha", panel=RACING, type=float, show_default=False,
+           check=("level",),
            help="Race: chance of any wrong elimination over the whole race (default: 0.05)."),
     Option("goal", None, "--goal", metavar="best|top:M", panel=RACING, show_default=False,
            help="Race: stop when the best, or the top M, are left (default: best)."),
@@ -691,11 +698,30 @@ def line_option(command: str, name: str) -> Option:
 
 def refusal(option: Option, value) -> str | None:
     """Why ``value`` is not a value of ``option`` (one wording for every command), or None."""
-    if value is None or not option.checked:
+    if value is None:
+        return None
+    if option.check is not None:
+        from . import _validate
+        from .errors import RankwiseError
+
+        kind, *more = option.check
+        try:
+            getattr(_validate, kind)(option.long_flag, value, *more)
+        except RankwiseError as exc:
+            return str(exc)
+    if not option.checked:
         return None
     if option.choices is not None and value not in option.choices:
         return f"{option.long_flag} must be one of {', '.join(option.choices)}; got {value!r}"
-    if option.interval is not None and not option.interval[0] < value < option.interval[1]:
+    if option.interval == (0, 1):
+        from . import _validate
+        from .errors import RankwiseError
+
+        try:
+            _validate.level(option.long_flag, value)
+        except RankwiseError as exc:
+            return str(exc)
+    elif option.interval is not None and not option.interval[0] < value < option.interval[1]:
         low, high = option.interval
         return f"{option.long_flag} must lie strictly between {low} and {high}; got {value!r}"
     return None

@@ -173,16 +173,10 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
     from .. import _validate as check
 
     check.alpha(alpha)   # the options before the board is read
-    try:
-        level = None if isinstance(confidence, bool) else float(confidence)
-    except (TypeError, ValueError):
-        level = None
-    if level is None or not 0.0 < level < 1.0:
-        raise RankwiseError(f"confidence must be a number between 0 and 1 (0.95 for 95%"
-                            f" intervals); got {confidence!r}")
+    level = check.confidence(confidence)
+    counts = check.counts("counts", counts)
     source = "DataFrame" if isinstance(board, pd.DataFrame) else str(board)
     models, texts, values = read_board(board, source)
-    counts = dict(counts or {})
     unknown = set(counts) - set(texts.columns)
     if unknown:
         raise RankwiseError(f"--counts names tasks not on the board: {', '.join(sorted(unknown))}"
@@ -200,6 +194,7 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
         half = 0.5 * 10.0 ** -d / scale
         if task in counts:
             n, how = int(counts[task]), "given"
+            _fits(p[:, j], half, n, task, texts[task], models, notes)
         else:
             n = smallest_denominator(p[:, j], half, max_count)
             if n is None:
@@ -232,6 +227,23 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
                 "max_count": max_count}
     return Audit(source, models, tuple(tasks), percent, alpha, overall_best, overall_tied, how,
                  tuple(notes), settings)
+
+
+def _fits(score, half: float, n: int, task: str, printed, models, notes: list) -> None:
+    """A given count that some printed score can be a fraction of (within its rounding): one
+    line when none can (``--counts`` contradicted by the whole board), a note naming those
+    that cannot (an average over samples, say) when only some can."""
+    off = np.abs(np.rint(score * n) / n - score) > half * (1 + 1e-9) + 1e-12
+    if off.all():
+        i = int(np.flatnonzero(off)[0])
+        raise RankwiseError(f"--counts {task}={n}: no score of {task} is a fraction of {n} items"
+                            f" as printed ({models[i]}'s {printed.iloc[i]}: the nearest is"
+                            f" {int(np.rint(score[i] * n))}/{n} = {np.rint(score[i] * n) / n:.6g});"
+                            f" check the count, or leave it out to recover it")
+    if off.any():
+        notes.append(f"{task}: the scores of {', '.join(str(m) for m, o in zip(models, off) if o)}"
+                     f" are no fractions of the {n} items given (averages over samples?);"
+                     f" their intervals take them as they are")
 
 
 def _task_audit(task, d, n, how, score, models, level, alpha) -> TaskAudit:

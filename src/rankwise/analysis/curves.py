@@ -614,14 +614,13 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
     >>> [(cp.budget, cp.comparison.verdict.best) for cp in c.checkpoints]
     [(0.05, 'logistic'), (0.1, 'forest'), (0.25, 'knn'), (0.5, 'knn'), (1.0, 'knn')]
     """
+    budgets, alpha, confidence, aocc, targets, tolerance, draws, seed = check_options(
+        budgets, alpha, confidence, aocc, targets, tolerance, draws, seed)  # before reading
     if not isinstance(curves, Curves):
         curves = read_curves(curves, **read_options)
     elif read_options:
         raise RankwiseError(f"read options {', '.join(read_options)} need a path or a table,"
                             " not curves already read")
-    aocc = aocc or AoccOptions()
-    if aocc.curve not in AOCC_CURVES:
-        raise RankwiseError(f"AOCC curve {aocc.curve!r}: use running-best or values")
     n_l, n_p = len(curves.learners), len(curves.problems)
     if n_l < 2:
         raise RankwiseError(f"{curves.source}: one learner ({curves.learners[0]}); comparing"
@@ -679,6 +678,45 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
         notes=tuple(notes), settings={"checkpoints": [float(b) for b in cps]})
     cut = [x for x in (result.figure_left_out(), result.cd_left_out()) if x]
     return replace(result, notes=result.notes + tuple(cut)) if cut else result
+
+
+def check_options(budgets, alpha, confidence, aocc, targets, tolerance, draws, seed,
+                  names: dict | None = None) -> tuple:
+    """:func:`compare_curves`' options checked (the command line's before it reads anything):
+    levels in (0, 1), finite numbers, AOCC bounds LOW < HIGH (above 0 on a log scale), a
+    budget above 0, a whole number of targets or finite target values, a seed; one line for
+    the first that is not, in :mod:`rankwise._validate`'s words, naming the value by the
+    keyword or by ``names`` (the command line's flags)."""
+    from .. import _validate as check
+
+    n = {k: k.replace("_", " ") for k in ("budgets", "aocc_bounds", "aocc_budget", "targets",
+                                          "tolerance", "seed")}
+    n.update(names or {})
+    budgets = None if budgets is None else check.numbers(n["budgets"], budgets, 0)
+    alpha, confidence = check.alpha(alpha), check.confidence(confidence)
+    aocc = aocc or AoccOptions()
+    if not isinstance(aocc, AoccOptions):
+        raise RankwiseError(f"aocc must be an AoccOptions; got {type(aocc).__name__}")
+    if aocc.curve not in AOCC_CURVES:
+        raise RankwiseError(f"AOCC curve {aocc.curve!r}: use running-best or values")
+    for name in ("value_scale", "budget_scale"):
+        check.choice(f"aocc {name}", getattr(aocc, name), ("linear", "log"))
+    if not (isinstance(aocc.bounds, str) and aocc.bounds == "problem"):
+        if isinstance(aocc.bounds, str):
+            raise RankwiseError(f"AOCC bounds {aocc.bounds!r}: use 'problem' or (low, high)")
+        low, high = check.ordered_pair(n["aocc_bounds"], aocc.bounds)
+        if aocc.value_scale == "log" and low <= 0:
+            raise RankwiseError(f"{n['aocc_bounds']} on a log scale must be above 0; got"
+                                f" {low:g}")
+    if aocc.budget is not None:
+        check.positive(n["aocc_budget"], aocc.budget)
+    if isinstance(targets, (int, np.integer)) and not isinstance(targets, bool):
+        targets = check.whole(n["targets"], targets)
+    else:
+        targets = check.numbers(n["targets"], targets)
+    tolerance = check.finite(n["tolerance"], tolerance, 0)
+    return (budgets, alpha, confidence, aocc, targets, tolerance, check.whole("draws", draws),
+            check.seed(seed, n["seed"]))
 
 
 def _checkpoint_budgets(curves, budgets, start) -> np.ndarray:

@@ -323,7 +323,7 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     # front_rule (convention= still works, with a FutureWarning, until 0.10)
     front_rule = check_renamed(front_rule, load_options.pop("convention", None), "convention",
                                "front_rule")
-    _check(criteria, alpha, confidence, summary, draws, permutations, front_rule, test)
+    _check(criteria, alpha, confidence, summary, draws, permutations, front_rule, test, seed)
     tables = _tables(data, criteria, load_options)
     learners, datasets, values, notes = _align(tables, criteria)
     maximize = tuple(bool(t.higher_is_better) for t in tables)
@@ -453,15 +453,17 @@ def _cautions(spread, criteria, summaries, asked: str, n: int, alpha: float) -> 
     return out
 
 
-def _check(criteria, alpha, confidence, summary, draws, permutations, front_rule, test):
+def _check(criteria, alpha, confidence, summary, draws, permutations, front_rule, test,
+           seed):
     if len(criteria) < 2:
         raise RankwiseError("a front needs two or more criteria (e.g. accuracy,fit_time)")
     if len(set(criteria)) != len(criteria):
         raise RankwiseError(f"a criterion is named twice: {', '.join(criteria)}")
-    if not 0 < alpha < 1:
-        raise RankwiseError(f"alpha must be between 0 and 1; got {alpha}")
-    if not 0 < confidence < 1:
-        raise RankwiseError(f"confidence must be between 0 and 1; got {confidence}")
+    from .. import _validate as check
+
+    check.alpha(alpha)
+    check.confidence(confidence)
+    check.seed(seed)
     if test not in F.TESTS:
         raise RankwiseError(f"test must be one of {', '.join(F.TESTS)}; got {test!r}")
     if summary not in SUMMARIES:
@@ -471,9 +473,8 @@ def _check(criteria, alpha, confidence, summary, draws, permutations, front_rule
                             f" got {front_rule!r}")
     if front_rule == "tabarena" and len(criteria) != 2:
         raise RankwiseError("the tabarena front rule takes two criteria")
-    for name, v, least in (("draws", draws, 1), ("permutations", permutations, 1)):
-        if not isinstance(v, (int, np.integer)) or v < least:
-            raise RankwiseError(f"{name} must be a whole number of at least {least}; got {v!r}")
+    check.whole("draws", draws)
+    check.whole("permutations", permutations)
 
 
 def _tables(data, criteria, load_options) -> list:
@@ -484,7 +485,16 @@ def _tables(data, criteria, load_options) -> list:
         if len(data) != len(criteria):
             raise RankwiseError(f"{len(data)} tables for {len(criteria)} criteria")
         return list(data)
-    return [load_table(data, criterion=c, **load_options) for c in criteria]
+    tables = [load_table(data, criterion=c, **load_options) for c in criteria]
+    wide = [t for t in tables if getattr(t.reading, "source", None) == "wide"]
+    if wide:
+        learners = [c for c in criteria if c in wide[0].learners]
+        said = (f"its learners {', '.join(learners)} are not criteria" if learners else
+                "each criterion would read the same scores")
+        raise RankwiseError(f"{wide[0].source}: a wide table (data sets x learners) holds one"
+                            f" criterion, so --criteria picks nothing ({said}); give a long"
+                            " table with a criterion column, or one column per criterion")
+    return tables
 
 
 def _align(tables, criteria):

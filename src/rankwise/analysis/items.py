@@ -397,17 +397,17 @@ def compare_items(items, *, alpha: float = 0.05, procedures: str = "holm", test:
     # one word per idea: compare's adjustment is procedures (procedure= works until 0.10)
     procedures = renamed(procedures, read_options.pop("procedure", None), "procedure",
                          "procedures")
+    # every option before the items are read
+    alpha = check.alpha(alpha)
+    given = {} if confidence is None else {"confidence": check.confidence(confidence)}
+    confidence = 1 - alpha if confidence is None else given["confidence"]
+    draws = check.whole("draws", draws, 100)
+    seed = check.seed(seed)
     if not isinstance(items, (ItemTable, ItemStream)):
         items = read_items(items, **read_options)
     elif read_options:
         raise RankwiseError(f"{', '.join(read_options)} apply when reading; the items are"
                             f" already read")
-    if not 0 < alpha < 1:
-        raise RankwiseError(f"alpha must be between 0 and 1; got {alpha!r}")
-    given = {} if confidence is None else {"confidence": check.confidence(confidence)}
-    confidence = 1 - alpha if confidence is None else given["confidence"]
-    if draws < 100:
-        raise RankwiseError(f"draws must be at least 100; got {draws}")
     if len(items.models) < 2:
         raise RankwiseError(f"{items.source}: one model ({items.models[0]}); comparing needs two"
                             f" or more")

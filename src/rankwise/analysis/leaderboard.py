@@ -27,6 +27,7 @@ weighs 1 however many splits it ran (bencheval's ``seed_column`` convention):
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
@@ -238,8 +239,13 @@ def _normalized(err: np.ndarray) -> np.ndarray:
 
 
 def _quantiles(draws: np.ndarray, confidence: float) -> tuple:
+    """The interval's ends over the draws (a draw that lacks a learner, NaN, left out)."""
     tail = (1.0 - confidence) / 2.0
-    return np.quantile(draws, tail, axis=0), np.quantile(draws, 1.0 - tail, axis=0)
+    if not np.isnan(draws).any():
+        return np.quantile(draws, tail, axis=0), np.quantile(draws, 1.0 - tail, axis=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # a learner in no draw: NaN
+        return np.nanquantile(draws, tail, axis=0), np.nanquantile(draws, 1.0 - tail, axis=0)
 
 
 def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
@@ -256,6 +262,9 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
                             f"{' subset ' + repr(subset) if subset else ''} table; its"
                             f" learners are {', '.join(learners[:8])}"
                             + (", ..." if k > 8 else ""))
+    from .._validate import real_scores
+
+    real_scores(table.values, names=(datasets, learners))   # finite, within the bound
     values, unit_dataset = _units(table)
     # the errors: lower is better (scores are turned round, never changed otherwise)
     raw_err = values if not table.higher_is_better else -values
@@ -270,7 +279,7 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
     theta, bound = fit(np.ones(units.n_datasets))
     point = bt.to_elo(theta)
     counts = sorted_choice_counts(units.n_datasets, order, draws, seed)
-    elo_draws = np.array([bt.to_elo(fit(c, theta)[0]) for c in counts]).reshape(draws, k)
+    elo_draws = _elo_draws(fit, counts, theta, point)
     error_like = not table.higher_is_better and np.nanmin(values) >= 0
     _elo_columns(cols, point, elo_draws, confidence,
                  0.0 if anchor is None else bt.INITIAL - point[learners.index(anchor)])
@@ -294,7 +303,7 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
     if matrix is not None:
         matrix = matrix[np.ix_(board_order, board_order)]
     notes = list(_notes(names, bound[board_order], units.complete, units.present, table,
-                        error_like))
+                        error_like)) + _lacking(elo_draws, learners)
     board = Board(subset, names, ordered, bound[board_order], units.n_datasets,
                   int(err.shape[0]), units.complete, tied, winners, friedman, matrix,
                   tuple(notes), (), rule,
@@ -353,10 +362,45 @@ def _battle_columns(units, raw_err, k) -> tuple:
     def fit(c, start=None):
         if units.complete:   # each data set weighs 1: the mean over its splits
             return bt.fit_totals(c @ totals_d, c.sum(), lightest, start)
-        return bt.fit(np.tensordot(c, w_d, axes=1), np.tensordot(c, n_d, axes=1), lightest,
-                      start)
+        w, n = np.tensordot(c, w_d, axes=1), np.tensordot(c, n_d, axes=1)
+        met = n.sum(axis=1) > 0
+        if met.all() or met.sum() < 2:
+            return bt.fit(w, n, lightest, start)
+        # a resample that left a learner without a battle: the others' fit, it NaN
+        theta, bound = np.full(k, np.nan), np.zeros(k, dtype=int)
+        keep = np.ix_(met, met)
+        theta[met], bound[met] = bt.fit(w[keep], n[keep], lightest,
+                                        None if start is None else start[met])
+        return theta, bound
 
     return cols, rank_d, matrix, fit
+
+
+def _elo_draws(fit, counts, theta, point) -> np.ndarray:
+    """Each resample's Elo ratings; a learner the resample left without a battle is NaN there,
+    and the others are centred at the mean of their own point ratings (not at 1000: the
+    ratings of a draw and of the board stay on one scale)."""
+    out = np.full((len(counts), len(point)), np.nan)
+    for row, c in zip(out, counts):
+        t = fit(c, theta)[0]
+        met = np.isfinite(t)
+        if met.all():
+            row[:] = bt.to_elo(t)
+        elif met.sum() >= 2:
+            row[met] = bt.to_elo(t[met]) - bt.INITIAL + point[met].mean()
+    return out
+
+
+def _lacking(elo_draws: np.ndarray, learners) -> list:
+    """The note naming each learner some resamples left without a battle (a learner with one
+    result missing, or few results: every data set it has a result on left out)."""
+    lacking = np.isnan(elo_draws).sum(axis=0)
+    if not lacking.any():
+        return []
+    shown = ", ".join(f"{name} in {int(n)}" for name, n in zip(learners, lacking) if n)
+    return [f"Of {len(elo_draws)} bootstrap resamples, some left a learner without a battle"
+            f" (every data set it has a result on left out): {shown}; its Elo interval is over"
+            f" the other resamples, and the tied-with-#1 set takes its point rating there."]
 
 
 def _elo_columns(cols, point, draws, confidence, offset) -> None:
@@ -379,6 +423,7 @@ def _tied_with_first(point, draws, learners, confidence, seed) -> tuple:
     ratings with the bootstrap's covariance) includes place 1."""
     from ..stats.rank_sets import rank_confidence_sets
 
+    draws = np.where(np.isnan(draws), point, draws)   # a learner a resample lacked: its point
     cov = np.cov(draws, rowvar=False)
     sets = rank_confidence_sets(point, cov, learners=learners, confidence=confidence,
                                 seed=seed)
@@ -632,8 +677,7 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
     check.choice("rule", rule, RULES)
     check.seed(seed)
     check.alpha(alpha)
-    if not 0.0 < float(confidence) < 1.0:
-        raise RankwiseError(f"confidence must be between 0 and 1; got {confidence!r}")
+    check.confidence(confidence)
     read = dict(criterion=criterion, higher_is_better=higher_is_better, columns=columns,
                 source_format=source_format, duplicates=duplicates, aggregate="mean",
                 missing="skillings-mack")
@@ -684,10 +728,9 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
 
 
 def _whole(value, name: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not float(value).is_integer() or not low <= value <= high:
-        raise RankwiseError(f"{name} must be a whole number from {low} to {high:,}; got"
-                            f" {value!r}")
-    return int(value)
+    from .._validate import whole
+
+    return whole(name, value, low, high)
 
 
 def coverage(*, k: int = 5, n: int = 30, reps: int = 200, draws: int = bt.ROUNDS,

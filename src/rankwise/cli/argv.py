@@ -46,7 +46,7 @@ def run():  # console-script entry point
     no_args, usage, abort = click_errors()
     args = optional_values(renamed_flags(sys.argv[1:]))
     command = typer.main.get_command(app)   # built once: checked here, then run
-    taken = option_taken_as_value(args, command)
+    taken = option_taken_as_value(args, command) or option_given_twice(args, command)
     if taken is not None:
         typer.echo(f"rankwise: error: {taken}", err=True)
         sys.exit(2)
@@ -116,6 +116,32 @@ def option_taken_as_value(args: list, command) -> str | None:
             wants = ", ".join(wants[:-1]) + " or " + wants[-1] if len(wants) > 1 else wants[0]
             return (f"{arg} needs a value ({wants}); got the option {nxt} (see rankwise"
                     f" {args[0]} --help)")
+    return None
+
+
+def option_given_twice(args: list, command) -> str | None:
+    """The message when one option is given twice with different values (``--counts MATH=4
+    --counts MATH=8``): the parser would keep the last and drop the first without a word."""
+    sub = getattr(command, "commands", {}).get(args[0]) if args else None
+    if sub is None:
+        return None
+    takes = {name: param for param in sub.params if getattr(param, "opts", None)
+             and not getattr(param, "is_flag", False) and param.nargs == 1
+             and not getattr(param, "multiple", False) for name in param.opts}
+    seen = {}
+    for i, arg in enumerate(args[1:], 1):
+        if arg == "--":
+            break
+        flag, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if flag not in takes or (not eq and i + 1 >= len(args)):
+            continue
+        value = value if eq else args[i + 1]
+        param = takes[flag]
+        if param.name in seen and seen[param.name][1] != value:
+            first, before = seen[param.name]
+            return (f"{first} is given twice ({before!r} and {value!r}); give it once (the"
+                    f" second would silently replace the first)")
+        seen.setdefault(param.name, (flag, value))
     return None
 
 

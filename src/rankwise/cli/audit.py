@@ -34,5 +34,8 @@ def audit_counts(counts) -> dict:
         if not value.strip().isdigit() or int(value) < 1:
             raise RankwiseError(f"--counts takes TASK=N with N a positive whole number;"
                                 f" got {part.strip()!r}")
+        if name.strip() in given:
+            raise RankwiseError(f"--counts gives {name.strip()} twice ({given[name.strip()]}"
+                                f" and {int(value)}); give each task's count once")
         given[name.strip()] = int(value)
     return given

@@ -120,14 +120,20 @@ def compare_table(given: dict, options: dict) -> None:
 
 def write_pairs_file(result, path, significant_only: bool) -> None:
     """``--pairs FILE``, with one line saying what was written."""
-    from ..report.pairs_file import write_pairs
+    from pathlib import Path
 
-    try:
-        paths = write_pairs(result, path, significant_only)
+    from ..report.pairs_file import write_pairs
+    from .staging import current
+
+    path = Path(path)
+    try:   # staged in a folder of its own: there may be a file per ranking
+        names = current().folder(lambda folder: write_pairs(
+            result, Path(folder) / path.name, significant_only), path.parent)
     except OSError as exc:
         raise RankwiseError(f"cannot write {path}: {exc.strerror or exc}; nothing was"
                             " written") from None
-    typer.echo(f"rankwise: wrote the pairs to {', '.join(map(str, paths))}", err=True)
+    paths = [path.parent / Path(name).name for name in names]
+    current().say(f"rankwise: wrote the pairs to {', '.join(map(str, paths))}")
 
 
 def compare_items(given: dict, options: dict) -> None:
@@ -167,6 +173,10 @@ def compare_criteria(given: dict, options: dict) -> None:
     if criteria is None:
         fail("--ordinal and --summary go with --criteria A,B (two or more criteria)")
     with command("compare", given, what="an INPUT", inputs={"the input": given["input"]}) as out:
+        if given["criteria"] is not None and given["criterion"] is not None:
+            raise RankwiseError(f"--criterion {given['criterion']} and --criteria"
+                                f" {given['criteria']}: give one (--criteria A,B for a front of"
+                                " criteria)")
         for flag, name in (("--items", "items"), ("--pairs", "pairs"), ("--metric", "metric")):
             if given[name]:
                 raise RankwiseError(f"{flag} does not go with --criteria (a front of criteria)")

@@ -6,7 +6,7 @@ import typer
 
 from ..cli_options import D, P
 from ..errors import RankwiseError
-from .driver import command, emit, numbers, write_figure
+from .driver import command, numbers, write_figure
 
 C, CD = P.curves, D.curves
 
@@ -25,36 +25,67 @@ def curves(
     report: C.report = CD.report,
 ):
     """Compare learners along a budget: optimizer traces, learning curves and anytime scores, from a long table, an IOHprofiler folder, an Optuna storage or a run with --budgets. Rank over budget with a simultaneous band, everything compare does at checkpoints, where decisions change, whether more budget helps, AOCC, ERT and ECDF, performance and data profiles, and Optuna's Dewancker ranking."""
-    from ..analysis.curves import AoccOptions, compare_curves
+    from ..analysis.curves import compare_curves
 
     with command("curves", dict(locals()), what="a CURVES", inputs={"the curves": input},
                  figures=("figure", "cd_figure")) as out:
         if report is not None and export is not None:
             raise RankwiseError("--report writes the report; --export writes a score table"
                                 " instead of it: give one of them")
+        settings = curve_settings(budgets, targets, aocc_bounds, value_scale, budget_scale,
+                                  aocc_budget, aocc_curve, tolerance, alpha, confidence,
+                                  seed)
+        at = export_budget(export, fmt)
         curves = read_curves_of(input, example, source, higher_is_better, values, budget_unit,
                                 criterion)
-        bounds = aocc_bounds if aocc_bounds == "problem" else tuple(
-            numbers("--aocc-bounds", aocc_bounds))
-        if bounds != "problem" and len(bounds) != 2:
-            raise RankwiseError(f"--aocc-bounds takes problem or LOW,HIGH; got {aocc_bounds!r}")
-        if targets.strip().isdigit():
-            goal = int(targets)
-            if goal < 1:
-                raise RankwiseError("--targets N needs N of 1 or more")
-        else:
-            goal = numbers("--targets", targets)
-        result = compare_curves(
-            curves, budgets=numbers("--budgets", budgets) if budgets else None, alpha=alpha,
-            confidence=confidence,
-            aocc=AoccOptions(bounds=bounds, value_scale=value_scale, budget_scale=budget_scale,
-                             budget=aocc_budget, curve=aocc_curve),
-            targets=goal, tolerance=tolerance, seed=seed)
+        result = compare_curves(curves, **settings)
         if export is not None:
-            emit(curves_export(result, export), output)
+            out.finish(None, lambda: curves_export(result, at, fmt),
+                       between=lambda: curves_figures(result, figure, cd_figure))
         else:
-            out.finish(result, lambda: result.render(fmt, width=out.width))
-        curves_figures(result, figure, cd_figure)
+            out.finish(result, lambda: result.render(fmt, width=out.width),
+                       between=lambda: curves_figures(result, figure, cd_figure))
+
+
+def curve_settings(budgets, targets, aocc_bounds, value_scale, budget_scale, aocc_budget,
+                   aocc_curve, tolerance, alpha, confidence, seed) -> dict:
+    """compare_curves' keywords from the command line's text, checked by the checks the
+    library makes (:func:`rankwise.analysis.curves.check_options`), each named by its flag,
+    before anything is read."""
+    from ..analysis.curves import AoccOptions, check_options
+
+    bounds = aocc_bounds if aocc_bounds == "problem" else tuple(
+        numbers("--aocc-bounds", aocc_bounds))
+    if bounds != "problem" and len(bounds) != 2:
+        raise RankwiseError(f"--aocc-bounds takes problem or LOW,HIGH; got {aocc_bounds!r}")
+    goal = int(targets) if targets.strip().isdigit() else numbers("--targets", targets)
+    settings = dict(
+        budgets=numbers("--budgets", budgets) if budgets else None, alpha=alpha,
+        confidence=confidence, targets=goal, tolerance=tolerance, seed=seed,
+        aocc=AoccOptions(bounds=bounds, value_scale=value_scale, budget_scale=budget_scale,
+                         budget=aocc_budget, curve=aocc_curve))
+    flags = {k: "--" + k.replace("_", "-") for k in ("budgets", "aocc_bounds", "aocc_budget",
+                                                    "targets", "tolerance", "seed")}
+    check_options(**settings, draws=1, names=flags)
+    return settings
+
+
+def export_budget(export, fmt: str):
+    """``--export aocc|BUDGET`` checked before anything is read: "aocc", or one finite budget
+    above 0; the table is CSV, or JSON with ``-f json`` (no other format)."""
+    from .. import _validate as check
+
+    if export is None:
+        return None
+    if fmt not in ("text", "json"):
+        raise RankwiseError(f"--export writes a score table as CSV, or as JSON with -f json;"
+                            f" -f {fmt} is the report's")
+    if export == "aocc":
+        return "aocc"
+    budget = numbers("--export", export)
+    if len(budget) != 1:
+        raise RankwiseError(f"--export takes aocc or one budget; got {export!r}")
+    return check.finite("--export", budget[0], 0, strict=True)
 
 
 def read_curves_of(input, example, source, higher_is_better, values, budget_unit, criterion):
@@ -83,18 +114,22 @@ def read_curves_of(input, example, source, higher_is_better, values, budget_unit
     return curves
 
 
-def curves_export(result, what: str) -> str:
-    """The score table ``--export`` names, as CSV (data set, then one column per learner)."""
+def curves_export(result, what, fmt: str = "csv") -> str:
+    """The score table ``--export`` names (``"aocc"`` or a budget), as CSV (data set, then one
+    column per learner) or, with ``-f json``, as JSON ({"datasets", "learners", "values",
+    "criterion", "higher_is_better"})."""
     import io
+    import json
 
-    if what == "aocc":
-        table = result.aocc_comparison.table
-    else:
-        budget = numbers("--export", what)
-        if len(budget) != 1:
-            raise RankwiseError(f"--export takes aocc or one budget; got {what!r}")
-        table = result.curves.at_budget(budget[0])
+    table = result.aocc_comparison.table if what == "aocc" else \
+        result.curves.at_budget(float(what))
     frame = table.to_frame()
+    if fmt == "json":
+        values = [[None if v != v else float(v) for v in row] for row in frame.to_numpy()]
+        return json.dumps({"datasets": [str(d) for d in frame.index],
+                           "learners": [str(c) for c in frame.columns], "values": values,
+                           "criterion": str(table.criterion),
+                           "higher_is_better": bool(table.higher_is_better)}, indent=2) + "\n"
     buffer = io.StringIO()
     frame.to_csv(buffer, index=True, index_label="dataset")
     return buffer.getvalue()

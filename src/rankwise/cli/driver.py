@@ -4,6 +4,7 @@ or ``-o FILE``. :func:`command` does all of it once for each command."""
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,18 +25,23 @@ def fail(message: str) -> None:
 
 
 class Session:
-    """A checked command's output: its report folder, then the text to the screen or ``-o``."""
+    """A checked command's output: its report folder, its other files and the text to the
+    screen or ``-o``, every file through one :class:`rankwise.cli.staging.Staging`."""
 
-    def __init__(self, output, report, figure_width=None):
+    def __init__(self, output, report, figure_width=None, staging=None):
         self.output, self.report, self.figure_width = output, report, figure_width
+        self.staging = staging
 
     @property
     def width(self) -> int:
         return text_width(self.output)
 
     def finish(self, result, text, between=None) -> None:
-        """``--report DIR`` (written whole or not at all, before anything is printed), then
-        ``between()`` (the command's other files), then ``text()`` in the format asked."""
+        """``--report DIR``, then ``between()`` (the command's other files: figures, pairs),
+        then ``text()`` in the format asked, to ``-o``: each written beside its destination
+        under a temporary name; only when every one is written are they renamed into place
+        (one error, or Ctrl-C or SIGTERM, leaves no file of them), and only then is the text
+        printed to the screen."""
         if self.report is not None:
             if self.figure_width is None:
                 write_folder(result.write_report, self.report)
@@ -44,7 +50,13 @@ class Session:
                     folder, figure_width=self.figure_width), self.report)
         if between is not None:
             between()
-        emit(text(), self.output)
+        body = text()
+        if self.output is not None:
+            emit(body, self.output)
+        if self.staging is not None:
+            self.staging.commit()
+        if self.output is None:
+            emit(body, None)
 
 
 @contextmanager
@@ -60,8 +72,11 @@ def command(name: str, given: dict, *, what: str | None = None, source: str = "i
     (``writes``: label → path, beside ``-o``, the ``figures`` and the report); the figures'
     formats (``figures``: parameter names); ``--figure-width`` with ``--report``. The body
     runs with a :class:`Session` that writes the report and the output; a
-    :class:`RankwiseError` anywhere is the one line ``rankwise: error: ...`` and exit 2."""
-    with one_line():
+    :class:`RankwiseError` anywhere is the one line ``rankwise: error: ...`` and exit 2, and
+    SIGTERM means what Ctrl-C means: the files staged so far are removed either way."""
+    from .staging import staged
+
+    with one_line(), staged() as staging:
         table = LINES[name]
         for option in sorted(table, key=lambda o: o.cli_param != "fmt"):
             why = refusal(option, given.get(option.cli_param))
@@ -78,17 +93,26 @@ def command(name: str, given: dict, *, what: str | None = None, source: str = "i
             if path is not None:
                 check_figure_path(path, flag)
         figure_width = figure_inches(given.get("figure_width"), report)
-        yield Session(output, report, given.get("figure_width") if figure_width else None)
+        yield Session(output, report, given.get("figure_width") if figure_width else None,
+                      staging)
 
 
 @contextmanager
 def one_line():
     """A :class:`RankwiseError` in the block is the one line ``rankwise: error: ...`` and exit
-    2 (every command's mistakes, through :func:`command`)."""
-    try:
-        yield
-    except RankwiseError as exc:
-        fail(str(exc))
+    2 (every command's mistakes, through :func:`command`). The warnings raised in the block
+    are held back and shown when it ends well: before an error they would only be noise
+    (numpy's overflow on the scores the error then refuses)."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        try:
+            yield
+        except RankwiseError as exc:
+            caught.clear()
+            fail(str(exc))
+    for w in caught:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno, w.file, w.line)
 
 
 def write_folder(write, folder: Path) -> None:
@@ -98,10 +122,13 @@ def write_folder(write, folder: Path) -> None:
 
     from ..errors import RankwiseWarning
 
+    from .staging import current
+
+    staging = current()
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", RankwiseWarning)
-            paths = write(folder)
+            paths = write(folder) if staging is None else staging.folder(write, folder)
     except OSError as exc:
         raise RankwiseError(f"cannot write the report to {folder}: {exc.strerror or exc};"
                             " nothing in it was changed") from None
@@ -110,7 +137,11 @@ def write_folder(write, folder: Path) -> None:
             typer.echo(f"rankwise: note: {w.message}", err=True)
         else:
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-    typer.echo(f"rankwise: wrote {len(paths)} files to {folder}", err=True)
+    said = f"rankwise: wrote {len(paths)} files to {folder}"
+    if staging is None:
+        typer.echo(said, err=True)
+    else:
+        staging.say(said)
 
 
 def figure_inches(value, report):
@@ -137,6 +168,9 @@ def check_destinations(output: Optional[Path], folder: Optional[Path] = None,
         for parent in folder.parents:
             if parent.exists() and not parent.is_dir():
                 raise RankwiseError(f"--report {folder}: {parent} is a file, not a folder")
+        base = next((p for p in (folder, *folder.parents) if p.is_dir()), Path("."))
+        if not os.access(base, os.W_OK | os.X_OK):
+            raise RankwiseError(f"--report {folder}: the folder {base} is not writable")
     if output is not None:
         if str(output) in ("", "."):
             raise RankwiseError("--output needs a file name")
@@ -148,6 +182,10 @@ def check_destinations(output: Optional[Path], folder: Optional[Path] = None,
         if not output.parent.exists():
             raise RankwiseError(f"{output}: the folder {output.parent} does not exist; create it"
                                 " first")
+        from .._files import written_through
+
+        if not written_through(output) and not os.access(output.parent, os.W_OK | os.X_OK):
+            raise RankwiseError(f"{output}: the folder {output.parent} is not writable")
 
 
 def check_figure_path(path: Path, flag: str = "--figure") -> None:
@@ -163,14 +201,20 @@ def check_figure_path(path: Path, flag: str = "--figure") -> None:
 
 def write_figure(fig, path: Path, what: str | None = None) -> None:
     """Save ``fig`` to ``path``, with one line saying so."""
-    from ..report.diagrams import save_figure
+    from ..report.diagrams import figure_bytes, figure_format, save_figure
+    from .staging import current
 
+    said = f"rankwise: wrote {what} to {path}" if what else f"rankwise: wrote {path}"
+    staging = current()
     try:
-        save_figure(fig, path)
+        if staging is None:
+            save_figure(fig, path)
+        else:
+            staging.file(path, figure_bytes(fig, figure_format(path)), said)
+            return
     except OSError as exc:
         raise RankwiseError(f"cannot write the figure to {path}: {exc.strerror or exc}") from None
-    typer.echo(f"rankwise: wrote {what} to {path}" if what else f"rankwise: wrote {path}",
-               err=True)
+    typer.echo(said, err=True)
 
 
 def emit(text, output: Optional[Path]) -> None:
@@ -179,9 +223,13 @@ def emit(text, output: Optional[Path]) -> None:
         sys.stdout.write(text)
         return
     from .._files import write_atomic
+    from .staging import current
 
     try:
-        write_atomic(output, text)
+        if current() is not None:
+            current().file(output, text)
+        else:
+            write_atomic(output, text)
     except OSError as exc:
         raise RankwiseError(f"cannot write {output}: {exc.strerror or exc}; nothing was"
                             " written") from None

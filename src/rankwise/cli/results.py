@@ -35,7 +35,7 @@ def export(results: E.results = ED.results, fmt: E.fmt = ED.fmt, output: E.outpu
     from ..experiment.status import read_results
 
     with command("export", dict(locals()), inputs={"the results database": results},
-                 output_name=f"results.{fmt}"):
+                 output_name=f"results.{fmt}") as out:
         if not results.exists():
             raise RankwiseError(f"{results}: no such file")
         table, meta, _ = read_results(results)
@@ -58,15 +58,13 @@ def export(results: E.results = ED.results, fmt: E.fmt = ED.fmt, output: E.outpu
                 data = table.to_csv(index=False).encode("utf-8")
             else:
                 data = table.to_parquet(index=False)
-            from .._files import write_atomic
-
-            write_atomic(output, data)
+            out.staging.file(output, data)   # in place when the command ends well
         except ImportError:
             raise RankwiseError("Parquet needs pyarrow: pip install 'rankwise[parquet]'") from None
         except OSError as exc:
             raise RankwiseError(f"cannot write {output}: {exc.strerror or exc}") from None
-        typer.echo(f"rankwise: wrote {count if fmt == 'weka' else len(table)} rows to {output}",
-                   err=True)
+        out.staging.say(f"rankwise: wrote {count if fmt == 'weka' else len(table)} rows to"
+                        f" {output}")
 
 
 def curve_rows(results: Path, fmt: str):

@@ -349,9 +349,7 @@ def power_study(pool, *, learners=None, control: str | None = None, sample_size=
         raise RankwiseError(f"the sample size must be between 2 and the pool's {n_pool} data"
                             f" sets; got {bad[0]}")
     biases = parse_biases(biases)
-    if int(draws) != draws or draws < 2:
-        raise RankwiseError(f"--draws must be a whole number of at least 2; got {draws!r}")
-    draws = int(draws)
+    draws = check.whole("draws", draws, 2)
     c_index = chosen.index(ctrl) if ctrl is not None else 0
     weights = {b: selection_weights(_differences(x, hib, c_index, k), b) for b in biases}
     notes = [f"pool: {w}" for w in table.warnings]

@@ -138,12 +138,9 @@ def kendalls_w(x, *, higher_is_better: bool | None = None, confidence: float = 0
     0.2532
     """
     x = check.score_matrix(x)
-    if not 0.0 < float(confidence) < 1.0:
-        raise RankwiseError(f"confidence must be between 0 and 1; got {confidence!r}")
+    check.confidence(confidence)
     check.seed(seed)
-    if isinstance(draws, bool) or int(draws) != draws or not 100 <= draws <= 1_000_000:
-        raise RankwiseError(f"draws must be a whole number from 100 to 1,000,000; got"
-                            f" {draws!r}")
+    check.whole("draws", draws, 100, 1_000_000)
     hib = True if higher_is_better is None else bool(higher_is_better)
     return concordance_from_ranks(rank_within_datasets(x, hib, decimals), confidence, draws,
                                   seed)

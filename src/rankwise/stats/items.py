@@ -106,6 +106,24 @@ def cluster_codes(clusters, n: int):
     return codes.ravel(), int(codes.max()) + 1 if n else 0
 
 
+def item_weights(weights, n: int) -> np.ndarray:
+    """The items' weights: ones where none are given, else ``n`` finite numbers above 0 (an
+    infinite weight makes every mean and standard error NaN)."""
+    if weights is None:
+        return np.ones(n)
+    try:
+        w = np.asarray(weights, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise RankwiseError("weights must be numbers, one per item") from None
+    if w.size != n:
+        raise RankwiseError(f"weights must be one per item: {w.size} for {n} items")
+    bad = ~(np.isfinite(w) & (w > 0))
+    if bad.any():
+        raise RankwiseError(f"weights must be finite numbers above 0; got {w[bad][0]:g} at item"
+                            f" {int(np.flatnonzero(bad)[0]) + 1} ({int(bad.sum())} such)")
+    return w
+
+
 def cluster_summer(codes, n_clusters: int, weights=None):
     """The C × n matrix that sums (weighted) item values within clusters."""
     n = len(codes)
@@ -137,7 +155,7 @@ def clustered_se(scores, clusters=None, weights=None) -> np.ndarray:
     one = x.ndim == 1
     x = x.reshape(len(x), -1)
     n = x.shape[0]
-    w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
+    w = item_weights(weights, n)
     codes, c = cluster_codes(clusters, n)
     if c < 2:
         out = np.zeros(x.shape[1])
@@ -298,7 +316,7 @@ def paired_items(x, *, clusters=None, weights=None, test: str = "auto",
         interval = "normal" if binary else "bootstrap"
     if interval not in ("normal", "bootstrap"):
         raise RankwiseError(f"unknown interval {interval!r}; choose normal, bootstrap or auto")
-    w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
+    w = item_weights(weights, n)
     codes, c = cluster_codes(clusters, n)
     summer = cluster_summer(codes, c)
     total = w.sum()

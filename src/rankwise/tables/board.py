@@ -36,7 +36,9 @@ def read_board(board, source) -> tuple:
     if frame.shape[1] < 2 or frame.shape[0] < 2:
         raise RankwiseError(f"{source}: a board needs a column of model names and at least one"
                             f" task column, and two or more models")
-    models = tuple(frame.iloc[:, 0].astype(str))
+    models = tuple(frame.iloc[:, 0].astype(str).str.strip())
+    _refuse_repeats(source, "model", models, "row")
+    _refuse_repeats(source, "task", [str(c).strip() for c in frame.columns[1:]], "column")
     texts = frame.iloc[:, 1:].apply(lambda c: c.astype(str).str.strip().str.rstrip("%"))
     values = texts.apply(pd.to_numeric, errors="coerce")
     if values.isna().any().any():
@@ -45,6 +47,17 @@ def read_board(board, source) -> tuple:
                             f" {texts.columns[c]!r} is not a number; a board holds one"
                             f" proportion or percentage per model and task")
     return models, texts, values
+
+
+def _refuse_repeats(source, what: str, labels, where: str) -> None:
+    """One line naming a model or task printed twice: which of the two rows or columns is
+    meant cannot be told, and averaging them would audit a board nobody printed."""
+    seen = set()
+    for label in labels:
+        if label in seen:
+            raise RankwiseError(f"{source}: {what} {label!r} is on the board twice (a {where}"
+                                f" each); give each {what} once")
+        seen.add(label)
 
 
 def _delimited(path, first: str) -> pd.DataFrame:
@@ -56,7 +69,13 @@ def _delimited(path, first: str) -> pd.DataFrame:
                             " in the first column and a column per task, separated by"
                             " commas, tabs or spaces") from None
     try:
-        return pd.read_csv(path, sep=None, engine="python", dtype=str)
+        # the header read as cells: pandas renames a repeated column (MATH, MATH.1)
+        frame = pd.read_csv(path, sep=None, engine="python", dtype=str, header=None,
+                            encoding="utf-8-sig")
+        header = frame.iloc[0].fillna("").astype(str).str.strip()
+        frame = frame.iloc[1:].reset_index(drop=True)
+        frame.columns = list(header)
+        return frame
     except (ValueError, pd.errors.ParserError, csv.Error) as exc:
         # (UnicodeDecodeError is a ValueError) the last line of the parser's message
         message = str(exc).strip().splitlines()[-1] if str(exc).strip() else \

@@ -22,9 +22,7 @@ Readers (:func:`read_curves`, ``source=`` or detected):
 
 from __future__ import annotations
 
-import json
-import sqlite3
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +32,6 @@ from ..errors import RankwiseError
 from . import registry
 from .delimited import read_delimited
 from .sources import mapping_of
-from .tool_notes import infinite_values, ioh_value, trials_left_out
 
 #: How each value is taken: as logged, or each run's running best.
 VALUE_KINDS = ("raw", "running-best")
@@ -352,6 +349,13 @@ def from_frame(frame: pd.DataFrame, *, maximize: bool | None = None, value_kind:
             from ..experiment.criteria import CRITERIA
 
             maximize = CRITERIA.get(criterion)
+    elif criterion is not None:
+        raise RankwiseError(f"{source}: the table has no criterion column, so --criterion"
+                            f" {criterion} picks nothing; leave it out (the values are read as"
+                            f" they are)")
+    if frame.empty:
+        raise RankwiseError(f"{source}: no rows (only a header); a table of curves needs one"
+                            " row per logged point: learner, problem, run, budget, value")
     names = {k: _column(frame, k, source, given) for k in ("learner", "problem", "budget",
                                                            "value")}
     lower = {str(c).lower(): c for c in frame.columns}
@@ -378,162 +382,6 @@ def from_frame(frame: pd.DataFrame, *, maximize: bool | None = None, value_kind:
                  run[keep], budget[keep], value[keep], maximize=maximize,
                  value_kind=value_kind, grid=grid, budget_name=str(names["budget"]),
                  source=source, reader=reader, notes=notes)
-
-
-def _ioh_blocks(path: Path) -> list:
-    """The runs of one IOHprofiler ``.dat`` file: a header line starts each."""
-    runs, rows, header = [], None, None
-    for line in path.read_text().splitlines():
-        if not line.strip():
-            continue
-        if line.startswith("evaluations") or not (line[0].isdigit() or line[0] in "-+."):
-            if rows is not None:
-                runs.append((header, rows))
-            header, rows = line.replace('"', "").split(), []
-            continue
-        rows.append(line.split())
-    if rows is not None:
-        runs.append((header, rows))
-    return runs
-
-
-def _ioh(p: Path, *, notes: list, grid=None, value_kind=None, criterion=None):
-    files = sorted(p.rglob("IOHprofiler_*.json")) if p.is_dir() else [p]
-    if not files:
-        raise RankwiseError(f"{p}: no IOHprofiler_*.json file (IOHexperimenter's logger writes"
-                            " one beside each data_f* folder)")
-    cols = {k: [] for k in ("learner", "problem", "run", "budget", "value", "final")}
-    maximize, dims = set(), {}
-    for f in files:
-        meta = json.loads(f.read_text())
-        alg = meta.get("algorithm", {})
-        alg = alg.get("name") if isinstance(alg, dict) else str(alg)
-        maximize.add(bool(meta.get("maximization", False)))
-        for scen in meta.get("scenarios", ()):
-            dat = f.parent / scen["path"]
-            if not dat.exists():
-                raise RankwiseError(f"{f}: its data file {scen['path']} is missing")
-            problem = f"{meta.get('function_name', meta.get('function_id'))}-{scen['dimension']}D"
-            dims[problem] = scen["dimension"]
-            blocks = _ioh_blocks(dat)
-            if len(blocks) != len(scen.get("runs", blocks)):
-                raise RankwiseError(f"{dat}: {len(blocks)} runs in the file, {len(scen['runs'])}"
-                                    f" in {f.name}")
-            for i, ((header, rows), run) in enumerate(zip(blocks, scen.get("runs", blocks))):
-                e = header.index("evaluations")
-                y = header.index(ioh_value(header, criterion, str(dat), notes))
-                data = np.array([[float(r[e]), float(r[y])] for r in rows])
-                n = len(data)
-                cols["learner"] += [alg] * n
-                cols["problem"] += [problem] * n
-                cols["run"] += [f"{f.parent.name}:{i}"] * n
-                cols["budget"] += data[:, 0].tolist()
-                cols["value"] += data[:, 1].tolist()
-                evals = run.get("evals") if isinstance(run, dict) else None
-                cols["final"] += [float(evals) if evals is not None else np.nan] * n
-    if len(maximize) > 1:
-        raise RankwiseError(f"{p}: some functions are maximised and some minimised; read them"
-                            " apart")
-    problems = tuple(dict.fromkeys(cols["problem"]))
-    return build(cols["learner"], cols["problem"], cols["run"], cols["budget"], cols["value"],
-                 maximize=maximize.pop(), value_kind=value_kind or "running-best", grid=grid,
-                 final=cols["final"], budget_name="evaluations", source=str(p), reader="ioh",
-                 notes=notes, dimensions=[dims[q] for q in problems], problems=problems)
-
-
-def _optuna_db(p: Path, *, budget: str, notes: list, grid=None):
-    try:
-        con = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
-        studies = pd.read_sql("select study_id, study_name from studies", con)
-        attrs = pd.read_sql("select study_id, key, value_json from study_user_attributes", con)
-        dirs = pd.read_sql("select study_id, objective, direction from study_directions", con)
-        # an infinite value is stored as NULL, its sign in value_type (since Optuna 3.0)
-        kind = ("v.value_type" if "value_type" in {r[1] for r in con.execute(
-            "pragma table_info(trial_values)")} else "'FINITE' as value_type")
-        trials = pd.read_sql(
-            "select t.study_id, t.number, t.datetime_start, t.datetime_complete, v.value,"
-            f" {kind} from trials t join trial_values v on v.trial_id = t.trial_id"
-            " where t.state = 'COMPLETE' and v.objective = 0", con)
-        states = pd.read_sql("select state from trials where state != 'COMPLETE'", con)
-        con.close()
-    except (sqlite3.DatabaseError, pd.errors.DatabaseError) as exc:
-        raise RankwiseError(f"{p}: not an Optuna storage file ({exc})") from None
-    if dirs.objective.max() > 0:
-        notes.append("multi-objective studies: the first objective is used")
-    dirs = dirs[dirs.objective == 0].set_index("study_id").direction
-    if dirs.nunique() > 1:
-        raise RankwiseError(f"{p}: some studies minimise and some maximise; read them apart")
-    labels = {}
-    for sid, name in zip(studies.study_id, studies.study_name):
-        a = {k: json.loads(v) for k, v in zip(attrs.key[attrs.study_id == sid],
-                                               attrs.value_json[attrs.study_id == sid])}
-        if {"learner", "problem"} <= set(a):
-            labels[sid] = (str(a["learner"]), str(a["problem"]), str(a.get("run", name)))
-            continue
-        parts = str(name).split("/")
-        if len(parts) not in (2, 3):
-            raise RankwiseError(f"{p}: study {name!r} does not say its learner and problem; name"
-                                " studies learner/problem/run or set the study user attributes"
-                                " learner, problem and run")
-        labels[sid] = (parts[0], parts[1], parts[2] if len(parts) == 3 else name)
-    notes += trials_left_out(states.state)
-    if trials.empty:
-        raise RankwiseError(f"{p}: no complete trial in any study")
-    trials = trials.sort_values(["study_id", "number"])
-    inf = trials.value_type.isin(("INF_POS", "INF_NEG")).to_numpy()
-    study = dict(zip(studies.study_id, studies.study_name))
-    notes += infinite_values(trials.value_type[inf].map({"INF_POS": np.inf, "INF_NEG": -np.inf}),
-                             [f"study {study[s]} trial {n}" for s, n in
-                              zip(trials.study_id[inf], trials.number[inf])])
-    if budget == "trials":
-        b = trials.groupby("study_id").cumcount().to_numpy() + 1.0
-        name = "trials"
-    elif budget == "seconds":
-        start = pd.to_datetime(trials.datetime_start)
-        done = pd.to_datetime(trials.datetime_complete)
-        first = start.groupby(trials.study_id).transform("min")
-        b = (done - first).dt.total_seconds().to_numpy()
-        name = "seconds"
-    else:
-        raise RankwiseError(f"Optuna budget {budget!r}: use trials or seconds")
-    lab = np.array([labels[s] for s in trials.study_id], dtype=object)
-    maximize = str(dirs.iloc[0]).upper() == "MAXIMIZE"
-    return build(lab[:, 0], lab[:, 1], lab[:, 2], b, trials.value.to_numpy(dtype=float),
-                 maximize=maximize, value_kind="running-best", grid=grid, budget_name=name,
-                 source=str(p), reader="optuna", notes=notes)
-
-
-def _optuna_frame(frame: pd.DataFrame, *, budget: str, source: str, notes: list, grid=None,
-                  maximize=None):
-    if "state" in frame.columns:
-        done = frame.state.astype(str).str.upper().str.endswith("COMPLETE")
-        notes += trials_left_out(frame.state[~done])
-        frame = frame[done]
-    if maximize is None:
-        raise RankwiseError(f"{source}: trials_dataframe() does not record the direction; say"
-                            " --higher-is-better or --lower-is-better")
-    frame = frame.copy()
-    keys = [c for c in ("learner", "problem", "run") if c in frame.columns]
-    if len(keys) < 2:
-        raise RankwiseError(f"{source}: add learner and problem columns (and run) to the rows"
-                            " of study.trials_dataframe() before concatenating the studies")
-    frame = frame.sort_values(keys + ["number"])
-    value = pd.to_numeric(frame["value"], errors="coerce")
-    inf = np.isinf(value.to_numpy(dtype=float))
-    notes += infinite_values(value[inf], [f"{'/'.join(map(str, k))} trial {n}" for k, n in
-                                          zip(frame.loc[inf, keys].to_numpy().tolist(),
-                                              frame.number[inf])])
-    if budget == "trials":
-        frame["budget"] = frame.groupby(keys).cumcount().to_numpy() + 1.0
-    else:
-        start = pd.to_datetime(frame.datetime_start)
-        frame["budget"] = (pd.to_datetime(frame.datetime_complete)
-                           - start.groupby([frame[k] for k in keys]).transform("min")
-                           ).dt.total_seconds()
-    curves = from_frame(frame.loc[~inf, keys + ["budget", "value"]], maximize=maximize,
-                        value_kind="running-best", grid=grid, source=source, reader="optuna",
-                        notes=notes)
-    return replace(curves, budget_name=budget)
 
 
 def _store_curves(path: Path, *, criterion: str | None = None, grid=None) -> Curves:
@@ -689,6 +537,15 @@ def _table(p: Path, sep, decimal, notes: list) -> pd.DataFrame:
     return read_delimited(p, sep=sep, decimal=decimal, text="infer", notes=notes)
 
 
+def _no_criterion(kind: str, criterion, name: str) -> None:
+    """``criterion`` picks among a table's or a results database's criteria, or among the
+    objectives an IOHprofiler file logs (raw_y, F2, ...: its reader checks the name); Optuna
+    files log one objective, so a criterion given for them would pick nothing."""
+    if criterion is not None and kind == "optuna":
+        raise RankwiseError(f"{name}: {kind} files log one objective and no criterion column,"
+                            f" so --criterion {criterion} picks nothing; leave it out")
+
+
 def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None = None,
                 value_kind: str | None = None, grid=None, budget: str = "trials",
                 columns: dict | str | None = None, criterion: str | None = None,
@@ -735,9 +592,18 @@ def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None =
     (('A', 'B'), [1.0, 10.0], [0.8, 0.7])
     """
     from .._validate import renamed
+    from .guard import reading
 
     # one word per idea: the direction is higher_is_better everywhere (Curves keeps its field)
     maximize = renamed(higher_is_better, maximize, "maximize", "higher_is_better")
+    with reading("DataFrame" if isinstance(source, pd.DataFrame) else source,
+                 f"curves ({reader})"):
+        return _read_curves(source, reader, maximize, value_kind, grid, budget, columns,
+                            criterion, sep, decimal)
+
+
+def _read_curves(source, reader, maximize, value_kind, grid, budget, columns, criterion, sep,
+                 decimal) -> Curves:
     notes: list = []
     registry.check(reader, "curves")
     if isinstance(source, pd.DataFrame):
@@ -751,10 +617,18 @@ def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None =
         shape = registry.curve_kind(p) if reader in ("auto", "optuna") else None
         kind = reader if reader != "auto" else (shape or "curves")
         frame = None
+        _no_criterion(kind, criterion, name)
         if kind == "ioh":
-            return _ioh(p, notes=notes, grid=grid, value_kind=value_kind, criterion=criterion)
+            from .curve_readers import ioh
+
+            return build(**ioh(p, criterion=criterion, notes=notes),
+                         value_kind=value_kind or "running-best", grid=grid, source=str(p),
+                         reader="ioh", notes=notes)
         if kind == "optuna" and shape == "optuna":
-            return _optuna_db(p, budget=budget, notes=notes, grid=grid)
+            from .curve_readers import optuna_db
+
+            return build(**optuna_db(p, budget=budget, notes=notes), value_kind="running-best",
+                         grid=grid, source=str(p), reader="optuna", notes=notes)
         if kind == "rankwise":
             return _store_curves(p, grid=grid, criterion=criterion)
         if p.is_dir():
@@ -768,13 +642,22 @@ def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None =
                                        grid=grid, columns=columns, notes=notes)
         try:
             frame = _table(p, sep, decimal, notes)
+        except RankwiseError:
+            raise
         except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
             raise RankwiseError(f"{p}: not a table of curves ({exc})") from None
         if reader == "auto" and registry.curve_kind_of_table(frame.columns) == "optuna":
             kind = "optuna"
+    _no_criterion(kind, criterion, name)
     if kind == "optuna":
-        return _optuna_frame(frame, budget=budget, source=name, notes=notes, grid=grid,
-                             maximize=maximize)
+        from dataclasses import replace
+
+        from .curve_readers import optuna_frame
+
+        trials = optuna_frame(frame, budget=budget, source=name, notes=notes, maximize=maximize)
+        return replace(from_frame(trials, maximize=maximize, value_kind="running-best",
+                                  grid=grid, source=name, reader="optuna", notes=notes),
+                       budget_name=budget)
     if kind != "curves":
         raise RankwiseError(f"{name}: a table, not {kind} files")
     return from_frame(frame, maximize=maximize, value_kind=value_kind or "raw", grid=grid,

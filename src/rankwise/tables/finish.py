@@ -93,6 +93,12 @@ def _direction(table: ScoreTable, criterion, higher_is_better, warnings: list) -
 
 
 def finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTable:
+    from .._validate import real_scores
+
+    try:   # finite and within the bound, said with the file's name, before any analysis
+        real_scores(table.values, names=(table.datasets, table.learners))
+    except RankwiseError as exc:
+        raise RankwiseError(f"{table.source}: {exc}") from None
     criterion = table.criterion if table.criterion is not None else criterion
     warnings = list(table.warnings)
     hib, source, word = _direction(table, criterion, higher_is_better, warnings)

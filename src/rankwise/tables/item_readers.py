@@ -23,15 +23,27 @@ INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 
 
 def _json_lines(p: Path):
-    with open(p, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if line.strip():
-                try:
-                    yield number, json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise RankwiseError(f"{p}, line {number}: not JSON ({exc.msg}); an"
-                                        f" lm-evaluation-harness samples file has one JSON"
-                                        f" object per line") from None
+    """The JSON objects of a samples file, one a line (gzip-compressed or not), or one line
+    naming the file and where it breaks."""
+    import gzip
+
+    with open(p, "rb") as fh:
+        packed = fh.read(2) == b"\x1f\x8b"
+    try:
+        with (gzip.open(p, "rt", encoding="utf-8") if packed else
+              open(p, encoding="utf-8")) as fh:
+            for number, line in enumerate(fh, 1):
+                if line.strip():
+                    try:
+                        yield number, json.loads(line)
+                    except json.JSONDecodeError as exc:
+                        raise RankwiseError(f"{p}, line {number}: not JSON ({exc.msg}); an"
+                                            f" lm-evaluation-harness samples file has one JSON"
+                                            f" object per line") from None
+    except (UnicodeDecodeError, OSError, EOFError) as exc:
+        raise RankwiseError(f"{p}: cannot be read as UTF-8 JSON lines ({exc}); an"
+                            f" lm-evaluation-harness samples file is UTF-8 text, plain or"
+                            f" gzip-compressed") from None
 
 
 #: lm-evaluation-harness record fields that are not per-item metrics.
@@ -85,7 +97,7 @@ def lm_eval_runs(files: list, duplicates, notes: list) -> list:
     return sorted(keep)
 
 
-def lm_eval(p: Path, *, metric, filter, cluster, notes):
+def lm_eval(p: Path, *, metric, filter, cluster, notes, filters=None):
     task = _lm_eval_task(p)[0]
     model = _lm_eval_model(p)
     rows, seen, chosen = [], set(), None
@@ -99,7 +111,10 @@ def lm_eval(p: Path, *, metric, filter, cluster, notes):
     if filter is not None and filter not in logged and len(logged) > 1:
         raise RankwiseError(f"{p}: no record under filter {filter!r} (it logs"
                             f" {', '.join(logged)})")
-    # a task that logs one filter is read under it whatever --item-filter says
+    if filters is not None:
+        filters.update(logged)
+    # a task that logs one filter is read under it whatever --item-filter says (read_items
+    # refuses a filter that no file logs)
     wanted = filter if filter in logged else logged[0] if logged else None
     first_filter = wanted
     for number, rec in records:
@@ -314,8 +329,14 @@ def inspect_log(p: Path, *, metric, filter, cluster, notes, missing="refuse"):
         header, samples = _eval_log(p)
     else:
         header = _json_file(p)
+        if not isinstance(header, dict):
+            raise RankwiseError(f"{p}: not an inspect log (a JSON object with eval and"
+                                f" samples); it holds a {type(header).__name__}")
         samples = header.get("samples") or []
     ev = header.get("eval") or {}
+    if not isinstance(ev, dict) or not isinstance(samples, list):
+        raise RankwiseError(f"{p}: not an inspect log (eval is not an object or samples not a"
+                            " list)")
     task, model = ev.get("task"), ev.get("model")
     if not task or not model:
         raise RankwiseError(f"{p}: no eval.task or eval.model; not an inspect log")
@@ -336,9 +357,15 @@ def inspect_log(p: Path, *, metric, filter, cluster, notes, missing="refuse"):
             notes.append(f"inspect: scorer {name!r} taken of {', '.join(scorers)}"
                          f" (choose with --metric)")
         sub = None if chosen in scores else chosen
-        value = _inspect_value(scores[name]["value"], sub, f"{p}: sample {s.get('id')!r}")
+        where = f"{p}: sample {s.get('id')!r}"
+        if not isinstance(scores[name], dict) or "value" not in scores[name]:
+            raise RankwiseError(f"{where}: its score {name!r} has no value")
+        value = _inspect_value(scores[name]["value"], sub, where)
+        epoch = s.get("epoch", 1)
+        if isinstance(epoch, bool) or not isinstance(epoch, int):
+            raise RankwiseError(f"{where}: epoch {epoch!r} is not a whole number")
         row = {"model": model, "task": task, "item": str(s.get("id")), "score": value,
-               "repeat": int(s.get("epoch", 1))}
+               "repeat": epoch}
         if cluster:
             meta = s.get("metadata") or {}
             if cluster not in meta:
@@ -354,8 +381,10 @@ def helm(p: Path, *, metric, filter, cluster, notes):
     spec_path = p.parent / "run_spec.json"
     model = task = None
     if spec_path.exists():
-        with open(spec_path, encoding="utf-8") as fh:
-            spec = json.load(fh)
+        spec = _json_file(spec_path)
+        if not isinstance(spec, dict) or not isinstance(spec.get("adapter_spec") or {}, dict):
+            raise RankwiseError(f"{spec_path}: not HELM's run spec (a JSON object with its"
+                                " name and adapter_spec)")
         model = (spec.get("adapter_spec") or {}).get("model")
         task = spec.get("name")
         if task and "model=" in task:      # the run name holds the model too: drop it

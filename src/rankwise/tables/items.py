@@ -33,6 +33,7 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from . import registry
+from .guard import reading
 from .item_readers import (CorpusLevel, helm, inspect_log, lm_eval, lm_eval_corpus,
                            lm_eval_runs, swe_bench, swe_bench_missing)
 
@@ -122,18 +123,26 @@ class ItemTable:
         if not pd.api.types.is_numeric_dtype(score) or pd.api.types.is_bool_dtype(score):
             score = pd.to_numeric(score, errors="coerce")
         values = score.to_numpy(dtype=float, na_value=np.nan)
-        bad = ~np.isfinite(values)
+        from .._validate import MAX_ABS_SCORE
+
+        with np.errstate(invalid="ignore"):
+            bad = ~(np.abs(values) <= MAX_ABS_SCORE)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             raise RankwiseError(f"{source}: row {row + 1} has score"
-                                f" {frame[lower['score']].iloc[row]!r}, not a finite number"
+                                f" {str(frame[lower['score']].iloc[row])!r}, not a finite"
+                                f" number of at most {MAX_ABS_SCORE:.0e} in magnitude"
                                 f" ({int(bad.sum())} such rows); give each scored item a number"
                                 f" (0/1 for right/wrong)")
         f["score"] = values
         if "weight" in f:
             w = pd.to_numeric(f["weight"], errors="coerce")
-            if w.isna().any() or (w <= 0).any():
-                raise RankwiseError(f"{source}: weights must be positive numbers")
+            bad = ~(np.isfinite(w.to_numpy(dtype=float, na_value=np.nan)) & (w > 0).to_numpy())
+            if bad.any():
+                row = int(np.flatnonzero(bad)[0])
+                raise RankwiseError(f"{source}: weights must be finite numbers above 0; row"
+                                    f" {row + 1} has {str(frame[lower['weight']].iloc[row])!r}"
+                                    f" ({int(bad.sum())} such rows)")
             f["weight"] = w.astype(float)
         if "cluster" in f:
             f["cluster"] = f["cluster"].astype("category")
@@ -354,12 +363,19 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     """
     registry.check(reader, "items")
     if isinstance(source, pd.DataFrame):
-        return ItemTable.from_frame(_renamed(source, columns, "DataFrame"), missing=missing)
+        frame = _clustered(_renamed(source, columns, "DataFrame"), cluster, filter, "DataFrame")
+        return ItemTable.from_frame(frame, missing=missing)
     if reader == "items-stream":
         if missing not in ITEM_MISSING:
             raise RankwiseError(f"--missing for items must be {' or '.join(ITEM_MISSING)};"
                                 f" got {missing!r}")
-        return ItemStream(Path(source), missing=missing)
+        for flag, value in (("--item-filter", filter), ("--cluster", cluster)):
+            if value is not None:
+                raise RankwiseError(f"{source}: {flag} is not read by --source items-stream"
+                                    " (name the table's columns model, task, item, score,"
+                                    " cluster)")
+        with reading(source, "a Parquet table of items"):
+            return ItemStream(Path(source), missing=missing)
     paths = [Path(p) for p in (source if isinstance(source, (list, tuple)) else [source])]
     files = []
     for p in paths:
@@ -379,29 +395,40 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     if kind == "items":
         if len(files) != 1:
             raise RankwiseError("give one long item table at a time")
-        frame = _renamed(_read_long(files[0], sep, decimal, notes), columns, str(files[0]))
+        with reading(files[0], "a long item table"):
+            frame = _read_long(files[0], sep, decimal, notes)
+        frame = _renamed(frame, columns, str(files[0]))
+        frame = _clustered(frame, cluster, filter, str(files[0]))
         return ItemTable.from_frame(frame, source=str(files[0]), missing=missing,
                                     notes=_unique(notes))
     if columns is not None:
         raise RankwiseError(f"{paths[0]}: --columns names a long item table's columns; {kind}"
                             " files have their own fields (--metric, --cluster choose among"
                             " them)")
+    if filter is not None and kind != "lm-eval":
+        raise RankwiseError(f"{paths[0]}: --item-filter {filter} chooses among lm-eval's"
+                            f" filters; {kind} files have none (leave it out)")
     read = {"lm-eval": lm_eval, "inspect": inspect_log, "helm": helm,
             "swe-bench": swe_bench}[kind]
     if kind == "lm-eval":
         files = lm_eval_runs(files, duplicates, notes)
-    frames, metrics, corpus = [], [], []
+    frames, metrics, corpus, logged = [], [], [], set()
     for f in files:
         # inspect keeps errored samples in its log: --missing says whether to leave them out
-        also = {"missing": missing} if kind == "inspect" else {}
+        also = ({"missing": missing} if kind == "inspect" else
+                {"filters": logged} if kind == "lm-eval" else {})
         try:
-            frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster, notes=notes,
-                                 **also)
+            with reading(f, f"{kind} files"):
+                frame, chosen = read(f, metric=metric, filter=filter, cluster=cluster,
+                                     notes=notes, **also)
         except CorpusLevel as exc:      # lm-eval's perplexities: never averaged as items
             corpus.append(exc)
             continue
         frames.append(frame)
         metrics.append(chosen)
+    if filter is not None and kind == "lm-eval" and filter not in logged:
+        raise RankwiseError(f"{paths[0]}: --item-filter {filter}: no file logs it (the filters"
+                            f" logged: {', '.join(sorted(map(str, logged)))})")
     lm_eval_corpus(corpus, len(frames), str(paths[0]), notes)
     chosen = ",".join(dict.fromkeys(m for m in metrics if m))
     frame = pd.concat(frames, ignore_index=True)
@@ -418,6 +445,28 @@ def _renamed(frame: pd.DataFrame, columns, label: str) -> pd.DataFrame:
 
     given = mapping_of(columns, frame.columns, label, ITEM_COLUMNS)
     return frame.rename(columns={column: role for role, column in given.items()})
+
+
+def _clustered(frame: pd.DataFrame, cluster, filter, label: str) -> pd.DataFrame:
+    """A long table with ``cluster`` (a column's name) as its cluster column; one line when it
+    names no column, or when a filter is asked of a table (only lm-eval logs filters)."""
+    if filter is not None:
+        raise RankwiseError(f"{label}: --item-filter {filter} chooses among lm-eval's filters;"
+                            " a long item table has none (leave it out)")
+    if cluster is None:
+        return frame
+    found = [c for c in frame.columns if str(c) == cluster] or \
+        [c for c in frame.columns if str(c).lower() == cluster.lower()]
+    if not found:
+        raise RankwiseError(f"{label}: --cluster {cluster}: no such column to cluster on; the"
+                            f" columns are {', '.join(map(str, frame.columns[:12]))}")
+    if str(found[0]).lower() == "cluster":
+        return frame
+    lower = {str(c).lower(): c for c in frame.columns}
+    if "cluster" in lower:
+        raise RankwiseError(f"{label}: --cluster {cluster} and the table's own cluster column:"
+                            " give one (leave --cluster out to use the column)")
+    return frame.rename(columns={found[0]: "cluster"})
 
 
 def _unique(notes):

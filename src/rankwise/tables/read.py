@@ -608,6 +608,7 @@ def _from_long(frame, lower, criterion, aggregate, label, shown=None,
     value_name = str(shown.get("value", lower.get("value", "value")))
     df["value"] = _parse_numbers(df["value"],
                                  lambda i: f"{label}: row {rows[i]}, column {value_name!r}")
+    _within_bound(df["value"].to_numpy(dtype=float), rows, label, value_name)
     warnings = [dropped] if dropped else []
     n_nan = int(df["value"].isna().sum())
     if n_nan:
@@ -656,6 +657,22 @@ def _in_order(cells: pd.Series) -> list:
     """The distinct names of a column in the order they first appear (``Series.unique``, which
     a million names of pandas' string type cost 0.04 s, where iterating them cost 2.7 s)."""
     return cells.unique().tolist()
+
+
+def _within_bound(values: np.ndarray, rows, label: str, column: str) -> None:
+    """Each value of a long table finite and within the scores' bound before its cell is
+    aggregated (a mean of values near the largest double overflows to inf, with numpy's
+    warnings, and the error would name a value that is not in the file)."""
+    from .._validate import MAX_ABS_SCORE
+
+    with np.errstate(invalid="ignore"):
+        bad = ~np.isnan(values) & ~(np.abs(values) <= MAX_ABS_SCORE)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise RankwiseError(f"{label}: row {rows[i]}, column {column!r}: {values[i]:g} is not a"
+                            f" finite score of at most {MAX_ABS_SCORE:.0e} in magnitude (their"
+                            f" means and differences must not overflow; divide them by a power"
+                            f" of ten) ({int(bad.sum())} such rows)")
 
 
 #: Repeated keys named in the error.

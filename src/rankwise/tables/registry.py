@@ -74,11 +74,16 @@ class Probe:
         with open(self.path, "rb") as fh:
             if fh.read(16) != b"SQLite format 3\x00":
                 return None
-        con = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
         try:
-            return frozenset(r[0] for r in con.execute("select name from sqlite_master"))
-        finally:
-            con.close()
+            con = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=1.0)
+            try:
+                return frozenset(r[0] for r in con.execute("select name from sqlite_master"))
+            finally:
+                con.close()
+        except sqlite3.Error as exc:
+            why = ("locked by another program; try again when it is done" if "locked" in
+                   str(exc) else f"a damaged SQLite file ({exc})")
+            raise RankwiseError(f"{self.path}: {why}") from None
 
     @cached_property
     def columns(self) -> list | None:
@@ -95,7 +100,8 @@ class Probe:
                 return list(pq.read_schema(self.path).names)
             import pandas as pd
 
-            return list(pd.read_csv(self.path, nrows=0, sep=None, engine="python").columns)
+            return list(pd.read_csv(self.path, nrows=0, sep=None, engine="python",
+                                   encoding="utf-8-sig").columns)
         except Exception:  # noqa: BLE001 - the table reader will say what is wrong
             return None
 
