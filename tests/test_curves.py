@@ -641,7 +641,7 @@ def test_vectorised_trend_and_settle_equal_the_one_at_a_time_ones():
     one call; the numbers are those of page_trend and wilcoxon called one learner at a time."""
     from scipy import stats
 
-    from rankwise.analysis.curves import _settle, _trend_normal
+    from rankwise.analysis.curve_settle import _trend_normal, rank_settle as _settle
     from rankwise.stats.family import page_trend
     from rankwise.stats.curves import within_problem_ranks
 
@@ -711,7 +711,7 @@ def test_settle_signed_rank_pvalue_equals_scipys_permutation_branch(rng):
     differences with ties or zeros) gives scipy's numbers, and scipy's own elsewhere."""
     from scipy import stats
 
-    from rankwise.analysis.curves import _signed_rank_pvalue
+    from rankwise.analysis.curve_settle import _signed_rank_pvalue
 
     checked = 0
     for size in list(range(1, 11)) * 4 + list(range(12, 20)):   # scipy's branch is slow at 13

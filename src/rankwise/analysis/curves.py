@@ -28,17 +28,17 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 import numpy as np
-from scipy import stats
 
-from ..defaults import CURVE_DRAWS, CURVE_SEED, DEFAULT_DECIMALS
+from ..defaults import CURVE_DRAWS, CURVE_SEED
 from ..errors import RankwiseError
-from ..stats.adjust import adjust
 from ..stats.curves import (aocc as area_over, convergence_targets, data_profile, dewancker,
                             ecdf, ert, mean_rank_band, normalise, performance_profile,
                             running_times, within_problem_ranks)
 from ..stats.results import jsonable
 from ..tables.curves import Curves, read_curves
 from ..protocol import Analysis
+from . import curve_settle
+from .curve_settle import decisions_settle
 
 #: Budgets of the rank band and the ECDF when the grid has more points than this.
 DISPLAY_POINTS = 25
@@ -415,115 +415,6 @@ def _significant_pairs(comparison) -> np.ndarray:
     return ~together
 
 
-def _trend(curves: Curves, means: np.ndarray, idx: np.ndarray, budgets) -> dict:
-    from ..stats.family import page_trend
-
-    if len(idx) < 3 or len(curves.problems) < 2:
-        return {}
-    means = means[..., idx]  # (l, p, c), higher better
-    names = [f"{b:g}" for b in budgets]
-    n_p, m = means.shape[1], means.shape[2]
-    if m > 8 or (n_p > 12 and m > 3) or n_p > 20:
-        return _trend_normal(curves.learners, means, names)
-    out = {}
-    for l, learner in enumerate(curves.learners):
-        x = means[l]
-        if np.isnan(x).any():
-            continue
-        out[learner] = page_trend(x, names, learners=names, higher_is_better=True)
-    return out
-
-
-def _trend_normal(learners, means: np.ndarray, names: list) -> dict:
-    """Page's test of every learner at once where scipy's ``page_trend_test`` takes its normal
-    approximation ("auto": more than 8 checkpoints, or more than 20 problems, or more than 12
-    and more than 3): the same statistic, p-value and result as :func:`page_trend` gives."""
-    from scipy.stats import norm
-
-    from ..stats.ranking import round_scores
-    from ..stats.results import TestResult
-
-    x = round_scores(means, DEFAULT_DECIMALS)
-    ranks = stats.rankdata(x, axis=-1)  # 1 = worst along the checkpoints, mid-ranks
-    n, m = x.shape[1], x.shape[2]
-    sums = ranks.sum(axis=1)  # (l, m)
-    big_l = sums @ np.arange(1, m + 1)
-    e0 = n * m * (m + 1) ** 2 / 4
-    v0 = n * m ** 2 * (m + 1) * (m ** 2 - 1) / 144
-    pvalue = norm.sf((big_l - e0) / np.sqrt(v0))
-    out = {}
-    for i, learner in enumerate(learners):
-        if np.isnan(x[i]).any():
-            continue
-        details = {"n": n, "k": m, "order": list(names), "rank_sums": sums[i].tolist(),
-                   "pvalue_method": "asymptotic"}
-        out[learner] = TestResult("page", float(big_l[i]), float(pvalue[i]), "asymptotic",
-                                  "default", None, details,
-                                  ("one-sided: the alternative is that performance increases"
-                                   " along the order given",))
-    return out
-
-
-def _signed_rank_pvalue(d) -> float:
-    """scipy's ``wilcoxon(d, zero_method="zsplit")`` (method ``auto``), with its sign-flip
-    permutation branch (at most 13 differences with ties or zeros: every 2^n flip, through
-    scipy's generic permutation test, seconds per call) computed instead as the exact
-    conditional distribution of the signed-rank sum by convolution, the same numbers
-    (the tests compare the two)."""
-    from ..stats.ranking import midranks
-    from ..stats.two_learners import wilcoxon_exact_pvalue
-
-    d = np.asarray(d, dtype=float)
-    ranks = midranks(np.abs(d)[None, :])[0]
-    ties = len(np.unique(np.abs(d))) < len(d)
-    if len(d) <= 13 and (ties or (d == 0).any()):
-        nonzero = d != 0
-        return wilcoxon_exact_pvalue(ranks[nonzero], float(ranks[d > 0].sum()))
-    return float(stats.wilcoxon(d, zero_method="zsplit").pvalue)
-
-
-def _settle(ranks_at: np.ndarray, budgets, alpha: float) -> tuple:
-    """Wilcoxon signed-rank of each learner's within-problem ranks at each checkpoint against
-    the last, Holm over every (checkpoint, learner); the first checkpoint from which none
-    differs."""
-    c, n, k = ranks_at.shape
-    p = np.ones((c, k))
-    for j in range(c - 1):
-        d = ranks_at[j] - ranks_at[-1]
-        moved = np.any(d != 0, axis=0)
-        if n > 50 and moved.any():
-            # scipy's "auto" is the normal approximation above 50 for every column: one call
-            p[j, moved] = stats.wilcoxon(d[:, moved], zero_method="zsplit", axis=0).pvalue
-            continue
-        for l in np.flatnonzero(moved):
-            p[j, l] = _signed_rank_pvalue(d[:, l])
-    adj = adjust(p[:-1].ravel(), "holm").reshape(c - 1, k) if c > 1 else p[:0]
-    settle = None
-    for j in range(c - 1, -1, -1):
-        if j < c - 1 and (adj[j] < alpha).any():
-            break
-        settle = float(budgets[j])
-    return settle, adj
-
-
-def decisions_settle(checkpoints) -> float | None:
-    """The first checkpoint from which every checkpoint decides as the last one: the same
-    learners not significantly worse than the best and the same pairs different (what each
-    checkpoint's line prints; the decision changes are read from the same pairs)."""
-    def decided(cp) -> tuple:
-        d = cp.decision
-        return frozenset(d.winners), frozenset(d.pairs)
-
-    settle = None
-    if checkpoints:
-        last = decided(checkpoints[-1])
-        for cp in reversed(checkpoints):
-            if decided(cp) != last:
-                break
-            settle = float(cp.budget)
-    return settle
-
-
 def _problem_span(curves: Curves) -> dict:
     """Each problem's lowest and highest logged value (own units) and its worst first value
     (oriented: higher is better), a block of learners at a time."""
@@ -644,10 +535,10 @@ def compare_curves(curves, *, budgets=None, alpha: float = 0.05, confidence: flo
                                       seed, notes)
     checkpoints, changes = _checkpoint_comparisons(curves, cps, alpha, seed)
     c_idx = curves.index_at(cps)
-    trend = _trend(curves, means, c_idx, cps)
+    trend = curve_settle.trend(curves, means, c_idx, cps)
     ranks_cp = within_problem_ranks(means[..., c_idx])
-    rank_settle, settle_p = _settle(ranks_cp, cps, alpha) if n_p >= 2 else (None,
-                                                                             np.empty((0,)))
+    rank_settle, settle_p = (curve_settle.rank_settle(ranks_cp, cps, alpha) if n_p >= 2
+                             else (None, np.empty((0,))))
     settle = decisions_settle(checkpoints) if n_p >= 2 else None
     # one pass for each problem's range and start, one for everything per run: a block of
     # learners at a time, so no temporary is the size of the cube
