@@ -83,8 +83,8 @@ class AoccOptions:
     IOHinspector's defaults for a minimised gap to the optimum:
 
     >>> import rankwise
-    >>> options = rankwise.AoccOptions(bounds=(1e-8, 1e8), value_scale="log")
-    >>> options.bounds, options.value_scale, options.budget_scale, options.budget, options.curve
+    >>> o = rankwise.AoccOptions(bounds=(1e-8, 1e8), value_scale="log")
+    >>> o.bounds, o.value_scale, o.budget_scale, o.budget, o.curve
     ((1e-08, 100000000.0), 'log', 'linear', None, 'running-best')
     """
 
