@@ -65,7 +65,7 @@ class Audit(Analysis):
     >>> import pandas as pd
     >>> from rankwise.analysis.audit import audit
     >>> board = pd.DataFrame({"model": ["A", "B"], "MATH": ["65.5", "63.0"],
-    ...                       "HumanEval": ["83.6", "86.7"]})
+    ...                       "HumanEval": ["83.5", "86.6"]})
     >>> a = audit(board, counts={"MATH": 5000, "HumanEval": 164})
     >>> [t.tied for t in a.tasks]
     [('A',), ('B', 'A')]

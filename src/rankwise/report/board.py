@@ -241,17 +241,18 @@ def board_figure(lb, limit: int | None = None):
     """Elo with its interval, best on top: the whole table's board, every learner up to
     ``figure_top`` (the analysis's; ``limit``: fewer), a bound drawn as an open marker; when
     it draws fewer learners than the board has, the figure says so."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # a Figure of its own, not pyplot's: nothing left open, no backend switched
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure as Drawing
 
     b = lb.board
     n = lb.figure_shown("elo") if limit is None else min(limit, len(b.learners))
     c = b.columns
     y = np.arange(n)[::-1]
     row, font = (0.24, 7) if n <= 80 else (0.15, 6)   # inches per learner, its name's size
-    fig, ax = plt.subplots(figsize=(7.0, 1.1 + row * n))
+    fig = Drawing(figsize=(7.0, 1.1 + row * n))
+    FigureCanvasAgg(fig)   # an Agg canvas: drawn and saved without pyplot
+    ax = fig.subplots()
     ax.errorbar(c["elo"][:n], y, xerr=[c["elo"][:n] - c["elo_low"][:n],
                                         c["elo_high"][:n] - c["elo"][:n]],
                 fmt="none", ecolor="0.55", elinewidth=1.2, capsize=2)
@@ -288,10 +289,9 @@ def matrix_figure(lb, limit: int | None = None):
     """The win-rate matrix (row learner against column learner), board order: every learner up
     to ``figure_top`` (the analysis's; ``limit``: fewer), its cells and names sized to their
     number; when it draws fewer learners than the board has, the figure says so."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # a Figure of its own, not pyplot's: nothing left open, no backend switched
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure as Drawing
 
     b = lb.board
     if b.matrix is None:
@@ -302,7 +302,9 @@ def matrix_figure(lb, limit: int | None = None):
     cell, font = (0.28, 6) if n <= 30 else (0.16, 5.5) if n <= 100 else (0.11, 4.5)
     names = 0.6 * font / 72 * max(len(x) for x in b.learners[:n])   # inches, the longest
     side = cell * n
-    fig, ax = plt.subplots(figsize=(side + names + 1.6, side + names + 0.6))
+    fig = Drawing(figsize=(side + names + 1.6, side + names + 0.6))
+    FigureCanvasAgg(fig)   # an Agg canvas: drawn and saved without pyplot
+    ax = fig.subplots()
     image = ax.imshow(m, vmin=0, vmax=1, cmap="RdBu")
     ax.set_xticks(range(n))
     ax.set_yticks(range(n))

@@ -255,19 +255,12 @@ def _no_gsd(r) -> str | None:
 
 def figures(r, width: float | None = None) -> dict:
     """``{name: Figure}``: ``front`` (one panel per pair of criteria beyond two) and, with
-    the GSD, ``gsd`` (``width``: unused; the figures have their own size)."""
-    import matplotlib.pyplot as plt
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
+    the GSD, ``gsd`` (``width``: unused; the figures have their own size). Each is a
+    matplotlib Figure of its own (no pyplot: nothing kept open, however many pages draw
+    them)."""
     out = {"front": front_figure(r)}
     if r.gsd is not None:
         out["gsd"] = hasse_figure(r)
-    for fig in out.values():
-        # drawn through pyplot (for a user who shows them); out of its registry here, where
-        # every HTML page draws them again and pyplot would keep each one open; closing takes
-        # the canvas away, so an Agg one is put back for saving
-        plt.close(fig)
-        FigureCanvasAgg(fig)
     return out
 
 
@@ -316,16 +309,17 @@ def front_figure(r, x: int | None = None, y: int | None = None):
     >>> fig.axes[0].get_xlabel()
     'accuracy (higher is better)'
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # a Figure of its own, not pyplot's: nothing left open, no backend switched
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure as Drawing
 
     c = len(r.criteria)
     if (x is None) != (y is None):
         raise ValueError("give both x and y (criteria positions), or neither")
     if c == 2 or x is not None:
-        fig, ax = plt.subplots(figsize=(6.4, 4.8))
+        fig = Drawing(figsize=(6.4, 4.8))
+        FigureCanvasAgg(fig)   # an Agg canvas: drawn and saved without pyplot
+        ax = fig.subplots()
         x, y = (0, 1) if x is None else (x, y)
         sc = _front_panel(ax, r, x, y, step=c == 2)
         fig.colorbar(sc, ax=ax, label="P(on the front)")
@@ -344,8 +338,9 @@ def front_figure(r, x: int | None = None, y: int | None = None):
         pairs = [(0, j) for j in range(1, c)][:PANELS_SHOWN]
     cols = min(3, len(pairs))
     rows = -(-len(pairs) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.4 * cols + 1, 3.8 * rows), squeeze=False,
-                             layout="constrained")
+    fig = Drawing(figsize=(4.4 * cols + 1, 3.8 * rows), layout="constrained")
+    FigureCanvasAgg(fig)   # an Agg canvas: drawn and saved without pyplot
+    axes = fig.subplots(rows, cols, squeeze=False)
     for ax, (i, j) in zip(axes.flat, pairs):
         sc = _front_panel(ax, r, i, j, step=False)
     for ax in axes.flat[len(pairs):]:
@@ -455,10 +450,9 @@ def hasse_figure(r):
     >>> sorted(t.get_text() for t in fig.axes[0].texts if t.get_text())
     ['CART', 'NaiveBayes', 'RandomForest', 'kNN']
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # a Figure of its own, not pyplot's: nothing left open, no backend switched
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure as Drawing
 
     k = len(r.learners)
     edges = r.covering_pairs
@@ -466,7 +460,9 @@ def hasse_figure(r):
     for _ in range(k):
         for i, j in edges:
             depth[j] = max(depth[j], depth[i] + 1)
-    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 1.1 * (depth.max() + 1)))
+    fig = Drawing(figsize=(6.4, 1.2 + 1.1 * (depth.max() + 1)))
+    FigureCanvasAgg(fig)   # an Agg canvas: drawn and saved without pyplot
+    ax = fig.subplots()
     pos = {}
     for d in range(depth.max() + 1):
         members = np.flatnonzero(depth == d)
