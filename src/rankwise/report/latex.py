@@ -22,8 +22,7 @@ _BOUND = re.compile(r"^< 1e-(\d+)$")  # a p-value below the floor: "< 1e-300"
 def latex_escape(text) -> str:
     # "--summary" would be typeset with an en dash ("–summary"): a "-{}" between two hyphens
     # keeps an option's name as it is typed
-    return "".join(_LATEX.get(c, c) for c in visible(text)).replace("--", "-{}-").replace(
-        "--", "-{}-")
+    return re.sub("-(?=-)", "-{}", "".join(_LATEX.get(c, c) for c in visible(text)))
 
 
 def _number(text: str, mark: bool = False) -> str:
