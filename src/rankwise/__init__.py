@@ -58,6 +58,7 @@ _LAZY = {
     "Multiverse": "rankwise.analysis.multiverse",
     **dict.fromkeys(("Race", "race"), "rankwise.stats.racing"),
     **dict.fromkeys(("Leaderboard", "leaderboard"), "rankwise.analysis.leaderboard"),
+    **dict.fromkeys(("Gate", "gate"), "rankwise.analysis.gate"),
     **dict.fromkeys(("Concordance", "kendalls_w", "page_trend", "durbin", "durbin_conover"),
                     "rankwise.stats.family"),
 }

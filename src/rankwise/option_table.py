@@ -24,7 +24,7 @@ command line (inputs, outputs, the runner's and the results' options) from the s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import defaults, names
@@ -620,6 +620,55 @@ AUDIT_LINE = (
     *AUDIT,
 )
 
+GATE_P = "Gate (guide: gate)"
+GATE_IN = "Runs (guide: gate)"
+
+#: :func:`rankwise.gate`'s options (``rankwise gate``).
+GATE = (
+    Option("question", "regression", "--question", panel=GATE_P, checked=True,
+           choices=("regression", "non-inferiority", "equivalence", "superiority"),
+           help="What is asked: a regression (fails when shown), non-inferiority, equivalence"
+                " (TOST) or superiority (each passes when shown)."),
+    Option("margin", "0", "--margin", metavar="M|P%", panel=GATE_P,
+           help="The margin in the score's units (0.02), or relative to the baseline's score"
+                " (2%)."),
+    _like("alpha", panel=GATE_P, help="Level of every decision."),
+    Option("confidence", 0.95, "--confidence", metavar="C", panel=GATE_P, type=float,
+           checked=True, interval=(0, 1), help="Level of the intervals."),
+    Option("test", "auto", "--test", choices=("auto", "t", "wilcoxon", "mcnemar"),
+           panel=GATE_P, checked=True,
+           help="Per task (auto: McNemar for 0/1 items, Wilcoxon for data sets, else paired t)."),
+    Option("k", "auto", "--k", kind="list", metavar="K1,K2,...", panel=GATE_P,
+           help="Repeated trials: pass@k and pass^k for these k (auto: 1 and the fewest"
+                " trials of an item)."),
+    Option("score_range", None, "--score-range", metavar="LOW,HIGH", panel=GATE_P,
+           help="The scores' bounds, for the e-value (0/1 and [0, 1] scores need none)."),
+    Option("ledger", None, "--ledger", metavar="FILE", panel=GATE_P, type=Path,
+           help="Keep the looks in FILE (made if absent): an e-process valid however often"
+                " the gate is asked."),
+)
+
+#: ``rankwise gate``: the two runs and how they are read and matched.
+GATE_LINE = (
+    _argument("baseline", "The baseline run: scored items (a table, or lm-eval, inspect_ai,"
+              " HELM or SWE-bench output) or a table of scores.", "BASELINE",
+              show_default=False),
+    _argument("candidate", "The candidate run, of the same shape.", "CANDIDATE",
+              show_default=False),
+    Option("example", None, "--example", metavar="NAME", panel=GATE_IN,
+           help="A bundled pair of runs instead (rankwise examples)."),
+    Option("unmatched", "refuse", "--unmatched", choices=("refuse", "drop"), panel=GATE_IN,
+           checked=True, help="An item or data set only one run has: refuse, or drop (counted)."),
+    Option("baseline_learner", None, "--baseline-learner", metavar="NAME", panel=GATE_IN,
+           help="The baseline's learner where its file holds several."),
+    Option("candidate_learner", None, "--candidate-learner", metavar="NAME", panel=GATE_IN,
+           help="The candidate's learner where its file holds several."),
+    *(replace(o, panel=GATE_IN) for o in READ if o.name not in ("shape", "aggregate")),
+    *(replace(o, panel=GATE_IN) for o in ITEMS),
+    *GATE,
+)
+
+
 #: ``rankwise run``'s options; the race's are checked where the race is set up.
 RUN_LINE = (
     _argument("experiment", "Experiment TOML file (it runs code).", show_default=False),
@@ -673,6 +722,7 @@ LINES = {
                                                                         "missing")),
                     *BOARD, *BOARD_OUT, OUTPUT),
     "audit": (*AUDIT_LINE, FORMAT, REPORT, OUTPUT),
+    "gate": (*GATE_LINE, FORMAT, REPORT, OUTPUT),
     "curves": CURVES_LINE,
     "run": RUN_LINE,
     "status": (RESULTS, Option("fmt", "text", "--format", short="-f",

@@ -10,7 +10,7 @@ def examples():
     import shutil
     import textwrap
 
-    from ..examples import CURVE_EXAMPLES, EXAMPLES, ITEM_EXAMPLES
+    from ..examples import CURVE_EXAMPLES, EXAMPLES, GATE_EXAMPLES, ITEM_EXAMPLES
 
     width = max(60, min(100, shutil.get_terminal_size((80, 24)).columns))
 
@@ -28,3 +28,5 @@ def examples():
     for name, (_, description) in CURVE_EXAMPLES.items():
         say(name, description + "; curves over a budget (rankwise curves --example " + name
             + ")")
+    for name, (_, description) in GATE_EXAMPLES.items():
+        say(name, description + "; a pair of runs (rankwise gate --example " + name + ")")

@@ -67,6 +67,41 @@ ITEM_EXAMPLES = {
 }
 
 
+#: Bundled pairs of runs (``rankwise gate --example NAME``; :func:`load_gate_example`).
+GATE_EXAMPLES = {
+    "nightly": (("gate_baseline.csv", "gate_candidate.csv"),
+                "a released model (v1.4) and tonight's candidate (v1.5) on the items of three"
+                " tasks (120 arithmetic, 164 code, 300 trivia), five trials each, 0/1 scores; the"
+                " candidate is worse on code (tools/make_gate_example.py)"),
+}
+
+
+def load_gate_example(name: str = "nightly", missing: str = "refuse") -> tuple:
+    """A bundled pair of runs (baseline, candidate) as two
+    :class:`~rankwise.tables.items.ItemTable`.
+
+    Examples
+    --------
+    >>> from rankwise.examples import load_gate_example
+    >>> base, cand = load_gate_example()
+    >>> base.models, cand.models, cand.tasks
+    (('v1.4',), ('v1.5',), ('arith', 'code', 'trivia'))
+    """
+    from dataclasses import replace
+
+    from ..tables.items import read_items
+
+    if name not in GATE_EXAMPLES:
+        raise RankwiseError(f"no bundled pair of runs named {name!r}; choose one of"
+                            f" {', '.join(GATE_EXAMPLES)}")
+    runs = []
+    for file, run in zip(GATE_EXAMPLES[name][0], ("baseline", "candidate")):
+        with resources.as_file(resources.files(__name__).joinpath(file)) as path:
+            table = read_items(path, reader="items", missing=missing)
+        runs.append(replace(table, source=f"example:{name} ({run})"))
+    return tuple(runs)
+
+
 #: Bundled curves (performance over a budget; ``rankwise curves --example NAME``,
 #: :func:`load_curves_example`).
 CURVE_EXAMPLES = {

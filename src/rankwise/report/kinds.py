@@ -25,6 +25,7 @@ KINDS = {
     "audit": ".audit",
     "race": ".race",
     "power": ".power",
+    "gate": ".gate",
 }
 
 
