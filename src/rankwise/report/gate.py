@@ -103,8 +103,8 @@ def _task_table(g) -> Table:
     header = ["task", "baseline", "candidate", "difference", f"{100 * level:g}% interval",
               "p"] + (["Holm p"] if several else [])
     return Table(header, rows, "<>>>>>>>"[:len(header)], key="tasks",
-                 caption=f"Difference = candidate - baseline (larger is better); p one-sided"
-                         f" for the question" + ("; Holm over the tasks; the last row the"
+                 caption="Difference = candidate - baseline (larger is better); p one-sided"
+                         " for the question" + ("; Holm over the tasks; the last row the"
                                                  " macro-average (z test)" if several else "")
                          + f"; * {word} shown at alpha = {g.alpha:g}.{more}")
 
