@@ -22,6 +22,7 @@ import numpy as np
 from .._validate import finite, level, real_array, seed as check_seed, whole
 from ..defaults import DEFAULT_SEED
 from ..errors import RankwiseError
+from .gate_paired import one_sided_mcnemar
 from .racing import BETS, log_evalue
 
 
@@ -172,6 +173,8 @@ def alarm(log_e, alpha: float):
     does. ``log_e``: shape (..., looks); returns an int (array over the leading axes)."""
     threshold = -np.log(level("alpha", alpha))
     hit = np.atleast_1d(real_array(log_e)) >= threshold
+    if hit.shape[-1] == 0:                     # no look yet
+        return np.zeros(hit.shape[:-1], dtype=int) if hit.ndim > 1 else 0
     first = np.where(hit.any(axis=-1), hit.argmax(axis=-1) + 1, 0)
     return int(first) if first.ndim == 0 else first
 
@@ -203,8 +206,6 @@ def null_simulation(reps: int = 2000, looks: int = 20, n: int = 50, alpha: float
     >>> r["eprocess"]["rate"] <= 0.05 < r["repeated_mcnemar"]["rate"]
     True
     """
-    from .gate import one_sided_mcnemar   # gate imports this module
-
     reps, looks, n = whole("reps", reps), whole("looks", looks), whole("n", n)
     a = level("alpha", alpha)
     discordant = finite("discordant", discordant, 0, strict=True)

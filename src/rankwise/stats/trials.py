@@ -70,8 +70,8 @@ def _log_binomial_ratio(n, c, k):
     else:
         safe = np.where(empty, 0.0, other)
         for j in range(steps):
-            term = np.log1p(-safe / np.maximum(n - j, 1.0))
-            out += np.where(j < m, term, 0.0)
+            # a factor beyond an entry's min(k, c) would reach 1 − 1 = 0: log1p(0) instead
+            out += np.log1p(np.where(j < m, -safe / np.maximum(n - j, 1.0), 0.0))
     return np.where(empty, -np.inf, out)
 
 
@@ -94,7 +94,7 @@ def pass_at_k(n, c, k):
     0.9545
     """
     n, c, k = _trial_counts(n, c, k)
-    out = -np.expm1(_log_binomial_ratio(n, c, k))
+    out = 0.0 - np.expm1(_log_binomial_ratio(n, c, k))     # 0.0 −: no −0 where c = 0
     return out[()] if out.ndim == 0 else out
 
 
