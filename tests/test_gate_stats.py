@@ -234,6 +234,7 @@ def test_every_interval_holds_its_estimate_within_minus_one_to_one_without_warni
                 assert np.all(high - low > 0), method
 
 
+@pytest.mark.simulation
 def test_intervals_cover_in_a_small_simulation():
     rng = np.random.default_rng(13)
     probs = [0.55, 0.15, 0.08, 0.22]            # a, b, c, d: true difference 0.07
@@ -466,6 +467,7 @@ def test_eprocess_and_alarm():
             eprocess(bad)
 
 
+@pytest.mark.simulation
 def test_null_simulation_the_eprocess_keeps_alpha_and_the_repeated_test_does_not():
     alpha = 0.05
     r = null_simulation(2000, 20, 50, alpha, seed=20)
