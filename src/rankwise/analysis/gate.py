@@ -428,11 +428,15 @@ def _mcnemar_p(d, codes, T, side):
 
 
 def _wilcoxon_p(x, side) -> float:
-    x = np.asarray(x, float)
+    """One-sided signed-rank p with zeros split (Demšar's convention; differences rounded to
+    12 decimals so rounding noise is a zero): exact up to 50 differences without ties or zeros,
+    the normal approximation otherwise (scipy's exact test with ties permutes, slowly)."""
+    x = np.round(np.asarray(x, float), 12)
     if len(x) < 2 or np.all(x == 0):
         return 1.0
-    return float(stats.wilcoxon(x, zero_method="zsplit", alternative=(
-        "less" if side == "below" else "greater")).pvalue)
+    plain = len(x) <= 50 and not (x == 0).any() and len(np.unique(np.abs(x))) == len(x)
+    return float(stats.wilcoxon(x, zero_method="zsplit", method="exact" if plain else "approx",
+                                alternative="less" if side == "below" else "greater").pvalue)
 
 
 def _intervals(test, question, d, codes, diff, se, df, T, confidence, alpha):
@@ -441,6 +445,7 @@ def _intervals(test, question, d, codes, diff, se, df, T, confidence, alpha):
         b = np.bincount(codes, d < 0, T).astype(int)
         c = np.bincount(codes, d > 0, T).astype(int)
         n = np.bincount(codes, minlength=T)
+        # first = the candidate: (candidate right, baseline wrong) = the improvements c
         low, high = gs.paired_difference_interval(c, b, n, confidence=level, method="tango")
         return np.asarray(low, float), np.asarray(high, float)
     q = stats.t.ppf(0.5 + level / 2, np.where(np.isfinite(df), df, np.inf))
@@ -511,11 +516,15 @@ def _evalue(m: Matched, d, codes, question, margin, score_range):
         per_task = np.array([float(np.exp(gs.regression_evalue(x[codes == t], mm, log=True)))
                              for t in range(T)])
         return float(per_task.mean()), per_task
-    if question in ("non-inferiority", "superiority"):
-        shift = mm if question == "non-inferiority" else -mm
-        return float(np.exp(gs.noninferiority_evalue(x, shift, log=True))), None
+    if question == "non-inferiority":
+        return float(np.exp(gs.noninferiority_evalue(x, mm, log=True))), None
+    # H0 d <= m (superiority) or d >= m (equivalence's upper side): d - m scaled by 1 + m
+    # stays in [-1, 1] and has mean <= 0 (>= 0) exactly under H0
+    above = (x - mm) / (1 + mm)
+    if question == "superiority":
+        return float(np.exp(gs.noninferiority_evalue(above, 0.0, log=True))), None
     low = gs.noninferiority_evalue(x, mm, log=True)
-    high = gs.regression_evalue(-x, mm, log=True)   # d < m: "not better by m", mirrored
+    high = gs.regression_evalue(above, 0.0, log=True)
     return float(np.exp(min(low, high))), None
 
 
@@ -577,8 +586,12 @@ def _trials(m: Matched, ks):
                         rows[f"{run}_q"].to_numpy())
             out["trials"][name] = [int(nn.min()), int(nn.max())]
             out["mean"][name] = float(np.mean(s / nn))
-            split = gs.trial_variance_from_sums(nn, s, q)
-            out["within"][name], out["between"][name] = split.within, split.between
+            if len(nn) > 1 and nn.sum() > len(nn):
+                split = gs.trial_variance_from_sums(nn, s, q)
+                out["within"][name] = float(split.within)
+                out["between"][name] = float(split.between)
+            else:
+                out["within"][name] = out["between"][name] = float("nan")
             if m.binary:
                 c = np.rint(s).astype(int)
                 nn_i = nn.astype(int)

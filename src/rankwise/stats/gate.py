@@ -1,46 +1,32 @@
-# TEMPORARY STUB (replaced by the real module)
-from dataclasses import dataclass
-import numpy as np
-from scipy import stats, special
-from .racing import BETS
+"""Statistics of a regression gate: is the candidate worse than the baseline?
 
-def paired_difference_interval(b, c, n, confidence=0.95, method="tango"):
-    b, c, n = (np.asarray(v, float) for v in (b, c, n))
-    d = (b - c) / n
-    se = np.sqrt(np.maximum((b + c) / n - d * d, 1e-12) / n)
-    z = stats.norm.ppf(0.5 + confidence / 2)
-    return d - z * se, d + z * se
+The candidate and the baseline answer the same items, so every quantity is paired; ``d``
+denotes a difference candidate − baseline (or ``x − y``), and a margin δ ≥ 0 says how much
+worse the candidate may be before it counts as a regression. Everything is vectorised: a
+sample is the last axis of an array, the leading axes are independent comparisons (tasks,
+model pairs), and counts broadcast. This module gathers the gate's functions from three:
 
-def pass_at_k(n, c, k):
-    n, c = np.asarray(n), np.asarray(c)
-    return 1 - np.exp(special.gammaln(n - c + 1) - special.gammaln(n - c - k + 1) - special.gammaln(n + 1) + special.gammaln(n - k + 1)) * (n - c >= k)
+- :mod:`rankwise.stats.gate_paired`: :func:`tost_paired` (equivalence),
+  :func:`one_sided_paired_t`, :func:`one_sided_wilcoxon` and :func:`one_sided_mcnemar`
+  (non-inferiority, superiority, regression), :func:`paired_difference_interval` (Tango,
+  Newcombe, Wald);
+- :mod:`rankwise.stats.trials`: :func:`pass_at_k`, :func:`pass_hat_k` and
+  :func:`trial_variance` (repeated trials of the same items);
+- :mod:`rankwise.stats.gate_evidence`: :func:`regression_evalue`,
+  :func:`noninferiority_evalue`, :func:`eprocess`, :func:`alarm` and :func:`null_simulation`
+  (a gate that may be looked at after every batch).
+"""
 
-def pass_hat_k(n, c, k):
-    n, c = np.asarray(n), np.asarray(c)
-    return np.where(c >= k, np.exp(special.gammaln(c + 1) - special.gammaln(c - k + 1) - special.gammaln(n + 1) + special.gammaln(n - k + 1)), 0.0)
+from .gate_evidence import (alarm, eprocess, noninferiority_evalue, null_simulation,
+                            regression_evalue)
+from .gate_paired import (PAIRED_INTERVALS, SIDES, OneSided, Tost, one_sided_mcnemar,
+                          one_sided_paired_t, one_sided_wilcoxon, paired_difference_interval,
+                          tost_paired)
+from .trials import (TrialVariance, pass_at_k, pass_hat_k, trial_variance,
+                     trial_variance_from_sums)
 
-@dataclass
-class Split:
-    within: float
-    between: float
-
-def trial_variance_from_sums(n, s, q):
-    m = s / n
-    within = float(np.sum(q - s * m) / max(np.sum(n - 1), 1))
-    return Split(within, float(np.var(m, ddof=1)) if len(m) > 1 else 0.0)
-
-def _mix(x, log):
-    lam = BETS[None, :]
-    lw = np.log1p(-lam * x[:, None]).sum(axis=0) if len(x) else np.zeros(len(BETS))
-    top = lw.max()
-    return top + np.log(np.exp(lw - top).mean())
-
-def regression_evalue(d, margin=0.0, log=False):
-    x = (np.asarray(d, float) + margin) / (1 + margin)
-    v = _mix(x, log)
-    return v if log else np.exp(v)
-
-def noninferiority_evalue(d, margin=0.0, log=False):
-    x = -(np.asarray(d, float) + margin) / (1 + abs(margin))
-    v = _mix(x, log)
-    return v if log else np.exp(v)
+__all__ = ["OneSided", "PAIRED_INTERVALS", "SIDES", "Tost", "TrialVariance", "alarm",
+           "eprocess", "noninferiority_evalue", "null_simulation", "one_sided_mcnemar",
+           "one_sided_paired_t", "one_sided_wilcoxon", "paired_difference_interval",
+           "pass_at_k", "pass_hat_k", "regression_evalue", "tost_paired", "trial_variance",
+           "trial_variance_from_sums"]
