@@ -334,3 +334,23 @@ def test_runs_other_tools_wrote():
     ran = cli(lm / "acme__tiny-lm", lm / "acme__other-lm", "--duplicates", "last", "-f", "json")
     data = json.loads(ran.output)
     assert ran.exit_code == 0 and {t["dataset"] for t in data["per_dataset"]} >= {"quiz_mc"}
+
+
+def test_a_clustered_task_takes_the_clustered_standard_error():
+    from rankwise import load_items_example
+    from rankwise.stats.items import clustered_se
+
+    evals = load_items_example("evals")
+    g = gate(evals, evals, baseline_learner="alpha", candidate_learner="delta")
+    reading = next(t for t in g.tasks if t.task == "reading")
+    f = evals.frame[evals.frame["task"] == "reading"]
+    a = f[f["model"] == "alpha"].set_index("item")
+    b = f[f["model"] == "delta"].set_index("item").loc[a.index]
+    d = b["score"].to_numpy() - a["score"].to_numpy()
+    assert reading.clusters == 60 and reading.test == "mcnemar"
+    tgate = gate(evals, evals, baseline_learner="alpha", candidate_learner="delta", test="t")
+    reading_t = next(t for t in tgate.tasks if t.task == "reading")
+    assert reading_t.se == pytest.approx(float(clustered_se(d, a["cluster"].to_numpy())),
+                                         rel=1e-10)
+    code_t = next(t for t in tgate.tasks if t.task == "code")
+    assert code_t.clusters == code_t.n

@@ -52,7 +52,6 @@ from ..errors import RankwiseError
 from ..protocol import Analysis
 from ..stats import gate as gs
 from ..stats.adjust import adjust
-from ..stats.items import clustered_se
 from ..stats.results import PVALUE_FLOOR, jsonable
 from .gate_runs import UNMATCHED, Matched, match_items, match_tables, unmatched_count
 
@@ -167,6 +166,11 @@ class Gate(Analysis):
     unmatched: dict
     notes: tuple
     settings: dict = field(default_factory=dict)
+
+    @property
+    def json_one_line(self) -> bool:
+        """Above 10,000 listed items the JSON is written on one line (docs/json.md)."""
+        return sum(len(t.regressed) + len(t.improved) for t in self.tasks) > 10_000
 
     @property
     def exit_code(self) -> int:
@@ -294,29 +298,34 @@ def _gate(m: Matched, *, question, margin, relative, alpha, confidence, test, k,
     base = f["b_s"].to_numpy() / f["b_n"].to_numpy()
     cand = f["c_s"].to_numpy() / f["c_n"].to_numpy()
     n = np.bincount(codes, minlength=T)
+    # the frame is grouped by task (gate_runs): each task's units are one slice
+    bounds = np.r_[0, np.cumsum(n)]
     b_mean = np.bincount(codes, base, T) / n
     c_mean = np.bincount(codes, cand, T) / n
     diff = c_mean - b_mean
     margins = margin * np.abs(b_mean) if relative else np.full(T, margin)
     one_trial = bool((f["b_n"] == 1).all() and (f["c_n"] == 1).all())
     chosen = _test(test, question, m, one_trial, margin)
-    se, df, n_clusters = _errors(d, codes, f["cluster"], T, m.units)
-    p = _p_values(chosen, question, d, codes, diff, se, df, margins, T)
+    se, df, n_clusters = _errors(d, codes, f["cluster"] if m.clustered else None, T, diff, n)
+    p = _p_values(chosen, question, d, codes, bounds, diff, se, df, margins, T)
     p_holm = adjust(p, "holm") if T > 1 else p.copy()
     low, high = _intervals(chosen, question, d, codes, diff, se, df, T, confidence, alpha)
-    item = f["item"].astype(str).to_numpy()
-    order = np.lexsort((np.arange(len(d)), d))   # the largest drops first, then as read
+    item = f["item"].to_numpy()
+    # per task, the largest drops (rises) first, then as read
+    down = np.lexsort((np.arange(len(d)), d, codes))
+    up = np.lexsort((np.arange(len(d)), -d, codes))
+    worse = np.bincount(codes, d < 0, T).astype(int)
+    better = np.bincount(codes, d > 0, T).astype(int)
     tasks = []
     for t in range(T):
-        rows = codes == t
         shown = bool(p_holm[t] <= alpha) if np.isfinite(p_holm[t]) else False
+        lo = bounds[t]
         tasks.append(TaskGate(
             names[t], int(n[t]), int(n_clusters[t]), float(b_mean[t]), float(c_mean[t]),
             float(diff[t]), float(se[t]), float(low[t]), float(high[t]), float(margins[t]),
             float(p[t]), float(p_holm[t]), chosen, shown,
-            tuple(item[order][(rows & (d < 0))[order]]),
-            tuple(item[order[::-1]][(rows & (d > 0))[order[::-1]]])))
-    evalue, task_evalues = _evalue(m, d, codes, question, margin if not relative else None,
+            tuple(item[down[lo:lo + worse[t]]]), tuple(item[up[lo:lo + better[t]]])))
+    evalue, task_evalues = _evalue(m, d, bounds, question, margin if not relative else None,
                                    score_range)
     if task_evalues is not None:
         tasks = [replace(t, evalue=float(e)) for t, e in zip(tasks, task_evalues)]
@@ -361,27 +370,27 @@ def _test(test: str, question: str, m: Matched, one_trial: bool, margin: float) 
     return "wilcoxon" if m.units == "datasets" else "t"
 
 
-def _errors(d, codes, cluster, T: int, units: str):
-    """Per task: the standard error of the mean difference (clustered where items share a
-    cluster), its degrees of freedom (clusters − 1) and the number of clusters."""
-    se = np.full(T, np.nan)
-    df = np.full(T, np.nan)
-    n_clusters = np.zeros(T, dtype=int)
-    cl = cluster.astype(str).to_numpy()
-    for t in range(T):
-        rows = codes == t
-        x = d[rows]
-        groups = pd.factorize(cl[rows])[0]
-        g = int(groups.max()) + 1 if len(groups) else 0
-        n_clusters[t] = g
-        if g < 2:
-            continue
-        if g == len(x):   # every item its own cluster: the plain standard error
-            se[t] = float(np.std(x, ddof=1) / np.sqrt(len(x)))
+def _errors(d, codes, cluster, T: int, diff, n):
+    """Per task: the standard error of the mean difference, clustered where items share a
+    cluster (SE² = G/(G − 1) Σ_g (Σ_{i∈g} (d_i − d̄))² / n², the sandwich of
+    :func:`rankwise.stats.items.clustered_se`; with one item a cluster (``cluster`` None) it
+    is the plain s/√n), its degrees of freedom (clusters − 1) and the number of clusters G."""
+    resid = d - diff[codes]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if cluster is None:
+            G = n.copy()
+            se = np.sqrt(np.bincount(codes, resid ** 2, T) / (n - 1) / n)
         else:
-            se[t] = float(clustered_se(x[:, None], groups)[0])
-        df[t] = g - 1
-    return se, df, n_clusters
+            labels = pd.factorize(cluster.to_numpy())[0].astype(np.int64)
+            groups, uniq = pd.factorize(codes.astype(np.int64) * (labels.max() + 1) + labels)
+            g_task = uniq // (labels.max() + 1)
+            G = np.bincount(g_task, minlength=T)
+            sums = np.bincount(groups, resid, len(uniq))
+            se = np.sqrt(G / (G - 1) * np.bincount(g_task, sums ** 2, T)
+                         / n.astype(float) ** 2)
+    se = np.where(G >= 2, se, np.nan)
+    df = np.where(G >= 2, G - 1.0, np.nan)
+    return se, df, G
 
 
 def _sides(question: str, margins):
@@ -393,13 +402,14 @@ def _sides(question: str, margins):
             "equivalence": [("above", -margins), ("below", margins)]}[question]
 
 
-def _p_values(test, question, d, codes, diff, se, df, margins, T):
+def _p_values(test, question, d, codes, bounds, diff, se, df, margins, T):
     out = np.zeros(T)
     for side, thr in _sides(question, margins):
         if test == "mcnemar":
             p = _mcnemar_p(d, codes, T, side)
         elif test == "wilcoxon":
-            p = np.array([_wilcoxon_p(d[codes == t] - thr[t], side) for t in range(T)])
+            p = np.array([_wilcoxon_p(d[bounds[t]:bounds[t + 1]] - thr[t], side)
+                          for t in range(T)])
         else:
             p = _t_p(diff - thr, se, df, side)
         out = np.maximum(out, p)
@@ -469,8 +479,7 @@ def _overall(question, tasks, margin, relative, alpha, confidence) -> TaskGate:
     return TaskGate("overall", sum(t.n for t in tasks), sum(t.clusters for t in tasks), b,
                     float(np.mean([t.candidate for t in tasks])), float(diff), float(se),
                     float(diff - q * se), float(diff + q * se), float(m), p, p, "z",
-                    p <= alpha, tuple(i for t in tasks for i in t.regressed),
-                    tuple(i for t in tasks for i in t.improved))
+                    p <= alpha)   # its items are the tasks' (listed there)
 
 
 def _decide(question, overall, tasks, alpha):
@@ -490,7 +499,7 @@ def _decide(question, overall, tasks, alpha):
     return False, f"{word} is not shown by the overall test"
 
 
-def _evalue(m: Matched, d, codes, question, margin, score_range):
+def _evalue(m: Matched, d, bounds, question, margin, score_range):
     """This look's e-value of the question's null on the item differences scaled into
     [−1, 1], and each task's; (None, None) where the scores' range is not known or the margin
     is relative (its size is not known before the look).
@@ -513,7 +522,8 @@ def _evalue(m: Matched, d, codes, question, margin, score_range):
     mm = margin / width
     T = len(m.tasks)
     if question == "regression":
-        per_task = np.array([float(np.exp(gs.regression_evalue(x[codes == t], mm, log=True)))
+        per_task = np.array([float(np.exp(gs.regression_evalue(x[bounds[t]:bounds[t + 1]],
+                                                               mm, log=True)))
                              for t in range(T)])
         return float(per_task.mean()), per_task
     if question == "non-inferiority":
@@ -571,19 +581,30 @@ def _enough_trials(m: Matched, ks) -> None:
 
 def _trials(m: Matched, ks):
     """Per task with repeated trials: pass@k, pass^k, the variance split, and the paired
-    difference of pass@k over the items."""
+    difference of pass@k over the items (pass@k computed for every item at once)."""
     f = m.frame
+    T = len(m.tasks)
     codes = f["task"].cat.codes.to_numpy()
+    bounds = np.r_[0, np.cumsum(np.bincount(codes, minlength=T))]
+    runs = {name: (f[f"{r}_n"].to_numpy(), f[f"{r}_s"].to_numpy(), f[f"{r}_q"].to_numpy())
+            for r, name in (("b", "baseline"), ("c", "candidate"))}
+    fewest = np.minimum.reduceat(np.minimum(runs["baseline"][0], runs["candidate"][0]),
+                                 bounds[:-1]).astype(int)
+    usable = [sorted({1, int(v)}) if ks is None else [k for k in ks if k <= v] for v in fewest]
+    at, hat = {}, {}
+    if m.binary:
+        for k in sorted({k for u in usable for k in u}):
+            rows = np.repeat(fewest >= k, np.diff(bounds))
+            for name, (nn, s, _) in runs.items():
+                nn_i, c = nn[rows].astype(int), np.rint(s[rows]).astype(int)
+                at[name, k] = _full(rows, gs.pass_at_k(nn_i, c, k))
+                hat[name, k] = _full(rows, gs.pass_hat_k(nn_i, c, k))
     for t, task in enumerate(m.tasks):
-        rows = f[codes == t]
-        fewest = int(min(rows["b_n"].min(), rows["c_n"].min()))
-        usable = sorted({1, fewest}) if ks is None else [k for k in ks if k <= fewest]
+        part = slice(bounds[t], bounds[t + 1])
         out = {key: {} for key in ("trials", "mean", "pass_at", "pass_all", "within",
                                    "between", "difference", "low", "high")}
-        per_item = {}
-        for run, name in (("b", "baseline"), ("c", "candidate")):
-            nn, s, q = (rows[f"{run}_n"].to_numpy(), rows[f"{run}_s"].to_numpy(),
-                        rows[f"{run}_q"].to_numpy())
+        for name, (nn, s, q) in runs.items():
+            nn, s, q = nn[part], s[part], q[part]
             out["trials"][name] = [int(nn.min()), int(nn.max())]
             out["mean"][name] = float(np.mean(s / nn))
             if len(nn) > 1 and nn.sum() > len(nn):
@@ -592,23 +613,25 @@ def _trials(m: Matched, ks):
                 out["between"][name] = float(split.between)
             else:
                 out["within"][name] = out["between"][name] = float("nan")
-            if m.binary:
-                c = np.rint(s).astype(int)
-                nn_i = nn.astype(int)
-                per_item[name] = {k: gs.pass_at_k(nn_i, c, k) for k in usable}
-                out["pass_at"][name] = {k: float(per_item[name][k].mean()) for k in usable}
-                out["pass_all"][name] = {k: float(gs.pass_hat_k(nn_i, c, k).mean())
-                                         for k in usable}
-        if m.binary:
-            for k in usable:
-                dk = per_item["candidate"][k] - per_item["baseline"][k]
-                mean = float(dk.mean())
-                se = float(dk.std(ddof=1) / np.sqrt(len(dk))) if len(dk) > 1 else np.nan
-                q = stats.t.ppf(0.975, max(len(dk) - 1, 1))
-                out["difference"][k], out["low"][k], out["high"][k] = (
-                    mean, mean - q * se, mean + q * se)
+            for k in usable[t] if m.binary else ():
+                out["pass_at"].setdefault(name, {})[k] = float(at[name, k][part].mean())
+                out["pass_all"].setdefault(name, {})[k] = float(hat[name, k][part].mean())
+        for k in usable[t] if m.binary else ():
+            dk = at["candidate", k][part] - at["baseline", k][part]
+            mean = float(dk.mean())
+            se = float(dk.std(ddof=1) / np.sqrt(len(dk))) if len(dk) > 1 else np.nan
+            q = stats.t.ppf(0.975, max(len(dk) - 1, 1))
+            out["difference"][k], out["low"][k], out["high"][k] = (
+                mean, mean - q * se, mean + q * se)
         yield Trials(task, out["trials"], out["mean"], out["pass_at"], out["pass_all"],
                      out["within"], out["between"], out["difference"], out["low"], out["high"])
+
+
+def _full(rows, values) -> np.ndarray:
+    """``values`` of the rows ``rows`` selects, in an array of every row (NaN elsewhere)."""
+    out = np.full(len(rows), np.nan)
+    out[rows] = values
+    return out
 
 
 def _unmatched_notes(m: Matched) -> list:

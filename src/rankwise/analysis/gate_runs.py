@@ -44,6 +44,8 @@ class Matched:
     only_candidate: dict
     notes: tuple
     criterion: str | None = None
+    #: Whether items share clusters (else every item is a cluster of its own).
+    clustered: bool = False
 
     @property
     def tasks(self) -> tuple:
@@ -79,50 +81,116 @@ def _listed(names, most: int = 6) -> str:
     return ", ".join(names[:most]) + (f" and {more} more" if more > 0 else "")
 
 
-def _item_counts(frame: pd.DataFrame, model: str, prefix: str) -> pd.DataFrame:
-    """One row per (task, item) of ``model``: its trials, their sum and sum of squares."""
-    rows = frame[frame["model"] == model]
+@dataclass(frozen=True)
+class _Counts:
+    """One run's units: per (task, item), in the order read, the category codes of its task
+    and item (``tasks``, ``items``: the labels), its trials ``n``, their sum ``s`` and sum of
+    squares ``q``, and its cluster's label (None without clusters)."""
+
+    task: np.ndarray
+    item: np.ndarray
+    tasks: np.ndarray
+    items: np.ndarray
+    n: np.ndarray
+    s: np.ndarray
+    q: np.ndarray
+    cluster: np.ndarray | None
+
+
+def _item_counts(frame: pd.DataFrame, model: str) -> _Counts:
+    """One run's units, grouped on the labels' category codes (10 million rows in a second or
+    two: no label is made per row, only per item), in the order of the codes (tasks, then
+    items, each in its labels' sorted order)."""
+    rows = frame[(frame["model"] == model).to_numpy()]
+    task, item = rows["task"].cat, rows["item"].cat
+    width = len(item.categories)
+    key = task.codes.to_numpy().astype(np.int64) * width + item.codes.to_numpy()
+    if len(key) and key.max() < 4 * len(key):     # dense keys: counted, not hashed
+        present = np.bincount(key, minlength=int(key.max()) + 1) > 0
+        uniq = np.flatnonzero(present)
+        codes = np.cumsum(present)[key] - 1
+    else:
+        codes, uniq = pd.factorize(key, sort=True)   # the same order as the counted keys
     score = rows["score"].to_numpy(dtype=float)
-    keys = pd.DataFrame({"task": rows["task"].astype(str).to_numpy(),
-                         "item": rows["item"].astype(str).to_numpy(),
-                         "s": score, "q": score * score, "n": np.ones(len(rows))})
+    g = len(uniq)
+    cluster = None
     if "cluster" in rows:
-        keys["cluster"] = rows["cluster"].astype(str).to_numpy()
-    agg = {"n": ("n", "sum"), "s": ("s", "sum"), "q": ("q", "sum")}
-    if "cluster" in keys:
-        agg["cluster"] = ("cluster", "first")
-    out = keys.groupby(["task", "item"], sort=False, observed=True).agg(**agg).reset_index()
-    return out.rename(columns={"n": f"{prefix}_n", "s": f"{prefix}_s", "q": f"{prefix}_q"})
+        first = np.empty(g, dtype=np.int64)
+        first[codes] = np.arange(len(codes))     # a row of each item (one cluster an item)
+        cl = rows["cluster"].astype("category").cat
+        at = cl.codes.to_numpy()[first]
+        labels = _labels(cl.categories)
+        own = np.char.add("\x00", _labels(item.categories)[uniq % width].astype(str))
+        # an item without a cluster is a cluster of its own (as compare's items count it)
+        cluster = np.where(at >= 0, labels[np.maximum(at, 0)] if len(labels) else own,
+                           own.astype(object))
+    return _Counts(uniq // width, uniq % width, _labels(task.categories),
+                   _labels(item.categories), np.bincount(codes, minlength=g).astype(float),
+                   np.bincount(codes, score, g), np.bincount(codes, score * score, g), cluster)
+
+
+def _labels(index) -> np.ndarray:
+    """A categorical's labels as strings (an Arrow-backed index converted at once, not label by
+    label)."""
+    return np.asarray(index.astype(str).to_numpy(dtype=object), dtype=object)
+
+
+def _only_of(counts: _Counts, rows) -> dict:
+    """task -> the items (of ``rows``) only this run has, in the order read."""
+    out: dict = {}
+    for t, i in zip(counts.tasks[counts.task[rows]], counts.items[counts.item[rows]]):
+        out.setdefault(t, []).append(i)
+    return {t: tuple(v) for t, v in out.items()}
 
 
 def match_items(baseline, candidate, *, baseline_learner=None, candidate_learner=None,
                 unmatched: str = "refuse") -> Matched:
-    """Match two :class:`~rankwise.tables.items.ItemTable` runs item by item within each task."""
+    """Match two :class:`~rankwise.tables.items.ItemTable` runs item by item within each task
+    (grouped by task in the baseline's order of tasks, items as read within a task)."""
     b_name = pick(baseline.models, baseline_learner, "baseline", "--baseline-learner")
     c_name = pick(candidate.models, candidate_learner, "candidate", "--candidate-learner")
-    b = _item_counts(baseline.frame, b_name, "b")
-    c = _item_counts(candidate.frame, c_name, "c")
-    clusters = "cluster" in b or "cluster" in c
-    if "cluster" in b and "cluster" in c:
-        c = c.drop(columns="cluster")
-    both = b.merge(c, on=["task", "item"], how="outer", indicator=True, sort=False)
-    only_b = _only(both, "left_only")
-    only_c = _only(both, "right_only")
+    b = _item_counts(baseline.frame, b_name)
+    c = _item_counts(candidate.frame, c_name)
+    # the candidate's labels in the baseline's codes (-1: a label the baseline lacks)
+    t_map = pd.Index(b.tasks).get_indexer(c.tasks)
+    i_map = pd.Index(b.items).get_indexer(c.items)
+    width = max(len(b.items), 1)
+    ct, ci = t_map[c.task], i_map[c.item]
+    c_key = np.where((ct >= 0) & (ci >= 0), ct.astype(np.int64) * width + ci, -1)
+    b_key = b.task.astype(np.int64) * width + b.item
+    at = pd.Index(c_key).get_indexer(b_key)          # each baseline unit's candidate unit
+    in_b = np.zeros(len(c_key), dtype=bool)
+    in_b[at[at >= 0]] = True
+    keep = at >= 0
+    only_b = _only_of(b, ~keep) if not keep.all() else {}
+    only_c = _only_of(c, ~in_b) if not in_b.all() else {}
     _refuse_unmatched(only_b, only_c, unmatched, "item")
-    both = both[both["_merge"] == "both"].drop(columns="_merge")
-    if both.empty:
+    if not keep.any():
         raise RankwiseError("the baseline and the candidate share no item of any task; check"
                             " that both runs are of the same tasks (their task and item names"
                             " must match)")
-    both["task"] = pd.Categorical(both["task"], categories=list(dict.fromkeys(both["task"])))
-    if not clusters:
-        both["cluster"] = both["item"]
-    scores = np.concatenate([baseline.frame["score"].to_numpy(), candidate.frame["score"]
-                             .to_numpy()])
-    binary = bool(np.all((scores == 0) | (scores == 1)))
+    rows, other = np.flatnonzero(keep), at[keep]
+    # grouped by task, the tasks in the order the baseline's file has them
+    present = np.zeros(len(b.tasks), dtype=bool)
+    present[b.task[rows]] = True
+    first = pd.Index(b.tasks).get_indexer(list(baseline.tasks))
+    first = first[(first >= 0) & present[np.maximum(first, 0)]]
+    rank = np.empty(len(b.tasks), dtype=np.int64)
+    rank[first] = np.arange(len(first))
+    order = np.argsort(rank[b.task[rows]], kind="stable")
+    rows, other = rows[order], other[order]
+    task = pd.Categorical.from_codes(rank[b.task[rows]], categories=b.tasks[first])
+    both = pd.DataFrame({"task": task, "item": b.items[b.item[rows]],
+                         "b_n": b.n[rows], "b_s": b.s[rows], "b_q": b.q[rows],
+                         "c_n": c.n[other], "c_s": c.s[other], "c_q": c.q[other]})
+    cluster = b.cluster[rows] if b.cluster is not None else (
+        c.cluster[other] if c.cluster is not None else None)
+    both["cluster"] = cluster if cluster is not None else both["item"].to_numpy()
+    binary = all(bool(np.all((t.frame["score"].to_numpy() == 0)
+                             | (t.frame["score"].to_numpy() == 1))) for t in (baseline, candidate))
     notes = tuple(dict.fromkeys((*baseline.notes, *candidate.notes)))
-    return Matched(both.reset_index(drop=True), b_name, c_name, "items", binary, True, only_b,
-                   only_c, notes, criterion=baseline.metric or candidate.metric)
+    return Matched(both, b_name, c_name, "items", binary, True, only_b, only_c, notes,
+                   criterion=baseline.metric or candidate.metric, clustered=cluster is not None)
 
 
 def match_tables(baseline, candidate, *, baseline_learner=None, candidate_learner=None,
@@ -144,7 +212,8 @@ def match_tables(baseline, candidate, *, baseline_learner=None, candidate_learne
     b, c = b[np.isfinite(b["b_s"])], c[np.isfinite(c["c_s"])]
     both = b.merge(c, on="item", how="outer", indicator=True, sort=False)
     both["task"] = DATASETS_TASK
-    only_b, only_c = _only(both, "left_only"), _only(both, "right_only")
+    only_b = _only(both[both["_merge"] == "left_only"])
+    only_c = _only(both[both["_merge"] == "right_only"])
     _refuse_unmatched(only_b, only_c, unmatched, "data set")
     both = both[both["_merge"] == "both"].drop(columns="_merge")
     if both.empty:
@@ -163,9 +232,8 @@ def match_tables(baseline, candidate, *, baseline_learner=None, candidate_learne
                    criterion=baseline.criterion or candidate.criterion)
 
 
-def _only(both: pd.DataFrame, side: str) -> dict:
+def _only(rows: pd.DataFrame) -> dict:
     """task -> the items only one run has (in the order read)."""
-    rows = both[both["_merge"] == side]
     return {task: tuple(items) for task, items in rows.groupby("task", sort=False)["item"]}
 
 
