@@ -354,3 +354,30 @@ def test_a_clustered_task_takes_the_clustered_standard_error():
                                          rel=1e-10)
     code_t = next(t for t in tgate.tasks if t.task == "code")
     assert code_t.clusters == code_t.n
+
+
+def test_the_permutation_test_is_the_exact_sign_flip_test_within_its_error():
+    from itertools import product
+
+    rng = np.random.default_rng(8)
+    base = rng.uniform(0.3, 0.9, 10)
+    cand = np.clip(base + rng.normal(-0.05, 0.08, 10), 0, 1)
+    g = gate(items("a", base), items("b", cand), test="permutation", draws=20_000, seed=1)
+    d = cand - base
+    flips = np.array(list(product((-1, 1), repeat=10)))
+    exact = np.mean(flips @ d <= d.sum() + 1e-12)
+    assert g.overall.test == "permutation"
+    assert abs(g.overall.p - exact) < 4 * np.sqrt(exact * (1 - exact) / 20_000) + 1e-4
+    again = gate(items("a", base), items("b", cand), test="permutation", draws=20_000, seed=1)
+    assert again.overall.p == g.overall.p     # seeded
+
+
+def test_the_permutation_test_flips_a_cluster_together():
+    from rankwise import load_items_example
+
+    evals = load_items_example("evals")
+    g = gate(evals, evals, baseline_learner="alpha", candidate_learner="delta",
+             test="permutation", draws=2000, question="superiority")
+    reading = next(t for t in g.tasks if t.task == "reading")
+    assert reading.clusters == 60 and reading.p >= 1 / 2001
+    assert g.settings["draws"] == 2000 and g.settings["seed"] is not None

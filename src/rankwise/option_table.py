@@ -524,9 +524,12 @@ GATE = (
     _like("alpha", panel=GATE_P, help="Level of every decision."),
     Option("confidence", 0.95, "--confidence", metavar="C", panel=GATE_P, type=float,
            checked=True, interval=(0, 1), help="Level of the intervals."),
-    Option("test", "auto", "--test", choices=("auto", "t", "wilcoxon", "mcnemar"),
+    Option("test", "auto", "--test", choices=("auto", "t", "wilcoxon", "mcnemar", "permutation"),
            panel=GATE_P, checked=True,
            help="Per task (auto: McNemar for 0/1 items, Wilcoxon for data sets, else paired t)."),
+    Option("draws", 10_000, "--draws", metavar="D", panel=GATE_P, check=("whole", 100),
+           help="--test permutation: sign flips per task."),
+    _like("seed", default=defaults.ITEM_SEED, panel=GATE_P, help="Seed of the sign flips."),
     Option("k", "auto", "--k", kind="list", metavar="K1,K2,...", panel=GATE_P,
            help="Repeated trials: pass@k and pass^k for these k (auto: 1 and the fewest"
                 " trials of an item)."),

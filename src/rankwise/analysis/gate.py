@@ -47,6 +47,7 @@ import pandas as pd
 from scipy import stats
 
 from .. import _validate as check
+from .. import defaults
 from .._text import counted
 from ..errors import RankwiseError
 from ..protocol import Analysis
@@ -58,7 +59,7 @@ from .gate_runs import UNMATCHED, Matched, match_items, match_tables, unmatched_
 #: The questions a gate answers, each its null hypothesis and what makes it pass.
 QUESTIONS = ("regression", "non-inferiority", "equivalence", "superiority")
 #: The per-task tests.
-TESTS = ("auto", "t", "wilcoxon", "mcnemar")
+TESTS = ("auto", "t", "wilcoxon", "mcnemar", "permutation")
 #: A question's null, as every output words it (m the margin).
 NULLS = {"regression": "H0: the candidate is not worse by more than the margin (d at least -m)",
          "non-inferiority": "H0: the candidate is worse by the margin or more (d at most -m)",
@@ -209,7 +210,8 @@ def gate(baseline, candidate, *, question: str = "regression", margin: float = 0
          relative: bool = False, alpha: float = 0.05, confidence: float = 0.95,
          test: str = "auto", k=None, score_range=None, unmatched: str = "refuse",
          baseline_learner: str | None = None, candidate_learner: str | None = None,
-         earlier=(), when: str | None = None) -> Gate:
+         earlier=(), when: str | None = None, draws: int = 10_000,
+         seed: int = defaults.ITEM_SEED) -> Gate:
     """Gate ``candidate`` against ``baseline``: two runs of scored items
     (:class:`~rankwise.tables.items.ItemTable`) or two score tables
     (:class:`~rankwise.tables.ScoreTable`), matched item by item (data set by data set).
@@ -223,9 +225,11 @@ def gate(baseline, candidate, *, question: str = "regression", margin: float = 0
         non-inferiority and equivalence need m > 0.
     alpha, confidence : float
         The level of every decision; the level of the intervals.
-    test : {"auto", "t", "wilcoxon", "mcnemar"}
+    test : {"auto", "t", "wilcoxon", "mcnemar", "permutation"}
         The per-task test (``auto``: McNemar for 0/1 items with one trial and m = 0, Wilcoxon
-        for data sets, the paired t otherwise; equivalence: the paired t).
+        for data sets, the paired t otherwise; equivalence: the paired t; ``permutation``:
+        the paired sign-flip test of the differences shifted by the margin, the clusters'
+        sums flipped together, with ``draws`` flips from ``seed``).
     k : tuple of int or None
         Repeated trials: pass@k and pass^k for each k (at most the fewest trials of an item;
         None: 1 and the fewest trials of an item).
@@ -253,6 +257,8 @@ def gate(baseline, candidate, *, question: str = "regression", margin: float = 0
     from ..tables.items import ItemTable
 
     _check(question, margin, alpha, confidence, test, unmatched, k, score_range)
+    check.whole("draws", draws, 100)
+    seed = check.seed(seed)
     if isinstance(baseline, ItemTable) and isinstance(candidate, ItemTable):
         matched = match_items(baseline, candidate, baseline_learner=baseline_learner,
                               candidate_learner=candidate_learner, unmatched=unmatched)
@@ -265,7 +271,8 @@ def gate(baseline, candidate, *, question: str = "regression", margin: float = 0
     return _gate(matched, question=question, margin=float(margin), relative=bool(relative),
                  alpha=float(alpha), confidence=float(confidence), test=test,
                  k=None if k is None else tuple(int(v) for v in k), score_range=score_range, earlier=tuple(earlier),
-                 when=when, sources=(getattr(baseline, "source", "baseline"),
+                 when=when, draws=int(draws), seed=seed,
+                 sources=(getattr(baseline, "source", "baseline"),
                                      getattr(candidate, "source", "candidate")))
 
 
@@ -289,7 +296,7 @@ def _check(question, margin, alpha, confidence, test, unmatched, k, score_range)
 
 
 def _gate(m: Matched, *, question, margin, relative, alpha, confidence, test, k, score_range,
-          earlier, when, sources) -> Gate:
+          earlier, when, sources, draws, seed) -> Gate:
     d = m.difference()
     f = m.frame
     codes = f["task"].cat.codes.to_numpy()
@@ -307,7 +314,8 @@ def _gate(m: Matched, *, question, margin, relative, alpha, confidence, test, k,
     one_trial = bool((f["b_n"] == 1).all() and (f["c_n"] == 1).all())
     chosen = _test(test, question, m, one_trial, margin)
     se, df, n_clusters = _errors(d, codes, f["cluster"] if m.clustered else None, T, diff, n)
-    p = _p_values(chosen, question, d, codes, bounds, diff, se, df, margins, T)
+    flips = (d, f["cluster"].to_numpy(), draws, seed) if chosen == "permutation" else None
+    p = _p_values(chosen, question, d, codes, bounds, diff, se, df, margins, T, flips)
     p_holm = adjust(p, "holm") if T > 1 else p.copy()
     low, high = _intervals(chosen, question, d, codes, diff, se, df, T, confidence, alpha)
     item = f["item"].to_numpy()
@@ -344,7 +352,9 @@ def _gate(m: Matched, *, question, margin, relative, alpha, confidence, test, k,
         notes.append("a relative margin has no e-value (its size is not known before the"
                      " look); the ledger records the fixed-n answer only")
     settings = {"question": question, "margin": margin, "relative": relative, "alpha": alpha,
-                "confidence": confidence, "test": chosen, "test_asked": test, "k": None if k is None else list(k),
+                "confidence": confidence, "test": chosen, "test_asked": test,
+                "draws": draws if chosen == "permutation" else None,
+                "seed": seed if chosen == "permutation" else None, "k": None if k is None else list(k),
                 "score_range": None if score_range is None else list(score_range),
                 "units": m.units, "criterion": m.criterion}
     return Gate(m.baseline, m.candidate, tuple(map(str, sources)), m.units, question, alpha,
@@ -362,6 +372,8 @@ def _test(test: str, question: str, m: Matched, one_trial: bool, margin: float) 
         if test == "wilcoxon":
             raise RankwiseError("equivalence is decided by two one-sided paired t tests (TOST);"
                                 " give --test t or auto")
+        return "t"
+    if test == "permutation" and question == "equivalence":
         return "t"
     if test != "auto":
         return test
@@ -402,10 +414,15 @@ def _sides(question: str, margins):
             "equivalence": [("above", -margins), ("below", margins)]}[question]
 
 
-def _p_values(test, question, d, codes, bounds, diff, se, df, margins, T):
+def _p_values(test, question, d, codes, bounds, diff, se, df, margins, T, flips=None):
     out = np.zeros(T)
     for side, thr in _sides(question, margins):
-        if test == "mcnemar":
+        if test == "permutation":
+            _, cluster, draws, seed = flips
+            p = np.array([_permutation_p(d[bounds[t]:bounds[t + 1]] - thr[t],
+                                         cluster[bounds[t]:bounds[t + 1]], side, draws,
+                                         seed + t) for t in range(T)])
+        elif test == "mcnemar":
             p = _mcnemar_p(d, codes, T, side)
         elif test == "wilcoxon":
             p = np.array([_wilcoxon_p(d[bounds[t]:bounds[t + 1]] - thr[t], side)
@@ -435,6 +452,26 @@ def _mcnemar_p(d, codes, T, side):
     c = np.bincount(codes, d > 0, T)
     worse = b if side == "below" else c
     return np.where(b + c > 0, stats.binom.sf(worse - 1, b + c, 0.5), 1.0)
+
+
+def _permutation_p(x, cluster, side, draws: int, seed: int) -> float:
+    """One-sided paired sign-flip test of the differences ``x`` (shifted by the margin):
+    under H0 (at its boundary, symmetric about 0) each cluster's sum is as likely flipped; the
+    p-value counts the flips at least as extreme, the observed one among them
+    ((1 + count)/(1 + draws))."""
+    sums = np.bincount(pd.factorize(cluster)[0], x)
+    if not np.any(sums):
+        return 1.0
+    rng = np.random.default_rng(seed)
+    total = np.empty(draws)
+    for start in range(0, draws, 1000):     # flips in blocks: memory of 1,000 x clusters
+        stop = min(start + 1000, draws)
+        signs = rng.integers(0, 2, size=(stop - start, len(sums)), dtype=np.int8) * 2.0 - 1.0
+        total[start:stop] = signs @ sums
+    observed = sums.sum()
+    tol = 1e-9 * np.abs(sums).sum()
+    extreme = total <= observed + tol if side == "below" else total >= observed - tol
+    return float((1 + extreme.sum()) / (1 + draws))
 
 
 def _wilcoxon_p(x, side) -> float:

@@ -26,7 +26,7 @@ def gate(
     higher_is_better: G.higher_is_better = GD.higher_is_better, columns: G.columns = GD.columns,
     missing: G.missing = GD.missing, duplicates: G.duplicates = GD.duplicates,
     where: G.where = GD.where, sep: G.sep = GD.sep, decimal: G.decimal = GD.decimal,
-    fmt: G.fmt = GD.fmt, report: G.report = GD.report, output: G.output = GD.output,
+    draws: G.draws = GD.draws, seed: G.seed = GD.seed, fmt: G.fmt = GD.fmt, report: G.report = GD.report, output: G.output = GD.output,
 ):
     """Is the candidate worse than the baseline? Two runs of scored items (lm-eval, inspect_ai, HELM, SWE-bench output or an item table) or two score tables, matched item by item (data set by data set): superiority, non-inferiority, equivalence (TOST) or a regression, per task (Holm) and overall, with the items that changed, pass@k over repeated trials and an e-process over every run kept in a ledger. Exit code 0: the gate passes (no regression shown); 1: it fails; 2: bad input."""
     from ..analysis.gate import gate as run_gate
@@ -52,7 +52,8 @@ def gate(
                           alpha=alpha, confidence=confidence, test=test, k=ks,
                           score_range=bounds, unmatched=unmatched,
                           baseline_learner=baseline_learner,
-                          candidate_learner=candidate_learner, earlier=earlier, when=when)
+                          candidate_learner=candidate_learner, earlier=earlier, when=when,
+                          draws=draws, seed=seed)
         if ledger is not None and result.evalue is None:
             raise RankwiseError("--ledger needs an e-value: scores outside [0, 1] need"
                                 " --score-range LOW,HIGH, and the margin must be absolute")

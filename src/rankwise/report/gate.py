@@ -15,7 +15,8 @@ TASKS_SHOWN = 40
 TEST_NAMES = {"mcnemar": "exact McNemar test on the discordant items",
               "t": "paired t test on the per-item differences",
               "wilcoxon": "Wilcoxon signed-rank test (zeros split, Demšar's convention)",
-              "z": "z test of the macro-average over the tasks"}
+              "z": "z test of the macro-average over the tasks",
+              "permutation": "paired sign-flip permutation test (clusters flipped together)"}
 
 
 def _num(x: float) -> str:
