@@ -8,7 +8,8 @@ points with y upwards. Two sources:
   the segments from the page's content stream (a small interpreter of the path and
   transformation operators, so a picture scaled by ``\\resizebox`` is measured as printed), the
   words from ``pdftotext -bbox``;
-- :func:`figure_scene`: a matplotlib figure, its texts and lines as its renderer places them.
+- :func:`figure_scene`: a matplotlib figure, its texts, lines and leader lines as its renderer
+  places them.
 
 :func:`problems` then lists, in words, every label that overlaps another, every line that
 crosses a label (a line may end next to its own label), everything outside the canvas, two
@@ -341,9 +342,21 @@ def _apply(m, x, y):
 
 # --- a matplotlib figure ---------------------------------------------------------------------
 
+def _leader(t, renderer, pt: float) -> list:
+    """An annotation's leader line as segments (none for a text without one)."""
+    arrow = getattr(t, "arrow_patch", None)
+    if arrow is None or not arrow.get_visible():
+        return []
+    xy = arrow.get_transform().transform_path(arrow.get_path()).vertices * pt
+    return [Segment(*a, *b, arrow.get_linewidth())
+            for a, b in zip(xy.tolist(), xy[1:].tolist()) if a != b]
+
+
 def figure_scene(fig, where: str = "") -> Scene:
     """The texts and lines of a matplotlib figure at the PNG's resolution, in points; the
     canvas is the box the saved file is cut to."""
+    from matplotlib.text import Text
+
     from rankwise.report.diagrams import PNG_DPI, _measured_box
 
     kept = fig.dpi
@@ -355,8 +368,13 @@ def figure_scene(fig, where: str = "") -> Scene:
         for ax in fig.axes:
             for t in ax.texts:
                 if t.get_visible() and t.get_text():
-                    e = t.get_window_extent(renderer).extents * pt
+                    # the text alone: an annotation's extent holds its leader line, which is a
+                    # line of its own (it may end at its label, and must cross no other)
+                    if hasattr(t, "update_positions"):   # an annotation: placed as drawn
+                        t.update_positions(renderer)
+                    e = Text.get_window_extent(t, renderer).extents * pt
                     labels.append(Label(t.get_text(), Box(*e)))
+                    segments += _leader(t, renderer, pt)
             for line in ax.lines:
                 if not line.get_visible() or line.get_linestyle() in ("None", "", " "):
                     continue

@@ -362,11 +362,11 @@ def compare_criteria(data, criteria, *, ordinal=None, alpha: float = 0.05,
     gsd_d = gsd_front = None
     memberships = ()
     if gsd and k > GSD_MAX_LEARNERS:
-        notes.append(f"GSD left out: {k} learners (it solves a programme for each ordered pair;"
-                     f" up to {GSD_MAX_LEARNERS})")
+        notes.append(f"GSD left out: {k} learners, above the {GSD_MAX_LEARNERS} it takes (it"
+                     " solves a programme for each ordered pair).")
     elif gsd and n > GSD_MAX_DATASETS:
-        notes.append(f"GSD left out: {n} data sets (each pair's programme grows with the square"
-                     f" of its outcomes; up to {GSD_MAX_DATASETS})")
+        notes.append(f"GSD left out: {n} data sets, above the {GSD_MAX_DATASETS} it takes"
+                     " (each pair's programme grows with the square of its outcomes).")
     elif gsd:
         systems = {}
         gsd_d = G.relation(oriented, cardinal, systems)

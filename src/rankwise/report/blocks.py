@@ -40,11 +40,23 @@ class Table:
     align: str           # one of "<" or ">" per column
     caption: str = ""
     key: str = ""
-    #: The columns (indices) the text keeps when the whole table is wider than the terminal,
-    #: and the line it then prints under them (where the others are); () keeps every column,
-    #: in blocks of columns that fit.
+    #: What a table wider than the terminal (the text) or the landscape page (LaTeX) keeps:
+    #: choices of ``(columns, note)``, widest first; the first whose columns (indices) fit is
+    #: kept (the last whatever its width), its note printed under it (where the other columns
+    #: are). (): every column, in blocks of columns that fit.
     narrow: tuple = ()
-    narrow_note: str = ""
+
+
+def header_lines(head) -> list:
+    """A header's lines: a header of several lines is a tuple (``("metric_error", "mean
+    rank")``): the text prints them one above the other, LaTeX stacks them, HTML breaks the
+    line and Markdown (a table row is one line) joins them with a space."""
+    return list(head) if isinstance(head, tuple) else [str(head)]
+
+
+def header_text(head) -> str:
+    """A header on one line."""
+    return " ".join(header_lines(head))
 
 
 @dataclass

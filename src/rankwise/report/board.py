@@ -124,7 +124,7 @@ def document(lb) -> Document:
         doc.add(Table(head, rows, "><" + "".join("<" if h == "tied" else ">"
                                                   for h in head[2:]), caption,
                       key="leaderboard" if board.subset is None else f"leaderboard_{board.subset}",
-                      narrow=narrow, narrow_note=note))
+                      narrow=((narrow, note),)))
         if board.notes:
             doc.add(Bullets(list(board.notes), role="notes"))
         if board.subset is None:

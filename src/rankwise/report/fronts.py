@@ -9,13 +9,24 @@ import numpy as np
 
 from .._text import counted
 from .format import p_words
-from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
+from .blocks import (Bullets, Document, Drawn, Figure, Heading, Paragraph, Table,
+                     header_text)
 
 #: The reports list at most this many learners (front first, then by membership
 #: probability); the JSON holds all.
 LEARNERS_SHOWN = 20
-#: ... and name at most this many statistically dominated learners in the verdict.
-DOMINATED_SHOWN = 8
+#: A verdict bullet names at most this many learners of a list (in the table's order: the
+#: front first, then the likeliest to be on it), then says how many more and where they are,
+#: so that each bullet reads in a few lines ...
+NAMED = 3
+#: ... each with at most this many of the learners that beat it ...
+BY_NAMED = 2
+#: ... and at most this many of the learners tied with the best.
+TIED_NAMED = 5
+#: The verdict gives the membership probability of at most this many learners.
+LIKELY_NAMED = 8
+#: The front table's cells name at most this many learners of a list ("A, B and 12 more").
+CELL_NAMED = 2
 #: The front figure draws each pair of criteria up to this many panels (five criteria);
 #: beyond, the first criterion against each of the others, up to this many.
 PANELS_SHOWN = 10
@@ -63,11 +74,36 @@ def _order(r) -> np.ndarray:
     return np.lexsort((-first, -r.probability, ~r.front))
 
 
-def _tied(names) -> str:
+def _some(names, n: int) -> str:
+    """The first ``n`` names, then how many more ("A, B and 3 more"); all of them when at most
+    one more would be left."""
     names = list(names)
-    if len(names) > DOMINATED_SHOWN:
-        return f"{len(names)} learners: " + ", ".join(names[:DOMINATED_SHOWN]) + ", ..."
+    if len(names) <= n + 1:
+        return _names(names)
+    return ", ".join(names[:n]) + f" and {len(names) - n} more"
+
+
+def _tied(names) -> str:
+    """The learners tied with the best: their count when not every one is named."""
+    names = list(names)
+    if len(names) > TIED_NAMED + 1:
+        return f"{len(names)} learners: " + _some(names, TIED_NAMED)
     return _names(names)
+
+
+def _table_order(r, names) -> list:
+    """``names`` in the table's order (front first, then by membership probability)."""
+    at = {r.learners[i]: n for n, i in enumerate(_order(r))}
+    return sorted(names, key=at.__getitem__)
+
+
+def _listed(r, lists: dict, wording) -> str:
+    """The first ``NAMED`` learners of ``lists`` (learner: the learners that beat it) in the
+    table's order, each worded by ``wording(learner, its list)``, then how many more."""
+    keys = _table_order(r, lists)
+    shown = "; ".join(wording(a, _table_order(r, lists[a])) for a in keys[:NAMED])
+    more = len(keys) - NAMED
+    return shown + (f"; {more} more: -f json" if more > 0 else "")
 
 
 def sentences(r) -> list:
@@ -80,33 +116,21 @@ def sentences(r) -> list:
     out.append(f"The front on {_names(crit)}: {_names(r.front_learners)}"
                f" ({int(r.front.sum())} of {len(r.learners)} learners).")
     off = r.outdone_learners
+    k = len(r.learners)
     if off:
-        shown = list(off.items())[:DOMINATED_SHOWN]
         out.append("Off the front (its point worse than another's on one criterion and not"
-                   " better on any): " + "; ".join(
-                       f"{a} (by {_names(b[:3])}{' and more' if len(b) > 3 else ''})"
-                       for a, b in shown)
-                   + (f"; {len(off) - len(shown)} more in the JSON" if len(off) > len(shown)
-                      else "") + ".")
-    sure = [f"{r.learners[i]} {r.probability[i]:.0%}" for i in _order(r)[:DOMINATED_SHOWN]
+                   f" better on any), {len(off)} of {k} learners: "
+                   + _listed(r, off, lambda a, b: f"{a} (by {_some(b, BY_NAMED)})") + ".")
+    sure = [f"{r.learners[i]} {r.probability[i]:.0%}" for i in _order(r)[:LIKELY_NAMED]
             if r.probability[i] > 0]
     out.append(f"On the front in {r.settings['draws']} bootstrap draws of the data sets: "
                + ", ".join(sure) + ".")
     dom = r.dominated_learners
     if dom:
-        parts = []
-        for loser, winners in list(dom.items())[:DOMINATED_SHOWN]:
-            i = r.learners.index(loser)
-            for w in winners[:3]:
-                j = r.learners.index(w)
-                on = [r.criteria[c] for c in range(len(r.criteria)) if r.better[c, j, i]]
-                parts.append(f"{loser} by {w} (better on {_names(on)}, not worse on any)")
-            if len(winners) > 3:
-                parts[-1] += f" and {len(winners) - 3} more"
-        more = (f"; {len(dom) - DOMINATED_SHOWN} more learners in the JSON"
-                if len(dom) > DOMINATED_SHOWN else "")
-        out.append(f"Statistically dominated at alpha = {r.settings['alpha']:g}"
-                   f" ({len(dom)} of {len(r.learners)}): " + "; ".join(parts) + more + ".")
+        out.append(f"Statistically dominated at alpha = {r.settings['alpha']:g} (another"
+                   " learner significantly better on one criterion and not worse on any),"
+                   f" {len(dom)} of {k} learners: "
+                   + _listed(r, dom, lambda a, b: f"{a} by {_some(b, BY_NAMED)}") + ".")
     else:
         out.append(f"No learner is statistically dominated at alpha = {r.settings['alpha']:g}"
                    " (significantly better on one criterion and worse on none).")
@@ -157,14 +181,20 @@ def _cheaper_among_tied(r) -> list:
            f" {_tied(best.learners[1:])}."]
     head = f"Among the learners tied with the best on {best.scope}, "
     for c in range(1, len(r.criteria)):
-        wins = [(j, i) for j in tied for i in tied if r.better[c, j, i]]
-        if wins:
-            out.append(head + "; ".join(f"{r.learners[j]} is significantly better on"
-                                        f" {r.criteria[c]} than {r.learners[i]}"
-                                        for j, i in wins[:6])
-                       + (f" ({len(wins) - 6} more such pairs)" if len(wins) > 6 else "") + ".")
-        else:
-            out.append(head + f"none is significantly better on {r.criteria[c]} than another.")
+        crit = r.criteria[c]
+        beaten = {r.learners[j]: [r.learners[i] for i in tied if r.better[c, j, i]]
+                  for j in tied}
+        winners = [w for w in beaten if beaten[w]]
+        if not winners:
+            out.append(head + f"none is significantly better on {crit} than another.")
+            continue
+        said = [f"{w} {'is significantly better on ' + crit + ' ' if not n else ''}than"
+                f" {_some(beaten[w], NAMED)}" for n, w in enumerate(winners[:NAMED])]
+        pairs = sum(len(v) for v in beaten.values())
+        more = len(winners) - NAMED
+        out.append(head + "; ".join(said)
+                   + (f"; {more} more learners than others ({pairs} pairs in all: -f json)"
+                      if more > 0 else "") + ".")
     return out
 
 
@@ -173,26 +203,15 @@ def document(r) -> Document:
     conventions and the notes."""
     doc = Document("rankwise: better and cheaper")
     s = r.settings
+    # the ordinal criteria matter to the GSD only: said where the GSD is shown
+    gsd_reading = ["" if r.cardinal[i] or r.gsd is None else ", ordinal for the GSD"
+                   for i in range(len(r.criteria))]
     doc.add(Paragraph(f"{len(r.learners)} learners, {len(r.datasets)} data sets, criteria "
-                      + ", ".join(f"{c} ({_dir(r, i)}"
-                                  + ("" if r.cardinal[i] else ", ordinal for the GSD") + ")"
+                      + ", ".join(f"{c} ({_dir(r, i)}{gsd_reading[i]})"
                                   for i, c in enumerate(r.criteria))
                       + f"; each learner's {_summary_words(r)} over the data sets.", "lead"))
-    doc.add(Heading("Verdict"), Bullets(sentences(r), "verdict"))
-    head = ["learner"] + [f"{c} [{s['confidence']:.0%}]" for c in r.criteria] + [
-        "P(front)", "front", "outdone by", "significantly by"]
-    rows = []
-    dom = r.dominated_learners
-    off = r.outdone_learners
-    for i in _order(r)[:LEARNERS_SHOWN]:
-        rows.append([r.learners[i]]
-                    + [f"{_g(r.points[i, c])} [{_g(r.low[i, c])}, {_g(r.high[i, c])}]"
-                       for c in range(len(r.criteria))]
-                    + [f"{r.probability[i]:.2f}", "yes" if r.front[i] else "",
-                       ", ".join(off.get(r.learners[i], [])),
-                       ", ".join(dom.get(r.learners[i], []))])
-    doc.add(Heading("Front"), Table(head, rows, "<" + ">" * len(r.criteria) + "><<<",
-                                    key="front"))
+    doc.add(Heading("Verdict"), Bullets(sentences(r), "verdict"), Heading("Front"),
+            _front_table(r))
     if len(r.learners) > LEARNERS_SHOWN:
         doc.add(Paragraph(f"{len(r.learners) - LEARNERS_SHOWN} more learners in the JSON."))
     if r.gsd is not None:
@@ -231,6 +250,45 @@ def document(r) -> Document:
     return doc
 
 
+def _front_table(r) -> Table:
+    """The front table: each learner's point on each criterion (its summary named) with its
+    interval, P(front), whether it is on the front, and who beats it (a few names of each
+    list). Wider than the terminal or the page, it keeps what a person reads first: the
+    intervals too where they fit, and says where the rest is."""
+    head, align, points, intervals = ["learner"], "<", [], []
+    for c, name in enumerate(r.criteria):
+        stat = "mean rank" if r.summaries[c] == "rank" else r.summaries[c]
+        points.append(len(head))
+        intervals.append(len(head) + 1)
+        head += [(name, stat), f"{r.settings['confidence']:.0%} interval"]
+        align += "><"
+    first = len(head)   # P(front) and front: read with the points
+    head += ["P(front)", "front", "outdone by", "significantly by"]
+    align += "><<<"
+    dom, off = r.dominated_learners, r.outdone_learners
+    rows = []
+    for i in _order(r)[:LEARNERS_SHOWN]:
+        name = r.learners[i]
+        row = [name]
+        for c in range(len(r.criteria)):
+            row += [_g(r.points[i, c]), f"[{_g(r.low[i, c])}, {_g(r.high[i, c])}]"]
+        rows.append(row + [f"{r.probability[i]:.2f}", "yes" if r.front[i] else "",
+                           _some(_table_order(r, off.get(name, [])), CELL_NAMED),
+                           _some(_table_order(r, dom.get(name, [])), CELL_NAMED)])
+    with_intervals = sorted([0, *points, *intervals, first, first + 1])
+    bare = [0, *points, first, first + 1]
+
+    def note(keep):
+        rest = list(dict.fromkeys(f"the {header_text(head[i])}s" if i in intervals else
+                                  header_text(head[i]) for i in range(len(head))
+                                  if i not in keep))
+        return (f"Not shown at this width: {_names(rest)} (a wider terminal or page, -f"
+                " markdown or -f html; -f json: every learner, each list whole).")
+
+    return Table(head, rows, align, key="front",
+                 narrow=tuple((tuple(k), note(k)) for k in (with_intervals, bare)))
+
+
 def _figure_blocks(r) -> list:
     shown = "every learner named" if r.figure_left_out() is None else \
         "the front's learners named (see the notes)"
@@ -246,11 +304,14 @@ def _figure_blocks(r) -> list:
 
 
 def _no_gsd(r) -> str | None:
+    """Why the GSD figure is not drawn, as its caption's "because ..." clause (the analysis's
+    note without its period: the caption ends the sentence)."""
     if r.gsd is not None:
         return None
-    left_out = [n for n in r.notes if n.startswith("GSD left out")]
-    return left_out[0].replace("GSD left out: ", "the GSD was left out (") + ")" \
-        if left_out else "the GSD was not asked for"
+    left_out = [n for n in r.notes if n.startswith("GSD left out: ")]
+    if not left_out:
+        return "the GSD was not asked for"
+    return "the GSD was left out at " + left_out[0].removeprefix("GSD left out: ").rstrip(".")
 
 
 def figures(r, width: float | None = None) -> dict:
@@ -321,7 +382,7 @@ def front_figure(r, x: int | None = None, y: int | None = None):
         FigureCanvasAgg(fig)   # an Agg canvas: drawn and saved without pyplot
         ax = fig.subplots()
         x, y = (0, 1) if x is None else (x, y)
-        sc = _front_panel(ax, r, x, y, step=c == 2)
+        sc, step = _front_panel(ax, r, x, y, step=c == 2)
         fig.colorbar(sc, ax=ax, label="P(on the front)")
         if c == 2:
             ax.set_title("Front (outlined) and membership probability")
@@ -331,6 +392,7 @@ def front_figure(r, x: int | None = None, y: int | None = None):
         _said(fig, r.figure_left_out())
         fig.tight_layout(rect=(0, 0.25 / fig.get_figheight() if r.figure_left_out() else 0,
                                1, 1))
+        _name_points(ax, r, x, y, step)   # once the axes have their final size
         return fig
     pairs = [(i, j) for i in range(c) for j in range(i + 1, c)]
     first = len(pairs) > PANELS_SHOWN   # a person reads so many panels at most
@@ -342,7 +404,7 @@ def front_figure(r, x: int | None = None, y: int | None = None):
     FigureCanvasAgg(fig)   # an Agg canvas: drawn and saved without pyplot
     axes = fig.subplots(rows, cols, squeeze=False)
     for ax, (i, j) in zip(axes.flat, pairs):
-        sc = _front_panel(ax, r, i, j, step=False)
+        sc, _ = _front_panel(ax, r, i, j, step=False)
     for ax in axes.flat[len(pairs):]:
         ax.set_visible(False)
     fig.suptitle(f"Front over all {c} criteria (outlined) and membership probability,"
@@ -351,6 +413,12 @@ def front_figure(r, x: int | None = None, y: int | None = None):
                     else f" {r.criteria[0]} against {len(pairs)} of the {c - 1} others"))
     fig.colorbar(sc, ax=axes, label="P(on the front)")
     _said(fig, r.figure_left_out())
+    # the layout once, then the names at the axes' final size (laid out again, the axes would
+    # shrink under names placed for their former size)
+    fig.get_layout_engine().execute(fig)
+    fig.set_layout_engine("none")
+    for ax, (i, j) in zip(axes.flat, pairs):
+        _name_points(ax, r, i, j, None)
     return fig
 
 
@@ -360,9 +428,11 @@ def _said(fig, sentence: str | None) -> None:
         fig.text(0.01, 0.005, sentence, fontsize=7, color="0.25", va="bottom", ha="left")
 
 
-def _front_panel(ax, r, x: int, y: int, step: bool):
-    """One plane of the front figure; returns the scatter (for the colour bar). An axis whose
-    values span two orders of magnitude or more is on a log scale (its label says so)."""
+def _front_panel(ax, r, x: int, y: int, step: bool) -> tuple:
+    """One plane of the front figure, its names left to :func:`_name_points` (placed once the
+    figure is laid out); returns the scatter (for the colour bar) and the step line's corners
+    (data coordinates; None without a step). An axis whose values span two orders of
+    magnitude or more is on a log scale (its label says so)."""
     from ..analysis.figures import axis_scale
 
     px, py = r.points[:, x], r.points[:, y]
@@ -371,27 +441,40 @@ def _front_panel(ax, r, x: int, y: int, step: bool):
                 elinewidth=0.8, zorder=1)
     sc = ax.scatter(px, py, c=r.probability, cmap="viridis", vmin=0, vmax=1,
                     edgecolors=np.where(r.front, "k", "none"), s=50, zorder=2)
-    fr = np.flatnonzero(r.front)
+    corners = None
     if step:
-        order = fr[np.argsort(px[fr])]
-        ax.step(px[order], py[order], where="post", color="k", lw=0.8, zorder=0)
+        fr = np.flatnonzero(r.front)
+        order = fr[np.argsort(px[fr], kind="stable")]
+        # the step's corners drawn as a line of their own (what "steps-post" draws), so that
+        # the names can keep off every segment of it
+        sx, sy = np.repeat(px[order], 2)[1:], np.repeat(py[order], 2)[:-1]
+        corners = (sx, sy)
+        ax.plot(sx, sy, color="k", lw=0.8, zorder=0)
     for c, scale_of, label_of in ((x, ax.set_xscale, ax.set_xlabel),
                                   (y, ax.set_yscale, ax.set_ylabel)):
         log = axis_scale(np.r_[r.points[:, c], r.low[:, c], r.high[:, c]]) == "log"
         if log:
             scale_of("log")
         label_of(f"{r.criteria[c]} ({_dir(r, c)}{'; log scale' if log else ''})")
+    return sc, corners
+
+
+def _name_points(ax, r, x: int, y: int, corners) -> None:
+    """The names the figure gives (``figure_named``), off the points, each other and the step
+    line (``corners``)."""
+    px, py = r.points[:, x], r.points[:, y]
     named = r.figure_named()
-    _place_names(ax, px[named], py[named], [r.learners[i] for i in named], (px, py))
-    return sc
+    _place_names(ax, px[named], py[named], [r.learners[i] for i in named], (px, py),
+                 lines=() if corners is None else (corners,))
 
 
-def _place_names(ax, xs, ys, names, others=None, fontsize: float = 7) -> None:
-    """Each point's name beside it, over no other name and no point (``others``: every point
-    drawn, as (x, y) arrays): greedily, lowest point first, each name at the free place
-    nearest its point, right or left of it, up, down or further out; a name moved off its
-    point is joined to it by a thin line. Done in the axes' own coordinates (fractions), so
-    that the layout of the figure after it does not undo it."""
+def _place_names(ax, xs, ys, names, others=None, fontsize: float = 7, lines=()) -> None:
+    """Each point's name beside it, over no other name, no point (``others``: every point
+    drawn, as (x, y) arrays) and no line (``lines``: (x, y) corners of lines of horizontal and
+    vertical segments, as the front's step): greedily, lowest point first, each name at the
+    free place nearest its point, right or left of it, up, down or further out; a name moved
+    off its point is joined to it by a thin line. Done in the axes' own coordinates
+    (fractions) once the figure is laid out, each name measured as drawn."""
     ax.autoscale_view()
     fig = ax.figure
     box = ax.get_position()
@@ -399,41 +482,78 @@ def _place_names(ax, xs, ys, names, others=None, fontsize: float = 7) -> None:
     to_axes = (ax.transScale + ax.transLimits).transform
     at = to_axes(np.column_stack([xs, ys]))
     pts = at if others is None else to_axes(np.column_stack(others))
+    segments = []   # (x0, y0, x1, y1) in axes fractions
+    for lx, ly in lines:
+        corners = to_axes(np.column_stack([lx, ly]))
+        segments += [(*a, *b) for a, b in zip(corners[:-1], corners[1:])]
     height = 1.3 * fontsize / h_pt
     rx, ry = 4.0 / w_pt, 4.0 / h_pt   # a marker's half size
+    gap_x, gap_y = 1.5 / w_pt, 1.5 / h_pt   # kept between a name and a line
     placed = np.empty((0, 4))         # left, bottom, right, top
     # offsets (points): out from the point, then up or down a line at a time
-    steps = sorted(((dx, dy * 1.3 * fontsize) for dx in (5, 17, 29, 41)
-                    for dy in range(-12, 13)), key=lambda o: (abs(o[1]) + o[0] / 2, -o[1]))
+    steps = sorted(((dx, dy * 1.3 * fontsize) for dx in (5, 17, 29, 41, 60, 85, 115)
+                    for dy in range(-16, 17)), key=lambda o: (abs(o[1]) + o[0] / 2, -o[1]))
+    renderer = fig.canvas.get_renderer()
 
-    def free(l, b, r, t) -> bool:
+    leaders = []    # (x0, y0, x1, y1): from a moved name's middle to its point
+
+    def crossed(l, b, r, t) -> bool:
+        return any(_meets(seg, (l - gap_x, b - gap_y, r + gap_x, t + gap_y))
+                   for seg in segments + leaders)
+
+    def free(l, b, r, t, u, v, avoid) -> bool:
         if l < 0 or r > 1 or b < 0 or t > 1:
             return False
         hit = ((placed[:, 0] < r) & (l < placed[:, 2]) & (placed[:, 1] < t)
                & (b < placed[:, 3])).any()
-        return not hit and not ((pts[:, 0] > l - rx) & (pts[:, 0] < r + rx)
-                                & (pts[:, 1] > b - ry) & (pts[:, 1] < t + ry)).any()
+        if hit or ((avoid[:, 0] > l - rx) & (avoid[:, 0] < r + rx)
+                   & (avoid[:, 1] > b - ry) & (avoid[:, 1] < t + ry)).any() \
+                or crossed(l, b, r, t):
+            return False
+        # its own leader line (when moved) over no name placed before
+        leader = ((l + r) / 2, (b + t) / 2, u, v)
+        return not any(_meets(leader, box) for box in placed)
 
     for j in np.argsort(at[:, 1], kind="stable"):
         u, v = at[j]
-        width = 1.05 * 0.6 * fontsize * len(names[j]) / w_pt
-        spot = None
-        for dx, dy in steps:
-            for left in (u + dx / w_pt, u - dx / w_pt - width):
-                b = v + dy / h_pt - height / 2
-                if free(left, b, left + width, b + height):
-                    spot = (left, b)
-                    break
-            if spot:
-                break
+        probe = ax.text(0, 0, names[j], fontsize=fontsize)   # measured, then placed for real
+        width = 1.05 * probe.get_window_extent(renderer).width * 72 / fig.dpi / w_pt
+        probe.remove()
+        # every point kept clear; where no place does, the named points only (a name over an
+        # unnamed learner's dot reads better than one over a name or a line)
+        spot = next(((left, v + dy / h_pt - height / 2) for avoid in (pts, at)
+                     for dx, dy in steps
+                     for left in (u + dx / w_pt, u - dx / w_pt - width)
+                     if free(left, v + dy / h_pt - height / 2, left + width,
+                             v + dy / h_pt + height / 2, u, v, avoid)), None)
         moved = spot is None or spot != (u + 5 / w_pt, v - height / 2)
         left, b = spot or (u + 5 / w_pt, v - height / 2)
         placed = np.vstack([placed, [left, b, left + width, b + height]])
+        if moved:
+            leaders.append((left + width / 2, b + height / 2, u, v))
         ax.annotate(names[j], (xs[j], ys[j]), xytext=(left, b + height / 2),
                     textcoords="axes fraction", fontsize=fontsize, va="center",
                     annotation_clip=False, zorder=3,
                     arrowprops=dict(arrowstyle="-", lw=0.5, color="0.45", shrinkA=0,
                                     shrinkB=3) if moved else None)
+
+
+def _meets(segment, box) -> bool:
+    """Does the segment ``(x0, y0, x1, y1)`` enter the open ``box`` (left, bottom, right,
+    top)? (Liang-Barsky.)"""
+    x0, y0, x1, y1 = segment
+    l, b, r, t = box
+    lo, hi = 0.0, 1.0
+    dx, dy = x1 - x0, y1 - y0
+    for p, q in ((-dx, x0 - l), (dx, r - x0), (-dy, y0 - b), (dy, t - y0)):
+        if p == 0:
+            if q <= 0:
+                return False
+            continue
+        lo, hi = (max(lo, q / p), hi) if p < 0 else (lo, min(hi, q / p))
+        if lo >= hi:
+            return False
+    return True
 
 
 def hasse_figure(r):

@@ -11,6 +11,7 @@ import numpy as np
 from .._text import visible
 from .format import fmt_p
 
+from .blocks import header_lines
 from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
                        figure_caption, source_name, table_digits)
 
@@ -120,7 +121,8 @@ def document_body(doc, svgs: dict, cmp=None) -> str:
             else:
                 parts.append(f'<p class="caption" id="{block.name}">{caption}</p>')
         elif isinstance(block, Table):
-            head = "".join(f"<th>{_h(h)}</th>" for h in block.header)
+            head = "".join("<th>" + "<br>".join(_h(x) for x in header_lines(h)) + "</th>"
+                           for h in block.header)
             rows = "".join("<tr>" + "".join(_cell(c) for c in r) + "</tr>" for r in block.rows)
             parts.append(f'<table id="{block.key}"><thead><tr>{head}</tr></thead>'
                          f"<tbody>{rows}</tbody></table>")

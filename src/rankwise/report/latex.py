@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import contextvars
 import re
+from dataclasses import replace
 
 from .._text import visible
+from .blocks import header_lines
 from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
                        figure_caption)
 
@@ -109,6 +111,8 @@ def _width(block: Table) -> tuple:
     cols = list(zip(*([block.header] + block.rows))) if block.rows else [[h] for h in block.header]
 
     def size(c):
+        if isinstance(c, tuple):   # a header of several lines: its longest
+            return max(size(line) for line in c)
         text = c.text if isinstance(c, Cell) else str(c)
         mark = isinstance(c, Cell) and c.mark
         if _SCIENTIFIC.match(text):  # 1.618·10^-7: the mantissa, ·10 and a small exponent
@@ -126,26 +130,63 @@ def _width(block: Table) -> tuple:
 def _tabular(block: Table) -> list:
     cols = "".join("r" if a == ">" else "l" for a in block.align)
     out = [r"\begin{tabular}{" + cols + "}", r"\toprule",
-           " & ".join(_text(h) for h in block.header) + r" \\", r"\midrule"]
+           " & ".join(_head(h, a) for h, a in zip(block.header, block.align)) + r" \\",
+           r"\midrule"]
     out += [" & ".join(_cell(c) for c in r) + r" \\" for r in block.rows]
     return out + [r"\bottomrule", r"\end{tabular}"]
+
+
+def _head(head, align: str) -> str:
+    """A header cell; one of several lines stacked, aligned as its column (on the line of the
+    others' baseline: its last line)."""
+    lines = header_lines(head)
+    if len(lines) == 1:
+        return _text(lines[0])
+    return (r"\shortstack[" + ("r" if align == ">" else "l") + "]{"
+            + r"\\".join(_text(line) for line in lines) + "}")
 
 
 def _label(kind: str, key: str) -> str:
     return f"{kind}:rankwise-{re.sub(r'[^A-Za-z0-9-]+', '-', key or 'table')}"
 
 
+#: The font sizes a table may take, with the measured shrink of the text (numbers,
+#: superscripts) in each; a table that fits in none is set in \tiny.
+SIZES = (("", 1.0), (r"\small", 0.93), (r"\footnotesize", 0.87), (r"\scriptsize", 0.8))
+#: \tiny's text is at least this share of the body font's width (the 15-column leaderboard of
+#: 78 learners measured 0.63): a table wider than a landscape page even so runs off it.
+TINY_AT_LEAST = 0.6
+
+
+def _narrowed(block: Table) -> tuple:
+    """``(table, note)``: a table that would run off a landscape page even in ``\\tiny``
+    keeps the first of its ``narrow`` choices that fits (the last whatever its width), with the
+    note of where the other columns are; any other table as it is."""
+    def fits(b):
+        text, gaps = _width(b)
+        return text * TINY_AT_LEAST + gaps <= LANDSCAPE_PT
+
+    if not block.narrow or fits(block):
+        return block, ""
+    for keep, note in block.narrow:
+        kept = replace(block, header=[block.header[i] for i in keep],
+                       rows=[[r[i] for i in keep] for r in block.rows],
+                       align="".join(block.align[i] for i in keep), narrow=())
+        if fits(kept):
+            break
+    return kept, note
+
+
 def _table(block: Table, fragment: bool) -> list:
     """A table at the body font: in portrait when it fits, else in landscape (pdflscape), and
     only the widest get a smaller font; never shrunk by a box."""
+    block, note = _narrowed(block)
     text, gaps = _width(block)
     width = text + gaps
     room = PORTRAIT_PT if width <= PORTRAIT_PT else LANDSCAPE_PT
-    # Measured shrink of the text (numbers, superscripts) with each smaller size.
-    size = next(([name] if name else [] for name, scale in
-                 (("", 1.0), (r"\small", 0.93), (r"\footnotesize", 0.87),
-                  (r"\scriptsize", 0.8)) if text * scale + gaps <= room), [r"\tiny"])
-    caption = _text(block.caption) if block.caption else ""
+    size = next(([name] if name else [] for name, scale in SIZES
+                 if text * scale + gaps <= room), [r"\tiny"])
+    caption = " ".join(_text(x) for x in (block.caption, note) if x)
     if fragment:
         env = "table*" if width > COLUMN_PT else "table"
         return ([f"\\begin{{{env}}}[htbp]", r"\centering"] + size

@@ -7,6 +7,7 @@ import re
 
 from .._text import visible
 
+from .blocks import header_text
 from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
                        figure_caption)
 
@@ -60,7 +61,7 @@ def markdown_document(doc, figure_files: bool = False) -> str:
             out += [md(figure_caption(block.plan)), ""]
         elif isinstance(block, Table):
             align = ["---:" if a == ">" else "---" for a in block.align]
-            out += ["| " + " | ".join(md(h) for h in block.header) + " |",
+            out += ["| " + " | ".join(md(header_text(h)) for h in block.header) + " |",
                     "| " + " | ".join(align) + " |"]
             out += ["| " + " | ".join(_cell(c) for c in r) + " |" for r in block.rows]
             out += [""] + ([md(block.caption), ""] if block.caption else [])

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from .._text import visible
+from .blocks import header_lines
 from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
                        figure_caption)
 
 
 def table_lines(rows, header, align, width: int | None = None) -> list:
     """A table's lines; wider than ``width`` columns, in blocks of columns that fit, each with
-    the first column (the row labels) again, as R and pandas print a wide data frame."""
-    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    the first column (the row labels) again, as R and pandas print a wide data frame. A header
+    of several lines (:func:`~rankwise.report.blocks.header_lines`) stands on its last ones."""
+    heads = [header_lines(h) for h in header]
+    depth = max(len(h) for h in heads)
+    heads = [[""] * (depth - len(h)) + h for h in heads]
+    widths = [max(len(str(x)) for x in [*heads[i], *(r[i] for r in rows)])
+              for i in range(len(header))]
 
     def line(r, cols):
         cells = [str(r[i]).ljust(widths[i]) if align[i] == "<" else str(r[i]).rjust(widths[i])
@@ -24,7 +30,8 @@ def table_lines(rows, header, align, width: int | None = None) -> list:
             out.append("")
         if len(blocks) > 1:
             out.append(f"(columns {cols[1]}-{cols[-1]} of {len(widths) - 1})")
-        out += [line(header, cols), "  ".join("-" * widths[i] for i in cols)]
+        out += [line([h[d] for h in heads], cols) for d in range(depth)]
+        out += ["  ".join("-" * widths[i] for i in cols)]
         out += [line(r, cols) for r in rows]
     return out
 
@@ -67,22 +74,31 @@ def _wrap(text: str, indent: str = "", width: int | None = WIDTH) -> list:
                          break_long_words=False, break_on_hyphens=False)
 
 
+def _width(rows, header) -> list:
+    """Each column's width: its widest cell or header line."""
+    return [max(len(str(x)) for x in [*header_lines(header[i]), *(r[i] for r in rows)])
+            for i in range(len(header))]
+
+
 def _table(block, width: int | None) -> list:
-    """A table's lines and caption; wider than ``width``, the table's ``narrow`` columns only
-    (when it names them), with its note of where the others are."""
+    """A table's lines and caption; wider than ``width``, the first of the table's ``narrow``
+    choices whose columns fit (the last whatever its width), with its note of where the
+    others are."""
     rows = [[_cell(c) for c in r] for r in block.rows]
-    header, align = [visible(h) for h in block.header], block.align
-    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
-    narrowed = bool(block.narrow) and len(column_blocks(widths, width)) > 1
-    if narrowed:
-        keep = list(block.narrow)
+    header = [tuple(visible(x) for x in header_lines(h)) for h in block.header]
+    align, note = block.align, ""
+    if block.narrow and len(column_blocks(_width(rows, header), width)) > 1:
+        for keep, note in block.narrow:
+            if len(column_blocks(_width([[r[i] for i in keep] for r in rows],
+                                        [header[i] for i in keep]), width)) == 1:
+                break
         rows = [[r[i] for i in keep] for r in rows]
         header, align = [header[i] for i in keep], "".join(align[i] for i in keep)
     out = table_lines(rows, header, align, width)
     if block.caption:
         out += _wrap(block.caption, width=width)
-    if narrowed and block.narrow_note:
-        out += _wrap(block.narrow_note, width=width)
+    if note:
+        out += _wrap(note, width=width)
     return out
 
 
