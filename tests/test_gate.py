@@ -381,3 +381,16 @@ def test_the_permutation_test_flips_a_cluster_together():
     reading = next(t for t in g.tasks if t.task == "reading")
     assert reading.clusters == 60 and reading.p >= 1 / 2001
     assert g.settings["draws"] == 2000 and g.settings["seed"] is not None
+
+
+def test_a_ledger_in_use_is_refused_and_its_lock_goes(tmp_path):
+    import fcntl
+
+    book = tmp_path / "gate.ledger"
+    with open(tmp_path / "gate.ledger.lock", "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        busy = cli("--example", "nightly", "--ledger", book)
+    assert busy.exit_code == 2 and "another rankwise gate is writing it" in busy.output
+    assert not book.exists()
+    assert cli("--example", "nightly", "--ledger", book).exit_code == 1
+    assert book.exists() and not (tmp_path / "gate.ledger.lock").exists()

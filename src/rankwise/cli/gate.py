@@ -3,6 +3,8 @@ when it fails, 2 on bad input (made for CI)."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import typer
 
 from ..cli_options import D, P
@@ -36,7 +38,7 @@ def gate(
     if example is None and (baseline is None) != (candidate is None):
         raise_one("give both runs: rankwise gate BASELINE CANDIDATE (or --example NAME)")
     passed = True
-    with command("gate", given, what="a BASELINE and a CANDIDATE", source="baseline",
+    with ledger_lock(ledger), command("gate", given, what="a BASELINE and a CANDIDATE", source="baseline",
                  inputs={"BASELINE": baseline, "CANDIDATE": candidate},
                  writes={"--ledger": ledger}) as out:
         value, relative = margin_of(margin)
@@ -71,6 +73,39 @@ def gate(
         passed = result.passed
     if not passed:
         raise typer.Exit(1)
+
+
+@contextmanager
+def ledger_lock(ledger):
+    """Hold the ledger for one gate at a time: two gates run at once (two terminals, two CI
+    jobs) would each read the same looks and one look would be lost. The second is refused in
+    one line, before any work; the lock file beside the ledger goes when the gate ends."""
+    if ledger is None:
+        yield
+        return
+    from pathlib import Path
+
+    try:
+        import fcntl
+    except ImportError:                      # not POSIX: no lock to take
+        yield
+        return
+    lock = Path(ledger).with_name(Path(ledger).name + ".lock")
+    try:
+        handle = open(lock, "a")
+    except OSError as exc:
+        raise_one(f"--ledger {ledger}: cannot take its lock {lock} ({exc.strerror or exc})")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise_one(f"--ledger {ledger}: another rankwise gate is writing it now; run again"
+                  " when it has finished (its lock: {lock})".replace("{lock}", str(lock)))
+    try:
+        yield
+    finally:
+        lock.unlink(missing_ok=True)
+        handle.close()
 
 
 def raise_one(message: str) -> None:
