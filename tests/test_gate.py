@@ -394,3 +394,21 @@ def test_a_ledger_in_use_is_refused_and_its_lock_goes(tmp_path):
     assert not book.exists()
     assert cli("--example", "nightly", "--ledger", book).exit_code == 1
     assert book.exists() and not (tmp_path / "gate.ledger.lock").exists()
+
+
+def test_two_score_tables_on_the_command_line(tmp_path):
+    from rankwise import load_example
+
+    t = load_example("demsar2006_table2")
+    frame = t.to_frame()
+    first, second = frame.columns[:2]
+    frame[[first]].to_csv(tmp_path / "base.csv")
+    frame[[second]].to_csv(tmp_path / "cand.csv")
+    ran = cli(tmp_path / "base.csv", tmp_path / "cand.csv", "-f", "json")
+    data = json.loads(ran.output)
+    assert ran.exit_code in (0, 1) and data["units"] == "datasets"
+    assert data["overall"]["test"] == "wilcoxon" and data["overall"]["n"] == len(frame)
+    odd = tmp_path / "odd.csv"
+    odd.write_text("a,b\n1,2\n")
+    bad = cli(odd, odd)
+    assert bad.exit_code == 2 and "Traceback" not in bad.output

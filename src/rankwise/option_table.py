@@ -512,15 +512,13 @@ AUDIT_LINE = (
 GATE_P = "Gate (guide: gate)"
 GATE_IN = "Runs (guide: gate)"
 
-#: :func:`rankwise.gate`'s options (``rankwise gate``).
+#: :func:`rankwise.gate`'s options (``rankwise gate``) whose values the command line writes as
+#: Python takes them (checked against the function by tests/test_options_table.py) ...
 GATE = (
     Option("question", "regression", "--question", panel=GATE_P, checked=True,
            choices=("regression", "non-inferiority", "equivalence", "superiority"),
            help="What is asked: a regression (fails when shown), non-inferiority, equivalence"
                 " (TOST) or superiority (each passes when shown)."),
-    Option("margin", "0", "--margin", metavar="M|P%", panel=GATE_P,
-           help="The margin in the score's units (0.02), or relative to the baseline's score"
-                " (2%)."),
     _like("alpha", panel=GATE_P, help="Level of every decision."),
     Option("confidence", 0.95, "--confidence", metavar="C", panel=GATE_P, type=float,
            checked=True, interval=(0, 1), help="Level of the intervals."),
@@ -530,6 +528,18 @@ GATE = (
     Option("draws", 10_000, "--draws", metavar="D", panel=GATE_P, check=("whole", 100),
            help="--test permutation: sign flips per task."),
     _like("seed", default=defaults.ITEM_SEED, panel=GATE_P, help="Seed of the sign flips."),
+    Option("unmatched", "refuse", "--unmatched", choices=("refuse", "drop"), panel=GATE_IN,
+           checked=True, help="An item or data set only one run has: refuse, or drop (counted)."),
+    Option("baseline_learner", None, "--baseline-learner", metavar="NAME", panel=GATE_IN,
+           help="The baseline's learner where its file holds several."),
+    Option("candidate_learner", None, "--candidate-learner", metavar="NAME", panel=GATE_IN,
+           help="The candidate's learner where its file holds several."),
+)
+#: ... and those it spells in words of its own (a margin of 2%, k auto, a ledger's file).
+GATE_SPELLED = (
+    Option("margin", "0", "--margin", metavar="M|P%", panel=GATE_P,
+           help="The margin in the score's units (0.02), or relative to the baseline's score"
+                " (2%)."),
     Option("k", "auto", "--k", kind="list", metavar="K1,K2,...", panel=GATE_P,
            help="Repeated trials: pass@k and pass^k for these k (auto: 1 and the fewest"
                 " trials of an item)."),
@@ -540,6 +550,8 @@ GATE = (
                 " the gate is asked."),
 )
 
+COMMANDS["gate"] = GATE
+
 #: ``rankwise gate``: the two runs and how they are read and matched.
 GATE_LINE = (
     _argument("baseline", "The baseline run: scored items (a table, or lm-eval, inspect_ai,"
@@ -549,15 +561,10 @@ GATE_LINE = (
               show_default=False),
     Option("example", None, "--example", metavar="NAME", panel=GATE_IN,
            help="A bundled pair of runs instead (rankwise examples)."),
-    Option("unmatched", "refuse", "--unmatched", choices=("refuse", "drop"), panel=GATE_IN,
-           checked=True, help="An item or data set only one run has: refuse, or drop (counted)."),
-    Option("baseline_learner", None, "--baseline-learner", metavar="NAME", panel=GATE_IN,
-           help="The baseline's learner where its file holds several."),
-    Option("candidate_learner", None, "--candidate-learner", metavar="NAME", panel=GATE_IN,
-           help="The candidate's learner where its file holds several."),
     *(replace(o, panel=GATE_IN) for o in READ if o.name not in ("shape", "aggregate")),
     *(replace(o, panel=GATE_IN) for o in ITEMS),
     *GATE,
+    *GATE_SPELLED,
 )
 
 

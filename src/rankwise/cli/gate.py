@@ -9,6 +9,7 @@ import typer
 
 from ..cli_options import D, P
 from ..errors import RankwiseError
+from ..option_table import READ
 from .driver import command, is_items_input, read_items_input, read_table, separator
 
 G, GD = P.gate, D.gate
@@ -130,12 +131,8 @@ def read_runs(given: dict) -> tuple:
                 decimal=given["decimal"], columns=given["columns"],
                 duplicates=given["duplicates"]))
         else:
-            runs.append(read_table(path, None, criterion=given["criterion"],
-                                   higher_is_better=given["higher_is_better"],
-                                   columns=given["columns"], source=given["source_format"],
-                                   missing=given["missing"] or "refuse",
-                                   duplicates=given["duplicates"], where=given["where"],
-                                   sep=given["sep"], decimal=given["decimal"]))
+            runs.append(read_table(path, None, min_learners=1,
+                                   **{o.name: given[o.name] for o in READ if o.name in given}))
     return tuple(runs)
 
 

@@ -92,7 +92,8 @@ def _direction(table: ScoreTable, criterion, higher_is_better, warnings: list) -
     return hib, source, word
 
 
-def finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTable:
+def finish(table: ScoreTable, criterion, higher_is_better, missing,
+           min_learners: int = 2) -> ScoreTable:
     from .._validate import real_scores
 
     try:   # finite and within the bound, said with the file's name, before any analysis
@@ -152,7 +153,7 @@ def finish(table: ScoreTable, criterion, higher_is_better, missing) -> ScoreTabl
                                if dropped_d else
                                f"{len(dropped_l)} learner(s): {', '.join(dropped_l)}"))
     n, k = values.shape
-    if k < 2:
+    if k < min_learners:
         raise RankwiseError(f"{table.source}: only {k} learner(s) "
                             f"{'left after dropping missing cells' if dropped_l else 'in the table'};"
                             " a comparison needs at least two")

@@ -36,7 +36,8 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
                higher_is_better: bool | None = None, aggregate: str = "median",
                missing: str = "refuse", sep: str | None = None, columns: dict | None = None,
                source_format: str = "auto", duplicates: str | None = None,
-               where: dict | str | None = None, decimal: str | None = None) -> ScoreTable:
+               where: dict | str | None = None, decimal: str | None = None,
+               min_learners: int = 2) -> ScoreTable:
     """Read a table of results into a :class:`ScoreTable`.
 
     Parameters
@@ -70,6 +71,9 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     decimal : {".", ","}, optional
         Decimal mark of the numbers; by default a comma when the separator is a semicolon and
         the numbers are written with decimal commas (stated in the report), else a point.
+    min_learners : int, default 2
+        The fewest learners a table may have (a comparison needs two; one run of the
+        regression gate, :func:`rankwise.gate`, has one).
     duplicates : {"refuse", "last", "first"}, optional
         Rows that repeat a (data set, learner, repeat, fold): refuse them (naming the pairs of
         rows), or keep the last or the first of each. Default: ``last`` for the AutoML
@@ -177,10 +181,12 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     policy = missing
     if run_status is not None:
         table, policy = _of_a_run(table, run_status, missing)
-    return replace(_finish(table, criterion, higher_is_better, policy), reread=partial(
-        load_table, source, shape=shape, criterion=criterion, higher_is_better=higher_is_better,
-        aggregate=aggregate, missing=missing, sep=sep, columns=columns,
-        source_format=source_format, duplicates=duplicates, where=where, decimal=decimal))
+    return replace(_finish(table, criterion, higher_is_better, policy, min_learners),
+                   reread=partial(load_table, source, shape=shape, criterion=criterion,
+                                  higher_is_better=higher_is_better, aggregate=aggregate,
+                                  missing=missing, sep=sep, columns=columns,
+                                  source_format=source_format, duplicates=duplicates,
+                                  where=where, decimal=decimal, min_learners=min_learners))
 
 
 def _of_a_run(table: ScoreTable, run_status: dict, missing: str) -> tuple:
