@@ -197,7 +197,8 @@ def page_trend(x, order, *, learners=None, higher_is_better: bool | None = None,
       the ranks), up to 12 learners with ties. Without ties this is scipy's
       ``page_trend_test`` exact p.
     - ``"asymptotic"``: the normal approximation of Page (1963) with the variance of L given
-      the ties (:func:`page_variance`); without ties, scipy's ``page_trend_test`` value.
+      the ties (:func:`~rankwise.stats.family.page_variance`); without ties, scipy's
+      ``page_trend_test`` value.
     - ``"auto"`` (default): ``"exact"`` where scipy's ``method="auto"`` chooses its exact p (at
       most 8 learners, and at most 12 data sets or at most 3 learners, and at most 20 data
       sets), else ``"asymptotic"``.
