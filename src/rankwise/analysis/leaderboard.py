@@ -35,6 +35,7 @@ import numpy as np
 
 from ..defaults import DEFAULT_SEED, LEADERBOARD_FIGURE_MOST
 from ..errors import RankwiseError
+from ..names import BOARD_MISSING, MISSING_KEEP, imputed_from
 from ..stats import elo as bt
 from ..stats.aggregation import RULES, aggregate, majority
 from ..stats.ranking import DEFAULT_DECIMALS, round_scores
@@ -610,7 +611,7 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
                 source_format: str = "auto", where=None, sep: str | None = None,
                 decimal: str | None = None, duplicates: str | None = None,
                 decimals: int | None = DEFAULT_DECIMALS, figure_top: int = FIGURE_MOST,
-                rounds: int | None = None) -> Leaderboard:
+                missing: str = MISSING_KEEP, rounds: int | None = None) -> Leaderboard:
     """The leaderboard of a table of results split by split (module docstring).
 
     Parameters
@@ -649,6 +650,14 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
         The figures (:func:`rankwise.report.board.board_figure` and ``matrix_figure``) draw the
         board's best ``figure_top`` learners, every one up to it (from 1 to 300); fewer than
         the board has, the figure and the notes say so.
+    missing : {"keep", "refuse", "drop-datasets", "drop-learners", "worst"} or \
+"impute:LEARNER", default "keep"
+        A missing result (a learner without a score on a data set): ``keep`` it missing, two
+        learners then battle on the data sets where both have a result (the tests beside the
+        board need a complete table); the others as :func:`rankwise.load_table` takes them
+        (``refuse`` it, drop the data sets or the learners with one, or fill it), said in the
+        notes. A ScoreTable brings the policy it was read with: another one is refused where
+        it has missing cells.
 
     Returns
     -------
@@ -680,11 +689,15 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
     check.confidence(confidence)
     read = dict(criterion=criterion, higher_is_better=higher_is_better, columns=columns,
                 source_format=source_format, duplicates=duplicates, aggregate="mean",
-                missing="skillings-mack")
+                missing=_read_policy(missing))
     if hasattr(source, "values") and hasattr(source, "learners"):   # a ScoreTable
         if by is not None:
             raise RankwiseError("--by needs the input's columns: give the file or DataFrame,"
                                 " not a ScoreTable")
+        if missing != MISSING_KEEP and np.isnan(np.asarray(source.values, float)).any():
+            raise RankwiseError(f"missing={missing!r}: a ScoreTable's missing cells were kept"
+                                f" when it was read; read it with load_table(...,"
+                                f" missing={missing!r}), or give the file or DataFrame")
         tables, frames, label, notes = [(None, source)], [None], source.source, ()
     else:
         frame, label, notes = read_frame(source, sep=sep, decimal=decimal, where=where)
@@ -713,7 +726,8 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
                 "bootstrap": {"over": "data sets", "draws": draws, "seed": seed,
                               "confidence": float(confidence)},
                 "alpha": alpha, "by": by, "aggregate": "mean over a data set's splits",
-                "order": rule, "decimals": decimals, "figure_top": figure_top}
+                "order": rule, "decimals": decimals, "figure_top": figure_top,
+                "missing": missing}
     reading = [table.reading.sentence()] if table.reading is not None else []
     few = ([f"With {draws} bootstrap resamples the {confidence:.0%} interval of Elo is a little"
             " narrow: in a simulation (5 learners, 30 data sets) the intervals of 100"
@@ -725,6 +739,19 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
                      settings, tuple([*few, *notes, *reading, *table.warnings]))
     cut = [x for x in map(lb.figure_left_out, FIGURES) if x]
     return replace(lb, notes=lb.notes + tuple(cut)) if cut else lb
+
+
+def _read_policy(missing) -> str:
+    """The reader's policy of the board's ``missing``: ``keep`` keeps the cells (the reader's
+    ``skillings-mack``), the others are compare's; Skillings-Mack's test is not the board's."""
+    from ..tables.read import missing_policy
+
+    if missing == MISSING_KEEP:
+        return "skillings-mack"
+    if missing in BOARD_MISSING or (isinstance(missing, str) and imputed_from(missing)):
+        return missing_policy(missing)
+    raise RankwiseError(f"missing must be one of {', '.join(BOARD_MISSING)} or"
+                        f" impute:LEARNER; got {missing!r}")
 
 
 def _whole(value, name: str, low: int, high: int) -> int:
