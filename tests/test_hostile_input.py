@@ -463,6 +463,84 @@ def test_race_power_export_and_leaderboard_never_write_over_their_input(cli, tmp
                    "is the results database")
 
 
+#: Every command's files, each written where it would replace what the command reads (or,
+#: for a folder the command reads, inside it): ``(input name, arguments, the words refused)``;
+#: ``IN`` is the input's path, ``DIR`` the folder a report or a file lands in.
+OWN_INPUT = {
+    "compare -o": ("in.csv", ["compare", "IN", "-o", "IN"], "is the input"),
+    "compare --report": ("rep/report.csv", ["compare", "IN", "--report", "DIR"],
+                         "would write over the input"),
+    "items -o": ("items.csv", ["compare", "IN", "--items", "-o", "IN"], "is the input"),
+    "items --report in the folder": ("lm", ["compare", "IN", "--items", "--report",
+                                            "IN/rep"], "is inside the input folder"),
+    "items -o in the folder": ("lm", ["compare", "IN", "--items", "-o", "IN/x.txt"],
+                               "is inside the input folder"),
+    "fronts -o": ("crit.csv", ["compare", "IN", "--criteria", "accuracy,fit_time", "-o",
+                               "IN"], "is the input"),
+    "fronts --report": ("rep/report.csv", ["compare", "IN", "--criteria", "accuracy,fit_time",
+                                           "--report", "DIR"], "would write over the input"),
+    "leaderboard --matrix-figure": ("in.csv", ["leaderboard", "IN", "--matrix-figure", "IN"],
+                                    "is the input"),
+    "leaderboard --report": ("rep/board.csv", ["leaderboard", "IN", "--report", "DIR"],
+                             "would write over the input"),
+    "leaderboard --report in the folder": ("lm", ["leaderboard", "IN", "--report", "IN/rep"],
+                                           "is inside the input folder"),
+    "leaderboard --figure in the folder": ("lm", ["leaderboard", "IN", "--figure",
+                                                  "IN/f.svg"], "is inside the input folder"),
+    "curves -o": ("curves.csv", ["curves", "IN", "-o", "IN"], "is the curves"),
+    "curves --export -o": ("curves.csv", ["curves", "IN", "--export", "aocc", "-o", "IN"],
+                           "is the curves"),
+    "curves --figure": ("curves.csv", ["curves", "IN", "--figure", "IN"], "is the curves"),
+    "curves --cd-figure": ("curves.csv", ["curves", "IN", "--cd-figure", "IN"],
+                           "is the curves"),
+    "curves --report": ("rep/report.csv", ["curves", "IN", "--report", "DIR"],
+                        "would write over the curves"),
+    "curves --report in the folder": ("ioh", ["curves", "IN", "--report", "IN/rep"],
+                                      "is inside the input folder"),
+    "race --report": ("rep/report.csv", ["race", "IN", "--report", "DIR"],
+                      "would write over the input"),
+    "audit -o": ("board.md", ["audit", "IN", "-o", "IN"], "is the board"),
+    "audit --report": ("rep/report.md", ["audit", "IN", "--report", "DIR"],
+                       "would write over the board"),
+    "power --report": ("rep/power.txt", ["power", "IN", "--report", "DIR"],
+                       "would write over the pool"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OWN_INPUT))
+def test_no_command_writes_over_or_into_what_it_reads(cli, tmp_path, case):
+    """-o, every figure option and --report DIR of every command: refused in one line, exit 2,
+    before anything is written, when the file is the command's input or lies in the folder it
+    reads (a report inside an IOHprofiler folder would be read with it the next time)."""
+    import shutil
+    from pathlib import Path
+
+    examples = Path(rw.__file__).parent / "examples"
+    data = Path(__file__).parent / "data"
+    sources = {"in.csv": examples / "garcia2008_table2_accuracy.csv",
+               "items.csv": examples / "evals_items.csv",
+               "crit.csv": examples / "demo_results.csv",
+               "curves.csv": examples / "learning_curves.csv",
+               "board.md": data / "items" / "board_to_markdown.md",
+               "lm": data / "items" / "lm_eval", "ioh": data / "curves" / "ioh"}
+    name, args, words = OWN_INPUT[case]
+    given = tmp_path / name
+    given.parent.mkdir(exist_ok=True)
+    kind = {"compare": "in.csv", "race": "in.csv", "power": "in.csv", "leaderboard": "in.csv",
+            "curves": "curves.csv", "audit": "board.md"}[args[0]]
+    kind = "crit.csv" if "--criteria" in args else "items.csv" if "--items" in args else kind
+    source = sources.get(name, sources[kind])
+    if source.is_dir():
+        shutil.copytree(source, given)
+    else:
+        shutil.copy(source, given)
+    args = [str(given) + a[2:] if a.startswith("IN") else str(given.parent) if a == "DIR"
+            else a for a in args]
+    before = {p: (p.read_bytes() if p.is_file() else None) for p in tmp_path.rglob("*")}
+    refused(cli(*args), words)
+    assert {p: (p.read_bytes() if p.is_file() else None) for p in tmp_path.rglob("*")} == before
+
+
 def test_an_output_that_is_a_link_a_pipe_or_a_device_stays_what_it_is(cli, tmp_path,
                                                                        table_file):
     import stat
