@@ -35,7 +35,7 @@ import numpy as np
 
 from ..defaults import DEFAULT_SEED, LEADERBOARD_FIGURE_MOST
 from ..errors import RankwiseError
-from ..names import BOARD_MISSING, MISSING_KEEP, imputed_from
+from ..names import MISSING_KEEP
 from ..stats import elo as bt
 from ..stats.aggregation import RULES, aggregate, majority
 from ..stats.ranking import DEFAULT_DECIMALS, round_scores
@@ -678,7 +678,7 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
     ('C4.5', 2.1)
     """
     from .. import _validate as check
-    from ..tables.read import load_table, read_frame
+    from ..tables.read import board_policy, load_table, read_frame
 
     draws = _whole(check.renamed(draws, rounds, "rounds", "draws"), "draws", 1, 100_000)
     figure_top = _whole(figure_top, "figure_top", 1, FIGURE_MOST)
@@ -689,7 +689,7 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
     check.confidence(confidence)
     read = dict(criterion=criterion, higher_is_better=higher_is_better, columns=columns,
                 source_format=source_format, duplicates=duplicates, aggregate="mean",
-                missing=_read_policy(missing))
+                missing=board_policy(missing))
     if hasattr(source, "values") and hasattr(source, "learners"):   # a ScoreTable
         if by is not None:
             raise RankwiseError("--by needs the input's columns: give the file or DataFrame,"
@@ -739,19 +739,6 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
                      settings, tuple([*few, *notes, *reading, *table.warnings]))
     cut = [x for x in map(lb.figure_left_out, FIGURES) if x]
     return replace(lb, notes=lb.notes + tuple(cut)) if cut else lb
-
-
-def _read_policy(missing) -> str:
-    """The reader's policy of the board's ``missing``: ``keep`` keeps the cells (the reader's
-    ``skillings-mack``), the others are compare's; Skillings-Mack's test is not the board's."""
-    from ..tables.read import missing_policy
-
-    if missing == MISSING_KEEP:
-        return "skillings-mack"
-    if missing in BOARD_MISSING or (isinstance(missing, str) and imputed_from(missing)):
-        return missing_policy(missing)
-    raise RankwiseError(f"missing must be one of {', '.join(BOARD_MISSING)} or"
-                        f" impute:LEARNER; got {missing!r}")
 
 
 def _whole(value, name: str, low: int, high: int) -> int:
