@@ -114,8 +114,14 @@ def test_page_on_scipys_table_and_the_direction():
     old = page_trend(table, names, learners=names, method="scipy-conservative")
     assert (round(old.pvalue, 7), old.method) == (0.0018191, "scipy-conservative")
     assert old.pvalue == stats.page_trend_test(table, method="exact").pvalue
-    assert page_trend(table, names, learners=names, method="asymptotic").pvalue == \
-        pytest.approx(0.0012693433690751756, rel=1e-9)
+    # the normal approximation takes the variance given the ties; scipy's is kept by name
+    normal = page_trend(table, names, learners=names, method="asymptotic")
+    untied = page_trend(table, names, learners=names, method="scipy-asymptotic")
+    assert untied.pvalue == pytest.approx(0.0012693433690751756, rel=1e-9)
+    assert untied.pvalue == stats.page_trend_test(table, method="asymptotic").pvalue
+    assert normal.pvalue < untied.pvalue and normal.method == "asymptotic"
+    assert normal.details["scipy_asymptotic_pvalue"] == untied.pvalue
+    assert any("scipy-asymptotic" in note for note in normal.notes)
     # the order is of performance: lower-is-better scores are turned round first
     low = page_trend(-np.array(table, float), names, learners=names, higher_is_better=False)
     assert low.statistic == pytest.approx(133.5)
@@ -152,6 +158,46 @@ def test_page_exact_p_given_ties_is_the_brute_force_permutation_p():
     names = ["a", "b", "c", "d"]
     got = page_trend(-x[:, ::-1], names[::-1], learners=names, higher_is_better=False)
     assert got.pvalue == pytest.approx(_page_brute_force(midranks(x)), rel=1e-12)
+
+
+def test_page_normal_variance_given_ties_is_the_brute_force_permutation_variance():
+    """Var(L) over every combination of a permutation of each row's mid-ranks (the rows of a
+    small tied table enumerated jointly) is page_variance's; the asymptotic p-value is the
+    normal tail with it, and without ties it is scipy's (Page's variance) to the last bit."""
+    import itertools
+
+    from rankwise.stats.family import page_normal_pvalue, page_variance
+    from rankwise.stats.ranking import midranks
+    x = np.array([[1, 1, 2, 3], [2, 2, 2, 1], [0, 1, 1, 0], [5, 5, 5, 5]], float)
+    ranks = midranks(x)
+    n, k = ranks.shape
+    weights = np.arange(1, k + 1)
+    values = np.zeros(1)       # L over every joint choice of one permutation per row
+    for row in ranks:
+        per_row = [row[list(p)] @ weights for p in itertools.permutations(range(k))]
+        values = (values[:, None] + np.array(per_row)[None, :]).ravel()
+    assert values.size == 24 ** 4
+    brute_var = float(np.var(values))
+    assert float(page_variance(ranks)) == pytest.approx(brute_var, rel=1e-12)
+    untied = n * k ** 2 * (k + 1) * (k ** 2 - 1) / 144
+    assert brute_var < untied                       # ties shrink the variance
+    big_l, p = page_normal_pvalue(ranks)
+    mean = float(np.mean(values))
+    assert float(p) == pytest.approx(stats.norm.sf((big_l - mean) / np.sqrt(brute_var)),
+                                     rel=1e-12)
+    names = list("abcd")
+    r = page_trend(x, names, learners=names, method="asymptotic")
+    assert r.pvalue == pytest.approx(float(p), rel=1e-12)
+    assert r.details["pvalue_method"] == "asymptotic given the ties"
+    # every row tied throughout: L is its mean whatever the order, p = 1 (not NaN)
+    assert page_trend(np.ones((3, 4)), names, learners=names, method="asymptotic").pvalue == 1
+    # without ties: scipy's value itself
+    rng = np.random.default_rng(5)
+    clean = np.array([rng.permutation(5) for _ in range(30)], float) + np.arange(5) * 0.2
+    names5 = list("abcde")
+    assert page_trend(clean, names5, learners=names5).pvalue == \
+        stats.page_trend_test(clean, method="asymptotic").pvalue
+    assert float(page_variance(midranks(clean))) == 30 * 25 * 6 * 24 / 144
 
 
 def test_page_exact_p_given_ties_of_many_learners_is_the_monte_carlo_p():

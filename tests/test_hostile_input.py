@@ -463,6 +463,84 @@ def test_race_power_export_and_leaderboard_never_write_over_their_input(cli, tmp
                    "is the results database")
 
 
+#: Every command's files, each written where it would replace what the command reads (or,
+#: for a folder the command reads, inside it): ``(input name, arguments, the words refused)``;
+#: ``IN`` is the input's path, ``DIR`` the folder a report or a file lands in.
+OWN_INPUT = {
+    "compare -o": ("in.csv", ["compare", "IN", "-o", "IN"], "is the input"),
+    "compare --report": ("rep/report.csv", ["compare", "IN", "--report", "DIR"],
+                         "would write over the input"),
+    "items -o": ("items.csv", ["compare", "IN", "--items", "-o", "IN"], "is the input"),
+    "items --report in the folder": ("lm", ["compare", "IN", "--items", "--report",
+                                            "IN/rep"], "is inside the input folder"),
+    "items -o in the folder": ("lm", ["compare", "IN", "--items", "-o", "IN/x.txt"],
+                               "is inside the input folder"),
+    "fronts -o": ("crit.csv", ["compare", "IN", "--criteria", "accuracy,fit_time", "-o",
+                               "IN"], "is the input"),
+    "fronts --report": ("rep/report.csv", ["compare", "IN", "--criteria", "accuracy,fit_time",
+                                           "--report", "DIR"], "would write over the input"),
+    "leaderboard --matrix-figure": ("in.csv", ["leaderboard", "IN", "--matrix-figure", "IN"],
+                                    "is the input"),
+    "leaderboard --report": ("rep/board.csv", ["leaderboard", "IN", "--report", "DIR"],
+                             "would write over the input"),
+    "leaderboard --report in the folder": ("lm", ["leaderboard", "IN", "--report", "IN/rep"],
+                                           "is inside the input folder"),
+    "leaderboard --figure in the folder": ("lm", ["leaderboard", "IN", "--figure",
+                                                  "IN/f.svg"], "is inside the input folder"),
+    "curves -o": ("curves.csv", ["curves", "IN", "-o", "IN"], "is the curves"),
+    "curves --export -o": ("curves.csv", ["curves", "IN", "--export", "aocc", "-o", "IN"],
+                           "is the curves"),
+    "curves --figure": ("curves.csv", ["curves", "IN", "--figure", "IN"], "is the curves"),
+    "curves --cd-figure": ("curves.csv", ["curves", "IN", "--cd-figure", "IN"],
+                           "is the curves"),
+    "curves --report": ("rep/report.csv", ["curves", "IN", "--report", "DIR"],
+                        "would write over the curves"),
+    "curves --report in the folder": ("ioh", ["curves", "IN", "--report", "IN/rep"],
+                                      "is inside the input folder"),
+    "race --report": ("rep/report.csv", ["race", "IN", "--report", "DIR"],
+                      "would write over the input"),
+    "audit -o": ("board.md", ["audit", "IN", "-o", "IN"], "is the board"),
+    "audit --report": ("rep/report.md", ["audit", "IN", "--report", "DIR"],
+                       "would write over the board"),
+    "power --report": ("rep/power.txt", ["power", "IN", "--report", "DIR"],
+                       "would write over the pool"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OWN_INPUT))
+def test_no_command_writes_over_or_into_what_it_reads(cli, tmp_path, case):
+    """-o, every figure option and --report DIR of every command: refused in one line, exit 2,
+    before anything is written, when the file is the command's input or lies in the folder it
+    reads (a report inside an IOHprofiler folder would be read with it the next time)."""
+    import shutil
+    from pathlib import Path
+
+    examples = Path(rw.__file__).parent / "examples"
+    data = Path(__file__).parent / "data"
+    sources = {"in.csv": examples / "garcia2008_table2_accuracy.csv",
+               "items.csv": examples / "evals_items.csv",
+               "crit.csv": examples / "demo_results.csv",
+               "curves.csv": examples / "learning_curves.csv",
+               "board.md": data / "items" / "board_to_markdown.md",
+               "lm": data / "items" / "lm_eval", "ioh": data / "curves" / "ioh"}
+    name, args, words = OWN_INPUT[case]
+    given = tmp_path / name
+    given.parent.mkdir(exist_ok=True)
+    kind = {"compare": "in.csv", "race": "in.csv", "power": "in.csv", "leaderboard": "in.csv",
+            "curves": "curves.csv", "audit": "board.md"}[args[0]]
+    kind = "crit.csv" if "--criteria" in args else "items.csv" if "--items" in args else kind
+    source = sources.get(name, sources[kind])
+    if source.is_dir():
+        shutil.copytree(source, given)
+    else:
+        shutil.copy(source, given)
+    args = [str(given) + a[2:] if a.startswith("IN") else str(given.parent) if a == "DIR"
+            else a for a in args]
+    before = {p: (p.read_bytes() if p.is_file() else None) for p in tmp_path.rglob("*")}
+    refused(cli(*args), words)
+    assert {p: (p.read_bytes() if p.is_file() else None) for p in tmp_path.rglob("*")} == before
+
+
 def test_an_output_that_is_a_link_a_pipe_or_a_device_stays_what_it_is(cli, tmp_path,
                                                                        table_file):
     import stat
@@ -520,12 +598,84 @@ def test_every_seed_option_refuses_a_bad_seed_in_one_line(cli, table_file, seed)
             assert code == 2 and len(err.strip().splitlines()) == 1 and "seed" in err, err
 
 
-def test_a_seed_beyond_64_bits_is_a_seed_everywhere(cli, table_file):
-    """numpy's generators take any whole number ≥ 0; so does every seed option."""
-    assert rw.race(rw.load_example("garcia2008"), seed=2 ** 64).seed == 2 ** 64
+#: Every command with a seed, on a bundled input (the curves', items' and fronts' included).
+EVERY_SEED_COMMAND = {
+    "compare": ["compare", "--example", "garcia2008", "--rank-sets", "ranks"],
+    "items": ["compare", "--example", "evals"],
+    "fronts": ["compare", "--example", "demo_results", "-c", "accuracy,fit_time"],
+    "curves": ["curves", "--example", "learning"],
+    "leaderboard": ["leaderboard", "--example", "garcia2008", "--draws", "5"],
+    "race": ["race", "--example", "garcia2008"],
+    "power": ["power", "--example", "garcia2008", "--draws", "20"],
+}
+
+
+@pytest.mark.parametrize("seed", [-1, 2 ** 64, 2 ** 70])
+@pytest.mark.parametrize("command", sorted(EVERY_SEED_COMMAND))
+def test_every_seed_option_refuses_a_seed_outside_0_to_2_64_minus_1(cli, command, seed):
+    """One range for every seed, 0 to 2**64 - 1 (rankwise.defaults.SEED_MAX): outside it,
+    one line before any work, in every command."""
+    refused(cli(*EVERY_SEED_COMMAND[command], "--seed", seed),
+            "--seed must be a whole number from 0 to 2**64 - 1")
+
+
+def test_the_largest_seed_is_a_seed_of_every_command(cli, table_file):
+    from rankwise.defaults import SEED_MAX
+
+    assert SEED_MAX == 2 ** 64 - 1
     for command in SEED_COMMANDS:
-        code, _, err = cli(command[0], table_file, *command[1:], "--seed", 2 ** 64)
+        code, _, err = cli(command[0], table_file, *command[1:], "--seed", SEED_MAX)
         assert code == 0, err
+
+
+def _seeded_calls() -> dict:
+    """Every public function with a seed, on a small bundled input."""
+    from pathlib import Path
+
+    from rankwise.power import power_study
+    from rankwise.stats.exact import friedman_permutation_pvalue
+    from rankwise.stats.ranking import rank_within_datasets
+
+    t = rw.load_example("garcia2008")
+    x, ranks = t.values, rank_within_datasets(t.values)
+    holes = x.copy()
+    holes[0, 0] = holes[3, 2] = np.nan
+    examples = Path(rw.__file__).parent / "examples"
+    return {
+        "race": lambda s: rw.race(t, seed=s),
+        "leaderboard": lambda s: rw.leaderboard(t, draws=5, seed=s),
+        "kendalls_w": lambda s: rw.kendalls_w(t, seed=s),
+        "mean_rank_intervals": lambda s: rw.mean_rank_intervals(ranks, draws=50, seed=s),
+        "mean_rank_sets": lambda s: rw.mean_rank_sets(ranks, draws=100, seed=s),
+        "skillings_mack": lambda s: rw.skillings_mack(holes, permutation=True,
+                                                      replicates=50, seed=s),
+        "friedman_permutation_pvalue": lambda s: friedman_permutation_pvalue(
+            ranks, method="monte-carlo", replicates=50, seed=s),
+        "bayesian_sign_test": lambda s: rw.bayesian_sign_test(x[:, 0], x[:, 1], seed=s),
+        "compare_items": lambda s: rw.compare_items(
+            rw.read_items(examples / "evals_items.csv"), seed=s),
+        "compare_curves": lambda s: rw.compare_curves(
+            examples / "learning_curves.csv", higher_is_better=True, draws=20, seed=s),
+        "compare_criteria": lambda s: rw.compare_criteria(
+            [rw.load_example("demo_results", criterion=c) for c in ("accuracy", "fit_time")],
+            ["accuracy", "fit_time"], draws=20, seed=s),
+        "power_study": lambda s: power_study(t, draws=10, biases=[0], sample_size=[10],
+                                             seed=s),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_seeded_calls()))
+def test_every_function_takes_seeds_from_0_to_2_64_minus_1(name):
+    """The top of the range is a seed of every function with one; one more, and -1, are
+    refused in one line (mean_rank_intervals, skillings_mack and the Friedman Monte Carlo
+    gave numpy's ValueError for -1)."""
+    from rankwise.defaults import SEED_MAX
+
+    call = _seeded_calls()[name]
+    assert call(SEED_MAX) is not None
+    for bad in (-1, SEED_MAX + 1):
+        with pytest.raises(RankwiseError, match="seed must be a whole number from 0 to 2"):
+            call(bad)
 
 
 def test_race_checks_every_option_before_it_speaks(cli, table_file):

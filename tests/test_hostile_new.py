@@ -421,12 +421,12 @@ def test_one_wording_per_kind_of_check():
                          "--alpha must be between 0 and 1 (exclusive)"),
                         (lambda: check.finite("x", "inf"), "x must be a finite number"),
                         (lambda: check.ordered_pair("b", (2, 1)), "LOW < HIGH"),
-                        (lambda: check.seed(-1), "seed must be a whole number ≥ 0"),
+                        (lambda: check.seed(-1), "seed must be a whole number from 0 to"),
                         (lambda: check.counts("counts", {"a": True}), "whole number")):
         with pytest.raises(RankwiseError, match=words.replace("(", r"\(").replace(")", r"\)")):
             call()
     assert check.whole("n", 10.0) == 10 and check.counts("c", {"a": 3}) == {"a": 3}
-    assert check.seed(2 ** 64) == 2 ** 64   # numpy takes any whole number ≥ 0
+    assert check.seed(2 ** 64 - 1) == 2 ** 64 - 1   # one range for every seed: 0 to 2**64 - 1
 
 
 # -- valid input that was refused, and warnings before an error -----------------------------------

@@ -305,6 +305,30 @@ def test_out_of_core_stream_equals_the_in_memory_analysis(tmp_path, cli):
     assert json.loads(ran.out)["per_dataset"][0]["pairs_kept"] in ("significant", "all")
 
 
+@pytest.mark.parametrize("partition", [None, "task", "model"])
+def test_a_stream_of_the_item_tables_own_parquet_with_categorical_columns(tmp_path, cli,
+                                                                        partition):
+    """ItemTable.frame as pandas writes it (model, task, item and cluster categorical), one
+    file or a folder partitioned by a label: --source items-stream reads it (a folder
+    partitioned by a categorical column stopped with Dask's traceback "Not all columns are
+    categoricals"), and its task table is the in-memory one."""
+    table = rankwise.load_items_example("evals")
+    frame = table.frame
+    assert isinstance(frame["task"].dtype, pd.CategoricalDtype)
+    target = tmp_path / ("items.parquet" if partition is None else "items")
+    frame.to_parquet(target, **({} if partition is None else {"partition_cols": [partition]}))
+    stream = rankwise.read_items(target, reader="items-stream")
+    assert stream.tasks == tuple(sorted(table.tasks))
+    assert stream.models == tuple(sorted(table.models))
+    memory = table.task_table()
+    rows = [list(memory.datasets).index(t) for t in stream.tasks]
+    cols = [list(memory.learners).index(m) for m in stream.models]
+    assert np.allclose(stream.task_table().values, memory.values[np.ix_(rows, cols)])
+    if partition == "task":   # the reported case, through the command line
+        ran = cli("compare", target, "--items", "--source", "items-stream", "-f", "json")
+        assert ran.code == 0 and "Traceback" not in ran.err, ran.err
+
+
 def test_an_output_inside_an_input_folder_is_refused(cli, tmp_path):
     import shutil
 

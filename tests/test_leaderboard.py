@@ -553,3 +553,62 @@ def test_rounds_is_draws_with_a_warning_until_it_goes(cli):
         front = rankwise.compare_criteria(tables, ["accuracy", "fit_time"], rounds=20,
                                           permutations=10)
     assert front.settings["draws"] == 20
+
+
+def _table_with_two_missing_results():
+    """Six learners on ten data sets of two folds, m1 without a result on d3 and m4 on d5."""
+    frame = _random_table(np.random.default_rng(21), k=6, n=10, folds=2)
+    gone = ((frame.dataset == "d3") & (frame.method == "m1")) | \
+        ((frame.dataset == "d5") & (frame.method == "m4"))
+    return frame[~gone].reset_index(drop=True)
+
+
+def test_missing_results_policy_of_the_board_given_and_inferred(tmp_path, cli):
+    """``--missing``: keep (the default, given or not: the same board), or compare's policies
+    that make sense for a board; Skillings-Mack's (compare's test) and the items' are refused
+    on a table in one line."""
+    frame = _table_with_two_missing_results()
+    path = tmp_path / "holes.csv"
+    frame.to_csv(path, index=False)
+    inferred = cli("leaderboard", path, "--draws", "5", "-f", "json")
+    given = cli("leaderboard", path, "--draws", "5", "-f", "json", "--missing", "keep")
+    assert inferred.code == 0 and inferred == given
+    kept = json.loads(inferred.out)
+    assert kept["settings"]["missing"] == "keep" and len(kept["boards"][0]["rows"]) == 6
+    ran = cli("leaderboard", path, "--draws", "5", "--missing", "drop-learners", "-f", "json")
+    assert ran.code == 0 and json.loads(ran.out)["settings"]["missing"] == "drop-learners"
+    assert len(json.loads(ran.out)["boards"][0]["rows"]) == 4
+    for bad, said in (("refuse", "2 missing cell(s)"), ("skillings-mack", "must be one of keep"),
+                      ("common", "must be one of keep"), ("impute:nobody", "names no learner")):
+        out = cli("leaderboard", path, "--missing", bad)
+        assert out.code == 2 and said in out.err and "Traceback" not in out.err, bad
+        assert len(out.err.strip().splitlines()) == 1, out.err
+
+
+def test_missing_results_policies_of_the_board_in_python():
+    frame = _table_with_two_missing_results()
+    board = leaderboard(frame, draws=5)
+    assert not board.board.complete and len(board.board.learners) == 6
+    assert leaderboard(frame, draws=5, missing="keep").to_dict() == board.to_dict()
+    dropped = leaderboard(frame, draws=5, missing="drop-datasets")
+    assert dropped.board.complete and dropped.board.datasets == 8
+    assert any("dropped 2 data set(s): d3, d5" in n for n in dropped.notes)
+    learners = leaderboard(frame, draws=5, missing="drop-learners")
+    assert set(learners.board.learners) == {"m0", "m2", "m3", "m5"}
+    worst = leaderboard(frame, draws=5, missing="worst")
+    assert worst.board.complete and len(worst.board.learners) == 6
+    assert any("filled with the worst score" in n for n in worst.notes)
+    assert leaderboard(frame, draws=5, missing="impute:m0").board.complete
+    # a ScoreTable keeps the policy it was read with
+    table = rankwise.load_table(frame, missing="skillings-mack")
+    assert len(leaderboard(table, draws=5).board.learners) == 6
+    with pytest.raises(RankwiseError, match="a ScoreTable's missing cells"):
+        leaderboard(table, draws=5, missing="drop-datasets")
+
+
+def test_the_board_of_scored_items_takes_the_items_missing_policy(cli):
+    common = cli("leaderboard", "--example", "evals", "--draws", "10", "--missing", "common")
+    assert common.code == 0, common.err
+    assert common == cli("leaderboard", "--example", "evals", "--draws", "10")
+    wrong = cli("leaderboard", "--example", "evals", "--missing", "drop-datasets")
+    assert wrong.code == 2 and "--missing for items must be refuse or common" in wrong.err

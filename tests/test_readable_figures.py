@@ -261,3 +261,36 @@ def test_the_groups_figure_says_how_many_it_shows():
     plan = cmp.figures["groups"]
     assert f"the best {GROUPS_FIGURE_MAX} of {k} learners shown" in plan.caption
     assert plan.matrix[3] in plan.caption
+
+
+def _overfitting_curves():
+    """Learning curves that rise and then fall (as a validation score of an overfitting
+    learner): the running best and the values as logged part after the peak."""
+    rng = np.random.default_rng(4)
+    budgets = [1, 2, 4, 8, 16, 32]
+    rows = [(learner, f"p{p}", run, b, top - (np.log2(b) - peak) ** 2 * 0.02
+             + rng.normal(0, 0.002))
+            for learner, top, peak in (("A", 0.9, 2), ("B", 0.85, 3), ("C", 0.8, 4))
+            for p in range(5) for run in range(2) for b in budgets]
+    return pd.DataFrame(rows, columns=["learner", "problem", "run", "budget", "value"])
+
+
+@pytest.mark.parametrize("curve", ["running-best", "values"])
+def test_the_convergence_panel_draws_the_curves_the_aocc_is_over(curve):
+    """The AOCC takes each run's running best (default) or the values as logged
+    (--aocc-curve values); the convergence panel draws the same, and its label says which."""
+    from rankwise.analysis.curves import AoccOptions
+    from rankwise.report.curves import curves_figure
+
+    r = rankwise.compare_curves(_overfitting_curves(), draws=50, higher_is_better=True,
+                                aocc=AoccOptions(curve=curve))
+    panel = curves_figure(r).axes[1]
+    medians = [np.asarray(line.get_ydata(), float) for line in panel.get_lines()]
+    assert len(medians) == 3
+    falls = [bool((np.diff(m[np.isfinite(m)]) < -1e-9).any()) for m in medians]
+    if curve == "running-best":   # a running best never falls, and the label says so
+        assert not any(falls) and "running best" in panel.get_ylabel()
+        assert "normalised running best" in r.to_text()
+    else:                         # the values as logged fall past each learner's peak
+        assert all(falls) and "as logged" in panel.get_ylabel()
+        assert "normalised value as logged" in r.to_text()

@@ -43,8 +43,9 @@ def written_by_report(name: str) -> bool:
 
 def refuse_clashes(inputs: dict, outputs: dict, folders: dict | None = None) -> None:
     """One line, before any work, when an output (``outputs``: label → file) would replace an
-    input (``inputs``: label → file, or a folder whose files are read) or another output, or when a report folder (``folders``:
-    label → folder) would write over one of them. Labels are what the user typed (``-o``,
+    input (``inputs``: label → file, or a folder whose files are read) or another output, or
+    when a report folder (``folders``: label → folder) is one of them, lies inside an input
+    folder, or would write over one of them. Labels are what the user typed (``-o``,
     ``--pairs``); None values are left out."""
     ins = {label: Path(p) for label, p in inputs.items() if p is not None}
     outs = {label: Path(p) for label, p in outputs.items()
@@ -69,6 +70,11 @@ def refuse_clashes(inputs: dict, outputs: dict, folders: dict | None = None) -> 
             if Path(folder).resolve() == path.resolve():
                 raise RankwiseError(f"{f_label} {folder} is also {label}; give the report its"
                                     f" own folder")
+            # as a file written into an input folder: the report's files would be read with
+            # the folder's own the next time (a report.json among IOHprofiler's files)
+            if label in ins and path.is_dir() and path.resolve() in Path(folder).resolve().parents:
+                raise RankwiseError(f"{f_label} {folder} is inside the input folder {path},"
+                                    " whose files are read; write the report elsewhere")
             if written_by_report(path.name) and same_file(path.parent, folder):
                 what = "is read" if label in ins else "is written"
                 raise RankwiseError(f"{f_label} {folder} would write over {label} {path}, which"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .defaults import SEED_MAX
 from .errors import RankwiseError
 from .names import ALTERNATIVES, CONVENTIONS  # noqa: F401  (re-exported)
 
@@ -236,9 +237,12 @@ def rope(value) -> float:
 
 
 def seed(value, name: str = "seed") -> int:
-    """A seed of numpy's generators: a whole number ≥ 0."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise RankwiseError(f"{name} must be a whole number ≥ 0; got {value!r}")
+    """A seed of numpy's generators: a whole number from 0 to :data:`~rankwise.defaults.SEED_MAX`
+    (2**64 − 1), one range for every command and function."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or not 0 <= value <= SEED_MAX:
+        raise RankwiseError(f"{name} must be a whole number from 0 to 2**64 - 1; got"
+                            f" {value!r}")
     return int(value)
 
 

@@ -1,8 +1,9 @@
 """Every default of rankwise, and its seed policy, in one place.
 
-Seeds. Every sampler a user can seed takes ``seed=`` (``--seed`` on its command), every output
-echoes the seed it drew with, and the same seed gives the same draws on one core or several,
-called from Python or from the command line. Each analysis has one default seed, declared
+Seeds. Every sampler a user can seed takes ``seed=`` (``--seed`` on its command), a whole
+number from 0 to :data:`SEED_MAX` (2**64 − 1; anything else is refused in one line by
+:func:`rankwise._validate.seed`), every output echoes the seed it drew with, and the same
+seed gives the same draws on one core or several, called from Python or from the command line. Each analysis has one default seed, declared
 here and nowhere else (a test walks the package for a second literal):
 
 - :data:`DEFAULT_SEED`: :func:`rankwise.compare` and every sampler it calls (the Bayesian
@@ -26,6 +27,8 @@ and Skillings-Mack tests (:data:`MONTE_CARLO_SEED`) and the bootstrap intervals 
 DEFAULT_DECIMALS = 12
 #: The seed of every user-seedable sampler (see the module docstring).
 DEFAULT_SEED = 20170101
+#: The largest seed any ``seed=`` or ``--seed`` takes (the smallest is 0).
+SEED_MAX = 2 ** 64 - 1
 #: Posterior samples of the Bayesian sign and signed-rank tests.
 BAYESIAN_SAMPLES = 50_000
 #: A Bayesian decision is drawn when a posterior probability reaches this.

@@ -172,6 +172,13 @@ MISSING_POLICIES = ("refuse", "drop-datasets", "drop-learners", "skillings-mack"
 MISSING_IMPUTE = "impute:"
 
 
+#: A leaderboard keeps a missing result by default: two learners battle where both have one.
+MISSING_KEEP = "keep"
+#: ``rankwise leaderboard --missing``: compare's policies that make sense for a board (not
+#: Skillings-Mack's test, which is compare's), with ``keep`` first, the board's default.
+BOARD_MISSING = (MISSING_KEEP,) + tuple(p for p in MISSING_POLICIES if p != "skillings-mack")
+
+
 def imputed_from(policy: str) -> str | None:
     """The learner of ``impute:LEARNER``, or None for any other missing-cells policy."""
     return policy[len(MISSING_IMPUTE):] if policy.startswith(MISSING_IMPUTE) else None

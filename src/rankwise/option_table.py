@@ -211,6 +211,14 @@ READ = _read_options(
                 " them), worst or impute:LEARNER (fill them).",
     columns="Column roles (e.g. value=result).", source="Which reader:")
 
+#: ``leaderboard --missing``: compare's policies that make sense for a board (keep by default).
+BOARD_MISSING = Option(
+    "missing", names.MISSING_KEEP, "--missing", metavar="POLICY", panel=IN,
+    help="Missing results: keep (two learners battle where both have one), refuse,"
+         " drop-datasets, drop-learners, worst or impute:LEARNER, as compare; scored items:"
+         " refuse (their default) or common.",
+    complete=names.BOARD_MISSING + (names.MISSING_IMPUTE, "common"))
+
 ITEMS_P = "Items (guide: items)"
 
 #: compare's options for scored items (``compare --items``; :func:`rankwise.read_items`).
@@ -619,7 +627,7 @@ LINES = {
                    "The race as a figure (.svg, .pdf or .png).")),
     "leaderboard": (INPUT, EXAMPLE, *(o for o in READ if o.name not in ("aggregate", "shape",
                                                                         "missing")),
-                    *BOARD, *BOARD_OUT, OUTPUT),
+                    BOARD_MISSING, *BOARD, *BOARD_OUT, OUTPUT),
     "audit": (*AUDIT_LINE, FORMAT, REPORT, OUTPUT),
     "gate": (*GATE_LINE, FORMAT, REPORT, OUTPUT),
     "curves": CURVES_LINE,

@@ -34,8 +34,7 @@ def _trend_normal(learners, means: np.ndarray, names: list) -> dict:
     """Page's test of every learner at once where scipy's ``page_trend_test`` takes its normal
     approximation ("auto": more than 8 checkpoints, or more than 20 problems, or more than 12
     and more than 3): the same statistic, p-value and result as :func:`page_trend` gives."""
-    from scipy.stats import norm
-
+    from ..stats.family import page_normal_pvalue
     from ..stats.ranking import round_scores
     from ..stats.results import TestResult
 
@@ -43,16 +42,15 @@ def _trend_normal(learners, means: np.ndarray, names: list) -> dict:
     ranks = stats.rankdata(x, axis=-1)  # 1 = worst along the checkpoints, mid-ranks
     n, m = x.shape[1], x.shape[2]
     sums = ranks.sum(axis=1)  # (l, m)
-    big_l = sums @ np.arange(1, m + 1)
-    e0 = n * m * (m + 1) ** 2 / 4
-    v0 = n * m ** 2 * (m + 1) * (m ** 2 - 1) / 144
-    pvalue = norm.sf((big_l - e0) / np.sqrt(v0))
+    big_l, pvalue = page_normal_pvalue(ranks)  # the variance given each learner's ties
     out = {}
     for i, learner in enumerate(learners):
         if np.isnan(x[i]).any():
             continue
+        srt = np.sort(ranks[i], axis=1)
+        tied = bool((srt[:, 1:] == srt[:, :-1]).any())
         details = {"n": n, "k": m, "order": list(names), "rank_sums": sums[i].tolist(),
-                   "pvalue_method": "asymptotic"}
+                   "pvalue_method": "asymptotic given the ties" if tied else "asymptotic"}
         out[learner] = TestResult("page", float(big_l[i]), float(pvalue[i]), "asymptotic",
                                   "default", None, details,
                                   ("one-sided: the alternative is that performance increases"

@@ -440,11 +440,10 @@ def _per_run(curves: Curves, lb, ub, options: AoccOptions, tv, conv) -> dict:
            "conv": np.full((n_l, n_p, n_r), np.inf),
            "best": np.full((n_l, n_p, n_r), np.nan), "auc": np.full((n_l, n_p, n_r), np.nan)}
     inside = curves.grid[None, None, None, :]
-    best_so_far = options.curve == "running-best" and curves.value_kind != "running-best"
     for b in curves.blocks():
         v = curves.values[b]
         final = curves.final[b]
-        w = _running_best(v, curves.maximize) if best_so_far else v
+        w = aocc_curve(v, curves, options)
         normed = normalise(w, lb, ub, maximize=curves.maximize, scale=options.value_scale)
         normed[np.isnan(v)] = np.nan
         out["aocc"][b] = area_over(normed, curves.grid, final, budget=options.budget,
@@ -459,6 +458,21 @@ def _per_run(curves: Curves, lb, ub, options: AoccOptions, tv, conv) -> dict:
             out["best"][b] = np.where(within, -running, np.inf).min(axis=-1)
             out["auc"][b] = np.where(within, -running, 0.0).sum(axis=-1) / within.sum(axis=-1)
     return out
+
+
+def aocc_over_running_best(curves: Curves, options: AoccOptions) -> bool:
+    """Whether the AOCC's curves are each run's running best: asked for, or the values are
+    one already."""
+    return options.curve == "running-best" or curves.value_kind == "running-best"
+
+
+def aocc_curve(v: np.ndarray, curves: Curves, options: AoccOptions) -> np.ndarray:
+    """The values the AOCC's area is over, from ``v`` (a block of ``curves.values``, the whole
+    grid): each run's running best where :func:`aocc_over_running_best` (taken here unless the
+    values are one already), else ``v`` as read. The convergence figure draws the same."""
+    if options.curve == "running-best" and curves.value_kind != "running-best":
+        return _running_best(v, curves.maximize)
+    return v
 
 
 def _running_best(v: np.ndarray, maximize: bool) -> np.ndarray:

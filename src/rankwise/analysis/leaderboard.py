@@ -35,6 +35,7 @@ import numpy as np
 
 from ..defaults import DEFAULT_SEED, LEADERBOARD_FIGURE_MOST
 from ..errors import RankwiseError
+from ..names import MISSING_KEEP
 from ..stats import elo as bt
 from ..stats.aggregation import RULES, aggregate, majority
 from ..stats.ranking import DEFAULT_DECIMALS, round_scores
@@ -610,7 +611,7 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
                 source_format: str = "auto", where=None, sep: str | None = None,
                 decimal: str | None = None, duplicates: str | None = None,
                 decimals: int | None = DEFAULT_DECIMALS, figure_top: int = FIGURE_MOST,
-                rounds: int | None = None) -> Leaderboard:
+                missing: str = MISSING_KEEP, rounds: int | None = None) -> Leaderboard:
     """The leaderboard of a table of results split by split (module docstring).
 
     Parameters
@@ -649,6 +650,14 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
         The figures (:func:`rankwise.report.board.board_figure` and ``matrix_figure``) draw the
         board's best ``figure_top`` learners, every one up to it (from 1 to 300); fewer than
         the board has, the figure and the notes say so.
+    missing : {"keep", "refuse", "drop-datasets", "drop-learners", "worst"} or \
+"impute:LEARNER", default "keep"
+        A missing result (a learner without a score on a data set): ``keep`` it missing, two
+        learners then battle on the data sets where both have a result (the tests beside the
+        board need a complete table); the others as :func:`rankwise.load_table` takes them
+        (``refuse`` it, drop the data sets or the learners with one, or fill it), said in the
+        notes. A ScoreTable brings the policy it was read with: another one is refused where
+        it has missing cells.
 
     Returns
     -------
@@ -669,7 +678,7 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
     ('C4.5', 2.1)
     """
     from .. import _validate as check
-    from ..tables.read import load_table, read_frame
+    from ..tables.read import board_policy, load_table, read_frame
 
     draws = _whole(check.renamed(draws, rounds, "rounds", "draws"), "draws", 1, 100_000)
     figure_top = _whole(figure_top, "figure_top", 1, FIGURE_MOST)
@@ -680,11 +689,15 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
     check.confidence(confidence)
     read = dict(criterion=criterion, higher_is_better=higher_is_better, columns=columns,
                 source_format=source_format, duplicates=duplicates, aggregate="mean",
-                missing="skillings-mack")
+                missing=board_policy(missing))
     if hasattr(source, "values") and hasattr(source, "learners"):   # a ScoreTable
         if by is not None:
             raise RankwiseError("--by needs the input's columns: give the file or DataFrame,"
                                 " not a ScoreTable")
+        if missing != MISSING_KEEP and np.isnan(np.asarray(source.values, float)).any():
+            raise RankwiseError(f"missing={missing!r}: a ScoreTable's missing cells were kept"
+                                f" when it was read; read it with load_table(...,"
+                                f" missing={missing!r}), or give the file or DataFrame")
         tables, frames, label, notes = [(None, source)], [None], source.source, ()
     else:
         frame, label, notes = read_frame(source, sep=sep, decimal=decimal, where=where)
@@ -713,7 +726,8 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
                 "bootstrap": {"over": "data sets", "draws": draws, "seed": seed,
                               "confidence": float(confidence)},
                 "alpha": alpha, "by": by, "aggregate": "mean over a data set's splits",
-                "order": rule, "decimals": decimals, "figure_top": figure_top}
+                "order": rule, "decimals": decimals, "figure_top": figure_top,
+                "missing": missing}
     reading = [table.reading.sentence()] if table.reading is not None else []
     few = ([f"With {draws} bootstrap resamples the {confidence:.0%} interval of Elo is a little"
             " narrow: in a simulation (5 learners, 30 data sets) the intervals of 100"

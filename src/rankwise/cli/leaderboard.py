@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..cli_options import D, P
 from ..errors import RankwiseError
+from ..names import MISSING_KEEP
 from .driver import command, is_items_input, read_items_input, separator, write_figure
 
 B, BD = P.leaderboard, D.leaderboard
@@ -13,6 +14,7 @@ def leaderboard(
     input: B.input = BD.input, example: B.example = BD.example,
     criterion: B.criterion = BD.criterion,
     higher_is_better: B.higher_is_better = BD.higher_is_better, columns: B.columns = BD.columns,
+    missing: B.missing = BD.missing,
     source_format: B.source_format = BD.source_format, duplicates: B.duplicates = BD.duplicates,
     where: B.where = BD.where, sep: B.sep = BD.sep, decimal: B.decimal = BD.decimal,
     anchor: B.anchor = BD.anchor, draws: B.draws = BD.draws, seed: B.seed = BD.seed,
@@ -34,8 +36,12 @@ def leaderboard(
         decimals = decimals_of(decimals)
         if is_items_input(input, example, source_format):
             # scored items: the board of the task-level table (mean per model and task)
+            # the items' own policies (refuse, their default, or common), as compare --items
+            kept = {} if missing == MISSING_KEEP else {"missing": missing}
             items = read_items_input(input, example, source_format, columns=columns,
-                                     sep=separator(sep), decimal=decimal, duplicates=duplicates)
+                                     sep=separator(sep), decimal=decimal, duplicates=duplicates,
+                                     **kept)
+            missing = MISSING_KEEP   # the task table is whole
             opened = nullcontext(items.task_table())
             source_format = "auto"
         elif example is not None:
@@ -54,7 +60,7 @@ def leaderboard(
                               columns=parse_columns(columns), source_format=source_format,
                               where=where, sep=separator(sep), decimal=decimal,
                               duplicates=duplicates, decimals=decimals,
-                              figure_top=figure_top)
+                              figure_top=figure_top, missing=missing)
         if example is not None:
             from dataclasses import replace
             result = replace(result, source=f"example:{example}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._text import counted
+from ..analysis.curves import aocc_over_running_best
 from .format import p_words
 from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
 
@@ -198,8 +199,8 @@ def _aocc_section(r) -> list:
     o = r.aocc_options
     bounds = ("each problem's worst and best value" if o.bounds == "problem"
               else f"[{o.bounds[0]:g}, {o.bounds[1]:g}]")
-    curve = ("over each run's running best, as IOHinspector" if o.curve == "running-best"
-             or r.curves.value_kind == "running-best" else "over the values as logged")
+    curve = ("over each run's running best, as IOHinspector"
+             if aocc_over_running_best(r.curves, o) else "over the values as logged")
     means = r.aocc_means
     rows = [[r.learners[i], f"{means[i]:.4f}"]
             for i in np.argsort(-means, kind="stable")[:LEARNERS_SHOWN]]
@@ -279,7 +280,8 @@ def _figure_section(r) -> list:
             Figure("curves", Drawn(
                 "curves", "Curves over the budget",
                 f"Rank over budget {_band_words(r)}, convergence (median"
-                f" of the normalised value over problems and runs, with quartiles), the ECDF"
+                f" of the normalised {_drawn_words(r)} over problems and runs, with"
+                f" quartiles: the curves the AOCC is the area over), the ECDF"
                 f" of running times and the performance profile, for "
                 + (f"every one of the {k} learners." if n == k else
                    f"the best {n} of {k} learners (see the notes)."))),
@@ -325,7 +327,8 @@ def render_curves(r, fmt: str, width: int | None = 80) -> str:
 
 def curves_figure(r):
     """Four panels: the rank band over the budget, the convergence curves (median over
-    problems and runs of the normalised value, with its quartiles), each learner's ECDF of
+    problems and runs of the normalised running best, or of the value as logged with
+    ``--aocc-curve values``: what the AOCC takes, with its quartiles), each learner's ECDF of
     running times over the fixed targets, and the performance profiles. Lines for every
     learner drawn (``r.figure_order()``); the band and the quartiles as bars at the
     checkpoints, side by side, so that they do not cover one another."""
@@ -397,13 +400,18 @@ def _rank_panel(ax, r, shown, colors):
 
 
 def _convergence_panel(ax, r, shown, colors):
+    """The curves the AOCC is the area over (each run's running best, or the values as
+    logged with ``--aocc-curve values``), normalised as the AOCC normalises them."""
+    from ..analysis.curves import aocc_curve
     from ..stats.curves import normalise
 
     c = r.curves
     lb, ub = r.aocc_bounds  # the AOCC's own, so both show one normalisation
     idx = c.index_at(r.display)
-    normed = normalise(c.values[..., idx], lb, ub, maximize=c.maximize,
-                       scale=r.aocc_options.value_scale)
+    drawn = np.empty(c.values.shape[:-1] + (idx.size,))
+    for b in c.blocks():  # the running best along the whole grid, then at the budgets drawn
+        drawn[b] = aocc_curve(c.values[b], c, r.aocc_options)[..., idx]
+    normed = normalise(drawn, lb, ub, maximize=c.maximize, scale=r.aocc_options.value_scale)
     normed = np.where(np.isnan(c.values[..., idx]), np.nan, normed)
     cp = _at_checkpoints(r)
     q = np.full((len(c.learners), 3, idx.size), np.nan)
@@ -415,9 +423,15 @@ def _convergence_panel(ax, r, shown, colors):
         ax.plot(r.display, q[i, 1], color=colors[i], lw=1.4)
     _bars(ax, r.display[cp], q[:, 0][:, cp], q[:, 2][:, cp], shown, colors,
           lambda i: i)
-    ax.set_ylabel("normalised value (1 = best)")
+    ax.set_ylabel(f"normalised {_drawn_words(r)} (1 = best)")
     ax.set_title("Convergence: median over problems and runs (bars: quartiles)",
                  fontsize=10)
+
+
+def _drawn_words(r) -> str:
+    """What the convergence panel draws: the AOCC's curve."""
+    return ("running best" if aocc_over_running_best(r.curves, r.aocc_options)
+            else "value as logged")
 
 
 def _profile_panel(ax, r, shown, colors):

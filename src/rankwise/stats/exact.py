@@ -17,7 +17,7 @@ from itertools import permutations
 import numpy as np
 from scipy import stats
 
-from .._validate import score_input
+from .._validate import score_input, seed as check_seed
 from ..defaults import MONTE_CARLO_SEED as MC_SEED
 from ..errors import RankwiseError
 from .ranking import midranks
@@ -112,6 +112,7 @@ def friedman_permutation_pvalue(ranks, *, method: str = "auto",
     Every statistic that increases with Σ R_j² given the data sets' ranks has this p-value:
     Friedman's χ² with or without the tie correction, and the Iman-Davenport F.
     """
+    seed = check_seed(seed)
     r = _doubled(ranks)
     observed = int((r.sum(axis=0) ** 2).sum())
     if method in ("auto", "exact"):
@@ -262,6 +263,7 @@ def skillings_mack(x, *, higher_is_better: bool | None = None, permutation: bool
     >>> round(skillings_mack(load_example("garcia2008").values).statistic, 3)
     39.647
     """
+    seed = check_seed(seed)
     x = np.asarray(x, dtype=float)
     observed = ~np.isnan(x)
     usable = observed.sum(axis=1) >= 2

@@ -170,9 +170,10 @@ def concordance_from_ranks(r: np.ndarray, confidence: float = 0.95, draws: int =
                        int(seed))
 
 
-#: Page's test's p-value methods: ``exact`` is exact given the ties; ``scipy-conservative`` is
-#: scipy's exact p of the untied distribution at ⌊L⌋.
-PAGE_METHODS = ("auto", "exact", "asymptotic", "scipy-conservative")
+#: Page's test's p-value methods: ``exact`` is exact given the ties and ``asymptotic`` takes the
+#: variance given the ties; ``scipy-conservative`` is scipy's exact p of the untied distribution
+#: at ⌊L⌋ and ``scipy-asymptotic`` scipy's normal approximation with the untied variance.
+PAGE_METHODS = ("auto", "exact", "asymptotic", "scipy-conservative", "scipy-asymptotic")
 #: Learners up to which the exact p-value given ties is computed (``"auto"`` asks for it up to 8).
 PAGE_EXACT_TIES_MAX_LEARNERS = 12
 
@@ -195,15 +196,20 @@ def page_trend(x, order, *, learners=None, higher_is_better: bool | None = None,
       ties), by convolving the data sets' distributions of Σ_j j·r_j (whole numbers: twice
       the ranks), up to 12 learners with ties. Without ties this is scipy's
       ``page_trend_test`` exact p.
-    - ``"asymptotic"``: the normal approximation of Page (1963), as scipy computes it.
+    - ``"asymptotic"``: the normal approximation of Page (1963) with the variance of L given
+      the ties (:func:`~rankwise.stats.family.page_variance`); without ties, scipy's
+      ``page_trend_test`` value.
     - ``"auto"`` (default): ``"exact"`` where scipy's ``method="auto"`` chooses its exact p (at
       most 8 learners, and at most 12 data sets or at most 3 learners, and at most 20 data
       sets), else ``"asymptotic"``.
     - ``"scipy-conservative"``: scipy's exact p, P(L* ≥ ⌊L⌋) over the permutations of the
       untied ranks 1…m whatever the ties: larger than the exact p when there are ties (the
       ``"exact"`` of rankwise 0.8 and of scipy).
+    - ``"scipy-asymptotic"``: scipy's normal approximation, with the variance of untied ranks
+      whatever the ties: larger than the variance given the ties, so a p-value nearer 0.5
+      (the ``"asymptotic"`` of rankwise 0.8 and of scipy).
 
-    With ties the result's notes say that the exact p is given the ties, and which p scipy
+    With ties the result's notes say that the p-value is given the ties, and which p scipy
     gives (``details["scipy_conservative_pvalue"]``, up to 8 learners: scipy enumerates the m!
     orders of the ranks).
 
@@ -264,10 +270,24 @@ def _page_pvalue(performance: np.ndarray, ranks: np.ndarray, method: str) -> tup
         method = "asymptotic" if m > 8 or (n > 12 and m > 3) or n > 20 else "exact"
     srt = np.sort(ranks, axis=1)
     tied = bool((srt[:, 1:] == srt[:, :-1]).any())
-    if method == "asymptotic" or (method == "exact" and not tied):
+    if method in ("asymptotic", "exact") and not tied:
         res = stats.page_trend_test(performance, method=method)
         return float(res.statistic), float(res.pvalue), res.method, \
             {"pvalue_method": res.method}, []
+    if method == "scipy-asymptotic":
+        res = stats.page_trend_test(performance, method="asymptotic")
+        return float(res.statistic), float(res.pvalue), method, {"pvalue_method": method}, \
+            ["scipy's normal approximation with the variance of untied ranks, larger than the"
+             " variance given the ties (method='asymptotic')"] if tied else []
+    if method == "asymptotic":
+        res = stats.page_trend_test(performance, method="asymptotic")
+        return float(res.statistic), float(page_normal_pvalue(ranks)[1]), "asymptotic", \
+            {"pvalue_method": "asymptotic given the ties",
+             "scipy_asymptotic_pvalue": float(res.pvalue)}, [
+                f"normal approximation with the variance of L given the ties (every"
+                f" permutation of each data set's mid-ranks); scipy's page_trend_test gives"
+                f" {float(res.pvalue):.4g}, with the variance of untied ranks"
+                f" (method='scipy-asymptotic')"]
     if method == "scipy-conservative":
         res = stats.page_trend_test(performance, method="exact")
         return float(res.statistic), float(res.pvalue), method, {"pvalue_method": method}, \
@@ -288,6 +308,45 @@ def _page_pvalue(performance: np.ndarray, ranks: np.ndarray, method: str) -> tup
         f"exact p-value given the ties (every permutation of each data set's mid-ranks);"
         f" scipy's page_trend_test gives {scipy_says}, the untied distribution's"
         f" P(L >= floor(L)) (method='scipy-conservative')"]
+
+
+def page_variance(ranks) -> np.ndarray:
+    r"""Var(L) of Page's L under the null hypothesis given the ties: over every permutation
+    of each data set's own ranks (rows of the last two axes; 1 = worst, mid-ranks for ties).
+
+    A row's ranks r_1…r_m, permuted at random, each have variance σ² (their own, over m) and
+    covariance −σ²/(m − 1) with each other, so with weights c_j the row's Σ_j c_j r_π(j) has
+    variance (Σ_j c_j² − (Σ_j c_j)²/m)·s², s² = Σ (r − r̄)²/(m − 1) the row's sample variance;
+    the rows are independent, so
+
+    .. math:: \operatorname{Var}(L) = \sum_i \Big(\sum_j c_j^2 - \frac{(\sum_j c_j)^2}{m}
+              \Big) s_i^2 .
+
+    With c_j = j the bracket is m(m² − 1)/12, and mid-ranks with tie groups of sizes t have
+    s² = m(m + 1)/12 − Σ (t³ − t)/(12(m − 1)), hence Var(L) = [n m²(m + 1)(m² − 1) − m(m + 1)
+    Σ_i Σ (t³ − t)]/144: Page's variance (scipy's, written as scipy does, so the same double
+    without ties) less the ties' share."""
+    ranks = np.asarray(ranks, dtype=float)
+    *lead, n, m = ranks.shape
+    ties = _tie_terms(ranks.reshape(-1, m)).reshape(*lead, n).sum(axis=-1)
+    untied = (n * m ** 2 * (m + 1) * (m ** 2 - 1)) / 144
+    return untied - m * (m + 1) * ties / 144
+
+
+def page_normal_pvalue(ranks) -> tuple:
+    """``(L, p)`` of Page's normal approximation given the ties, for the data sets' ranks (rows
+    of the last two axes; 1 = worst, mid-ranks): P(Z ≥ (L − E L)/√Var L) with
+    :func:`page_variance`; p = 1 where every row is tied throughout (L is then its mean
+    whatever the order)."""
+    ranks = np.asarray(ranks, dtype=float)
+    n, m = ranks.shape[-2:]
+    big_l = ranks.sum(axis=-2) @ np.arange(1, m + 1)
+    mean = (n * m * (m + 1) ** 2) / 4
+    var = page_variance(ranks)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (big_l - mean) / np.sqrt(var)
+    pvalue = np.where(var > 0, stats.norm.sf(z), 1.0)
+    return big_l, pvalue
 
 
 def page_exact_pvalue(ranks) -> float:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import real_array, renamed, score_input
+from .._validate import real_array, renamed, score_input, seed as check_seed
 from ..errors import RankwiseError
 from ..defaults import DEFAULT_DECIMALS as DECIMALS
 from ..defaults import RANK_BOOTSTRAP_SEED as BOOTSTRAP_SEED
@@ -326,6 +326,7 @@ def mean_rank_intervals(ranks, *, confidence: float = 0.95,
     ('bootstrap', True)
     """
     replicates = renamed(draws, replicates, "replicates", "draws")
+    seed = check_seed(seed)
     r = real_array(ranks)
     if r.ndim != 2 or 0 in r.shape:
         raise RankwiseError(f"mean rank intervals need an N × k matrix of ranks (rows data"

@@ -585,7 +585,13 @@ class ItemStream:
     def _frame(self, columns, filters=None):
         import dask.dataframe as dd
 
-        return dd.read_parquet(str(self.path), columns=columns, filters=filters)
+        # categories=[]: no column is made a categorical of known categories up front. A
+        # folder that pandas wrote with categorical columns partitioned by one of them
+        # (ItemTable.frame.to_parquet(folder, partition_cols=["task"])) lists in its pandas
+        # metadata a category the files lack, and Dask's default stopped on it ("Not all
+        # columns are categoricals"); the rows read keep their dtypes, which every use reads
+        # as labels (from_frame) or as text (astype(str)).
+        return dd.read_parquet(str(self.path), columns=columns, filters=filters, categories=[])
 
     def _unique(self, column: str) -> tuple:
         if column not in self._cache:

@@ -15,8 +15,8 @@ import pandas as pd
 
 from .. import _validate as check
 from ..errors import RankwiseError
-from ..names import (AGGREGATES, DECIMAL_MARKS, DUPLICATES, MISSING_IMPUTE,  # noqa: F401
-                     MISSING_POLICIES, SHAPES, imputed_from)
+from ..names import (AGGREGATES, BOARD_MISSING, DECIMAL_MARKS, DUPLICATES,  # noqa: F401
+                     MISSING_IMPUTE, MISSING_KEEP, MISSING_POLICIES, SHAPES, imputed_from)
 from .cells import MISSING_TOKENS, NA_SPELLINGS  # noqa: F401  (re-exported)
 from .cells import number_columns
 from .cells import parse_numbers as _parse_numbers
@@ -237,6 +237,18 @@ def _raced(table: ScoreTable, race: dict, missing: str) -> tuple:
         said += (" Only the data sets on which every learner ran are analysed here; --missing"
                  " drop-learners analyses the learners left on every data set taken.")
     return replace(table, warnings=table.warnings + (said,)), missing
+
+
+def board_policy(missing: str) -> str:
+    """The policy a leaderboard's ``missing`` reads the table with: ``keep`` keeps the cells
+    (``skillings-mack`` here), the others are compare's; Skillings-Mack's test is not the
+    board's (:data:`rankwise.names.BOARD_MISSING`)."""
+    if missing == MISSING_KEEP:
+        return "skillings-mack"
+    if missing in BOARD_MISSING or (isinstance(missing, str) and imputed_from(missing)):
+        return missing_policy(missing)
+    raise RankwiseError(f"missing must be one of {', '.join(BOARD_MISSING)} or"
+                        f" impute:LEARNER; got {missing!r}")
 
 
 def missing_policy(missing: str) -> str:
