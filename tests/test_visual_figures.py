@@ -157,8 +157,8 @@ def comparisons():
                                    rank_sets=True), False),
             "compare_k78": (nemenyi(synthetic(78, 30, 0.05), mcm=True,
                                     groups="scott-knott-esd", rank_sets=True), False),
-            "compare_k300": (nemenyi(synthetic(300, 12, 0.02)), False),
-            "compare_long_names": (nemenyi(synthetic(8, 20, 0.4, LONG), **EXTRAS), False),
+            "compare_k300": (nemenyi(synthetic(300, 20, 0.02)), False),
+            "compare_long_names": (nemenyi(synthetic(6, 20, 0.4, LONG[:6]), **EXTRAS), False),
         }
 
 
@@ -255,7 +255,7 @@ def test_leaderboard_of_one_data_set_is_refused():
 
 # --- curves ----------------------------------------------------------------------------------
 
-def long_curves(names, problems=6, runs=2, budgets=(1, 2, 5, 10, 20, 50, 100), seed=0):
+def long_curves(names, problems=4, runs=1, budgets=(1, 2, 5, 10, 20, 50, 100), seed=0):
     """Curves that rise to 1 on a log budget, each learner a little slower than the last."""
     rng = np.random.default_rng(seed)
     rows = []
