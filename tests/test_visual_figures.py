@@ -354,7 +354,11 @@ def test_power_figures(case):
 
 # --- the HTML reports in a browser -----------------------------------------------------------
 
-from test_browser import CHROME, DRIVER, HAVE_SELENIUM, browser  # noqa: E402,F401
+import test_browser  # noqa: E402
+
+CHROME, DRIVER, HAVE_SELENIUM = (test_browser.CHROME, test_browser.DRIVER,
+                                 test_browser.HAVE_SELENIUM)
+browser = test_browser.browser   # its fixture: one Chromium for the pages of this module
 
 needs_browser = pytest.mark.skipif(
     not (CHROME and DRIVER and HAVE_SELENIUM),
