@@ -27,6 +27,8 @@ from pathlib import Path
 
 #: Shrink every box by this much (points) before testing overlaps: glyph boxes are generous.
 SLACK = 0.5
+#: How a figure or its caption says it draws fewer learners than the data has.
+CUT_SAID = re.compile(r"left out|\b(best|first) [\d,]+ of [\d,]+ (learners|models)")
 #: Two thick bars on one level closer than this (points) read as one bar.
 BAR_GAP = 1.0
 
@@ -75,8 +77,59 @@ class Segment:
 
 @dataclass
 class Label:
+    """A text and its axis-parallel box; a turned text also its own rectangle's corners
+    (``quad``, anticlockwise from the start of its baseline)."""
+
     text: str
     box: Box
+    quad: tuple | None = None
+
+    def corners(self, d: float) -> list:
+        """The rectangle's corners, each side moved in by ``d``."""
+        if self.quad is None:
+            b = self.box.shrunk(d)
+            return [(b.x0, b.y0), (b.x1, b.y0), (b.x1, b.y1), (b.x0, b.y1)]
+        (x0, y0), (x1, y1), _, (x3, y3) = self.quad
+        u, v = (x1 - x0, y1 - y0), (x3 - x0, y3 - y0)
+        lu, lv = max(_norm(u), 1e-9), max(_norm(v), 1e-9)
+        fu, fv = min(d / lu, 0.5), min(d / lv, 0.5)
+        return [(x0 + u[0] * a + v[0] * b, y0 + u[1] * a + v[1] * b)
+                for a, b in ((fu, fv), (1 - fu, fv), (1 - fu, 1 - fv), (fu, 1 - fv))]
+
+    def overlaps(self, other: "Label", d: float) -> bool:
+        if self.quad is None and other.quad is None:
+            return self.box.shrunk(d).overlaps(other.box.shrunk(d))
+        return _polygons_meet(self.corners(d), other.corners(d))
+
+    def crossed_by(self, s: "Segment", d: float) -> bool:
+        if self.quad is None:
+            return s.crosses(self.box.shrunk(d))
+        (x0, y0), (x1, y1), _, (x3, y3) = self.corners(d)
+        u, v = (x1 - x0, y1 - y0), (x3 - x0, y3 - y0)
+        lu, lv = _norm(u), _norm(v)
+        if lu == 0 or lv == 0:
+            return False
+
+        def local(x, y):   # in the rectangle's own frame
+            return (((x - x0) * u[0] + (y - y0) * u[1]) / lu,
+                    ((x - x0) * v[0] + (y - y0) * v[1]) / lv)
+        return _clips(*local(s.x0, s.y0), *local(s.x1, s.y1), Box(0, 0, lu, lv))
+
+
+def _norm(v) -> float:
+    return (v[0] ** 2 + v[1] ** 2) ** 0.5
+
+
+def _polygons_meet(a, b) -> bool:
+    """Separating axes: do two convex polygons (corner lists) share an inner point?"""
+    for poly in (a, b):
+        for (px, py), (qx, qy) in zip(poly, poly[1:] + poly[:1]):
+            nx, ny = py - qy, qx - px
+            pa = [nx * x + ny * y for x, y in a]
+            pb = [nx * x + ny * y for x, y in b]
+            if max(pa) <= min(pb) or max(pb) <= min(pa):
+                return False
+    return True
 
 
 @dataclass
@@ -118,13 +171,13 @@ def problems(scene: Scene, names=(), note: str | None = None) -> list:
         if not a.box.inside(scene.canvas):
             found.append(f"label {a.text!r} is outside the canvas")
         for b in labels[i + 1:]:
-            if a.box.shrunk(SLACK).overlaps(b.box.shrunk(SLACK)):
+            if a.overlaps(b, SLACK):
                 found.append(f"label {a.text!r} overlaps label {b.text!r}")
     for s in scene.segments:
         if not s.box().shrunk(SLACK).inside(scene.canvas):
             found.append(f"a line at ({s.x0:.1f}, {s.y0:.1f}) is outside the canvas")
         for a in labels:
-            if s.crosses(a.box.shrunk(SLACK)):
+            if a.crossed_by(s, SLACK):
                 found.append(f"a line from ({s.x0:.1f}, {s.y0:.1f}) to ({s.x1:.1f},"
                              f" {s.y1:.1f}) crosses label {a.text!r}")
     found += _touching_bars(scene.segments)
@@ -154,7 +207,7 @@ def _unnamed(scene, names, note) -> list:
     """The learners no label names (a whole name, between spaces or the label's ends)."""
     texts = [f" {_plain(a.text)} " for a in scene.labels]
     missing = [n for n in names if not any(f" {_plain(n)} " in t for t in texts)]
-    if missing and not (note and "left out" in note):
+    if missing and not (note and CUT_SAID.search(note)):
         shown = ", ".join(map(repr, missing[:5])) + (" ..." if len(missing) > 5 else "")
         return [f"{len(missing)} learners are neither drawn nor said to be left out: {shown}"]
     return []
@@ -387,3 +440,124 @@ def figure_scene(fig, where: str = "") -> Scene:
     finally:
         fig.set_dpi(kept)
     return Scene(canvas, labels, segments, where)
+
+
+# --- any matplotlib figure -------------------------------------------------------------------
+
+def drawn_scene(fig, where: str = "") -> Scene:
+    """Every text a reader sees on ``fig`` (tick labels, axis labels, titles, legends, the
+    figure's own texts; a rotated one as its turned box) and every stroked data line (lines,
+    the segments of ``vlines``/``hlines``/error bars, cut to their axes as drawn), at the PNG's
+    resolution, in points; the canvas is the box the saved file is cut to. Grid lines, ticks
+    and spines are the frame, not data: they are left out."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.text import Text
+
+    from rankwise.report.diagrams import PNG_DPI, _measured_box
+
+    kept = fig.dpi
+    fig.set_dpi(PNG_DPI)
+    try:
+        renderer = fig.canvas.get_renderer()
+        fig.draw(renderer)   # the layout (tight, constrained) as saved
+        pt = 72.0 / PNG_DPI
+        hidden = set()
+        for ax in fig.axes:
+            for axis in (ax.xaxis, ax.yaxis):
+                if not ax.axison:   # no axes drawn: nor their ticks, labels and offsets
+                    hidden.update((id(axis.label), id(axis.offsetText)))
+                drawn = set(map(id, axis._update_ticks())) if ax.axison else set()
+                for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                    if id(tick) not in drawn:
+                        hidden.update((id(tick.label1), id(tick.label2)))
+        labels = []
+        for t in fig.findobj(Text):
+            if (id(t) in hidden or not t.get_visible() or not t.get_text().strip()
+                    or not _shown(t)):
+                continue
+            labels.append(_text_label(t, renderer, pt))
+        segments = []
+        for ax in fig.axes:
+            frame = Box(*(ax.bbox.extents * pt))
+            for line in ax.lines:
+                if not line.get_visible() or line.get_linestyle() in ("None", "", " "):
+                    continue
+                xy = line.get_transform().transform(line.get_xydata()) * pt
+                segments += _cut([Segment(*a, *b, line.get_linewidth())
+                                  for a, b in zip(xy.tolist(), xy[1:].tolist()) if a != b],
+                                 frame if line.get_clip_on() else None)
+            for coll in ax.collections:
+                if not isinstance(coll, LineCollection) or not coll.get_visible():
+                    continue
+                widths = list(coll.get_linewidths()) or [1.0]
+                tr = coll.get_transform()
+                for i, seg in enumerate(coll.get_segments()):
+                    xy = tr.transform(seg) * pt
+                    w = widths[i % len(widths)]
+                    segments += _cut([Segment(*a, *b, w) for a, b in
+                                      zip(xy.tolist(), xy[1:].tolist()) if a != b],
+                                     frame if coll.get_clip_on() else None)
+        box = _measured_box(fig, PNG_DPI, resolve_tight=True)
+        canvas = Box(*(v * 72.0 for v in box.extents))
+    finally:
+        fig.set_dpi(kept)
+    return Scene(canvas, labels, segments, where)
+
+
+def _shown(t) -> bool:
+    """Is the text drawn at all (its axes and every parent visible, a legend's text in a
+    visible legend)?"""
+    a = t
+    while a is not None:
+        if not a.get_visible():
+            return False
+        a = getattr(a, "axes", None) if a is not getattr(a, "axes", None) else None
+    return True
+
+
+def _text_label(t, renderer, pt) -> Label:
+    """A text's label: its box; for a turned text (not a quarter turn), its own rectangle's
+    corners too (the axis-parallel box of two slanted neighbours overlaps where they don't)."""
+    import math
+
+    e = t.get_window_extent(renderer)
+    box = Box(*(e.extents * pt))
+    angle = t.get_rotation() % 180
+    if min(angle, 180 - angle) < 1 or abs(angle - 90) < 1:
+        return Label(t.get_text(), box)
+    kept = t.get_rotation()
+    t.set_rotation(0)
+    flat = t.get_window_extent(renderer)
+    t.set_rotation(kept)
+    w, h = flat.width * pt / 2, flat.height * pt / 2
+    cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+    c, s = math.cos(math.radians(kept)), math.sin(math.radians(kept))
+    quad = tuple((cx + dx * c - dy * s, cy + dx * s + dy * c)
+                 for dx, dy in ((-w, -h), (w, -h), (w, h), (-w, h)))
+    return Label(t.get_text(), box, quad)
+
+
+def _cut(segments, frame):
+    """The parts of ``segments`` inside ``frame`` (a line clipped to its axes; None: whole)."""
+    if frame is None:
+        return segments
+    out = []
+    for s in segments:
+        t0, t1 = 0.0, 1.0
+        dx, dy = s.x1 - s.x0, s.y1 - s.y0
+        inside = True
+        for p, q in ((-dx, s.x0 - frame.x0), (dx, frame.x1 - s.x0),
+                     (-dy, s.y0 - frame.y0), (dy, frame.y1 - s.y0)):
+            if p == 0:
+                if q < 0:
+                    inside = False
+                continue
+            t = q / p
+            if p < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+        if inside and t0 < t1:
+            out.append(Segment(s.x0 + t0 * dx, s.y0 + t0 * dy, s.x0 + t1 * dx,
+                               s.y0 + t1 * dy, s.width))
+    return out

@@ -285,6 +285,10 @@ def _left_out(lb, name: str, n: int) -> str | None:
                     " learner")
 
 
+#: The win-rate matrix's smallest side (inches): its colour bar's label fits beside it.
+MATRIX_SIDE_MIN = 2.4
+
+
 def matrix_figure(lb, limit: int | None = None):
     """The win-rate matrix (row learner against column learner), board order: every learner up
     to ``figure_top`` (the analysis's; ``limit``: fewer), its cells and names sized to their
@@ -301,7 +305,9 @@ def matrix_figure(lb, limit: int | None = None):
     # inches per cell and the names' size: a name fits its row at every size
     cell, font = (0.28, 6) if n <= 30 else (0.16, 5.5) if n <= 100 else (0.11, 4.5)
     names = 0.6 * font / 72 * max(len(x) for x in b.learners[:n])   # inches, the longest
-    side = cell * n
+    # at least as tall as the colour bar's label (two learners: 0.56 inches, and the label
+    # ran into the title)
+    side = max(cell * n, MATRIX_SIDE_MIN)
     fig = Drawing(figsize=(side + names + 1.6, side + names + 0.6))
     FigureCanvasAgg(fig)   # an Agg canvas: drawn and saved without pyplot
     ax = fig.subplots()

@@ -341,13 +341,13 @@ def curves_figure(r):
     fig = Figure(figsize=(10, 7.5), layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(2, 2)
-    colors = [f"C{i % 10}" for i in range(len(c.learners))]
     shown = r.figure_order()
+    colors = looks(len(c.learners), shown)
     _rank_panel(axes[0, 0], r, shown, colors)
     _convergence_panel(axes[0, 1], r, shown, colors)
     ax = axes[1, 0]
     for i in shown:
-        ax.step(r.display, r.ecdf[i], where="post", color=colors[i])
+        ax.step(r.display, r.ecdf[i], where="post", **colors[i])
     ax.set_ylabel("share of (problem, run, target) reached")
     ax.set_title(f"ECDF of running times ({r.targets.shape[-1]} targets per problem)",
                  fontsize=10)
@@ -365,6 +365,16 @@ def curves_figure(r):
     return fig
 
 
+def looks(k: int, shown) -> list:
+    """Each learner's colour and dashes, ``{"color", "ls"}``, by its place among the ``shown``:
+    the ten colours of the cycle solid, then dashed (by the learner's index, the 11th of 12
+    shown took the first's colour and line, and the legend named two alike)."""
+    out = [{"color": "0.5", "ls": ":"} for _ in range(k)]
+    for place, i in enumerate(shown):
+        out[i] = {"color": f"C{place % 10}", "ls": ("-", "--", ":", "-.")[place // 10 % 4]}
+    return out
+
+
 def _at_checkpoints(r) -> np.ndarray:
     """The positions in ``r.display`` of the checkpoints (where the bars are drawn)."""
     return np.flatnonzero(np.isin(r.display, np.asarray(r.settings["checkpoints"], float)))
@@ -379,15 +389,15 @@ def _bars(ax, x, low, high, shown, colors, index):
     for place, i in enumerate(shown):
         shift = offset_copy(ax.transData, fig=ax.figure, x=3.0 * (place - (n - 1) / 2),
                             y=0.0, units="points")
-        ax.vlines(x, low[index(i)], high[index(i)], color=colors[i], lw=1.6, alpha=0.7,
-                  transform=shift)
+        ax.vlines(x, low[index(i)], high[index(i)], color=colors[i]["color"], lw=1.6,
+                  alpha=0.7, transform=shift)
 
 
 def _rank_panel(ax, r, shown, colors):
     k = len(r.learners)
     cp = _at_checkpoints(r)
     for i in shown:
-        ax.plot(r.display, r.mean_ranks[:, i], color=colors[i], label=r.curves.learners[i],
+        ax.plot(r.display, r.mean_ranks[:, i], **colors[i], label=r.curves.learners[i],
                 lw=1.4)
     if np.isfinite(r.band_low[cp][:, shown]).all():
         low, high = np.maximum(r.band_low[cp], 1), np.minimum(r.band_high[cp], k)
@@ -420,7 +430,7 @@ def _convergence_panel(ax, r, shown, colors):
         with np.errstate(invalid="ignore"):
             if np.isfinite(flat).any():
                 q[i] = np.nanquantile(flat, [0.25, 0.5, 0.75], axis=0)
-        ax.plot(r.display, q[i, 1], color=colors[i], lw=1.4)
+        ax.plot(r.display, q[i, 1], **colors[i], lw=1.4)
     _bars(ax, r.display[cp], q[:, 0][:, cp], q[:, 2][:, cp], shown, colors,
           lambda i: i)
     ax.set_ylabel(f"normalised {_drawn_words(r)} (1 = best)")
@@ -444,12 +454,8 @@ def _profile_panel(ax, r, shown, colors):
     if taus.size:
         ends = np.concatenate([taus, [end]])
         for i in shown:
-            ax.step(ends, np.concatenate([rho[i], rho[i][-1:]]), where="post", color=colors[i])
-        if taus.max() <= 1:
-            ax.text(0.5, 0.5, "every finite ratio is 1: on each problem, every learner that"
-                    "\nconverges does so at the best cost",
-                    transform=ax.transAxes, ha="center", va="center", fontsize=8,
-                    color="0.3")
+            ax.step(ends, np.concatenate([rho[i], rho[i][-1:]]), where="post",
+                    **colors[i])
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
     ax.set_xscale("log", base=2)
@@ -457,7 +463,10 @@ def _profile_panel(ax, r, shown, colors):
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_ylim(-0.03, 1.03)
-    ax.set_xlabel("ratio to the best cost τ (log₂ scale)")
+    # under the axis, not in the panel: a profile's line ran through it mid-panel
+    ax.set_xlabel("ratio to the best cost τ (log₂ scale)" + (
+        "\nevery finite ratio is 1: on each problem, every learner that converges does so"
+        " at the best cost" if taus.size and taus.max() <= 1 else ""))
     ax.set_ylabel("share of problems")
     ax.set_title("Performance profile (ERT to the convergence test)", fontsize=10)
 

@@ -430,10 +430,24 @@ def _draw(plan, mean_ranks, names, title, width=None):
 def simplex_plot(posterior) -> Figure:
     """One triangle per pair: posterior draws of (θ_a, θ_rope, θ_b) in barycentric coordinates,
     a at the lower left, b at the lower right, the ROPE at the top."""
+    from matplotlib.font_manager import FontProperties, findfont
+
+    from .fonts import text_width
+
     m = len(posterior)
     cols = min(m, 3)
     rows = (m + cols - 1) // cols
-    fig = Figure(figsize=(3.4 * cols, 3.3 * rows))
+    face = findfont(FontProperties())
+
+    def inches(text, font):
+        return text_width(text, font, "normal", face) / 72.0
+
+    # Long names do not fit under a corner (each has half a triangle, 1.3 inches): the corners
+    # say a and b, the title names them, a line each, and the panel is as wide as its title.
+    named = max(inches(literal(n), 8) for a, b, _, _ in posterior for n in (a, b)) <= 1.3
+    panel = 3.4 if named else max(3.4, 0.8 + max(
+        inches(f"a: {literal(n)}", 9) for a, b, _, _ in posterior for n in (a, b)))
+    fig = Figure(figsize=(panel * cols, (3.3 if named else 3.6) * rows))
     FigureCanvasAgg(fig)
     h = math.sqrt(3) / 2
     colours = np.array(["#1b7837", "#999999", "#762a83"])  # a, equivalent, b
@@ -447,11 +461,12 @@ def simplex_plot(posterior) -> Figure:
         y = h * d[:, 1]
         ax.scatter(x, y, s=2, c=colours[np.argmax(d, axis=1)], alpha=0.35, linewidths=0,
                    rasterized=True)
-        ax.text(0, -0.06, literal(a), ha="center", va="top", fontsize=8)
-        ax.text(1, -0.06, literal(b), ha="center", va="top", fontsize=8)
+        ax.text(0, -0.06, literal(a) if named else "a", ha="center", va="top", fontsize=8)
+        ax.text(1, -0.06, literal(b) if named else "b", ha="center", va="top", fontsize=8)
         ax.text(0.5, h + 0.04, "equivalent", ha="center", va="bottom", fontsize=8)
-        ax.set_title(f"{literal(a)} vs {literal(b)}\n" + " / ".join(f"{p:.3f}" for p in probs),
-                     fontsize=9, pad=14)
+        pair = (f"{literal(a)} vs {literal(b)}" if named else
+                f"a: {literal(a)}\nb: {literal(b)}")
+        ax.set_title(pair + "\n" + " / ".join(f"{p:.3f}" for p in probs), fontsize=9, pad=14)
         ax.set_xlim(-0.15, 1.15)
         ax.set_ylim(-0.15, h + 0.12)
     return fig

@@ -117,6 +117,13 @@ def rank_set_plot(data: dict) -> Figure:
     ax.set_xticks([t for t in ticks if 1 <= t <= top])  # no ranks beyond the last under the names
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
+    k = int(data["k"])
+    if m < k:   # the file alone says it, as the caption does
+        fig.tight_layout(rect=(0, 0.3 / fig.get_figheight(), 1, 1))
+        fig.text(0.01, 0.004, f"The best {m} of {k:,} learners by mean rank; {k - m:,} left"
+                 " out: the report's table lists every learner's set.", fontsize=7,
+                 color="0.25", va="bottom", ha="left")
+        return fig
     fig.tight_layout()
     return fig
 

@@ -88,10 +88,17 @@ def race_figure(r, limit: int = 60):
         -(out_at[r.learners[j]].step if r.learners[j] in out_at else r.steps + 1), j))
     order = order[:limit]
     rows = len(order)
-    fig = Figure(figsize=(7.0, 1.0 + 0.26 * rows))
+    cut = len(r.learners) - rows
+    below = 0.25 if cut else 0.0   # inches for the sentence of what is left out
+    tall = 1.0 + below + 0.26 * rows
+    fig = Figure(figsize=(7.0, tall))
     FigureCanvasAgg(fig)
-    ax = fig.add_axes((0.25, 0.6 / (1.0 + 0.26 * rows) + 0.02, 0.7,
-                       0.26 * rows / (1.0 + 0.26 * rows)))
+    ax = fig.add_axes((0.25, (0.6 + below) / tall + 0.02 * (1.0 + 0.26 * rows) / tall, 0.7,
+                       0.26 * rows / tall))
+    if cut:   # the file alone says it, as the report's caption does
+        fig.text(0.01, 0.004, f"The first {rows} of {len(r.learners)} learners (the last"
+                 f" eliminated on top); {cut} left out: the report's table lists every"
+                 " elimination.", fontsize=7, color="0.25", va="bottom", ha="left")
     for y, j in enumerate(order):
         name = r.learners[j]
         e = out_at.get(name)
