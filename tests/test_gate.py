@@ -412,3 +412,20 @@ def test_two_score_tables_on_the_command_line(tmp_path):
     odd.write_text("a,b\n1,2\n")
     bad = cli(odd, odd)
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_no_output_replaces_a_run_or_lands_in_a_folder_read(tmp_path):
+    import shutil
+
+    base, _ = load_gate_example()
+    data = tmp_path / "report.csv"        # a name the report folder writes
+    base.frame.to_csv(data, index=False)
+    for args, words in (((data, data, "-o", data), "replace what is read"),
+                        ((data, data, "--report", tmp_path), "would write over"),):
+        ran = cli(*args)
+        assert ran.exit_code == 2 and words in ran.output, ran.output
+    lm = tmp_path / "lm"
+    shutil.copytree(REAL / "lm_eval" / "acme__other-lm", lm)
+    ran = cli(lm, lm, "--report", lm / "rep")
+    assert ran.exit_code == 2 and "inside the input folder" in ran.output
+    assert not (lm / "rep").exists()

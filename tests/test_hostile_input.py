@@ -607,6 +607,7 @@ EVERY_SEED_COMMAND = {
     "leaderboard": ["leaderboard", "--example", "garcia2008", "--draws", "5"],
     "race": ["race", "--example", "garcia2008"],
     "power": ["power", "--example", "garcia2008", "--draws", "20"],
+    "gate": ["gate", "--example", "nightly", "--test", "permutation", "--draws", "100"],
 }
 
 
