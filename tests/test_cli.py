@@ -250,6 +250,41 @@ def test_an_option_is_never_taken_as_another_options_value(capsys, args, message
     assert err.startswith("rankwise: error: " + message) and err.count("\n") == 1
 
 
+def _value_options():
+    """``(command, flag)`` of every option of every command that takes one value and has none
+    it implies when given alone."""
+    import typer.main
+
+    from rankwise.cli.argv import OPTIONAL_VALUES
+
+    group = typer.main.get_command(app)
+    return [(name, param.opts[-1]) for name, command in sorted(group.commands.items())
+            for param in command.params if getattr(param, "opts", None)
+            and param.param_type_name == "option" and not param.is_flag and param.nargs == 1
+            and param.opts[-1] not in OPTIONAL_VALUES]
+
+
+def test_every_option_given_bare_points_to_its_own_commands_help(cli):
+    every = _value_options()
+    assert {c for c, _ in every} >= {"compare", "leaderboard", "curves", "power", "race"}
+    # the first and last such option of each command, alone and before --help (the parse of
+    # every command line builds the whole app: ~0.1 s a call)
+    cases = sorted({case for command in {c for c, _ in every}
+                    for case in (next(x for x in every if x[0] == command),
+                                 [x for x in every if x[0] == command][-1])})
+    for (command, flag), after in zip(cases, [(), ("--help",)] * len(cases)):
+        code, out, err = cli(command, flag, *after)
+        assert code == 2 and out == "", (command, flag, err)
+        assert err.count("\n") == 1 and f"{flag} needs a value" in err, (command, flag, err)
+        assert err.rstrip().endswith(f"(see rankwise {command} --help)"), err
+    # click's own wording for too few values names the command's help too
+    code, _, err = cli("compare", "--example", "garcia2008", "--pair", "C4.5")
+    assert code == 2 and "2 arguments" in err and "(see rankwise compare --help)" in err
+    # a short option is an option, not a value (it was read as --rank-sets' value)
+    code, _, err = cli("compare", "--example", "garcia2008", "--rank-sets", "-f", "json")
+    assert code == 2 and "--rank-sets needs a value (ranks or scores); got the option -f" in err
+
+
 def test_options_that_may_stand_alone_still_do(capsys, cli):
 
     code, out, err = cli("compare", "--example", "garcia2008", "--multiverse",
