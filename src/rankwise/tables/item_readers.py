@@ -303,7 +303,8 @@ def _eval_log(p: Path) -> tuple:
 
 def _unscored(s: dict) -> bool:
     """Whether a sample has no score: it errored (``fail_on_error=False`` keeps it in the log),
-    or it was never scored (``inspect eval --no-score``, a run cancelled before scoring)."""
+    or it was never scored (an ``inspect eval`` told not to score, a run cancelled before
+    scoring)."""
     return bool(s.get("error")) or not s.get("scores")
 
 
