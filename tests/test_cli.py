@@ -285,6 +285,27 @@ def test_every_option_given_bare_points_to_its_own_commands_help(cli):
     assert code == 2 and "--rank-sets needs a value (ranks or scores); got the option -f" in err
 
 
+def test_an_error_on_a_terminal_wraps_at_spaces_and_on_a_pipe_is_one_line(cli, monkeypatch,
+                                                                           tmp_path):
+    from rankwise.cli import driver
+
+    table = tmp_path / "wide.csv"
+    table.write_text("dataset,A,B\nd1,0.5,0.6\nd1,0.7,0.8\n")
+    piped = cli("compare", table.name, cwd=tmp_path).err
+    assert piped.count("\n") == 1 and len(piped) > 80
+    monkeypatch.setattr(driver, "_terminal_columns", lambda: 80)
+    shown = cli("compare", table.name, cwd=tmp_path).err.splitlines()
+    assert len(shown) >= 2 and shown[0].startswith("rankwise: error: ")
+    assert all(line.startswith("  ") for line in shown[1:])
+    assert all(len(line) <= 80 or " " not in line.strip() for line in shown)
+    assert " ".join(line.strip() for line in shown) == piped.strip()     # nothing cut
+    # click's errors too, with what the user typed made visible
+    for typed in (("--\x1b[2J",), ("--rank-sets", "--\x1b[2J")):
+        shown = cli("compare", "--example", "garcia2008", *typed).err
+        assert "\x1b" not in shown and "[2J" in shown, shown
+        assert "see rankwise compare --help" in " ".join(shown.split())
+
+
 def test_options_that_may_stand_alone_still_do(capsys, cli):
 
     code, out, err = cli("compare", "--example", "garcia2008", "--multiverse",

@@ -40,6 +40,7 @@ def run():  # console-script entry point
     import shutil
 
     from . import app
+    from .driver import error_text
 
     if shutil.get_terminal_size((80, 24)).columns < PANELS_MIN_COLUMNS:
         app.rich_markup_mode = None
@@ -48,7 +49,7 @@ def run():  # console-script entry point
     command = typer.main.get_command(app)   # built once: checked here, then run
     taken = option_taken_as_value(args, command) or option_given_twice(args, command)
     if taken is not None:
-        typer.echo(f"rankwise: error: {taken}", err=True)
+        typer.echo(error_text(taken), err=True)
         sys.exit(2)
     try:
         code = command(args=args, standalone_mode=False, prog_name="rankwise")
@@ -58,8 +59,8 @@ def run():  # console-script entry point
     except usage as exc:
         # click's own parsing errors (a mistyped option, text for a number) in one line, as the
         # library's, with where to look.
-        typer.echo(f"rankwise: error: {usage_message(exc)} (see {help_of(exc, args, command)}"
-                   " --help)", err=True)
+        typer.echo(error_text(f"{usage_message(exc)} (see {help_of(exc, args, command)}"
+                              " --help)"), err=True)
         code = 2
     except abort:
         typer.echo("rankwise: interrupted", err=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import RankwiseError
+from .._text import brief
 
 #: inspect_ai's letter values (its ``value_to_float``): correct, incorrect, partial, no answer.
 INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
@@ -40,10 +41,12 @@ def _json_lines(p: Path):
                         raise RankwiseError(f"{p}, line {number}: not JSON ({exc.msg}); an"
                                             f" lm-evaluation-harness samples file has one JSON"
                                             f" object per line") from None
-    except (UnicodeDecodeError, OSError, EOFError) as exc:
-        raise RankwiseError(f"{p}: cannot be read as UTF-8 JSON lines ({exc}); an"
-                            f" lm-evaluation-harness samples file is UTF-8 text, plain or"
-                            f" gzip-compressed") from None
+    except UnicodeDecodeError as exc:
+        raise RankwiseError(f"{p}: not UTF-8 text (byte {exc.start}); lm-eval writes its samples"
+                            " as UTF-8 JSON lines, plain or gzip-compressed") from None
+    except (OSError, EOFError) as exc:
+        raise RankwiseError(f"{p}: cannot be read ({brief(exc, p)}); lm-eval writes its samples"
+                            " as UTF-8 JSON lines, plain or gzip-compressed") from None
 
 
 #: lm-evaluation-harness record fields that are not per-item metrics.
@@ -238,7 +241,7 @@ def _json_file(p: Path):
     except json.JSONDecodeError as exc:
         raise RankwiseError(f"{p}, line {exc.lineno}: not JSON ({exc.msg})") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise RankwiseError(f"{p}: cannot be read ({exc})") from None
+        raise RankwiseError(f"{p}: cannot be read ({brief(exc, p)})") from None
 
 
 def _inspect_value(value, metric, where):
@@ -297,7 +300,7 @@ def _eval_log(p: Path) -> tuple:
             samples = [json.loads(_zip_member(z, raw, n)) for n in names
                        if n.startswith("samples/") and n.endswith(".json")]
     except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, NotImplementedError) as exc:
-        raise RankwiseError(f"{p}: not an inspect .eval log ({exc})") from None
+        raise RankwiseError(f"{p}: not an inspect .eval log ({brief(exc, p)})") from None
     return header, samples
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ..errors import RankwiseError
 from ..names import ITEM_SOURCES, SOURCES, Source, source_names
+from .._text import brief
 
 #: What a detector looks at, in the order :func:`which` asks by default.
 KINDS = ("folder", "name", "content", "header")
@@ -82,7 +83,7 @@ class Probe:
                 con.close()
         except sqlite3.Error as exc:
             why = ("locked by another program; try again when it is done" if "locked" in
-                   str(exc) else f"a damaged SQLite file ({exc})")
+                   str(exc) else f"a damaged SQLite file ({brief(exc, self.path)})")
             raise RankwiseError(f"{self.path}: {why}") from None
 
     @cached_property
