@@ -306,6 +306,40 @@ def test_an_error_on_a_terminal_wraps_at_spaces_and_on_a_pipe_is_one_line(cli, m
         assert "see rankwise compare --help" in " ".join(shown.split())
 
 
+def test_aocc_curve_given_at_its_default_is_left_out_and_values_lower_only_the_aocc(cli):
+    import numpy as np
+
+    base = ("curves", "--example", "learning", "--budgets", "0.5", "-f", "json")  # 1 checkpoint
+    alone = cli(*base)
+    assert alone.code == 0, alone.err
+    assert cli(*base, "--aocc-curve", "running-best") == alone
+    inferred, values = json.loads(alone.out), json.loads(cli(*base, "--aocc-curve", "values").out)
+    assert (inferred["aocc"]["curve"], values["aocc"]["curve"]) == ("running-best", "values")
+    assert inferred["maximize"] is True
+    # only the AOCC changes: a run's values never exceed its running best, so neither does
+    # their area, and where a run ever falls back the area is smaller
+    assert [k for k in inferred if inferred[k] != values[k]] == ["aocc"]
+    best, raw = np.array(inferred["aocc"]["mean"]), np.array(values["aocc"]["mean"])
+    assert best.shape == raw.shape and (raw <= best + 1e-12).all() and (raw < best - 1e-6).any()
+
+
+def test_figure_top_given_at_its_default_is_left_out_and_fewer_is_said(cli):
+    base = ("leaderboard", "--example", "garcia2008", "--draws", "20")
+    alone = cli(*base)
+    assert alone.code == 0, alone.err
+    assert cli(*base, "--figure-top", "300") == alone
+    assert cli(*base, "-f", "json", "--figure-top", "300") == cli(*base, "-f", "json")
+    every, top = (json.loads(cli(*base, "-f", "json", *more).out)
+                  for more in ((), ("--figure-top", "3")))
+    assert (every["settings"]["figure_top"], top["settings"]["figure_top"]) == (300, 3)
+    assert top["boards"] == every["boards"]                 # the board keeps every learner
+    said = [n for n in top["notes"] if "best 3 of 5 learners shown" in n]
+    assert len(said) == 2 and not any("learners shown" in n for n in every["notes"])
+    text = " ".join(cli(*base, "--figure-top", "3").out.split())
+    assert "the best 3 of 5 learners (see the notes)" in text
+    assert "every one of the 5 learners" in " ".join(alone.out.split())
+
+
 def test_options_that_may_stand_alone_still_do(capsys, cli):
 
     code, out, err = cli("compare", "--example", "garcia2008", "--multiverse",
