@@ -282,13 +282,15 @@ def item_files(folder) -> list:
 
 def is_items(path) -> bool:
     """Whether ``path`` is scored items: a folder with a file of scored items, a file named
-    as one or (a JSON file) known by its content, or a long table with the columns model, task, item, score."""
+    as one or (a JSON file) known by its content, or a long table with the columns model,
+    task, item, score."""
     p = Path(path)
     if p.is_dir():
         return any(item_kind_in_folder(q) for q in p.rglob("*") if q.is_file())
-    # a single inspect log or SWE-bench report is known by its content, as in a folder
+    # a single inspect log or SWE-bench report is known by its content, as in a folder (whose
+    # test has tried the file's name already); a table by its header
     return (item_kind_in_folder(p) is not None
-            or which("items", p, by=("name", "header")) is not None)
+            or which("items", p, by=("header",)) is not None)
 
 
 def curve_kind(path) -> str | None:
