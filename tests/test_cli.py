@@ -250,6 +250,96 @@ def test_an_option_is_never_taken_as_another_options_value(capsys, args, message
     assert err.startswith("rankwise: error: " + message) and err.count("\n") == 1
 
 
+def _value_options():
+    """``(command, flag)`` of every option of every command that takes one value and has none
+    it implies when given alone."""
+    import typer.main
+
+    from rankwise.cli.argv import OPTIONAL_VALUES
+
+    group = typer.main.get_command(app)
+    return [(name, param.opts[-1]) for name, command in sorted(group.commands.items())
+            for param in command.params if getattr(param, "opts", None)
+            and param.param_type_name == "option" and not param.is_flag and param.nargs == 1
+            and param.opts[-1] not in OPTIONAL_VALUES]
+
+
+def test_every_option_given_bare_points_to_its_own_commands_help(cli):
+    every = _value_options()
+    assert {c for c, _ in every} >= {"compare", "leaderboard", "curves", "power", "race"}
+    # the first and last such option of each command, alone and before --help (the parse of
+    # every command line builds the whole app: ~0.1 s a call)
+    cases = sorted({case for command in {c for c, _ in every}
+                    for case in (next(x for x in every if x[0] == command),
+                                 [x for x in every if x[0] == command][-1])})
+    for (command, flag), after in zip(cases, [(), ("--help",)] * len(cases)):
+        code, out, err = cli(command, flag, *after)
+        assert code == 2 and out == "", (command, flag, err)
+        assert err.count("\n") == 1 and f"{flag} needs a value" in err, (command, flag, err)
+        assert err.rstrip().endswith(f"(see rankwise {command} --help)"), err
+    # click's own wording for too few values names the command's help too
+    code, _, err = cli("compare", "--example", "garcia2008", "--pair", "C4.5")
+    assert code == 2 and "2 arguments" in err and "(see rankwise compare --help)" in err
+    # a short option is an option, not a value (it was read as --rank-sets' value)
+    code, _, err = cli("compare", "--example", "garcia2008", "--rank-sets", "-f", "json")
+    assert code == 2 and "--rank-sets needs a value (ranks or scores); got the option -f" in err
+
+
+def test_an_error_on_a_terminal_wraps_at_spaces_and_on_a_pipe_is_one_line(cli, monkeypatch,
+                                                                           tmp_path):
+    from rankwise.cli import driver
+
+    table = tmp_path / "wide.csv"
+    table.write_text("dataset,A,B\nd1,0.5,0.6\nd1,0.7,0.8\n")
+    piped = cli("compare", table.name, cwd=tmp_path).err
+    assert piped.count("\n") == 1 and len(piped) > 80
+    monkeypatch.setattr(driver, "_terminal_columns", lambda: 80)
+    shown = cli("compare", table.name, cwd=tmp_path).err.splitlines()
+    assert len(shown) >= 2 and shown[0].startswith("rankwise: error: ")
+    assert all(line.startswith("  ") for line in shown[1:])
+    assert all(len(line) <= 80 or " " not in line.strip() for line in shown)
+    assert " ".join(line.strip() for line in shown) == piped.strip()     # nothing cut
+    # click's errors too, with what the user typed made visible
+    for typed in (("--\x1b[2J",), ("--rank-sets", "--\x1b[2J")):
+        shown = cli("compare", "--example", "garcia2008", *typed).err
+        assert "\x1b" not in shown and "[2J" in shown, shown
+        assert "see rankwise compare --help" in " ".join(shown.split())
+
+
+def test_aocc_curve_given_at_its_default_is_left_out_and_values_lower_only_the_aocc(cli):
+    import numpy as np
+
+    base = ("curves", "--example", "learning", "--budgets", "0.5", "-f", "json")  # 1 checkpoint
+    alone = cli(*base)
+    assert alone.code == 0, alone.err
+    assert cli(*base, "--aocc-curve", "running-best") == alone
+    inferred, values = json.loads(alone.out), json.loads(cli(*base, "--aocc-curve", "values").out)
+    assert (inferred["aocc"]["curve"], values["aocc"]["curve"]) == ("running-best", "values")
+    assert inferred["maximize"] is True
+    # only the AOCC changes: a run's values never exceed its running best, so neither does
+    # their area, and where a run ever falls back the area is smaller
+    assert [k for k in inferred if inferred[k] != values[k]] == ["aocc"]
+    best, raw = np.array(inferred["aocc"]["mean"]), np.array(values["aocc"]["mean"])
+    assert best.shape == raw.shape and (raw <= best + 1e-12).all() and (raw < best - 1e-6).any()
+
+
+def test_figure_top_given_at_its_default_is_left_out_and_fewer_is_said(cli):
+    base = ("leaderboard", "--example", "garcia2008", "--draws", "20")
+    alone = cli(*base)
+    assert alone.code == 0, alone.err
+    assert cli(*base, "--figure-top", "300") == alone
+    assert cli(*base, "-f", "json", "--figure-top", "300") == cli(*base, "-f", "json")
+    every, top = (json.loads(cli(*base, "-f", "json", *more).out)
+                  for more in ((), ("--figure-top", "3")))
+    assert (every["settings"]["figure_top"], top["settings"]["figure_top"]) == (300, 3)
+    assert top["boards"] == every["boards"]                 # the board keeps every learner
+    said = [n for n in top["notes"] if "best 3 of 5 learners shown" in n]
+    assert len(said) == 2 and not any("learners shown" in n for n in every["notes"])
+    text = " ".join(cli(*base, "--figure-top", "3").out.split())
+    assert "the best 3 of 5 learners (see the notes)" in text
+    assert "every one of the 5 learners" in " ".join(alone.out.split())
+
+
 def test_options_that_may_stand_alone_still_do(capsys, cli):
 
     code, out, err = cli("compare", "--example", "garcia2008", "--multiverse",

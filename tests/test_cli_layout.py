@@ -84,8 +84,9 @@ def test_the_shared_checks_are_written_once_in_the_driver():
     assert counts["give either {"] == 1 and where["give either {"] == {"driver.py"}
     assert where["write_report"] == {"driver.py"}
     assert where["except RankwiseError"] == {"driver.py"}
-    # the driver's one-line error, and run's "every task failed" (exit 1) and argv's usage
-    assert where["rankwise: error:"] == {"driver.py", "run.py", "argv.py"}
+    # the driver's one-line error (argv's usage errors print through it too), and run's
+    # "every task failed" (exit 1)
+    assert where["rankwise: error:"] == {"driver.py", "run.py"}
 
 
 #: Code lines a command's function may have, its signature and docstring aside.
@@ -175,15 +176,39 @@ def test_every_commands_help_lists_each_option_in_a_named_panel(command, boxed, 
                                                                monkeypatch):
     """Piped, narrow or wide, every command's --help groups its options under named panels
     (the table's, each naming what its options are about): at least two panels with the
-    arguments, each option in its own panel, and only --help in click's "Options"."""
+    arguments, each option in its own panel, and --help alone in the last, "Help" (typer's
+    boxed layout put its generic "Options" panel, with --help, before every named one)."""
     sections = _sections(_help(command, boxed, capsys, monkeypatch), boxed)
-    assert len(set(sections) - {"Options"}) >= 2, (command, list(sections))
-    assert sections["Options"].split()[0] == "--help" and sections["Options"].count("--") == 1
+    assert "Options" not in sections, (command, list(sections))
+    assert len(set(sections) - {"Help"}) >= 2, (command, list(sections))
+    assert list(sections)[-1] == "Help", (command, list(sections))
+    assert sections["Help"].split()[0] == "--help" and sections["Help"].count("--") == 1
     for option in LINES[command]:
         if option.kind == "argument" or option.hidden:
             continue
         assert option.panel, (command, option.name)
         assert option.long_flag in sections[option.panel], (command, option.long_flag)
+
+
+def test_compares_help_fits_two_screens_at_80_columns(capsys, monkeypatch):
+    """Piped or in an 80-column terminal, compare's --help is at most 160 lines (it was 192:
+    every panel's option column at click's 30 columns, and help strings that wrapped), every
+    line within 80 columns but an option name too long for any (its help is on the next
+    line), and every option still named."""
+    text = _help("compare", False, capsys, monkeypatch)
+    lines = text.splitlines()
+    assert len(lines) <= 160, len(lines)
+    assert all(len(line) <= 80 or len(line.split()) <= 3 for line in lines)
+    for option in LINES["compare"]:
+        if option.kind != "argument" and not option.hidden:
+            assert option.long_flag in text, option.long_flag
+    # within a panel, every help starts in one column
+    import re
+
+    for title, body in _sections(text, False).items():
+        starts = {m.start(2) for m in map(re.compile(r"^  (-\S.*?)  +(\S)").match,
+                                          body.splitlines()) if m}
+        assert len(starts) <= 1, (title, starts)
 
 
 def test_the_summaries_say_what_each_command_reads():

@@ -119,7 +119,38 @@ def test_cli_notes_type_under_five_points(tmp_path, capsys, cli):
     assert code == 0
     note = [line for line in err.splitlines() if line.startswith("rankwise: note:")]
     assert len(note) == 1 and "cd_diagram" in note[0] and "under 5 pt" in note[0]
+    assert re.search(r"cd_diagram\.tikz \(\d\.\d pt\)", note[0]), note[0]   # the TikZ too
     assert "Warning" not in err
+
+
+def test_the_tikz_diagrams_type_at_a_width_is_said_when_under_five_points():
+    """The TikZ CD diagram is scaled to the document's line (\\rankwisefit): at a column's
+    8.4 cm its type shrinks with its longest labels (a picture of 14 cm, the bundled
+    example's, sets 9 pt in 5.4 pt; LaTeX measures it 13.8 cm), not with the number of
+    learners; under 5 pt it is said with the drawn figures, and a page keeps it whole."""
+    from rankwise.report.diagrams import warn_small_type
+    from rankwise.report.folder import tikz_type
+    from rankwise.report.tikz import TYPE_PT
+
+    column, page = figure_width("column"), figure_width("page")
+    short = compare(load_example("garcia2008"), posthoc="all")
+    assert tikz_type(short, None) == {}
+    assert 5.0 < tikz_type(short, column)["cd_diagram.tikz"] < TYPE_PT
+    assert tikz_type(short, page)["cd_diagram.tikz"] == TYPE_PT
+    frame = k30()
+    longer = frame.rename(columns=lambda c: c.replace("config", "a_longer_configuration"))
+    few, many = (compare(t, posthoc="all", force_posthoc=True)
+                 for t in (longer.iloc[:, :5], longer))
+    small = tikz_type(many, column)["cd_diagram.tikz"]
+    assert small < 5.0 and tikz_type(few, column)["cd_diagram.tikz"] == pytest.approx(
+        small, rel=0.05)                                     # the labels' length, not k
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        warn_small_type({}, column, tikz_type(many, column))
+        warn_small_type({}, page, tikz_type(many, page))
+        warn_small_type({}, column, tikz_type(short, column))
+    said = [str(w.message) for w in seen if issubclass(w.category, RankwiseWarning)]
+    assert len(said) == 1 and f"cd_diagram.tikz ({small:.1f} pt)" in said[0], said
 
 
 @pytest.mark.figures

@@ -20,13 +20,33 @@ LEARNING = ("curves", "--example", "learning")
 FOLDS = ("compare", "--example", "folds_demo")
 
 
+#: The longest an error may be: three lines of an 80-column terminal, wrapped at spaces (each
+#: path counted as its file name: the user chose its folders' names).
+ERROR_LINES_AT_80 = 3
+
+
+def fits_a_terminal(line: str) -> None:
+    """The rule for every error line: on an 80-column terminal it wraps (rankwise wraps it
+    there, at spaces) into at most three lines, and the wrapped lines hold the whole line."""
+    import re
+
+    from rankwise.cli.driver import error_lines
+
+    named = re.sub(r"(?<![\w.])/(?:[^/\s]+/)+", "", line)
+    wrapped = error_lines(named, 80)
+    assert len(wrapped) <= ERROR_LINES_AT_80, "\n".join(wrapped)
+    assert " ".join(w.strip() for w in wrapped) == named
+
+
 def refused(ran, *words, folder=None):
-    """Exit 2, one ``rankwise: error:`` line holding every word, no traceback, and (when
-    ``folder`` is given) nothing written there but the inputs."""
+    """Exit 2, one ``rankwise: error:`` line holding every word and fitting three lines of an
+    80-column terminal, no traceback, and (when ``folder`` is given) nothing written there but
+    the inputs."""
     code, out, err = ran
     lines = err.strip().splitlines()
     assert code == 2, (code, err[-2000:])
     assert len(lines) == 1 and lines[0].startswith("rankwise: error:"), err[-2000:]
+    fits_a_terminal(lines[0])
     assert "Traceback" not in err + out
     for word in words:
         assert str(word) in lines[0], (word, lines[0])

@@ -80,8 +80,10 @@ def test_inspect_json_log_and_an_unscored_one():
     assert t.frame["score"].mean() == pytest.approx(
         data["results"]["scores"][0]["metrics"]["accuracy"]["value"])
     unscored = next((DATA / "inspect").glob("*dPiJifoWeEQBrfWsAopzWr.eval"))
-    with pytest.raises(RankwiseError, match="has no score"):
+    with pytest.raises(RankwiseError, match=r"none of its 10 samples has a score .*inspect score"):
         read_items(unscored)
+    with pytest.raises(RankwiseError, match="none of its 10 samples"):     # nothing to keep
+        read_items(unscored, missing="common")
 
 
 def test_swe_bench_run_reports():

@@ -187,6 +187,65 @@ def test_errored_inspect_samples_are_left_out_and_counted_under_missing_common(c
     assert any("samples errored" in n for n in json.loads(ran.out)["notes"])
 
 
+def _json_logs(tmp_path, change):
+    """The JSON quiz log as two models' logs in ``tmp_path``; ``change(samples)`` alters
+    mockllm/model's samples."""
+    log = json.loads(QUIZ_JSON.read_text())
+    for model in ("mockllm/model", "mockllm/other"):
+        log["eval"]["model"] = model
+        samples = [dict(s) for s in log["samples"]]
+        if model == "mockllm/model":
+            change(samples)
+        (tmp_path / f"{model.split('/')[1]}.json").write_text(
+            json.dumps({**log, "samples": samples}))
+    return tmp_path
+
+
+def _unscored_third(samples):
+    samples[2]["scores"] = None          # never scored (inspect eval --no-score), no error
+
+
+def test_an_unscored_inspect_sample_says_what_to_do_and_missing_common_leaves_it_out(cli,
+                                                                                   tmp_path):
+    logs = _json_logs(tmp_path, _unscored_third)
+    refused = cli("compare", logs)
+    assert refused.code == 2 and len(refused.err.strip().splitlines()) == 1
+    assert re.search(r"1 of 4 samples has no score \(sample 3; log status 'success'\);"
+                     r" give --missing common .*inspect score", refused.err), refused.err
+    ran = cli("compare", logs, "--missing", "common")
+    assert ran.code == 0, ran.err
+    said = " ".join(ran.out.split())
+    assert ("mockllm/model on quiz: 1 of 4 samples has no score and is left out (sample 3;"
+            " --missing common)" in said), said
+    assert "3 items; 1 item left out (not answered by every model)" in said
+
+
+def test_an_inspect_json_log_with_an_errored_sample_works_under_missing_common(cli, tmp_path):
+    def errored_third(samples):
+        samples[2]["scores"] = None
+        samples[2]["error"] = {"message": "RuntimeError('boom')", "traceback": ""}
+
+    logs = _json_logs(tmp_path, errored_third)
+    refused = cli("compare", logs)
+    assert refused.code == 2 and "errored" in refused.err and "--missing common" in refused.err
+    ran = cli("compare", logs, "--missing", "common", "-f", "json")
+    assert ran.code == 0, ran.err
+    assert any("1 of 4 samples errored and is left out" in n
+               for n in json.loads(ran.out)["notes"])
+
+
+def test_an_inspect_log_none_of_whose_samples_is_scored_says_to_score_it(cli, tmp_path):
+    def none_scored(samples):
+        for s in samples:
+            s["scores"] = {}
+
+    logs = _json_logs(tmp_path, none_scored)
+    for missing in ("refuse", "common"):       # leaving every sample out leaves nothing
+        ran = cli("compare", logs, "--missing", missing)
+        assert ran.code == 2 and "none of its 4 samples has a score" in ran.err
+        assert "inspect score" in ran.err
+
+
 # --- lm-evaluation-harness ------------------------------------------------------------------
 
 LM_EVAL = REAL / "lm_eval"

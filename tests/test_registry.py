@@ -268,3 +268,22 @@ def test_the_command_line_says_the_same_line(cli, tmp_path):
         assert ran.code == 2
         line = ran.err.strip().removeprefix("rankwise: error: ")
         assert _choices_of(line) == list(registry.choices(*families))
+
+
+@pytest.mark.parametrize("kind", ["table", "items table", "inspect .json log"])
+def test_is_items_tries_each_name_detector_once(tmp_path, monkeypatch, kind):
+    """is_items asked the name detectors once through item_kind_in_folder and once more
+    itself (a file's name is read once, then its content or header)."""
+    entry = next(e for e in registry.REGISTRY if (e.family, e.name) == ("items", "lm-eval"))
+    seen = []
+    named = entry.detectors["name"]
+    monkeypatch.setitem(entry.detectors, "name", lambda probe: seen.append(probe) or named(probe))
+    logs = ROOT / "tests" / "data" / "items" / "inspect"
+    path = {"table": tmp_path / "wide.csv", "items table": tmp_path / "items.csv",
+            "inspect .json log": next(logs.glob("*.json"))}[kind]
+    if kind == "table":
+        path.write_text("dataset,A,B\nd1,0.5,0.6\n")
+    elif kind == "items table":
+        path.write_text("model,task,item,score\nm,t,1,1\n")
+    assert registry.is_items(path) is (kind != "table")
+    assert len(seen) == 1, kind

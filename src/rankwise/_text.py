@@ -41,3 +41,36 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
     ('1 decimal', '12 decimals', '1 pair differs')
     """
     return f"{n:,} {word if n == 1 else (plural or word + 's')}"
+
+
+def brief(exc, *paths, limit: int = 100) -> str:
+    """A library's error, as the clause in brackets of a one-line message that has already
+    named the file: whitespace folded, each of ``paths`` given as its file name (pyarrow
+    names the whole path twice), and, past ``limit`` characters, only the last of its
+    ``: ``-separated parts that fit (the library's most specific words: "no such table:
+    tasks" after the SQL that failed), cut at a word if even the last is too long.
+
+    Examples
+    --------
+    >>> brief(ValueError("Execution failed on sql 'SELECT dataset, repeat, fold, learner,"
+    ...                  " status, error, warnings FROM tasks ORDER BY rowid': no such table:"
+    ...                  " tasks"))
+    '...no such table: tasks'
+    >>> brief(OSError("Could not open Parquet input source '/tmp/a/t.parquet': bad footer"),
+    ...       "/tmp/a/t.parquet")
+    "Could not open Parquet input source 't.parquet': bad footer"
+    """
+    from pathlib import PurePath
+
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    for path in paths:
+        if str(path) and PurePath(path).name:
+            text = text.replace(str(path), PurePath(path).name)
+    if len(text) <= limit:
+        return text
+    parts = text.split(": ")
+    for i in range(1, len(parts)):
+        tail = ": ".join(parts[i:])
+        if len(tail) + 3 <= limit:
+            return "..." + tail
+    return text[:limit - 3].rsplit(" ", 1)[0] + "..."

@@ -1,7 +1,10 @@
 """Errors that rankwise raises for bad input.
 
 A :class:`RankwiseError` is a user mistake, not a bug: its message is one line that says what is
-wrong, where, and how to fix it. The command line prints it without a traceback and exits with 2.
+wrong, where, and how to fix it. The command line prints it without a traceback and exits with 2:
+one line on a pipe, wrapped at spaces on a terminal. It fits three lines of an 80-column terminal
+(each path counted as its file name), so another library's message inside it is given in brief
+(:func:`rankwise._text.brief`); the tests hold every hostile input's message to that.
 """
 
 

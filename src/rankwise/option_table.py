@@ -43,12 +43,11 @@ COMPARE = (
     # the tests
     Option("alpha", 0.05, "--alpha", metavar="A", help="Significance level."),
     Option("convention", "default", "--convention", choices=names.CONVENTIONS,
-           help="Exact formulas, or as published (ERRATA)."),
+           help="Exact, or as published (see ERRATA)."),
     Option("decimals", defaults.DEFAULT_DECIMALS, "--decimals", metavar="D", panel=IN,
-           help="Round scores to D decimals before comparing."),
+           help="Round scores to D decimals first."),
     Option("tests", None, "--tests", kind="list", metavar="LIST",
-           help="Comma-separated (default: every omnibus test for 3+ learners, every"
-                " two-learner test of the pair): "
+           help="Comma-separated (default: every test that applies): "
                 + ", ".join(names.OMNIBUS_TESTS + ("skillings_mack",)
                             + names.TWO_LEARNER_TESTS) + "."),
     Option("pair", None, "--pair", kind="pair", metavar="A B",
@@ -62,10 +61,10 @@ COMPARE = (
     Option("sign_ties", "split", "--sign-ties", choices=names.SIGN_TIES,
            help="Sign test: ties.", settings_key="sign_ties"),
     Option("alternative", "two-sided", "--alternative", choices=names.ALTERNATIVES,
-           help="Two-learner tests; greater: B of --pair better.", settings_key="alternative"),
+           help="Greater: B of --pair is better.", settings_key="alternative"),
     Option("continuity_correction", False,
            "--continuity-correction/--no-continuity-correction", kind="toggle",
-           help="Wilcoxon normal approximation corrected by 1/2 (R's default; off here).",
+           help="Wilcoxon's normal p corrected by 1/2 (R's default).",
            settings_key="continuity_correction", group="wilcoxon"),
     Option("friedman_method", "auto", "--friedman-method", choices=names.FRIEDMAN_METHODS,
            help="Friedman/Iman-Davenport p (auto: permutation below N = 20).",
@@ -78,12 +77,12 @@ COMPARE = (
     Option("procedures", None, "--procedures", kind="list", metavar="LIST", panel=POST,
            help="Comma-separated: " + ", ".join(dict.fromkeys(
                names.CONTROL_PROCEDURES + names.ALL_PAIRS_PROCEDURES
-               + names.OPTIONAL_PROCEDURES)) + " (default: all of the family).", group="posthoc"),
+               + names.OPTIONAL_PROCEDURES)) + " (default: the family's).", group="posthoc"),
     Option("rankings", None, "--ranking", kind="list", metavar="LIST", panel=POST,
            param="ranking",
            help="Comma-separated: " + ", ".join(names.RANKINGS_ALL) + " (default friedman).", group="posthoc"),
     Option("force_posthoc", False, "--force-posthoc", kind="switch", panel=POST,
-           help="Post-hoc tests even if the omnibus test does not reject.", group="posthoc", field="force"),
+           help="Post-hoc tests without an omnibus rejection.", group="posthoc", field="force"),
     Option("bh_time_budget", 10.0, "--bh-time-budget", metavar="S", panel=POST,
            help="Seconds for the exact Bergmann-Hommel search.", group="posthoc"),
     Option("verdict_procedure", "holm", "--verdict-procedure",
@@ -97,20 +96,19 @@ COMPARE = (
     Option("effects", None, "--effects", kind="spelled", choices=names.EFFECTS_MODES,
            panel=EFFECT, words={None: None, "auto": None, True: "all", False: "none"},
            cli_default="auto",
-           help="Pairs with effect sizes (auto: all up to 5,000 pairs, else the verdict's;"
-                " none above N = 10,000)."),
+           help="Pairs with effect sizes (auto: all to 5,000 pairs, else the verdict's; none"
+                " above N = 10,000)."),
     Option("confidence", None, "--confidence", metavar="C", panel=EFFECT, type=float,
            help="Level of the intervals (default 1 - alpha)."),
     Option("bayesian", None, "--bayesian", choices=names.BAYESIAN_TESTS + names.BAYESIAN_MODELS,
            panel=EFFECT, help="Also a Bayesian test of the same pairs.", group="bayesian", field="test"),
     Option("rope", 0.0, "--rope", metavar="R", panel=EFFECT,
-           help="Practical equivalence, in the criterion's units.", group="bayesian"),
+           help="ROPE, in the criterion's units.", group="bayesian"),
     Option("draws", defaults.BAYESIAN_SAMPLES, "--draws", metavar="D", panel=EFFECT,
            help="Posterior draws.", group="bayesian"),
     Option("seed", defaults.DEFAULT_SEED, "--seed", metavar="SEED", panel=EFFECT,
            check=("a_seed",),
-           help="Seed of every draw: posteriors, rank sets, bootstrap groups"
-                f" (--items: {defaults.ITEM_SEED} unless given)."),
+           help=f"Seed of every draw (--items: {defaults.ITEM_SEED})."),
     Option("threshold", defaults.BAYESIAN_THRESHOLD, "--threshold", metavar="P", panel=EFFECT,
            help="Posterior probability that decides.", group="bayesian"),
     Option("rank_intervals", False, "--rank-intervals", kind="switch", panel=OUT,
@@ -121,7 +119,7 @@ COMPARE = (
            help="A title inside the figures.", group="presentation"),
     Option("top", 30, "--top", kind="spelled", metavar="N", panel=OUT, words={None: "0"},
            type=int,
-           help="Reports show the best N learners (0: all); JSON keeps all.", group="presentation"),
+           help="Best N learners shown (0: all; JSON: all).", group="presentation"),
     # how sure, and the views of the pool
     Option("pool_check", False, "--pool-check", kind="switch", panel=SURE,
            help="Does the pool matter?"),
@@ -175,10 +173,10 @@ def _read_options(panel: str, *, missing: str, columns: str, source: str,
     take the same options, with their own help where the use differs."""
     return (
         Option("criterion", None, "--criterion", short="-c", metavar="NAME", panel=panel,
-               help="Criterion of a long table or results database."),
+               help="Criterion (long table or results database)."),
         Option("higher_is_better", None, "--higher-is-better/--lower-is-better",
                kind="toggle", panel=panel,
-               help="Direction. Default: from the criterion's name, else higher."),
+               help="Default: by the criterion's name, else higher."),
         Option("aggregate", "median", "--aggregate", choices=names.AGGREGATES, panel=panel,
                help="Cell of repeats x folds."),
         Option("shape", "auto", "--shape", choices=names.SHAPES, panel=panel,
@@ -188,17 +186,17 @@ def _read_options(panel: str, *, missing: str, columns: str, source: str,
         Option("source_format", "auto", "--source", choices=names.SOURCE_FORMATS, panel=panel,
                metavar="NAME", listed=False,
                help=source_help(source, ("table", "items"),
-                                "detected from name, content or header")),
+                                "detected")),
         Option("missing", "refuse", "--missing", metavar="POLICY", panel=panel, help=missing,
                complete=names.MISSING_POLICIES + (names.MISSING_IMPUTE,)),
         Option("duplicates", None, "--duplicates", choices=names.DUPLICATES, panel=panel,
-               help="Repeated rows: refuse, or keep the last or first (default: last for the"
-                    " AutoML benchmark, else refuse); lm-eval: a task's newest or oldest run."
+               help="Repeated rows or runs: keep the last or first; default: refuse (amlb:"
+                    " last)."
                     + more),
         Option("where", None, "--where", kind="list", metavar="COL=VALUE,...", panel=panel,
-               help="Read only these rows (e.g. constraint=1h8c_gp3)." + more),
+               help="Only these rows (e.g. constraint=1h8c_gp3)." + more),
         Option("sep", None, "--sep", metavar="CHAR", panel=panel,
-               help="Field separator (default: sniffed: tab, ';' or ',')." + more),
+               help="Field separator (sniffed: tab, ';' or ',')." + more),
         Option("decimal", None, "--decimal", choices=names.DECIMAL_MARKS, panel=panel,
                help="Decimal mark (default: sniffed)." + more),
     )
@@ -245,8 +243,8 @@ FRONTS = (
     Option("permutations", defaults.FRONT_PERMUTATIONS, "--permutations", metavar="N",
            panel=FRONTS_P, help="GSD: splits per pair test."),
     Option("summary", defaults.FRONT_SUMMARY, "--summary", choices=names.FRONT_SUMMARIES,
-           panel=FRONTS_P, help="Front: per learner (auto: the mean, or the mean rank where"
-           " a criterion's scale differs over 100-fold across the data sets)."),
+           panel=FRONTS_P, help="Per learner (auto: the mean, or the mean rank if a"
+           " criterion's scale differs over 100-fold)."),
 )
 
 BY_NAME = {o.name: o for o in COMPARE}
@@ -396,9 +394,9 @@ INPUT = _argument("input", "CSV/TSV table (wide or long) or results database.", 
                   show_default=False)
 #: compare's input: a table, another tool's results, scored items, or criteria for a front.
 COMPARE_INPUT = _argument(
-    "input", "Table of scores (CSV/TSV, wide or long), results database or another tool's"
-    " results file; scored items (a table, or a folder of lm-eval, inspect_ai, HELM or SWE-bench"
-    " output); with --criteria, a table of two or more criteria.", "INPUT", show_default=False)
+    "input", "Table of scores (CSV/TSV), results database or another tool's results file;"
+    " scored items (a table, or lm-eval, inspect_ai, HELM or SWE-bench output); criteria with"
+    " --criteria.", "INPUT", show_default=False)
 EXAMPLE = Option("example", None, "--example", metavar="NAME", panel=IN,
                  help="A bundled table instead (rankwise examples).")
 POOL_READ = (

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import RankwiseError
 from ..names import AGGREGATES
+from .._text import brief
 
 #: The bases of the verdict the grid can vary, with what each is called in a report.
 BASES = {
@@ -39,7 +40,7 @@ def read_grid(grid) -> dict | None:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise RankwiseError(f"{path}: not a TOML file ({exc})") from None
+            raise RankwiseError(f"{path}: not a TOML file ({brief(exc, path)})") from None
         grid = data.get("grid", data)
     if not isinstance(grid, dict):
         raise RankwiseError("the multiverse grid must be a table of lists, e.g."

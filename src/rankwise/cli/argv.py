@@ -40,6 +40,7 @@ def run():  # console-script entry point
     import shutil
 
     from . import app
+    from .driver import error_text
 
     if shutil.get_terminal_size((80, 24)).columns < PANELS_MIN_COLUMNS:
         app.rich_markup_mode = None
@@ -48,7 +49,7 @@ def run():  # console-script entry point
     command = typer.main.get_command(app)   # built once: checked here, then run
     taken = option_taken_as_value(args, command) or option_given_twice(args, command)
     if taken is not None:
-        typer.echo(f"rankwise: error: {taken}", err=True)
+        typer.echo(error_text(taken), err=True)
         sys.exit(2)
     try:
         code = command(args=args, standalone_mode=False, prog_name="rankwise")
@@ -58,8 +59,8 @@ def run():  # console-script entry point
     except usage as exc:
         # click's own parsing errors (a mistyped option, text for a number) in one line, as the
         # library's, with where to look.
-        command = exc.ctx.command_path if exc.ctx is not None else "rankwise"
-        typer.echo(f"rankwise: error: {usage_message(exc)} (see {command} --help)", err=True)
+        typer.echo(error_text(f"{usage_message(exc)} (see {help_of(exc, args, command)}"
+                              " --help)"), err=True)
         code = 2
     except abort:
         typer.echo("rankwise: interrupted", err=True)
@@ -97,25 +98,44 @@ def optional_values(args: list) -> list:
     return out
 
 
+def help_of(exc, args: list, group) -> str:
+    """The command whose ``--help`` a usage error points to: the one it was raised in, else
+    (click raises an option given without its value with no context) the command named
+    first, else ``rankwise``."""
+    if exc.ctx is not None:
+        return exc.ctx.command_path
+    if args and args[0] in getattr(group, "commands", {}):
+        return f"rankwise {args[0]}"
+    return "rankwise"
+
+
 def option_taken_as_value(args: list, command) -> str | None:
-    """The message when an option that takes a value is followed by another option
-    (``--rank-sets --format json``), which the parser would take as its value; None when
-    there is none. Values that start with one dash (``--alpha -1``) are left to the checks."""
+    """The message when an option that takes one value is followed by another of the command's
+    options (``--rank-sets --format json``, ``--rank-sets -f json``), which the parser would
+    take as its value, or by nothing; None when there is none. Other values that start with a
+    dash (``--alpha -1``) are left to the checks."""
     if not args or args[0].startswith("-"):
         return None
     sub = getattr(command, "commands", {}).get(args[0])
     if sub is None:
         return None
+    options = {name for param in sub.params for name in [*getattr(param, "opts", ()),
+                                                         *getattr(param, "secondary_opts", ())]
+               } | {"--help"}
     takes = {name: param for param in sub.params if getattr(param, "opts", None)
              and not getattr(param, "is_flag", False) and param.nargs != 0
              for name in param.opts}
-    for arg, nxt in zip(args[1:], args[2:]):
-        if arg in takes and nxt.startswith("--"):
-            param = takes[arg]
-            wants = (param.metavar or param.name.upper()).strip("[]").split("|")
-            wants = ", ".join(wants[:-1]) + " or " + wants[-1] if len(wants) > 1 else wants[0]
-            return (f"{arg} needs a value ({wants}); got the option {nxt} (see rankwise"
-                    f" {args[0]} --help)")
+    rest = args[1:args.index("--")] if "--" in args else args[1:]
+    for arg, nxt in zip(rest, rest[1:] + [None]):
+        if arg not in takes or not (nxt is None or nxt.startswith("--") or nxt in options):
+            continue
+        if nxt is None and takes[arg].nargs != 1:
+            continue                    # click names how many values it needs
+        param = takes[arg]
+        wants = (param.metavar or param.name.upper()).strip("[]").split("|")
+        wants = ", ".join(wants[:-1]) + " or " + wants[-1] if len(wants) > 1 else wants[0]
+        got = "nothing" if nxt is None else f"the option {nxt}"
+        return f"{arg} needs a value ({wants}); got {got} (see rankwise {args[0]} --help)"
     return None
 
 

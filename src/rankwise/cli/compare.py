@@ -60,7 +60,7 @@ def compare(
     permutations: C.permutations = CD.permutations,
     summary: C.summary = CD.summary, ctx: typer.Context = None,
 ):
-    """Compare learners on a table of scores, another tool's results file, scored items (--items) or two or more criteria as a front (--criteria A,B). A table: CSV/TSV, wide or long, or a results database of rankwise run; the results files of the AutoML benchmark, OpenML, mlr3, WEKA, TabArena and scikit-learn, read as written; items: a long table (model, task, item, score) or a folder of lm-evaluation-harness, inspect_ai, HELM or SWE-bench output. With k >= 3 learners the omnibus tests, with k = 2 the two-learner tests; then the post-hoc procedures, effect sizes and a verdict."""
+    """Compare learners on a table of scores, another tool's results file, scored items (--items) or two or more criteria as a front (--criteria A,B). Omnibus or two-learner tests, post-hoc procedures, effect sizes and a verdict."""
     from ..option_table import api_values
 
     given = dict(locals())

@@ -18,10 +18,39 @@ from ..option_table import LINES, refusal
 
 
 def fail(message: str) -> None:
+    typer.echo(error_text(message), err=True)
+    raise typer.Exit(2)
+
+
+def error_text(message: str) -> str:
+    """``rankwise: error: MESSAGE`` as printed, its control characters made visible: one line
+    on a pipe (scripts and logs read it whole), on a terminal wrapped at spaces to its width
+    (at most 120 columns), the lines after the first indented, nothing cut."""
     from .._text import visible
 
-    typer.echo(f"rankwise: error: {visible(message)}", err=True)
-    raise typer.Exit(2)
+    line = f"rankwise: error: {visible(message)}"
+    columns = _terminal_columns()
+    return line if columns is None else "\n".join(error_lines(line, columns))
+
+
+def error_lines(line: str, width: int) -> list:
+    """``line`` wrapped at spaces to ``width`` columns, the lines after the first indented by
+    two; a word longer than a line (a path) is kept whole on a line of its own."""
+    import textwrap
+
+    return textwrap.wrap(line, width=width, subsequent_indent="  ", break_long_words=False,
+                         break_on_hyphens=False) or [line]
+
+
+def _terminal_columns():
+    """The width to wrap an error at: None unless stderr is a terminal."""
+    import shutil
+
+    from .helpscreen import PLAIN_WIDTH
+
+    if not sys.stderr.isatty():
+        return None
+    return min(shutil.get_terminal_size((80, 24)).columns, PLAIN_WIDTH)
 
 
 class Session:

@@ -1,4 +1,5 @@
-"""``rankwise examples``: the bundled example tables, curves and experiments' names."""
+"""``rankwise examples``: the names of the bundled tables, results files, scored items and
+curves (not the bundled experiments: ``rankwise run --example`` names those)."""
 
 from __future__ import annotations
 

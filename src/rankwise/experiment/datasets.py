@@ -19,6 +19,7 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from .validate import DATASET_KEYS, SYNTHETIC
+from .._text import brief
 
 SKLEARN = ("iris", "wine", "breast_cancer", "digits")
 SOURCES = tuple(DATASET_KEYS)  # each source with the keys its entry may have
@@ -167,7 +168,7 @@ def _arff(spec):
     try:
         records, meta = arff.loadarff(str(path))
     except Exception as exc:  # scipy raises several types for malformed files
-        raise RankwiseError(f"{path}: cannot read the ARFF file ({exc})") from None
+        raise RankwiseError(f"{path}: cannot read the ARFF file ({brief(exc, path)})") from None
     frame = pd.DataFrame(records)
     target = spec.target or meta.names()[-1]
     if target not in frame:

@@ -37,6 +37,7 @@ from ..errors import RankwiseError
 from . import validate
 from .criteria import CRITERIA, TIMES
 from .datasets import spec_from_dict
+from .._text import brief
 
 try:  # Python 3.11+
     import tomllib
@@ -256,7 +257,7 @@ def load_experiment(path) -> Experiment:
     try:
         doc = tomllib.loads(content)
     except tomllib.TOMLDecodeError as exc:
-        raise RankwiseError(f"{path}: not valid TOML ({exc})") from None
+        raise RankwiseError(f"{path}: not valid TOML ({brief(exc, path)})") from None
     return experiment_from_dict(doc, base=path.parent, source=str(path))
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import RankwiseError
+from .._text import brief
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -98,8 +99,11 @@ class Store:
             raise
         except sqlite3.DatabaseError as exc:
             self.close()
-            raise RankwiseError(f"{self.path}: not a rankwise results database ({exc}); choose"
-                                " another --results file") from None
+            raise RankwiseError(f"{self._not_results(exc)}; choose another --results"
+                                " file") from None
+
+    def _not_results(self, exc) -> str:
+        return f"{self.path}: not a rankwise results database ({brief(exc, self.path)})"
 
     def close(self):
         if getattr(self, "db", None) is not None:
@@ -114,7 +118,7 @@ class Store:
         try:
             rows = self.db.execute("SELECT key, value FROM meta").fetchall()
         except sqlite3.DatabaseError as exc:
-            raise RankwiseError(f"{self.path}: not a rankwise results database ({exc})") from None
+            raise RankwiseError(self._not_results(exc)) from None
         out = {}
         for key, value in rows:
             try:
@@ -141,7 +145,7 @@ class Store:
             return {tuple(r[:4]): (r[4], r[5]) for r in self.db.execute(
                 "SELECT dataset, repeat, fold, learner, status, identity FROM tasks")}
         except sqlite3.DatabaseError as exc:
-            raise RankwiseError(f"{self.path}: not a rankwise results database ({exc})") from None
+            raise RankwiseError(self._not_results(exc)) from None
 
     def set_identities(self, identities: dict):
         """Fill in the identity of tasks stored without one (files of rankwise 0.1)."""
@@ -229,7 +233,7 @@ class Store:
                 raise RankwiseError(f"{self.path}: the results file is damaged ({problem}); its"
                                     " results cannot all be read; run the experiment into a new"
                                     " --results file") from None
-            raise RankwiseError(f"{self.path}: not a rankwise results database ({exc})") from None
+            raise RankwiseError(self._not_results(exc)) from None
 
     def long_table(self) -> pd.DataFrame:
         """``dataset, repeat, fold, learner, criterion, value`` (value NaN where undefined)."""
@@ -264,8 +268,9 @@ class StoreFull(RankwiseError):
 
 def write_error(path, exc: Exception) -> RankwiseError:
     """The one line for a results file that could not be written."""
-    return RankwiseError(f"{path}: cannot write the results ({exc}); the tasks committed before"
-                         " are kept: fix the cause and run the same command to continue")
+    return RankwiseError(f"{path}: cannot write the results ({brief(exc, path)}); the tasks"
+                         " committed before are kept: fix the cause and run the same command to"
+                         " continue")
 
 
 def is_full(exc: Exception) -> bool:

@@ -606,9 +606,15 @@ def fit_width(fig: Figure | None, inches: float | None) -> Figure | None:
     return fig
 
 
-def warn_small_type(figs: dict, width: float | None) -> None:
+#: Type under this many points at the figures' width is said (a reader needs a lens for it).
+SMALL_TYPE = 5.0
+
+
+def warn_small_type(figs: dict, width: float | None, sizes: dict | None = None) -> None:
     """A :class:`~rankwise.RankwiseWarning` naming the figures whose smallest type is under
-    5 pt at ``width`` (long names, many learners): a reader needs a lens for them."""
+    :data:`SMALL_TYPE` at ``width`` (long names, many learners): the drawn ``figs`` measured,
+    ``sizes`` (``{file: points}``: the TikZ diagram, which the document's line scales) as
+    given."""
     import warnings
 
     from ..errors import RankwiseWarning
@@ -617,13 +623,15 @@ def warn_small_type(figs: dict, width: float | None) -> None:
         return
     small = {}
     for name, fig in figs.items():
-        sizes = [t.get_fontsize() for t in fig.findobj(
+        found = [t.get_fontsize() for t in fig.findobj(
             lambda a: type(a).__name__ == "Text" and a.get_visible() and a.get_text())]
-        if sizes and min(sizes) < 5.0:
-            small[name] = min(sizes)
+        if found and min(found) < SMALL_TYPE:
+            small[name] = min(found)
+    small.update({name: pt for name, pt in (sizes or {}).items() if pt < SMALL_TYPE})
     if small:
         listed = ", ".join(f"{n} ({v:.1f} pt)" for n, v in small.items())
-        warnings.warn(f"at {width * 2.54:.1f} cm the smallest type of {listed} is under 5 pt:"
+        warnings.warn(f"at {width * 2.54:.1f} cm the smallest type of {listed} is under"
+                      f" {SMALL_TYPE:g} pt:"
                       " a wider --figure-width (page) or shorter learner names read better",
                       RankwiseWarning, stacklevel=2)
 

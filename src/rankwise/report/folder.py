@@ -13,7 +13,7 @@ from .markdown import markdown_report
 from .pairs import pairs_csv
 from .pairs_file import folder_pairs
 from .text import WIDTH, text_report
-from .tikz import cd_diagram_tikz, fitted, page_size, standalone
+from .tikz import cd_diagram_tikz, fitted, page_size, standalone, type_at
 
 
 def tikz_files(cmp) -> dict:
@@ -28,6 +28,17 @@ def tikz_files(cmp) -> dict:
     picture = fitted(cd_diagram_tikz(plan, ranks, names))
     return {"cd_diagram.tikz": picture,
             "cd_diagram_tikz.tex": standalone(picture, page_size(names, plan))}
+
+
+def tikz_type(cmp, width: float | None) -> dict:
+    """``{"cd_diagram.tikz": points}``: the TikZ diagram's type once scaled to a line of
+    ``width`` inches (it is scaled to the document's line, which ``--figure-width`` says);
+    empty without a width or a TikZ diagram."""
+    plan = cmp.figures.get("cd_diagram")
+    if width is None or plan is None or not plan.drawn:
+        return {}
+    names, ranks, _ = shown_figure_inputs(cmp)
+    return {"cd_diagram.tikz": type_at(ranks, names, width * 2.54)}
 
 
 def write_report(cmp, folder, width: float | None = None) -> list:
@@ -50,7 +61,7 @@ def _write_all(cmp, folder: Path, width=None) -> list:
     written = []
     svgs = {} if width is None else None
     drawn = draw_all(cmp, width)
-    warn_small_type(drawn, width)
+    warn_small_type(drawn, width, tikz_type(cmp, width))
     for name, fig in drawn.items():
         for fmt in ("svg", "pdf", "png"):
             data = figure_bytes(fig, fmt)

@@ -116,8 +116,8 @@ def document(r) -> Document:
 def _task_blocks(r, t, i) -> list:
     alpha, cp = r.settings["alpha"], t.clopper_pearson is not None
     extra = f", {t.repeats} repeats averaged per item" if t.repeats > 1 else ""
-    dropped = (f"; {t.dropped} items left out (not answered by every model)" if t.dropped
-               else "")
+    dropped = (f"; {counted(t.dropped, 'item')} left out (not answered by every model)"
+               if t.dropped else "")
     out = [Heading(t.task, 3), Paragraph(
         f"{t.n_items} items{extra}{dropped}; {_test_words(t, r.settings)};"
         f" {_interval_words(t, r.settings['confidence'])}.")]

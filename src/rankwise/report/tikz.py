@@ -21,6 +21,10 @@ BAR_PAD_CM = 0.06   # a clique bar reaches this far past its outer learners' lin
 BAR_GAP_CM = 0.12   # blank between two clique bars on one level, at least
 
 
+#: The labels' type before any scaling: ``\small`` of a 10 pt document (a two-column paper's).
+TYPE_PT = 9.0
+
+
 def _f(v: float) -> str:
     return f"{v:.4f}".rstrip("0").rstrip(".")
 
@@ -116,6 +120,32 @@ def page_size(names, plan) -> tuple:
     levels = len(plan.cliques or ())
     height = 1.3 + LEVEL_CM * levels + ROW_CM * ((k + 1) // 2) + 0.8
     return round(width, 1), round(height, 1)
+
+
+#: The width of a character of the labels' type, in cm (about half an em of 9 pt, measured on
+#: Latin Modern: 0.154 cm on the bundled examples' labels).
+CHAR_CM = 0.16
+#: TikZ's blank around a label (its inner sep, 0.333 em on each side), in cm.
+LABEL_SEP_CM = 0.21
+
+
+def natural_width(mean_ranks, names) -> float:
+    """The picture's width in cm before any scaling: the axis, the gaps to the label columns
+    and the longest label on each side (its width by :data:`CHAR_CM`)."""
+    from .diagrams import label_rows
+
+    r = np.asarray(mean_ranks, dtype=float)
+    longest = {True: 0, False: 0}
+    for j, _, left in label_rows(r):
+        longest[left] = max(longest[left], len(f"({r[j]:.2f}) {names[j]}") * CHAR_CM
+                            + LABEL_SEP_CM)
+    return WIDTH_CM + 2 * LABEL_GAP_CM + longest[True] + longest[False]
+
+
+def type_at(mean_ranks, names, width_cm: float) -> float:
+    """The labels' type in points once ``\\rankwisefit`` scales the picture down to a line of
+    ``width_cm`` (the longest labels set its width, not the number of learners)."""
+    return TYPE_PT * min(1.0, width_cm / natural_width(mean_ranks, names))
 
 
 def standalone(picture: str, size: tuple) -> str:

@@ -11,6 +11,7 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from .delimited import pipe_table
+from .._text import brief
 
 
 def read_board(board, source) -> tuple:
@@ -89,5 +90,5 @@ def _pipe_table(data: bytes, path) -> pd.DataFrame:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise RankwiseError(f"{path}: cannot be read as a table ({exc})") from None
+        raise RankwiseError(f"{path}: cannot be read as a table ({brief(exc, path)})") from None
     return pipe_table(text, path)

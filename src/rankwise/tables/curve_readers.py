@@ -15,6 +15,7 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from .tool_notes import infinite_values, ioh_value, trials_left_out
+from .._text import brief
 
 
 def _ioh_blocks(path: Path) -> list:
@@ -23,8 +24,8 @@ def _ioh_blocks(path: Path) -> list:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RankwiseError(f"{path}: cannot be read as an IOHprofiler data file ({exc})") \
-            from None
+        raise RankwiseError(f"{path}: cannot be read as an IOHprofiler data file"
+                            f" ({brief(exc, path)})") from None
     for line in text.splitlines():
         if not line.strip():
             continue
@@ -72,7 +73,7 @@ def _ioh_meta(f: Path) -> dict:
     except json.JSONDecodeError as exc:
         raise RankwiseError(f"{f}, line {exc.lineno}: not JSON ({exc.msg})") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise RankwiseError(f"{f}: cannot be read ({exc})") from None
+        raise RankwiseError(f"{f}: cannot be read ({brief(exc, f)})") from None
     if not isinstance(meta, dict) or not isinstance(meta.get("scenarios", []), list):
         raise RankwiseError(f"{f}: not an IOHprofiler description (a JSON object with its"
                             " scenarios)")
@@ -157,7 +158,7 @@ def _optuna_tables(p: Path) -> tuple:
             con.close()
     except (sqlite3.Error, pd.errors.DatabaseError) as exc:
         why = "locked by another program; try again when it is done" if "locked" in str(exc) \
-            else f"not an Optuna storage file, or damaged ({exc})"
+            else f"not an Optuna storage file, or damaged ({brief(exc, p)})"
         raise RankwiseError(f"{p}: {why}") from None
     return studies, attrs, dirs, trials, states
 

@@ -32,6 +32,7 @@ from ..errors import RankwiseError
 from . import registry
 from .delimited import read_delimited
 from .sources import mapping_of
+from .._text import brief
 
 #: How each value is taken: as logged, or each run's running best.
 VALUE_KINDS = ("raw", "running-best")
@@ -645,7 +646,7 @@ def _read_curves(source, reader, maximize, value_kind, grid, budget, columns, cr
         except RankwiseError:
             raise
         except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-            raise RankwiseError(f"{p}: not a table of curves ({exc})") from None
+            raise RankwiseError(f"{p}: not a table of curves ({brief(exc, p)})") from None
         if reader == "auto" and registry.curve_kind_of_table(frame.columns) == "optuna":
             kind = "optuna"
     _no_criterion(kind, criterion, name)

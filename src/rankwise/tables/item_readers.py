@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import RankwiseError
+from .._text import brief
 
 #: inspect_ai's letter values (its ``value_to_float``): correct, incorrect, partial, no answer.
 INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
@@ -40,10 +41,12 @@ def _json_lines(p: Path):
                         raise RankwiseError(f"{p}, line {number}: not JSON ({exc.msg}); an"
                                             f" lm-evaluation-harness samples file has one JSON"
                                             f" object per line") from None
-    except (UnicodeDecodeError, OSError, EOFError) as exc:
-        raise RankwiseError(f"{p}: cannot be read as UTF-8 JSON lines ({exc}); an"
-                            f" lm-evaluation-harness samples file is UTF-8 text, plain or"
-                            f" gzip-compressed") from None
+    except UnicodeDecodeError as exc:
+        raise RankwiseError(f"{p}: not UTF-8 text (byte {exc.start}); lm-eval writes its samples"
+                            " as UTF-8 JSON lines, plain or gzip-compressed") from None
+    except (OSError, EOFError) as exc:
+        raise RankwiseError(f"{p}: cannot be read ({brief(exc, p)}); lm-eval writes its samples"
+                            " as UTF-8 JSON lines, plain or gzip-compressed") from None
 
 
 #: lm-evaluation-harness record fields that are not per-item metrics.
@@ -238,7 +241,7 @@ def _json_file(p: Path):
     except json.JSONDecodeError as exc:
         raise RankwiseError(f"{p}, line {exc.lineno}: not JSON ({exc.msg})") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise RankwiseError(f"{p}: cannot be read ({exc})") from None
+        raise RankwiseError(f"{p}: cannot be read ({brief(exc, p)})") from None
 
 
 def _inspect_value(value, metric, where):
@@ -297,31 +300,51 @@ def _eval_log(p: Path) -> tuple:
             samples = [json.loads(_zip_member(z, raw, n)) for n in names
                        if n.startswith("samples/") and n.endswith(".json")]
     except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, NotImplementedError) as exc:
-        raise RankwiseError(f"{p}: not an inspect .eval log ({exc})") from None
+        raise RankwiseError(f"{p}: not an inspect .eval log ({brief(exc, p)})") from None
     return header, samples
 
 
-def _without_errored(p: Path, samples: list, missing: str, notes: list, where: str) -> list:
-    """The samples but those that errored (``fail_on_error=False`` keeps them in the log,
-    unscored): refused in one line that says what to do, or, with ``--missing common``, left
-    out and counted in the notes."""
-    errored = [s for s in samples if s.get("error")]
-    if not errored:
+def _unscored(s: dict) -> bool:
+    """Whether a sample has no score: it errored (``fail_on_error=False`` keeps it in the log),
+    or it was never scored (an ``inspect eval`` told not to score, a run cancelled before
+    scoring)."""
+    return bool(s.get("error")) or not s.get("scores")
+
+
+def _error_message(sample: dict) -> str:
+    error = sample["error"]
+    return str(error.get("message", "") if isinstance(error, dict) else error).strip()[:80]
+
+
+def _scored_only(p: Path, samples: list, missing: str, notes: list, where: str,
+                 status) -> list:
+    """The samples that have a score: one without is refused in one line that says what to do,
+    or, with ``--missing common``, left out and counted in the notes."""
+    unscored = [s for s in samples if _unscored(s)]
+    if not unscored:
         return samples
-    first = errored[0]
-    message = str((first.get("error") or {}).get("message", "")).strip()[:80]
-    ids = ", ".join(str(s.get("id")) for s in errored[:5]) + (" ..." if len(errored) > 5 else "")
-    one = len(errored) == 1
+    if len(unscored) == len(samples):
+        raise RankwiseError(f"{p}: none of its {len(samples)} samples has a score (log status"
+                            f" {status!r}); score the log (inspect score) or rerun it, then"
+                            " read it again")
+    n, one = len(unscored), len(unscored) == 1
+    all_errored = all(s.get("error") for s in unscored)
+    has = "has" if one else "have"
+    first = unscored[0]
     if missing != "common":
-        raise RankwiseError(f"{p}: {len(errored)} of {len(samples)} samples errored and"
-                            f" {'has' if one else 'have'} no score (sample {first.get('id')!r}:"
-                            f" {message}); give --missing common to leave"
-                            f" {'it' if one else 'them'} out (counted in the notes), or rerun"
-                            f" {'it' if one else 'them'} (inspect eval-retry) and read the new"
-                            " log")
-    notes.append(f"inspect: {where}: {len(errored)} of {len(samples)} samples errored and"
+        why = (f"errored and {has} no score (sample {first.get('id')!r}: {_error_message(first)})"
+               if all_errored else
+               f"{has} no score (sample {first.get('id')!r}; log status {status!r})")
+        redo = (f"rerun {'it' if one else 'them'} (inspect eval-retry)" if all_errored
+                else "score the log (inspect score)")
+        raise RankwiseError(f"{p}: {n} of {len(samples)} samples {why}; give --missing common to"
+                            f" leave {'it' if one else 'them'} out (counted in the notes), or"
+                            f" {redo} and read the new log")
+    ids = ", ".join(str(s.get("id")) for s in unscored[:5]) + (" ..." if n > 5 else "")
+    notes.append(f"inspect: {where}: {n} of {len(samples)} samples"
+                 f" {'errored' if all_errored else has + ' no score'} and"
                  f" {'is' if one else 'are'} left out (sample {ids}; --missing common)")
-    return [s for s in samples if not s.get("error")]
+    return [s for s in samples if not _unscored(s)]
 
 
 def inspect_log(p: Path, *, metric, filter, cluster, notes, missing="refuse"):
@@ -343,13 +366,12 @@ def inspect_log(p: Path, *, metric, filter, cluster, notes, missing="refuse"):
     if not samples:
         raise RankwiseError(f"{p}: the log has no samples (status"
                             f" {header.get('status', 'unknown')!r}); log them to compare items")
-    samples = _without_errored(p, samples, missing, notes, f"{model} on {task}")
+    samples = _scored_only(p, samples, missing, notes, f"{model} on {task}",
+                           header.get("status", "unknown"))
     rows, chosen = [], metric
     scorers = None
     for s in samples:
-        scores = s.get("scores") or {}
-        if not scores:
-            raise RankwiseError(f"{p}: sample {s.get('id')!r} has no score")
+        scores = s["scores"]
         if scorers is None:
             scorers = list(scores)
         name = chosen if chosen in scores else scorers[0]

@@ -36,6 +36,7 @@ from . import registry
 from .guard import reading
 from .item_readers import (CorpusLevel, helm, inspect_log, lm_eval, lm_eval_corpus,
                            lm_eval_runs, swe_bench, swe_bench_missing)
+from .._text import brief
 
 #: What to do with an item some model of its task has no score for.
 ITEM_MISSING = ("refuse", "common")
@@ -577,7 +578,8 @@ class ItemStream:
         try:
             names = ds.dataset(str(self.path), format="parquet", partitioning="hive").schema.names
         except (OSError, ValueError) as exc:   # pyarrow's ArrowInvalid is a ValueError
-            raise RankwiseError(f"{self.path}: not a Parquet file or folder ({exc})") from None
+            raise RankwiseError(f"{self.path}: not a Parquet file or folder"
+                                f" ({brief(exc, self.path)})") from None
         if not names:
             raise RankwiseError(f"{self.path}: no .parquet file in this folder")
         return [c for c in names if c in ITEM_COLUMNS]

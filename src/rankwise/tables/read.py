@@ -27,6 +27,7 @@ from .sources import ROLES, Reading, duplicates_policy, read_as
 from .delimited import MAX_CELL, check_header, looks_long as _looks_long, read_delimited
 from .finish import finish as _finish
 from .table import ScoreTable
+from .._text import brief
 
 LONG_REQUIRED = ("dataset", "learner", "value")
 LONG_OPTIONAL = ("criterion", "repeat", "fold")
@@ -388,7 +389,8 @@ def _read_arrow(path, kind: str, sep, decimal) -> pd.DataFrame:
         raise RankwiseError(f"{path}: reading {kind.title()} needs pyarrow: pip install"
                             " 'rankwise[parquet]'") from None
     except Exception as exc:  # pyarrow's own errors: a damaged file
-        raise RankwiseError(f"{path}: cannot read it as {kind.title()} ({exc})") from None
+        raise RankwiseError(f"{path}: cannot read it as {kind.title()}"
+                            f" ({brief(exc, path)})") from None
     frame.columns = [str(c) for c in frame.columns]
     if frame.index.name is not None or not isinstance(frame.index, pd.RangeIndex):
         frame = frame.reset_index()   # a named index (data sets) is a column of the table

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ..errors import RankwiseError
 from ..names import ITEM_SOURCES, SOURCES, Source, source_names
+from .._text import brief
 
 #: What a detector looks at, in the order :func:`which` asks by default.
 KINDS = ("folder", "name", "content", "header")
@@ -82,7 +83,7 @@ class Probe:
                 con.close()
         except sqlite3.Error as exc:
             why = ("locked by another program; try again when it is done" if "locked" in
-                   str(exc) else f"a damaged SQLite file ({exc})")
+                   str(exc) else f"a damaged SQLite file ({brief(exc, self.path)})")
             raise RankwiseError(f"{self.path}: {why}") from None
 
     @cached_property
@@ -281,13 +282,15 @@ def item_files(folder) -> list:
 
 def is_items(path) -> bool:
     """Whether ``path`` is scored items: a folder with a file of scored items, a file named
-    as one or (a JSON file) known by its content, or a long table with the columns model, task, item, score."""
+    as one or (a JSON file) known by its content, or a long table with the columns model,
+    task, item, score."""
     p = Path(path)
     if p.is_dir():
         return any(item_kind_in_folder(q) for q in p.rglob("*") if q.is_file())
-    # a single inspect log or SWE-bench report is known by its content, as in a folder
+    # a single inspect log or SWE-bench report is known by its content, as in a folder (whose
+    # test has tried the file's name already); a table by its header
     return (item_kind_in_folder(p) is not None
-            or which("items", p, by=("name", "header")) is not None)
+            or which("items", p, by=("header",)) is not None)
 
 
 def curve_kind(path) -> str | None:
