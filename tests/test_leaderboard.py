@@ -397,6 +397,29 @@ def test_the_conjugate_gradient_steps_of_many_learners_equal_the_factorised_ones
         assert np.allclose(cg - cg.mean(), full - full.mean(), atol=1e-9)
 
 
+def test_the_rounds_fitted_together_equal_each_round_fitted_alone():
+    """Beyond CG_FROM learners the bootstrap rounds are fitted together (chord iterations
+    from the point fit): each round's log-strengths equal its own fit_totals, a round that
+    takes a learner out (one that won every battle) included, and the bounds with them."""
+    rng = np.random.default_rng(16)
+    k, n = bt.CG_FROM + 10, 30
+    errors = rng.normal(np.linspace(0, 3, k), 1.0, (n, k))
+    ranks = np.argsort(np.argsort(errors, axis=1), axis=1) + 1.0
+    wins_d = k - ranks                               # a complete table: wins are k − rank
+    counts = rng.multinomial(n, np.full(n, 1 / n), size=4).astype(float)
+    totals = np.stack([c @ wins_d for c in counts])
+    errors[:, 0] = -10.0                              # round 2: learner 0 wins every battle
+    totals[2] = counts[2] @ (k - np.argsort(np.argsort(errors, axis=1), axis=1) - 1.0)
+    theta0, _ = bt.fit_totals(wins_d.sum(axis=0), float(n), 1.0)
+    together, bound = bt.fit_totals_rounds(totals, counts.sum(axis=1), 1.0, theta0)
+    for r in range(len(counts)):
+        alone, alone_bound = bt.fit_totals(totals[r], counts[r].sum(), 1.0, theta0)
+        assert np.array_equal(bound[r], alone_bound)
+        assert np.allclose(together[r] - together[r].mean(), alone - alone.mean(),
+                           atol=1e-9, rtol=0)
+    assert bound[2].any() and not bound[[0, 1, 3]].any()
+
+
 @pytest.mark.slow
 @pytest.mark.simulation
 def test_elo_intervals_and_the_tied_set_keep_their_level():

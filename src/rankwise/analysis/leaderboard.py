@@ -273,13 +273,13 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
     # error, improvability and the imputed share read the values as given (bencheval's numbers)
     err = round_scores(raw_err, decimals)
     units = _Units(err, unit_dataset, len(datasets))
-    cols, rank_d, matrix, fit = _battle_columns(units, raw_err, k)
+    cols, rank_d, matrix, fit, fit_rounds = _battle_columns(units, raw_err, k)
     # the bootstrap's data sets are drawn in sorted-name order, as bencheval draws them
     order = np.argsort(np.array(datasets, dtype=object), kind="stable")
     theta, bound = fit(np.ones(units.n_datasets))
     point = bt.to_elo(theta)
     counts = sorted_choice_counts(units.n_datasets, order, draws, seed)
-    elo_draws = _elo_draws(fit, counts, theta, point)
+    elo_draws = _elo_draws(fit_rounds, counts, theta, point)
     error_like = not table.higher_is_better and np.nanmin(values) >= 0
     _elo_columns(cols, point, elo_draws, confidence,
                  0.0 if anchor is None else bt.INITIAL - point[learners.index(anchor)])
@@ -373,21 +373,27 @@ def _battle_columns(units, raw_err, k) -> tuple:
                                         None if start is None else start[met])
         return theta, bound
 
-    return cols, rank_d, matrix, fit
+    def fit_rounds(counts, start):
+        """The log-strengths of every resample (rows of ``counts``), from ``start``."""
+        if units.complete:   # every round at once; c @ totals_d round by round, as fit has it
+            totals = np.stack([c @ totals_d for c in counts])
+            return bt.fit_totals_rounds(totals, counts.sum(axis=1), lightest, start)[0]
+        return np.stack([fit(c, start)[0] for c in counts])
+
+    return cols, rank_d, matrix, fit, fit_rounds
 
 
-def _elo_draws(fit, counts, theta, point) -> np.ndarray:
+def _elo_draws(fit_rounds, counts, theta, point) -> np.ndarray:
     """Each resample's Elo ratings; a learner the resample left without a battle is NaN there,
     and the others are centred at the mean of their own point ratings (not at 1000: the
     ratings of a draw and of the board stay on one scale)."""
-    out = np.full((len(counts), len(point)), np.nan)
-    for row, c in zip(out, counts):
-        t = fit(c, theta)[0]
-        met = np.isfinite(t)
-        if met.all():
-            row[:] = bt.to_elo(t)
-        elif met.sum() >= 2:
-            row[met] = bt.to_elo(t[met]) - bt.INITIAL + point[met].mean()
+    t = fit_rounds(counts, theta)
+    met = np.isfinite(t)
+    whole = met.all(axis=1)
+    out = np.full(t.shape, np.nan)
+    out[whole] = bt.to_elo(t[whole])
+    for r in np.flatnonzero(~whole & (met.sum(axis=1) >= 2)):   # rare: a learner lacked
+        out[r, met[r]] = bt.to_elo(t[r, met[r]]) - bt.INITIAL + point[met[r]].mean()
     return out
 
 
