@@ -344,6 +344,46 @@ def test_condorcet_paradox_copeland_and_borda():
     assert np.allclose(agg.borda, 3 - ranks.mean(axis=0))
 
 
+def _majority_row_by_row(ranks, weights=None):
+    """The majority matrix as its definition reads: one data set after another."""
+    r = np.asarray(ranks, dtype=float)
+    k = r.shape[1]
+    m = np.zeros((k, k))
+    ties = np.zeros((k, k))
+    for d, row in enumerate(r):
+        w = 1.0 if weights is None else float(weights[d])
+        m += w * (row[:, None] < row[None, :])
+        ties += 0.5 * w * (row[:, None] == row[None, :])
+    m += ties
+    np.fill_diagonal(m, 0.0)
+    return m
+
+
+@pytest.mark.parametrize("k", [5, 40])
+def test_the_majority_matrices_are_the_sums_data_set_by_data_set(k, monkeypatch):
+    """Every data set compared at once (in chunks), the majority matrix is the very number of
+    adding the data sets one after another: counted without weights, summed in order with
+    them (thirds and sevenths do not add exactly), with ties and missing results; and a
+    leaderboard's per-data-set matrices (its splits weighing 1/splits each) likewise."""
+    from rankwise.stats import aggregation
+
+    monkeypatch.setattr(aggregation, "_CHUNK_CELLS", 7 * k * k)   # chunks that carry over
+    rng = np.random.default_rng(k)
+    ranks = np.round(rng.normal(size=(60, k)), 1)
+    ranks[rng.random(ranks.shape) < 0.05] = np.nan
+    weights = rng.choice([1 / 3, 1 / 7, 1.0, 0.1], 60)
+    assert np.array_equal(aggregation.majority(ranks), _majority_row_by_row(ranks))
+    assert np.array_equal(aggregation.majority(ranks, weights),
+                          _majority_row_by_row(ranks, weights))
+    groups = np.repeat(np.arange(60), rng.integers(1, 4, 60))[:60]   # 1 to 3 splits each
+    n_groups = int(groups.max()) + 1
+    share = 1.0 / np.bincount(groups, minlength=n_groups)
+    expected = np.stack([_majority_row_by_row(ranks[groups == g],
+                                              np.full((groups == g).sum(), share[g]))
+                         for g in range(n_groups)])
+    assert np.array_equal(aggregation.majorities(ranks, groups, n_groups, share), expected)
+
+
 def test_weighted_majorities_that_tie_in_exact_arithmetic_tie():
     from rankwise.stats.aggregation import aggregate
 

@@ -36,7 +36,7 @@ import numpy as np
 from ..defaults import DEFAULT_SEED, LEADERBOARD_FIGURE_MOST
 from ..errors import RankwiseError
 from ..stats import elo as bt
-from ..stats.aggregation import RULES, aggregate, majority
+from ..stats.aggregation import RULES, aggregate, majorities
 from ..stats.ranking import DEFAULT_DECIMALS, round_scores
 from ..stats.resample import sorted_choice_counts
 from ..stats.results import jsonable
@@ -208,12 +208,10 @@ def _nanmean(m: np.ndarray, axis=0) -> np.ndarray:
                         np.nan)
 
 
-def _pairs(err: np.ndarray, weight: np.ndarray, unit_dataset: np.ndarray,
-           n_datasets: int) -> tuple:
+def _pairs(units) -> tuple:
     """``(w, n)`` per data set: weighted wins of row over column (a tie half) and weighted
     battles, shapes (data sets, k, k): the majority matrix of each data set's splits."""
-    w = np.stack([majority(err[unit_dataset == d], weight[unit_dataset == d])
-                  for d in range(n_datasets)])
+    w = majorities(units.err, units.unit_dataset, units.n_datasets, units.dataset_weight)
     return w, w + np.transpose(w, (0, 2, 1))
 
 
@@ -322,7 +320,8 @@ class _Units:
         self.present = ~np.isnan(err)
         self.complete = bool(self.present.all())
         splits_of = np.bincount(unit_dataset, minlength=n_datasets)
-        self.weight = 1.0 / splits_of[unit_dataset]
+        self.dataset_weight = 1.0 / np.maximum(splits_of, 1)   # a battle: 1/splits
+        self.weight = self.dataset_weight[unit_dataset]
 
     def by(self, m):
         return _by_dataset(m, self.unit_dataset, self.n_datasets)
@@ -349,7 +348,7 @@ def _battle_columns(units, raw_err, k) -> tuple:
         totals_d = units.by(n_present - rank)   # per data set: mean over splits of the wins
         cols["winrate"] = totals_d.mean(axis=0) / (k - 1)
     if not units.complete or k <= MATRIX_MAX:
-        w_d, n_d = _pairs(err, units.weight, units.unit_dataset, units.n_datasets)
+        w_d, n_d = _pairs(units)
         with np.errstate(invalid="ignore", divide="ignore"):
             n_all = n_d.sum(axis=0)
             matrix = np.where(n_all > 0, w_d.sum(axis=0) / np.where(n_all > 0, n_all, 1.0),
