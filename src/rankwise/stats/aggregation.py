@@ -171,12 +171,11 @@ def copeland(m: np.ndarray, tol: float = 0.0) -> np.ndarray:
 
 
 def condorcet_winner(m: np.ndarray, tol: float = 0.0) -> int | None:
+    """The learner that beats every other one by majority (the first, were there two), or
+    None."""
     k = m.shape[0]
-    strict = beats(m, tol)
-    for i in range(k):
-        if all(strict[i, j] for j in range(k) if j != i):
-            return i
-    return None
+    wins_all = (beats(m, tol) | np.eye(k, dtype=bool)).all(axis=1)
+    return int(np.argmax(wins_all)) if wins_all.any() else None
 
 
 def cycles(m: np.ndarray, tol: float = 0.0) -> list:
