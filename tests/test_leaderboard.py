@@ -384,6 +384,23 @@ def test_the_majority_matrices_are_the_sums_data_set_by_data_set(k, monkeypatch)
     assert np.array_equal(aggregation.majorities(ranks, groups, n_groups, share), expected)
 
 
+def test_a_data_sets_mean_over_its_splits_adds_them_in_order():
+    """The splits of every data set added at once, split position by split position: the
+    numbers of adding them one at a time (np.add.at), uneven splits and missing results too."""
+    from rankwise.analysis.leaderboard import _by_dataset
+
+    rng = np.random.default_rng(5)
+    unit_dataset = np.repeat(np.arange(20), rng.integers(1, 6, 20))
+    m = rng.normal(size=(unit_dataset.size, 7)) / 3
+    m[rng.random(m.shape) < 0.1] = np.nan
+    sums, counts = np.zeros((20, 7)), np.zeros((20, 7))
+    np.add.at(sums, unit_dataset, np.where(np.isnan(m), 0.0, m))
+    np.add.at(counts, unit_dataset, ~np.isnan(m))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+    assert np.array_equal(_by_dataset(m, unit_dataset, 20), expected, equal_nan=True)
+
+
 def test_weighted_majorities_that_tie_in_exact_arithmetic_tie():
     from rankwise.stats.aggregation import aggregate
 

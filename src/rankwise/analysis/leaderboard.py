@@ -190,12 +190,19 @@ def _average_ranks(err: np.ndarray) -> tuple:
 
 
 def _by_dataset(m: np.ndarray, unit_dataset: np.ndarray, n_datasets: int) -> np.ndarray:
-    """The mean over each data set's splits (NaN where a learner has none)."""
+    """The mean over each data set's splits (NaN where a learner has none). The splits of a
+    data set are next to each other (:func:`_units`); they are added one after another, the
+    first split of every data set at once, then the second, and so on."""
     present = ~np.isnan(m)
+    values = np.where(present, m, 0.0)
+    splits = np.bincount(unit_dataset, minlength=n_datasets)
+    first = np.cumsum(splits) - splits
     sums = np.zeros((n_datasets, m.shape[1]))
     counts = np.zeros((n_datasets, m.shape[1]))
-    np.add.at(sums, unit_dataset, np.where(present, m, 0.0))
-    np.add.at(counts, unit_dataset, present)
+    for s in range(int(splits.max(initial=0))):
+        has = np.flatnonzero(splits > s)
+        sums[has] += values[first[has] + s]
+        counts[has] += present[first[has] + s]
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
