@@ -284,7 +284,8 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
     theta, bound = fit(np.ones(units.n_datasets))
     point = bt.to_elo(theta)
     counts = sorted_choice_counts(units.n_datasets, order, draws, seed)
-    elo_draws = _elo_draws(fit_rounds, counts, theta, point)
+    with _one_blas_thread():
+        elo_draws = _elo_draws(fit_rounds, counts, theta, point)
     error_like = not table.higher_is_better and np.nanmin(values) >= 0
     _elo_columns(cols, point, elo_draws, confidence,
                  0.0 if anchor is None else bt.INITIAL - point[learners.index(anchor)])
@@ -301,7 +302,8 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
     key = {"elo": -cols["elo"], "borda": -cols["borda"], "copeland": -cols["copeland"],
            "kemeny": kemeny_position}[rule]
     board_order = np.lexsort((np.arange(k), -cols["elo"], key))
-    in_board = set(_tied_with_first(point, elo_draws, learners, confidence, seed))
+    with _one_blas_thread():
+        in_board = set(_tied_with_first(point, elo_draws, learners, confidence, seed))
     tied = tuple(learners[j] for j in board_order if learners[j] in in_board)
     ordered = {name: np.asarray(v, dtype=float)[board_order] for name, v in cols.items()}
     names = tuple(learners[j] for j in board_order)
@@ -316,6 +318,17 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
                   tuple(tuple(learners[i] for i in c) for c in rules.cycles),
                   rules.kemeny_exact)
     return _with_sentences(board, rank_d, learners, confidence)
+
+
+def _one_blas_thread():
+    """BLAS on one thread for the bootstrap's fits and the rank sets' draws (many small
+    products and solves, and one k × k eigen-decomposition): a BLAS thread that waits for a
+    busy second core (the analysis' own, or another program's) made the 0.3 s decomposition of
+    k = 1,000 take 7 s and each round's small solves as long again (as
+    :func:`rankwise.stats.anova._covariance` does for its product; the same numbers)."""
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 class _Units:
