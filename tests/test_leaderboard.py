@@ -457,7 +457,8 @@ def test_the_conjugate_gradient_steps_of_many_learners_equal_the_factorised_ones
 def test_the_rounds_fitted_together_equal_each_round_fitted_alone():
     """Beyond CG_FROM learners the bootstrap rounds are fitted together (chord iterations
     from the point fit): each round's log-strengths equal its own fit_totals, a round that
-    takes a learner out (one that won every battle) included, and the bounds with them."""
+    takes a learner out (one that won every battle) and one far from the point fit included,
+    and the bounds with them."""
     rng = np.random.default_rng(16)
     k, n = bt.CG_FROM + 10, 30
     errors = rng.normal(np.linspace(0, 3, k), 1.0, (n, k))
@@ -467,6 +468,7 @@ def test_the_rounds_fitted_together_equal_each_round_fitted_alone():
     totals = np.stack([c @ wins_d for c in counts])
     errors[:, 0] = -10.0                              # round 2: learner 0 wins every battle
     totals[2] = counts[2] @ (k - np.argsort(np.argsort(errors, axis=1), axis=1) - 1.0)
+    totals[3] = counts[3] @ (ranks - 1.0)             # round 3: the order turned round, far
     theta0, _ = bt.fit_totals(wins_d.sum(axis=0), float(n), 1.0)
     together, bound = bt.fit_totals_rounds(totals, counts.sum(axis=1), 1.0, theta0)
     for r in range(len(counts)):

@@ -325,8 +325,8 @@ def fit_totals_rounds(totals: np.ndarray, per_pair: np.ndarray, lightest: float,
     its expected wins (k²/2 divisions) and all rounds one triangular solve. A round of a
     bootstrap lies close to the point fit, so each iteration shrinks the error by a factor
     of about 0.07 and ten or so reach :data:`TOLERANCE`, the tolerance of the Newton steps;
-    a round that does not converge, and every round with fewer learners, is fitted by
-    :func:`fit_totals` alone."""
+    a round whose steps shrink slowly (far from the point fit) or not at all, and every
+    round with fewer learners, is fitted by :func:`fit_totals` alone."""
     totals = np.asarray(totals, dtype=float)
     per_pair = np.broadcast_to(np.asarray(per_pair, dtype=float), totals.shape[:1])
     rounds, k = totals.shape
@@ -366,13 +366,18 @@ def _chord_rounds(shares: np.ndarray, theta0: np.ndarray) -> tuple:
     base = _win_shares(start, buffer)                 # every round starts at the same θ
     gradient = shares - base
     live = np.arange(rounds)
-    for _ in range(CHORD_ITERATIONS):
+    before = np.full(rounds, np.inf)
+    for iteration in range(CHORD_ITERATIONS):
         step = linalg.cho_solve(factor, gradient[:, 1:].T).T
         x[live, 1:] += step
         moved = np.abs(step).max(axis=1)
-        finite = np.isfinite(moved)
-        converged[live[finite & (moved < TOLERANCE)]] = True
-        live = live[finite & (moved >= TOLERANCE)]
+        converged[live[moved < TOLERANCE]] = True
+        # a round far from the start (whose steps do not at least halve after the first few)
+        # or one that overflowed is left to its own Newton method
+        keep = (moved >= TOLERANCE) & np.isfinite(moved) & (
+            (iteration < 4) | (moved <= 0.5 * before[live]))
+        before[live] = moved
+        live = live[keep]
         if not live.size:
             break
         gradient = shares[live] - np.array([_win_shares(x[r], buffer) for r in live])
