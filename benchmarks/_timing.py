@@ -36,21 +36,35 @@ def cli_seconds(args) -> float:
     return time.perf_counter() - start
 
 
-def run(args: list) -> tuple:
+def run(args: list, timeout: float | None = None) -> tuple:
     """(seconds, peak MB or None) of ``args`` as a fresh process, the peak resident set from
-    ``/usr/bin/time -v`` where it exists."""
+    ``/usr/bin/time -v`` where it exists. A process still running after ``timeout`` seconds
+    is stopped, with every process it started, and TimeoutError raised; one that fails raises
+    CalledProcessError."""
+    import os
     import re
     import shutil
+    import signal
     import subprocess
     from pathlib import Path
 
     timer = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
     command = ([timer, "-v"] if timer else []) + list(args)
     start = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          check=True)
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          start_new_session=True) as done:
+        try:
+            _, err = done.communicate(timeout=timeout)
+        except BaseException as stop:             # the time is up, or Ctrl-C
+            os.killpg(done.pid, signal.SIGKILL)     # the timer and the program it runs
+            done.communicate()
+            if isinstance(stop, subprocess.TimeoutExpired):
+                raise TimeoutError(f"still running after {timeout:.0f} s") from None
+            raise
     seconds = time.perf_counter() - start
-    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
+    if done.returncode:
+        raise subprocess.CalledProcessError(done.returncode, args, stderr=err)
+    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
     return seconds, (int(peak.group(1)) / 1024 if peak else None)
 
 

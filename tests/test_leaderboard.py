@@ -344,6 +344,63 @@ def test_condorcet_paradox_copeland_and_borda():
     assert np.allclose(agg.borda, 3 - ranks.mean(axis=0))
 
 
+def _majority_row_by_row(ranks, weights=None):
+    """The majority matrix as its definition reads: one data set after another."""
+    r = np.asarray(ranks, dtype=float)
+    k = r.shape[1]
+    m = np.zeros((k, k))
+    ties = np.zeros((k, k))
+    for d, row in enumerate(r):
+        w = 1.0 if weights is None else float(weights[d])
+        m += w * (row[:, None] < row[None, :])
+        ties += 0.5 * w * (row[:, None] == row[None, :])
+    m += ties
+    np.fill_diagonal(m, 0.0)
+    return m
+
+
+@pytest.mark.parametrize("k", [5, 40])
+def test_the_majority_matrices_are_the_sums_data_set_by_data_set(k, monkeypatch):
+    """Every data set compared at once (in chunks), the majority matrix is the very number of
+    adding the data sets one after another: counted without weights, summed in order with
+    them (thirds and sevenths do not add exactly), with ties and missing results; and a
+    leaderboard's per-data-set matrices (its splits weighing 1/splits each) likewise."""
+    from rankwise.stats import aggregation
+
+    monkeypatch.setattr(aggregation, "_CHUNK_CELLS", 7 * k * k)   # chunks that carry over
+    rng = np.random.default_rng(k)
+    ranks = np.round(rng.normal(size=(60, k)), 1)
+    ranks[rng.random(ranks.shape) < 0.05] = np.nan
+    weights = rng.choice([1 / 3, 1 / 7, 1.0, 0.1], 60)
+    assert np.array_equal(aggregation.majority(ranks), _majority_row_by_row(ranks))
+    assert np.array_equal(aggregation.majority(ranks, weights),
+                          _majority_row_by_row(ranks, weights))
+    groups = np.repeat(np.arange(60), rng.integers(1, 4, 60))[:60]   # 1 to 3 splits each
+    n_groups = int(groups.max()) + 1
+    share = 1.0 / np.bincount(groups, minlength=n_groups)
+    expected = np.stack([_majority_row_by_row(ranks[groups == g],
+                                              np.full((groups == g).sum(), share[g]))
+                         for g in range(n_groups)])
+    assert np.array_equal(aggregation.majorities(ranks, groups, n_groups, share), expected)
+
+
+def test_a_data_sets_mean_over_its_splits_adds_them_in_order():
+    """The splits of every data set added at once, split position by split position: the
+    numbers of adding them one at a time (np.add.at), uneven splits and missing results too."""
+    from rankwise.analysis.leaderboard import _by_dataset
+
+    rng = np.random.default_rng(5)
+    unit_dataset = np.repeat(np.arange(20), rng.integers(1, 6, 20))
+    m = rng.normal(size=(unit_dataset.size, 7)) / 3
+    m[rng.random(m.shape) < 0.1] = np.nan
+    sums, counts = np.zeros((20, 7)), np.zeros((20, 7))
+    np.add.at(sums, unit_dataset, np.where(np.isnan(m), 0.0, m))
+    np.add.at(counts, unit_dataset, ~np.isnan(m))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+    assert np.array_equal(_by_dataset(m, unit_dataset, 20), expected, equal_nan=True)
+
+
 def test_weighted_majorities_that_tie_in_exact_arithmetic_tie():
     from rankwise.stats.aggregation import aggregate
 
@@ -395,6 +452,31 @@ def test_the_conjugate_gradient_steps_of_many_learners_equal_the_factorised_ones
         cg, bound = bt.fit_totals(totals, 20.0, 1.0)
         assert not bound.any()
         assert np.allclose(cg - cg.mean(), full - full.mean(), atol=1e-9)
+
+
+def test_the_rounds_fitted_together_equal_each_round_fitted_alone():
+    """Beyond CG_FROM learners the bootstrap rounds are fitted together (chord iterations
+    from the point fit): each round's log-strengths equal its own fit_totals, a round that
+    takes a learner out (one that won every battle) and one far from the point fit included,
+    and the bounds with them."""
+    rng = np.random.default_rng(16)
+    k, n = bt.CG_FROM + 10, 30
+    errors = rng.normal(np.linspace(0, 3, k), 1.0, (n, k))
+    ranks = np.argsort(np.argsort(errors, axis=1), axis=1) + 1.0
+    wins_d = k - ranks                               # a complete table: wins are k − rank
+    counts = rng.multinomial(n, np.full(n, 1 / n), size=4).astype(float)
+    totals = np.stack([c @ wins_d for c in counts])
+    errors[:, 0] = -10.0                              # round 2: learner 0 wins every battle
+    totals[2] = counts[2] @ (k - np.argsort(np.argsort(errors, axis=1), axis=1) - 1.0)
+    totals[3] = counts[3] @ (ranks - 1.0)             # round 3: the order turned round, far
+    theta0, _ = bt.fit_totals(wins_d.sum(axis=0), float(n), 1.0)
+    together, bound = bt.fit_totals_rounds(totals, counts.sum(axis=1), 1.0, theta0)
+    for r in range(len(counts)):
+        alone, alone_bound = bt.fit_totals(totals[r], counts[r].sum(), 1.0, theta0)
+        assert np.array_equal(bound[r], alone_bound)
+        assert np.allclose(together[r] - together[r].mean(), alone - alone.mean(),
+                           atol=1e-9, rtol=0)
+    assert bound[2].any() and not bound[[0, 1, 3]].any()
 
 
 @pytest.mark.slow

@@ -255,3 +255,27 @@ def test_coverage_is_confidence_with_a_warning_until_0_10():
     assert old.to_dict() == new.to_dict() and new.to_dict()["confidence"] == 0.9
     with pytest.warns(FutureWarning, match="RankSets.coverage is RankSets.confidence"):
         assert new.coverage == 0.9
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_pruned_maxima_are_the_full_computations_numbers(seed, monkeypatch):
+    """Beyond _PRUNE_FROM learners the maxima skip the rows their bound rules out: the very
+    single-precision numbers of every cell taken, for every pair family the step-down meets
+    (all pairs, a random part, rows left without a pair) and uneven spreads."""
+    from rankwise.stats import rank_sets
+
+    rng = np.random.default_rng(seed)
+    k = rank_sets._PRUNE_FROM + 56
+    root = rng.normal(size=(k, 30)) * rng.uniform(0.2, 3.0, (k, 1))
+    sigma = root @ root.T / 30 + np.diag(rng.uniform(0.01, 1.0, k))
+    sd = _difference_sds(sigma)
+    z = _draws(sigma, 200, seed)
+    everything = ~np.eye(k, dtype=bool)
+    part = everything & (rng.random((k, k)) < 0.5)
+    part[: k // 4] = False                       # rows with no pair left under test
+    for active in (everything, part):
+        pruned = rank_sets._max_statistic(z, sd, active)
+        with monkeypatch.context() as m:
+            m.setattr(rank_sets, "_PRUNE_FROM", 10 ** 9)
+            full = rank_sets._max_statistic(z, sd, active)
+        assert np.array_equal(pruned, full)

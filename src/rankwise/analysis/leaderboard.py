@@ -37,7 +37,7 @@ from ..defaults import DEFAULT_SEED, LEADERBOARD_FIGURE_MOST
 from ..errors import RankwiseError
 from ..names import MISSING_KEEP
 from ..stats import elo as bt
-from ..stats.aggregation import RULES, aggregate, majority
+from ..stats.aggregation import RULES, aggregate, majorities
 from ..stats.ranking import DEFAULT_DECIMALS, round_scores
 from ..stats.resample import sorted_choice_counts
 from ..stats.results import jsonable
@@ -191,12 +191,19 @@ def _average_ranks(err: np.ndarray) -> tuple:
 
 
 def _by_dataset(m: np.ndarray, unit_dataset: np.ndarray, n_datasets: int) -> np.ndarray:
-    """The mean over each data set's splits (NaN where a learner has none)."""
+    """The mean over each data set's splits (NaN where a learner has none). The splits of a
+    data set are next to each other (:func:`_units`); they are added one after another, the
+    first split of every data set at once, then the second, and so on."""
     present = ~np.isnan(m)
+    values = np.where(present, m, 0.0)
+    splits = np.bincount(unit_dataset, minlength=n_datasets)
+    first = np.cumsum(splits) - splits
     sums = np.zeros((n_datasets, m.shape[1]))
     counts = np.zeros((n_datasets, m.shape[1]))
-    np.add.at(sums, unit_dataset, np.where(present, m, 0.0))
-    np.add.at(counts, unit_dataset, present)
+    for s in range(int(splits.max(initial=0))):
+        has = np.flatnonzero(splits > s)
+        sums[has] += values[first[has] + s]
+        counts[has] += present[first[has] + s]
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
@@ -209,12 +216,10 @@ def _nanmean(m: np.ndarray, axis=0) -> np.ndarray:
                         np.nan)
 
 
-def _pairs(err: np.ndarray, weight: np.ndarray, unit_dataset: np.ndarray,
-           n_datasets: int) -> tuple:
+def _pairs(units) -> tuple:
     """``(w, n)`` per data set: weighted wins of row over column (a tie half) and weighted
     battles, shapes (data sets, k, k): the majority matrix of each data set's splits."""
-    w = np.stack([majority(err[unit_dataset == d], weight[unit_dataset == d])
-                  for d in range(n_datasets)])
+    w = majorities(units.err, units.unit_dataset, units.n_datasets, units.dataset_weight)
     return w, w + np.transpose(w, (0, 2, 1))
 
 
@@ -274,13 +279,14 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
     # error, improvability and the imputed share read the values as given (bencheval's numbers)
     err = round_scores(raw_err, decimals)
     units = _Units(err, unit_dataset, len(datasets))
-    cols, rank_d, matrix, fit = _battle_columns(units, raw_err, k)
+    cols, rank_d, matrix, fit, fit_rounds = _battle_columns(units, raw_err, k)
     # the bootstrap's data sets are drawn in sorted-name order, as bencheval draws them
     order = np.argsort(np.array(datasets, dtype=object), kind="stable")
     theta, bound = fit(np.ones(units.n_datasets))
     point = bt.to_elo(theta)
     counts = sorted_choice_counts(units.n_datasets, order, draws, seed)
-    elo_draws = _elo_draws(fit, counts, theta, point)
+    with _one_blas_thread():
+        elo_draws = _elo_draws(fit_rounds, counts, theta, point)
     error_like = not table.higher_is_better and np.nanmin(values) >= 0
     _elo_columns(cols, point, elo_draws, confidence,
                  0.0 if anchor is None else bt.INITIAL - point[learners.index(anchor)])
@@ -297,7 +303,8 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
     key = {"elo": -cols["elo"], "borda": -cols["borda"], "copeland": -cols["copeland"],
            "kemeny": kemeny_position}[rule]
     board_order = np.lexsort((np.arange(k), -cols["elo"], key))
-    in_board = set(_tied_with_first(point, elo_draws, learners, confidence, seed))
+    with _one_blas_thread():
+        in_board = set(_tied_with_first(point, elo_draws, learners, confidence, seed))
     tied = tuple(learners[j] for j in board_order if learners[j] in in_board)
     ordered = {name: np.asarray(v, dtype=float)[board_order] for name, v in cols.items()}
     names = tuple(learners[j] for j in board_order)
@@ -314,6 +321,17 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
     return _with_sentences(board, rank_d, learners, confidence)
 
 
+def _one_blas_thread():
+    """BLAS on one thread for the bootstrap's fits and the rank sets' draws (many small
+    products and solves, and one k × k eigen-decomposition): a BLAS thread that waits for a
+    busy second core (the analysis' own, or another program's) made the 0.3 s decomposition of
+    k = 1,000 take 7 s and each round's small solves as long again (as
+    :func:`rankwise.stats.anova._covariance` does for its product; the same numbers)."""
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=1, user_api="blas")
+
+
 class _Units:
     """The splits (units) of a board: errors, which data set each belongs to, its weight
     (1/splits of its data set) and the mean over a data set's splits (``by``)."""
@@ -323,7 +341,8 @@ class _Units:
         self.present = ~np.isnan(err)
         self.complete = bool(self.present.all())
         splits_of = np.bincount(unit_dataset, minlength=n_datasets)
-        self.weight = 1.0 / splits_of[unit_dataset]
+        self.dataset_weight = 1.0 / np.maximum(splits_of, 1)   # a battle: 1/splits
+        self.weight = self.dataset_weight[unit_dataset]
 
     def by(self, m):
         return _by_dataset(m, self.unit_dataset, self.n_datasets)
@@ -350,7 +369,7 @@ def _battle_columns(units, raw_err, k) -> tuple:
         totals_d = units.by(n_present - rank)   # per data set: mean over splits of the wins
         cols["winrate"] = totals_d.mean(axis=0) / (k - 1)
     if not units.complete or k <= MATRIX_MAX:
-        w_d, n_d = _pairs(err, units.weight, units.unit_dataset, units.n_datasets)
+        w_d, n_d = _pairs(units)
         with np.errstate(invalid="ignore", divide="ignore"):
             n_all = n_d.sum(axis=0)
             matrix = np.where(n_all > 0, w_d.sum(axis=0) / np.where(n_all > 0, n_all, 1.0),
@@ -374,21 +393,27 @@ def _battle_columns(units, raw_err, k) -> tuple:
                                         None if start is None else start[met])
         return theta, bound
 
-    return cols, rank_d, matrix, fit
+    def fit_rounds(counts, start):
+        """The log-strengths of every resample (rows of ``counts``), from ``start``."""
+        if units.complete:   # every round at once; c @ totals_d round by round, as fit has it
+            totals = np.stack([c @ totals_d for c in counts])
+            return bt.fit_totals_rounds(totals, counts.sum(axis=1), lightest, start)[0]
+        return np.stack([fit(c, start)[0] for c in counts])
+
+    return cols, rank_d, matrix, fit, fit_rounds
 
 
-def _elo_draws(fit, counts, theta, point) -> np.ndarray:
+def _elo_draws(fit_rounds, counts, theta, point) -> np.ndarray:
     """Each resample's Elo ratings; a learner the resample left without a battle is NaN there,
     and the others are centred at the mean of their own point ratings (not at 1000: the
     ratings of a draw and of the board stay on one scale)."""
-    out = np.full((len(counts), len(point)), np.nan)
-    for row, c in zip(out, counts):
-        t = fit(c, theta)[0]
-        met = np.isfinite(t)
-        if met.all():
-            row[:] = bt.to_elo(t)
-        elif met.sum() >= 2:
-            row[met] = bt.to_elo(t[met]) - bt.INITIAL + point[met].mean()
+    t = fit_rounds(counts, theta)
+    met = np.isfinite(t)
+    whole = met.all(axis=1)
+    out = np.full(t.shape, np.nan)
+    out[whole] = bt.to_elo(t[whole])
+    for r in np.flatnonzero(~whole & (met.sum(axis=1) >= 2)):   # rare: a learner lacked
+        out[r, met[r]] = bt.to_elo(t[r, met[r]]) - bt.INITIAL + point[met[r]].mean()
     return out
 
 

@@ -45,29 +45,103 @@ RULES = ("elo", "borda", "copeland", "kemeny")
 
 
 def majority(ranks: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-    """The k × k weighted pairwise majority matrix M (module docstring)."""
+    """The k × k weighted pairwise majority matrix M (module docstring).
+
+    The rows (data sets) are compared a chunk at a time, every pair at once. Without weights
+    M is counted: the wins are whole numbers, and the ties of a pair are the data sets where
+    both have a result (a matrix product) less the wins either way. With weights the wins
+    and ties are summed row after row, in the rows' order (numpy adds along an outer axis
+    one row after another), so that each sum is the very floating-point number of adding
+    the data sets one at a time."""
     r = np.asarray(ranks, dtype=float)
-    k = r.shape[1]
-    wins = np.zeros((k, k), dtype=np.float64 if weights is not None else np.int64)
-    ties = np.zeros((k, k))
-    for d in range(r.shape[0]):
-        row = r[d]
-        ok = ~np.isnan(row)
-        w = 1 if weights is None else float(weights[d])
-        if ok.all():
-            beats = row[:, None] < row[None, :]
-        else:
-            beats = (row[:, None] < row[None, :]) & ok[:, None] & ok[None, :]
-        if w == 1:
-            np.add(wins, beats, out=wins, casting="unsafe")
-        else:
-            wins += w * beats
-        if np.unique(row[ok]).size < ok.sum():   # ties on this data set: half a win each
-            tied = (row[:, None] == row[None, :]) & ok[:, None] & ok[None, :]
-            ties += 0.5 * w * tied
+    rows, k = r.shape
+    if weights is None:
+        wins, both = _counts(r[None], np.array([rows]))
+        m = wins[0] + 0.5 * (both[0] - wins[0] - wins[0].T)
+        np.fill_diagonal(m, 0.0)
+        return m
+    w = np.asarray(weights, dtype=float)
+    wins, ties = np.zeros((k, k)), np.zeros((k, k))
+    for lo in range(0, rows, _rows_at_once(k)):
+        block, wb = r[lo:lo + _rows_at_once(k)], w[lo:lo + _rows_at_once(k)]
+        for total, cells, half in ((wins, block[:, :, None] < block[:, None, :], 1.0),
+                                   (ties, block[:, :, None] == block[:, None, :], 0.5)):
+            terms = (half * wb)[:, None, None] * cells       # NaN compares False: no term
+            terms[0] += total                                # carry on from the last chunk
+            total[:] = terms.sum(axis=0)
     m = wins + ties
     np.fill_diagonal(m, 0.0)
-    return m.astype(float)
+    return m
+
+
+#: Rows × k × k comparisons held at once (a few MB: the work stays near the cache).
+_CHUNK_CELLS = 1_000_000
+
+
+def _rows_at_once(k: int) -> int:
+    return max(1, _CHUNK_CELLS // max(k * k, 1))
+
+
+def _counts(r: np.ndarray, size: np.ndarray) -> tuple:
+    """``(wins, both)`` of each group of rows ``r`` (groups × rows × k, NaN: no result; the
+    first ``size[g]`` rows of group g are its own, the others padding): on how many rows of
+    the group i's rank is below j's, and on how many both have one."""
+    groups, rows, k = r.shape
+    wins = np.zeros((groups, k, k), dtype=np.int32)
+    if groups == 1:                        # one group of many rows: a chunk of rows at once
+        step = _rows_at_once(k)
+        for lo in range(0, rows, step):
+            block = r[0, lo:lo + step]
+            wins[0] += (block[:, :, None] < block[:, None, :]).sum(axis=0, dtype=np.int32)
+    else:                                  # groups of a few rows: every group's s-th row
+        for s in range(rows):
+            wins += r[:, s, :, None] < r[:, s, None, :]
+    both = np.empty((groups, k, k), dtype=np.int32)
+    both[:] = size[:, None, None]
+    real = np.arange(rows)[None, :] < size[:, None]
+    holes = np.flatnonzero((np.isnan(r).any(axis=2) & real).any(axis=1))
+    if holes.size:                         # a missing result: count the rows with both
+        ok = (~np.isnan(r[holes])).astype(float)
+        both[holes] = np.rint(np.transpose(ok, (0, 2, 1)) @ ok)   # exact: sums of 0 and 1
+    return wins, both
+
+
+def majorities(ranks: np.ndarray, groups: np.ndarray, n_groups: int,
+               weights: np.ndarray) -> np.ndarray:
+    """The majority matrix of each group of rows, shape (groups, k, k): :func:`majority` of
+    the rows of group g (``groups``: each row's group) with every row weighing
+    ``weights[g]``.
+
+    With one weight per group, a sum of the weights of the rows where i beats j is that
+    weight added to itself as many times as i won, so the wins and ties are counted (whole
+    numbers, a chunk of groups at once) and each count turned into the sum it stands for,
+    added one row after another: the very numbers of :func:`majority` group by group."""
+    r = np.asarray(ranks, dtype=float)
+    rows, k = r.shape
+    groups = np.asarray(groups)
+    order = np.argsort(groups, kind="stable")
+    size = np.bincount(groups, minlength=n_groups)
+    longest = max(int(size.max(initial=0)), 1)
+    position = np.arange(rows) - np.r_[0, np.cumsum(size)][groups[order]]
+    padded = np.full((n_groups, longest, k), np.nan)    # a missing row: no result
+    padded[groups[order], position] = r[order]
+    # sums[g, c]: ``weights[g]`` added c times, one after another, from 0
+    steps = np.repeat(np.asarray(weights, dtype=float)[:, None], longest + 1, axis=1)
+    steps[:, 0] = 0.0
+    sums = np.add.accumulate(steps, axis=1)
+    halves = np.add.accumulate(0.5 * steps, axis=1)
+    m = np.empty((n_groups, k, k))
+    step = max(1, _rows_at_once(k) // longest)
+    for lo in range(0, n_groups, step):
+        hi = min(lo + step, n_groups)
+        wins, ties = _counts(padded[lo:hi], size[lo:hi])
+        ties -= wins
+        ties -= np.transpose(wins, (0, 2, 1))          # both less the wins either way
+        at = (np.arange(hi - lo) * (longest + 1))[:, None, None]   # group g's row of sums
+        np.take(sums[lo:hi], wins + at, out=m[lo:hi])
+        m[lo:hi] += np.take(halves[lo:hi], ties + at)
+    m[:, np.arange(k), np.arange(k)] = 0.0
+    return m
 
 
 def borda(ranks: np.ndarray) -> np.ndarray:
@@ -97,12 +171,11 @@ def copeland(m: np.ndarray, tol: float = 0.0) -> np.ndarray:
 
 
 def condorcet_winner(m: np.ndarray, tol: float = 0.0) -> int | None:
+    """The learner that beats every other one by majority (the first, were there two), or
+    None."""
     k = m.shape[0]
-    strict = beats(m, tol)
-    for i in range(k):
-        if all(strict[i, j] for j in range(k) if j != i):
-            return i
-    return None
+    wins_all = (beats(m, tol) | np.eye(k, dtype=bool)).all(axis=1)
+    return int(np.argmax(wins_all)) if wins_all.any() else None
 
 
 def cycles(m: np.ndarray, tol: float = 0.0) -> list:
