@@ -112,6 +112,8 @@ DETECTED = {
     "src/rankwise/examples/amlb_reruns_results.csv": {"table": "amlb"},
     "src/rankwise/examples/amlb_results.csv": {"table": "amlb"},
     "src/rankwise/examples/evals_items.csv": {"is_items": True},
+    "src/rankwise/examples/gate_baseline.csv": {"is_items": True},
+    "src/rankwise/examples/gate_candidate.csv": {"is_items": True},
     "src/rankwise/examples/mlr3_benchmark.csv": {"table": "mlr3"},
     "src/rankwise/examples/openml_evaluations.csv": {"table": "openml"},
     "src/rankwise/examples/tabarena_results_per_split.csv": {"table": "tabarena"},

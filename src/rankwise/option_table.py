@@ -37,7 +37,7 @@ OUT = "Output (guide: reports, papers, large-k)"
 SURE = "How sure? (guide: how-sure)"
 PER = "Data set by data set (guide: per-dataset)"
 
-from .option_types import REQUIRED, Option, _same
+from .option_types import REQUIRED, Option, same_value
 
 COMPARE = (
     # the tests
@@ -739,7 +739,7 @@ def command_words(options: dict, read: dict | None = None) -> list:
             words += o.words_for(options[o.name])
     for o in READ:
         value = (read or {}).get(o.name)
-        if value is None or _same(value, o.default):
+        if value is None or same_value(value, o.default):
             continue
         if isinstance(value, dict):   # --columns / --where given as a mapping
             value = ",".join(f"{k}={v}" for k, v in value.items())

@@ -87,7 +87,7 @@ class Option:
         """``value`` as the command line writes it (nothing for the default)."""
         if self.flag is None:
             raise ValueError(f"{self.name} has no command-line flag")
-        if _same(value, self.default):
+        if same_value(value, self.default):
             return []
         flag = self.long_flag
         if self.kind == "switch":
@@ -100,7 +100,7 @@ class Option:
             return [flag, value if isinstance(value, str) else ",".join(map(str, value))]
         if self.kind == "spelled":
             for python, word in self.words.items():
-                if _same(value, python):
+                if same_value(value, python):
                     return [flag, word] if word is not None else []
         return [flag, str(value)]
 
@@ -115,7 +115,7 @@ class Option:
         return value
 
 
-def _same(a, b) -> bool:
+def same_value(a, b) -> bool:
     # True == 1 in Python; an option's True and its 1 are different values here
     return type(a) is type(b) and a == b if isinstance(a, bool) or isinstance(b, bool) \
         else a == b

@@ -30,6 +30,7 @@ from ..stats.resample import bootstrap_counts
 from ..stats.results import PVALUE_FLOOR, floor_pvalues
 from ..tables.items import TASK_CELLS, ItemTable, read_items
 from .best import BestSet, reconcile
+from .item_trials import task_trials
 from ..protocol import Analysis
 
 
@@ -100,6 +101,11 @@ class ItemComparison(Analysis):
         simultaneous bootstrap test at ``alpha``, max-t over the other models).
     settings : dict
     notes : tuple of str
+    trials : tuple of TaskTrials
+        Where some item was tried more than once (repeats): per task, each model's trials per
+        item, mean, pass@k and pass^k (k = 1 and the task's fewest trials of an item) and the
+        within- and between-item variances (:mod:`rankwise.analysis.item_trials`); empty
+        otherwise.
 
     Examples
     --------
@@ -127,6 +133,7 @@ class ItemComparison(Analysis):
     tied: tuple
     settings: dict
     notes: tuple
+    trials: tuple = ()
 
     @property
     def models(self) -> tuple:
@@ -165,6 +172,7 @@ class ItemComparison(Analysis):
                "metric": self.items.metric, "learners": list(self.learners),
                "datasets": [t.task for t in self.tasks],
                "per_dataset": [_task_dict(t) for t in self.tasks],
+               "trials": [t.to_dict() for t in self.trials],
                "pvalue_floor": PVALUE_FLOOR,
                "macro": {"mean": _floats(self.macro), "low": _floats(self.macro_low),
                          "high": _floats(self.macro_high), "best": self.best,
@@ -413,12 +421,14 @@ def compare_items(items, *, alpha: float = 0.05, procedures: str = "holm", test:
                             f" or more")
     keep = "significant" if getattr(items, "reader", "") == "items-stream" else "all"
     rng = np.random.default_rng(seed)
-    tasks, boot, means, counts = [], [], [], []
+    binary = items.binary
+    tasks, boot, means, counts, trials = [], [], [], [], []
     for name in items.tasks:     # one pass per task: a stream reads each task once
         matrix = items.task_matrix(name)
         tasks.append(_task(matrix, alpha=alpha, procedure=procedures, test=test,
                            mcnemar_method=mcnemar, interval=interval, confidence=confidence,
                            draws=draws, seed=seed, keep=keep))
+        trials.append(task_trials(matrix, binary))
         boot.append(_item_bootstrap(matrix, draws, rng).astype(np.float32))
         means.append(tasks[-1].score)
         counts.append([len(matrix.items)] * len(items.models))
@@ -446,5 +456,7 @@ def compare_items(items, *, alpha: float = 0.05, procedures: str = "holm", test:
     settings = {"alpha": alpha, "procedures": procedures, "test": test, "mcnemar": mcnemar,
                 "interval": interval, "confidence": confidence, "draws": draws, "seed": seed,
                 "missing": items.missing}
+    # the repeats each task averages, kept where any item was tried more than once
+    repeated = any(t.repeats > 1 for t in tasks)
     return ItemComparison(items, tasks, table, result_across, macro, low, high, best, tied,
-                          settings, tuple(notes))
+                          settings, tuple(notes), tuple(trials) if repeated else ())

@@ -41,6 +41,7 @@ from ..stats.aggregation import RULES, aggregate, majorities
 from ..stats.ranking import DEFAULT_DECIMALS, round_scores
 from ..stats.resample import sorted_choice_counts
 from ..stats.results import jsonable
+from ..stats.threads import one_blas_thread
 from ..protocol import Analysis
 
 #: Learners up to which the win-rate matrix is computed and kept (k × k numbers).
@@ -285,7 +286,7 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
     theta, bound = fit(np.ones(units.n_datasets))
     point = bt.to_elo(theta)
     counts = sorted_choice_counts(units.n_datasets, order, draws, seed)
-    with _one_blas_thread():
+    with one_blas_thread():
         elo_draws = _elo_draws(fit_rounds, counts, theta, point)
     error_like = not table.higher_is_better and np.nanmin(values) >= 0
     _elo_columns(cols, point, elo_draws, confidence,
@@ -303,7 +304,7 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
     key = {"elo": -cols["elo"], "borda": -cols["borda"], "copeland": -cols["copeland"],
            "kemeny": kemeny_position}[rule]
     board_order = np.lexsort((np.arange(k), -cols["elo"], key))
-    with _one_blas_thread():
+    with one_blas_thread():
         in_board = set(_tied_with_first(point, elo_draws, learners, confidence, seed))
     tied = tuple(learners[j] for j in board_order if learners[j] in in_board)
     ordered = {name: np.asarray(v, dtype=float)[board_order] for name, v in cols.items()}
@@ -319,17 +320,6 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
                   tuple(tuple(learners[i] for i in c) for c in rules.cycles),
                   rules.kemeny_exact)
     return _with_sentences(board, rank_d, learners, confidence)
-
-
-def _one_blas_thread():
-    """BLAS on one thread for the bootstrap's fits and the rank sets' draws (many small
-    products and solves, and one k × k eigen-decomposition): a BLAS thread that waits for a
-    busy second core (the analysis' own, or another program's) made the 0.3 s decomposition of
-    k = 1,000 take 7 s and each round's small solves as long again (as
-    :func:`rankwise.stats.anova._covariance` does for its product; the same numbers)."""
-    from threadpoolctl import threadpool_limits
-
-    return threadpool_limits(limits=1, user_api="blas")
 
 
 class _Units:
@@ -705,8 +695,8 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
     from .. import _validate as check
     from ..tables.read import board_policy, load_table, read_frame
 
-    draws = _whole(check.renamed(draws, rounds, "rounds", "draws"), "draws", 1, 100_000)
-    figure_top = _whole(figure_top, "figure_top", 1, FIGURE_MOST)
+    draws = check.whole("draws", check.renamed(draws, rounds, "rounds", "draws"), 1, 100_000)
+    figure_top = check.whole("figure_top", figure_top, 1, FIGURE_MOST)
     decimals = check.decimals(decimals)
     check.choice("rule", rule, RULES)
     check.seed(seed)
@@ -764,12 +754,6 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
                      settings, tuple([*few, *notes, *reading, *table.warnings]))
     cut = [x for x in map(lb.figure_left_out, FIGURES) if x]
     return replace(lb, notes=lb.notes + tuple(cut)) if cut else lb
-
-
-def _whole(value, name: str, low: int, high: int) -> int:
-    from .._validate import whole
-
-    return whole(name, value, low, high)
 
 
 def coverage(*, k: int = 5, n: int = 30, reps: int = 200, draws: int = bt.ROUNDS,

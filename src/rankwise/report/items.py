@@ -24,6 +24,9 @@ from .format import p_words
 PAIRS_SHOWN = 15
 #: The JSON is indented up to this many pairs over all tasks, one line beyond.
 INDENTED_PAIRS = 10_000
+#: At most this many rows (a task's learner) of the repeated trials' tables in the readable
+#: formats (the JSON holds them all).
+TRIAL_ROWS_SHOWN = 120
 #: The sections of the across-task comparison left out here: its lead and methods speak of
 #: data sets and folds, and its verdict is replaced by the report's one verdict.
 _ACROSS_LEFT_OUT = ("Verdict", "Methods")
@@ -105,6 +108,8 @@ def document(r) -> Document:
     doc.add(Heading("Per task: every pair of models on the same items"))
     for i, t in enumerate(r.tasks):
         doc.add(*_task_blocks(r, t, i))
+    if r.trials:
+        doc.add(Heading("Repeated trials"), *_trial_blocks(r))
     doc.add(Heading("Across tasks: the mean per model and task"), _macro_table(r),
             Figure("macro", Drawn("macro", "Macro-average with intervals", _macro_caption(r))))
     if r.across is not None:
@@ -147,6 +152,43 @@ def _task_blocks(r, t, i) -> list:
     out.append(Table(["better", "worse", "difference", "interval", "adjusted p", "test"],
                      rows, "<<>>><", caption, key=f"task_{i}_pairs"))
     return out
+
+
+def _trial_blocks(r) -> list:
+    """Laid out as the gate's: pass@k and pass^k per task, learner and k (0/1 scores only);
+    then the trials per item, the mean and the variance split per task and learner."""
+    pairs = [(tr, j) for tr in r.trials for j in range(len(tr.models))]
+    more = ("" if len(pairs) <= TRIAL_ROWS_SHOWN else
+            f" The first {TRIAL_ROWS_SHOWN} of {len(pairs)} rows (the JSON has them all).")
+    pairs = pairs[:TRIAL_ROWS_SHOWN]
+    blocks = []
+    rows = [[tr.task, tr.models[j], str(k), _f(tr.pass_at[k][j]), _f(tr.pass_hat[k][j])]
+            for tr, j in pairs for k in tr.ks]
+    if rows:
+        blocks.append(Table(["task", "learner", "k", "pass@k", "pass^k"], rows, "<<>>>",
+                            "Over the items of each task: pass@k (at least one of k trials"
+                            " right; unbiased, Chen et al. 2021) and pass^k (all k right; Yao"
+                            " et al. 2024), for k = 1 and the fewest trials of an item in the"
+                            " task." + more, key="pass_at_k"))
+    split = [[tr.task, tr.models[j], _span(tr.trials[j]), _f(tr.mean[j]),
+              _g(tr.within[j]), _g(tr.between[j])] for tr, j in pairs]
+    why = "" if r.items.binary else " pass@k and pass^k need 0/1 scores."
+    blocks.append(Table(["task", "learner", "trials per item", "mean", "within items",
+                         "between items"], split, "<<>>>>",
+                        "Trials per item (fewest-most), the mean over the items of each"
+                        " item's mean, the variance of an item's trials (within) and of the"
+                        " items' true means (between, one-way random effects); each item"
+                        " counted once." + why + more, key="trial_variance"))
+    return blocks
+
+
+def _span(pair) -> str:
+    lo, hi = (int(v) for v in pair)
+    return f"{lo}" if lo == hi else f"{lo}-{hi}"
+
+
+def _g(x) -> str:
+    return "n/a" if x != x else f"{x:.3g}"
 
 
 def _macro_table(r) -> Table:
@@ -245,6 +287,12 @@ def methods(r) -> str:
         " interval is the two-level bootstrap (tasks resampled, then items within each task;"
         f" {s['draws']} draws, seed {s['seed']}). The verdict's best set is decided"
         f" {r.best_set.how()}."]
+    if r.trials:
+        parts.append("Items tried more than once enter the tests as the mean of their trials;"
+                     " the repeated trials' section adds pass@k and pass^k (the unbiased"
+                     " estimators of Chen et al. 2021 and Yao et al. 2024, averaged over the"
+                     " items) and the one-way random-effects split of the trials' variance"
+                     " into within and between items.")
     if r.across is not None:
         cmp = r.across
         parts.append(f"Across tasks, the task-level table (k = {cmp.table.n_learners} models on"

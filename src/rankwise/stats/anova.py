@@ -33,9 +33,9 @@ def _covariance(x: np.ndarray) -> np.ndarray:
     """The k × k covariance of the learners' scores (columns), ``np.cov``."""
     if x.size < ONE_BLAS_THREAD_MIN_CELLS:
         return np.cov(x, rowvar=False, ddof=1)
-    from threadpoolctl import threadpool_limits
+    from .threads import one_blas_thread
 
-    with threadpool_limits(limits=1, user_api="blas"):
+    with one_blas_thread():
         return np.cov(x, rowvar=False, ddof=1)
 
 

@@ -52,7 +52,10 @@ TASK_CELLS = "a model's mean over a task's items (the tasks are the data sets)"
 class ItemTask:
     """One task as the paired statistics need it: ``scores`` items × models (repeats averaged,
     weights and clusters per item), ``items`` the item labels, ``dropped`` the items left out
-    because some model had no score (``missing="common"``)."""
+    because some model had no score (``missing="common"``). ``trials``: where some item was
+    tried more than once, each item's number of trials, their sum and their sum of squares
+    (three items × models arrays, for pass@k and the variance split); None where every item
+    has one trial (then they are 1, ``scores`` and ``scores ** 2``)."""
 
     name: str
     scores: np.ndarray
@@ -62,6 +65,7 @@ class ItemTask:
     weights: np.ndarray | None
     repeats: int
     dropped: int = 0
+    trials: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -256,7 +260,12 @@ class ItemTable:
                 clusters = np.where(blank, "item:" + pd.Index(items).astype(str),
                                     "cluster:" + text.to_numpy().astype(str)).astype(str)
         weights = f["weight"].to_numpy(dtype=float)[first] if "weight" in f else None
-        out = ItemTask(task, scores, items, models, clusters, weights, repeats, dropped)
+        trials = None
+        if repeats > 1:
+            squares = np.bincount(cell, weights=f["score"].to_numpy()[rows] ** 2,
+                                  minlength=m * k).reshape(m, k)
+            trials = (count[keep], total[keep], squares[keep])
+        out = ItemTask(task, scores, items, models, clusters, weights, repeats, dropped, trials)
         self._tasks[task] = out
         return out
 
