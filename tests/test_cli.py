@@ -372,6 +372,8 @@ def test_every_command_runs_as_a_process_of_its_own(tmp_path, cli_process, demo_
         "leaderboard": ["leaderboard", "--example", "tabarena", "--draws", "20"],
         "audit": ["audit", tmp_path / "board.csv", "--counts", "MATH=5000"],
         "curves": ["curves", "--example", "learning", "--format", "json"],
+        "gate": ["gate", "--example", "nightly", "--question", "equivalence", "--margin",
+                 "0.05"],
     }
     (tmp_path / "board.csv").write_text("model,MATH,HumanEval\nA,65.5,83.6\nB,63.0,86.7\n")
     assert set(runs) == set(typer.main.get_command(app).commands)
