@@ -20,6 +20,21 @@ from rankwise.stats.ranking import midranks  # noqa: E402
 FAST = dict(chains=2, draws=500, warmup=300)
 
 
+@pytest.fixture(scope="module")
+def garcia_pl():
+    """Plackett-Luce on garcia2008 with the doctests' settings, fitted once for the tests that
+    read it (none of them changes it)."""
+    t = load_example("garcia2008")
+    return t, plackett_luce(t.values, t.learners, **FAST)
+
+
+@pytest.fixture(scope="module")
+def unconverged_pl():
+    """Plackett-Luce on garcia2008 from 2 chains x 30 draws: too few to converge."""
+    t = load_example("garcia2008")
+    return t, plackett_luce(t.values, t.learners, chains=2, draws=30, warmup=30)
+
+
 def simulate(weights, n, rng):
     """Rankings drawn from Plackett-Luce (Gumbel trick), as scores: higher = placed earlier."""
     return np.log(weights)[None, :] + rng.gumbel(size=(n, len(weights)))
@@ -61,9 +76,8 @@ def test_posterior_means_agree_with_choix_maximum_likelihood():
 
 
 @pytest.mark.mcmc
-def test_summaries_and_seeded_draws():
-    t = load_example("garcia2008")
-    pl = plackett_luce(t.values, t.learners, **FAST)
+def test_summaries_and_seeded_draws(garcia_pl):
+    t, pl = garcia_pl
     again = plackett_luce(t.values, t.learners, **FAST)
     assert np.array_equal(pl.weights, again.weights)
     assert pl.p_best.sum() == pytest.approx(1.0)
@@ -76,9 +90,8 @@ def test_summaries_and_seeded_draws():
 
 
 @pytest.mark.mcmc
-def test_too_few_draws_are_reported_as_not_converged():
-    pl = plackett_luce(load_example("garcia2010").values, list("ABCD"), chains=2, draws=30,
-                       warmup=30)
+def test_too_few_draws_are_reported_as_not_converged(unconverged_pl):
+    _, pl = unconverged_pl
     assert not pl.diagnostics.converged
     assert "NOT CONVERGED" in pl.diagnostics.sentence()
     assert pl.to_dict()["diagnostics"]["converged"] is False
@@ -317,11 +330,10 @@ def test_whole_table_models_in_compare_and_every_format(model, example, extra):
 # --- the verdict in posterior terms and the figure of P(best) -----------------------------------
 
 @pytest.mark.mcmc
-def test_plackett_luce_verdict_reads_the_posterior_draws():
+def test_plackett_luce_verdict_reads_the_posterior_draws(garcia_pl):
     from rankwise.analysis.bayes_verdict import from_model
 
-    t = load_example("garcia2008")
-    pl = plackett_luce(t.values, t.learners, **FAST)
+    t, pl = garcia_pl
     v = from_model(pl, 0.95)
     assert v.reference == "C4.5" and list(v.p_best)[0] == "C4.5"
     assert v.p_best == pytest.approx(dict(zip(t.learners, pl.p_best)))
@@ -336,11 +348,10 @@ def test_plackett_luce_verdict_reads_the_posterior_draws():
 
 
 @pytest.mark.mcmc
-def test_unconverged_chains_decide_nothing():
+def test_unconverged_chains_decide_nothing(unconverged_pl):
     from rankwise.analysis.bayes_verdict import from_model
 
-    t = load_example("garcia2008")
-    pl = plackett_luce(t.values, t.learners, chains=2, draws=30, warmup=30)
+    _, pl = unconverged_pl
     assert not pl.diagnostics.converged
     v = from_model(pl, 0.95)
     assert not v.converged and all(r["decision"] == "undecided" for r in v.rows)

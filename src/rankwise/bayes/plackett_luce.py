@@ -49,10 +49,10 @@ class PlackettLuce:
     --------
     >>> import rankwise
     >>> from rankwise.bayes import plackett_luce
-    >>> t = rankwise.load_example("garcia2008")
+    >>> t = rankwise.load_example("demsar2006_table6")
     >>> model = plackett_luce(t, chains=2, draws=500, warmup=300)
-    >>> model.learners[int(model.p_best.argmax())], bool(model.diagnostics.rhat_max < 1.05)
-    ('C4.5', True)
+    >>> model.weights.shape, bool(model.diagnostics.rhat_max < 1.05)
+    ((1000, 4), True)
     """
 
     learners: tuple
