@@ -74,13 +74,15 @@ def test_eliminations_follow_the_rule_applied_by_hand():
 
 @pytest.mark.simulation
 def test_anytime_race_holds_its_level_where_repeated_friedman_tests_do_not():
-    """300 races of ten equal learners over 100 data sets: wrong eliminations in at most
-    alpha + 2 standard errors of them at every stopping time; F-Race's rule far above."""
-    rates = null_error_rates(k=10, n=100, reps=300, alpha=0.05, seed=11)
-    se = math.sqrt(0.05 * 0.95 / 300)
+    """120 races of ten equal learners over 100 data sets: wrong eliminations in at most
+    alpha + 3 standard errors of them at every stopping time; F-Race's rule far above (the
+    thousand races of ``-m slow`` hold the level to 2 standard errors)."""
+    reps = 120
+    rates = null_error_rates(k=10, n=100, reps=reps, alpha=0.05, seed=11)
+    se = math.sqrt(0.05 * 0.95 / reps)
     assert np.all(np.diff(rates["anytime"]) >= 0)
-    assert rates["anytime"].max() <= 0.05 + 2 * se
-    assert rates["frace"][-1] > 0.15
+    assert rates["anytime"].max() <= 0.05 + 3 * se
+    assert rates["frace"][-1] > max(0.15, 0.05 + 3 * se)
 
 
 @pytest.mark.simulation
