@@ -22,7 +22,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from rankwise import PosthocOptions, Presentation, compare, load_example
@@ -31,7 +30,8 @@ from rankwise.report.diagrams import (cd_diagram, draw, figure_bytes, figure_wid
 from rankwise.report.folder import tikz_files
 from rankwise.report.tikz import cd_diagram_tikz, fitted
 
-from visual_geometry import Box, Label, Scene, Segment, figure_scene, pdf_scenes, problems
+from visual_geometry import (Box, Label, Scene, Segment, figure_scene, pdf_scenes, problems,
+                             synthetic)
 
 pytestmark = pytest.mark.visual
 
@@ -46,15 +46,6 @@ needs_tex = pytest.mark.skipif(
 
 #: 40-character learner names.
 LONG = [f"gradient_boosted_trees_config_{j:03d}_tuned" for j in range(8)]
-
-
-def synthetic(k, n, spread, names=None, seed=0):
-    """k learners on n data sets, each ``spread`` (in noise units) below the one before."""
-    rng = np.random.default_rng(seed)
-    frame = pd.DataFrame(np.round(-np.arange(k) * spread + rng.normal(0, 1, (n, k)), 4),
-                         columns=names or [f"L{j + 1}" for j in range(k)])
-    frame.insert(0, "dataset", [f"d{i}" for i in range(n)])
-    return frame
 
 
 def nemenyi(frame, top=30, **options):

@@ -30,7 +30,7 @@ import rankwise
 from rankwise import PosthocOptions, Presentation, RankwiseError, load_example
 from rankwise.report.diagrams import draw, draw_all, figure_bytes
 
-from visual_geometry import drawn_scene, problems
+from visual_geometry import drawn_scene, problems, synthetic
 
 pytestmark = pytest.mark.visual
 
@@ -45,15 +45,6 @@ def shot(name: str, png: bytes) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         (Path(SHOTS) / f"{name}.png").write_bytes(png)
-
-
-def synthetic(k, n, spread, names=None, seed=0):
-    """k learners on n data sets, each ``spread`` (in noise units) below the one before."""
-    rng = np.random.default_rng(seed)
-    frame = pd.DataFrame(np.round(-np.arange(k) * spread + rng.normal(0, 1, (n, k)), 4),
-                         columns=names or [f"L{j + 1}" for j in range(k)])
-    frame.insert(0, "dataset", [f"d{i}" for i in range(n)])
-    return frame
 
 
 def captions(result) -> dict:

@@ -140,23 +140,27 @@ class Scene:
     where: str = ""
 
 
-def _clips(x0, y0, x1, y1, b: Box) -> bool:
-    """Liang-Barsky: does the segment meet the open box?"""
+def _span(x0, y0, x1, y1, b: Box, closed: bool = False):
+    """Liang-Barsky: the parameters (t0, t1) of the part of the segment inside the box (open,
+    or ``closed``), or None where it does not meet it."""
     t0, t1 = 0.0, 1.0
     dx, dy = x1 - x0, y1 - y0
     for p, q in ((-dx, x0 - b.x0), (dx, b.x1 - x0), (-dy, y0 - b.y0), (dy, b.y1 - y0)):
         if p == 0:
-            if q <= 0:
-                return False
+            if q < 0 or (q == 0 and not closed):
+                return None
             continue
         t = q / p
         if p < 0:
             t0 = max(t0, t)
         else:
             t1 = min(t1, t)
-        if t0 >= t1:
-            return False
-    return True
+    return (t0, t1) if t0 < t1 else None
+
+
+def _clips(x0, y0, x1, y1, b: Box) -> bool:
+    """Does the segment meet the open box?"""
+    return _span(x0, y0, x1, y1, b) is not None
 
 
 # --- what is wrong ---------------------------------------------------------------------------
@@ -543,21 +547,22 @@ def _cut(segments, frame):
         return segments
     out = []
     for s in segments:
-        t0, t1 = 0.0, 1.0
-        dx, dy = s.x1 - s.x0, s.y1 - s.y0
-        inside = True
-        for p, q in ((-dx, s.x0 - frame.x0), (dx, frame.x1 - s.x0),
-                     (-dy, s.y0 - frame.y0), (dy, frame.y1 - s.y0)):
-            if p == 0:
-                if q < 0:
-                    inside = False
-                continue
-            t = q / p
-            if p < 0:
-                t0 = max(t0, t)
-            else:
-                t1 = min(t1, t)
-        if inside and t0 < t1:
+        span = _span(s.x0, s.y0, s.x1, s.y1, frame, closed=True)
+        if span is not None:
+            (t0, t1), dx, dy = span, s.x1 - s.x0, s.y1 - s.y0
             out.append(Segment(s.x0 + t0 * dx, s.y0 + t0 * dy, s.x0 + t1 * dx,
                                s.y0 + t1 * dy, s.width))
     return out
+
+
+def synthetic(k, n, spread, names=None, seed=0):
+    """A wide table of k learners on n data sets, each ``spread`` (in noise units) below the
+    one before (the visual tests' extremes)."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(np.round(-np.arange(k) * spread + rng.normal(0, 1, (n, k)), 4),
+                         columns=names or [f"L{j + 1}" for j in range(k)])
+    frame.insert(0, "dataset", [f"d{i}" for i in range(n)])
+    return frame
