@@ -38,8 +38,8 @@ def help_screens(width: int = 80) -> list[tuple[str, str]]:
 
 
 #: Where a ``--option`` mentioned in prose links to: the first command that has it.
-COMMAND_ORDER = ("compare", "run", "power", "race", "leaderboard", "audit", "curves", "status",
-                 "export", "examples")
+COMMAND_ORDER = ("compare", "run", "power", "race", "leaderboard", "audit", "curves", "gate",
+                 "status", "export", "examples")
 
 
 def _signature(param) -> str:

@@ -23,8 +23,9 @@ looks = np.arange(1, LOOKS + 1)
 
 
 def by_look(effect):
-    """Per look t: the e-process's and the repeated test's rate of having alarmed by t (each
-    t its own simulation), and McNemar's test asked once on the t batches' items."""
+    """Per look t: the e-process's and the repeated test's rate of having alarmed
+    by t (each t its own simulation), and McNemar's test asked once on the t
+    batches' items."""
     out = {"eprocess": [], "repeated_mcnemar": [], "once": []}
     for t in looks:
         r = null_simulation(reps=REPS, looks=int(t), n=BATCH, alpha=ALPHA, seed=int(t),
@@ -48,8 +49,8 @@ for ax, rates, title in ((axes[0], null, "No change: false alarms"),
         rate, se = rates[name][:, 0], rates[name][:, 1]
         ax.plot(looks, rate, line, color=color, label=label, linewidth=1.6)
         if line == "-":
-            ax.fill_between(looks, rate - 2 * se, rate + 2 * se, color=color, alpha=0.15,
-                            linewidth=0)
+            ax.fill_between(looks, rate - 2 * se, rate + 2 * se, color=color,
+                            alpha=0.15, linewidth=0)
     ax.axhline(ALPHA, color="0.3", linestyle="--", linewidth=1)
     ax.text(LOOKS, ALPHA, " α", va="center", ha="left", fontsize=9, color="0.3")
     ax.set_title(title, fontsize=10)
@@ -65,11 +66,12 @@ fig.tight_layout()
 
 last = LOOKS - 1
 print(f"No change, by look {LOOKS}: the repeated test alarmed in"
-      f" {null['repeated_mcnemar'][last, 0]:.1%} of histories, the e-process in"
-      f" {null['eprocess'][last, 0]:.1%} (alpha = {ALPHA:g}).")
+      f" {null['repeated_mcnemar'][last, 0]:.1%} of histories,\n"
+      f"the e-process in {null['eprocess'][last, 0]:.1%} (alpha = {ALPHA:g}).")
 print(f"A regression of {-EFFECT:g}, by look {LOOKS}: the e-process caught it in"
-      f" {regression['eprocess'][last, 0]:.1%} of histories, McNemar asked once on all"
-      f" {LOOKS * BATCH} items in {regression['once'][last, 0]:.1%}.")
+      f" {regression['eprocess'][last, 0]:.1%} of histories,\n"
+      f"McNemar asked once on all {LOOKS * BATCH} items in"
+      f" {regression['once'][last, 0]:.1%}.")
 
 # %%
 # **False alarms (left).** Asked at every look, McNemar's test is a test repeated until it

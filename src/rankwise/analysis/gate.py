@@ -247,6 +247,19 @@ def gate(baseline, candidate, *, question: str = "regression", margin: float = 0
     -------
     Gate
 
+    Examples
+    --------
+    The bundled pair: a candidate as good on two tasks and worse on code (five trials an item):
+
+    >>> from rankwise import gate
+    >>> from rankwise.examples import load_gate_example
+    >>> g = gate(*load_gate_example("nightly"))
+    >>> g.passed, [t.task for t in g.tasks if t.shown], g.tasks[0].test
+    (False, ['code'], 't')
+    >>> eq = gate(*load_gate_example("nightly"), question="equivalence", margin=0.05)
+    >>> eq.passed, eq.exit_code
+    (True, 0)
+
     References
     ----------
     Schuirmann (1987), two one-sided tests; Tango (1998), Stat. Med. 17:891 (the paired

@@ -20,7 +20,7 @@ from ..errors import RankwiseError
 
 COLUMNS = ("look", "when", "baseline", "candidate", "units", "estimate", "evalue", "eprocess",
            "fixed_n", "decision")
-TITLE = "# rankwise gate ledger: one line per look; the e-process is the product of the looks'"
+TITLE = "# rankwise gate ledger"
 
 
 def header(question: str, margin: float, alpha: float) -> str:
@@ -83,7 +83,7 @@ def look(earlier, evalue, alpha, question, when, matched, overall, passed, decid
 def write(looks, *, question: str, margin: float, alpha: float) -> str:
     """The whole ledger's text."""
     out = io.StringIO()
-    out.write(f"{TITLE} e-values, an alarm at 1/alpha\n")
+    out.write(f"{TITLE}: one line a look; e-process = product of e-values\n")
     out.write(header(question, margin, alpha) + "\n")
     w = csv.writer(out, lineterminator="\n")
     w.writerow(COLUMNS)
