@@ -444,3 +444,13 @@ def test_ten_thousand_histories_of_twenty_looks():
     assert null["repeated_mcnemar"]["rate"] > 0.05 + 10 * null["repeated_mcnemar"]["se"]
     power = null_simulation(reps=10_000, looks=20, n=50, alpha=0.05, seed=65, effect=-0.05)
     assert power["eprocess"]["rate"] > 0.3
+
+
+def test_overwhelming_evidence_neither_overflows_nor_warns():
+    """100,000 items all regressed: p at its floor, the e-value capped (no overflow warning:
+    numerical warnings are errors in this suite), the JSON written."""
+    n = 100_000
+    g = gate(items("a", np.ones(n)), items("b", np.zeros(n)))
+    assert g.overall.p <= 1e-300 and not g.passed
+    assert np.isfinite(g.evalue) and g.evalue > 1e300
+    assert json.loads(g.to_json())["evalue"] > 1e300

@@ -44,7 +44,7 @@ from typing import ClassVar
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 from .. import _validate as check
 from .. import defaults
@@ -572,20 +572,30 @@ def _evalue(m: Matched, d, bounds, question, margin, score_range):
     mm = margin / width
     T = len(m.tasks)
     if question == "regression":
-        per_task = np.array([float(np.exp(gs.regression_evalue(x[bounds[t]:bounds[t + 1]],
-                                                               mm, log=True)))
-                             for t in range(T)])
-        return float(per_task.mean()), per_task
+        logs = np.array([gs.regression_evalue(x[bounds[t]:bounds[t + 1]], mm, log=True)
+                         for t in range(T)], dtype=float)
+        mean = float(special.logsumexp(logs) - np.log(T))
+        return _capped(mean), np.array([_capped(v) for v in logs])
     if question == "non-inferiority":
-        return float(np.exp(gs.noninferiority_evalue(x, mm, log=True))), None
+        return _capped(gs.noninferiority_evalue(x, mm, log=True)), None
     # H0 d <= m (superiority) or d >= m (equivalence's upper side): d - m scaled by 1 + m
     # stays in [-1, 1] and has mean <= 0 (>= 0) exactly under H0
     above = (x - mm) / (1 + mm)
     if question == "superiority":
-        return float(np.exp(gs.noninferiority_evalue(above, 0.0, log=True))), None
+        return _capped(gs.noninferiority_evalue(above, 0.0, log=True)), None
     low = gs.noninferiority_evalue(x, mm, log=True)
     high = gs.regression_evalue(above, 0.0, log=True)
-    return float(np.exp(min(low, high))), None
+    return _capped(min(low, high)), None
+
+
+#: The largest log e-value kept (e^700 ≈ 1e304): beyond it a float overflows, and the
+#: evidence is past any threshold 1/alpha anyway.
+LOG_EVALUE_CAP = 700.0
+
+
+def _capped(log_e) -> float:
+    """An e-value from its log, at most e^LOG_EVALUE_CAP (no overflow reaches the user)."""
+    return float(np.exp(min(float(log_e), LOG_EVALUE_CAP)))
 
 
 def _looks(earlier, evalue, alpha, question, when, m, overall, passed, decided_by) -> tuple:
