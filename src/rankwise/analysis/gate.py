@@ -461,10 +461,10 @@ def _t_p(excess, se, df, side):
 def _mcnemar_p(d, codes, T, side):
     """Exact one-sided McNemar: of the b + c discordant items, regressions ~ Binomial(b + c,
     1/2) under H0 (equal rates)."""
-    b = np.bincount(codes, d < 0, T)
-    c = np.bincount(codes, d > 0, T)
-    worse = b if side == "below" else c
-    return np.where(b + c > 0, stats.binom.sf(worse - 1, b + c, 0.5), 1.0)
+    b = np.bincount(codes, d < 0, T).astype(np.int64)
+    c = np.bincount(codes, d > 0, T).astype(np.int64)
+    return np.atleast_1d(gs.one_sided_mcnemar(b, c) if side == "below"
+                         else gs.one_sided_mcnemar(c, b)).astype(float)
 
 
 def _permutation_p(x, cluster, side, draws: int, seed: int) -> float:
