@@ -95,14 +95,23 @@ def _names_pattern(names):
         if risky else None
 
 
+#: A word this long (a path, a file name) may break after a slash or an underscore: TeX
+#: breaks only at spaces and hyphens, and a path in a title ran 179 pt off the page.
+_LONG_WORD = re.compile(r"[^\s$]{30,}")
+
+
+def _breakable(text: str) -> str:
+    return _LONG_WORD.sub(lambda m: re.sub(r"(/|\\_)", r"\1\\allowbreak{}", m.group()), text)
+
+
 def _text(text) -> str:
     escaped = latex_escape(text)
     names = _NAMES.get()
     if names is None:
-        return math(escaped)
+        return _breakable(math(escaped))
     # the names stand at the odd places of the split, and stay as they are
-    return "".join(part if i % 2 else math(part)
-                   for i, part in enumerate(names.split(escaped)))
+    return _breakable("".join(part if i % 2 else math(part)
+                              for i, part in enumerate(names.split(escaped))))
 
 
 def _width(block: Table) -> tuple:
@@ -153,9 +162,18 @@ def _label(kind: str, key: str) -> str:
 #: The font sizes a table may take, with the measured shrink of the text (numbers,
 #: superscripts) in each; a table that fits in none is set in \tiny.
 SIZES = (("", 1.0), (r"\small", 0.93), (r"\footnotesize", 0.87), (r"\scriptsize", 0.8))
+#: The line height (pt: the 10 pt class's \baselineskip) of each size and of \tiny: a table
+#: is not broken over pages, so one taller than the page takes a smaller size, as one wider.
+LINE_PT = {"": 12.0, r"\small": 11.0, r"\footnotesize": 9.5, r"\scriptsize": 8.0,
+           r"\tiny": 6.0}
+#: Text heights (pt) of the report's page in portrait and in landscape (A4, the shorter of A4
+#: and letter, 2.5 cm margins), less a title line's room above the table.
+PORTRAIT_HIGH_PT = 660
+LANDSCAPE_HIGH_PT = 430
 #: \tiny's text is at least this share of the body font's width (the 15-column leaderboard of
-#: 78 learners measured 0.63): a table wider than a landscape page even so runs off it.
-TINY_AT_LEAST = 0.6
+#: 78 learners measured 0.63; 0.66 leaves a margin): wider than a landscape page even so, the
+#: table keeps the columns a person reads first (its ``narrow`` choice).
+TINY_AT_LEAST = 0.66
 
 
 def _narrowed(block: Table) -> tuple:
@@ -184,8 +202,12 @@ def _table(block: Table, fragment: bool) -> list:
     text, gaps = _width(block)
     width = text + gaps
     room = PORTRAIT_PT if width <= PORTRAIT_PT else LANDSCAPE_PT
+    high = PORTRAIT_HIGH_PT if width <= PORTRAIT_PT else LANDSCAPE_HIGH_PT
+    # the rows, the header (its lines), the rules and the caption (about three lines)
+    lines = len(block.rows) + max((len(header_lines(h)) for h in block.header), default=1) + 5
     size = next(([name] if name else [] for name, scale in SIZES
-                 if text * scale + gaps <= room), [r"\tiny"])
+                 if text * scale + gaps <= room and lines * LINE_PT[name] <= high),
+                [r"\tiny"])
     caption = " ".join(_text(x) for x in (block.caption, note) if x)
     if fragment:
         env = "table*" if width > COLUMN_PT else "table"
@@ -225,7 +247,9 @@ FIT = (r"\providecommand{\rankwisefit}[1]{\begingroup\sbox0{#1}\ifdim\wd0>\linew
 PREAMBLE = [r"\documentclass{article}", r"\usepackage[T1]{fontenc}", r"\usepackage{lmodern}",
             r"\usepackage[margin=2.5cm]{geometry}", r"\usepackage{booktabs}",
             r"\usepackage{graphicx}", r"\usepackage{pdflscape}",
-            r"\IfFileExists{tikz.sty}{\usepackage{tikz}}{}"]
+            r"\IfFileExists{tikz.sty}{\usepackage{tikz}}{}",
+            # a line with few spaces (a path in a title) may stretch to break where it can
+            r"\setlength{\emergencystretch}{3em}"]
 
 
 def latex_report(cmp, figure_files: bool = False, fragment: bool = False) -> str:
