@@ -711,3 +711,11 @@ def test_the_board_of_scored_items_takes_the_items_missing_policy(cli):
     assert common == cli("leaderboard", "--example", "evals", "--draws", "10")
     wrong = cli("leaderboard", "--example", "evals", "--missing", "drop-datasets")
     assert wrong.code == 2 and "--missing for items must be refuse or common" in wrong.err
+
+
+def test_missing_cells_are_not_said_kept_for_a_test_the_board_does_not_run():
+    """The board keeps a missing result (pairs battle where both ran); its notes once said the
+    cells were kept "for the Skillings-Mack test", which the board does not run."""
+    notes = leaderboard(_table_with_two_missing_results(), draws=5).notes
+    assert not any("Skillings-Mack" in n for n in notes)
+    assert any("kept (each pair battles where both have a result)" in n for n in notes)

@@ -667,12 +667,10 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
         the board has, the figure and the notes say so.
     missing : {"keep", "refuse", "drop-datasets", "drop-learners", "worst"} or \
 "impute:LEARNER", default "keep"
-        A missing result (a learner without a score on a data set): ``keep`` it missing, two
-        learners then battle on the data sets where both have a result (the tests beside the
-        board need a complete table); the others as :func:`rankwise.load_table` takes them
-        (``refuse`` it, drop the data sets or the learners with one, or fill it), said in the
-        notes. A ScoreTable brings the policy it was read with: another one is refused where
-        it has missing cells.
+        A missing result: ``keep`` it, two learners battle where both have a result (the
+        tests beside the board need a complete table); the others as
+        :func:`rankwise.load_table` takes them, said in the notes. A ScoreTable brings the
+        policy it was read with: another one is refused where it has missing cells.
 
     Returns
     -------
@@ -750,8 +748,10 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
             " (docs: leaderboards). Give --draws 1000 for intervals that keep their level; 100"
             " is TabArena's default, kept so that the numbers equal TabArena's."]
            if draws < 1000 else [])
+    kept = [w.replace("kept for the Skillings-Mack test", "kept (each pair battles where both"
+                      " have a result)") for w in table.warnings]   # no Skillings-Mack here
     lb = Leaderboard(boards, label, table.criterion, bool(table.higher_is_better),
-                     settings, tuple([*few, *notes, *reading, *table.warnings]))
+                     settings, tuple([*few, *notes, *reading, *kept]))
     cut = [x for x in map(lb.figure_left_out, FIGURES) if x]
     return replace(lb, notes=lb.notes + tuple(cut)) if cut else lb
 
