@@ -235,7 +235,7 @@ def _newton(a, b, y, w, z, k):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("error", linalg.LinAlgWarning)
-                step = linalg.solve(h[np.ix_(free, free)], grad[free], assume_a="pos")
+                step = linalg.cho_solve(linalg.cho_factor(h[np.ix_(free, free)]), grad[free])
         except (linalg.LinAlgError, linalg.LinAlgWarning, ValueError):
             step = linalg.lstsq(h[np.ix_(free, free)], grad[free])[0]
         size = 1.0

@@ -146,7 +146,7 @@ def newton(model: str, k: int, pairs, theta0: np.ndarray | None = None,
             with warnings.catch_warnings():
                 # a near-singular Hessian goes to least squares instead of warning the user
                 warnings.simplefilter("error", linalg.LinAlgWarning)
-                step = linalg.solve(h, g, assume_a="pos")
+                step = linalg.cho_solve(linalg.cho_factor(h), g)
         except (linalg.LinAlgError, linalg.LinAlgWarning, ValueError):
             step = linalg.lstsq(h, g)[0]
         size = 1.0

@@ -533,18 +533,106 @@ def bootstrap(cells_, k: int | None = None, rounds: int = LEADERBOARD_ROUNDS,
     tie_start = np.log(point.tie) if not np.isnan(point.tie) else None
     out = np.empty((rounds, c.k))
     done = 0
+    chord = _Chord(pairs, c, point) if ties == "half" and not point.bound.any() else None
     while done < rounds:
         size = min(batch, rounds - done)
-        for row in draw(size):
-            wins, tie_matrix = pairs.matrices(pairs.counts(row))
+        drawn = draw(size)
+        if chord is not None:
+            theta, converged = chord.solve(drawn)
+        else:
+            theta, converged = np.zeros((size, c.k)), np.zeros(size, dtype=bool)
+        for r in np.flatnonzero(~converged):     # a round the chord left: its own Newton
+            wins, tie_matrix = pairs.matrices(pairs.counts(drawn[r]))
             if ties == "half":
-                theta = _fit_half(wins, tie_matrix, c.lightest, point.theta)[0]
+                theta[r] = _fit_half(wins, tie_matrix, c.lightest, point.theta)[0]
             else:
-                theta = _fit_tied(ties, wins, tie_matrix, c.lightest, point.theta,
-                                  tie_start)[0]
-            out[done] = ratings(theta, offset=offset)
-            done += 1
+                theta[r] = _fit_tied(ties, wins, tie_matrix, c.lightest, point.theta,
+                                     tie_start)[0]
+        out[done:done + size] = ratings(theta, offset=offset)
+        done += size
     return out
+
+
+#: Chord iterations of a batch of bootstrap rounds before the rounds still moving are left to
+#: their own Newton method.
+CHORD_ITERATIONS = 60
+
+
+class _Chord:
+    """Ties-as-half rounds of a bootstrap solved together by chord iterations: Newton's
+    method with the Hessian of the point fit (factorised once) in place of each round's own,
+    as :func:`rankwise.stats.elo.fit_totals_rounds` does for score tables. A round's
+    gradient is wins_i − Σ_j n_ij σ(θ_i − θ_j) on its own counts; a resampled round lies
+    close to the point fit, so each iteration shrinks the error by a roughly constant factor
+    and the step reaches :data:`rankwise.stats.elo.TOLERANCE`, the tolerance of the Newton
+    steps. A round in which a model wins or loses everything (a bound), or whose steps do not
+    shrink, is left to :func:`rankwise.stats.elo.fit`."""
+
+    def __init__(self, pairs: _Pairs, c: Cells, point: BattleFit):
+        from scipy import linalg
+
+        self.pairs, self.k, self.linalg = pairs, c.k, linalg
+        self.start = point.theta - point.theta[0]
+        # cells → (wins of lo + ½ ties, wins of hi + ½ ties) of each pair, one sparse product
+        half = np.where(pairs.column == 2, 0.5, 1.0)
+        to_lo = np.where(pairs.column != 1, half, 0.0)
+        to_hi = np.where(pairs.column != 0, half, 0.0)
+        cols = np.r_[pairs.index, pairs.index + pairs.size]
+        every = np.arange(c.n.size)
+        self.map = sparse.csr_matrix((np.r_[to_lo, to_hi], (np.r_[every, every], cols)),
+                                     shape=(c.n.size, 2 * pairs.size))
+        w = self.weighted(c.n[None, :])[0]
+        n = w + w.T
+        p = self._sigma(self.start[None, :])[0]
+        np.fill_diagonal(p, 0.0)
+        a = n * p * p.T
+        hessian = np.diag(a.sum(axis=1)) - a
+        try:
+            self.factor = linalg.cho_factor(hessian[1:, 1:])
+        except (linalg.LinAlgError, ValueError):
+            self.factor = None
+
+    def weighted(self, drawn: np.ndarray) -> np.ndarray:
+        """(rounds × k × k) w[i, j]: wins of i over j plus half their ties."""
+        both = np.asarray((self.map.T @ drawn.T).T)
+        w = np.zeros((drawn.shape[0], self.k, self.k))
+        lo, hi, size = self.pairs.lo, self.pairs.hi, self.pairs.size
+        w[:, lo, hi], w[:, hi, lo] = both[:, :size], both[:, size:]
+        return w
+
+    @staticmethod
+    def _sigma(x: np.ndarray) -> np.ndarray:
+        """σ(x_i − x_j) = e_i / (e_i + e_j) per round: k exponentials and k² divisions (the
+        diagonal is multiplied by n_ii = 0)."""
+        e = np.exp(np.maximum(x - x.max(axis=1, keepdims=True), -700.0))
+        return e[:, :, None] / (e[:, :, None] + e[:, None, :])
+
+    def solve(self, drawn: np.ndarray) -> tuple:
+        """(theta, converged) of every round (row of cell counts) of ``drawn``."""
+        rounds = drawn.shape[0]
+        x = np.tile(self.start, (rounds, 1))
+        converged = np.zeros(rounds, dtype=bool)
+        if self.factor is None:
+            return x, converged
+        w = self.weighted(drawn)
+        n = w + w.transpose(0, 2, 1)
+        wins, fought = w.sum(axis=2), n.sum(axis=2)
+        extreme = ((fought > 0) & ((wins >= fought) | (wins <= 0))).any(axis=1)
+        live = np.flatnonzero(~extreme)
+        before = np.full(rounds, np.inf)
+        for iteration in range(CHORD_ITERATIONS):
+            if not live.size:
+                break
+            gradient = wins[live] - np.einsum("rij,rij->ri", n[live], self._sigma(x[live]))
+            step = self.linalg.cho_solve(self.factor, gradient[:, 1:].T).T
+            x[live, 1:] += step
+            moved = np.abs(step).max(axis=1)
+            converged[live[moved < elo.TOLERANCE]] = True
+            keep = (moved >= elo.TOLERANCE) & np.isfinite(moved) & (
+                (iteration < 4) | (moved <= 0.5 * before[live]))
+            before[live] = moved
+            live = live[keep]
+        return x - x.mean(axis=1, keepdims=True), converged
 
 
 @dataclass(frozen=True)
