@@ -45,7 +45,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse
+from scipy import linalg, sparse
 
 from .. import _validate as check
 from ..defaults import LEADERBOARD_ROUNDS, LEADERBOARD_SEED
@@ -428,13 +428,18 @@ def fit(cells_, k: int | None = None, ties: str = "half", anchor: int | None = N
                      iterations=iterations, anchor=anchor, note=note)
 
 
-def _units(c: Cells):
-    """(cell of each unit, weight of one vote in it, votes in it): the resampling units of a
-    bootstrap over battles. Unweighted votes: the cells themselves; weighted: the unique
-    (cell, weight) pairs, so that a resampled vote keeps its own weight."""
+def _units(c: Cells, slot: np.ndarray):
+    """(slot of each unit, weight of one vote in it, votes in it): the resampling units of a
+    bootstrap over battles. A *slot* is a pair's column (wins of the lower index, wins of the
+    higher, ties): no fit depends on the order of a vote's two models, so the cells of a slot
+    are merged, which keeps the multinomial's law and halves its categories. Unweighted votes:
+    the slots; weighted: the unique (slot, weight) pairs, so a resampled vote keeps its
+    weight."""
     if c.weight is None:
-        return np.arange(c.n.size), np.ones(c.n.size), c.n
-    keys = np.stack([c.inverse.astype(float), c.weight], axis=1)
+        votes = np.bincount(slot, weights=c.n, minlength=slot.max() + 1)
+        used = np.flatnonzero(votes > 0)
+        return used, np.ones(used.size), votes[used]
+    keys = np.stack([slot[c.inverse].astype(float), c.weight], axis=1)
     unique, counts = np.unique(keys, axis=0, return_counts=True)
     return unique[:, 0].astype(np.int64), unique[:, 1], counts.astype(float)
 
@@ -501,18 +506,19 @@ def bootstrap(cells_, k: int | None = None, rounds: int = LEADERBOARD_ROUNDS,
     point = fit(c, ties=ties, anchor=anchor)
     offset = float(point.elo.mean() - INITIAL)
     pairs = _Pairs(c)
+    slot = pairs.index * 3 + pairs.column
+    slots = pairs.size * 3
     rng = np.random.default_rng(seed)
     if over == "battles":
-        unit_cell, unit_weight, unit_votes = _units(c)
+        unit_slot, unit_weight, unit_votes = _units(c, slot)
         total = int(round(unit_votes.sum()))
         share = unit_votes / unit_votes.sum()
+        spread = sparse.csr_matrix((unit_weight, (unit_slot, np.arange(unit_slot.size))),
+                                   shape=(slots, unit_slot.size))
 
         def draw(size):
-            counts = rng.multinomial(total, share, size=size) * unit_weight
-            if c.weight is None:
-                return counts
-            return np.stack([np.bincount(unit_cell, weights=row, minlength=c.n.size)
-                             for row in counts])
+            taken = rng.multinomial(total, share, size=size).astype(float)
+            return np.asarray((spread @ taken.T).T).reshape(size, pairs.size, 3)
     else:
         if prompt is None:
             raise RankwiseError("a bootstrap over prompts needs a prompt id per vote (prompt=)")
@@ -523,17 +529,17 @@ def bootstrap(cells_, k: int | None = None, rounds: int = LEADERBOARD_ROUNDS,
         cluster = cluster.ravel()
         groups = int(cluster.max()) + 1
         per_vote = np.ones(c.votes) if c.weight is None else c.weight
-        member = sparse.csr_matrix((per_vote, (c.inverse, cluster)),
-                                   shape=(c.n.size, groups))
+        member = sparse.csr_matrix((per_vote, (slot[c.inverse], cluster)),
+                                   shape=(slots, groups))
         equal = np.full(groups, 1.0 / groups)
 
         def draw(size):
             taken = rng.multinomial(groups, equal, size=size).astype(float)
-            return np.asarray((member @ taken.T).T)
+            return np.asarray((member @ taken.T).T).reshape(size, pairs.size, 3)
     tie_start = np.log(point.tie) if not np.isnan(point.tie) else None
     out = np.empty((rounds, c.k))
     done = 0
-    chord = _Chord(pairs, c, point) if ties == "half" and not point.bound.any() else None
+    chord = _Chord(pairs, pairs.counts(c.n), point) if ties == "half" and not point.bound.any() else None
     while done < rounds:
         size = min(batch, rounds - done)
         drawn = draw(size)
@@ -542,7 +548,7 @@ def bootstrap(cells_, k: int | None = None, rounds: int = LEADERBOARD_ROUNDS,
         else:
             theta, converged = np.zeros((size, c.k)), np.zeros(size, dtype=bool)
         for r in np.flatnonzero(~converged):     # a round the chord left: its own Newton
-            wins, tie_matrix = pairs.matrices(pairs.counts(drawn[r]))
+            wins, tie_matrix = pairs.matrices(drawn[r])
             if ties == "half":
                 theta[r] = _fit_half(wins, tie_matrix, c.lightest, point.theta)[0]
             else:
@@ -568,20 +574,10 @@ class _Chord:
     steps. A round in which a model wins or loses everything (a bound), or whose steps do not
     shrink, is left to :func:`rankwise.stats.elo.fit`."""
 
-    def __init__(self, pairs: _Pairs, c: Cells, point: BattleFit):
-        from scipy import linalg
-
-        self.pairs, self.k, self.linalg = pairs, c.k, linalg
+    def __init__(self, pairs: _Pairs, counts: np.ndarray, point: BattleFit):
+        self.pairs, self.k = pairs, pairs.k
         self.start = point.theta - point.theta[0]
-        # cells → (wins of lo + ½ ties, wins of hi + ½ ties) of each pair, one sparse product
-        half = np.where(pairs.column == 2, 0.5, 1.0)
-        to_lo = np.where(pairs.column != 1, half, 0.0)
-        to_hi = np.where(pairs.column != 0, half, 0.0)
-        cols = np.r_[pairs.index, pairs.index + pairs.size]
-        every = np.arange(c.n.size)
-        self.map = sparse.csr_matrix((np.r_[to_lo, to_hi], (np.r_[every, every], cols)),
-                                     shape=(c.n.size, 2 * pairs.size))
-        w = self.weighted(c.n[None, :])[0]
+        w = self.weighted(counts[None])[0]
         n = w + w.T
         p = self._sigma(self.start[None, :])[0]
         np.fill_diagonal(p, 0.0)
@@ -592,12 +588,13 @@ class _Chord:
         except (linalg.LinAlgError, ValueError):
             self.factor = None
 
-    def weighted(self, drawn: np.ndarray) -> np.ndarray:
-        """(rounds × k × k) w[i, j]: wins of i over j plus half their ties."""
-        both = np.asarray((self.map.T @ drawn.T).T)
-        w = np.zeros((drawn.shape[0], self.k, self.k))
-        lo, hi, size = self.pairs.lo, self.pairs.hi, self.pairs.size
-        w[:, lo, hi], w[:, hi, lo] = both[:, :size], both[:, size:]
+    def weighted(self, counts: np.ndarray) -> np.ndarray:
+        """(rounds × k × k) w[i, j]: wins of i over j plus half their ties, from the
+        (rounds × pairs × 3) pair counts."""
+        w = np.zeros((counts.shape[0], self.k, self.k))
+        half = 0.5 * counts[:, :, 2]
+        w[:, self.pairs.lo, self.pairs.hi] = counts[:, :, 0] + half
+        w[:, self.pairs.hi, self.pairs.lo] = counts[:, :, 1] + half
         return w
 
     @staticmethod
@@ -608,7 +605,7 @@ class _Chord:
         return e[:, :, None] / (e[:, :, None] + e[:, None, :])
 
     def solve(self, drawn: np.ndarray) -> tuple:
-        """(theta, converged) of every round (row of cell counts) of ``drawn``."""
+        """(theta, converged) of every round (pairs × 3 counts) of ``drawn``."""
         rounds = drawn.shape[0]
         x = np.tile(self.start, (rounds, 1))
         converged = np.zeros(rounds, dtype=bool)
@@ -624,7 +621,7 @@ class _Chord:
             if not live.size:
                 break
             gradient = wins[live] - np.einsum("rij,rij->ri", n[live], self._sigma(x[live]))
-            step = self.linalg.cho_solve(self.factor, gradient[:, 1:].T).T
+            step = linalg.cho_solve(self.factor, gradient[:, 1:].T).T
             x[live, 1:] += step
             moved = np.abs(step).max(axis=1)
             converged[live[moved < elo.TOLERANCE]] = True
