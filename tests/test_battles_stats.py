@@ -319,6 +319,41 @@ def test_bootstrap_is_deterministic_and_batches_do_not_matter():
     assert np.max(np.abs(one - two)) < 1e-9
 
 
+def test_chord_rounds_equal_each_round_fitted_alone(monkeypatch):
+    """The batched chord iterations give the rounds' own Newton fits (elo.fit): both stop when
+    no log-strength moves by 1e-10 (1.7e-8 Elo points), so they agree to 1e-7 points."""
+    a, b, outcome = random_log(12, 3000, seed=13)
+    c = cells(a, b, outcome)
+    together = bootstrap(c, rounds=40, seed=4)
+    monkeypatch.setattr(battles, "CHORD_ITERATIONS", 0)      # every round to its own Newton
+    alone = bootstrap(c, rounds=40, seed=4)
+    assert np.max(np.abs(together - alone)) < 1e-7
+
+
+@pytest.mark.parametrize("ties", battles.TIES)
+def test_bootstrap_rounds_with_an_undefeated_model_stay_finite(ties):
+    # model 3 fights 4 votes and wins 3: some rounds it wins every vote it draws
+    a, b, outcome = random_log(3, 300, seed=14, tie_share=0.2)
+    a = np.r_[a, [3, 3, 3, 3]]
+    b = np.r_[b, [0, 1, 2, 0]]
+    outcome = np.r_[outcome, [0, 0, 0, 1]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        draws = bootstrap(cells(a, b, outcome), rounds=40, seed=1, ties=ties)
+    assert np.all(np.isfinite(draws))
+
+
+def test_weighted_bootstrap_keeps_each_votes_weight():
+    a, b, outcome = random_log(4, 600, seed=15)
+    w = np.where(np.arange(a.size) % 2 == 0, 1.0, 3.0)
+    c = cells(a, b, outcome, w)
+    draws = bootstrap(c, rounds=30, seed=2)
+    assert np.array_equal(draws, bootstrap(c, rounds=30, seed=2))
+    # the draws centre on the weighted point fit
+    assert np.allclose(np.median(draws, axis=0), fit(c).elo, atol=4 * draws.std(axis=0).max())
+    assert np.all(np.isfinite(bootstrap(c, rounds=5, seed=2, ties="rao-kupper")))
+
+
 def test_bootstrap_over_battles_is_a_row_resample_in_law():
     """The multinomial on cells has the law of resampling rows: the bootstrap standard
     deviations of both agree within their Monte Carlo error (chi-square interval on 400

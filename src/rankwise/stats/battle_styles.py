@@ -93,7 +93,23 @@ def _ranks(elo: np.ndarray) -> np.ndarray:
 
 
 def features(features_a, features_b, ratio=True) -> tuple:
-    """(z, mean, std): the standardised style differences of the module docstring.
+    """The standardised style differences of the module docstring.
+
+    Parameters
+    ----------
+    features_a, features_b : array
+        (votes × features) features of each vote's two answers.
+    ratio : bool or array of bool
+        Divide each difference by f_a + f_b + 1 (per feature).
+
+    Returns
+    -------
+    tuple
+        (z, mean, std): z = (r − mean)/std per feature, r the (ratio of the) differences.
+
+    References
+    ----------
+    FastChat ``construct_style_matrices`` (``apply_ratio``, ``add_one``).
 
     Examples
     --------

@@ -129,9 +129,36 @@ def _derivatives(model: str, theta: np.ndarray, extra: float, pairs, k: int):
 
 def newton(model: str, k: int, pairs, theta0: np.ndarray | None = None,
            extra0: float | None = None) -> tuple:
-    """``(theta, extra, iterations)``: the maximum likelihood of the tie model ``model``
-    ("davidson" or "rao-kupper") on ``pairs`` = (i, j, x, y, t) over models 0..k−1, θ_0 held
-    at 0 (shift the result as needed), started from ``theta0``/``extra0`` where given."""
+    """The maximum likelihood of a tie model by Newton's method with a line search.
+
+    Parameters
+    ----------
+    model : {"davidson", "rao-kupper"}
+    k : int
+        The number of models.
+    pairs : tuple of arrays
+        (i, j, x, y, t): each pair i < j with the wins of i, the wins of j and the ties.
+    theta0, extra0 : optional
+        A start (θ_0 is held at 0: the result is shifted so).
+
+    Returns
+    -------
+    tuple
+        (theta, extra, iterations): log-strengths, λ = log ν (Davidson) or κ = log η
+        (Rao–Kupper), Newton steps taken.
+
+    References
+    ----------
+    Davidson (1970); Rao & Kupper (1967).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pairs = (np.array([0]), np.array([1]), np.array([3.0]), np.array([1.0]), np.array([1.0]))
+    >>> theta, kappa, _ = newton("rao-kupper", 2, pairs)
+    >>> bool(theta[1] < 0 < kappa)
+    True
+    """
     theta = np.zeros(k) if theta0 is None else np.asarray(theta0, float) - theta0[0]
     extra = start_extra(model, pairs) if extra0 is None or not np.isfinite(extra0) else extra0
     if model == "rao-kupper":

@@ -265,8 +265,25 @@ def _anchor(anchor, k: int):
 
 
 def ratings(theta: np.ndarray, anchor: int | None = None, offset: float | None = None):
-    """Elo points of log-strengths (rows: rounds): 1000 + 400 (θ − mean θ)/ln 10, shifted so
-    the anchor model is at 1000 (or by ``offset``, the point fit's shift, for draws).
+    """Elo points of log-strengths (rows: rounds): 1000 + 400 (θ − mean θ)/ln 10.
+
+    Parameters
+    ----------
+    theta : array
+        Log-strengths (natural log), one row per round.
+    anchor : int, optional
+        Shift every row so that this model is at 1000.
+    offset : float, optional
+        Shift every row by this many points instead (the point fit's anchor shift, for
+        bootstrap draws).
+
+    Returns
+    -------
+    numpy.ndarray
+
+    References
+    ----------
+    Elo (1978); FastChat's scale 400, base 10, initial 1000.
 
     Examples
     --------
