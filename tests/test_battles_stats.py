@@ -489,6 +489,8 @@ def test_win_probability_is_bradley_terry_and_its_interval_holds_the_point():
     (lambda: bootstrap(cells([0], [1], [0]), rounds=2, over="people"), "unknown bootstrap"),
     (lambda: bootstrap(cells([0], [1], [0]), rounds=2, over="prompts"), "prompt"),
     (lambda: cells([0.5], [1], [0]), "whole numbers"),
+    (lambda: fit(cells([0], [1], [0]), start=[0.0]), "start"),
+    (lambda: win_probability([1000.0]), "at least two"),
 ])
 def test_bad_input_is_one_line(call, message):
     with pytest.raises(RankwiseError, match=message) as err:

@@ -423,7 +423,11 @@ def fit(cells_, k: int | None = None, ties: str = "half", anchor: int | None = N
     anchor = _anchor(anchor, c.k)
     pairs = _Pairs(c)
     wins, tie_matrix = pairs.matrices(pairs.counts(c.n))
-    start = None if start is None else np.asarray(start, dtype=float)
+    if start is not None:
+        start = np.asarray(start, dtype=float)
+        if start.shape != (c.k,) or not np.all(np.isfinite(start)):
+            raise RankwiseError(f"start must hold {c.k} finite log-strengths, one per model;"
+                                f" got shape {start.shape}")
     note = ""
     if ties == "half":
         theta, bound, iterations = _fit_half(wins, tie_matrix, c.lightest, start)
