@@ -32,7 +32,8 @@ the fewest votes, confirmed by the refit.
 
 Exact answers: with two models the gap is log(w_XY / w_YX), so the fewest votes are the
 X-wins ⌈w_XY − w_YX⌉ (ties move both sides alike); otherwise, when the removals of fewer votes
-than the bound number at most :data:`EXHAUSTIVE_LIMIT`, every one of them is refitted in order
+than the bound number at most :data:`EXHAUSTIVE_LIMIT` (and the models at most
+:data:`EXHAUSTIVE_MODELS`), every one of them is refitted in order
 of size, and the first that flips (or none: the bound) is the exact answer. When the search
 space is larger the result says "upper bound" and gives the lower bound it certified (1: the
 claim holds now).
@@ -62,8 +63,12 @@ from . import elo
 #: The gap θ_X − θ_Y at or below which Y counts as at or above X (the fit's tolerance, 1e-10,
 #: with room for the bound of a peeled model).
 FLIPPED_AT = 1e-9
-#: The most removals the exhaustive search refits (smaller search spaces are answered exactly).
-EXHAUSTIVE_LIMIT = 200_000
+#: The most removals the exhaustive search refits (smaller search spaces are answered exactly):
+#: one refit of a few models takes about a millisecond, so this is a few seconds at most.
+EXHAUSTIVE_LIMIT = 5_000
+#: The exhaustive search runs only on logs of at most this many models (a refit of k models
+#: costs about k² work, so larger logs would spend seconds on a few hundred removals).
+EXHAUSTIVE_MODELS = 16
 #: The most refits the influence search spends on one claim (greedy steps, pruning, checks).
 MAX_REFITS = 40
 #: With the claim "first", the challengers whose linearised answer is smallest that are searched
@@ -259,36 +264,32 @@ def _greedy(state, x, y, theta, m, removed, max_votes, steps) -> tuple:
 
 
 def _prune(state, flips, removed, effect, budget) -> tuple:
-    """Put votes back while ``flips(removal)`` holds: for each cell (least influential first)
-    the fewest of its votes that keep the flip, by halving; then check that no single vote can
-    go back. ``(removed, minimal)``."""
-    used = np.flatnonzero(removed > 0)
-    for c in used[np.argsort(-effect[used], kind="stable")]:
-        lo, hi = 0.0, removed[c]
-        while lo < hi and state.refits < budget:
-            mid = math.floor((lo + hi) / 2)
-            trial = removed.copy()
-            trial[c] = mid
-            if flips(trial):
-                hi = mid
-            else:
-                lo = mid + 1
-        removed = removed.copy()
-        removed[c] = hi
-    while state.refits < budget:
-        back = None
-        for c in np.flatnonzero(removed > 0):      # one refit per cell of the set
-            if state.refits >= budget:
-                return removed, False
-            trial = removed.copy()
-            trial[c] -= 1
-            if flips(trial):
-                back = trial
-                break
-        if back is None:
+    """Put votes back while ``flips(removal)`` holds: for each cell of the set (least
+    influential first) put back 1 vote, then 2, 4, … while the refit still flips, then halve
+    the interval between the most that went back and the fewest that did not; repeat until a
+    pass puts nothing back (every cell then failed to give back one vote: the set is
+    removal-minimal). ``(removed, minimal)``."""
+    while True:
+        changed = False
+        used = np.flatnonzero(removed > 0)
+        for c in used[np.argsort(-effect[used], kind="stable")]:
+            ok, fails, galloping = 0.0, removed[c] + 1, True
+            while fails - ok > 1:
+                if state.refits >= budget:
+                    return removed, False
+                size = min(max(1.0, 2 * ok), fails - 1) if galloping else (ok + fails) // 2
+                trial = removed.copy()
+                trial[c] -= size
+                if flips(trial):
+                    ok = size
+                else:
+                    fails, galloping = size, False
+            if ok:
+                removed = removed.copy()
+                removed[c] -= ok
+                changed = True
+        if not changed:
             return removed, True
-        removed = back
-    return removed, False
 
 
 def _compositions(left, below) -> np.ndarray | None:
@@ -443,9 +444,11 @@ def fewest_votes_to_flip(a, b, outcome, n, k, *, claim="first", first=None, chal
                        "two models: ⌈w_XY − w_YX⌉ of X's wins")
     removed, found, minimal, how = _influence_search(state, theta, m, x, others, max_votes,
                                                      flipped)
-    below = removed.sum() if found else (max_votes + 1 if max_votes is not None else 0)
+    # when the influence search found nothing (a #1 that won all its votes has a bound, not a
+    # maximum, and no influence), the exhaustive search may still cover every removal
+    below = removed.sum() if found else (max_votes if max_votes is not None else n.sum()) + 1
     exact, lower = False, 1
-    if below > 1:
+    if below > 1 and k <= EXHAUSTIVE_MODELS:
         row, searched = _exhaustive(state, flipped, below)
         if searched:
             exact, lower = True, int(below)
@@ -454,7 +457,7 @@ def fewest_votes_to_flip(a, b, outcome, n, k, *, claim="first", first=None, chal
                 how = "exhaustive: every removal of fewer votes refitted"
             elif found:
                 how += "; exhaustive: no removal of fewer votes flips"
-    elif found:
+    elif found and below == 1:
         exact = True   # one vote: the fewest there can be
     return _result(state, theta, x, others, text, removed, found, exact, lower, minimal, how)
 
@@ -489,7 +492,10 @@ def _influence_search(state, theta, m, x, others, max_votes, flipped) -> tuple:
 def _result(state, theta, x, others, text, removed, found, exact, lower, minimal,
             method) -> VoteFlip:
     after = state.fit(removed)[0] if removed.any() else theta
-    y = int(others[np.argmax(after[others])])
+    # the challenger is the highest of the others after the refit; models level with it
+    # (within the fit's tolerance) go to the lowest index, so that the answer is the same
+    # whatever rounding the fit leaves
+    y = int(others[np.flatnonzero(after[others] >= after[others].max() - FLIPPED_AT)[0]])
     before_elo, after_elo = elo.to_elo(theta), elo.to_elo(after)
     cells = np.flatnonzero(removed > 0)
     votes = int(removed.sum())
