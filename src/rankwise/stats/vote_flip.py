@@ -59,6 +59,7 @@ from scipy import linalg
 
 from ..errors import RankwiseError
 from . import elo
+from .threads import one_blas_thread
 
 #: The gap θ_X − θ_Y at or below which Y counts as at or above X (the fit's tolerance, 1e-10,
 #: with room for the bound of a peeled model).
@@ -369,11 +370,12 @@ def vote_influence(a, b, outcome, n, k, x, y) -> np.ndarray:
     """
     a, b, outcome, n, k = _cells(a, b, outcome, n, k)
     state = _Claim((a, b, outcome, n), k, None)
-    theta, m = state.fit(np.zeros(n.size))
-    x, others, _ = _parse_claim(("ahead", x, y), None, None, k, theta)
-    target = np.zeros((k, 1))
-    target[x, 0], target[others[0], 0] = 1.0, -1.0
-    return state.influence(theta, m, target)[:, 0]
+    with one_blas_thread():
+        theta, m = state.fit(np.zeros(n.size))
+        x, others, _ = _parse_claim(("ahead", x, y), None, None, k, theta)
+        target = np.zeros((k, 1))
+        target[x, 0], target[others[0], 0] = 1.0, -1.0
+        return state.influence(theta, m, target)[:, 0]
 
 
 def _parse_claim(claim, first, challenger, k, theta) -> tuple:
@@ -477,7 +479,14 @@ def fewest_votes_to_flip(a, b, outcome, n, k, *, claim="first", first=None, chal
     a, b, outcome, n, k = _cells(a, b, outcome, n, k)
     if max_votes is not None:
         max_votes = _whole("max_votes", max_votes)
-    state = _Claim((a, b, outcome, n), k, None)
+    with one_blas_thread():       # many small solves: a second BLAS thread only waits
+        return _fewest((a, b, outcome, n), k, claim, first, challenger, max_votes)
+
+
+def _fewest(cells, k, claim, first, challenger, max_votes) -> VoteFlip:
+    """:func:`fewest_votes_to_flip` on checked cells."""
+    n = cells[3]
+    state = _Claim(cells, k, None)
     none = np.zeros(n.size)
     theta, m = state.fit(none)
     state.theta = theta
@@ -491,6 +500,10 @@ def fewest_votes_to_flip(a, b, outcome, n, k, *, claim="first", first=None, chal
                        "none: the claim does not hold on the full log")
     if k == 2:
         removed = _two_models(state, x, int(others[0]))
+        if max_votes is not None and removed.sum() > max_votes:
+            return _result(state, theta, x, others, text, none, False, True,
+                           int(removed.sum()), False, "two models: ⌈w_XY − w_YX⌉ of X's wins"
+                           " is more than max_votes")
         return _result(state, theta, x, others, text, removed, True, True, 0, True,
                        "two models: ⌈w_XY − w_YX⌉ of X's wins")
     removed, found, minimal, how = _influence_search(state, theta, m, x, others, max_votes,
