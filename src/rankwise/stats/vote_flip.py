@@ -13,7 +13,8 @@ bound stated there, never infinity). The claim "X ahead of Y" holds while θ_X >
 *flipped* by a removal after which the refit puts Y at or above X (θ_Y ≥ θ_X − 1e-9, the
 fit's tolerance). The claim ``"first"`` is "#1 = X ahead of every other model", X the fitted
 #1 (or the one named); it is flipped by flipping "X ahead of Y" for any challenger Y, so its
-answer is the smallest over the challengers.
+answer is the smallest over the challengers: every challenger's linearised answer is computed
+(one solve for all), and the :data:`CHALLENGERS_SEARCHED` smallest are searched with refits.
 
 The votes of one cell are exchangeable, so a removal is a count ``r[c] ≤ n[c]`` per cell.
 Removing one vote of cell c (a against b, a's score s = 1, 0 or ½) moves the gap
@@ -25,10 +26,11 @@ where J = −∇²ℓ(θ̂) is the Bradley–Terry information (a weighted graph
 per claim, every cell at once): the linearised influence of dropping data (Broderick, Giordano
 & Meager 2020) that Huang, Shen, Wei & Broderick (2025) apply to arena leaderboards. The
 search takes votes from the cells of the most negative Δd until the predicted change closes
-the gap, refits, and repeats from the refit until the refit flips; then it puts votes back,
-halving the count of each cell while the refit still flips, and checks that putting back any
-one vote undoes the flip (the set is then *removal-minimal*). Its total is an upper bound on
-the fewest votes, confirmed by the refit.
+the gap, refits, and repeats from the refit until the refit flips; then, cell by cell, it
+puts back 1, 2, 4, … votes while the refit still flips and halves the interval to the most
+that can go back, until no cell can give back a single vote (the set is then
+*removal-minimal*). Its total is an upper bound on the fewest votes, confirmed by the refit;
+on Chatbot Arena's 129 models it takes about 30 refits.
 
 Exact answers: with two models the gap is log(w_XY / w_YX), so the fewest votes are the
 X-wins ⌈w_XY − w_YX⌉ (ties move both sides alike); otherwise, when the removals of fewer votes
@@ -36,7 +38,7 @@ than the bound number at most :data:`EXHAUSTIVE_LIMIT` (and the models at most
 :data:`EXHAUSTIVE_MODELS`), every one of them is refitted in order
 of size, and the first that flips (or none: the bound) is the exact answer. When the search
 space is larger the result says "upper bound" and gives the lower bound it certified (1: the
-claim holds now).
+claim holds now); a set of one vote is exact.
 
 References
 ----------
