@@ -191,28 +191,56 @@ class _Claim:
         self.score = np.where(self.outcome == 0, 1.0, np.where(self.outcome == 1, 0.0, 0.5))
 
     def fit(self, removed):
+        """``(theta, (m, bound))`` of the log less ``removed`` votes per cell."""
         w, m = _wins(self.a, self.b, self.outcome, self.n - removed, self.k)
         self.refits += 1
-        theta, _ = elo.fit(w, m, ONE_VOTE, self.theta)
-        return theta, m
+        theta, bound = elo.fit(w, m, ONE_VOTE, self.theta)
+        return theta, (m, bound)
 
-    def influence(self, theta, m, targets):
+    def influence(self, theta, fitted, targets):
         """Δd of one vote of every cell (rows) for the gaps θ_X − θ_Y of ``targets``
-        (columns: e_X − e_Y)."""
-        d = theta[:, None] - theta[None, :]
-        p = 0.5 * (1.0 + np.tanh(0.5 * d))
-        h = m * p * p.T
+        (columns: e_X − e_Y).
+
+        A model that won or lost all its votes was taken out of the fit of the others and
+        given the bound θ_i at which Σ_j m_ij σ(θ_i − θ_j) = (its wins) ∓ ½: its votes move
+        only its bound, by (σ(θ_i − θ_j) − s_i) / D_i with D_i = Σ_j m_ij σ_ij (1 − σ_ij),
+        and it follows the others' moves with weights m_ij σ_ij (1 − σ_ij) / D_i."""
+        m, bound = fitted
+        free = bound == 0
+        p = 0.5 * (1.0 + np.tanh(0.5 * (theta[:, None] - theta[None, :])))
+        h = np.where(free[:, None] & free[None, :], m * p * p.T, 0.0)
         np.fill_diagonal(h, 0.0)
-        info = np.diag(h.sum(axis=1)) - h
+        slope = m * p * p.T                    # the bounds' sensitivities, row by row
+        np.fill_diagonal(slope, 0.0)
+        slope[:, ~free] = 0.0
+        spread = slope.sum(axis=1)
+        follow = np.divide(slope, spread[:, None], out=np.zeros_like(slope),
+                           where=spread[:, None] > 0)
+        # a gap that holds a bounded model holds, through it, the free models it follows
+        effective = np.where(free[:, None], targets, 0.0) + follow[~free].T @ targets[~free]
+        keep = np.flatnonzero(free)
         u = np.zeros_like(targets)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", linalg.LinAlgWarning)
-                u[1:] = linalg.solve(info[1:, 1:], targets[1:], assume_a="pos")
-        except (linalg.LinAlgError, linalg.LinAlgWarning, ValueError):
-            u[1:] = linalg.lstsq(info[1:, 1:], targets[1:])[0]
-        pab = 0.5 * (1.0 + np.tanh(0.5 * (theta[self.a] - theta[self.b])))
-        return -(u[self.a] - u[self.b]) * (self.score - pab)[:, None]
+        if keep.size >= 2:
+            info = np.diag(h.sum(axis=1)) - h
+            sub = keep[1:]
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error", linalg.LinAlgWarning)
+                    u[sub] = linalg.solve(info[np.ix_(sub, sub)], effective[sub],
+                                          assume_a="pos")
+            except (linalg.LinAlgError, linalg.LinAlgWarning, ValueError):
+                u[sub] = linalg.lstsq(info[np.ix_(sub, sub)], effective[sub])[0]
+        pab = p[self.a, self.b]
+        both = (free[self.a] & free[self.b])[:, None]
+        effect = np.where(both, -(u[self.a] - u[self.b]) * (self.score - pab)[:, None], 0.0)
+        inverse = np.divide(1.0, spread, out=np.zeros_like(spread), where=spread > 0)
+        side_a = (~free[self.a] & free[self.b])[:, None]
+        side_b = (free[self.a] & ~free[self.b])[:, None]
+        effect += np.where(side_a, targets[self.a] * ((pab - self.score)
+                                                      * inverse[self.a])[:, None], 0.0)
+        effect += np.where(side_b, targets[self.b] * ((self.score - pab)
+                                                      * inverse[self.b])[:, None], 0.0)
+        return effect
 
 
 def _take(effect, left, gap) -> np.ndarray:
@@ -536,9 +564,11 @@ def _influence_search(state, theta, m, x, others, max_votes, flipped) -> tuple:
     targets[others, np.arange(others.size)] = -1.0
     effect = state.influence(theta, m, targets)
     predicted = _predicted(effect, state.n, theta[x] - theta[others])
-    order = np.argsort(predicted, kind="stable")[:CHALLENGERS_SEARCHED]
+    # the smallest linearised answers first; where no linearised removal closes the gap (far
+    # from the fit the change is not linear) the smallest gaps
+    order = np.lexsort((theta[x] - theta[others], predicted))[:CHALLENGERS_SEARCHED]
     best, best_effect = None, None
-    for column in order[np.isfinite(predicted[order])]:
+    for column in order:
         steps = max(1, (MAX_REFITS - state.refits) // 2)
         removed, _, last, found = _greedy(state, x, int(others[column]), theta, m,
                                           np.zeros(state.n.size), max_votes, steps)
