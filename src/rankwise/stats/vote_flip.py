@@ -24,7 +24,8 @@ d = θ_X − θ_Y, to first order, by
 
 where J = −∇²ℓ(θ̂) is the Bradley–Terry information (a weighted graph Laplacian; one solve
 per claim, every cell at once): the linearised influence of dropping data (Broderick, Giordano
-& Meager 2020) that Huang, Shen, Wei & Broderick (2025) apply to arena leaderboards. The
+& Meager 2020) that Huang, Shen, Wei & Broderick (2025) apply to arena leaderboards (a model
+that won or lost all its votes moves through its bound instead: :func:`vote_influence`). The
 search takes votes from the cells of the most negative Δd until the predicted change closes
 the gap, refits, and repeats from the refit until the refit flips; then, cell by cell, it
 puts back 1, 2, 4, … votes while the refit still flips and halves the interval to the most
