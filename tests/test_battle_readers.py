@@ -370,9 +370,11 @@ def test_missing_columns_are_named_and_one_model_refused():
 
 def test_a_missing_winner_dropped_is_counted():
     v = read_votes(_frame([("x", "y", "model_a"), ("x", "y", np.nan), ("y", "x", "tie"),
-                           ("x", "y", "")]), missing_winner="drop")
-    assert v.n_votes == 2
-    assert any(n.startswith("2 of 4 rows have no winner and are left out") for n in v.notes)
+                           ("x", "y", ""), ("z", "y", None)]), missing_winner="drop")
+    assert v.n_votes == 2 and v.models == ("x", "y")
+    assert any(n.startswith("3 of 5 rows have no winner and are left out") for n in v.notes)
+    assert any(n.startswith("1 models left without votes") and n.endswith(": z.")
+               for n in v.notes)
 
 
 def test_bad_tool_files_get_one_line(tmp_path):
