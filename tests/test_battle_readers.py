@@ -395,3 +395,28 @@ def test_bad_tool_files_get_one_line(tmp_path):
     empty.write_text("model_a,model_b,winner\n")
     with pytest.raises(RankwiseError, match=r"empty.csv: no votes in the log"):
         read_votes(empty)
+
+
+def test_chatbot_arena_conversations_parquet_with_nested_columns(tmp_path):
+    """The layout of lmsys/chatbot_arena_conversations: conversations, moderation and tags
+    are nested columns, read past and named in the notes; the rest are labels."""
+    frame = pd.DataFrame({
+        "question_id": ["q1", "q2", "q3"], "model_a": ["vicuna-13b", "koala-13b", "alpaca-13b"],
+        "model_b": ["koala-13b", "alpaca-13b", "vicuna-13b"],
+        "winner": ["model_a", "tie (bothbad)", "model_b"], "judge": ["arena_user_1"] * 3,
+        "conversation_a": [[{"role": "user", "content": "hi"}]] * 3,
+        "conversation_b": [[{"role": "user", "content": "hi"}]] * 3,
+        "turn": [1, 1, 2], "anony": [True, True, False], "language": ["English"] * 3,
+        "tstamp": [1682351591.1322, 1682351592.0, 1682351593.5],
+        "openai_moderation": [{"flagged": False}] * 3,
+        "toxic_chat_tag": [{"roberta-large": {"flagged": False}}] * 3})
+    path = tmp_path / "train-00000-of-00001.parquet"
+    frame.to_parquet(path)
+    assert registry.vote_kind(path) == "arena"
+    v = read_votes(path)
+    assert v.outcome.tolist() == [0, 2, 1] and v.tie_kind.tolist() == [-1, 1, -1]
+    assert set(v.labels) == {"prompt", "judge", "turn", "anony", "language"}
+    assert v.features is None
+    assert any("1 battles are not anonymous" in n for n in v.notes)
+    assert any(n.startswith("columns not read") and "conversation_a" in n and "tstamp" in n
+               and "toxic_chat_tag" in n for n in v.notes)

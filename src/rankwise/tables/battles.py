@@ -48,7 +48,8 @@ LABELS = {"judge": ("judge", "annotator", "rater"),
           "prompt": ("question_id", "prompt_id", "prompt", "uid", "id"),
           "category": ("category",), "turn": ("turn",), "language": ("language",),
           "anony": ("anony",)}
-#: Columns that are neither a role, a label nor a feature (read past, said in the notes).
+#: Columns that are neither a role, a label nor a feature, even when numeric (read past and
+#: named in the notes, as every other column not read).
 NOT_FEATURES = ("tstamp", "timestamp", "conversation_a", "conversation_b", "response_a",
                 "response_b", "evaluation_order", "dedup_tag", "category_tag",
                 "openai_moderation", "toxic_chat_tag", "is_code", "is_refusal")
@@ -398,7 +399,7 @@ def from_frame(frame: pd.DataFrame, *, where: str, reader: str = "votes", notes=
         if feature_names:
             notes.append(f"numeric features read: {', '.join(feature_names)}.")
         if skipped:
-            notes.append(f"columns not read (neither a role, a label nor a number):"
+            notes.append(f"columns not read (not a role, a label or a numeric feature):"
                          f" {', '.join(skipped)}.")
     return build(a, b, code, where=where, reader=reader, notes=notes, weight=weight,
                  labels=labels, features=features, feature_names=feature_names,
@@ -408,7 +409,10 @@ def from_frame(frame: pd.DataFrame, *, where: str, reader: str = "votes", notes=
 def _numeric_features(frame, lower: dict, used: set) -> tuple:
     cols, skipped = [], []
     for name, col in lower.items():
-        if name in used or name in NOT_FEATURES:
+        if name in used:
+            continue
+        if name in NOT_FEATURES:        # a number such as a time stamp is no feature either
+            skipped.append(str(col))
             continue
         series = frame[col]
         if pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series):
