@@ -16,7 +16,8 @@ then removed from the files; everything else is as written. ``load_judgments`` (
 show_result.py, whose module imports torch for its style-controlled fit) turns the folder into
 its battles (a strong verdict as 3) and their per-model mean score and count are written.
 
-    python -m venv arenahard && arenahard/bin/pip install pandas pyyaml shortuuid requests boto3 tqdm
+    python -m venv arenahard
+    arenahard/bin/pip install pandas pyyaml shortuuid requests boto3 tqdm
     arenahard/bin/python make_judgments.py /path/to/arena-hard-auto
 """
 
