@@ -391,6 +391,10 @@ def test_bad_tool_files_get_one_line(tmp_path):
     shutil.copy(FASTCHAT / "gpt-4_pair.jsonl", copy)
     with pytest.raises(RankwiseError, match=r"pairs must be agree or each"):
         read_votes(copy, pairs="both")
+    lines = tmp_path / "votes.jsonl"
+    lines.write_text('{"model_a": "x", "model_b": "y", "winner": "x"}\n{broken\n')
+    with pytest.raises(RankwiseError, match=r"votes.jsonl, line 2: not JSON \(Expecting"):
+        read_votes(lines)
     empty = tmp_path / "empty.csv"
     empty.write_text("model_a,model_b,winner\n")
     with pytest.raises(RankwiseError, match=r"empty.csv: no votes in the log"):

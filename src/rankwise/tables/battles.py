@@ -462,8 +462,16 @@ def read_table(path: Path, sep=None) -> pd.DataFrame:
             text = path.read_text(encoding="utf-8")
             if suffix == ".json" and text.lstrip().startswith("["):
                 return pd.DataFrame(json.loads(text))
-            return pd.DataFrame([json.loads(line) for line in text.splitlines()
-                                 if line.strip()])
+            records = []
+            for number, line in enumerate(text.splitlines(), 1):
+                if line.strip():
+                    try:
+                        records.append(json.loads(line))
+                    except json.JSONDecodeError as exc:
+                        raise RankwiseError(f"{path}, line {number}: not JSON ({exc.msg}); a"
+                                            f" JSON-lines vote log has one object per"
+                                            f" line") from None
+            return pd.DataFrame(records)
         from .delimited import read_delimited
 
         return read_delimited(path, sep=sep, text="infer")
