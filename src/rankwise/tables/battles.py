@@ -213,9 +213,18 @@ def _text(values) -> np.ndarray:
 
 
 def factor(values) -> tuple:
-    """``(codes, names)``: each value's code into its distinct values as stripped text, -1
-    where it is missing or blank. Hashed once (``pandas.factorize``), then only the distinct
-    values are cleaned: a million votes of a few hundred models take a fraction of a second."""
+    """``(codes, names)``: each value's code into its distinct values, as stripped text (two
+    that differ only by spaces keep their own codes; the callers merge equal names), -1 where
+    it is missing or blank. Hashed once (``pandas.factorize``), then only the distinct
+    values are cleaned: a million votes of a few hundred models take a fraction of a second.
+
+    Examples
+    --------
+    >>> from rankwise.tables.battles import factor
+    >>> codes, names = factor(["gpt ", "claude", None, "gpt", ""])
+    >>> codes.tolist(), names.tolist()
+    ([0, 1, -1, 2, -1], ['gpt', 'claude', 'gpt', ''])
+    """
     codes, uniques = pd.factorize(pd.Series(np.asarray(values, dtype=object), dtype=object))
     names = _text(uniques)
     blank = np.append(pd.Series(names, dtype=object).isna().to_numpy() | (names == ""), True)
@@ -245,7 +254,15 @@ def _row(position, rows) -> str:
 def outcome_codes(winner, model_a, model_b, where: str, rows=None) -> np.ndarray:
     """The code of each winner (:data:`WINNERS`; a model's name means that model won): 0, 1,
     2 (tie) or 3 (both bad), -1 where the winner is missing; an unknown winner is one line
-    naming its row and the accepted values."""
+    naming its row and the accepted values.
+
+    Examples
+    --------
+    >>> from rankwise.tables.battles import outcome_codes
+    >>> outcome_codes(["model_a", "B", "tie (bothbad)", "y", None], ["x"] * 5, ["y"] * 5,
+    ...               "log").tolist()
+    [0, 1, 3, 1, -1]
+    """
     codes, names = factor(winner)
     lower = pd.Series(names, dtype=object).str.lower()
     spelled = np.array(lower.map(WINNERS).to_numpy(dtype=float, na_value=np.nan))
