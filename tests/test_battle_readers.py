@@ -319,6 +319,23 @@ def test_the_bundled_arena_example():
     assert np.array_equal(again.win_matrix(), w)
 
 
+def test_the_bundled_example_is_what_its_script_writes():
+    import importlib.util
+
+    script = Path(__file__).parents[1] / "tools" / "make_votes_example.py"
+    spec = importlib.util.spec_from_file_location("make_votes_example", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    bundled = Path(rankwise.__file__).parent / "examples" / "arena_votes.csv"
+    pd.testing.assert_frame_equal(module.votes(), pd.read_csv(bundled))
+
+
+def test_names_differing_only_by_spaces_are_one_model():
+    v = read_votes(_frame([("x ", "y", "model_a"), ("x", " y", "tie"), ("y", "x", "x ")]))
+    assert v.models == ("x", "y") and v.a.tolist() == [0, 0, 1]
+    assert v.outcome.tolist() == [0, 2, 1]
+
+
 # --------------------------------------------------------------------------- detection
 
 def test_detection_of_each_source(tmp_path):

@@ -25,8 +25,9 @@ CATEGORIES = ("coding", "math", "writing", "chat")
 N_VOTES, N_PROMPTS, STYLE, TIE = 3000, 600, 0.3, 0.18
 
 
-def main():
-    rng = np.random.default_rng(6565)
+def votes(seed: int = 6565) -> pd.DataFrame:
+    """The log, one row per vote."""
+    rng = np.random.default_rng(seed)
     names = np.array(list(MODELS))
     theta = np.array([s for s, _ in MODELS.values()])
     verbose = np.array([v for _, v in MODELS.values()], dtype=float)
@@ -43,10 +44,14 @@ def main():
     winner = np.where(rng.random(N_VOTES) < p_a, "model_a", "model_b").astype(object)
     winner[tie] = "tie"
     winner[bothbad] = "tie (bothbad)"
-    frame = pd.DataFrame({"question_id": [f"p{q:03d}" for q in prompt],
-                          "model_a": names[a], "model_b": names[b], "winner": winner,
-                          "category": category, "sum_assistant_a_tokens": len_a,
-                          "sum_assistant_b_tokens": len_b})
+    return pd.DataFrame({"question_id": [f"p{q:03d}" for q in prompt],
+                         "model_a": names[a], "model_b": names[b], "winner": winner,
+                         "category": category, "sum_assistant_a_tokens": len_a,
+                         "sum_assistant_b_tokens": len_b})
+
+
+def main():
+    frame = votes()
     out = Path(__file__).resolve().parents[1] / "src/rankwise/examples/arena_votes.csv"
     frame.to_csv(out, index=False)
     print(out, len(frame), frame["winner"].value_counts().to_dict())
