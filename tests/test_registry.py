@@ -105,10 +105,23 @@ DETECTED = {
     "tests/data/real/swe_bench": {"is_items": True},
     "tests/data/real/swe_bench/acme__coder-7b.lite-run2.json":
         {"is_items": True, "items": "swe-bench"},
+    "tests/data/real/votes/arena_hard_auto/arena_hard_battles.jsonl": {"votes": "votes"},
+    "tests/data/real/votes/arena_hard_auto/model_judgment": {"votes": "arena-hard"},
+    "tests/data/real/votes/arena_hard_auto/model_judgment/scripted-judge":
+        {"votes": "arena-hard"},
+    "tests/data/real/votes/arena_hard_auto/model_judgment/scripted-judge/alpha-chat.jsonl":
+        {"votes": "arena-hard"},
+    "tests/data/real/votes/arena_hard_auto/model_judgment/scripted-judge/beta-chat.jsonl":
+        {"votes": "arena-hard"},
+    "tests/data/real/votes/arena_hard_auto/model_judgment/scripted-judge/gamma-chat.jsonl":
+        {"votes": "arena-hard"},
+    "tests/data/real/votes/fastchat/clean_battle.json": {"votes": "arena"},
+    "tests/data/real/votes/fastchat/gpt-4_pair.jsonl": {"votes": "mt-bench"},
     "tests/data/sources/mlr3_repeated_rows.csv": {"table": "mlr3"},
     "tests/data/weka/weka_5x2.arff": {"table": "weka"},
     "tests/data/weka/weka_split66x10.arff": {"table": "weka"},
     "src/rankwise/examples/amlb_older_results.csv": {"table": "amlb"},
+    "src/rankwise/examples/arena_votes.csv": {"votes": "votes"},
     "src/rankwise/examples/amlb_reruns_results.csv": {"table": "amlb"},
     "src/rankwise/examples/amlb_results.csv": {"table": "amlb"},
     "src/rankwise/examples/evals_items.csv": {"is_items": True},
@@ -152,6 +165,9 @@ def detected(path: Path) -> dict:
     assert is_curve_file(path) == (shape is not None)
     if shape:
         out["curves"] = shape
+    votes = registry.which("votes", path)
+    if votes:
+        out["votes"] = votes
     return out
 
 
@@ -182,7 +198,7 @@ def test_every_detecting_source_detects_a_file(tmp_path):
     db = _rankwise_db(tmp_path / "results.db")
     said = {(family, name) for entry in DETECTED.values() for family, name in (
         ("table", entry.get("table")), ("items", entry.get("items")),
-        ("curves", entry.get("curves")))}
+        ("curves", entry.get("curves")), ("votes", entry.get("votes")))}
     long_items = ROOT / "src/rankwise/examples/evals_items.csv"   # is_items by its header
     said.add(("items", registry.which("items", long_items, by=("header",))))
     said |= {("curves", registry.curve_kind(db)), ("curves", registry.curve_kind(tmp_path))}

@@ -209,7 +209,8 @@ class Source:
     """One value of ``--source``: a reader of one kind of file."""
 
     name: str
-    family: str        # "table" (load_table), "items" (read_items) or "curves" (read_curves)
+    family: str        # "table" (load_table), "items" (read_items), "curves" (read_curves) or
+    #                    "votes" (read_votes)
     description: str   # what it reads, in one line: --help and the messages say it
 
 
@@ -219,7 +220,9 @@ class Source:
 #: ``table``: score tables, rankwise's own or another tool's format (``load_table``,
 #: tables/sources.py). ``items``: model evaluations scored item by item (``compare --items``);
 #: ``items-stream`` is a Parquet long table read one task at a time (Dask), for tables larger
-#: than memory. ``curves``: performance over a budget (``rankwise curves``).
+#: than memory. ``curves``: performance over a budget (``rankwise curves``). ``votes``: logs of
+#: pairwise votes, arena battles and judge verdicts (``read_votes``); the tools' layouts come
+#: first, so that detection tries them before the plain long table.
 SOURCES = tuple(Source(*entry) for entry in (
     ("rankwise", "table", "rankwise's own wide or long table"),
     ("amlb", "table", "AutoML benchmark results.csv"),
@@ -237,8 +240,12 @@ SOURCES = tuple(Source(*entry) for entry in (
     ("ioh", "curves", "IOHprofiler folder of .json and .dat files"),
     ("optuna", "curves", "Optuna storage .db or trials_dataframe() CSV"),
     ("rankwise", "curves", "results database of rankwise run --budgets"),
+    ("arena", "votes", "FastChat/LMArena battles: clean_battle JSON or Parquet"),
+    ("mt-bench", "votes", "MT-Bench pairwise or human judgments"),
+    ("arena-hard", "votes", "arena-hard-auto model_judgment files"),
+    ("votes", "votes", "long table model_a, model_b, winner (or wins_a, wins_b, ties)"),
 ))
-SOURCE_FAMILIES = ("table", "items", "curves")
+SOURCE_FAMILIES = ("table", "items", "curves", "votes")
 assert {s.family for s in SOURCES} == set(SOURCE_FAMILIES)
 
 
@@ -250,6 +257,8 @@ def source_names(*families: str) -> tuple:
 ITEM_SOURCES = source_names("items")
 #: The readers of performance over a budget (``rankwise curves --source``).
 CURVE_SOURCES = source_names("curves")
+#: The readers of vote logs (``read_votes(source=...)``).
+VOTE_SOURCES = source_names("votes")
 #: What ``load_table``, ``compare`` and the other commands of a table take as ``--source``:
 #: ``auto`` (detected), the table formats, and the item readers (routed to ``read_items``).
 SOURCE_FORMATS = ("auto",) + source_names("table", "items")

@@ -137,6 +137,37 @@ def load_curves_example(name: str = "learning"):
     return replace(curves, source=f"example:{name}")
 
 
+#: Bundled vote logs (pairwise votes of an arena; :func:`load_votes_example`).
+VOTE_EXAMPLES = {
+    "arena": ("arena_votes.csv",
+              "made-up arena vote log: 3,000 votes between 7 models on 600 prompts in 4"
+              " categories, ties and both-bad ties, response lengths in tokens of each side"
+              " (tools/make_votes_example.py)"),
+}
+
+
+def load_votes_example(name: str = "arena", missing_winner: str = "refuse"):
+    """A bundled vote log as :class:`~rankwise.tables.battles.Votes`.
+
+    Examples
+    --------
+    >>> from rankwise import load_votes_example
+    >>> v = load_votes_example()
+    >>> len(v.models), v.n_votes, v.feature_names
+    (7, 3000, ('sum_assistant_a_tokens', 'sum_assistant_b_tokens'))
+    """
+    from dataclasses import replace
+
+    from ..tables.battle_readers import read_votes
+
+    if name not in VOTE_EXAMPLES:
+        raise RankwiseError(f"no bundled vote log named {name!r}; choose one of"
+                            f" {', '.join(VOTE_EXAMPLES)}")
+    with resources.as_file(resources.files(__name__).joinpath(VOTE_EXAMPLES[name][0])) as path:
+        votes = read_votes(path, source="votes", missing_winner=missing_winner)
+    return replace(votes, source=f"example:{name}")
+
+
 def load_items_example(name: str, missing: str = "refuse"):
     """A bundled item-level example as an :class:`~rankwise.tables.items.ItemTable`
     (``missing`` as :func:`rankwise.read_items` takes it).

@@ -2,7 +2,7 @@
 table's header is, and the one message for a source that is not one of them.
 
 The sources are declared once, in :data:`rankwise.names.SOURCES` (name, family, what it reads);
-this module gives each its detectors and is the only place that tells them apart. Three
+this module gives each its detectors and is the only place that tells them apart. Four
 families, each with its reader:
 
 - ``table`` (:func:`rankwise.load_table`): rankwise's own tables and other tools' formats,
@@ -10,7 +10,9 @@ families, each with its reader:
 - ``items`` (:func:`rankwise.read_items`): scored items, recognised from the file's name, its
   first bytes, or a long table's header;
 - ``curves`` (:func:`rankwise.read_curves`): performance over a budget, recognised from a
-  folder's files, the file's name, an SQLite file's tables, or a table's header.
+  folder's files, the file's name, an SQLite file's tables, or a table's header;
+- ``votes`` (:func:`rankwise.read_votes`): pairwise votes, recognised from a folder's judgment
+  files (arena-hard-auto), a JSON file's first bytes, or a table's header.
 
 A detector looks at one thing (:data:`KINDS`): a folder's files, a file's name, a file's first
 bytes (its content), or a table's header. :func:`which` answers "which source of this family
@@ -156,6 +158,59 @@ def _optuna_content(probe) -> bool:
     return tables is not None and {"studies", "trials", "trial_values"} <= tables
 
 
+# ... and vote logs by a folder's judgment files, the file's first bytes (JSON) or the header.
+
+#: The suffixes of a JSON or JSON-lines file whose first bytes a vote detector reads.
+VOTE_JSON = (".json", ".jsonl")
+
+
+def _vote_head(probe) -> str:
+    return probe.head if probe.path.suffix.lower() in VOTE_JSON else ""
+
+
+def _arena_hard_content(probe) -> bool:
+    head = _vote_head(probe)
+    return '"games"' in head and '"model"' in head
+
+
+def _arena_hard_folder(probe) -> bool:
+    """arena-hard-auto's model_judgment (a folder per judge) or one judge's folder: judgment
+    files at most two levels down."""
+    for pattern in ("*.jsonl", "*/*.jsonl"):
+        for found in sorted(probe.path.glob(pattern))[:3]:
+            if _arena_hard_content(Probe(found)):
+                return True
+    return False
+
+
+def _arena_content(probe) -> bool:
+    head = _vote_head(probe)
+    return '"model_a"' in head and ('"anony"' in head or '"conv_metadata"' in head)
+
+
+def _arena_header(probe) -> bool:
+    lower = probe.lower
+    return {"model_a", "model_b", "winner_model_a", "winner_model_b"} <= lower or (
+        {"model_a", "model_b", "winner"} <= lower and bool(lower & {"anony",
+                                                                     "conv_metadata"}))
+
+
+def _mt_bench_content(probe) -> bool:
+    head = _vote_head(probe)
+    return '"g1_winner"' in head and '"model_1"' in head
+
+
+def _votes_header(probe) -> bool:
+    lower = probe.lower
+    return {"model_a", "model_b"} <= lower and ("winner" in lower
+                                                or {"wins_a", "wins_b"} <= lower)
+
+
+def _votes_content(probe) -> bool:
+    head = _vote_head(probe)
+    return '"model_a"' in head and '"model_b"' in head and '"winner"' in head
+
+
 #: Each source's detectors by what they look at; a source without one is only read when named
 #: (``rankwise``'s own table is what a table of no other format is; ``items-stream`` and
 #: ``curves`` are read when asked, ``items`` and ``curves`` also when nothing else fits).
@@ -183,6 +238,11 @@ DETECTORS = {
     ("curves", "rankwise"): {"folder": lambda p: (p.path / "results.db").exists(),
                              "content": lambda p: p.sqlite_tables is not None
                              and "results" in p.sqlite_tables},
+    ("votes", "arena"): {"content": _arena_content, "header": _arena_header},
+    ("votes", "mt-bench"): {"content": _mt_bench_content,
+                            "header": lambda p: {"model_1", "model_2", "g1_winner"} <= p.lower},
+    ("votes", "arena-hard"): {"folder": _arena_hard_folder, "content": _arena_hard_content},
+    ("votes", "votes"): {"content": _votes_content, "header": _votes_header},
 }
 
 
@@ -302,6 +362,17 @@ def curve_kind(path) -> str | None:
 def curve_kind_of_table(columns) -> str:
     """The curve reader of a table by its header: Optuna's trials, or a long table."""
     return which("curves", columns=columns, by=("header",)) or "curves"
+
+
+def vote_kind(path) -> str:
+    """The vote reader of a file or folder: arena-hard-auto's judgment folder, then a JSON
+    file by its content, then a table by its header (one line when no reader knows it)."""
+    p = Path(path)
+    kind = which("votes", p)
+    if kind is None:
+        raise RankwiseError(f"{p}: not a vote log rankwise knows (looked for"
+                            f" {_described('votes', *KINDS)}); say which with source=")
+    return kind
 
 
 # --------------------------------------------------------------------------- routing
