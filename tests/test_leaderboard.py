@@ -502,7 +502,7 @@ def test_elo_intervals_and_the_tied_set_keep_their_level():
     """Null and non-null simulations: with 1,000 resamples the 95% intervals hold the true
     Bradley-Terry ratings, and the tied-with-#1 set the true best, at their level (within two
     Monte Carlo standard errors); TabArena's 100 resamples fall short (stated in the report)."""
-    from rankwise.analysis.leaderboard import coverage
+    from rankwise.analysis.board_coverage import coverage
 
     for spacing in (0.0, 0.3):
         c = coverage(reps=100, draws=1000, spacing=spacing, seed=7)   # ~4 min each

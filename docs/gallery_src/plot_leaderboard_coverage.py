@@ -12,7 +12,7 @@ run here, so the bars carry their Monte Carlo error.
 
 import matplotlib.pyplot as plt
 
-from rankwise.analysis.leaderboard import coverage
+from rankwise.analysis.board_coverage import coverage
 
 runs = {rounds: coverage(k=5, n=30, reps=40, draws=rounds, seed=3)
         for rounds in (100, 1000)}

@@ -320,6 +320,12 @@ RACE = (
 )
 
 BOARD_P = "Leaderboard (guide: leaderboards)"
+VOTES_P = "Votes (guide: boards from votes)"
+#: ``leaderboard --source``: compare's readers and the readers of vote logs.
+BOARD_SOURCE = Option("source_format", "auto", "--source", panel=IN, metavar="NAME",
+                      choices=names.SOURCE_FORMATS + names.VOTE_SOURCES, listed=False,
+                      help=source_help("Which reader:", ("table", "items", "votes"),
+                                       "detected"))
 
 #: :func:`rankwise.leaderboard`'s options (``rankwise leaderboard``).
 BOARD = (
@@ -345,6 +351,16 @@ BOARD = (
            panel=BOARD_P, type=int,
            help=f"The figures draw the best N learners (at most"
                 f" {defaults.LEADERBOARD_FIGURE_MOST})."),
+    Option("ties", "half", "--ties", choices=("half", "davidson", "rao-kupper"),
+           panel=VOTES_P, help="A tie: half a win to each (LMArena), or Davidson's or Rao"
+                               " and Kupper's tie model."),
+    Option("bootstrap_over", "auto", "--bootstrap-over", choices=("auto", "battles", "prompts"),
+           panel=VOTES_P, help="What a resample draws: the votes (LMArena), or the prompts"
+                               " (auto: prompts when they repeat)."),
+    Option("style", None, "--style", metavar="FEATURE,...|auto", panel=VOTES_P,
+           help="Control for style (LMArena): these features, auto: every one the log has."),
+    Option("vote_check", True, "--vote-check/--no-vote-check", kind="toggle",
+           panel=VOTES_P, help="Find the fewest votes whose removal changes #1."),
 )
 
 #: :func:`rankwise.compare_curves`'s level, band and seed options (``rankwise curves``; its
@@ -623,9 +639,9 @@ LINES = {
     "race": (INPUT, EXAMPLE, *READ, *RACE, FORMAT, REPORT, OUTPUT,
              _path("figure", "--figure", "FILE", OUT_P,
                    "The race as a figure (.svg, .pdf or .png).")),
-    "leaderboard": (INPUT, EXAMPLE, *(o for o in READ if o.name not in ("aggregate", "shape",
-                                                                        "missing")),
-                    BOARD_MISSING, *BOARD, *BOARD_OUT, OUTPUT),
+    "leaderboard": (INPUT, EXAMPLE, *(o for o in READ if o.name not in (
+        "aggregate", "shape", "missing", "source_format")),
+                    BOARD_SOURCE, BOARD_MISSING, *BOARD, *BOARD_OUT, OUTPUT),
     "audit": (*AUDIT_LINE, FORMAT, REPORT, OUTPUT),
     "gate": (*GATE_LINE, FORMAT, REPORT, OUTPUT),
     "curves": CURVES_LINE,

@@ -26,14 +26,12 @@ weighs 1 however many splits it ran (bencheval's ``seed_column`` convention):
 
 from __future__ import annotations
 
-import math
-import warnings
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 import numpy as np
 
-from ..defaults import DEFAULT_SEED, LEADERBOARD_FIGURE_MOST
+from ..defaults import LEADERBOARD_FIGURE_MOST
 from ..errors import RankwiseError
 from ..names import MISSING_KEEP
 from ..stats import elo as bt
@@ -43,6 +41,7 @@ from ..stats.resample import sorted_choice_counts
 from ..stats.results import jsonable
 from ..stats.threads import one_blas_thread
 from ..protocol import Analysis
+from .board_common import quantiles, tied_with_first
 
 #: Learners up to which the win-rate matrix is computed and kept (k × k numbers).
 MATRIX_MAX = 300
@@ -55,7 +54,8 @@ FIGURES = {"elo": "The Elo figure", "winrate_matrix": "The win-rate matrix figur
 COLUMNS = ("elo", "elo_low", "elo_high", "rank", "winrate", "improvability",
            "improvability_low", "improvability_high", "mrr", "rank_1", "rank_2", "rank_3",
            "rank_4_plus", "normalized_error", "imputed", "median_rank", "time_train_s",
-           "time_infer_s", "borda", "copeland", "kemeny")
+           "time_infer_s", "borda", "copeland", "kemeny", "rank_low", "rank_high", "votes",
+           "ties", "style_elo", "style_rank_change")
 #: Columns read from the table when it has them (TabArena's names, any case).
 EXTRA_COLUMNS = ("imputed", "time_train_s", "time_infer_s")
 
@@ -81,6 +81,7 @@ class Board:
     condorcet: str | None = None  # the Condorcet winner of the data sets' majorities
     cycles: tuple = ()           # groups of learners whose majorities go round
     kemeny_exact: bool = True
+    votes: dict | None = None    # a board of votes: counts, bootstrap, vote check, style
 
     def to_dict(self) -> dict:
         rows = []
@@ -99,8 +100,10 @@ class Board:
             "order": self.rule, "condorcet_winner": self.condorcet,
             "majority_cycles": [list(c) for c in self.cycles],
             "kemeny": "exact" if self.kemeny_exact else "heuristic (a local optimum)",
-            "winrate_matrix": None if self.matrix is None else self.matrix,
-            "notes": list(self.notes), "sentences": list(self.sentences)})
+            "winrate_matrix": None if self.matrix is None or self.votes else self.matrix,
+            "notes": list(self.notes), "sentences": list(self.sentences),
+            **({} if self.votes is None else {"votes": {**self.votes,
+                                                        "win_probability": self.matrix}})})
 
 
 @dataclass(frozen=True)
@@ -177,8 +180,16 @@ def _units(table):
     return wide.to_numpy(dtype=float)[keep], unit_dataset[keep]
 
 
-def _average_ranks(err: np.ndarray) -> tuple:
-    """``(average, lowest, highest)`` ranks of each row (1 = smallest), NaN stays NaN."""
+def average_ranks(err: np.ndarray) -> tuple:
+    """``(average, lowest, highest)`` ranks of each row (1 = smallest), NaN stays NaN.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankwise.analysis.leaderboard import average_ranks
+    >>> [r.tolist() for r in average_ranks(np.array([[0.1, 0.3, 0.1]]))]
+    [[[1.5, 3.0, 1.5]], [[1.0, 3.0, 1.0]], [[2.0, 3.0, 2.0]]]
+    """
     from scipy.stats import rankdata
 
     filled = np.where(np.isnan(err), np.inf, err)
@@ -245,16 +256,6 @@ def _normalized(err: np.ndarray) -> np.ndarray:
     return out
 
 
-def _quantiles(draws: np.ndarray, confidence: float) -> tuple:
-    """The interval's ends over the draws (a draw that lacks a learner, NaN, left out)."""
-    tail = (1.0 - confidence) / 2.0
-    if not np.isnan(draws).any():
-        return np.quantile(draws, tail, axis=0), np.quantile(draws, 1.0 - tail, axis=0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)   # a learner in no draw: NaN
-        return np.nanquantile(draws, tail, axis=0), np.nanquantile(draws, 1.0 - tail, axis=0)
-
-
 def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
                   extras=None, rule: str = "elo", decimals: int | None = DEFAULT_DECIMALS) -> Board:
     """The board of one ScoreTable (see the module docstring)."""
@@ -305,7 +306,7 @@ def compute_board(table, *, anchor, draws, seed, confidence, alpha, subset=None,
            "kemeny": kemeny_position}[rule]
     board_order = np.lexsort((np.arange(k), -cols["elo"], key))
     with one_blas_thread():
-        in_board = set(_tied_with_first(point, elo_draws, learners, confidence, seed))
+        in_board = set(tied_with_first(point, elo_draws, learners, confidence, seed))
     tied = tuple(learners[j] for j in board_order if learners[j] in in_board)
     ordered = {name: np.asarray(v, dtype=float)[board_order] for name, v in cols.items()}
     names = tuple(learners[j] for j in board_order)
@@ -342,7 +343,7 @@ def _battle_columns(units, raw_err, k) -> tuple:
     """Ranks, rank counts, normalized error, win rate and the win-rate matrix; and the
     Bradley-Terry fit of the battles, as a function of the data sets' bootstrap counts."""
     err, present = units.err, units.present
-    rank, low, high = _average_ranks(err)
+    rank, low, high = average_ranks(err)
     rank_d = units.by(rank)
     cols = {"rank": _nanmean(rank_d), "median_rank": np.nanmedian(rank_d, axis=0),
             "mrr": _nanmean(units.by(1.0 / rank))}
@@ -420,7 +421,7 @@ def _lacking(elo_draws: np.ndarray, learners) -> list:
 
 
 def _elo_columns(cols, point, draws, confidence, offset) -> None:
-    lo, hi = _quantiles(draws, confidence)
+    lo, hi = quantiles(draws, confidence)
     cols["elo"] = point + offset
     cols["elo_low"] = np.minimum(lo, point) + offset     # bencheval clips a negative width
     cols["elo_high"] = np.maximum(hi, point) + offset
@@ -430,20 +431,8 @@ def _improvability_columns(cols, improv_d, counts, confidence) -> None:
     cols["improvability"] = _nanmean(improv_d)
     ok = ~np.isnan(improv_d)
     improv_draws = (counts @ np.where(ok, improv_d, 0.0)) / np.maximum(counts @ ok, 1)
-    cols["improvability_low"], cols["improvability_high"] = _quantiles(improv_draws,
+    cols["improvability_low"], cols["improvability_high"] = quantiles(improv_draws,
                                                                         confidence)
-
-
-def _tied_with_first(point, draws, learners, confidence, seed) -> tuple:
-    """The learners whose simultaneous rank confidence set (Mogstad et al. 2023, on the Elo
-    ratings with the bootstrap's covariance) includes place 1."""
-    from ..stats.rank_sets import rank_confidence_sets
-
-    draws = np.where(np.isnan(draws), point, draws)   # a learner a resample lacked: its point
-    cov = np.cov(draws, rowvar=False)
-    sets = rank_confidence_sets(point, cov, learners=learners, confidence=confidence,
-                                seed=seed)
-    return tuple(n for n, lo in zip(sets.learners, sets.lower) if lo == 1)
 
 
 def _posthoc(table, alpha) -> tuple:
@@ -626,13 +615,18 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
                 source_format: str = "auto", where=None, sep: str | None = None,
                 decimal: str | None = None, duplicates: str | None = None,
                 decimals: int | None = DEFAULT_DECIMALS, figure_top: int = FIGURE_MOST,
-                missing: str = MISSING_KEEP, rounds: int | None = None) -> Leaderboard:
+                missing: str = MISSING_KEEP, rounds: int | None = None, ties: str = "half",
+                bootstrap_over: str = "auto", style=None,
+                vote_check: bool = True) -> Leaderboard:
     """The leaderboard of a table of results split by split (module docstring).
 
     Parameters
     ----------
-    source : path, DataFrame or ScoreTable
-        Read as :func:`rankwise.load_table` reads it (TabArena's ``results_per_split``
+    source : path, DataFrame, ScoreTable or Votes
+        A log of pairwise votes (:func:`rankwise.read_votes`: arena battles, judge verdicts)
+        gives a board of votes (:mod:`rankwise.analysis.vote_board`; ``ties``,
+        ``bootstrap_over``, ``style`` and ``vote_check`` are its options). Otherwise scores,
+        read as :func:`rankwise.load_table` reads it (TabArena's ``results_per_split``
         included), with the splits (folds, repeats) kept; a data set's splits are averaged
         (the mean) into the tests beside the board. A ScoreTable holds the scores only: the
         columns a file or DataFrame may have beside them (TabArena's imputed share and
@@ -700,6 +694,14 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
     check.seed(seed)
     check.alpha(alpha)
     check.confidence(confidence)
+    from .vote_board import vote_leaderboard, votes_in
+
+    votes = votes_in(source, source_format, sep)
+    if votes is not None:
+        return vote_leaderboard(votes, anchor=anchor, draws=draws, seed=seed, alpha=alpha,
+                                confidence=float(confidence), by=by, ties=ties,
+                                over=bootstrap_over, style=style, vote_check=vote_check,
+                                figure_top=figure_top)
     read = dict(criterion=criterion, higher_is_better=higher_is_better, columns=columns,
                 source_format=source_format, duplicates=duplicates, aggregate="mean",
                 missing=board_policy(missing))
@@ -754,47 +756,3 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
                      settings, tuple([*few, *notes, *reading, *kept]))
     cut = [x for x in map(lb.figure_left_out, FIGURES) if x]
     return replace(lb, notes=lb.notes + tuple(cut)) if cut else lb
-
-
-def coverage(*, k: int = 5, n: int = 30, reps: int = 200, draws: int = bt.ROUNDS,
-             confidence: float = 0.95, spacing: float = 0.0,
-             seed: int = DEFAULT_SEED) -> dict:
-    """How often the Elo intervals hold the true ratings, and the tied-with-#1 set the true
-    best, over ``reps`` tables of ``n`` data sets × ``k`` learners whose scores are
-    μ_j + N(0, 1) with μ_j = ``spacing`` · j (0: the null, every learner alike).
-
-    The true rating is the Bradley–Terry rating of the population win probabilities
-    P(i beats j) = Φ((μ_i − μ_j)/√2), mean 1000 (every learner 1000 under the null). Under the
-    null every learner is tied for place 1, so the tied set must hold all of them; otherwise it
-    must hold the learner with the largest μ. Returns the share of intervals that hold their
-    learner's true rating (all learners pooled) and the share of tables whose tied set held
-    the true best, with their Monte Carlo standard errors."""
-    from scipy import stats as st
-
-    mu = spacing * np.arange(k, dtype=float)
-    p = st.norm.cdf((mu[:, None] - mu[None, :]) / math.sqrt(2.0))
-    np.fill_diagonal(p, 0.0)
-    truth = bt.to_elo(bt.fit(p, p + p.T, lightest=1.0)[0])
-    rng = np.random.default_rng(seed)
-    held = tied_ok = 0
-    order = np.arange(n)
-    names = [f"L{j + 1}" for j in range(k)]
-    for rep in range(reps):
-        x = mu + rng.standard_normal((n, k))
-        wins = (k - _average_ranks(-x)[0])          # higher is better: −x as the error
-        theta, _ = bt.fit_totals(wins.sum(axis=0), float(n), 1.0)
-        point = bt.to_elo(theta)
-        counts = sorted_choice_counts(n, order, draws, seed + 1 + rep)
-        elo_draws = np.array([bt.to_elo(bt.fit_totals(c @ wins, c.sum(), 1.0, theta)[0])
-                              for c in counts])
-        lo, hi = _quantiles(elo_draws, confidence)
-        lo, hi = np.minimum(lo, point), np.maximum(hi, point)
-        held += int(np.sum((lo <= truth + 1e-9) & (truth <= hi + 1e-9)))
-        tied = set(_tied_with_first(point, elo_draws, names, confidence, seed + rep))
-        best = names if spacing == 0 else [names[int(np.argmax(mu))]]
-        tied_ok += int(set(best) <= tied)
-    share, first = held / (reps * k), tied_ok / reps
-    return {"k": k, "n": n, "reps": reps, "draws": draws, "confidence": confidence,
-            "spacing": spacing, "interval_coverage": share,
-            "interval_se": math.sqrt(share * (1 - share) / (reps * k)),
-            "tied_coverage": first, "tied_se": math.sqrt(max(first * (1 - first), 1e-12) / reps)}

@@ -7,11 +7,11 @@ import typer
 
 
 def examples():
-    """List the bundled examples: tables, results files, scored items and curves."""
+    """List the bundled examples: tables, results files, scored items, curves, pairs of runs and vote logs."""
     import shutil
     import textwrap
 
-    from ..examples import CURVE_EXAMPLES, EXAMPLES, GATE_EXAMPLES, ITEM_EXAMPLES
+    from ..examples import CURVE_EXAMPLES, EXAMPLES, GATE_EXAMPLES, ITEM_EXAMPLES, VOTE_EXAMPLES
 
     width = max(60, min(100, shutil.get_terminal_size((80, 24)).columns))
 
@@ -31,3 +31,5 @@ def examples():
             + ")")
     for name, (_, description) in GATE_EXAMPLES.items():
         say(name, description + "; a pair of runs (rankwise gate --example " + name + ")")
+    for name, (_, description) in VOTE_EXAMPLES.items():
+        say(name, description + "; a vote log (rankwise leaderboard --example " + name + ")")

@@ -20,11 +20,13 @@ def leaderboard(
     anchor: B.anchor = BD.anchor, draws: B.draws = BD.draws, seed: B.seed = BD.seed,
     confidence: B.confidence = BD.confidence, alpha: B.alpha = BD.alpha, by: B.by = BD.by,
     rule: B.rule = BD.rule, decimals: B.decimals = BD.decimals,
-    figure_top: B.figure_top = BD.figure_top,
+    figure_top: B.figure_top = BD.figure_top, ties: B.ties = BD.ties,
+    bootstrap_over: B.bootstrap_over = BD.bootstrap_over, style: B.style = BD.style,
+    vote_check: B.vote_check = BD.vote_check,
     fmt: B.fmt = BD.fmt, output: B.output = BD.output, report: B.report = BD.report,
     figure: B.figure = BD.figure, matrix_figure: B.matrix_figure = BD.matrix_figure,
 ):
-    """A leaderboard as the benchmarks publish one, of a table of scores, a results file (TabArena's per-split results as written) or scored items. Elo with a bootstrap interval over data sets, win rate, mean rank, rank counts, MRR, improvability; who is tied with #1, and what the Friedman test says beside it."""
+    """A leaderboard as the benchmarks publish one, of a table of scores, a results file (TabArena's per-split results as written), scored items, or a log of pairwise votes (arena battles, judge verdicts). Elo with a bootstrap interval, win rate, mean rank, rank counts, MRR, improvability; who is tied with #1, and what the Friedman test says beside it; for votes, rank sets, style control and how many votes decide #1."""
     from contextlib import nullcontext
 
     from ..analysis.leaderboard import leaderboard as board_of
@@ -44,6 +46,9 @@ def leaderboard(
             missing = MISSING_KEEP   # the task table is whole
             opened = nullcontext(items.task_table())
             source_format = "auto"
+        elif example is not None and is_vote_example(example):
+            from ..examples import load_votes_example
+            opened = nullcontext(load_votes_example(example))
         elif example is not None:
             from importlib.resources import as_file
 
@@ -60,7 +65,9 @@ def leaderboard(
                               columns=parse_columns(columns), source_format=source_format,
                               where=where, sep=separator(sep), decimal=decimal,
                               duplicates=duplicates, decimals=decimals,
-                              figure_top=figure_top, missing=missing)
+                              figure_top=figure_top, missing=missing, ties=ties,
+                              bootstrap_over=bootstrap_over, style=style,
+                              vote_check=vote_check)
         if example is not None:
             from dataclasses import replace
             result = replace(result, source=f"example:{example}")
@@ -72,6 +79,12 @@ def leaderboard(
                     write_figure(draw(result), path, what)
 
         out.finish(result, lambda: render(result, fmt, out.width), between=figures)
+
+
+def is_vote_example(name: str) -> bool:
+    from ..examples import VOTE_EXAMPLES
+
+    return name in VOTE_EXAMPLES
 
 
 def decimals_of(text: str):

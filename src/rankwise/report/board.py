@@ -15,16 +15,19 @@ SHOWN = 60
 #: The columns of the readable board: (key, header, digits); CSV and JSON carry them all.
 #: ``tied``: whether the learner is tied with #1 (the board's ``tied_with_first``).
 SHOWN_COLUMNS = (("elo", "Elo", 1), ("interval", "95% interval", 1), ("tied", "tied", None),
-                 ("rank", "mean rank", 2), ("winrate", "win rate", 3),
+                 ("rank_set", "rank set", None), ("style_elo", "Elo, style", 1),
+                 ("style_rank_change", "style +/-", 0),
+                 ("rank", "mean rank", 2), ("winrate", "win rate", 3), ("votes", "votes", 0),
+                 ("ties", "ties", 3),
                  ("improvability", "improv.", 3), ("mrr", "MRR", 3), ("ranks", "#1/#2/#3/>3", 1),
                  ("normalized_error", "norm. err.", 3), ("imputed", "imputed", 3),
                  ("median_rank", "med. rank", 1), ("time_train_s", "train s", 1),
                  ("time_infer_s", "infer s", 2))
 #: The columns a person reads first: the text keeps these when the board is wider than the
 #: terminal (and says where the others are).
-FIRST_COLUMNS = ("#", "learner", "elo", "interval", "tied", "winrate")
-#: Every key that is always a column, whatever the board holds.
-ALWAYS = ("elo", "interval", "tied", "ranks")
+FIRST_COLUMNS = ("#", "learner", "elo", "interval", "tied", "rank_set", "winrate")
+#: The columns a key shows, when the board has them (a board of votes has no rank counts).
+NEEDS = {"interval": "elo_low", "tied": "elo", "ranks": "rank_1", "rank_set": "rank_low"}
 
 
 def _elo_cell(board, j, digits=1) -> str:
@@ -34,7 +37,7 @@ def _elo_cell(board, j, digits=1) -> str:
 
 def _keys(board) -> list:
     """The keys of the readable board's columns this board has, in order."""
-    return [key for key, _, _ in SHOWN_COLUMNS if key in ALWAYS or key in board.columns]
+    return [key for key, _, _ in SHOWN_COLUMNS if NEEDS.get(key, key) in board.columns]
 
 
 def _row(board, j, tied) -> list:
@@ -48,6 +51,11 @@ def _row(board, j, tied) -> list:
             out.append(f"[{c['elo_low'][j]:.1f}, {c['elo_high'][j]:.1f}]")
         elif key == "tied":
             out.append("yes" if board.learners[j] in tied else "")
+        elif key == "rank_set":
+            low, high = int(c["rank_low"][j]), int(c["rank_high"][j])
+            out.append(str(low) if low == high else f"{low}-{high}")
+        elif key == "style_rank_change":
+            out.append(f"{int(c[key][j]):+d}" if c[key][j] else "0")
         elif key == "ranks":
             out.append("/".join(f"{c[n][j]:g}" for n in ("rank_1", "rank_2", "rank_3",
                                                           "rank_4_plus")))
@@ -59,7 +67,8 @@ def _row(board, j, tied) -> list:
 
 def _header(board, confidence) -> list:
     titles = {key: title for key, title, _ in SHOWN_COLUMNS}
-    return ["#", "learner"] + [f"{confidence:.0%} interval" if key == "interval" else
+    return ["#", "learner" if board.votes is None else "model"] + [
+        f"{confidence:.0%} interval" if key == "interval" else
                                titles[key] for key in _keys(board)]
 
 
@@ -88,15 +97,19 @@ def document(lb) -> Document:
     doc = Document(f"rankwise leaderboard: {lb.source}")
     way = "higher" if lb.higher_is_better else "lower"
     anchor = s["elo"]["anchor"]
-    doc.add(Paragraph(
-        f"{len(lb.board.learners)} learners x {lb.board.datasets} data sets"
-        f" ({lb.board.splits} splits); criterion: {lb.criterion or 'the score'}, {way} is"
-        f" better. Elo: Bradley-Terry maximum likelihood on battles (every pair on every"
-        f" split, a tie half a win, each data set weighing 1), scale 400, base 10, "
-        + (f"anchored at {anchor} = 1000" if anchor else "mean 1000")
-        + f"; interval: {conf:.0%} quantiles of {s['bootstrap']['draws']} bootstrap"
-        f" resamples of the data sets (seed {s['bootstrap']['seed']}); "
-        + _compared(s.get("decimals", "as given")) + ".", role="lead"))
+    votes = lb.board.votes
+    if votes is not None:
+        doc.add(Paragraph(_vote_lead(lb), role="lead"))
+    else:
+        doc.add(Paragraph(
+            f"{len(lb.board.learners)} learners x {lb.board.datasets} data sets"
+            f" ({lb.board.splits} splits); criterion: {lb.criterion or 'the score'}, {way} is"
+            f" better. Elo: Bradley-Terry maximum likelihood on battles (every pair on every"
+            f" split, a tie half a win, each data set weighing 1), scale 400, base 10, "
+            + (f"anchored at {anchor} = 1000" if anchor else "mean 1000")
+            + f"; interval: {conf:.0%} quantiles of {s['bootstrap']['draws']} bootstrap"
+            f" resamples of the data sets (seed {s['bootstrap']['seed']}); "
+            + _compared(s.get("decimals", "as given")) + ".", role="lead"))
     for board in lb.boards:
         if board.subset is not None:
             doc.add(Heading(f"Subset: {lb.settings['by']} = {board.subset}"))
@@ -115,8 +128,14 @@ def document(lb) -> Document:
         head = _header(board, conf)
         caption = (f"tied: statistically tied with #1 at {conf:.0%} (its rank confidence set"
                    " holds place 1); ≥ / ≤: a bound (an infinite maximum-likelihood Elo, said in"
-                   " the verdict); #1/#2/#3/>3: on how many data sets it took that place."
-                   " Columns defined in the guide (leaderboards).")
+                   " the verdict); " + (
+                       "#1/#2/#3/>3: on how many data sets it took that place." if votes is None
+                       else f"rank set: its simultaneous {conf:.0%} rank confidence set; win"
+                       " rate: the share of its votes it won (a tie half); votes: the votes it"
+                       " took part in; ties: their share that were ties"
+                       + ("; style: Elo controlled for style, and the places it gains (+) or"
+                          " loses (-) under control." if "style_elo" in board.columns
+                          else ".")) + " Columns defined in the guide (leaderboards).")
         if shown < len(board.learners):
             caption += (f" The best {shown} of {len(board.learners)} learners; the JSON and"
                         " CSV list them all.")
@@ -134,6 +153,30 @@ def document(lb) -> Document:
     return doc
 
 
+def _vote_lead(lb) -> str:
+    """The lead of a board of votes: what was read, the model and the bootstrap."""
+    s, ev = lb.settings, lb.board.votes
+    boot = s["bootstrap"]
+    anchor = s["elo"]["anchor"]
+    ties = (f"{ev['ties']:,.0f} ties" + (f", {ev['both_bad']:,.0f} of them both bad"
+                                         if ev["both_bad"] else ""))
+    prompts = f" on {ev['prompts']:,} prompts" if ev["prompts"] else ""
+    return (f"{len(lb.board.learners)} models, {ev['votes']:,.0f} votes ({ties}){prompts}."
+            f" Elo: Bradley-Terry maximum likelihood on the votes ({s['elo']['battles']}),"
+            " scale 400, base 10, " + (f"anchored at {anchor} = 1000" if anchor else
+                                       "mean 1000")
+            + f"; interval: {boot['confidence']:.0%} quantiles of {boot['draws']} bootstrap"
+            + (" resamples of the prompts (a cluster bootstrap: " if boot["over"] == "prompts"
+               else " resamples of the votes (on the unique pair-outcome counts; ")
+            + f"{ev['bootstrap_why']}; seed {boot['seed']}).")
+
+
+def over_what(lb) -> str:
+    """What the board's bootstrap resamples: data sets, votes or prompts."""
+    return {"battles": "votes"}.get(lb.settings["bootstrap"]["over"],
+                                    lb.settings["bootstrap"]["over"])
+
+
 def _figure_blocks(lb) -> list:
     n = len(lb.board.learners)
     conf = lb.settings["bootstrap"]["confidence"]
@@ -145,13 +188,15 @@ def _figure_blocks(lb) -> list:
 
     out = [Figure("elo", Drawn(
         "elo", "Elo with intervals",
-        f"Elo of {which('elo')} with its {conf:.0%} bootstrap interval over data sets; * tied"
-        " with #1; an open marker is a bound."))]
+        f"Elo of {which('elo')} with its {conf:.0%} bootstrap interval over {over_what(lb)};"
+        " * tied with #1; an open marker is a bound."))]
     if lb.board.matrix is not None:
         out.append(Figure("winrate_matrix", Drawn(
             "winrate_matrix", "Win-rate matrix",
-            f"How often the row learner beats the column learner over the splits,"
-            f" {which('winrate_matrix')} in board order.")))
+            (f"How often the row learner beats the column learner over the splits,"
+             if lb.board.votes is None else "The probability that the row model beats the"
+             " column model under the Bradley-Terry fit,")
+            + f" {which('winrate_matrix')} in board order.")))
     return out
 
 
@@ -265,7 +310,7 @@ def board_figure(lb, limit: int | None = None):
                        fontsize=font)
     ax.set_ylim(-0.7, n - 0.3)
     conf = lb.settings["bootstrap"]["confidence"]
-    ax.set_xlabel(f"Elo ({conf:.0%} bootstrap interval over data sets)")
+    ax.set_xlabel(f"Elo ({conf:.0%} bootstrap interval over {over_what(lb)})")
     ax.set_title("Leaderboard (* tied with #1)", fontsize=9)
     ax.grid(axis="x", color="0.9")
     fig.tight_layout(rect=(0, 0.3 / fig.get_figheight(), 1, 1))
@@ -318,9 +363,11 @@ def matrix_figure(lb, limit: int | None = None):
     ax.set_yticklabels(b.learners[:n], fontsize=font)
     ax.tick_params(length=1.5, pad=1)
     bar = fig.colorbar(image, ax=ax, fraction=0.04 if n <= 30 else 0.02)
-    bar.set_label("win rate of row against column", fontsize=8)
+    bar.set_label("win rate of row against column" if b.votes is None else
+                  "P(row beats column)", fontsize=8)
     bar.ax.tick_params(labelsize=7)
-    ax.set_title(f"Win rates, {n} learners in board order", fontsize=8)
+    ax.set_title(f"Win rates, {n} learners in board order" if b.votes is None else
+                 f"Win probabilities, {n} models in board order", fontsize=8)
     fig.tight_layout(rect=(0, 0.3 / fig.get_figheight(), 1, 1))
     _said(fig, _left_out(lb, "winrate_matrix", n))
     return fig
