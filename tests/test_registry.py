@@ -254,7 +254,8 @@ SOURCE_OPTIONS = [(command, o) for command, options in LINES.items() for o in op
 @pytest.mark.parametrize("command, option", SOURCE_OPTIONS,
                          ids=[command for command, _ in SOURCE_OPTIONS])
 def test_the_help_lists_exactly_the_registrys_sources_with_what_they_read(command, option):
-    families = ("curves",) if command == "curves" else ("table", "items")
+    families = {"curves": ("curves",), "leaderboard": ("table", "items", "votes")}.get(
+        command, ("table", "items"))
     assert option.choices == registry.choices(*families)
     assert _listed(option.help) == list(registry.choices(*families))
     for entry in registry.entries(*families):

@@ -32,7 +32,7 @@ from ..errors import RankwiseError
 from ..stats import battles as bs
 from ..stats.threads import one_blas_thread
 from .board_common import quantiles, rank_sets
-from .leaderboard import FIGURE_MOST, FIGURES, Board, Leaderboard
+from .board_result import FIGURE_MOST, FIGURES, Board, Leaderboard
 
 #: ``bootstrap_over``: what a bootstrap round resamples.
 OVER = ("auto", "battles", "prompts")
@@ -241,16 +241,47 @@ def _sentences(board, confidence) -> list:
     return s
 
 
+def _where(votes, where):
+    """The votes whose labels have the values ``where`` asks (and the anonymous battles only
+    where the log marks them and ``where`` does not name ``anony``)."""
+    from ..tables.read import parse_where
+
+    asked = parse_where(where)
+    if "anony" in votes.labels and "anony" not in asked:
+        values = votes.labels["anony"][1]
+        if len(values) > 1 and "True" in values:
+            asked["anony"] = ["True"]
+            votes = replace(votes, notes=votes.notes + (
+                "Only the anonymous battles are counted, as FastChat's leaderboard counts them"
+                " (--where 'anony=True|False' counts every battle).",))
+    for label, values in asked.items():
+        key = {"question_id": "prompt"}.get(label.lower(), label.lower())
+        if key not in votes.labels:
+            raise RankwiseError(f"--where {label}=...: the votes have no such label; they have"
+                                f" {', '.join(votes.labels) or 'none'}")
+        text = votes.label(key).astype(str)
+        unknown = [v for v in values if v not in set(votes.labels[key][1])]
+        if unknown:
+            raise RankwiseError(f"--where {label}={unknown[0]}: no vote has it; its values are"
+                                f" {', '.join(votes.labels[key][1][:8])}")
+        votes = votes.select(np.isin(text, values), f"{key} = {' or '.join(values)}")
+    return votes
+
+
 def vote_leaderboard(votes, *, anchor=None, draws: int, seed: int, confidence: float,
                      alpha: float = 0.05, by: str | None = None, ties: str = "half",
                      over: str = "auto", style=None, vote_check: bool = True,
-                     figure_top: int = FIGURE_MOST) -> Leaderboard:
+                     figure_top: int = FIGURE_MOST, where=None) -> Leaderboard:
     """The leaderboard of a log of votes, and one per value of the label ``by`` (a judge, a
-    category, a language: :attr:`rankwise.Votes.labels`)."""
+    category, a language: :attr:`rankwise.Votes.labels`); ``where`` keeps the votes whose
+    labels have the values given (``{"judge": ["gpt-4"]}`` or ``"judge=gpt-4"``). A log that
+    marks anonymous battles (``anony``) is read as FastChat's leaderboard reads it, the
+    anonymous ones only, unless ``where`` names ``anony``; said in the notes."""
     from .. import _validate as check
 
     check.choice("ties", ties, bs.TIES)
     check.choice("bootstrap_over", over, OVER)
+    votes = _where(votes, where)
     parts = [(None, votes)]
     if by is not None:
         label = {"question_id": "prompt"}.get(by.lower(), by.lower())

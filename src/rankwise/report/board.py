@@ -193,7 +193,7 @@ def _figure_blocks(lb) -> list:
     if lb.board.matrix is not None:
         out.append(Figure("winrate_matrix", Drawn(
             "winrate_matrix", "Win-rate matrix",
-            (f"How often the row learner beats the column learner over the splits,"
+            ("How often the row learner beats the column learner over the splits,"
              if lb.board.votes is None else "The probability that the row model beats the"
              " column model under the Bradley-Terry fit,")
             + f" {which('winrate_matrix')} in board order.")))

@@ -106,8 +106,9 @@ def arena(frame: pd.DataFrame, *, where: str, missing_winner: str) -> Votes:
     if "anony" in lower:
         named = int((~frame[lower["anony"]].astype(bool)).sum())
         if named:
-            notes.append(f"{named} battles are not anonymous (anony false): kept, labelled"
-                         f" 'anony'; FastChat's leaderboard counts only the anonymous ones.")
+            notes.append(f"{named} battles are not anonymous (anony false): read, labelled"
+                         f" 'anony' (a leaderboard counts only the anonymous ones, as"
+                         f" FastChat's does, unless told otherwise).")
     return from_frame(frame, where=where, reader="arena", notes=notes,
                       missing_winner=missing_winner, features=features, feature_names=names)
 
