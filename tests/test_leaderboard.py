@@ -719,3 +719,33 @@ def test_missing_cells_are_not_said_kept_for_a_test_the_board_does_not_run():
     notes = leaderboard(_table_with_two_missing_results(), draws=5).notes
     assert not any("Skillings-Mack" in n for n in notes)
     assert any("kept (each pair battles where both have a result)" in n for n in notes)
+
+
+def test_a_group_that_won_every_battle_against_the_rest_is_bounded_as_a_group():
+    """TabArena-style scores where {d, c} beat {b, a} on every data set but not each other:
+    the maximum-likelihood gap is infinite. It once ran to Elo 4461 and -2461 with no word;
+    now the group is fitted on its own and set where its expected score against the rest is
+    its observed score less half a battle (brute force), its ratings marked lower bounds and
+    said first in the verdict."""
+    from scipy.special import expit
+
+    from rankwise.stats import elo as bt
+
+    frame = pd.DataFrame({"d": [0.9, 0.8, 0.95, 0.7], "c": [0.85, 0.9, 0.9, 0.75],
+                          "b": [0.5, 0.4, 0.6, 0.3], "a": [0.4, 0.5, 0.5, 0.2]},
+                         index=[f"t{i}" for i in range(4)])
+    board = leaderboard(frame, draws=30).board
+    assert np.all(np.abs(board.columns["elo"] - 1000) < 600)   # was 3461 off
+    assert np.isfinite(board.columns["elo_high"]).all()
+    assert list(board.bound) == [bt.GROUP, bt.GROUP, 0, 0]
+    assert board.sentences[0].startswith("d, c won every battle against the learners below")
+    theta = (board.columns["elo"] - 1000) * np.log(10) / 400
+    top, rest = theta[:2], theta[2:]
+    expected = 4 * expit(top[:, None] - rest[None, :]).sum()   # 4 data sets a pair
+    assert expected == pytest.approx(16 - 0.5, abs=1e-6)      # 16 won, half of one drawn
+    # the same group in a log of votes (the pair matrices' path), bounded the same way
+    w = np.array([[0, 3, 5, 5], [2, 0, 5, 5], [0, 0, 0, 3], [0, 0, 4, 0]], float)
+    theta, bound = bt.fit(w, w + w.T, 1.0)
+    assert list(bound) == [bt.GROUP, bt.GROUP, 0, 0] and np.ptp(theta) < 8
+    gap = theta[:2, None] - theta[None, 2:]
+    assert (5 * expit(gap)).sum() == pytest.approx(20 - 0.5, abs=1e-6)   # 5 battles a pair

@@ -8,6 +8,8 @@ import warnings
 
 import numpy as np
 
+from ..stats.elo import GROUP
+
 
 def quantiles(draws: np.ndarray, confidence: float) -> tuple:
     """The interval's ends over the draws (a draw that lacks a learner, NaN, left out): the
@@ -68,3 +70,58 @@ def tied_with_first(point, draws, learners, confidence, seed) -> tuple:
     """
     lower, _ = rank_sets(point, draws, learners, confidence, seed)
     return tuple(n for n, lo in zip(learners, lower) if lo == 1)
+
+
+#: The verdict names at most this many learners whose Elo is a bound, per side.
+BOUNDS_NAMED = 3
+
+
+def separation(board, battle: str = "battle", learners: str = "learners") -> list:
+    """The learners whose maximum-likelihood Elo is infinite, each side in one sentence: the
+    caution that changes how the board reads, first in its verdict. A learner taken out after
+    others (the fit sets aside one that won, or lost, every battle, then looks again) is said
+    to have won every battle against the learners left, not every battle; a group that won
+    every battle against the learners below it (:data:`rankwise.stats.elo.GROUP`), as a group.
+    ``battle`` and ``learners``: the board's words (a board of votes: "vote", "models").
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from rankwise.analysis.board_common import separation
+    >>> board = SimpleNamespace(learners=("a", "b", "c"), bound=np.array([1, 0, 0]),
+    ...                         columns={"elo": np.array([1300.0, 900.0, 800.0])})
+    >>> separation(board)[0][:40]
+    'a won every battle it fought: its maximu'
+    """
+    out = []
+    elo = board.columns["elo"]
+    for side, word, kind, mark in ((1, "won", "a lower", "≥"), (-1, "lost", "an upper", "≤")):
+        idx = sorted(np.flatnonzero(board.bound == side), key=lambda j: -side * elo[j])
+        if not idx:
+            continue
+        names = [board.learners[j] for j in idx]
+        said = [f"{names[0]} {word} every {battle} it fought"]
+        for n, name in enumerate(names[1:BOUNDS_NAMED], start=1):
+            aside = ", ".join(names[:n])
+            said.append(f"{name} {word} every {battle} against the {learners} left once {aside}"
+                        f" {'is' if n == 1 else 'are'} set aside")
+        more = len(names) - BOUNDS_NAMED
+        tail = f", and {more:,} more likewise" if more > 0 else ""
+        one = len(names) == 1
+        out.append("; ".join(said) + tail
+                   + (": its maximum-likelihood Elo is infinite, and the rating shown"
+                      f" ({mark}) is {kind} bound" if one else
+                      ": their maximum-likelihood Elos are infinite, and the ratings shown"
+                      f" ({mark}) are {kind.split()[-1]} bounds")
+                   + f" (where {'it' if one else 'each'} would be expected to have drawn half"
+                   f" of its lightest {battle}).")
+    group = [board.learners[j] for j in np.flatnonzero(board.bound == GROUP)]
+    if group:
+        out.append(f"{', '.join(group[:BOUNDS_NAMED])}"
+                   + (f" and {len(group) - BOUNDS_NAMED:,} more" if len(group) > BOUNDS_NAMED
+                      else "") + f" won every {battle} against the {learners} below them, as a"
+                   " group: the maximum-likelihood gap between the group and the rest is"
+                   " infinite, and the ratings shown (≥) are lower bounds (where the group would"
+                   f" be expected to have drawn half of its lightest {battle} with the rest).")
+    return out

@@ -61,7 +61,8 @@ class Board:
             for col in COLUMNS:
                 if col in self.columns:
                     row[col] = self.columns[col][j]
-            row["elo_bound"] = {0: None, 1: "lower", -1: "upper"}[int(self.bound[j])]
+            row["elo_bound"] = {0: None, 1: "lower", 2: "lower", -1: "upper"}[
+                int(self.bound[j])]
             rows.append(row)
         return jsonable({
             "subset": self.subset, "datasets": self.datasets, "splits": self.splits,

@@ -37,7 +37,7 @@ from ..stats.aggregation import RULES, aggregate, majorities
 from ..stats.ranking import DEFAULT_DECIMALS, round_scores
 from ..stats.resample import sorted_choice_counts
 from ..stats.threads import one_blas_thread
-from .board_common import quantiles, tied_with_first
+from .board_common import quantiles, separation, tied_with_first
 from .board_result import (  # noqa: F401  (the board's names, where they were declared)
     COLUMNS, EXTRA_COLUMNS, FIGURE_MOST, FIGURES, MATRIX_MAX, Board, Leaderboard)
 
@@ -335,40 +335,6 @@ def _posthoc(table, alpha) -> tuple:
                               "rejected": bool(gate.passed), "best": v.best}
 
 
-#: The verdict names at most this many learners whose Elo is a bound, per side.
-BOUNDS_NAMED = 3
-
-
-def separation(board) -> list:
-    """The learners whose maximum-likelihood Elo is infinite, each side in one sentence: the
-    caution that changes how the board reads, first in its verdict. A learner taken out after
-    others (the fit sets aside one that won, or lost, every battle, then looks again) is said
-    to have won every battle against the learners left, not every battle."""
-    out = []
-    elo = board.columns["elo"]
-    for side, word, kind, mark in ((1, "won", "a lower", "≥"), (-1, "lost", "an upper", "≤")):
-        idx = sorted(np.flatnonzero(board.bound == side), key=lambda j: -side * elo[j])
-        if not idx:
-            continue
-        names = [board.learners[j] for j in idx]
-        said = [f"{names[0]} {word} every battle it fought"]
-        for n, name in enumerate(names[1:BOUNDS_NAMED], start=1):
-            aside = ", ".join(names[:n])
-            said.append(f"{name} {word} every battle against the learners left once {aside}"
-                        f" {'is' if n == 1 else 'are'} set aside")
-        more = len(names) - BOUNDS_NAMED
-        tail = f", and {more:,} more likewise" if more > 0 else ""
-        one = len(names) == 1
-        out.append("; ".join(said) + tail
-                   + (": its maximum-likelihood Elo is infinite, and the rating shown"
-                      f" ({mark}) is {kind} bound" if one else
-                      ": their maximum-likelihood Elos are infinite, and the ratings shown"
-                      f" ({mark}) are {kind.split()[-1]} bounds")
-                   + f" (where {'it' if one else 'each'} would be expected to have drawn half"
-                   " of its lightest battle).")
-    return out
-
-
 def _notes(names, bound, complete, present, table, error_like) -> list:
     out = []
     if not complete:
@@ -387,7 +353,7 @@ def _with_sentences(board, rank_d, learners, confidence) -> Board:
     top = int(np.lexsort((np.arange(len(board.learners)), -c["elo"]))[0])
     first = board.learners[top]
     level = f"{confidence:.0%}"
-    mark = {1: "≥ ", -1: "≤ "}.get(int(board.bound[top]), "")
+    mark = {1: "≥ ", 2: "≥ ", -1: "≤ "}.get(int(board.bound[top]), "")
     s = separation(board)
     s.append(f"#1 by Elo: {first} ({mark}{c['elo'][top]:.1f} [{c['elo_low'][top]:.1f},"
              f" {c['elo_high'][top]:.1f}]).")

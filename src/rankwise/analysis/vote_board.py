@@ -31,7 +31,7 @@ import numpy as np
 from ..errors import RankwiseError
 from ..stats import battles as bs
 from ..stats.threads import one_blas_thread
-from .board_common import quantiles, rank_sets
+from .board_common import quantiles, rank_sets, separation
 from .board_result import FIGURE_MOST, FIGURES, Board, Leaderboard
 
 #: ``bootstrap_over``: what a bootstrap round resamples.
@@ -195,7 +195,7 @@ def _sentences(board, confidence) -> list:
     c, ev = board.columns, board.votes
     level = f"{confidence:.0%}"
     first = board.learners[0]
-    mark = {1: "≥ ", -1: "≤ "}.get(int(board.bound[0]), "")
+    mark = {1: "≥ ", 2: "≥ ", -1: "≤ "}.get(int(board.bound[0]), "")
     s = [f"#1 by Elo: {first} ({mark}{c['elo'][0]:.1f} [{c['elo_low'][0]:.1f},"
          f" {c['elo_high'][0]:.1f}])."]
     others = [n for n in board.tied_with_first if n != first]
@@ -208,10 +208,7 @@ def _sentences(board, confidence) -> list:
     else:
         s.append(f"No other model is tied with #1 at {level} (simultaneous rank confidence"
                  f" sets from the bootstrap over {over}).")
-    bounded = [n for n, v in zip(board.learners, board.bound) if v]
-    if bounded:
-        s.append(f"{', '.join(bounded[:4])} won or lost every vote it took part in: its Elo is a"
-                 " bound (≥ / ≤), not an estimate.")
+    s = separation(board, "vote", "models") + s   # the caution first, as on every board
     check = ev["vote_check"]
     if check is not None:
         if check["found"]:

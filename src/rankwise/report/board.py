@@ -31,7 +31,7 @@ NEEDS = {"interval": "elo_low", "tied": "elo", "ranks": "rank_1", "rank_set": "r
 
 
 def _elo_cell(board, j, digits=1) -> str:
-    mark = {1: "≥ ", -1: "≤ "}.get(int(board.bound[j]), "")
+    mark = {1: "≥ ", 2: "≥ ", -1: "≤ "}.get(int(board.bound[j]), "")
     return f"{mark}{board.columns['elo'][j]:.{digits}f}"
 
 
@@ -261,7 +261,7 @@ def board_csv(lb) -> str:
                 v = b.columns.get(c)
                 cells.append("" if v is None or np.isnan(v[j]) else repr(float(v[j])))
             writer.writerow([b.subset or "", j + 1, name, *cells,
-                             {0: "", 1: "lower", -1: "upper"}[int(b.bound[j])],
+                             {0: "", 1: "lower", 2: "lower", -1: "upper"}[int(b.bound[j])],
                              "true" if name in tied else "false"])
     return out.getvalue()
 

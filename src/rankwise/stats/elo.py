@@ -40,7 +40,7 @@ import math
 import warnings
 
 import numpy as np
-from scipy import linalg
+from scipy import linalg, sparse
 
 from ..defaults import LEADERBOARD_ROUNDS as ROUNDS, LEADERBOARD_SEED as SEED  # noqa: F401
 
@@ -239,8 +239,8 @@ def fit(w: np.ndarray, n: np.ndarray, lightest: float,
     if alive.sum() >= 2:
         keep = np.flatnonzero(alive)
         sub = np.ix_(keep, keep)
-        theta[keep] = _newton(w[sub], n[sub], None, None,
-                              None if theta0 is None else theta0[keep])
+        theta[keep], bound[keep] = _pair_blocks(w[sub], n[sub], lightest,
+                                                None if theta0 is None else theta0[keep])
     for i, side in zip(order[::-1], sides[::-1]):   # the last taken out goes back first
         if alive.any():
             met = alive & (n[i] > 0)
@@ -248,6 +248,51 @@ def fit(w: np.ndarray, n: np.ndarray, lightest: float,
             bound[i] = side
         alive[i] = True
     return theta, bound
+
+
+def _pair_split(w: np.ndarray, n: np.ndarray) -> np.ndarray | None:
+    """The learners of a group that no learner outside it took anything from (not a win, not
+    a tie) though they met: a strongly connected component of "took something from" with no
+    edge into it and a battle out of it. None when there is none."""
+    from scipy.sparse.csgraph import connected_components
+
+    count, label = connected_components(sparse.csr_matrix(w > 0), directed=True,
+                                        connection="strong")
+    if count < 2:
+        return None
+    took = w > 0
+    for c in range(count):
+        inside = label == c
+        if not took[np.ix_(~inside, inside)].any() and (n[np.ix_(inside, ~inside)] > 0).any():
+            return np.flatnonzero(inside)
+    return None
+
+
+def _pair_blocks(w: np.ndarray, n: np.ndarray, lightest: float, start) -> tuple:
+    """:func:`_blocks` on the pair matrices: a group that won every battle against the
+    others it met is fitted on its own, the others on their own, and the group set where its
+    expected score against them equals its observed score less half the lightest battle."""
+    k = w.shape[0]
+    top = _pair_split(w, n)
+    if top is None or top.size == k:
+        return _newton(w, n, None, None, start), np.zeros(k, dtype=int)
+    upper = np.zeros(k, dtype=bool)
+    upper[top] = True
+    rest = np.flatnonzero(~upper)
+    theta, bound = np.zeros(k), np.zeros(k, dtype=int)
+    theta[top], bound[top] = fit(w[np.ix_(top, top)], n[np.ix_(top, top)], lightest)
+    theta[rest], bound[rest] = fit(w[np.ix_(rest, rest)], n[np.ix_(rest, rest)], lightest)
+    games = n[np.ix_(top, rest)]
+    gap = theta[top][:, None] - theta[rest][None, :]
+    target = float(w[np.ix_(top, rest)].sum()) - 0.5 * lightest
+    lo, hi = -60.0 - gap.max(), 60.0 - gap.min()
+    for _ in range(200):                         # bisection: the group's score rises with it
+        mid = 0.5 * (lo + hi)
+        score = float(np.sum(games * 0.5 * (1.0 + np.tanh(0.5 * (gap + mid)))))
+        lo, hi = (mid, hi) if score < target else (lo, mid)
+    theta[top] += 0.5 * (lo + hi)
+    bound[top] = np.where(bound[top] == 0, GROUP, bound[top])
+    return theta - theta.mean(), bound
 
 
 def fit_totals(totals: np.ndarray, per_pair: float, lightest: float,
@@ -275,9 +320,7 @@ def fit_totals(totals: np.ndarray, per_pair: float, lightest: float,
     if alive.sum() >= 2:
         keep = np.flatnonzero(alive)
         start = None if theta0 is None else theta0[keep]
-        theta[keep] = (_newton_cg_totals(totals[keep], per_pair, start)
-                       if keep.size > CG_FROM else
-                       _newton(None, None, totals[keep], per_pair, start))
+        theta[keep], bound[keep] = _blocks(totals[keep], per_pair, lightest, start)
     for i, side in zip(order[::-1], sides[::-1]):
         if alive.any():
             others = theta[alive]
@@ -287,6 +330,56 @@ def fit_totals(totals: np.ndarray, per_pair: float, lightest: float,
             bound[i] = side
         alive[i] = True
     return theta, bound
+
+
+#: ``bound`` of a learner whose rating is a lower bound as one of a group that won every battle
+#: against the others (not every battle it fought): :func:`_blocks`.
+GROUP = 2
+
+
+def _split(totals: np.ndarray, per_pair: float) -> np.ndarray | None:
+    """The learners of the smallest group (of two or more) that won every battle against
+    every learner outside it, in a complete balanced schedule: the m largest totals add up
+    to per_pair · (m(m − 1)/2 + m(k − m)) exactly then. None when there is no such group."""
+    k = totals.size
+    order = np.argsort(-totals, kind="stable")
+    m = np.arange(1, k)
+    most = per_pair * (m * (m - 1) / 2.0 + m * (k - m))
+    hit = np.flatnonzero(np.cumsum(totals[order])[:-1] >= most - 1e-9 * per_pair * k * k)
+    return None if not hit.size else order[:hit[0] + 1]
+
+
+def _blocks(totals: np.ndarray, per_pair: float, lightest: float, start) -> tuple:
+    """``(theta, bound)`` of learners none of whom won or lost every battle. A group that won
+    every battle against the others (their maximum-likelihood gap is infinite, as a single
+    learner's) is fitted on its own, the others on their own, and the group is then set where
+    its expected score against the others equals its observed score less half the lightest
+    battle (the bound of :func:`_bound`, for a group): its members' ratings are lower
+    bounds (:data:`GROUP`). Without such a group: Newton's method."""
+    k = totals.size
+    top = _split(totals, per_pair)
+    if top is None:
+        theta = (_newton_cg_totals(totals, per_pair, start) if k > CG_FROM else
+                 _newton(None, None, totals, per_pair, start))
+        return theta, np.zeros(k, dtype=int)
+    upper = np.zeros(k, dtype=bool)
+    upper[top] = True
+    rest = np.flatnonzero(~upper)
+    theta, bound = np.zeros(k), np.zeros(k, dtype=int)
+    # the group's totals less its wins over the rest; the rest won nothing against the group
+    theta[top], bound[top] = fit_totals(totals[top] - per_pair * rest.size, per_pair,
+                                        lightest)
+    theta[rest], bound[rest] = fit_totals(totals[rest], per_pair, lightest)
+    gap = theta[top][:, None] - theta[rest][None, :]
+    target = per_pair * top.size * rest.size - 0.5 * lightest
+    lo, hi = -60.0 - gap.max(), 60.0 - gap.min()
+    for _ in range(200):                         # bisection: the group's score rises with it
+        mid = 0.5 * (lo + hi)
+        score = float(np.sum(per_pair * 0.5 * (1.0 + np.tanh(0.5 * (gap + mid)))))
+        lo, hi = (mid, hi) if score < target else (lo, mid)
+    theta[top] += 0.5 * (lo + hi)
+    bound[top] = np.where(bound[top] == 0, GROUP, bound[top])
+    return theta - theta.mean(), bound
 
 
 #: The chord iterations of :func:`fit_totals_rounds` give up after this many (a round that has
