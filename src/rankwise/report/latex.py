@@ -174,6 +174,9 @@ LANDSCAPE_HIGH_PT = 430
 #: 78 learners measured 0.63; 0.66 leaves a margin): wider than a landscape page even so, the
 #: table keeps the columns a person reads first (its ``narrow`` choice).
 TINY_AT_LEAST = 0.66
+#: The gap between two columns in \tiny (2 \tabcolsep, set to 2 pt there): a table that
+#: needs \tiny keeps its columns closer rather than lose some.
+TINY_GAP_PT = 4
 
 
 def _narrowed(block: Table) -> tuple:
@@ -181,8 +184,8 @@ def _narrowed(block: Table) -> tuple:
     keeps the first of its ``narrow`` choices that fits (the last whatever its width), with the
     note of where the other columns are; any other table as it is."""
     def fits(b):
-        text, gaps = _width(b)
-        return text * TINY_AT_LEAST + gaps <= LANDSCAPE_PT
+        text, _ = _width(b)
+        return text * TINY_AT_LEAST + TINY_GAP_PT * len(b.header) <= LANDSCAPE_PT
 
     if not block.narrow or fits(block):
         return block, ""
@@ -207,7 +210,9 @@ def _table(block: Table, fragment: bool) -> list:
     lines = len(block.rows) + max((len(header_lines(h)) for h in block.header), default=1) + 5
     size = next(([name] if name else [] for name, scale in SIZES
                  if text * scale + gaps <= room and lines * LINE_PT[name] <= high),
-                [r"\tiny"])
+                [r"\tiny", r"\setlength{\tabcolsep}{%dpt}" % (TINY_GAP_PT // 2)])
+    # the note says where the other columns are; a page has no terminal to widen
+    note = note.replace("a wider terminal, ", "")
     caption = " ".join(_text(x) for x in (block.caption, note) if x)
     if fragment:
         env = "table*" if width > COLUMN_PT else "table"
@@ -228,7 +233,9 @@ def _table(block: Table, fragment: bool) -> list:
 
 def _figure(block: Figure) -> list:
     caption = _text(figure_caption(block.plan))
-    graphic = rf"\includegraphics[width=\linewidth]{{{block.name}.pdf}}"
+    # a tall figure (the Elo of 78 learners) is scaled to the page's height, not run off it
+    graphic = (rf"\includegraphics[width=\linewidth,height=0.8\textheight,keepaspectratio]"
+               rf"{{{block.name}.pdf}}")
     if block.name == "cd_diagram":
         # The TikZ version (in the document's fonts) where TikZ is loaded, else the PDF.
         graphic = (r"\ifdefined\tikz\input{cd_diagram.tikz}\else" + "\n" + graphic + "\n"
