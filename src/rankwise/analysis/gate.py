@@ -361,6 +361,10 @@ def _gate(m: Matched, *, question, margin, relative, alpha, confidence, test, k,
     _enough_trials(m, k)
     trial_rows = tuple(_trials(m, k)) if m.trials else ()
     notes = list(m.notes) + _unmatched_notes(m)
+    if looks and looks[-1].get("repeat_of"):
+        notes.append(f"this look compares the same two runs as look {looks[-1]['repeat_of']}"
+                     " (the same units and scores): it adds no evidence, and its e-value is"
+                     " taken as 1")
     if relative and evalue is None and earlier:
         notes.append("a relative margin has no e-value (its size is not known before the"
                      " look); the ledger records the fixed-n answer only")
