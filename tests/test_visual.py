@@ -227,6 +227,28 @@ def test_the_drawn_diagrams_have_no_collisions(comparisons, width):
     assert blank_edges(figure_bytes(fig, "png"))
 
 
+@pytest.mark.figures
+@pytest.mark.subprocess
+@needs_tex
+def test_the_vector_files_keep_every_label_whole(comparisons, tmp_path):
+    """The PDF (as the SVG) is cut to a box measured at the PNG's resolution: measured at
+    72 dpi the longest bold label of a column-wide control diagram lost "(1." in the PDF while
+    the PNG was whole. Each PDF drawn at a column's width, rasterised, has a blank edge."""
+    import subprocess
+
+    inches = figure_width("column")
+    for case, cmp in comparisons.items():
+        for name in ("cd_diagram", "control_diagram"):
+            if name not in cmp.figures or not cmp.figures[name].drawn:
+                continue
+            fig, _, _ = drawn(cmp, name, inches)
+            pdf = tmp_path / f"{case}_{name}.pdf"
+            pdf.write_bytes(figure_bytes(fig, "pdf"))
+            subprocess.run(["pdftoppm", "-r", "150", "-png", "-singlefile", str(pdf),
+                            str(pdf.with_suffix(""))], check=True)
+            assert blank_edges(pdf.with_suffix(".png").read_bytes()), (case, name)
+
+
 def test_the_drawn_diagram_keeps_two_cliques_apart(comparisons, monkeypatch):
     """García's two cliques 2.10-3.12 and 3.25-4.33 shared a level with 0.2 pixels between
     them at column width: one bar from C4.5 to Kernel (which differ significantly). The check

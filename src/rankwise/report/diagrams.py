@@ -35,6 +35,7 @@ from .plots import (forest_plot, group_boxplot, mcm_plot, p_best_plot, pvalue_he
 
 ROW = 0.24  # inches per label row
 PNG_DPI = 150  # the raster figures' resolution
+VECTOR_DPI = 1200  # the resolution a vector file's box is measured at (text as drawn)
 TIGHT_PAD = 0.08  # inches of margin around a figure cropped by matplotlib's "tight" box
 MIN_FONT = 6  # points: the smallest type a diagram drawn to a given width is set in
 BAR_PAD = 0.006  # figure width: a clique bar reaches this far past its end learners' lines
@@ -687,9 +688,12 @@ def figure_bytes(fig: Figure, fmt: str) -> bytes:
     # TrueType (42) rather than Type 3 fonts in PDF: camera-ready checkers reject Type 3.
     with matplotlib.rc_context({"svg.hashsalt": "rankwise", "svg.fonttype": "none",
                                 "pdf.fonttype": 42, "ps.fonttype": 42}):
-        dpi = PNG_DPI if fmt == "png" else 72  # the box at the resolution of the file
-        fig.savefig(buf, format=fmt, metadata=meta, dpi=dpi if fmt == "png" else None,
-                    bbox_inches=_measured_box(fig, dpi), pad_inches=TIGHT_PAD)
+        # the box at the raster's resolution, and for a vector file at a resolution where the
+        # raster's rounding of small glyphs is gone: measured at 72 dpi the text is narrower
+        # than the vector glyphs, and the longest labels of a column-wide diagram were cut
+        fig.savefig(buf, format=fmt, metadata=meta, dpi=PNG_DPI if fmt == "png" else None,
+                    bbox_inches=_measured_box(fig, PNG_DPI if fmt == "png" else VECTOR_DPI),
+                    pad_inches=TIGHT_PAD)
     return buf.getvalue()
 
 
