@@ -317,8 +317,8 @@ def vote_leaderboard(votes, *, anchor=None, draws: int, seed: int, confidence: f
     --------
     >>> from rankwise import load_votes_example
     >>> from rankwise.analysis.vote_board import vote_leaderboard
-    >>> lb = vote_leaderboard(load_votes_example("arena"), draws=20, seed=0, confidence=0.95,
-    ...                       vote_check=False)
+    >>> votes = load_votes_example("arena")
+    >>> lb = vote_leaderboard(votes, draws=20, seed=0, confidence=0.95, vote_check=False)
     >>> lb.board.learners[0], lb.settings["bootstrap"]["over"]
     ('orca', 'prompts')
     """
@@ -366,7 +366,8 @@ def votes_in(source, source_format: str = "auto", sep=None):
     --------
     >>> import pandas as pd
     >>> from rankwise.analysis.vote_board import votes_in
-    >>> votes_in(pd.DataFrame({"model_a": ["x"], "model_b": ["y"], "winner": ["tie"]})).models
+    >>> log = pd.DataFrame({"model_a": ["x"], "model_b": ["y"], "winner": ["tie"]})
+    >>> votes_in(log).models
     ('x', 'y')
     >>> votes_in(pd.DataFrame({"dataset": ["d"], "learner": ["x"], "value": [0.5]})) is None
     True
