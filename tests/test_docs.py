@@ -218,23 +218,32 @@ def _written(kind: str) -> dict:
     if kind == "race":
         return json.loads(rankwise.race(rankwise.load_example("garcia2008"),
                                         order="given").to_json())
+    if kind == "votes":   # every key a board of votes can write: style control asked
+        return json.loads(rankwise.leaderboard(rankwise.load_votes_example("arena"), draws=20,
+                                               style="auto").to_json())
     return json.loads(rankwise.leaderboard(rankwise.load_example("garcia2008"),
                                            draws=20).to_json())
 
 
 @pytest.mark.parametrize("kind, title", [
     ("compare", "Compare"), ("items", "Items"), ("audit", "The audit of a published board"),
-    ("race", "The race"), ("leaderboard", "The leaderboard"), ("gate", "The gate")])
+    ("race", "The race"), ("leaderboard", "The leaderboard"), ("votes", "The leaderboard"),
+    ("gate", "The gate")])
 def test_the_json_page_lists_the_keys_each_analysis_writes(kind, title):
     """Every top-level key written is documented and every documented key is written (the
     first keys, ``schema`` and ``rankwise_version``, are the page's opening); the items' and
-    the audit's ``per_dataset`` objects have a table of their own, checked the same way."""
+    the audit's ``per_dataset`` objects, and a board of votes' rows and ``votes`` object, have
+    a table of their own, checked the same way."""
     data = _written(kind)
     tables = _documented_keys(title)
     assert tables[0] | {"schema", "rankwise_version"} == set(data), kind
     if kind in ("items", "audit", "gate"):
         written = set().union(*(set(entry) for entry in data["per_dataset"]))
         assert tables[1] == written, kind
+    if kind == "votes":   # a vote board's rows and its votes object have tables of their own
+        board = data["boards"][0]
+        assert tables[1] == set().union(*(set(row) for row in board["rows"])), kind
+        assert tables[2] == set(board["votes"]), kind
 
 
 def test_the_json_page_reads_old_items_and_audits_with_the_new_keys():

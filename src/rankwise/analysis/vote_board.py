@@ -273,7 +273,52 @@ def vote_leaderboard(votes, *, anchor=None, draws: int, seed: int, confidence: f
     category, a language: :attr:`rankwise.Votes.labels`); ``where`` keeps the votes whose
     labels have the values given (``{"judge": ["gpt-4"]}`` or ``"judge=gpt-4"``). A log that
     marks anonymous battles (``anony``) is read as FastChat's leaderboard reads it, the
-    anonymous ones only, unless ``where`` names ``anony``; said in the notes."""
+    anonymous ones only, unless ``where`` names ``anony``; said in the notes.
+
+    Elo is the Bradley–Terry maximum-likelihood rating, P(i beats j) = 1 / (1 +
+    10^((Elo_j − Elo_i)/400)), mean 1000 (or ``anchor`` at 1000); the board's columns are
+    those of the module docstring. :func:`rankwise.leaderboard` calls it for a vote log.
+
+    Parameters
+    ----------
+    votes : Votes
+    anchor : str, optional
+    draws, seed : int
+        Bootstrap rounds and their seed.
+    confidence : float
+        Level of the intervals and the rank sets.
+    alpha : float
+        Echoed in the settings (a log of votes has no Friedman test).
+    by : str, optional
+        A label of the votes: one more board per value.
+    ties : {"half", "davidson", "rao-kupper"}
+    over : {"auto", "battles", "prompts"}
+    style : str or list of str, optional
+        Style features to control for, or ``"auto"``.
+    vote_check : bool
+        Search for the fewest votes that change #1.
+    figure_top : int
+    where : str or dict, optional
+
+    Returns
+    -------
+    Leaderboard
+
+    References
+    ----------
+    Chiang, W.-L. et al. (2024). Chatbot Arena: an open platform for evaluating LLMs by human
+    preference. ICML. Huang, J. Y., Shen, Y., Wei, D. & Broderick, T. (2025). Dropping just a
+    handful of preferences can change top large language model rankings. arXiv:2508.11847.
+
+    Examples
+    --------
+    >>> from rankwise import load_votes_example
+    >>> from rankwise.analysis.vote_board import vote_leaderboard
+    >>> votes = load_votes_example("arena")
+    >>> lb = vote_leaderboard(votes, draws=20, seed=0, confidence=0.95, vote_check=False)
+    >>> lb.board.learners[0], lb.settings["bootstrap"]["over"]
+    ('orca', 'prompts')
+    """
     from .. import _validate as check
 
     check.choice("ties", ties, bs.TIES)
@@ -318,7 +363,8 @@ def votes_in(source, source_format: str = "auto", sep=None):
     --------
     >>> import pandas as pd
     >>> from rankwise.analysis.vote_board import votes_in
-    >>> votes_in(pd.DataFrame({"model_a": ["x"], "model_b": ["y"], "winner": ["tie"]})).models
+    >>> log = pd.DataFrame({"model_a": ["x"], "model_b": ["y"], "winner": ["tie"]})
+    >>> votes_in(log).models
     ('x', 'y')
     >>> votes_in(pd.DataFrame({"dataset": ["d"], "learner": ["x"], "value": [0.5]})) is None
     True

@@ -702,8 +702,8 @@ def win_probability(ratings_, draws=None, confidence: float = 0.95) -> WinProbab
     >>> from rankwise.stats.battles import win_probability
     >>> draws = np.array([[1000.0, 1100.0], [1000.0, 1300.0], [1000.0, 1200.0]])
     >>> w = win_probability([1000.0, 1200.0], draws, confidence=0.5)
-    >>> round(float(w.p[1, 0]), 4), round(float(w.lower[1, 0]), 4), round(float(w.upper[1, 0]), 4)
-    (0.7597, 0.6999, 0.8044)
+    >>> [round(float(m[1, 0]), 4) for m in (w.p, w.lower, w.upper)]
+    [0.7597, 0.6999, 0.8044]
     """
     points = np.asarray(ratings_.elo if isinstance(ratings_, BattleFit) else ratings_,
                         dtype=float)
