@@ -82,7 +82,7 @@ def _style_columns(votes, style) -> tuple:
     names = list(votes.feature_names)
     pairs = _feature_pairs(names)
     if style == STYLE_AUTO:
-        chosen = pairs
+        chosen = list(pairs)
     else:
         chosen = [s.strip() for s in style] if not isinstance(style, str) else \
             [s.strip() for s in style.split(",") if s.strip()]

@@ -15,7 +15,7 @@ SHOWN = 60
 #: The columns of the readable board: (key, header, digits); CSV and JSON carry them all.
 #: ``tied``: whether the learner is tied with #1 (the board's ``tied_with_first``).
 SHOWN_COLUMNS = (("elo", "Elo", 1), ("interval", "95% interval", 1), ("tied", "tied", None),
-                 ("rank_set", "rank set", None), ("style_elo", "Elo, style", 1),
+                 ("rank_set", "rank set", None), ("style_elo", "style Elo", 1),
                  ("style_rank_change", "style +/-", 0),
                  ("rank", "mean rank", 2), ("winrate", "win rate", 3), ("votes", "votes", 0),
                  ("ties", "ties", 3),
@@ -135,7 +135,8 @@ def document(lb) -> Document:
                        " took part in; ties: their share that were ties"
                        + ("; style: Elo controlled for style, and the places it gains (+) or"
                           " loses (-) under control." if "style_elo" in board.columns
-                          else ".")) + " Columns defined in the guide (leaderboards).")
+                          else ".")) + " Columns defined in the guide ("
+                   + ("leaderboards)." if votes is None else "boards from votes)."))
         if shown < len(board.learners):
             caption += (f" The best {shown} of {len(board.learners)} learners; the JSON and"
                         " CSV list them all.")
