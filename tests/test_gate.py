@@ -483,3 +483,10 @@ def test_the_same_two_runs_again_add_no_evidence(tmp_path):
     cli(c, b, "--ledger", book)
     looks = ledger.read(book.read_text(), question="regression", margin=0.0, alpha=0.05)
     assert looks[2]["runs"] != looks[0]["runs"] and looks[2]["evalue"] != 1.0
+
+
+def test_the_verdict_leads_with_what_decided():
+    """A task's regression decided the gate while the overall test did not: the verdict once
+    led with the overall p = 0.249 under "Regression shown"; it now says what decided first."""
+    out = " ".join(cli("--example", "nightly").output.split())
+    assert "Regression shown: 1 task regressed after Holm's adjustment (code). Overall," in out

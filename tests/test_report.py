@@ -460,3 +460,26 @@ def test_table_digits_in_one_pass_equal_the_allclose_rule():
                 cases.append(y)
     for values in cases:
         assert digits(values) == by_allclose(values)
+
+
+@pytest.mark.figures
+def test_the_html_cells_carry_the_star_their_legend_names():
+    """The legend says "* = p <= 0.05" in every format; the HTML once only coloured the cell."""
+    html = compare(load_example("garcia2008"), posthoc="all").render("html")
+    assert "* = " in html
+    marked = re.findall(r'<td class="[^"]*sig[^"]*">(.*?)</td>', html)
+    assert marked and all(cell.endswith("<sup>*</sup>") for cell in marked)
+
+
+def test_the_quartile_charts_fit_80_columns_with_long_names_and_four_digits():
+    """Eight learners named up to 18 characters, scores printed to four decimals: the chart's
+    lines ran to 82 columns (its bar could not narrow below 20); every line now fits 80."""
+    import pandas as pd
+
+    rng = np.random.default_rng(62)
+    names = ["LogisticRegression", "GradientBoosting", "RandomForest", "SVM-RBF", "kNN-15",
+             "NaiveBayes", "MLP", "DecisionTree"]
+    frame = pd.DataFrame(np.round(0.7 + 0.02 * np.arange(8) + rng.normal(0, 0.05, (20, 8)), 4),
+                         columns=names, index=[f"d{i}" for i in range(20)])
+    text = compare(frame, posthoc="all").render("text", width=80)
+    assert max(len(line) for line in text.splitlines()) <= 80

@@ -222,12 +222,15 @@ def boards():
         tabarena = rankwise.leaderboard(source, criterion=CRITERIA.get("tabarena"), draws=100)
     return {"leaderboard_tabarena": tabarena,   # 78 methods
             "leaderboard_k2": rankwise.leaderboard(board_frame(["m0", "m1"], 10), draws=50),
-            "leaderboard_long_names": rankwise.leaderboard(board_frame(LONG, 10), draws=50)}
+            "leaderboard_long_names": rankwise.leaderboard(board_frame(LONG, 10), draws=50),
+            # a board of votes: the arena example and its figures, read as a score board's
+            "leaderboard_votes": rankwise.leaderboard(rankwise.load_votes_example("arena"),
+                                                      draws=50, vote_check=False)}
 
 
 @pytest.mark.figures
 @pytest.mark.parametrize("case", ["leaderboard_tabarena", "leaderboard_k2",
-                                  "leaderboard_long_names"])
+                                  "leaderboard_long_names", "leaderboard_votes"])
 def test_leaderboard_figures(boards, case):
     from rankwise.report.generic import figures
 

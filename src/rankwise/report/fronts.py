@@ -128,12 +128,14 @@ def sentences(r) -> list:
     dom = r.dominated_learners
     if dom:
         out.append(f"Statistically dominated at alpha = {r.settings['alpha']:g} (another"
-                   " learner significantly better on one criterion and not worse on any),"
+                   " learner significantly better on one criterion and not significantly"
+                   " worse on any: it may be on the front by the points themselves),"
                    f" {len(dom)} of {k} learners: "
                    + _listed(r, dom, lambda a, b: f"{a} by {_some(b, BY_NAMED)}") + ".")
     else:
         out.append(f"No learner is statistically dominated at alpha = {r.settings['alpha']:g}"
-                   " (significantly better on one criterion and worse on none).")
+                   " (significantly better on one criterion and significantly worse on"
+                   " none).")
     out += _cheaper_among_tied(r)
     if r.gsd_front is not None:
         out.append(_gsd_sentence(r))

@@ -40,9 +40,10 @@ def verdict(g) -> str:
               ("superiority", False): "Superiority not shown"}[(g.question, g.passed)]
     level = (1 - 2 * g.alpha) if g.question == "equivalence" else g.confidence
     over = "" if len(g.tasks) == 1 else f" (macro-average over {counted(len(g.tasks), 'task')})"
-    return (f"{answer}: {g.candidate} minus {g.baseline} = {_num(o.difference)}{over},"
-            f" {100 * level:g}% interval [{_plain(o.low)}, {_plain(o.high)}],"
-            f" {p_phrase(o.p)} (one-sided); {g.decided_by}. Exit code {g.exit_code}.")
+    # what decided first: a task's regression can decide while the overall test does not
+    return (f"{answer}: {g.decided_by}. Overall, {g.candidate} minus {g.baseline} ="
+            f" {_num(o.difference)}{over}, {100 * level:g}% interval [{_plain(o.low)},"
+            f" {_plain(o.high)}], {p_phrase(o.p)} (one-sided). Exit code {g.exit_code}.")
 
 
 def document(g) -> Document:

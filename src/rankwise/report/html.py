@@ -38,7 +38,9 @@ def _h(text) -> str:
 def _cell(c) -> str:
     if isinstance(c, Cell):
         classes = " ".join(cls for cls, on in (("best", c.best), ("sig", c.mark)) if on)
-        return (f'<td class="{classes}">' if classes else "<td>") + _h(c.text) + "</td>"
+        # the star every other format prints (the legend names it), beside the colour
+        return ((f'<td class="{classes}">' if classes else "<td>") + _h(c.text)
+                + ("<sup>*</sup>" if c.mark else "") + "</td>")
     return f"<td>{_h(c)}</td>"
 
 

@@ -18,7 +18,7 @@ from .ranking import DEFAULT_DECIMALS, rank_within_datasets, round_scores
 BAR_WIDTH = 40
 #: A text chart's lines fit in this many columns (its bars narrowed, to BAR_MIN_WIDTH at least).
 LINE_WIDTH = 80
-BAR_MIN_WIDTH = 20
+BAR_MIN_WIDTH = 10
 #: Kendall's τ between a data set's order of learners (by median) and the overall order, at or
 #: above which that data set is "not strikingly different" from the overall chart.
 AGREEMENT_TAU = 0.6
