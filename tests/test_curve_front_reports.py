@@ -142,7 +142,7 @@ def test_curves_command_every_format_and_report(cli, tmp_path):
     assert {p.name for p in folder.iterdir()} == set(FILES.values()) | {
         f"{name}.{ext}" for name in ("curves", "checkpoints") for ext in ("svg", "pdf", "png")}
     assert "](curves.svg)" in (folder / "report.md").read_text()
-    assert "\\includegraphics[width=\\linewidth]{checkpoints.pdf}" in \
+    assert "keepaspectratio]{checkpoints.pdf}" in \
         (folder / "report.tex").read_text()
 
 

@@ -161,3 +161,25 @@ def test_the_front_figures_names_are_off_the_step_line_and_off_each_other(tabare
         scene = figure_scene(fig, name)
         assert len(scene.segments) >= int(r.front.sum()) - 1   # the step line is seen
         assert problems(scene) == []
+
+
+def test_the_tied_and_the_winners_are_named_in_the_tables_order(tabarena):
+    """The guide says the bullets follow the table's order; the tied list once began with a
+    learner the 20-row table did not show, and the second best (30 s of training) was among
+    "4 more"."""
+    from rankwise.report.fronts import document
+
+    said = sentences(tabarena)
+    order = [row[0] for row in next(b for b in document(tabarena).blocks
+                                    if getattr(b, "key", "") == "front").rows]
+    best = tabarena.best_sets[0]
+    text = next(s for s in said if s.startswith("Best on "))
+    named = [n for n in best.learners[1:] if n in text and n in order]
+    assert len(named) >= 2
+    assert sorted(named, key=text.index) == sorted(named, key=order.index)
+    among = next(s for s in said if s.startswith("Among the learners tied"))
+    parts = among.split("; ")
+    winners = [parts[0].split(f"{best.scope}, ", 1)[1].split(" is significantly")[0]]
+    winners += [p.split(" than ")[0] for p in parts[1:] if not p[0].isdigit()]
+    shown = [w for w in winners if w in order]
+    assert shown == sorted(shown, key=order.index)

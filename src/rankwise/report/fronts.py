@@ -180,18 +180,19 @@ def _cheaper_among_tied(r) -> list:
         return []
     tied = [r.learners.index(x) for x in best.learners]
     out = [f"Best on {best.scope}: {best.best}; tied with it {best.how()}:"
-           f" {_tied(best.learners[1:])}."]
+           f" {_tied(_table_order(r, best.learners[1:]))}."]   # in the table's order
     head = f"Among the learners tied with the best on {best.scope}, "
     for c in range(1, len(r.criteria)):
         crit = r.criteria[c]
         beaten = {r.learners[j]: [r.learners[i] for i in tied if r.better[c, j, i]]
                   for j in tied}
-        winners = [w for w in beaten if beaten[w]]
+        winners = _table_order(r, [w for w in beaten if beaten[w]])
         if not winners:
             out.append(head + f"none is significantly better on {crit} than another.")
             continue
         said = [f"{w} {'is significantly better on ' + crit + ' ' if not n else ''}than"
-                f" {_some(beaten[w], NAMED)}" for n, w in enumerate(winners[:NAMED])]
+                f" {_some(_table_order(r, beaten[w]), BY_NAMED)}"
+                for n, w in enumerate(winners[:NAMED])]
         pairs = sum(len(v) for v in beaten.values())
         more = len(winners) - NAMED
         out.append(head + "; ".join(said)

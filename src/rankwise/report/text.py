@@ -49,7 +49,19 @@ def column_blocks(widths, width: int | None) -> list:
             current, used = [], widths[0]
         current.append(i)
         used += 2 + widths[i]
-    return blocks + [[0] + current]
+    blocks.append([0] + current)
+    # even the blocks out from the end: a last block of one column (a p-value's stars apart
+    # from its rows' numbers) takes columns from the block before it while they fit
+    def fits(b):
+        return sum(widths[i] for i in b) + 2 * (len(b) - 1) <= width
+
+    for j in range(len(blocks) - 1, 0, -1):
+        while len(blocks[j]) + 1 < len(blocks[j - 1]):
+            moved = [0, blocks[j - 1][-1]] + blocks[j][1:]
+            if not fits(moved):
+                break
+            blocks[j - 1], blocks[j] = blocks[j - 1][:-1], moved
+    return blocks
 
 
 def _cell(c) -> str:
