@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ import rankwise
 from rankwise.report.fronts import render_fronts, sentences
 
 sys.path.insert(0, str(Path(__file__).parent))
-from visual_geometry import figure_scene, problems  # noqa: E402
+from visual_geometry import drawn_scene, figure_scene, problems  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -161,6 +162,14 @@ def test_the_front_figures_names_are_off_the_step_line_and_off_each_other(tabare
         scene = figure_scene(fig, name)
         assert len(scene.segments) >= int(r.front.sum()) - 1   # the step line is seen
         assert problems(scene) == []
+    # every stroke, the interval bars too: the guide's own example once set "RandomForest",
+    # "NaiveBayes" and "CART" on their bars (78 crowded learners' names sit on a white ground)
+    fig = front_figure(demo)
+    names = figure_scene(fig, "demo")          # the names alone (not their leader lines)
+    strokes = drawn_scene(fig, "demo").segments
+    assert len(strokes) > 2 * len(demo.learners)
+    everything = replace(names, segments=strokes)
+    assert [p for p in problems(everything) if "crosses label" in p] == []
 
 
 def test_the_tied_and_the_winners_are_named_in_the_tables_order(tabarena):

@@ -467,8 +467,15 @@ def _name_points(ax, r, x: int, y: int, corners) -> None:
     line (``corners``)."""
     px, py = r.points[:, x], r.points[:, y]
     named = r.figure_named()
+    # the interval bars are lines a name must not sit on, as the step line (a name once sat
+    # on a bar: "LR [Rerun] (tuned + ensemble)" struck through)
+    bars = [(np.array([r.low[i, x], r.high[i, x]]), np.array([py[i], py[i]]))
+            for i in range(len(px))] + [
+        (np.array([px[i], px[i]]), np.array([r.low[i, y], r.high[i, y]]))
+        for i in range(len(px))]
+    bars = [(bx, by) for bx, by in bars if np.isfinite(bx).all() and np.isfinite(by).all()]
     _place_names(ax, px[named], py[named], [r.learners[i] for i in named], (px, py),
-                 lines=() if corners is None else (corners,))
+                 lines=(() if corners is None else (corners,)) + tuple(bars))
 
 
 def _place_names(ax, xs, ys, names, others=None, fontsize: float = 7, lines=()) -> None:
