@@ -50,17 +50,13 @@ def column_blocks(widths, width: int | None) -> list:
         current.append(i)
         used += 2 + widths[i]
     blocks.append([0] + current)
-    # even the blocks out from the end: a last block of one column (a p-value's stars apart
-    # from its rows' numbers) takes columns from the block before it while they fit
-    def fits(b):
-        return sum(widths[i] for i in b) + 2 * (len(b) - 1) <= width
-
-    for j in range(len(blocks) - 1, 0, -1):
-        while len(blocks[j]) + 1 < len(blocks[j - 1]):
-            moved = [0, blocks[j - 1][-1]] + blocks[j][1:]
-            if not fits(moved):
-                break
-            blocks[j - 1], blocks[j] = blocks[j - 1][:-1], moved
+    # a last block of one column (a p-value's stars apart from its rows' numbers) takes the
+    # column before it, where it fits: no column stands alone
+    last = blocks[-1]
+    if len(blocks) > 1 and len(last) == 2 and len(blocks[-2]) > 2:
+        moved = [0, blocks[-2][-1], last[1]]
+        if sum(widths[i] for i in moved) + 4 <= width:
+            blocks[-2], blocks[-1] = blocks[-2][:-1], moved
     return blocks
 
 

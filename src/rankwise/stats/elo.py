@@ -282,9 +282,14 @@ def _pair_blocks(w: np.ndarray, n: np.ndarray, lightest: float, start) -> tuple:
     theta, bound = np.zeros(k), np.zeros(k, dtype=int)
     theta[top], bound[top] = fit(w[np.ix_(top, top)], n[np.ix_(top, top)], lightest)
     theta[rest], bound[rest] = fit(w[np.ix_(rest, rest)], n[np.ix_(rest, rest)], lightest)
-    games = n[np.ix_(top, rest)]
+    return _set_group(theta, bound, top, rest, n[np.ix_(top, rest)],
+                      float(w[np.ix_(top, rest)].sum()) - 0.5 * lightest)
+
+
+def _set_group(theta, bound, top, rest, games, target) -> tuple:
+    """The group ``top`` moved as one until its expected score against ``rest`` (``games``
+    weighted battles a pair) is ``target``, its ratings marked :data:`GROUP`; centred."""
     gap = theta[top][:, None] - theta[rest][None, :]
-    target = float(w[np.ix_(top, rest)].sum()) - 0.5 * lightest
     lo, hi = -60.0 - gap.max(), 60.0 - gap.min()
     for _ in range(200):                         # bisection: the group's score rises with it
         mid = 0.5 * (lo + hi)
@@ -370,16 +375,8 @@ def _blocks(totals: np.ndarray, per_pair: float, lightest: float, start) -> tupl
     theta[top], bound[top] = fit_totals(totals[top] - per_pair * rest.size, per_pair,
                                         lightest)
     theta[rest], bound[rest] = fit_totals(totals[rest], per_pair, lightest)
-    gap = theta[top][:, None] - theta[rest][None, :]
-    target = per_pair * top.size * rest.size - 0.5 * lightest
-    lo, hi = -60.0 - gap.max(), 60.0 - gap.min()
-    for _ in range(200):                         # bisection: the group's score rises with it
-        mid = 0.5 * (lo + hi)
-        score = float(np.sum(per_pair * 0.5 * (1.0 + np.tanh(0.5 * (gap + mid)))))
-        lo, hi = (mid, hi) if score < target else (lo, mid)
-    theta[top] += 0.5 * (lo + hi)
-    bound[top] = np.where(bound[top] == 0, GROUP, bound[top])
-    return theta - theta.mean(), bound
+    return _set_group(theta, bound, top, rest, per_pair,
+                      per_pair * top.size * rest.size - 0.5 * lightest)
 
 
 #: The chord iterations of :func:`fit_totals_rounds` give up after this many (a round that has
