@@ -223,6 +223,8 @@ def test_subsets_are_the_boards_of_their_rows():
     assert lb.boards[1].learners == alone.learners
     for col in ("elo", "elo_low", "elo_high", "rank", "winrate"):
         assert np.allclose(lb.boards[1].columns[col], alone.columns[col])
+    # each subset's heading says how many data sets its own tests are on
+    assert "Subset: problem_type = binary (5 data sets)" in lb.render("text")
     with pytest.raises(RankwiseError, match="no column 'nope' for --by"):
         leaderboard(frame, by="nope")
 

@@ -199,3 +199,14 @@ def test_rank_sets_keep_their_coverage_over_500_logs():
                  for i in range(5))
         held += ok
     assert held / 500 >= 0.95 - 2 * np.sqrt(0.95 * 0.05 / 500)
+
+
+def test_each_subset_says_its_own_size(arena):
+    """A subset prints its own tests and intervals: its heading says on how much (a board of
+    TabArena's problem types once did not say how many data sets each had)."""
+    votes = leaderboard(arena, draws=20, by="category", vote_check=False)
+    text = votes.render("text")
+    for b in votes.boards[1:]:
+        assert f"Subset: category = {b.subset} ({b.votes['votes']:,.0f} votes)" in text
+    scores = leaderboard(rankwise.load_example("garcia2008"), draws=5)
+    assert "Subset" not in scores.render("text")

@@ -112,7 +112,9 @@ def document(lb) -> Document:
             + _compared(s.get("decimals", "as given")) + ".", role="lead"))
     for board in lb.boards:
         if board.subset is not None:
-            doc.add(Heading(f"Subset: {lb.settings['by']} = {board.subset}"))
+            size = (f"{board.datasets:,} data sets" if board.votes is None
+                    else f"{board.votes['votes']:,.0f} votes")   # each subset's own tests
+            doc.add(Heading(f"Subset: {lb.settings['by']} = {board.subset} ({size})"))
         doc.add(Heading("Verdict" if board.subset is None else "What it means", 3
                         if board.subset is not None else 2))
         sentences = list(board.sentences)
