@@ -508,3 +508,18 @@ def test_cells_are_unique_and_invert_to_the_votes():
              for key in itertools.islice(zip(c.a.tolist(), c.b.tolist(),
                                              c.outcome.tolist()), 10)}
     assert [brute[key] for key in brute] == c.n[:10].tolist()
+
+
+def test_a_tie_model_with_a_model_that_only_tied_or_lost_falls_back_to_half_and_says_so():
+    """y never won a decided vote (5 ties, 25 losses): Davidson's and Rao-Kupper's likelihoods
+    have no finite maximum (y's strength goes to 0 as the tie parameter grows; it once printed
+    nu = 6.7e7 and Elo -3515). The fit is then ties as half, bounds and all, and said."""
+    a = np.array([0] * 20 + [1] * 10)
+    b = np.array([1] * 20 + [2] * 10)
+    outcome = np.array([0] * 20 + [2] * 5 + [1] * 5)
+    c = battles.cells(a, b, outcome, k=3)
+    half = battles.fit(c, ties="half")
+    for model in ("davidson", "rao-kupper"):
+        r = battles.fit(c, ties=model)
+        assert np.isnan(r.tie) and "no finite maximum" in r.note
+        assert np.allclose(r.elo, half.elo) and list(r.bound) == list(half.bound)

@@ -328,6 +328,11 @@ def _fit_half(wins, ties, lightest, start):
     return theta - theta.mean(), bound, None
 
 
+#: The log of the largest tie parameter (Davidson's ν, Rao–Kupper's η) taken as a maximum; a
+#: fit that runs past it has none (the fit is then ties as half, said).
+TIE_PARAMETER_MOST = float(np.log(1e6))
+
+
 def _fit_tied(model: str, wins, ties, lightest, start, extra0):
     """(theta, bound, iterations, extra): the tie model with peeling."""
     k = wins.shape[0]
@@ -348,6 +353,10 @@ def _fit_tied(model: str, wins, ties, lightest, start, extra0):
             theta_keep, extra, iterations = battle_ties.newton(
                 model, keep.size, pairs, None if start is None else start[keep], extra0)
             theta[keep] = theta_keep
+            # a model that never won a decided vote but tied can have no finite maximum: its
+            # strength goes to 0 as the tie parameter grows without end (nu = 6.7e7 seen)
+            if not extra < TIE_PARAMETER_MOST:
+                extra = np.nan
         else:
             theta[keep] = elo.fit(w + 0.5 * t, w + w.T + t, lightest,
                                   None if start is None else start[keep])[0]
@@ -436,8 +445,11 @@ def fit(cells_, k: int | None = None, ties: str = "half", anchor: int | None = N
         theta, bound, iterations, extra = _fit_tied(ties, wins, tie_matrix, c.lightest,
                                                     start, None)
         if np.isnan(extra):
-            note = (f"{ties} ties: the log has no tie (or no win) among the models fitted, so"
-                    " the tie parameter has no finite maximum; fitted with ties as half")
+            note = (f"{ties} ties: the log has no tie (or no win) among the models fitted, or"
+                    " a model never won (or never lost) a decided vote, so the tie model has"
+                    " no finite maximum; fitted with ties as half")
+            # the whole fit as half, bounds too (not the tie model's bounds at ν = 1)
+            theta, bound, iterations = _fit_half(wins, tie_matrix, c.lightest, start)
     if (bound != 0).any():
         shown = ", ".join(f"{i} ({'lower' if bound[i] > 0 else 'upper'})"
                           for i in np.flatnonzero(bound))
