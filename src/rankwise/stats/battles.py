@@ -331,6 +331,8 @@ def _fit_half(wins, ties, lightest, start):
 #: The log of the largest tie parameter (Davidson's ν, Rao–Kupper's η) taken as a maximum; a
 #: fit that runs past it has none (the fit is then ties as half, said).
 TIE_PARAMETER_MOST = float(np.log(1e6))
+#: The largest spread of log-strengths (about 5,200 Elo) taken as a maximum of a tie model.
+SPREAD_MOST = 30.0
 
 
 def _fit_tied(model: str, wins, ties, lightest, start, extra0):
@@ -355,7 +357,9 @@ def _fit_tied(model: str, wins, ties, lightest, start, extra0):
             theta[keep] = theta_keep
             # a model that never won a decided vote but tied can have no finite maximum: its
             # strength goes to 0 as the tie parameter grows without end (nu = 6.7e7 seen)
-            if not extra < TIE_PARAMETER_MOST:
+            # and a group that beat every model outside it has an infinite gap (the strengths
+            # run apart): both are fitted as ties as half, which bounds them
+            if not extra < TIE_PARAMETER_MOST or not np.ptp(theta_keep) < SPREAD_MOST:
                 extra = np.nan
         else:
             theta[keep] = elo.fit(w + 0.5 * t, w + w.T + t, lightest,
