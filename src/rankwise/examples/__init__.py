@@ -125,16 +125,10 @@ def load_curves_example(name: str = "learning"):
     >>> c.grid.tolist()
     [0.05, 0.1, 0.25, 0.5, 1.0]
     """
-    from dataclasses import replace
-
     from ..tables.curves import read_curves
 
-    if name not in CURVE_EXAMPLES:
-        raise RankwiseError(f"no bundled curves example named {name!r}; choose one of"
-                            f" {', '.join(CURVE_EXAMPLES)}")
-    with resources.as_file(resources.files(__name__).joinpath(CURVE_EXAMPLES[name][0])) as path:
-        curves = read_curves(path, reader="curves", higher_is_better=True)
-    return replace(curves, source=f"example:{name}")
+    return _bundled(name, CURVE_EXAMPLES, "curves example",
+                    lambda path: read_curves(path, reader="curves", higher_is_better=True))
 
 
 #: Bundled vote logs (pairwise votes of an arena; :func:`load_votes_example`).
@@ -156,16 +150,10 @@ def load_votes_example(name: str = "arena", missing_winner: str = "refuse"):
     >>> len(v.models), v.n_votes, v.feature_names
     (7, 3000, ('sum_assistant_a_tokens', 'sum_assistant_b_tokens'))
     """
-    from dataclasses import replace
-
     from ..tables.battle_readers import read_votes
 
-    if name not in VOTE_EXAMPLES:
-        raise RankwiseError(f"no bundled vote log named {name!r}; choose one of"
-                            f" {', '.join(VOTE_EXAMPLES)}")
-    with resources.as_file(resources.files(__name__).joinpath(VOTE_EXAMPLES[name][0])) as path:
-        votes = read_votes(path, source="votes", missing_winner=missing_winner)
-    return replace(votes, source=f"example:{name}")
+    return _bundled(name, VOTE_EXAMPLES, "vote log", lambda path: read_votes(
+        path, source="votes", missing_winner=missing_winner))
 
 
 def load_items_example(name: str, missing: str = "refuse"):
@@ -179,16 +167,10 @@ def load_items_example(name: str, missing: str = "refuse"):
     >>> t.models, t.tasks
     (('alpha', 'beta', 'gamma', 'delta'), ('code', 'trivia', 'reading', 'arith'))
     """
-    from dataclasses import replace
-
     from ..tables.items import read_items
 
-    if name not in ITEM_EXAMPLES:
-        raise RankwiseError(f"no bundled item example named {name!r}; choose one of"
-                            f" {', '.join(ITEM_EXAMPLES)}")
-    with resources.as_file(resources.files(__name__).joinpath(ITEM_EXAMPLES[name][0])) as path:
-        table = read_items(path, reader="items", missing=missing)
-    return replace(table, source=f"example:{name}")
+    return _bundled(name, ITEM_EXAMPLES, "item example",
+                    lambda path: read_items(path, reader="items", missing=missing))
 
 
 def example_path(name: str):
@@ -242,3 +224,16 @@ def experiment_path(name: str):
         raise RankwiseError(f"no bundled experiment named {name!r}; choose one of"
                             f" {', '.join(EXPERIMENTS)}")
     return resources.as_file(resources.files(__name__).joinpath(EXPERIMENTS[name]))
+
+
+def _bundled(name: str, table: dict, what: str, read):
+    """The bundled file ``name`` of ``table`` read by ``read(path)``, its source named
+    ``example:NAME``; an unknown name is one line naming the others."""
+    from dataclasses import replace
+
+    if name not in table:
+        raise RankwiseError(f"no bundled {what} named {name!r}; choose one of"
+                            f" {', '.join(table)}")
+    with resources.as_file(resources.files(__name__).joinpath(table[name][0])) as path:
+        found = read(path)
+    return replace(found, source=f"example:{name}")
