@@ -134,13 +134,13 @@ def vote_board(votes, *, anchor=None, draws: int, seed: int, confidence: float,
     low, high = rank_sets(point, draws_elo, list(names), confidence, seed)
     cols["rank_low"], cols["rank_high"] = low.astype(float), high.astype(float)
     w = votes.weight
-    played = np.bincount(a, w, k) + np.bincount(b, w, k)
     tie = votes.outcome == 2
-    won = (np.bincount(a, w * (votes.outcome == 0), k) + np.bincount(b, w * (votes.outcome == 1), k)
-           + 0.5 * (np.bincount(a, w * tie, k) + np.bincount(b, w * tie, k)))
-    cols["winrate"] = won / played
+    kept = np.ix_(took_part, took_part)
+    half, decided = votes.win_matrix()[kept], votes.win_matrix(tie=0.0)[kept]
+    played = (half + half.T).sum(axis=1)
+    cols["winrate"] = half.sum(axis=1) / played          # a tie half a win
     cols["votes"] = played
-    cols["ties"] = (np.bincount(a, w * tie, k) + np.bincount(b, w * tie, k)) / played
+    cols["ties"] = 2.0 * (half - decided).sum(axis=1) / played
     style_said = None
     if style:
         chosen, fa, fb = _style_columns(votes, style)

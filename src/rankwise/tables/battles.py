@@ -190,15 +190,15 @@ class Votes:
         [[0.0, 1.5], [0.5, 0.0]]
         """
         k = len(self.models)
-        w = np.zeros((k, k))
         won = np.where(self.outcome == 1, self.b, self.a)
         lost = np.where(self.outcome == 1, self.a, self.b)
         decided = self.outcome != 2
-        np.add.at(w, (won[decided], lost[decided]), self.weight[decided])
-        ties = ~decided
-        np.add.at(w, (self.a[ties], self.b[ties]), tie * self.weight[ties])
-        np.add.at(w, (self.b[ties], self.a[ties]), tie * self.weight[ties])
-        return w
+        # one bincount a kind of vote (np.add.at is many times slower on millions of votes)
+        w = np.bincount(won[decided] * k + lost[decided], weights=self.weight[decided],
+                        minlength=k * k).reshape(k, k)
+        t = np.bincount(self.a[~decided] * k + self.b[~decided],
+                        weights=tie * self.weight[~decided], minlength=k * k).reshape(k, k)
+        return w + t + t.T
 
 
 # --------------------------------------------------------------------------- building
