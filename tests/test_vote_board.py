@@ -104,9 +104,10 @@ def test_a_score_board_and_a_vote_board_read_the_same_way(board):
 
 @pytest.mark.parametrize("option, given, inferred", [
     ("bootstrap_over", "prompts", "auto"), ("ties", "half", None), ("style", "sum_assistant_tokens",
-                                                                    "auto")])
+                                                                    "auto"),
+    ("vote_check", True, None)])
 def test_each_option_given_and_inferred_is_the_same_board(arena, option, given, inferred):
-    kw = {"draws": 20, "vote_check": False}
+    kw = {"draws": 20, "vote_check": False} if option != "vote_check" else {"draws": 20}
     a = leaderboard(arena, **kw, **{option: given}).to_dict()
     b = leaderboard(arena, **kw, **({} if inferred is None else {option: inferred})).to_dict()
     for x, y in zip(a["boards"], b["boards"]):   # the numbers; "as asked" said only when asked
