@@ -531,7 +531,12 @@ def _content_box(fig: Figure):
 
     if any(ax.axison for ax in fig.axes) or not fig.axes:
         return "tight"
-    renderer = fig.canvas.get_renderer()
+    # A renderer of one pixel measures text as one of the figure's size would (extents depend
+    # on the resolution, not the canvas), without allocating the canvas: at the vector files'
+    # 1,200 dpi that is hundreds of megabytes and most of a diagram's time.
+    from matplotlib.backends.backend_agg import RendererAgg
+
+    renderer = RendererAgg(1, 1, fig.dpi)
     boxes = [a.get_window_extent(renderer) for ax in fig.axes for a in ax.get_children()
              if a.get_visible() and type(a).__name__ in ("Line2D", "Text")
              and (type(a).__name__ != "Text" or a.get_text())]
