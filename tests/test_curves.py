@@ -344,6 +344,51 @@ def test_mean_rank_band_holds_the_mean_and_is_deterministic():
     assert (low <= mean).all() and (mean <= high).all() and c > 1.96
 
 
+def test_a_learner_ranked_alike_on_every_problem_still_has_a_band():
+    """Learner 0 is first on every problem at the first budget: its standard error is 0 in
+    the data, and the band (floored at 1/(2n), as the guide says) keeps a width of 2c/(2n)
+    there instead of none."""
+    rng = np.random.default_rng(2)
+    n = 12
+    ranks = np.stack([np.argsort(np.argsort(rng.random((n, 3)), axis=1), axis=1) + 1.0
+                      for _ in range(3)])
+    ranks[0] = np.tile([1.0, 2.0, 3.0], (n, 1))
+    ranks[0, ::2, 1:] = [3.0, 2.0]
+    mean, low, high, c = mean_rank_band(ranks, draws=300, seed=0)
+    assert mean[0, 0] == 1.0
+    assert high[0, 0] - low[0, 0] == pytest.approx(2 * c * 0.5 / n)
+    assert (high - low > 0).all()
+
+
+def test_a_linear_aocc_over_orders_of_magnitude_says_so_where_it_is_read():
+    """Budgets 1 to 1,000 and errors from 10 down to 1e-3 on a linear AOCC (the default): the
+    AOCC paragraph says the last decade carries at least 90% of the area and the small values
+    barely count, and names the options that weigh each decade alike; with both on a log
+    scale, or on the learning-curve example (fractions 0.1 to 1), it says nothing."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for learner in range(3):
+        for problem in range(4):
+            v = 10.0
+            for b in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
+                v *= rng.uniform(0.3, 0.9)
+                rows.append({"learner": f"opt{learner}", "problem": f"f{problem}", "run": 0,
+                             "budget": b, "value": v})
+    df = pd.DataFrame(rows)
+    r = rankwise.compare_curves(df, higher_is_better=False, draws=200)
+    warned = r.aocc_scale_warnings()
+    assert len(warned) == 2 and "from 100 on" in warned[0] and "4 of 4" in warned[1]
+    text = " ".join(r.to_text().split())
+    assert all(f"Note: {w}." in text for w in warned)
+    assert json.loads(r.to_json())["aocc"]["scale_warnings"] == list(warned)
+    logged = rankwise.compare_curves(df, higher_is_better=False, draws=200,
+                                     aocc=rankwise.AoccOptions(value_scale="log",
+                                                               budget_scale="log"))
+    assert logged.aocc_scale_warnings() == ()
+    assert rankwise.compare_curves(rankwise.load_curves_example(),
+                                   draws=200).aocc_scale_warnings() == ()
+
+
 # --- the analysis ---------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

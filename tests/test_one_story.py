@@ -97,6 +97,37 @@ def test_every_format_marks_the_same_significant_results(case):
         == expected
 
 
+def test_a_variant_never_contradicts_how_the_p_value_was_computed(case):
+    """A test's label names its variant beside the method of its p-value: "Friedman aligned
+    ranks [exact] ... chi2" read as an exact test with an asymptotic p (the variant named the
+    tie-corrected formula)."""
+    _, cmp, _, _ = case
+    for name, res in cmp.tests.items():
+        variant = res.details.get("variant") or ""
+        assert "exact" not in variant or res.method == "exact", (name, variant, res.method)
+
+
+def test_an_interval_in_an_html_table_stays_on_one_line(case):
+    """A cell's interval ``[low, high]`` is one unbreakable run (a narrow column broke it
+    after the comma, the bound apart from its bracket)."""
+    _, _, outputs, _ = case
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", outputs["html"])
+    inside = [m for c in cells for m in re.findall(r"\[[^\[\]]*\]", c)]
+    assert inside and not [m for m in inside if " " in m]
+
+
+def test_every_format_names_the_best_cells_mark_as_it_draws_it(case):
+    """The rank table's caption names the mark its format draws: a star in plain text (which
+    has no bold), bold in the others; it said "bold or *" in all of them."""
+    _, cmp, outputs, _ = case
+    text = " ".join(outputs["text"].split())
+    assert "* = best of the data set" in text and "bold" not in text
+    for fmt in ("markdown", "html", "latex"):
+        assert "bold = best of the data set" in " ".join(outputs[fmt].split()), fmt
+    assert "bold or" not in " ".join(outputs.values())
+    assert outputs["html"].count('class="best') == int(cmp.summary.best.sum())
+
+
 @pytest.mark.figures
 def test_report_figures_match_what_is_drawn(case):
     name, cmp, outputs, doc = case

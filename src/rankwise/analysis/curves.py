@@ -39,6 +39,8 @@ from ..tables.curves import Curves, read_curves
 from ..protocol import Analysis
 from . import curve_settle
 from .curve_settle import decisions_settle
+from .figures import axis_scale
+from .verdict import some_names
 
 #: Budgets of the rank band and the ECDF when the grid has more points than this.
 DISPLAY_POINTS = 25
@@ -315,7 +317,36 @@ class CurveComparison(Analysis):
                 "test": d.test, "pvalue": d.pvalue,
                 "bounds": o.bounds if isinstance(o.bounds, str) else list(o.bounds),
                 "value_scale": o.value_scale, "budget_scale": o.budget_scale,
-                "budget": o.budget, "curve": o.curve}
+                "budget": o.budget, "curve": o.curve,
+                "scale_warnings": list(self.aocc_scale_warnings())}
+
+    def aocc_scale_warnings(self) -> tuple:
+        """Sentences for a linear AOCC axis over values or budgets that span two orders of
+        magnitude or more (the figures' rule, :func:`.figures.axis_scale`): the area is then
+        decided by the last decade of the budget, or by the largest values, and a log scale
+        weighs each decade alike. Empty where the scales suit the data."""
+        o = self.aocc_options
+        out = []
+        grid = self.curves.grid
+        if o.budget is not None:
+            grid = grid[grid <= o.budget]
+        name = self.curves.budget_name
+        if o.budget_scale == "linear" and axis_scale(grid) == "log":
+            last = grid[-1] / 10
+            out.append(f"the {name} runs from {grid[0]:g} to {grid[-1]:g} on a linear axis:"
+                       f" the area from {last:g} on (the last order of magnitude) carries at least 90%"
+                       f" of its weight; --budget-scale log weighs each order of magnitude"
+                       f" alike")
+        lb, ub = (np.broadcast_to(np.asarray(b, dtype=float).ravel(),
+                                  (len(self.curves.problems),)) for b in self.aocc_bounds)
+        wide = [p for p, lo, hi in zip(self.curves.problems, lb, ub)
+                if axis_scale([lo, hi]) == "log"]
+        if o.value_scale == "linear" and wide:
+            out.append(f"the values span two orders of magnitude or more on {len(wide)} of"
+                       f" {len(lb)} problems ({some_names(wide)}) and are normalised on a"
+                       f" linear scale, where differences among the smallest barely count;"
+                       f" --value-scale log weighs each order of magnitude alike")
+        return tuple(out)
 
     def _profiles_dict(self) -> dict:
         taus, rho = self.performance

@@ -33,6 +33,11 @@ class Cell:
     mark: bool = False  # significant at alpha (starred)
 
 
+#: Where a caption names the mark of the best value of each data set (``Cell.best``): the
+#: renderers say it their way, "bold" where the format has bold and "*" in plain text.
+BEST = "<best-mark>"
+
+
 @dataclass
 class Table:
     header: list
@@ -45,6 +50,10 @@ class Table:
     #: kept (the last whatever its width), its note printed under it (where the other columns
     #: are). (): every column, in blocks of columns that fit.
     narrow: tuple = ()
+
+    def said(self, bold: bool = True) -> str:
+        """The caption with the best cells' mark named as this format draws it."""
+        return self.caption.replace(BEST, "bold" if bold else "*")
 
 
 def header_lines(head) -> list:

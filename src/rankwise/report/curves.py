@@ -208,7 +208,8 @@ def _aocc_section(r) -> list:
             Paragraph(f"Area over the convergence curve (1 = best from the start; {curve};"
                       f" values normalised to {bounds} on a {o.value_scale} scale, budget axis"
                       f" {o.budget_scale}; mean over runs, then over problems), through"
-                      f" compare: {decision_words(r.aocc_decision)}."),
+                      f" compare: {decision_words(r.aocc_decision)}."
+                      + "".join(f" Note: {w}." for w in r.aocc_scale_warnings())),
             Table(["learner", "AOCC"], rows, "<>", caption=_rows_note(r, "by AOCC"),
                   key="aocc")]
 

@@ -18,7 +18,7 @@ from .._text import counted
 from ..analysis.effects import effects_against
 from ..analysis.verdict import one_sided_claim
 from ..names import FIGURES, TESTS, label, procedure_title, ranking_title, test_title
-from .blocks import (MAX_TABLE_ROWS, Bullets, Cell, Document, Drawn,
+from .blocks import (BEST, MAX_TABLE_ROWS, Bullets, Cell, Document, Drawn,
                      Figure, Heading, Paragraph, Preformatted, Table, figure_learners,
                      left_out_sentence, shown_learners, shown_names, table_digits)
 from .format import fmt_cd, fmt_num, fmt_p, fmt_rank
@@ -457,7 +457,7 @@ def _rank_table(cmp) -> list:
         rows.append(["letters"] + [marks.get(t.learners[j], "") for j in cols])
     blocks = [Table(["dataset"] + [t.learners[j] for j in cols], rows, "<" + ">" * len(cols),
                     caption=f"{t.criterion or 'Scores'} per data set (rank in parentheses,"
-                            " 1 = best; bold or * = best of the data set)." + _letters_note(cmp),
+                            f" 1 = best; {BEST} = best of the data set)." + _letters_note(cmp),
                     key="rank_table")]
     if t.n_datasets > MAX_TABLE_ROWS:
         blocks.append(Paragraph(f"... {t.n_datasets - MAX_TABLE_ROWS} more data sets (the average"

@@ -5,6 +5,7 @@ apply only inside its own wrapper. Every name and note is escaped."""
 from __future__ import annotations
 
 import html
+import re
 
 import numpy as np
 
@@ -35,13 +36,22 @@ def _h(text) -> str:
     return html.escape(visible(text), quote=True)
 
 
+_BRACKETED = re.compile(r"\[[^\[\]]*\]")
+
+
+def _td(text) -> str:
+    """A cell's text escaped, an interval ``[low, high]`` kept on one line: a narrow column
+    broke it after the comma, the bound apart from its bracket."""
+    return _BRACKETED.sub(lambda m: m.group(0).replace(" ", "&nbsp;"), _h(text))
+
+
 def _cell(c) -> str:
     if isinstance(c, Cell):
         classes = " ".join(cls for cls, on in (("best", c.best), ("sig", c.mark)) if on)
         # the star every other format prints (the legend names it), beside the colour
-        return ((f'<td class="{classes}">' if classes else "<td>") + _h(c.text)
+        return ((f'<td class="{classes}">' if classes else "<td>") + _td(c.text)
                 + ("<sup>*</sup>" if c.mark else "") + "</td>")
-    return f"<td>{_h(c)}</td>"
+    return f"<td>{_td(c)}</td>"
 
 
 def _svg_only(svg: str) -> str:
@@ -129,7 +139,7 @@ def document_body(doc, svgs: dict, cmp=None) -> str:
             parts.append(f'<table id="{block.key}"><thead><tr>{head}</tr></thead>'
                          f"<tbody>{rows}</tbody></table>")
             if block.caption:
-                parts.append(f'<p class="caption">{_h(block.caption)}</p>')
+                parts.append(f'<p class="caption">{_h(block.said())}</p>')
         elif isinstance(block, Preformatted):
             # each line made inert on its own: the line breaks are the block's, not a name's
             text = "<pre>" + "\n".join(_h(line) for line in block.lines) + "</pre>"
@@ -179,7 +189,7 @@ def full_ranking(cmp) -> str:
 
     def td(text, value=None):
         value = text if value is None else value
-        return f'<td data-v="{_h(value)}">{_h(text)}</td>'
+        return f'<td data-v="{_h(value)}">{_td(text)}</td>'
 
     rows = []
     for pos, j in enumerate(order, 1):

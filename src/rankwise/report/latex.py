@@ -213,7 +213,7 @@ def _table(block: Table, fragment: bool) -> list:
                 [r"\tiny", r"\setlength{\tabcolsep}{%dpt}" % (TINY_GAP_PT // 2)])
     # the note says where the other columns are; a page has no terminal to widen
     note = note.replace("a wider terminal, ", "")
-    caption = " ".join(_text(x) for x in (block.caption, note) if x)
+    caption = " ".join(_text(x) for x in (block.said(), note) if x)
     if fragment:
         env = "table*" if width > COLUMN_PT else "table"
         return ([f"\\begin{{{env}}}[htbp]", r"\centering"] + size

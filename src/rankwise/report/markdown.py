@@ -64,7 +64,7 @@ def markdown_document(doc, figure_files: bool = False) -> str:
             out += ["| " + " | ".join(md(header_text(h)) for h in block.header) + " |",
                     "| " + " | ".join(align) + " |"]
             out += ["| " + " | ".join(_cell(c) for c in r) + " |" for r in block.rows]
-            out += [""] + ([md(block.caption), ""] if block.caption else [])
+            out += [""] + ([md(block.said()), ""] if block.caption else [])
         elif isinstance(block, Preformatted):
             # A fence longer than any run of backticks inside keeps the block closed.
             runs = re.findall(r"`+", "\n".join(block.lines))

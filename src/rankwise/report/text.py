@@ -104,7 +104,7 @@ def _table(block, width: int | None) -> list:
         header, align = [header[i] for i in keep], "".join(align[i] for i in keep)
     out = table_lines(rows, header, align, width)
     if block.caption:
-        out += _wrap(block.caption, width=width)
+        out += _wrap(block.said(bold=False), width=width)
     if note:
         out += _wrap(note, width=width)
     return out

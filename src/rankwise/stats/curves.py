@@ -421,7 +421,8 @@ def mean_rank_band(ranks: np.ndarray, *, confidence: float = 0.95, draws: int = 
     bootstrap samples of the problems (the same draw at every budget: a problem's curves go
     together; :math:`\hat s^*` recomputed in each sample, the bootstrap-t, which carries the
     heavier tails of a t statistic at small n into c). All the band's intervals hold together
-    with probability ``confidence``.
+    with probability ``confidence``. Both :math:`\hat s` and :math:`\hat s^*` are floored at
+    1/(2n) (ranks are discrete: n equal ranks have no spread), so no interval has zero width.
 
     Returns ``(mean, low, high, c)``, each (g, l) but c.
 
@@ -436,7 +437,9 @@ def mean_rank_band(ranks: np.ndarray, *, confidence: float = 0.95, draws: int = 
     """
     g, n, k = ranks.shape
     mean = ranks.mean(axis=1)
-    se = ranks.std(axis=1, ddof=1) / np.sqrt(n)
+    # The floor below holds for the data too: a learner ranked alike on every problem has no
+    # spread, and a band of zero width would claim its mean rank is known exactly.
+    se = np.maximum(ranks.std(axis=1, ddof=1) / np.sqrt(n), 0.5 / n)
     rng = np.random.default_rng(seed)
     weights = bootstrap_counts(draws, n, rng) / n
     flat = ranks.transpose(1, 0, 2).reshape(n, g * k)  # problems x (budget, learner)

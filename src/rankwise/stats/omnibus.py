@@ -288,7 +288,7 @@ def aligned_from_ranks(r: np.ndarray, convention: str) -> TestResult:
         p = float(stats.chi2.sf(stat, k - 1))
     return TestResult(test="friedman_aligned", statistic=stat, pvalue=p, method="chi2",
                       convention=convention, df=(k - 1,),
-                      details={"variant": "exact" if convention == "default" else "keel",
+                      details={"variant": "tie-corrected" if convention == "default" else "keel",
                                "mean_ranks": col / n, "rank_totals": col, "denominator": denom,
                                "n": n, "k": k},
                       notes=tuple(notes))
@@ -389,7 +389,7 @@ def quade_from_ranks(r: np.ndarray, q: np.ndarray, convention: str) -> TestResul
         p = float(stats.f.sf(stat, *df))
     return TestResult(test="quade", statistic=stat, pvalue=p, method="F", convention=convention,
                       df=df,
-                      details={"variant": "exact" if convention == "default" else "keel",
+                      details={"variant": "tie-corrected" if convention == "default" else "keel",
                                "mean_ranks": w_j / (n * (n + 1) / 2.0), "s": s_j, "a2": a2, "b": b,
                                "n": n, "k": k},
                       notes=tuple(notes))
