@@ -53,6 +53,23 @@ def test_quartile_bar_layout():
                      "fc, 1.0, 1.0, 1.0, 1.0,  1.0, [ |         ]"]
 
 
+def test_a_quartile_chart_names_its_columns_and_its_bar():
+    """The text (and the LaTeX, which prints the same lines) says what each number and each
+    character of the bar is: a header line aligned with the columns, and a legend with the
+    bars' scale; every line within 80 columns."""
+    from rankwise.stats.summary import quartile_chart_lines
+
+    lines = quartile_chart_lines(load_example("garcia2008"))
+    assert lines[2].startswith("(bars on one scale from 0.098 to 0.994:")
+    assert "| the median" in lines[3]
+    head, first = lines[5], lines[6]
+    assert head.split(", ")[0].strip() == "learner" and head.endswith(", bar")
+    assert [c.strip() for c in head.split(",")[1:6]] == ["min", "q1", "median", "q3", "max"]
+    assert [m.end() for m in re.finditer(",", head)] == \
+        [m.end() for m in re.finditer(",", first)][:6]
+    assert max(map(len, lines)) <= 80
+
+
 def test_quartile_charts_use_fold_values_and_the_overall_rule():
     t = load_example("folds_demo", criterion="accuracy")
     charts = quartile_charts(t)
@@ -423,7 +440,7 @@ def test_quartile_chart_lines_fit_in_80_columns():
     assert max(len(x) for x in lines) <= 80
     bars = [x[x.index("["):] for x in lines if x.endswith("]")]
     assert len({len(b) for b in bars}) == 1 and len(bars[0]) < BAR_WIDTH + 2
-    short = quartile_chart_lines(t, digits=1)
+    short = quartile_chart_lines(t, digits=0)  # 80 columns with the header's "median"
     assert [len(x[x.index("["):]) for x in short if x.endswith("]")][0] == BAR_WIDTH + 2
 
 

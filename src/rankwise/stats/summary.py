@@ -138,13 +138,23 @@ def quartile_bar(row: QuartileRow, lo: float, hi: float, width: int = BAR_WIDTH)
     return "[" + "".join(cells) + "]"
 
 
+#: The columns of a quartile chart, named in a header line above its rows.
+CHART_COLUMNS = ("learner", "min", "q1", "median", "q3", "max")
+
+
 def format_quartile_chart(title: str, rows: list, lo: float, hi: float, digits: int = 3,
-                          width: int = BAR_WIDTH) -> list:
-    """Lines of one chart, in the notes' layout (columns padded so that the bars line up)."""
+                          width: int = BAR_WIDTH, header: bool = False) -> list:
+    """Lines of one chart, in the notes' layout (columns padded so that the bars line up);
+    ``header``: a line naming the columns under the title."""
     cells = [[r.learner] + [f"{v:.{digits}f}" if r.n else "-" for v in
                             (r.minimum, r.q1, r.median, r.q3, r.maximum)] for r in rows]
-    widths = [max(len(c[i]) for c in cells) for i in range(6)]
+    widths = [max(len(c[i]) for c in cells + ([list(CHART_COLUMNS)] if header else []))
+              for i in range(6)]
     out = [f"----| {title} |-----"]
+    if header and rows:
+        names = [CHART_COLUMNS[0].ljust(widths[0])] + [CHART_COLUMNS[i].rjust(widths[i])
+                                                       for i in range(1, 6)]
+        out.append(", ".join(names) + ", bar")
     for r, c in zip(rows, cells):
         parts = [c[0].ljust(widths[0])] + [c[i].rjust(widths[i]) for i in range(1, 6)]
         out.append(", ".join(parts) + ", " + quartile_bar(r, lo, hi, width))
@@ -229,12 +239,15 @@ def quartile_chart_lines(table, criterion_label: str | None = None, digits: int 
     # LINE_WIDTH columns, down to BAR_MIN_WIDTH.
     width = charts["width"]
     longest = max(len(line) for title, rows in shown for line in
-                  format_quartile_chart(title, rows, charts["lo"], charts["hi"], digits, width)[1:]
+                  format_quartile_chart(title, rows, charts["lo"], charts["hi"], digits, width,
+                                        header=True)[1:]
                   ) if any(rows for _, rows in shown) else 0
     width = max(BAR_MIN_WIDTH, min(width, width - (longest - LINE_WIDTH)))
-    out = ["=====", f"Criteria {label}"]
+    out = ["=====", f"Criteria {label}",
+           f"(bars on one scale from {charts['lo']:.{digits}f} to {charts['hi']:.{digits}f}:",
+           " - from q1 to the median, | the median, + from the median to q3)"]
     out.extend(format_quartile_chart("Overall", charts["overall"], charts["lo"], charts["hi"],
-                                     digits, width))
+                                     digits, width, header=True))
     if charts["per_dataset"]:
         if charts["overall_enough"] and not show_all:
             # two lines: a text report keeps every line within 80 columns
