@@ -426,3 +426,22 @@ def test_report_folder_that_is_also_the_output_file_is_refused_before_any_work(c
     for what in (("-c", "accuracy"), ("--criteria", "accuracy,fit_time")):
         ran = cli("compare", "--example", "demo_results", *what, "-o", out, "--report", out)
         assert ran.code == 2 and "is also -o" in ran.err and not out.exists(), ran
+
+
+def test_each_column_of_the_front_table_prints_its_numbers_one_way(rng):
+    """A criterion's points and intervals share one format: fixed decimals that give its
+    smallest value four digits, or scientific notation for all of them (a column of 58.92,
+    9.706, 56.8 and 1.881e+04 did not line up)."""
+    import re
+
+    t = _planted_table(rng)
+    slow = t["criterion"] == "fit_time"
+    t.loc[slow & (t["learner"] == "B"), "value"] *= 1500.0   # 1 s and 1,500 s in one column
+    r = compare_criteria(t, ["accuracy", "fit_time"], draws=200, permutations=99)
+    lines = r.to_markdown().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| ---"))
+    rows = lines[start + 1:start + 4]
+    cells = [re.findall(r"-?\d+\.\d+(?:e[+-]\d+)?", row) for row in rows]
+    for column in zip(*cells):
+        kinds = {("e" in c, len(c.split(".")[1].split("e")[0])) for c in column}
+        assert len(kinds) == 1, column

@@ -74,3 +74,48 @@ def _within(values, d) -> bool:
     off = np.round(values, d)
     np.subtract(values, off, out=off)
     return bool(np.abs(off, out=off).max() <= 1e-12)
+
+
+#: A column is printed in scientific notation when its fixed layout would need more than this
+#: many characters for a number (values over about a million, or a smallest value far below 1).
+COLUMN_WIDTH_MAX = 10
+
+
+def column_format(values, significant: int = 4):
+    """One format for a column of numbers, so that its numbers line up and read alike: fixed
+    decimals that give its smallest value (in magnitude, 0 aside) ``significant`` digits, or
+    scientific notation for the whole column where fixed decimals would be wider than
+    ``COLUMN_WIDTH_MAX``. Returns a function from a number to its text ("-" for NaN).
+
+    Examples
+    --------
+    >>> from rankwise.report.format import column_format
+    >>> f = column_format([58.92, 9.706, 56.8, 13.0])
+    >>> [f(v) for v in (58.92, 9.706, 56.8, 13.0)]
+    ['58.920', '9.706', '56.800', '13.000']
+    >>> f = column_format([3.237, 18810.0, 2.569])
+    >>> [f(v) for v in (3.237, 18810.0)]
+    ['3.237', '18810.000']
+    >>> f = column_format([3.237, 1881000.0])
+    >>> [f(v) for v in (3.237, 1881000.0)]
+    ['3.237e+00', '1.881e+06']
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    v = np.abs(v[np.isfinite(v)])
+    nonzero = v[v > 0]
+    decimals = 0
+    if nonzero.size:
+        decimals = int(min(6, max(0, significant - 1 - math.floor(math.log10(nonzero.min())))))
+    largest = float(v.max()) if v.size else 0.0
+    wide = len(f"{-largest:.{decimals}f}") > COLUMN_WIDTH_MAX
+    spec = f".{significant - 1}e" if wide else f".{decimals}f"
+
+    def text(x) -> str:
+        x = float(x)
+        if math.isnan(x):
+            return "-"
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return format(x, spec)
+
+    return text
