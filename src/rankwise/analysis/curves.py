@@ -333,7 +333,8 @@ class CurveComparison(Analysis):
         name = self.curves.budget_name
         if o.budget_scale == "linear" and axis_scale(grid) == "log":
             last = grid[-1] / 10
-            out.append(f"the {name} runs from {grid[0]:g} to {grid[-1]:g} on a linear axis:"
+            out.append(f"the budget ({name}) runs from {grid[0]:g} to {grid[-1]:g} on a"
+                       f" linear axis:"
                        f" the area from {last:g} on (the last order of magnitude) carries at least 90%"
                        f" of its weight; --budget-scale log weighs each order of magnitude"
                        f" alike")
@@ -342,10 +343,14 @@ class CurveComparison(Analysis):
         wide = [p for p, lo, hi in zip(self.curves.problems, lb, ub)
                 if axis_scale([lo, hi]) == "log"]
         if o.value_scale == "linear" and wide:
+            how = ("--value-scale log weighs each order of magnitude alike" if (lb > 0).all()
+                   else "--value-scale log with --aocc-bounds above 0 (IOHinspector's"
+                        " 1e-8,1e8 for gaps to the optimum) weighs each order of magnitude"
+                        " alike")
             out.append(f"the values span two orders of magnitude or more on {len(wide)} of"
                        f" {len(lb)} problems ({some_names(wide)}) and are normalised on a"
                        f" linear scale, where differences among the smallest barely count;"
-                       f" --value-scale log weighs each order of magnitude alike")
+                       f" {how}")
         return tuple(out)
 
     def _profiles_dict(self) -> dict:

@@ -110,7 +110,15 @@ CURVE_EXAMPLES = {
                  " logistic regression, a random forest, 15-NN) x 12 synthetic classification"
                  " data sets, 2 x 5-fold CV, accuracy at 5, 10, 25, 50 and 100% of each"
                  " training part (tools/make_curves_example.py)"),
+    "bbob": ("bbob",
+             "optimizer traces written by IOHprofiler's own logger (ioh 0.4.2): random search,"
+             " a (1+1)-ES, compass search and differential evolution on 8 BBOB functions in 5"
+             " dimensions, instances 1-5, 1,000 evaluations (tools/make_bbob_example.py)"),
 }
+#: How each bundled curves example is read (its reader, and the direction where the file
+#: does not say it).
+_CURVE_READS = {"learning": {"reader": "curves", "higher_is_better": True},
+                "bbob": {"reader": "ioh"}}
 
 
 def load_curves_example(name: str = "learning"):
@@ -124,11 +132,14 @@ def load_curves_example(name: str = "learning"):
     (('forest', 'knn', 'logistic', 'naive_bayes'), (4, 12, 10, 5))
     >>> c.grid.tolist()
     [0.05, 0.1, 0.25, 0.5, 1.0]
+    >>> b = load_curves_example("bbob")
+    >>> b.learners, len(b.problems), b.maximize
+    (('DE', 'OnePlusOneES', 'PatternSearch', 'RandomSearch'), 8, False)
     """
     from ..tables.curves import read_curves
 
     return _bundled(name, CURVE_EXAMPLES, "curves example",
-                    lambda path: read_curves(path, reader="curves", higher_is_better=True))
+                    lambda path: read_curves(path, **_CURVE_READS[name]))
 
 
 #: Bundled vote logs (pairwise votes of an arena; :func:`load_votes_example`).

@@ -79,8 +79,10 @@ def normalise(values: np.ndarray, lb, ub, *, maximize: bool, scale: str = "linea
         if scale == "log":
             if (lb <= 0).any():
                 raise RankwiseError("a log value scale needs a lower bound above 0 (the"
-                                    " minimised gap to the optimum, say); give bounds or"
-                                    " value_scale='linear'")
+                                    " minimised gap to the optimum, say), and a problem's"
+                                    " values reach 0 or below: give bounds above 0"
+                                    " (--aocc-bounds 1e-8,1e8, as IOHinspector) or the"
+                                    " linear scale")
             n = (np.log10(v) - np.log10(lb)) / (np.log10(ub) - np.log10(lb))
         elif scale == "linear":
             n = (v - lb) / (ub - lb)
