@@ -291,3 +291,65 @@ def test_a_tall_figure_is_scaled_to_the_page_not_run_off_it(tmp_path):
     log = pdflatex(tmp_path)
     assert "elo.pdf" in log
     assert "Float too large" not in log and "Overfull" not in log
+
+
+def eight_learners():
+    """The paper author's table of the documentation walk: 8 learners with long names on 20
+    data sets (its report turned 7 tables sideways and orphaned their headings)."""
+    rng = np.random.default_rng(4)
+    names = ["RandomForest", "GradientBoosting", "LogisticRegression", "SVM-RBF", "kNN-15",
+             "NaiveBayes", "MLP", "DecisionTree"]
+    frame = pd.DataFrame(np.round(rng.uniform(0.6, 0.99, (20, 8)), 4), columns=names)
+    frame.insert(0, "dataset", [f"dataset_{i:02d}" for i in range(20)])
+    return frame
+
+
+def test_a_heading_a_caption_or_a_paragraph_stays_with_its_landscape_table():
+    """In the report, nothing is left alone on a page by a table set sideways: the heading
+    (and its paragraphs) before it go to its landscape page, the paragraph after it stays
+    there, and a caption is in the table's minipage (it ran onto the next page)."""
+    tex = compare(eight_learners(), posthoc="all").to_latex()
+    assert tex.count(r"\begin{landscape}") >= 3
+    for before in tex.split(r"\begin{landscape}")[:-1]:
+        tail = before.rstrip().splitlines()[-1]
+        assert not tail.startswith(r"\section") and not tail.startswith(r"\subsection"), tail
+    for between in re.findall(r"\\end\{landscape\}(.*?)\\begin\{landscape\}", tex, re.S):
+        assert not between.strip(), between
+    for body in re.findall(r"\\begin\{minipage\}\{\\linewidth\}(.*?)\\end\{minipage\}", tex,
+                           re.S):
+        assert r"\end{tabular}" in body
+    assert tex.count(r"\begin{tabular}") == tex.count(r"\begin{minipage}{\linewidth}")
+
+
+@pytest.mark.subprocess
+@needs_tex
+@pytest.mark.visual
+def test_the_width_a_table_is_placed_by_is_tex_s_within_a_few_percent(tmp_path):
+    """The width that decides portrait, landscape and the font size is TeX's own, measured,
+    within 0 to 8% over (never under: a table that overflows is worse): an average letter
+    made it up to 19% over, and tables that fit a portrait page were turned sideways."""
+    from rankwise.report import latex as L
+    from rankwise.report.blocks import Table
+    from rankwise.report.document import build
+
+    tables = {}
+    for name, cmp in (("walk", compare(eight_learners(), posthoc="all")),
+                      ("g10", compare(load_example("garcia2010"), posthoc="both"))):
+        token = L._NAMES.set(L._names_pattern(cmp.table.learners + cmp.table.datasets))
+        try:
+            for i, block in enumerate(build(cmp).blocks):
+                if isinstance(block, Table):
+                    kept, _ = L._narrowed(block)
+                    tables[f"{name}{i}"] = (sum(L._width(kept)), L._tabular(kept))
+        finally:
+            L._NAMES.reset(token)
+    lines = [r"\documentclass{article}", r"\usepackage[T1]{fontenc}", r"\usepackage{lmodern}",
+             r"\usepackage{booktabs}", r"\begin{document}"]
+    lines += [r"\setbox0\hbox{" + "\n".join(t) + r"}\typeout{WIDTH " + key + r" \the\wd0}"
+              for key, (_, t) in tables.items()]
+    (tmp_path / "widths.tex").write_text("\n".join(lines + [r"\end{document}"]))
+    log = pdflatex(tmp_path, "widths.tex")
+    real = {m[0]: float(m[1]) for m in re.findall(r"WIDTH (\S+) ([\d.]+)pt", log)}
+    assert set(real) == set(tables) and len(real) >= 15
+    for key, (estimate, _) in tables.items():
+        assert 1.0 <= estimate / real[key] <= 1.08, (key, estimate, real[key])

@@ -57,6 +57,19 @@ LANDSCAPE_PT = 640
 COLUMN_PT = 240
 CHAR_PT = 4.9       # an average letter of the 10 pt body font (T1 Latin Modern, measured)
 DIGIT_PT = 5.0      # a digit
+#: The width (pt) of each printable ASCII character, space to tilde, in the 10 pt body font
+#: (T1 Latin Modern, measured by TeX: \setbox0\hbox{c}\the\wd0); others take ``CHAR_PT``.
+#: An estimate from one average letter was up to 19% wide, which sent tables that fit a
+#: portrait page to a landscape one.
+ASCII_PT = tuple(float(w) for w in (
+    "3.33 2.78 3.74 8.33 5.00 8.33 7.78 2.78 3.89 3.89 5.00 7.78 2.78 3.33 2.78 5.00 5.00 5.00"
+    " 5.00 5.00 5.00 5.00 5.00 5.00 5.00 5.00 2.78 2.78 7.78 7.78 7.78 4.72 7.78 7.50 7.08 7.22"
+    " 7.64 6.81 6.53 7.85 7.50 3.61 5.14 7.78 6.25 9.17 7.50 7.78 6.81 7.78 7.36 5.56 7.22 7.50"
+    " 7.50 10.28 7.50 7.50 6.11 2.78 5.00 2.78 5.00 7.50 2.78 5.00 5.56 4.44 5.56 4.44 3.06"
+    " 5.00 5.56 2.78 3.06 5.28 2.78 8.33 5.56 5.00 5.56 5.28 3.92 3.94 3.89 5.56 5.28 7.22 5.28"
+    " 5.28 4.44 5.00 2.78 5.00 5.00").split())
+#: Bold (\textbf) is this much wider than the body font, on average over those characters.
+BOLD_SCALE = 1.16
 MONO_PT = 5.25      # a character of the 10 pt typewriter font
 COLUMN_GAP_PT = 12  # 2 \tabcolsep
 _MATH = re.compile(r"(?P<alpha>\balpha(?: = (?P<a>-?[0-9.]+))?\b)"
@@ -127,13 +140,15 @@ def _width(block: Table) -> tuple:
         if _SCIENTIFIC.match(text):  # 1.618·10^-7: the mantissa, ·10 and a small exponent
             width = (len(text.split("e")[0]) + 6) * DIGIT_PT
         else:
-            width = sum(DIGIT_PT if ch.isdigit() else CHAR_PT for ch in text)
+            width = sum(ASCII_PT[ord(ch) - 32] if " " <= ch <= "~" else CHAR_PT
+                        for ch in text)
         if isinstance(c, Cell) and c.best:
-            width *= 1.1
+            width *= BOLD_SCALE
         return width + (4.0 if mark else 0.0)
 
-    # 5 % more than the sum, since a table that overflows is worse than one turned sideways.
-    return 1.05 * sum(max(size(c) for c in col) for col in cols), COLUMN_GAP_PT * len(cols)
+    # 3 % more than the sum (kerning, the mathematics of a p-value), since a table that
+    # overflows is worse than one set smaller.
+    return 1.03 * sum(max(size(c) for c in col) for col in cols), COLUMN_GAP_PT * len(cols)
 
 
 def _tabular(block: Table) -> list:
@@ -222,10 +237,12 @@ def _table(block: Table, fragment: bool) -> list:
                 + [r"\label{" + _label("tab", block.key) + "}", f"\\end{{{env}}}", ""])
     # In the report the tables are not floats: a report has many, and LaTeX holds at most 18
     # floats back.
-    body = [r"\begin{center}"] + size + _tabular(block)
+    # in a minipage: the caption stays on the page of its table (it was left to the next)
+    body = [r"\begin{center}", r"\begin{minipage}{\linewidth}", r"\centering"] + size \
+        + _tabular(block)
     if caption:
         body.append(r"\\[2pt] {\small " + caption + "}")
-    body += [r"\end{center}"]
+    body += [r"\end{minipage}", r"\end{center}"]
     if width > PORTRAIT_PT:
         body = [r"\begin{landscape}"] + body + [r"\end{landscape}"]
     return body + [""]
@@ -306,10 +323,31 @@ def _latex_blocks(doc, cmp, figure_files: bool, fragment: bool) -> str:
         out += [f"% rankwise {visible(cmp.table.source)}: tables and figures to \\input into a paper;",
                 "% needs \\usepackage{booktabs,graphicx} (and the figures' PDFs from --report).",
                 FIT, ""]
+    lead = None   # where the headings (and paragraphs) just before a table begin in ``out``
+    end = None    # where the landscape page of the table just before ends in ``out``
     for block in doc.blocks:
         if isinstance(block, Table):
-            out += _table(block, fragment)
-        elif isinstance(block, Figure):
+            body = _table(block, fragment)
+            if body[0] == r"\begin{landscape}" and lead is not None:
+                # its heading goes to the landscape page with it: left behind, it ended the
+                # page before on its own
+                body = body[:1] + out[lead:] + body[1:]
+                del out[lead:]
+            out += body
+            lead = None
+            end = len(out) - 2 if body[0] == r"\begin{landscape}" else None
+            continue
+        if isinstance(block, Paragraph) and end is not None and not fragment:
+            # a paragraph after a landscape table stays on its page (alone, it took a page)
+            out[end:end] = [_text(block.text), ""]
+            end += 2
+            continue
+        end = None
+        if not isinstance(block, (Heading, Paragraph)):
+            lead = None
+        elif isinstance(block, Heading) and lead is None and not fragment:
+            lead = len(out)
+        if isinstance(block, Figure):
             if figure_files and block.plan.drawn:
                 out += _figure(block)
             elif not fragment:
