@@ -169,3 +169,25 @@ def test_curves_report_refusals_are_one_line(cli, tmp_path, args, said):
               *(a.format(folder=folder) for a in args))
     assert ran.code == 2 and said in ran.err and len(ran.err.strip().splitlines()) == 1, ran
     assert not list(folder.iterdir())   # refused before any work
+
+
+@pytest.mark.figures
+def test_the_bars_of_neighbouring_checkpoints_stand_apart(curves):
+    """The learning curves' checkpoints 0.05, 0.1, 0.25, 0.5 and 1 crowd the start of a
+    linear axis, and the bars of 0.05 and 0.1 ran together: the budget axis is logarithmic,
+    ticked at the checkpoints as written, and each checkpoint's bars stand apart from the
+    next one's."""
+    import numpy as np
+    from matplotlib.collections import LineCollection
+
+    from rankwise.report.curves import curves_figure
+
+    fig = curves_figure(curves)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0.05", "0.1", "0.25", "0.5", "1"]
+    xs = np.array([[c.get_transform().transform(seg[0])[0] for seg in c.get_segments()]
+                   for c in ax.collections if isinstance(c, LineCollection)])  # learner x cp
+    left, right = xs.min(axis=0), xs.max(axis=0)
+    assert (left[1:] - right[:-1] > 5).all(), (left, right)

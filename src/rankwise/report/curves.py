@@ -336,14 +336,21 @@ def curves_figure(r):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from ..analysis.figures import axis_scale
-
     c = r.curves
     fig = Figure(figsize=(10, 7.5), layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(2, 2)
     shown = r.figure_order()
     colors = looks(len(c.learners), shown)
+    log_x = _budget_axis(r) == "log"
+    cps = np.asarray(r.settings["checkpoints"], dtype=float)
+    for a in (axes[0, 0], axes[0, 1], axes[1, 0]):   # first: the bars are placed on it
+        a.set_xlabel(c.budget_name + (" (log scale)" if log_x else ""))
+        if log_x:
+            a.set_xscale("log")
+            if cps.size <= 8:   # the checkpoints as they are written (0.05, not 5x10^-2)
+                a.set_xticks(cps, [f"{v:g}" for v in cps])
+                a.minorticks_off()
     _rank_panel(axes[0, 0], r, shown, colors)
     _convergence_panel(axes[0, 1], r, shown, colors)
     ax = axes[1, 0]
@@ -352,11 +359,6 @@ def curves_figure(r):
     ax.set_ylabel("share of (problem, run, target) reached")
     ax.set_title(f"ECDF of running times ({r.targets.shape[-1]} targets per problem)",
                  fontsize=10)
-    log_x = axis_scale(c.grid) == "log"
-    for a in (axes[0, 0], axes[0, 1], axes[1, 0]):
-        a.set_xlabel(c.budget_name + (" (log scale)" if log_x else ""))
-        if log_x:
-            a.set_xscale("log")
     _profile_panel(axes[1, 1], r, shown, colors)
     fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside lower center",
                ncols=min(len(shown), 6), frameon=False)
@@ -364,6 +366,20 @@ def curves_figure(r):
     if cut:
         fig.suptitle(cut, fontsize=8, color="0.25")
     return fig
+
+
+def _budget_axis(r) -> str:
+    """The budget axis of the curves figure: logarithmic where the budgets span two orders of
+    magnitude (every figure's rule), or one where the checkpoints crowd its start (0.05 and
+    0.1 of 1: their bars ran together), else linear."""
+    from ..analysis.figures import axis_scale
+
+    grid = r.curves.grid
+    if axis_scale(grid) == "log":
+        return "log"
+    cps = np.sort(np.asarray(r.settings["checkpoints"], dtype=float))
+    crowded = cps.size > 2 and np.diff(cps).min() < (grid.max() - grid.min()) / 12
+    return "log" if (grid > 0).all() and grid.max() >= 10 * grid.min() and crowded else "linear"
 
 
 def looks(k: int, shown) -> list:
@@ -387,8 +403,16 @@ def _bars(ax, x, low, high, shown, colors, index):
     from matplotlib.transforms import offset_copy
 
     n = len(shown)
+    # 3 points apart, or closer where two budgets are near (0.05 and 0.1 of a linear axis):
+    # a budget's bars take at most 60% of the gap to the next, so no two budgets interleave
+    step = 3.0
+    if len(x) > 1 and n > 1:
+        ax.autoscale_view()
+        at = ax.transData.transform(np.column_stack([x, np.zeros(len(x))]))[:, 0]
+        gap = float(np.diff(np.sort(at)).min()) * 72.0 / ax.figure.dpi
+        step = min(step, 0.6 * gap / (n - 1))
     for place, i in enumerate(shown):
-        shift = offset_copy(ax.transData, fig=ax.figure, x=3.0 * (place - (n - 1) / 2),
+        shift = offset_copy(ax.transData, fig=ax.figure, x=step * (place - (n - 1) / 2),
                             y=0.0, units="points")
         ax.vlines(x, low[index(i)], high[index(i)], color=colors[i]["color"], lw=1.6,
                   alpha=0.7, transform=shift)
