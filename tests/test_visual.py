@@ -289,3 +289,29 @@ def test_the_checker_on_drawn_shapes():
     assert problems(Scene(canvas, [a], []), ["first", "third"]) != []
     assert problems(Scene(canvas, [a], []), ["first", "third"],
                     note="The figures show the best 1 of 2 learners (1 left out).") == []
+
+
+def test_tied_learners_drop_their_own_lines_in_the_drawn_and_the_tikz_diagram():
+    """Two tied pairs (2.5 and 3.5 of four learners): each learner's line down from the axis
+    stands apart from its twin's, 3 points, in the drawn diagram and in the TikZ one (one
+    line served two learners, and their two labels read as hanging from one point)."""
+    from matplotlib.lines import Line2D
+
+    from rankwise.analysis.results import FigurePlan
+    from rankwise.report.diagrams import DROP_SEP
+    from rankwise.report.tikz import DROP_SEP_CM
+
+    ranks, names = np.array([1.0, 2.5, 2.5, 4.0]), ["a", "b", "c", "d"]
+    fig = cd_diagram(ranks, names, cd=3.5)
+    drops = sorted(line.get_xdata()[0] for line in fig.axes[0].get_lines()
+                   if isinstance(line, Line2D) and len(line.get_xdata()) == 3)
+    gaps = np.diff(drops) * fig.get_figwidth()
+    assert len(drops) == 4 and gaps.min() >= DROP_SEP * 0.99, gaps
+    plan = FigurePlan(name="cd_diagram", drawn=True, headline=False, procedure="nemenyi",
+                      family="all", ranking="friedman", alpha=0.05, caption="",
+                      cliques=(("a", "b", "c", "d"),), critical_difference=3.5)
+    picture = cd_diagram_tikz(plan, ranks, names)
+    xs = sorted(float(line.split("\\draw (")[1].split(",")[0])
+                for line in picture.splitlines() if "|-" in line)
+    unit = 8.0 / 3   # cm per rank: the axis 1 to 4 over WIDTH_CM
+    assert np.diff(xs).min() * unit >= DROP_SEP_CM * 0.99, xs

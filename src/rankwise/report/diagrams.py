@@ -40,6 +40,10 @@ TIGHT_PAD = 0.08  # inches of margin around a figure cropped by matplotlib's "ti
 MIN_FONT = 6  # points: the smallest type a diagram drawn to a given width is set in
 BAR_PAD = 0.006  # figure width: a clique bar reaches this far past its end learners' lines
 BAR_GAP = 0.03  # inches: the least blank between two clique bars on one level
+#: Inches between two learners' lines down from the axis (tied mean ranks drew one line for
+#: two learners), and between two markers of the control diagram (a marker is 6-7 points).
+DROP_SEP = 3 / 72
+MARKER_SEP = 7.5 / 72
 
 #: ``--figure-width`` by name, in centimetres: a column and the whole text width of the usual
 #: two-column formats (ACM 8.5/17.8 cm, IEEE 8.9/18.1 cm), a little under both.
@@ -156,6 +160,51 @@ def _axis_frame(mean_ranks, names, title, n_levels, suffix: str = "", width=None
     return fig, ax, x_of, top, font, height
 
 
+def spread(x, sep: float, bounds: tuple | None = None) -> np.ndarray:
+    """Positions as near ``x`` as can be (least squares) with at least ``sep`` between
+    neighbours, in the order of ``x`` (ties in their given order): the lines of tied learners
+    drop side by side instead of as one line. Runs of points closer than ``sep`` are spread
+    about their own mean; the rest stay where they are. Within ``bounds`` (the axis's ends),
+    where ``sep`` is narrowed so that every point fits.
+
+    Examples
+    --------
+    >>> from rankwise.report.diagrams import spread
+    >>> spread([1.0, 2.0, 2.0, 4.0], 0.2).round(3).tolist()
+    [1.0, 1.9, 2.1, 4.0]
+    >>> spread([1.0, 1.0, 1.0], 0.2, bounds=(1.0, 4.0)).round(3).tolist()
+    [1.0, 1.2, 1.4]
+    """
+    x = np.asarray(x, dtype=float)
+    if bounds is not None and x.size > 1:
+        sep = min(sep, (bounds[1] - bounds[0]) / (x.size - 1))
+    out = _spread(x, sep)
+    if bounds is not None and x.size:
+        # pushed in from the ends, keeping the order and the separation
+        order = np.argsort(out, kind="stable")
+        placed = out[order]
+        placed = np.maximum(placed, bounds[0] + sep * np.arange(x.size))
+        placed = np.minimum(placed, bounds[1] - sep * np.arange(x.size)[::-1])
+        out[order] = placed
+    return out
+
+
+def _spread(x: np.ndarray, sep: float) -> np.ndarray:
+    order = np.argsort(x, kind="stable")
+    runs = []   # [start, members, sum of (desired - place * sep)]
+    for i in order:
+        runs.append([x[i], 1, x[i]])
+        while len(runs) > 1 and runs[-2][0] + runs[-2][1] * sep > runs[-1][0] + 1e-12:
+            (_, n0, t0), (_, n1, t1) = runs[-2], runs.pop()
+            total = t0 + t1 - n0 * n1 * sep   # the second run's places move up by n0
+            runs[-1] = [total / (n0 + n1), n0 + n1, total]
+    out = np.empty_like(x)
+    starts = np.repeat([r[0] for r in runs], [r[1] for r in runs])
+    places = np.concatenate([np.arange(r[1]) for r in runs]) if runs else np.empty(0)
+    out[order] = starts + places * sep
+    return out
+
+
 def _label_x(ax):
     return ax.figure.rankwise_margin
 
@@ -180,15 +229,16 @@ def label_rows(mean_ranks) -> list:
             for pos, j in enumerate(np.argsort(mean_ranks, kind="stable"))]
 
 
-def _hang_labels(ax, mean_ranks, names, x_of, top, start, font, style=None):
-    """Learners with the better half of the mean ranks hang to the left, the rest to the right."""
+def _hang_labels(ax, mean_ranks, names, drop, top, start, font, style=None):
+    """Learners with the better half of the mean ranks hang to the left, the rest to the right,
+    each from its line down from the axis at ``drop[learner]`` (figure width)."""
     texts = []
     left_x, right_x = _label_x(ax)
     for idx, row, left in label_rows(mean_ranks):
         r = mean_ranks[idx]
         y = start + ROW * row
         xe, ha = (left_x, "right") if left else (right_x, "left")
-        ax.plot([x_of(r), x_of(r), xe], [top, y, y], color="black", lw=0.7)
+        ax.plot([drop[idx], drop[idx], xe], [top, y, y], color="black", lw=0.7)
         label = (f"{literal(names[idx])} ({r:.2f})" if ha == "left"
                  else f"({r:.2f}) {literal(names[idx])}")
         extra = (style or {}).get(idx, {})
@@ -251,7 +301,11 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
         title = f"{procedure}" + (f", alpha = {alpha}" if alpha is not None else "")
     fig, ax, x_of, top, font, height = _axis_frame(mean_ranks, names, title,
                                                    max(levels, default=-1) + 1, width=width)
-    levels = _bar_levels(fig, ax, x_of, mean_ranks, groups, levels)
+    ends = (x_of(fig.rankwise_axis[0]), x_of(fig.rankwise_axis[1]))
+    drop = spread([x_of(v) for v in mean_ranks], DROP_SEP / fig.get_figwidth(), ends)
+    # the bars' levels from the lines as drawn (a tie's lines stand apart)
+    at = fig.rankwise_axis[0] + (drop - ends[0]) / (x_of(fig.rankwise_axis[0] + 1) - ends[0])
+    levels = _bar_levels(fig, ax, x_of, at, groups, levels)
     n_levels = max(levels) + 1 if levels else 0
     if cd is not None:
         lo, hi = fig.rankwise_axis
@@ -267,7 +321,7 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
     bar_top = top + 0.2
     for g, lev in zip(groups, levels):
         y = bar_top + 0.22 * lev
-        xs = [x_of(mean_ranks[i]) for i in g]
+        xs = [drop[i] for i in g]
         ax.plot([xs[0] - BAR_PAD, xs[-1] + BAR_PAD], [y, y], color="black", lw=3.0,
                 solid_capstyle="butt")
         contiguous = list(g) == [int(i) for i in np.argsort(mean_ranks, kind="stable")
@@ -283,7 +337,7 @@ def cd_diagram(mean_ranks, names, significant=None, cd: float | None = None,
             ax.plot([lo, hi], [y, y], color="0.35", lw=1.2, solid_capstyle="butt")
             for xe in (lo, hi):
                 ax.plot([xe, xe], [y - 0.04, y + 0.04], color="0.35", lw=1.0)
-    texts = _hang_labels(ax, mean_ranks, names, x_of, top, start, font)
+    texts = _hang_labels(ax, mean_ranks, names, drop, top, start, font)
     fig.rankwise_labels = texts
     fig.rankwise_cliques = groups
     return fig
@@ -305,17 +359,20 @@ def control_diagram(mean_ranks, names, control: int, significant=None, cd: float
         ax.fill_between([x_of(lo), x_of(hi)], top - 0.06, top + 0.06, color="0.75", lw=0)
         ax.text(0.5, top - 0.4, f"shaded: control ± CD = {fmt_cd(cd)}", ha="center", va="center",
                 fontsize=font - 1)
+    # markers of close mean ranks side by side (on a narrow axis they merged into one)
+    drop = spread([x_of(v) for v in mean_ranks], MARKER_SEP / fig.get_figwidth(),
+                  (x_of(fig.rankwise_axis[0]), x_of(fig.rankwise_axis[1])))
     for j in range(k):
         if j == control:
-            ax.plot([x_of(rc)], [top], marker="D", color="black", ms=7)
+            ax.plot([drop[j]], [top], marker="D", color="black", ms=7)
             continue
         filled = bool(significant[j]) if significant is not None else (
             cd is not None and abs(mean_ranks[j] - rc) >= cd)
-        ax.plot([x_of(mean_ranks[j])], [top], marker="o", ms=6, color="black",
+        ax.plot([drop[j]], [top], marker="o", ms=6, color="black",
                 markerfacecolor="black" if filled else "white")
     style = {control: {"fontweight": "bold"}}
     names = [f"{n} [control]" if j == control else n for j, n in enumerate(names)]
-    texts = _hang_labels(ax, mean_ranks, names, x_of, top, top + 0.55, font, style)
+    texts = _hang_labels(ax, mean_ranks, names, drop, top, top + 0.55, font, style)
     ax.text(0.5, height - 0.12, "filled: significantly different from the control;"
             " hollow: not", ha="center", va="bottom", fontsize=font - 1)
     fig.rankwise_labels = texts

@@ -19,6 +19,7 @@ ROW_CM = 0.45       # between label rows
 LABEL_GAP_CM = 0.4  # from an end of the axis to the label column on its side
 BAR_PAD_CM = 0.06   # a clique bar reaches this far past its outer learners' lines
 BAR_GAP_CM = 0.12   # blank between two clique bars on one level, at least
+DROP_SEP_CM = 0.106  # between two learners' lines down from the axis (3 pt, as drawn)
 
 
 #: The labels' type before any scaling: ``\small`` of a 10 pt document (a two-column paper's).
@@ -33,7 +34,7 @@ def cd_diagram_tikz(plan, mean_ranks, names) -> str:
     """The ``tikzpicture`` of a drawn CD-diagram plan (y grows downwards, in cm), laid out as
     the drawn figure: each learner's line drops from its mean rank and turns outwards to the
     label column beyond the axis's end on its side, its label outside the line's end."""
-    from .diagrams import clique_levels, label_rows, rank_axis, spaced_ticks
+    from .diagrams import clique_levels, label_rows, rank_axis, spaced_ticks, spread
 
     r = np.asarray(mean_ranks, dtype=float)
     names = list(names)
@@ -41,7 +42,8 @@ def cd_diagram_tikz(plan, mean_ranks, names) -> str:
     unit = WIDTH_CM / max(hi - lo, 1)
     index = {n: j for j, n in enumerate(names)}
     groups = [tuple(index[n] for n in g) for g in (plan.cliques or ())]
-    levels = clique_levels(r, groups, gap=(2 * BAR_PAD_CM + BAR_GAP_CM) / unit)
+    drop = spread(r, DROP_SEP_CM / unit, (lo, hi))   # tied learners' lines apart, as drawn
+    levels = clique_levels(drop, groups, gap=(2 * BAR_PAD_CM + BAR_GAP_CM) / unit)
     n_levels = max(levels) + 1 if levels else 0
     out = [f"\\begin{{tikzpicture}}[x={_f(unit)}cm, y=-1cm, font=\\small]",
            f"  \\draw ({_f(lo)},0) -- ({_f(hi)},0);"]
@@ -53,7 +55,7 @@ def cd_diagram_tikz(plan, mean_ranks, names) -> str:
         out.append(f"  \\draw ({t},0) -- ({t},-0.1) node[above] {{{t}}};" if t in labelled
                    else f"  \\draw ({t},0) -- ({t},-0.05);")
     out += _cd_bar(plan.critical_difference, lo, hi)
-    out += _clique_bars(r, groups, levels, BAR_PAD_CM / unit)
+    out += _clique_bars(drop, groups, levels, BAR_PAD_CM / unit)
     start = 0.25 + LEVEL_CM * n_levels + 0.25
     left_x, right_x = lo - LABEL_GAP_CM / unit, hi + LABEL_GAP_CM / unit
     for j, row, left in label_rows(r):
@@ -61,10 +63,10 @@ def cd_diagram_tikz(plan, mean_ranks, names) -> str:
         y = start + ROW_CM * row
         # down from the mean rank, then out to the label column; the label beyond the end
         if left:
-            out.append(f"  \\draw ({_f(r[j])},0) |- ({_f(left_x)},{_f(y)}) node[left]"
+            out.append(f"  \\draw ({_f(drop[j])},0) |- ({_f(left_x)},{_f(y)}) node[left]"
                        f" {{({r[j]:.2f}) {name}}};")
         else:
-            out.append(f"  \\draw ({_f(r[j])},0) |- ({_f(right_x)},{_f(y)}) node[right]"
+            out.append(f"  \\draw ({_f(drop[j])},0) |- ({_f(right_x)},{_f(y)}) node[right]"
                        f" {{{name} ({r[j]:.2f})}};")
     out.append("\\end{tikzpicture}")
     return "\n".join(out) + "\n"
@@ -86,8 +88,9 @@ def _cd_bar(cd, lo, hi) -> list:
 
 
 def _clique_bars(r, groups, levels, pad) -> list:
-    """A thick bar under the axis for each clique, on its level; a clique that skips a learner
-    between its ends has its members dotted, as in the drawn figure."""
+    """A thick bar under the axis for each clique, on its level, between its end learners'
+    lines ``r``; a clique that skips a learner between its ends has its members dotted, as in
+    the drawn figure."""
     out = []
     for g, lev in zip(groups, levels):
         y = _f(0.25 + LEVEL_CM * lev)
