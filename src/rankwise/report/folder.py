@@ -13,21 +13,24 @@ from .markdown import markdown_report
 from .pairs import pairs_csv
 from .pairs_file import folder_pairs
 from .text import WIDTH, text_report
-from .tikz import cd_diagram_tikz, fitted, page_size, standalone, type_at
+from .tikz import axis_for, cd_diagram_tikz, fitted, page_size, standalone, type_at
 
 
-def tikz_files(cmp) -> dict:
+def tikz_files(cmp, width: float | None = None) -> dict:
     """The CD diagram as TikZ (``cd_diagram.tikz``, which ``report.tex`` inputs where TikZ is
     loaded, and ``cd_diagram_tikz.tex``, which compiles on its own); none when no CD diagram
-    is drawn. Every report folder that holds a comparison's CD diagram writes them."""
+    is drawn. Every report folder that holds a comparison's CD diagram writes them. ``width``
+    (inches, ``--figure-width``): laid out for a line that wide (a shorter axis, the labels'
+    type kept), as the drawn figures are."""
     plan = cmp.figures.get("cd_diagram")
     if plan is None or not plan.drawn:
         return {}
     names, ranks, restrict = shown_figure_inputs(cmp)
     plan = restrict(plan)
-    picture = fitted(cd_diagram_tikz(plan, ranks, names))
+    axis = axis_for(ranks, names, None if width is None else width * 2.54)
+    picture = fitted(cd_diagram_tikz(plan, ranks, names, axis))
     return {"cd_diagram.tikz": picture,
-            "cd_diagram_tikz.tex": standalone(picture, page_size(names, plan))}
+            "cd_diagram_tikz.tex": standalone(picture, page_size(names, plan, axis))}
 
 
 def tikz_type(cmp, width: float | None) -> dict:
@@ -70,7 +73,7 @@ def _write_all(cmp, folder: Path, width=None) -> list:
             path = folder / f"{name}.{fmt}"
             path.write_bytes(data)
             written.append(path)
-    for name, content in tikz_files(cmp).items():
+    for name, content in tikz_files(cmp, width).items():
         path = folder / name
         path.write_text(content, encoding="utf-8")
         written.append(path)

@@ -14,6 +14,9 @@ from .format import fmt_cd
 from .latex import latex_escape
 
 WIDTH_CM = 8.0      # from rank 1 to rank k
+#: The shortest axis of a picture laid out for a given line (``--figure-width``): the axis
+#: gives way to the labels down to this, then the picture is scaled (its type with it).
+MIN_AXIS_CM = 3.0
 LEVEL_CM = 0.22     # between clique bars
 ROW_CM = 0.45       # between label rows
 LABEL_GAP_CM = 0.4  # from an end of the axis to the label column on its side
@@ -30,16 +33,17 @@ def _f(v: float) -> str:
     return f"{v:.4f}".rstrip("0").rstrip(".")
 
 
-def cd_diagram_tikz(plan, mean_ranks, names) -> str:
+def cd_diagram_tikz(plan, mean_ranks, names, axis_cm: float = WIDTH_CM) -> str:
     """The ``tikzpicture`` of a drawn CD-diagram plan (y grows downwards, in cm), laid out as
     the drawn figure: each learner's line drops from its mean rank and turns outwards to the
-    label column beyond the axis's end on its side, its label outside the line's end."""
+    label column beyond the axis's end on its side, its label outside the line's end.
+    ``axis_cm``: the axis's length (:func:`axis_for`)."""
     from .diagrams import clique_levels, label_rows, rank_axis, spaced_ticks, spread
 
     r = np.asarray(mean_ranks, dtype=float)
     names = list(names)
     lo, hi, major, minor = rank_axis(r)
-    unit = WIDTH_CM / max(hi - lo, 1)
+    unit = axis_cm / max(hi - lo, 1)
     index = {n: j for j, n in enumerate(names)}
     groups = [tuple(index[n] for n in g) for g in (plan.cliques or ())]
     drop = spread(r, DROP_SEP_CM / unit, (lo, hi))   # tied learners' lines apart, as drawn
@@ -114,12 +118,12 @@ def fitted(picture: str) -> str:
             + picture.rstrip("\n") + "%\n}\n")
 
 
-def page_size(names, plan) -> tuple:
+def page_size(names, plan, axis_cm: float = WIDTH_CM) -> tuple:
     """(width, height) in cm of a page that holds the picture: the axis, the longest label on
     each side (about 0.2 cm a character of the small font), the bars and the label rows."""
     k = len(names)
     longest = max(len(str(n)) for n in names) + 7
-    width = WIDTH_CM + 2 * (0.2 * longest + 0.5)
+    width = axis_cm + 2 * (0.2 * longest + 0.5)
     levels = len(plan.cliques or ())
     height = 1.3 + LEVEL_CM * levels + ROW_CM * ((k + 1) // 2) + 0.8
     return round(width, 1), round(height, 1)
@@ -132,7 +136,7 @@ CHAR_CM = 0.16
 LABEL_SEP_CM = 0.21
 
 
-def natural_width(mean_ranks, names) -> float:
+def natural_width(mean_ranks, names, axis_cm: float = WIDTH_CM) -> float:
     """The picture's width in cm before any scaling: the axis, the gaps to the label columns
     and the longest label on each side (its width by :data:`CHAR_CM`)."""
     from .diagrams import label_rows
@@ -142,13 +146,36 @@ def natural_width(mean_ranks, names) -> float:
     for j, _, left in label_rows(r):
         longest[left] = max(longest[left], len(f"({r[j]:.2f}) {names[j]}") * CHAR_CM
                             + LABEL_SEP_CM)
-    return WIDTH_CM + 2 * LABEL_GAP_CM + longest[True] + longest[False]
+    return axis_cm + 2 * LABEL_GAP_CM + longest[True] + longest[False]
+
+
+def axis_for(mean_ranks, names, width_cm: float | None) -> float:
+    """The axis's length (cm) of a picture for a line of ``width_cm`` (None: its own size,
+    :data:`WIDTH_CM`): what the labels leave of the line, from :data:`MIN_AXIS_CM` up to
+    :data:`WIDTH_CM`; a column's picture (8.4 cm) with an 8 cm axis was scaled to about 60%,
+    its 9 pt labels set in 5.4 pt.
+
+    Examples
+    --------
+    >>> from rankwise.report.tikz import axis_for
+    >>> ranks, names = [1.5, 2.0, 2.5], ["C4.5", "NaiveBayes", "Kernel"]
+    >>> axis_for(ranks, names, None), axis_for(ranks, names, 30.0)
+    (8.0, 8.0)
+    >>> round(axis_for(ranks, names, 8.4), 2)
+    3.33
+    """
+    if width_cm is None:
+        return WIDTH_CM
+    labels = natural_width(mean_ranks, names, 0.0)
+    return float(min(WIDTH_CM, max(MIN_AXIS_CM, width_cm - labels)))
 
 
 def type_at(mean_ranks, names, width_cm: float) -> float:
-    """The labels' type in points once ``\\rankwisefit`` scales the picture down to a line of
-    ``width_cm`` (the longest labels set its width, not the number of learners)."""
-    return TYPE_PT * min(1.0, width_cm / natural_width(mean_ranks, names))
+    """The labels' type in points once ``\\rankwisefit`` scales the picture, laid out for a
+    line of ``width_cm`` (:func:`axis_for`), down to that line (the longest labels set its
+    width, not the number of learners)."""
+    axis = axis_for(mean_ranks, names, width_cm)
+    return TYPE_PT * min(1.0, width_cm / natural_width(mean_ranks, names, axis))
 
 
 def standalone(picture: str, size: tuple) -> str:
