@@ -124,10 +124,11 @@ def test_cli_notes_type_under_five_points(tmp_path, capsys, cli):
 
 
 def test_the_tikz_diagrams_type_at_a_width_is_said_when_under_five_points():
-    """The TikZ CD diagram is scaled to the document's line (\\rankwisefit): at a column's
-    8.4 cm its type shrinks with its longest labels (a picture of 14 cm, the bundled
-    example's, sets 9 pt in 5.4 pt; LaTeX measures it 13.8 cm), not with the number of
-    learners; under 5 pt it is said with the drawn figures, and a page keeps it whole."""
+    """The TikZ CD diagram is laid out for the document's line (its axis gives way to the
+    labels, down to 3 cm) and scaled to it (\\rankwisefit): at a column's 8.4 cm its type
+    shrinks with its longest labels (the bundled example's, from 9 pt to about 7.8 pt, where
+    an 8 cm axis set them in 5.4 pt), not with the number of learners; under 5 pt it is said
+    with the drawn figures, and a page keeps it whole."""
     from rankwise.report.diagrams import warn_small_type
     from rankwise.report.folder import tikz_type
     from rankwise.report.tikz import TYPE_PT
@@ -135,10 +136,10 @@ def test_the_tikz_diagrams_type_at_a_width_is_said_when_under_five_points():
     column, page = figure_width("column"), figure_width("page")
     short = compare(load_example("garcia2008"), posthoc="all")
     assert tikz_type(short, None) == {}
-    assert 5.0 < tikz_type(short, column)["cd_diagram.tikz"] < TYPE_PT
+    assert 7.0 < tikz_type(short, column)["cd_diagram.tikz"] < TYPE_PT
     assert tikz_type(short, page)["cd_diagram.tikz"] == TYPE_PT
     frame = k30()
-    longer = frame.rename(columns=lambda c: c.replace("config", "a_longer_configuration"))
+    longer = frame.rename(columns=lambda c: c.replace("config", "a_much_longer_configuration"))
     few, many = (compare(t, posthoc="all", force_posthoc=True)
                  for t in (longer.iloc[:, :5], longer))
     small = tikz_type(many, column)["cd_diagram.tikz"]

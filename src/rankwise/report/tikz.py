@@ -161,8 +161,8 @@ def axis_for(mean_ranks, names, width_cm: float | None) -> float:
     >>> ranks, names = [1.5, 2.0, 2.5], ["C4.5", "NaiveBayes", "Kernel"]
     >>> axis_for(ranks, names, None), axis_for(ranks, names, 30.0)
     (8.0, 8.0)
-    >>> round(axis_for(ranks, names, 8.4), 2)
-    3.33
+    >>> axis_for(ranks, names, 8.4), round(axis_for(ranks, names, 12.0), 2)
+    (3.0, 5.98)
     """
     if width_cm is None:
         return WIDTH_CM
