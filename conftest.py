@@ -1,5 +1,6 @@
 """The suite's tiers, for every test the suite collects (the tests, the doctests of the package
-and of the documentation): ``--inner`` runs the quick tier only, and a guard fails a test that
+and of the documentation): ``--inner`` runs the quick tier only, ``--deep`` the deep tier that
+the default run leaves out (``.ci/run`` runs both), and a guard fails a test that
 does what a tier names (draws figures, runs an experiment's tasks) without its marker, or
 carries the marker without doing it, so that the tiers follow what the tests do (tests that
 share a module's fixture are left to their markers: which of them draws depends on order).
@@ -13,6 +14,10 @@ import pytest
 #: What the inner loop leaves out: every tier but the quick one.
 INNER_LOOP = "not (slow or site or mcmc or simulation or subprocess or large or figures" \
              " or experiment or visual)"
+#: The deep tier, which the default run leaves out and ``--deep`` runs (``.ci/run`` runs both):
+#: what is slow by nature and changes rarely: posteriors sampled, diagrams compiled and
+#: measured, null and power simulations, thousands of learners and brute-force checks.
+DEEP = "(mcmc or visual or simulation or large) and not slow"
 #: The tiers the guard checks (what a test did, counted while it ran), in its messages.
 WORDS = {"figures": "draws figures", "experiment": "runs an experiment's tasks"}
 #: Session fixtures that run an experiment before any test that asks for them (the guard
@@ -23,11 +28,15 @@ EXPERIMENT_FIXTURES = ("demo_results",)
 def pytest_addoption(parser):
     parser.addoption("--inner", action="store_true",
                      help=f"the inner loop: only the quick tier (-m '{INNER_LOOP}')")
+    parser.addoption("--deep", action="store_true",
+                     help=f"only the deep tier, which the default run leaves out (-m '{DEEP}')")
 
 
 def pytest_configure(config):
     if config.getoption("--inner"):
         config.option.markexpr = INNER_LOOP
+    elif config.getoption("--deep"):
+        config.option.markexpr = DEEP
 
 
 #: Doctests (by their item's name) that draw figures or run an experiment's tasks: the guard
