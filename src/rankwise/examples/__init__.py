@@ -21,6 +21,11 @@ EXAMPLES = {
                    "paper"),
     "garcia2010": ("garcia2010_table3_accuracy.csv",
                    "García et al. (2010) Table 3: accuracy of 4 algorithms on 24 data sets", "paper"),
+    "brennan2001_synthetic4": ("brennan2001_synthetic4.csv",
+                               "Brennan (2001) synthetic data set No. 4: 10 persons (as"
+                               " learners) x 12 items (as data sets), scores 1-9; its G- and"
+                               " D-study numbers are the book's (rankwise.stats"
+                               ".generalizability)", "default"),
     "folds_demo": ("folds_demo.csv",
                    "made-up long table: 4 learners, 5 data sets, 5 repeats x 2 folds, criteria"
                    " accuracy and runtime (use --criterion)", "default"),
