@@ -15,9 +15,11 @@ import pytest
 INNER_LOOP = "not (slow or site or mcmc or simulation or subprocess or large or figures" \
              " or experiment or visual)"
 #: The deep tier, which the default run leaves out and ``--deep`` runs (``.ci/run`` runs both):
-#: what is slow by nature and changes rarely: posteriors sampled, diagrams compiled and
-#: measured, null and power simulations, thousands of learners and brute-force checks.
-DEEP = "(mcmc or visual or simulation or large) and not slow"
+#: what is slow by nature: posteriors sampled, diagrams compiled and measured, null and power
+#: simulations, thousands of learners and brute-force checks, experiments run (learners
+#: fitted, runs killed and resumed) and programs started as processes of their own. The
+#: default run is everything else: every analysis, format, figure and page, in process.
+DEEP = ("(mcmc or visual or simulation or large or experiment or subprocess) and not slow")
 #: The tiers the guard checks (what a test did, counted while it ran), in its messages.
 WORDS = {"figures": "draws figures", "experiment": "runs an experiment's tasks"}
 #: Session fixtures that run an experiment before any test that asks for them (the guard

@@ -100,7 +100,8 @@ def g_study(x, *, confidence: float = 0.95) -> GStudy:
     --------
     >>> import numpy as np
     >>> from rankwise.stats.generalizability import g_study
-    >>> x = np.array([[0.8, 0.7, 0.6], [0.9, 0.8, 0.8], [0.7, 0.7, 0.5], [0.85, 0.8, 0.7]])
+    >>> x = np.array([[0.8, 0.7, 0.6], [0.9, 0.8, 0.8],
+    ...               [0.7, 0.7, 0.5], [0.85, 0.8, 0.7]])
     >>> g = g_study(x)
     >>> g.n_datasets, g.n_learners, round(g.components["learner"], 5)
     (4, 3, 0.00625)
@@ -163,7 +164,8 @@ class DStudy:
 
     >>> from rankwise import load_example
     >>> from rankwise.stats.generalizability import d_study, g_study
-    >>> d = d_study(g_study(load_example("brennan2001_synthetic4").values), confidence=0.8)
+    >>> g = g_study(load_example("brennan2001_synthetic4").values)
+    >>> d = d_study(g, confidence=0.8)
     >>> round(d.generalizability, 3), [round(v, 3) for v in d.generalizability_interval]
     (0.729, [0.541, 0.876])
     >>> round(d.dependability, 3), [round(v, 3) for v in d.dependability_interval]
@@ -203,11 +205,13 @@ def d_study(g: GStudy, n_datasets: int | None = None, *, stability: float = 0.95
     Eρ² = 0.95 needs 29 queries.
 
     >>> from rankwise.stats.generalizability import GStudy, d_study
-    >>> g = GStudy(40, 50, {"learner": 0.0071668, "dataset": 0.022642, "residual": 0.01092},
-    ...            {}, {}, {}, 0.95)
+    >>> parts = {"learner": 0.0071668, "dataset": 0.022642, "residual": 0.01092}
+    >>> g = GStudy(40, 50, parts, {}, {}, {}, 0.95)
     >>> d = d_study(g, 50)
-    >>> round(d.generalizability, 4), round(d.dependability, 4), d.needed["generalizability"]
-    (0.9704, 0.9144, 29)
+    >>> round(d.generalizability, 4), round(d.dependability, 4)
+    (0.9704, 0.9144)
+    >>> d.needed["generalizability"]
+    29
     """
     n = g.n_datasets if n_datasets is None else check.whole("n_datasets", n_datasets, 1)
     if not 0 < stability < 1:
