@@ -130,3 +130,23 @@ def test_d_study_refuses_what_it_cannot_plan():
         d_study(g, 10, stability=1.0)
     none = GStudy(3, 4, {"learner": 0.0, "dataset": 1.0, "residual": 1.0}, {}, {}, {}, 0.95)
     assert d_study(none).needed == {"generalizability": None, "dependability": None}
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-150, 1e-8, 1e8, 1e150, 1e300])
+def test_scores_at_any_scale_give_no_warning_and_the_same_coefficients(scale, recwarn):
+    """The components scale with the scores' square and the coefficients not at all; at the
+    ends of the floats' range (components under- or overflowing) the coefficients are NaN
+    and nothing is planned, with no warning reaching the user."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(6, 4)) + rng.normal(size=4)
+    ref = d_study(g_study(x))
+    g = g_study(x * scale)
+    d = d_study(g)
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    if 1e-150 <= scale <= 1e150:
+        assert d.generalizability == pytest.approx(ref.generalizability, rel=1e-9)
+        assert d.needed == ref.needed
+        assert g.components["learner"] == pytest.approx(
+            g_study(x).components["learner"] * scale ** 2, rel=1e-9)
+    else:
+        assert math.isnan(d.generalizability) and d.needed["generalizability"] is None

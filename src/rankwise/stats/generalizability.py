@@ -115,18 +115,23 @@ def g_study(x, *, confidence: float = 0.95) -> GStudy:
                             " score breaks the crossed design); complete the table first")
     confidence = check.confidence(confidence)
     n, k = x.shape
-    grand = x.mean()
-    ss_l = n * ((x.mean(axis=0) - grand) ** 2).sum()
-    ss_d = k * ((x.mean(axis=1) - grand) ** 2).sum()
-    ss_e = ((x - grand) ** 2).sum() - ss_l - ss_d
+    # on the centred scores scaled to at most 1 (no square overflows or underflows at any
+    # scale); variances back in the scores' units at the end
+    size = float(np.abs(x).max())
+    centred = (x / size if size > 0 else x) - (x / size if size > 0 else x).mean()
+    spread = float(np.abs(centred).max())
+    u = centred / spread if spread > 0 else centred
+    with np.errstate(over="ignore", under="ignore"):
+        scale = float(np.float64(size if size > 0 else 1.0) * spread)
+    ss_l = n * (u.mean(axis=0) ** 2).sum()
+    ss_d = k * (u.mean(axis=1) ** 2).sum()
+    ss_e = (u ** 2).sum() - ss_l - ss_d
     df = {"learner": k - 1, "dataset": n - 1, "residual": (k - 1) * (n - 1)}
     ms = {"learner": float(ss_l / df["learner"]), "dataset": float(ss_d / df["dataset"]),
           "residual": float(max(ss_e, 0.0) / df["residual"])}
     raw = {"learner": (ms["learner"] - ms["residual"]) / n,
            "dataset": (ms["dataset"] - ms["residual"]) / k,
            "residual": ms["residual"]}
-    notes = tuple(f"the estimate of the {name} component is negative ({value:.4g}); set to 0"
-                  for name, value in raw.items() if value < 0)
     components = {name: max(value, 0.0) for name, value in raw.items()}
     # each component as a combination of mean squares, for Satterthwaite's degrees of freedom
     terms = {"learner": ((1 / n, "learner"), (-1 / n, "residual")),
@@ -134,6 +139,14 @@ def g_study(x, *, confidence: float = 0.95) -> GStudy:
              "residual": ((1.0, "residual"),)}
     intervals = {name: _satterthwaite(components[name], terms[name], ms, df, confidence)
                  for name in COMPONENTS}
+    with np.errstate(over="ignore", under="ignore"):
+        unit = np.float64(scale if scale > 0 else 1.0) ** 2
+        raw, ms, components = ({name: float(v * unit) for name, v in d.items()}
+                               for d in (raw, ms, components))
+        intervals = {name: (float(lo * unit), float(hi * unit))
+                     for name, (lo, hi) in intervals.items()}
+    notes = tuple(f"the estimate of the {name} component is negative ({value:.4g}); set to 0"
+                  for name, value in raw.items() if value < 0)
     return GStudy(n_learners=k, n_datasets=n, components=components, mean_squares=ms, df=df,
                   intervals=intervals, confidence=confidence, notes=notes)
 
@@ -146,8 +159,10 @@ def _satterthwaite(value: float, terms, ms: dict, df: dict, confidence: float) -
         return (0.0, 0.0)
     nu = value ** 2 / denominator
     tail = (1 - confidence) / 2
-    return (float(nu * value / stats.chi2.ppf(1 - tail, nu)),
-            float(nu * value / stats.chi2.ppf(tail, nu)))
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        # a few degrees of freedom may leave the upper end unbounded (inf), as it is
+        return (float(nu * value / stats.chi2.ppf(1 - tail, nu)),
+                float(nu * value / np.float64(stats.chi2.ppf(tail, nu))))
 
 
 @dataclass(frozen=True)
@@ -218,7 +233,10 @@ def d_study(g: GStudy, n_datasets: int | None = None, *, stability: float = 0.95
         raise RankwiseError(f"the stability to reach must be between 0 and 1; got {stability}")
     confidence = check.confidence(confidence)
     s, d, e = (g.components[name] for name in COMPONENTS)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    top = max(s, d, e)
+    if 0 < top < math.inf:   # the coefficients are ratios: on components scaled to at most 1
+        s, d, e = s / top, d / top, e / top
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         rho = s / (s + e / n) if s + e > 0 else math.nan
         phi = s / (s + (d + e) / n) if s + d + e > 0 else math.nan
     needed = {"generalizability": _needed(stability, e, s),
@@ -228,14 +246,16 @@ def d_study(g: GStudy, n_datasets: int | None = None, *, stability: float = 0.95
         rho_ci, phi_ci = _intervals(g, n, (1 - confidence) / 2)
     return DStudy(n_datasets=n, generalizability=float(rho), dependability=float(phi),
                   generalizability_interval=rho_ci, dependability_interval=phi_ci,
-                  difference_se=float(math.sqrt(2 * e / n)), stability=stability,
+                  difference_se=float(math.sqrt(2 * e / n) * math.sqrt(top if 0 < top < math.inf
+                                                                    else 1.0)),
+                  stability=stability,
                   needed=needed, confidence=confidence)
 
 
 def _needed(stability: float, error: float, signal: float):
     """The data sets for a coefficient signal / (signal + error/n) to reach ``stability``
     (None: no number of data sets does, the learners' component being 0)."""
-    if signal <= 0:
+    if not (0 < signal < math.inf and 0 <= error < math.inf):
         return None
     return max(1, math.ceil(stability * error / (signal * (1 - stability)) - 1e-12))
 
@@ -244,6 +264,11 @@ def _intervals(g: GStudy, n: int, alpha: float) -> tuple:
     """Feldt's interval of Eρ² and Arteaga et al.'s of Φ, each for ``n`` data sets, from the
     G-study's mean squares (Brennan 2001, eqs. 6.4-6.8)."""
     ms_l, ms_d, ms_e = (g.mean_squares[name] for name in COMPONENTS)
+    top = max(ms_l, ms_d, ms_e)
+    if not 0 < top < math.inf:   # every score alike, or beyond the floats' range
+        return (math.nan, math.nan), (math.nan, math.nan)
+    # both intervals are ratios of mean squares (of degree 0 in them): scaled to at most 1
+    ms_l, ms_d, ms_e = ms_l / top, ms_d / top, ms_e / top
     df_l, df_d, df_e = (g.df[name] for name in COMPONENTS)
     k, n_g = g.n_learners, g.n_datasets
 
@@ -261,5 +286,6 @@ def _intervals(g: GStudy, n: int, alpha: float) -> tuple:
         return n * ratio / (1 + (n - 1) * ratio)
 
     upper, lower = stats.f.ppf(alpha, df_l, df_e), stats.f.ppf(1 - alpha, df_l, df_e)
-    return ((float(rho_at(lower)), float(rho_at(upper))),
-            (float(phi_at(1 - alpha)), float(phi_at(alpha))))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return ((float(rho_at(lower)), float(rho_at(upper))),
+                (float(phi_at(1 - alpha)), float(phi_at(alpha))))
