@@ -77,7 +77,7 @@ def _within(values, d) -> bool:
 
 
 #: A column is printed in scientific notation when its fixed layout would need more than this
-#: many characters for a number (values over about a million, or a smallest value far below 1).
+#: many characters for a number (values over about a million), or more than 6 decimals.
 COLUMN_WIDTH_MAX = 10
 
 
@@ -99,15 +99,19 @@ def column_format(values, significant: int = 4):
     >>> f = column_format([3.237, 1881000.0])
     >>> [f(v) for v in (3.237, 1881000.0)]
     ['3.237e+00', '1.881e+06']
+    >>> f = column_format([2e-9, 5.0])
+    >>> [f(v) for v in (2e-9, 5.0)]
+    ['2.000e-09', '5.000e+00']
     """
     v = np.asarray(values, dtype=float).ravel()
     v = np.abs(v[np.isfinite(v)])
     nonzero = v[v > 0]
     decimals = 0
     if nonzero.size:
-        decimals = int(min(6, max(0, significant - 1 - math.floor(math.log10(nonzero.min())))))
+        decimals = max(0, significant - 1 - math.floor(math.log10(nonzero.min())))
     largest = float(v.max()) if v.size else 0.0
-    wide = len(f"{-largest:.{decimals}f}") > COLUMN_WIDTH_MAX
+    # more than 6 decimals (a smallest value far below 1) is as unreadable as a wide number
+    wide = decimals > 6 or len(f"{-largest:.{decimals}f}") > COLUMN_WIDTH_MAX
     spec = f".{significant - 1}e" if wide else f".{decimals}f"
 
     def text(x) -> str:
