@@ -61,6 +61,7 @@ _LAZY = {
     **dict.fromkeys(("Race", "race"), "rankwise.stats.racing"),
     **dict.fromkeys(("Leaderboard", "leaderboard"), "rankwise.analysis.leaderboard"),
     **dict.fromkeys(("Gate", "gate"), "rankwise.analysis.gate"),
+    **dict.fromkeys(("Plan", "plan"), "rankwise.analysis.plan"),
     **dict.fromkeys(("Concordance", "kendalls_w", "page_trend", "durbin", "durbin_conover"),
                     "rankwise.stats.family"),
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from . import audit, compare, curves, examples, gate, leaderboard, power, race, results
+from . import audit, compare, curves, examples, gate, leaderboard, plan, power, race, results
 from . import run as run_module
 from .argv import (OPTIONAL_VALUES, PANELS_MIN_COLUMNS, option_taken_as_value,
                    optional_values, renamed_flags, run, usage_message)
@@ -43,7 +43,7 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
 for _name, _command in (("compare", compare.compare), ("power", power.power),
                         ("race", race.race), ("leaderboard", leaderboard.leaderboard),
                         ("audit", audit.audit), ("curves", curves.curves),
-                        ("gate", gate.gate),
+                        ("gate", gate.gate), ("plan", plan.plan),
                         ("run", run_module.run_command), ("status", results.status),
                         ("export", results.export), ("examples", examples.examples)):
     app.command(_name, cls=PanelledCommand, short_help=summary(_command))(_command)

@@ -26,6 +26,7 @@ KINDS = {
     "race": ".race",
     "power": ".power",
     "gate": ".gate",
+    "plan": ".plan",
 }
 
 

@@ -1,0 +1,295 @@
+"""``rankwise.plan``: what buys certainty next, and the rank to expect on the next data set.
+
+From a pilot (a score table, the folds of its repeats, or scored items) :func:`plan` estimates
+the variance components of its design (a G-study: by the ANOVA's expected mean squares where
+the design is balanced, by REML where it is not), projects designs of more or fewer data
+sets, repeats, folds, items or trials at their cost (D-studies), says which facet buys the
+most certainty per unit of cost and the cheapest design that reaches a stability, publishes
+the suite's numbers (signal-to-noise, decision accuracy at smaller suites, the expected size
+of the tied-with-#1 group and the resolution floor), and gives each learner's prediction
+interval for its rank on one new data set. Every number is in :class:`Plan`, which
+:mod:`rankwise.report.plan` presents in every format.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+from .. import _validate as check
+from ..errors import RankwiseError
+from ..protocol import Analysis
+from ..stats.results import jsonable
+
+#: How the components are estimated: auto is the ANOVA where the design is balanced, REML
+#: where it is not.
+METHODS = ("auto", "anova", "reml")
+#: The next-data-set rank intervals: auto is hierarchical where the pilot has folds.
+NEXT_METHODS = ("auto", "conformal", "hierarchical")
+#: REML beside the ANOVA of a balanced design is fitted up to this many random-effect
+#: levels (beyond it the ANOVA, REML's equal when no estimate is negative, stands alone).
+REML_BESIDE = 3000
+
+
+@dataclass(frozen=True)
+class Plan(Analysis):
+    """Everything :func:`plan` computed, with the settings it ran with.
+
+    ``components`` (the G-study by ``method``) and ``other`` (by the other method, where
+    computed); ``current`` (:class:`~rankwise.planning.projection.Projection` of the pilot's
+    own design, data sets random) and ``in_hand`` (the same with the data sets fixed: the
+    error of the comparison on these data sets only); ``asked`` (the design given with
+    ``sizes``); ``needed`` (facet → the fewest levels for Eρ² and for Φ to reach
+    ``stability``); ``buys`` (per facet: the cut in the variance of a difference per unit of
+    cost); ``costed`` (precision against cost: (facet, factor, projection)); ``cheapest``
+    (the cheapest design reaching ``stability``); ``separation`` and ``separation_cheapest``
+    (the expected tied-with-#1 group and rank-set widths); ``signal`` (signal-to-noise over
+    repeats or trials, where the pilot has them); ``accuracy`` (decision accuracy of smaller
+    suites); ``next_ranks`` (each learner's interval for its rank on a new data set) and
+    ``coverage`` (its leave-one-data-set-out coverage on the pilot).
+    """
+
+    kind: ClassVar[str] = "plan"
+    version: ClassVar[int] = 1
+
+    source: str
+    criterion: str | None
+    higher_is_better: bool
+    learners: tuple
+    levels: tuple
+    top: str
+    what: str
+    method: str
+    components: object
+    other: object
+    means: np.ndarray
+    current: object
+    in_hand: object
+    asked: object
+    needed: dict
+    buys: list
+    costed: list
+    cheapest: object
+    separation: object
+    separation_cheapest: object
+    signal: object
+    accuracy: object
+    next_ranks: object
+    coverage: float | None
+    options: dict
+    notes: tuple = field(default=())
+
+    @property
+    def design(self):
+        return self.components.design
+
+    @property
+    def settings(self) -> dict:
+        """The options the plan ran with."""
+        return dict(self.options)
+
+    def to_dict(self) -> dict:
+        part = (lambda x: None if x is None else x.to_dict())
+        return jsonable({
+            "source": self.source, "criterion": self.criterion,
+            "higher_is_better": self.higher_is_better, "learners": list(self.learners),
+            self.top + "s": list(self.levels), "pilot": self.what,
+            "design": self.design.describe(), "method": self.method,
+            "components": self.components.to_dict(), "other_method": part(self.other),
+            "means": self.means, "current": self.current.to_dict(),
+            "in_hand": self.in_hand.to_dict(), "asked": part(self.asked),
+            "needed": self.needed, "best_buy": self.buys,
+            "precision_against_cost": [{"facet": f, "factor": x, **p.to_dict()}
+                                       for f, x, p in self.costed],
+            "cheapest": part(self.cheapest), "separation": part(self.separation),
+            "separation_cheapest": part(self.separation_cheapest),
+            "signal_to_noise": part(self.signal), "decision_accuracy": part(self.accuracy),
+            "next_ranks": part(self.next_ranks), "next_ranks_coverage": self.coverage,
+            "settings": self.settings, "notes": list(self.notes)})
+
+
+def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float = 0.05,
+         power: float = 0.8, stability: float = 0.95, costs: dict | None = None,
+         sizes: dict | None = None, next_alpha: float = 0.1, next_method: str = "auto",
+         draws: int = 1000, seed: int = 0) -> Plan:
+    """The plan of a pilot ``source`` (a :class:`~rankwise.ScoreTable`, read from a long table
+    with its repeats and folds where it has them, or scored items,
+    :class:`~rankwise.tables.items.ItemTable`).
+
+    Parameters
+    ----------
+    method : {"auto", "anova", "reml"}
+        How the variance components are estimated (auto: the ANOVA where the design is
+        balanced, REML where it is not).
+    confidence : float
+        Level of the components' intervals.
+    alpha, power : float
+        The resolution floor: the smallest true difference a two-sided test at ``alpha``
+        detects with probability ``power``; ``alpha`` is also the level of the separations.
+    stability : float
+        The Eρ² (and Φ) the needed sizes and the cheapest design reach.
+    costs : dict, optional
+        Cost of one level of each facet (``{"dataset": 20}``: a data set costs 20 folds' worth
+        of work); default: one unit per level of the innermost facet.
+    sizes : dict, optional
+        A design to project besides the pilot's (``{"dataset": 40, "fold": 5}``).
+    next_alpha : float
+        The next-data-set rank intervals cover with probability at least 1 − ``next_alpha``.
+    next_method : {"auto", "conformal", "hierarchical"}
+        auto: hierarchical where the pilot has folds (the per-data-set rank's uncertainty),
+        else conformal.
+    draws, seed : int
+        Resamples of the hierarchical intervals and of the decision accuracy, and their seed.
+
+    Examples
+    --------
+    >>> from rankwise import load_example, plan
+    >>> p = plan(load_example("brennan2001_synthetic4"))
+    >>> p.design.notation, round(p.current.generalizability, 3), p.needed["dataset"]
+    ('learner x dataset', 0.729, {'generalizability': 85, 'dependability': 105})
+    """
+    from ..planning import design as designs
+    from ..planning import projection as proj
+    from ..planning.pilot import from_items, from_table
+
+    method = check.choice("method", method, METHODS)
+    next_method = check.choice("next_method", next_method, NEXT_METHODS)
+    confidence, next_alpha = check.confidence(confidence), check.alpha(next_alpha)
+    alpha = check.alpha(alpha)
+    power = check.level("power", power)
+    stability = check.level("stability", stability)
+    draws, seed = check.whole("draws", draws, 10), check.seed(seed)
+    pilot = from_items(source) if hasattr(source, "models") else from_table(source)
+    notes = []
+    components, other = _components(pilot, method, confidence, notes)
+    top = pilot.top
+    facets = [f.name for f in pilot.design.facets]
+    current = proj.project(components, alpha=alpha, power=power, costs=costs)
+    in_hand = proj.project(components, alpha=alpha, power=power, costs=costs, fixed=(top,))
+    asked = None if sizes is None else proj.project(components, sizes, alpha=alpha,
+                                                    power=power, costs=costs)
+    needed = {f: {c: proj.needed(components, f, stability=stability, coefficient=c)
+                  for c in ("generalizability", "dependability")} for f in facets}
+    means = np.nanmean(pilot.table, axis=0)
+    cheapest = proj.cheapest(components, stability=stability, costs=costs)
+    separation = proj.separability(components, means, alpha=alpha,
+                                   higher_is_better=pilot_direction(source))
+    separation_cheapest = None if cheapest is None else proj.separability(
+        components, means, cheapest.sizes, alpha=alpha, higher_is_better=pilot_direction(source))
+    signal, accuracy, next_ranks, coverage = _suite(pilot, source, next_alpha, next_method,
+                                                    draws, seed, notes)
+    notes += _scale_notes(pilot)
+    options = {"method": method, "confidence": confidence, "alpha": alpha, "power": power,
+               "stability": stability, "costs": proj._costs(components.design, costs),
+               "sizes": sizes, "next_alpha": next_alpha,
+               "next_method": next_ranks.method if next_ranks is not None else next_method,
+               "draws": draws, "seed": seed}
+    return Plan(
+        source=str(getattr(source, "source", "table")),
+        criterion=getattr(source, "criterion", None) or getattr(source, "metric", None),
+        higher_is_better=pilot_direction(source), learners=pilot.learners,
+        levels=pilot.levels, top=top, what=pilot.what, method=components.method,
+        components=components, other=other, means=means, current=current, in_hand=in_hand,
+        asked=asked, needed=needed, buys=proj.best_buy(components, costs=costs),
+        costed=proj.cost_table(components, alpha=alpha, power=power, costs=costs),
+        cheapest=cheapest, separation=separation, separation_cheapest=separation_cheapest,
+        signal=signal, accuracy=accuracy, next_ranks=next_ranks, coverage=coverage,
+        options=options, notes=tuple(notes + list(components.notes)))
+
+
+def pilot_direction(source) -> bool:
+    """Whether higher scores are better (scored items: always)."""
+    return bool(getattr(source, "higher_is_better", True))
+
+
+def _components(pilot, method: str, confidence: float, notes: list) -> tuple:
+    """The G-study by the method asked, and by the other where it is computed."""
+    from ..planning import design as designs
+    from ..planning.fit import reml_components
+
+    if method == "anova" and not pilot.balanced:
+        raise RankwiseError("the ANOVA's G-study needs a balanced design (every learner"
+                            " scored on the same levels of every facet); this pilot is not:"
+                            " use method 'reml' (--method reml) or 'auto'")
+    if method == "reml" or (method == "auto" and not pilot.balanced):
+        main = reml_components(pilot, confidence)
+        other = None
+        if pilot.balanced:
+            other = designs.anova(pilot.array, pilot.design, confidence=confidence)
+        return main, other
+    main = designs.anova(pilot.array, pilot.design, confidence=confidence)
+    other = None
+    levels = sum(main.df[n] + 1 for n in main.df if n != "residual")
+    if levels <= REML_BESIDE:
+        try:
+            other = reml_components(pilot, confidence)
+        except RankwiseError as exc:
+            notes.append(f"REML not computed beside the ANOVA: {exc}")
+    else:
+        notes.append(f"REML not computed beside the ANOVA (more than {REML_BESIDE:,}"
+                     " random-effect levels); on a balanced design it equals the ANOVA"
+                     " wherever no estimate is negative")
+    return main, other
+
+
+def _suite(pilot, source, next_alpha, next_method, draws, seed, notes) -> tuple:
+    """Signal-to-noise (over repeats or trials), decision accuracy of smaller suites, the
+    next-data-set rank intervals and their leave-one-out coverage on the pilot."""
+    from ..planning.next_rank import loo_coverage, next_rank_intervals
+    from ..planning.signal import signal_to_noise, suite_decision_accuracy
+
+    hib = pilot_direction(source)
+    signal = None
+    if pilot.repeats is not None:
+        signal = signal_to_noise(pilot.repeats, higher_is_better=hib,
+                                 learners=pilot.learners)
+    else:
+        notes.append("signal-to-noise needs repeats (or repeated trials): this pilot has"
+                     " one score per fold")
+    complete = pilot.table[np.isfinite(pilot.table).all(axis=1)]
+    n = len(complete)
+    accuracy = None
+    if n >= 3 and complete.shape[1] >= 2:
+        sizes = sorted({max(2, int(round(n * f))) for f in (0.25, 0.5, 0.75)} | {n})
+        accuracy = suite_decision_accuracy(complete, sizes, higher_is_better=hib,
+                                           draws=min(draws, 200), seed=seed)
+    if n < len(pilot.table):
+        notes.append(f"{len(pilot.table) - n} {pilot.top}s with a missing learner are left"
+                     " out of the decision accuracy and the next-data-set ranks")
+    if next_method == "hierarchical" and pilot.replicates is None:
+        raise RankwiseError("the hierarchical next-data-set ranks need the folds of each"
+                            " data set (a balanced long table); use --next-method conformal")
+    chosen = next_method if next_method != "auto" else (
+        "hierarchical" if pilot.replicates is not None else "conformal")
+    if n < 2:
+        notes.append("the next-data-set ranks need at least 2 complete data sets")
+        return signal, accuracy, None, None
+    keep = np.isfinite(pilot.table).all(axis=1)
+    folds = pilot.replicates[keep] if chosen == "hierarchical" else None
+    kwargs = dict(higher_is_better=hib, alpha=next_alpha, method=chosen, folds=folds,
+                  draws=draws, seed=seed)
+    ranks = next_rank_intervals(complete, learners=pilot.learners, **kwargs)
+    coverage = loo_coverage(complete, **kwargs) if n >= 3 else None
+    return signal, accuracy, ranks, coverage
+
+
+def _scale_notes(pilot) -> list:
+    """Where the data sets' scores differ in spread by orders of magnitude, the components
+    mix scales (a regression error in dollars beside an accuracy): said."""
+    table = pilot.table[np.isfinite(pilot.table).all(axis=1)]
+    if len(table) < 2:
+        return []
+    spread = np.ptp(table, axis=1)
+    spread = spread[spread > 0]
+    if len(spread) < 2:
+        return []
+    ratio = float(spread.max() / spread.min())
+    if ratio < 100:
+        return []
+    return [f"the {pilot.top}s' scores differ in spread by a factor of {ratio:,.3g}: the"
+            " components mix their scales, and the largest dominate; plan on a criterion"
+            " of one scale (an error rate, a normalised score) for a plan every data set"
+            " speaks in"]
