@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy.stats import kendalltau
 
 from rankwise import load_example
 from rankwise.errors import RankwiseError
@@ -90,6 +91,11 @@ def test_decision_accuracy_ten_thousand_learners_at_extreme_scales():
             got = decision_accuracy(small * scale, large * scale)
             assert got == pytest.approx(expected, abs=1e-12)
     assert 0.5 < expected < 1
+    # distinct values: (1 + Kendall's tau) / 2, and k² joint ties to count must not cost k²
+    shared = rng.normal(size=k)
+    small, large = shared + 0.5 * rng.normal(size=(2, k))
+    tau = kendalltau(small, large).statistic
+    assert decision_accuracy(small, large) == pytest.approx((1 + tau) / 2, abs=1e-9)
 
 
 # -- signal and noise -----------------------------------------------------------------------

@@ -319,7 +319,8 @@ def _score_vectors(small, large):
 
 
 def _tied_pairs(codes: np.ndarray) -> int:
-    counts = np.bincount(codes).astype(np.int64)
+    # counted by sorting, not bincount: joint codes reach k², far more bins than values
+    counts = np.unique(codes, return_counts=True)[1].astype(np.int64)
     return int((counts * (counts - 1) // 2).sum())
 
 
