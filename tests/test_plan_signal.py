@@ -248,8 +248,25 @@ def test_suite_accuracy_refuses_bad_input():
         suite_decision_accuracy(x, [2], seed=-1)
     with pytest.raises(RankwiseError, match="finite"):
         suite_decision_accuracy([[1.0, np.nan], [2.0, 1.0]], [1])
-    with pytest.raises(RankwiseError, match="ties all 3 learners"):
+    with pytest.raises(RankwiseError, match="tie all 3 learners"):
         suite_decision_accuracy(np.ones((4, 3)), [2])
+    with pytest.raises(RankwiseError, match="decimals"):
+        suite_decision_accuracy(x, [2], decimals=-1)
+
+
+def test_suite_accuracy_at_extreme_scales_without_warnings():
+    t = load_example("garcia2008")
+    base = suite_decision_accuracy(t.values, [4, 12], draws=60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        big = suite_decision_accuracy(t.values * 1e300, [4, 12], draws=60)
+        # far below 1e-12 the default rounding ties everything: the message says so
+        with pytest.raises(RankwiseError, match="rounded to 12 decimals"):
+            suite_decision_accuracy(t.values * 1e-300, [4, 12], draws=60)
+        tiny = suite_decision_accuracy(t.values * 1e-300, [4, 12], draws=60, decimals=None)
+    assert big.accuracy == base.accuracy and big.same_best == base.same_best
+    unrounded = suite_decision_accuracy(t.values, [4, 12], draws=60, decimals=None)
+    assert tiny.accuracy == unrounded.accuracy
 
 
 # -- budgets --------------------------------------------------------------------------------

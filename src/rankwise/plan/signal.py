@@ -32,7 +32,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validate import finite, real_scores, seed as check_seed, whole
+from .._validate import decimals as check_decimals, finite, real_scores, seed as check_seed
+from .._validate import whole
+from ..defaults import DEFAULT_DECIMALS
 from ..errors import RankwiseError
 from ..stats.results import jsonable
 
@@ -393,18 +395,22 @@ class SuiteAccuracy:
             "higher_is_better": self.higher_is_better})
 
     def sentence(self) -> str:
-        parts = ", ".join(f"{a:.2f} on {s}" for s, a in zip(self.sizes, self.accuracy))
+        shown = range(len(self.sizes))
+        if len(shown) > 6:  # one sentence: the first, the last and four between
+            shown = sorted({round(i * (len(shown) - 1) / 5) for i in range(6)})
+        parts = ", ".join(f"{self.accuracy[i]:.2f} on {self.sizes[i]}" for i in shown)
         return (f"Decision accuracy of a random subset of the {self.n_datasets} data sets"
                 f" (mean of {self.draws} draws): {parts} data sets.")
 
 
-def suite_decision_accuracy(values, sizes, *, higher_is_better=True, draws=200,
-                            seed=0) -> SuiteAccuracy:
+def suite_decision_accuracy(values, sizes, *, higher_is_better=True, draws=200, seed=0,
+                            decimals=DEFAULT_DECIMALS) -> SuiteAccuracy:
     r"""Decision accuracy of a suite cut to n' of its n data sets, for each n' in ``sizes``.
 
     For each size, ``draws`` subsets of n' data sets are drawn without replacement
     (``np.random.default_rng(seed)``). On each, the learners' mean ranks (rank within each
-    data set, 1 = best, ties mid-ranked, scores rounded as :func:`rankwise.mean_ranks` does)
+    data set, 1 = best, ties mid-ranked, scores rounded to ``decimals`` places as
+    :func:`rankwise.mean_ranks` rounds them)
     are compared with the mean ranks on all n data sets by :func:`decision_accuracy`:
 
     .. math::
@@ -432,6 +438,10 @@ def suite_decision_accuracy(values, sizes, *, higher_is_better=True, draws=200,
         Subsets drawn per size.
     seed : int
         Seed of the generator; the same seed gives the same result.
+    decimals : int or None, default 12
+        Scores are rounded to this many decimals before they are ranked, as everywhere in
+        rankwise (None: not rounded; needed for scores far below 1e-12, which would all
+        round to 0).
 
     Returns
     -------
@@ -461,20 +471,28 @@ def suite_decision_accuracy(values, sizes, *, higher_is_better=True, draws=200,
     higher_is_better = _flag("higher_is_better", higher_is_better)
     draws = whole("draws", draws, 1)
     seed = check_seed(seed)
+    decimals = check_decimals(decimals)
     x = _suite_table(values)
     n, k = x.shape
     sizes = _sizes(sizes, n)
     from ..stats.ranking import rank_within_datasets
 
-    ranks = rank_within_datasets(x, higher_is_better)
+    ranks = rank_within_datasets(x, higher_is_better, decimals)
     full = ranks.sum(axis=0)  # rank sums: halves, exact, so ties are exact ties
+    if (full == full[0]).all():
+        rounded = "" if decimals is None else f" (scores rounded to {decimals} decimals)"
+        raise RankwiseError(f"all {n} data sets tie all {k} learners' mean ranks{rounded}: the"
+                            " suite orders no pair, so there is no order to agree with")
     best = full == full.min()
     rng = np.random.default_rng(seed)
     rows = []
     for size in sizes:
         # the first n' of a random permutation per draw: subsets without replacement
         picks = np.argsort(rng.random((draws, n)), axis=1)[:, :size]
-        sums = ranks[picks].sum(axis=1)
+        chosen = np.zeros((draws, n))
+        np.put_along_axis(chosen, picks, 1.0, axis=1)
+        # one product, not a draws × n' × k gather: 0/1 times half-integers sums exactly
+        sums = chosen @ ranks
         acc = _draw_accuracies(sums, full)
         top = sums == sums.min(axis=1, keepdims=True)
         hit = (top & best).sum(axis=1) / top.sum(axis=1)
@@ -512,10 +530,7 @@ def _draw_accuracies(sums: np.ndarray, full: np.ndarray) -> np.ndarray:
     if i.size > PAIR_CELLS:  # too many pairs for a table: one draw at a time, in O(k log² k)
         return np.array([_accuracy(row, full) for row in sums])
     sign_full = np.sign(full[i] - full[j])
-    scored = sign_full != 0
-    if not scored.any():
-        raise RankwiseError(f"the whole suite ties all {k} learners' mean ranks: it orders no"
-                            " pair, so there is no order to agree with")
+    scored = sign_full != 0  # the caller made sure some pair is ordered
     i, j, sign_full = i[scored], j[scored], sign_full[scored]
     out = np.empty(draws)
     step = max(1, PAIR_CELLS // i.size)
