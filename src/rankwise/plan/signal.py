@@ -102,14 +102,14 @@ class SignalNoise:
             "higher_is_better": self.higher_is_better})
 
     def sentence(self) -> str:
-        over = " of the grand mean" if self.relative else ""
+        over = ", as a share of the grand mean" if self.relative else ""
         signal = f"Signal {_num(self.signal)} (range of the learners' means{over})"
         noise = f"noise {_num(self.noise)} (pooled sd over {self.n_repeats} repeats{over})"
         if math.isnan(self.snr):
             return f"{signal}, {noise}: every score is the same, so the SNR is undefined."
         if math.isinf(self.snr):
-            return (f"{signal}, {noise}: SNR inf (the repeats do not vary; the order of the"
-                    " learners rests on the signal alone).")
+            return (f"{signal}, {noise}: SNR inf (no learner's score varies over the"
+                    " repeats).")
         return f"{signal}, {noise}: SNR {_num(self.snr)}."
 
 
@@ -371,9 +371,11 @@ def _accuracy(small: np.ndarray, large: np.ndarray) -> float:
 
 @dataclass(frozen=True)
 class SuiteAccuracy:
-    """How well random subsets of a suite's data sets order the learners as the whole suite
-    does: per size, the mean decision accuracy over the draws, its 2.5 and 97.5 % points,
-    and the chance that the subset's best learner is the whole suite's."""
+    """How well random subsets of a suite order the learners as the whole suite does.
+
+    Per size: the mean decision accuracy over the draws, its 2.5 and 97.5 % points, and the
+    chance that the subset's best learner is the whole suite's.
+    """
 
     sizes: tuple
     n_datasets: int
@@ -546,8 +548,12 @@ def _draw_accuracies(sums: np.ndarray, full: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class BudgetAccuracy:
-    """Decision accuracy of each budget's order of the learners against the largest
-    budget's, and the smallest budget that reaches ``target``."""
+    """Decision accuracy of each budget against the largest, and where it reaches a target.
+
+    Per budget (ascending) the share of learner pairs ordered as at the largest budget;
+    ``reached_at`` the smallest budget that reaches ``target``, ``sustained_from`` the
+    smallest from which every larger one does.
+    """
 
     budgets: tuple
     accuracy: tuple
