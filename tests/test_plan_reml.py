@@ -1,0 +1,165 @@
+"""REML variance components (rankwise.plan.reml): the ANOVA's estimates in balanced designs,
+statsmodels' MixedLM and a brute-force optimum of the dense likelihood in unbalanced ones,
+the bound at 0, scores at the ends of the floats' range, and the input checks."""
+
+import json
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from rankwise.errors import RankwiseError
+from rankwise.plan.reml import MAX_LEVELS, reml
+
+
+# ------------------------------------------------------------------------------ helpers
+
+def crossed(k, d, rng, sd=(0.8, 1.3, 0.5)):
+    """A learner × data set table with one score per cell, as codes and scores."""
+    learner, dataset = (a.ravel() for a in np.meshgrid(np.arange(k), np.arange(d),
+                                                         indexing="ij"))
+    y = (sd[0] * rng.normal(size=k)[learner] + sd[1] * rng.normal(size=d)[dataset]
+         + sd[2] * rng.normal(size=k * d))
+    return y, learner, dataset
+
+
+def dense_loglik(y, effects, theta):
+    """The REML log-likelihood by the n × n formula −½[(n−1) log 2π + log|V| + log|1'V⁻¹1|
+    + y'Py], for the brute-force checks."""
+    n = len(y)
+    V = theta[-1] * np.eye(n)
+    for codes, value in zip(effects.values(), theta):
+        V += value * (codes[:, None] == codes[None, :])
+    Vi = np.linalg.inv(V)
+    one = np.ones(n)
+    xvx = one @ Vi @ one
+    P = Vi - np.outer(Vi @ one, one @ Vi) / xvx
+    return -0.5 * ((n - 1) * math.log(2 * math.pi) + np.linalg.slogdet(V)[1] + math.log(xvx)
+                   + y @ P @ y)
+
+
+def items_design(rng):
+    """4 models × items nested in 3 tasks of 30, 50 and 80 items, a second trial of a
+    quarter of the items: the effects model, task, item:task, model × task."""
+    tasks = np.repeat(np.arange(3), [30, 50, 80])
+    items = np.arange(len(tasks))
+    trials = np.where(rng.random(len(items)) < 0.25, 2, 1)
+    item = np.repeat(np.tile(items, 4), np.tile(trials, 4))
+    model = np.repeat(np.repeat(np.arange(4), len(items)), np.tile(trials, 4))
+    task = tasks[item]
+    mt = model * 3 + task
+    y = (0.5 * rng.normal(size=4)[model] + 0.7 * rng.normal(size=3)[task]
+         + 1.0 * rng.normal(size=len(items))[item] + 0.3 * rng.normal(size=12)[mt]
+         + 0.6 * rng.normal(size=len(item)))
+    return y, {"model": model, "task": task, "item:task": item, "model x task": mt}
+
+
+def mixedlm(y, effects):
+    """statsmodels' REML components of the same crossed/nested random effects (one group
+    holding every observation, each effect a variance component), fitted by BFGS to a tight
+    gradient tolerance: the components in the order given, the residual, its llf."""
+    sm = pytest.importorskip("statsmodels.api")
+    pd = pytest.importorskip("pandas")
+    columns = {f"e{i}": codes for i, codes in enumerate(effects.values())}
+    data = pd.DataFrame({"y": y, "g": 1, **columns})
+    model = sm.MixedLM.from_formula(
+        "y ~ 1", groups="g", re_formula="0", data=data,
+        vc_formula={name: f"0 + C({name})" for name in columns})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # its convergence notes: the tolerance is ours
+        fit = model.fit(reml=True, method=["bfgs"], gtol=1e-12, maxiter=5000)
+    vcomp = dict(zip(model.exog_vc.names, fit.vcomp))
+    values = [vcomp[f"e{i}"] for i in range(len(effects))] + [fit.scale]
+    return dict(zip(list(effects) + ["residual"], values)), fit.llf
+
+
+def assert_is_local_optimum(y, effects, fit, step=1e-4):
+    """No component moved by ±step (relative) improves the dense likelihood, whose value at
+    the estimate is the fit's; the dense score is ≈ 0 at components off the boundary."""
+    theta = np.array(list(fit.components.values()))
+    best = dense_loglik(y, effects, theta)
+    assert best == pytest.approx(fit.loglik, rel=1e-10, abs=1e-9)
+    scale = theta.sum()
+    for j in range(len(theta)):
+        for sign in (1, -1):
+            moved = theta.copy()
+            moved[j] = max(moved[j] + sign * step * scale, 0.0)
+            assert dense_loglik(y, effects, moved) <= best + 1e-12 * abs(best)
+        if theta[j] > 0:
+            h = 1e-5 * scale
+            up, down = theta.copy(), theta.copy()
+            up[j] += h
+            down[j] -= h
+            score = (dense_loglik(y, effects, up) - dense_loglik(y, effects, down)) / (2 * h)
+            # relative to the score's spread, the curvature times a component's size
+            assert abs(score) * scale < 1e-5 * len(y)
+
+
+# ------------------------------------------------------------------ balanced designs: ANOVA
+
+def test_crossed_balanced_equals_anova():
+    """learner × data set, one score per cell: σ²(e) = MS(e), σ²(l) = (MS(l) − MS(e))/d,
+    σ²(d) = (MS(d) − MS(e))/k, exactly."""
+    k, d = 5, 12
+    y, learner, dataset = crossed(k, d, np.random.default_rng(3))
+    x = y.reshape(k, d)
+    m = x.mean()
+    ms_l = d * ((x.mean(axis=1) - m) ** 2).sum() / (k - 1)
+    ms_d = k * ((x.mean(axis=0) - m) ** 2).sum() / (d - 1)
+    resid = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + m
+    ms_e = (resid ** 2).sum() / ((k - 1) * (d - 1))
+    anova = {"learner": (ms_l - ms_e) / d, "dataset": (ms_d - ms_e) / k, "residual": ms_e}
+    assert min(anova.values()) > 0
+    fit = reml(y, {"learner": learner, "dataset": dataset})
+    assert fit.converged and fit.boundary == ()
+    assert fit.components == pytest.approx(anova, rel=1e-8)
+    assert list(fit.components) == ["learner", "dataset", "residual"]
+    # the fit's log-likelihood is the dense formula's at the estimate
+    theta = np.array(list(fit.components.values()))
+    assert fit.loglik == pytest.approx(
+        dense_loglik(y, {"l": learner, "d": dataset}, theta), rel=1e-10)
+
+
+def test_nested_cv_balanced_equals_anova():
+    """learner × (fold : repeat : data set): the seven mean squares of the balanced design
+    and their expectations solved for the components, exactly."""
+    k, D, R, F = 4, 8, 3, 3
+    rng = np.random.default_rng(11)
+    l, d, r, f = np.indices((k, D, R, F))
+    sd = {"learner": 0.9, "dataset": 1.5, "repeat:dataset": 0.8, "fold:repeat:dataset": 0.6,
+          "learner x dataset": 0.7, "learner x repeat:dataset": 0.6}
+    codes = {"learner": l, "dataset": d, "repeat:dataset": d * R + r,
+             "fold:repeat:dataset": (d * R + r) * F + f, "learner x dataset": l * D + d,
+             "learner x repeat:dataset": (l * D + d) * R + r}
+    x = 0.5 * rng.normal(size=l.shape)
+    for name, c in codes.items():
+        x = x + sd[name] * rng.normal(size=c.max() + 1)[c]
+    m = x.mean()
+    m_l, m_d = x.mean(axis=(1, 2, 3)), x.mean(axis=(0, 2, 3))
+    m_rd, m_frd = x.mean(axis=(0, 3)), x.mean(axis=0)
+    m_ld, m_lrd = x.mean(axis=(2, 3)), x.mean(axis=3)
+    ms = {
+        "l": D * R * F * ((m_l - m) ** 2).sum() / (k - 1),
+        "d": k * R * F * ((m_d - m) ** 2).sum() / (D - 1),
+        "r": k * F * ((m_rd - m_d[:, None]) ** 2).sum() / (D * (R - 1)),
+        "f": k * ((m_frd - m_rd[:, :, None]) ** 2).sum() / (D * R * (F - 1)),
+        "ld": R * F * ((m_ld - m_l[:, None] - m_d[None, :] + m) ** 2).sum()
+        / ((k - 1) * (D - 1)),
+        "lr": F * ((m_lrd - m_ld[:, :, None] - m_rd[None] + m_d[None, :, None]) ** 2).sum()
+        / ((k - 1) * D * (R - 1)),
+        "e": ((x - m_lrd[..., None] - m_frd[None] + m_rd[None, :, :, None]) ** 2).sum()
+        / ((k - 1) * D * R * (F - 1)),
+    }
+    anova = {"learner": (ms["l"] - ms["ld"]) / (D * R * F),
+             "dataset": (ms["d"] - ms["r"] - ms["ld"] + ms["lr"]) / (k * R * F),
+             "repeat:dataset": (ms["r"] - ms["f"] - ms["lr"] + ms["e"]) / (k * F),
+             "fold:repeat:dataset": (ms["f"] - ms["e"]) / k,
+             "learner x dataset": (ms["ld"] - ms["lr"]) / (R * F),
+             "learner x repeat:dataset": (ms["lr"] - ms["e"]) / F,
+             "residual": ms["e"]}
+    assert min(anova.values()) > 0
+    fit = reml(x.ravel(), {name: c.ravel() for name, c in codes.items()})
+    assert fit.converged and fit.boundary == ()
+    assert list(fit.components) == list(anova)
+    assert fit.components == pytest.approx(anova, rel=1e-8)
