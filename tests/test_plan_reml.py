@@ -11,6 +11,7 @@ import pytest
 
 from rankwise.errors import RankwiseError
 from rankwise.plan.reml import MAX_LEVELS, reml
+from rankwise.stats.threads import one_blas_thread
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -66,7 +67,7 @@ def mixedlm(y, effects):
     model = sm.MixedLM.from_formula(
         "y ~ 1", groups="g", re_formula="0", data=data,
         vc_formula={name: f"0 + C({name})" for name in columns})
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), one_blas_thread():
         warnings.simplefilter("ignore")   # its convergence notes: the tolerance is ours
         fit = model.fit(reml=True, method=["bfgs"], gtol=1e-12, maxiter=5000)
     vcomp = dict(zip(model.exog_vc.names, fit.vcomp))
@@ -163,3 +164,41 @@ def test_nested_cv_balanced_equals_anova():
     assert fit.converged and fit.boundary == ()
     assert list(fit.components) == list(anova)
     assert fit.components == pytest.approx(anova, rel=1e-8)
+
+
+# ------------------------------------------------------ unbalanced designs: MixedLM, brute force
+
+def missing_cells(rng):
+    """8 learners × 20 data sets with 10% of the cells missing."""
+    y, learner, dataset = crossed(8, 20, rng)
+    keep = np.ones(len(y), bool)
+    keep[rng.choice(len(y), size=len(y) // 10, replace=False)] = False
+    return y[keep], {"learner": learner[keep], "dataset": dataset[keep]}
+
+
+@pytest.mark.parametrize("design", [missing_cells, items_design])
+def test_unbalanced_equals_mixedlm(design):
+    """Each component equals statsmodels' to 1e-6 (relative), the log-likelihood is at
+    least MixedLM's, and equals it to round-off."""
+    y, effects = design(np.random.default_rng(5))
+    fit = reml(y, effects)
+    assert fit.converged and fit.boundary == ()
+    theirs, llf = mixedlm(y, effects)
+    assert fit.components == pytest.approx(theirs, rel=1e-6)
+    assert fit.loglik >= llf - 1e-9
+    assert fit.loglik == pytest.approx(llf, abs=1e-7)
+
+
+@pytest.mark.parametrize("design", [missing_cells, items_design])
+def test_unbalanced_optimum_by_brute_force(design):
+    """The dense n × n likelihood agrees with the fit's at the estimate, no small move of a
+    component improves it, and its score is ≈ 0 off the boundary."""
+    y, effects = design(np.random.default_rng(6))
+    if len(y) > 600:   # the dense check on a third of the items design's tasks' items
+        task = effects["task"]
+        keep = (task == 0) | (effects["item:task"] % 5 == 0)
+        y, effects = y[keep], {name: c[keep] for name, c in effects.items()}
+    fit = reml(y, effects)
+    assert fit.converged
+    with one_blas_thread():
+        assert_is_local_optimum(y, effects, fit)

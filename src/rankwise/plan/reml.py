@@ -65,6 +65,7 @@ from scipy import linalg, sparse
 from .. import _validate as check
 from ..errors import RankwiseError
 from ..stats.results import jsonable
+from ..stats.threads import one_blas_thread
 
 #: The most random-effect levels (all effects together) that :func:`reml` fits: each
 #: iteration factors and multiplies dense matrices of that size plus one (about 0.3 GB each
@@ -318,15 +319,18 @@ def reml(y, effects: dict, *, start: dict | None = None, tol: float = 1e-10,
                        loglik=math.nan, iterations=0, converged=True, boundary=names,
                        standard_errors=dict.fromkeys(names, math.nan), n=len(y),
                        levels=levels)
-    model = _Mme(z, codes)
     theta = np.full(len(names), 1.0 / len(names))
     if start is not None:
         given = _in_units(np.array([start[k] for k in names]), -log_unit)
         if np.isfinite(given).all() and given[-1] > 0:
             theta = given
-    theta, value, iterations, converged = _fit(model, theta, tol, max_iter)
-    pieces = model.loglik(theta)[1]
-    g, F, _ = model.derivatives(theta, pieces)
+    # one BLAS thread: a second one that waits for a busy core makes the factorisations of a
+    # few hundred levels a thousand times slower, and the numbers are the same
+    with one_blas_thread():
+        model = _Mme(z, codes)
+        theta, value, iterations, converged = _fit(model, theta, tol, max_iter)
+        pieces = model.loglik(theta)[1]
+        _, F, _ = model.derivatives(theta, pieces)
     at_zero = theta <= 0
     se = np.full(len(names), math.nan)
     inside = ~at_zero
