@@ -202,3 +202,157 @@ def test_unbalanced_optimum_by_brute_force(design):
     assert fit.converged
     with one_blas_thread():
         assert_is_local_optimum(y, effects, fit)
+
+
+# ------------------------------------------------------------------------- the bound at 0
+
+def test_a_component_at_zero_is_held_there_by_its_kkt_condition():
+    """No learner effect and a learner mean square below the residual's: REML puts σ²(l) at
+    0 (named in ``boundary``, with a NaN standard error), its score there is ≤ 0, and the
+    other two are the one-way design's (the learner and residual sums of squares pooled)."""
+    k, d = 4, 10
+    for seed in range(100):   # the first data whose learner mean square is the smaller
+        y, learner, dataset = crossed(k, d, np.random.default_rng(seed), sd=(0.0, 1.0, 0.7))
+        x = y.reshape(k, d)
+        m = x.mean()
+        ss_l = d * ((x.mean(axis=1) - m) ** 2).sum()
+        ss_d = k * ((x.mean(axis=0) - m) ** 2).sum()
+        ss_e = ((x - m) ** 2).sum() - ss_l - ss_d
+        if ss_l / (k - 1) < ss_e / ((k - 1) * (d - 1)):
+            break
+    effects = {"learner": learner, "dataset": dataset}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit = reml(y, effects)
+    assert fit.converged and fit.boundary == ("learner",)
+    assert fit.components["learner"] == 0
+    assert math.isnan(fit.standard_errors["learner"])
+    residual = (ss_l + ss_e) / ((k - 1) + (k - 1) * (d - 1))
+    assert fit.components["residual"] == pytest.approx(residual, rel=1e-8)
+    assert fit.components["dataset"] == pytest.approx((ss_d / (d - 1) - residual) / k,
+                                                      rel=1e-8)
+    theta = np.array(list(fit.components.values()))
+    h = 1e-6 * theta.sum()
+    up = theta + np.array([h, 0, 0])
+    assert dense_loglik(y, effects, up) < dense_loglik(y, effects, theta)   # score < 0
+    assert_is_local_optimum(y, effects, fit)
+
+
+# ------------------------------------------------------------------------------- extremes
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-150, 1e150, 1e300])
+def test_scores_at_any_scale_give_the_components_scaled_by_its_square(scale):
+    """Scores times c: the components times c² (exactly representable between 1e-150 and
+    1e150; beyond, they under- or overflow while the shares stay exact), the log-likelihood
+    less (n − 1) log c, and no warning of any kind."""
+    y, effects = missing_cells(np.random.default_rng(8))
+    base = reml(y, effects)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit = reml(y * scale, effects)
+        json.dumps(fit.to_dict())
+    assert fit.converged and fit.boundary == ()
+    assert fit.shares == pytest.approx(base.shares, rel=1e-8)
+    assert fit.loglik == pytest.approx(base.loglik - (len(y) - 1) * math.log(scale),
+                                       rel=1e-10)
+    if 1e-150 <= scale <= 1e150:
+        expected = {k: v * scale ** 2 for k, v in base.components.items()}
+        assert fit.components == pytest.approx(expected, rel=1e-8)
+        expected = {k: v * scale ** 2 for k, v in base.standard_errors.items()}
+        assert fit.standard_errors == pytest.approx(expected, rel=1e-8)
+    else:   # beyond the floats' range, as the G-study's components
+        assert all(v == (math.inf if scale > 1 else 0.0) for v in fit.components.values())
+
+
+def test_a_shift_changes_nothing():
+    y, effects = items_design(np.random.default_rng(2))
+    base = reml(y, effects)
+    fit = reml(y + 1e6, effects)
+    assert fit.components == pytest.approx(base.components, rel=1e-6)
+
+
+@pytest.mark.parametrize("value", [0.0, 0.7, -3e300, 1e-300])
+def test_all_equal_scores_give_every_component_zero(value):
+    _, effects = missing_cells(np.random.default_rng(0))
+    n = len(effects["learner"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit = reml(np.full(n, value), effects)
+        payload = json.loads(json.dumps(fit.to_dict()))
+    assert fit.components == {"learner": 0.0, "dataset": 0.0, "residual": 0.0}
+    assert fit.boundary == ("learner", "dataset", "residual")
+    assert payload["components"]["residual"] == 0.0 and payload["loglik"] is None
+
+
+# ------------------------------------------------------------------ options and the result
+
+def test_start_values_and_repeated_fits_agree():
+    y, effects = items_design(np.random.default_rng(4))
+    fit = reml(y, effects)
+    assert reml(y, effects).components == fit.components   # deterministic
+    start = {name: 5.0 * (i + 1) for i, name in enumerate(fit.components)}
+    again = reml(y, effects, start=start)
+    assert again.converged
+    assert again.components == pytest.approx(fit.components, rel=1e-8)
+    assert again.loglik == pytest.approx(fit.loglik, abs=1e-9)
+    # a component started at its bound is freed by its positive score
+    at_zero = reml(y, effects, start={**start, "model": 0.0, "item:task": 0.0})
+    assert at_zero.converged and at_zero.boundary == ()
+    assert at_zero.components == pytest.approx(fit.components, rel=1e-8)
+
+
+def test_to_dict_is_plain_json():
+    y, effects = missing_cells(np.random.default_rng(1))
+    fit = reml(y, effects)
+    payload = json.loads(json.dumps(fit.to_dict()))
+    assert payload["components"] == pytest.approx(fit.components, rel=1e-15)
+    assert payload["boundary"] == [] and payload["converged"] is True
+    assert set(payload["standard_errors"]) == {"learner", "dataset", "residual"}
+    assert all(se > 0 for se in payload["standard_errors"].values())
+    assert payload["levels"] == {"learner": 8, "dataset": 20}
+
+
+def test_too_few_iterations_say_so():
+    y, effects = items_design(np.random.default_rng(4))
+    fit = reml(y, effects, max_iter=1)
+    assert not fit.converged and fit.iterations == 1
+
+
+# ------------------------------------------------------------------------------ bad input
+
+def _bad_inputs():
+    rng = np.random.default_rng(0)
+    y, learner, dataset = crossed(3, 4, rng)
+    ok = {"learner": learner, "dataset": dataset}
+    many = np.arange(2 * (MAX_LEVELS + 1)) // 2
+    return [
+        (y, {"learner": learner[:-1]}, "one level code per observation"),
+        (np.append(y[:-1], np.nan), ok, "finite scores"),
+        (np.append(y[:-1], np.inf), ok, "finite scores"),
+        (y, {"learner": np.zeros(len(y), int)}, "at least 2 levels"),
+        (y[:3], {"learner": learner[:3], "dataset": dataset[:3]}, "at least 4 observations"),
+        (y, {"cell": np.arange(len(y))}, "one observation per level"),
+        (y, {"learner": learner, "again": learner + 10}, "group the observations alike"),
+        (y, {"residual": learner}, "other than 'residual'"),
+        (y, [learner], "dict"),
+        (y.reshape(3, 4), ok, "1-D"),
+        (y, {"learner": learner + 0.5}, "integer level codes"),
+        (np.zeros(len(many)) + np.arange(len(many)) % 3, {"item": many}, "at most 6000"),
+    ]
+
+
+@pytest.mark.parametrize("y, effects, message", _bad_inputs())
+def test_bad_input_names_the_problem(y, effects, message):
+    with pytest.raises(RankwiseError, match=message) as err:
+        reml(y, effects)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("option, message", [
+    ({"start": {"learner": 1.0}}, "start needs a value"),
+    ({"start": {"learner": 1.0, "dataset": -1.0, "residual": 1.0}}, "finite values"),
+    ({"tol": 0}, "tol must be"), ({"max_iter": 0}, "max_iter must be")])
+def test_bad_options_name_the_problem(option, message):
+    y, learner, dataset = crossed(3, 4, np.random.default_rng(0))
+    with pytest.raises(RankwiseError, match=message):
+        reml(y, {"learner": learner, "dataset": dataset}, **option)
