@@ -40,6 +40,19 @@ def dense_loglik(y, effects, theta):
                    + y @ P @ y)
 
 
+def dense_standard_errors(y, effects, theta):
+    """√diag F⁻¹ with F_ij = ½ tr(P V_i P V_j) by the n × n matrices."""
+    n = len(y)
+    Vs = [(c[:, None] == c[None, :]).astype(float) for c in effects.values()] + [np.eye(n)]
+    V = sum(t * Vi for t, Vi in zip(theta, Vs))
+    Vinv = np.linalg.inv(V)
+    one = np.ones(n)
+    P = Vinv - np.outer(Vinv @ one, one @ Vinv) / (one @ Vinv @ one)
+    PV = [P @ Vi for Vi in Vs]
+    F = 0.5 * np.array([[np.sum(a * b.T) for b in PV] for a in PV])
+    return np.sqrt(np.diag(np.linalg.inv(F)))
+
+
 def items_design(rng):
     """4 models × items nested in 3 tasks of 30, 50 and 80 items, a second trial of a
     quarter of the items: the effects model, task, item:task, model × task."""
@@ -202,6 +215,8 @@ def test_unbalanced_optimum_by_brute_force(design):
     assert fit.converged
     with one_blas_thread():
         assert_is_local_optimum(y, effects, fit)
+        se = dense_standard_errors(y, effects, np.array(list(fit.components.values())))
+    assert list(fit.standard_errors.values()) == pytest.approx(se, rel=1e-7)
 
 
 # ------------------------------------------------------------------------- the bound at 0

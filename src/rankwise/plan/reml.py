@@ -68,8 +68,9 @@ from ..stats.results import jsonable
 from ..stats.threads import one_blas_thread
 
 #: The most random-effect levels (all effects together) that :func:`reml` fits: each
-#: iteration factors and multiplies dense matrices of that size plus one (about 0.3 GB each
-#: and some seconds an iteration at the limit).
+#: iteration factors and multiplies dense matrices of that size plus one, of 0.3 GB each at
+#: the limit. On one core a fit takes about a second at 1,200 levels, 20 s at 3,000 and a few
+#: minutes at 6,000 (the time grows as the cube); the number of observations costs little.
 MAX_LEVELS = 6000
 
 #: The name of the residual component; no effect may have it.
