@@ -371,3 +371,16 @@ def test_bad_options_name_the_problem(option, message):
     y, learner, dataset = crossed(3, 4, np.random.default_rng(0))
     with pytest.raises(RankwiseError, match=message):
         reml(y, {"learner": learner, "dataset": dataset}, **option)
+
+
+def test_a_near_exact_fit_gives_no_warning():
+    """Scores that the effects explain to 1e-9: the residual goes to (nearly) 0 with an
+    ill-conditioned information, and still nothing warns."""
+    rng = np.random.default_rng(0)
+    learner, dataset = rng.integers(0, 3, 30), rng.integers(0, 5, 30)
+    y = 10.0 * learner + 3.0 * dataset + 1e-9 * rng.normal(size=30)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit = reml(y, {"learner": learner, "dataset": dataset})
+    assert fit.components["residual"] < 1e-12 * fit.components["learner"]
+    assert all(math.isfinite(v) for v in fit.components.values())
