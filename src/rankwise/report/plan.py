@@ -176,15 +176,15 @@ def _suite_blocks(p) -> list:
 
 
 def _accuracy_table(p) -> Table:
-    a = p.accuracy.to_dict()
-    rows = []
-    for row in a.get("rows", []):
-        rows.append([str(row["size"]), _g(row["accuracy"], 3),
-                     f"[{_g(row['low'], 3)}, {_g(row['high'], 3)}]",
-                     _g(row.get("same_best"), 3)])
+    a = p.accuracy
+    rows = [[str(int(size)), _g(float(acc), 3), f"[{_g(float(lo), 3)}, {_g(float(hi), 3)}]",
+             _g(float(best), 3)]
+            for size, acc, lo, hi, best in zip(a.sizes, a.accuracy, a.lower, a.upper,
+                                                a.same_best)]
     return Table([f"{p.top}s", "decision accuracy", "95% of draws", "same #1"], rows, ">>>>",
-                 key="accuracy", caption=f"Smaller suites drawn from these {p.top}s: the share"
-                 " of learner pairs they order as the whole suite does.")
+                 key="accuracy", caption=f"Smaller suites drawn from these {p.top}s"
+                 f" ({a.draws} draws each): the share of learner pairs they order as the"
+                 f" whole suite does, and the share of their #1s that are its #1.")
 
 
 def _next_rank_blocks(p) -> list:
