@@ -29,6 +29,11 @@ from ..stats.results import jsonable
 METHODS = ("auto", "anova", "reml")
 #: The next-data-set rank intervals: auto is hierarchical where the pilot has folds.
 NEXT_METHODS = ("auto", "conformal", "hierarchical")
+#: auto takes the hierarchical next-data-set ranks up to this many fold scores × draws (the
+#: bootstrap's work; beyond it the conformal ones, said in the notes).
+HIERARCHICAL_MOST = 5 * 10 ** 7
+#: The cheapest design is sought over a grid of at most this many designs.
+GRID_MOST = 2 * 10 ** 6
 #: REML beside the ANOVA of a balanced design is fitted up to this many random-effect
 #: levels (beyond it the ANOVA, REML's equal when no estimate is negative, stands alone).
 REML_BESIDE = 3000
@@ -168,13 +173,22 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
     top = pilot.top
     facets = [f.name for f in pilot.design.facets]
     current = proj.project(components, alpha=alpha, power=power, costs=costs)
-    in_hand = proj.project(components, alpha=alpha, power=power, costs=costs, fixed=(top,))
+    # with the data sets held fixed, only what is nested in them is error: none where the
+    # pilot has one score per learner and data set
+    in_hand = None if len(facets) == 1 else proj.project(
+        components, alpha=alpha, power=power, costs=costs, fixed=(top,))
     asked = None if sizes is None else proj.project(components, sizes, alpha=alpha,
                                                     power=power, costs=costs)
     needed = {f: {c: proj.needed(components, f, stability=stability, coefficient=c)
                   for c in ("generalizability", "dependability")} for f in facets}
     means = np.nanmean(pilot.table, axis=0)
-    cheapest = proj.cheapest(components, stability=stability, costs=costs)
+    limits = {f: max(10, 4 * components.design.sizes[f], *(n for n in needed[f].values()
+                                                          if n is not None))
+              for f in facets}
+    cheapest = proj.cheapest(components, stability=stability, costs=costs,
+                             limits=_bounded(limits, top), least={top: 2})
+    if cheapest is not None:
+        notes += _zero_notes(components)
     separation = proj.separability(components, means, alpha=alpha,
                                    higher_is_better=pilot_direction(source))
     separation_cheapest = None if cheapest is None else proj.separability(
@@ -247,8 +261,8 @@ def _suite(pilot, source, next_alpha, next_method, draws, seed, notes) -> tuple:
         signal = signal_to_noise(pilot.repeats, higher_is_better=hib,
                                  learners=pilot.learners)
     else:
-        notes.append("signal-to-noise needs repeats (or repeated trials): this pilot has"
-                     " one score per fold")
+        notes.append("signal-to-noise needs repeats (or repeated trials) of the whole"
+                     f" benchmark; this pilot has {pilot.what}")
     complete = pilot.table[np.isfinite(pilot.table).all(axis=1)]
     n = len(complete)
     accuracy = None
@@ -264,6 +278,13 @@ def _suite(pilot, source, next_alpha, next_method, draws, seed, notes) -> tuple:
                             " data set (a balanced long table); use --next-method conformal")
     chosen = next_method if next_method != "auto" else (
         "hierarchical" if pilot.replicates is not None else "conformal")
+    if next_method == "auto" and chosen == "hierarchical" and \
+            pilot.replicates.size * draws > HIERARCHICAL_MOST:
+        chosen = "conformal"
+        notes.append(f"the next-data-set ranks are conformal: the hierarchical intervals of"
+                     f" {pilot.replicates.size:,} fold scores x {draws:,} draws are beyond"
+                     " what auto runs (ask for them with --next-method hierarchical, or"
+                     " fewer --draws)")
     if n < 2:
         notes.append("the next-data-set ranks need at least 2 complete data sets")
         return signal, accuracy, None, None
@@ -272,8 +293,40 @@ def _suite(pilot, source, next_alpha, next_method, draws, seed, notes) -> tuple:
     kwargs = dict(higher_is_better=hib, alpha=next_alpha, method=chosen, folds=folds,
                   draws=draws, seed=seed)
     ranks = next_rank_intervals(complete, learners=pilot.learners, **kwargs)
-    coverage = loo_coverage(complete, **kwargs) if n >= 3 else None
+    coverage = None
+    if n >= 3 and (chosen == "conformal" or folds.size * draws * n <= HIERARCHICAL_MOST):
+        coverage = loo_coverage(complete, **kwargs)
+    elif n >= 3:
+        notes.append("the hierarchical intervals' leave-one-out check is not run at this"
+                     " size (it refits them once per data set)")
     return signal, accuracy, ranks, coverage
+
+
+def _bounded(limits: dict, top: str) -> dict:
+    """The grid's limits, the inner facets' cut (largest first) until the grid holds at most
+    GRID_MOST designs; the top facet's kept (its needed size must be on the grid)."""
+    limits = dict(limits)
+    while math.prod(limits.values()) > GRID_MOST:
+        inner = [f for f in limits if f != top and limits[f] > 10]
+        if not inner:
+            limits[top] = max(10, GRID_MOST // max(1, math.prod(
+                v for f, v in limits.items() if f != top)))
+            break
+        widest = max(inner, key=lambda f: limits[f])
+        limits[widest] = max(10, limits[widest] // 2)
+    return limits
+
+
+def _zero_notes(components) -> list:
+    """A component of the learners' estimated at 0 makes designs that skimp on its facet
+    look better than they may be: said."""
+    zero = [n for n in components.design.effects()
+            if n.startswith("learner x") and components.components[n] == 0]
+    if not zero:
+        return []
+    return [f"the {', '.join(zero)} component{'s are' if len(zero) > 1 else ' is'} estimated"
+            " at 0: designs with few levels of its facets look as good as the estimate"
+            " says, and would be worse if it is above 0 (its interval says how far)"]
 
 
 def _scale_notes(pilot) -> list:

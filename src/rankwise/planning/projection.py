@@ -242,16 +242,17 @@ def best_buy(g: Components, *, base: dict | None = None, costs: dict | None = No
 
 
 def cheapest(g: Components, *, target_se: float | None = None, stability: float | None = None,
-             costs: dict | None = None, limits: dict | None = None):
-    """The cheapest design (over a grid of every facet from 1 to its limit: data sets and
-    tasks to 4 times the pilot's, folds, repeats, items and trials to 4 times too, at least
-    10) whose difference SE is at most ``target_se`` or whose Eρ² reaches ``stability``;
+             costs: dict | None = None, limits: dict | None = None,
+             least: dict | None = None):
+    """The cheapest design (over a grid of every facet from ``least`` (default 1) to its
+    limit, default 4 times the pilot's size and at least 10) whose difference SE is at most ``target_se`` or whose Eρ² reaches ``stability``;
     None when none on the grid does. Vectorised over the grid."""
     design = g.design
     costs = _costs(design, costs)
     own = {f.name: f.size for f in design.facets}
     limits = {n: max(10, 4 * s) for n, s in own.items()} | (limits or {})
-    axes = [np.arange(1, limits[n] + 1) for n in own]
+    least = least or {}
+    axes = [np.arange(least.get(n, 1), max(least.get(n, 1), limits[n]) + 1) for n in own]
     grid = dict(zip(own, np.meshgrid(*axes, indexing="ij", sparse=True)))
     relative, _ = errors_at(g, grid)
     relative = np.broadcast_to(relative, tuple(len(a) for a in axes))

@@ -16,7 +16,9 @@ _LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"
           "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
           "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
           "\u2212": "$-$", "\u03b4": r"$\delta$", "\u03b1": r"$\alpha$", "\u2264": r"$\le$",
-          "\u00d7": r"$\times$", "\u2265": r"$\ge$"}
+          "\u00d7": r"$\times$", "\u2265": r"$\ge$", "\u03c1": r"$\rho$", "\u03a6": r"$\Phi$",
+          # not "$^2$": after a "$\rho$" it would make "$$", TeX's display math
+          "\u00b2": r"\textsuperscript{2}"}
 _SCIENTIFIC = re.compile(r"^(-?\d\.\d+)e([-+]\d+)$")
 _BOUND = re.compile(r"^< 1e-(\d+)$")  # a p-value below the floor: "< 1e-300"
 

@@ -25,6 +25,11 @@ def _pct(value) -> str:
     return "-" if value is None or not math.isfinite(value) else f"{100 * value:.1f}%"
 
 
+def _word(p) -> str:
+    """The top facet in prose: data set, or task."""
+    return "data set" if p.top == "dataset" else p.top
+
+
 def document(p) -> Document:
     """The plan as blocks: the pilot and its design, the components, what the design gives
     now, what buys certainty next, precision against cost, the suite's numbers, the rank on
@@ -33,7 +38,7 @@ def document(p) -> Document:
     doc = Document(f"rankwise plan: {p.source}")
     sizes = ", ".join(f"{n} {d.sizes[n]}" for n in d.names)
     doc.add(Paragraph(
-        f"Pilot: {len(p.learners)} learners on {len(p.levels)} {p.top}s ({p.what});"
+        f"Pilot: {len(p.learners)} learners on {len(p.levels)} {_word(p)}s ({p.what});"
         f" {'higher' if p.higher_is_better else 'lower'} is better"
         + (f" (criterion: {p.criterion})" if p.criterion else "") + f". Design: {d.notation}"
         f" ({sizes}); components by {'REML' if p.method == 'reml' else 'the ANOVA'}.",
@@ -47,7 +52,7 @@ def document(p) -> Document:
                                       _cost_caption(p))))
     doc.add(Heading("The suite's numbers"), *_suite_blocks(p))
     if p.next_ranks is not None:
-        doc.add(Heading(f"The rank on the next {p.top}"), *_next_rank_blocks(p))
+        doc.add(Heading(f"The rank on the next {_word(p)}"), *_next_rank_blocks(p))
     doc.add(Heading("Assumptions"), Bullets(_assumptions(p), role="notes"))
     if p.notes:
         doc.add(Heading("Notes"), Bullets(list(p.notes), role="notes"))
@@ -58,22 +63,26 @@ def _verdict(p) -> str:
     """The plan in two sentences: how sure the pilot's design is, and what to add next."""
     c = p.current
     text = (f"With {_sizes_text(c.sizes)} the learners' order generalises with"
-            f" E rho^2 = {_g(c.generalizability, 3)} (Phi = {_g(c.dependability, 3)}); two"
+            f" Eρ² = {_g(c.generalizability, 3)} (Φ = {_g(c.dependability, 3)}); two"
             f" learners' difference has a standard error of {_g(c.difference_se, 3)}, and the"
             f" smallest difference it resolves (alpha = {p.options['alpha']}, power"
             f" {p.options['power']}) is {_g(c.resolution, 3)}.")
     if p.buys:
         best = p.buys[0]
-        text += (f" Per unit of cost, one more {best['facet']} buys the most: it cuts the"
+        text += (f" Per unit of cost, one more {_noun(best['facet'])} buys the most: it cuts the"
                  f" variance of a difference by {_pct(best['cut'])}.")
     if p.cheapest is not None:
-        text += (f" The cheapest design with E rho^2 >= {p.options['stability']} has"
+        text += (f" The cheapest design with Eρ² ≥ {p.options['stability']} has"
                  f" {_sizes_text(p.cheapest.sizes)} (cost {_g(p.cheapest.cost, 5)}).")
     return text
 
 
+def _noun(facet: str) -> str:
+    return "data set" if facet == "dataset" else facet
+
+
 def _sizes_text(sizes: dict) -> str:
-    return ", ".join(f"{v} {k}{'s' if v != 1 else ''}" for k, v in sizes.items())
+    return ", ".join(f"{v} {_noun(k)}{'s' if v != 1 else ''}" for k, v in sizes.items())
 
 
 def _components_table(p) -> Table:
@@ -91,21 +100,23 @@ def _components_table(p) -> Table:
         rows.append(row)
     caption = ("Variance components (the scores' units squared); intervals: "
                + ("Satterthwaite's" if g.method == "anova" else "Wald, from the REML"
-                  " information") + ".")
+                  " information; [0, -]: estimated at its bound, no interval") + ".")
     return Table(head, rows, "<" + ">" * (len(head) - 1), caption=caption, key="components")
 
 
 def _now_table(p) -> Table:
     rows = []
-    for label, q in (("new data sets" if p.top == "dataset" else "new tasks", p.current),
-                     (f"these {p.top}s", p.in_hand),
+    for label, q in ((f"new {_word(p)}s", p.current),
+                     *(((f"these {_word(p)}s", p.in_hand),) if p.in_hand is not None else ()),
                      *((("the design asked", p.asked),) if p.asked is not None else ())):
         rows.append([label, _g(q.generalizability, 3), _g(q.dependability, 3),
                      _g(q.difference_se, 3), _g(q.resolution, 3)])
-    return Table(["generalising to", "E rho^2", "Phi", "SE of a difference",
+    return Table(["generalising to", "Eρ²", "Φ", "SE of a difference",
                   "resolution floor"], rows, "<>>>>", key="now",
-                 caption="The pilot's design (and the one asked): to new data sets, or"
-                         " with these held fixed (the comparison on them only).")
+                 caption=f"The pilot's design (and the one asked): to new {_word(p)}s, or"
+                         " with these held fixed (the comparison on them only"
+                         + ("" if p.in_hand is not None else f"; one score per {_word(p)}"
+                            " leaves no error to measure within them") + ").")
 
 
 def _now_text(p) -> str:
@@ -127,19 +138,19 @@ def _next_blocks(p) -> list:
     rows = [[f, _count(v["generalizability"]), _count(v["dependability"])]
             for f, v in p.needed.items()]
     stability = p.options["stability"]
-    blocks.append(Table(["facet", f"for E rho^2 >= {stability}", f"for Phi >= {stability}"],
+    blocks.append(Table(["facet", f"for Eρ² ≥ {stability}", f"for Φ ≥ {stability}"],
                         rows, "<>>", key="needed",
                         caption="The fewest levels of each facet, the others as in the pilot"
                                 " (none: no number of it is enough)."))
     if p.cheapest is not None:
         c, sc = p.cheapest, p.separation_cheapest
         blocks.append(Paragraph(
-            f"The cheapest design reaching E rho^2 >= {stability}: {_sizes_text(c.sizes)}"
-            f" (cost {_g(c.cost, 5)}; the pilot's {_g(p.current.cost, 5)}): E rho^2 ="
+            f"The cheapest design reaching Eρ² ≥ {stability}: {_sizes_text(c.sizes)}"
+            f" (cost {_g(c.cost, 5)}; the pilot's {_g(p.current.cost, 5)}): Eρ² ="
             f" {_g(c.generalizability, 3)}, SE of a difference {_g(c.difference_se, 3)},"
             f" about {_g(sc.tied_with_best, 3)} learners left tied with the best."))
     else:
-        blocks.append(Paragraph(f"No design on the grid reaches E rho^2 >= {stability}."))
+        blocks.append(Paragraph(f"No design on the grid reaches Eρ² ≥ {stability}."))
     return blocks
 
 
@@ -148,18 +159,19 @@ def _count(value) -> str:
 
 
 def _cost_table(p) -> Table:
-    rows = [[f, f"x{x}", _sizes_text(q.sizes), _g(q.cost, 5), _g(q.difference_se, 3),
-             _g(q.generalizability, 3)] for f, x, q in p.costed]
-    return Table(["facet", "times", "design", "cost", "SE of a difference", "E rho^2"], rows,
-                 "<><>>>", key="cost", caption="Each facet multiplied, the others as in the"
-                                               " pilot.")
+    facets = list(p.current.sizes)
+    rows = [[f, f"x{x}", *(str(q.sizes[g]) for g in facets), _g(q.cost, 5),
+             _g(q.difference_se, 3), _g(q.generalizability, 3)] for f, x, q in p.costed]
+    return Table(["more", "times", *(f"{_noun(g)}s" for g in facets), "cost", "SE of a difference",
+                  "Eρ²"], rows, "<>" + ">" * (len(facets) + 3), key="cost",
+                 caption="Each facet multiplied, the others as in the pilot.")
 
 
 def _cost_caption(p) -> str:
     return ("The standard error of a difference between two learners against the design's"
             " cost, each facet multiplied by 1, 2, 4 and 8 (the others as in the pilot);"
-            " cost: " + ", ".join(f"{k} {_g(v)}" for k, v in p.options["costs"].items()
-                                  if v) + " per level.")
+            " cost: " + ", ".join(f"{_g(v)} per {_noun(k)}" for k, v in
+                                  p.options["costs"].items() if v) + ".")
 
 
 def _suite_blocks(p) -> list:
@@ -168,10 +180,11 @@ def _suite_blocks(p) -> list:
         blocks.append(Paragraph(p.signal.sentence()))
     if p.accuracy is not None:
         blocks.append(_accuracy_table(p))
+    held = ("" if p.in_hand is None else
+            f", {_g(p.in_hand.resolution, 3)} (these {_word(p)}s)")
     blocks.append(Paragraph(
         f"Resolution floor of the pilot's design: {_g(p.current.resolution, 3)} (new"
-        f" {p.top}s), {_g(p.in_hand.resolution, 3)} (these {p.top}s); expected tied with #1:"
-        f" {_g(p.separation.tied_with_best, 3)}."))
+        f" {_word(p)}s){held}; expected tied with #1: {_g(p.separation.tied_with_best, 3)}."))
     return blocks
 
 
@@ -181,8 +194,8 @@ def _accuracy_table(p) -> Table:
              _g(float(best), 3)]
             for size, acc, lo, hi, best in zip(a.sizes, a.accuracy, a.lower, a.upper,
                                                 a.same_best)]
-    return Table([f"{p.top}s", "decision accuracy", "95% of draws", "same #1"], rows, ">>>>",
-                 key="accuracy", caption=f"Smaller suites drawn from these {p.top}s"
+    return Table([f"{_word(p)}s", "decision accuracy", "95% of draws", "same #1"], rows, ">>>>",
+                 key="accuracy", caption=f"Smaller suites drawn from these {_word(p)}s"
                  f" ({a.draws} draws each): the share of learner pairs they order as the"
                  f" whole suite does, and the share of their #1s that are its #1.")
 
@@ -196,22 +209,22 @@ def _next_rank_blocks(p) -> list:
     blocks = [Paragraph(r.question)]
     if p.coverage is not None:
         blocks.append(Paragraph(
-            f"Checked on these {p.top}s: leaving each out in turn, its ranks fell inside the"
+            f"Checked on these {_word(p)}s: leaving each out in turn, its ranks fell inside the"
             f" intervals of the others {_pct(p.coverage)} of the time (at least"
             f" {_pct(1 - r.alpha)} is promised)."))
     caption = (f"{r.method.capitalize()} intervals at {1 - r.alpha:.0%}"
                + (f"; the best {SHOWN} of {len(order)} by median rank (every learner in the"
                   " JSON)" if len(order) > SHOWN else "") + ".")
-    blocks.append(Table(["learner", "median rank", f"next {p.top}: {1 - r.alpha:.0%}"],
+    blocks.append(Table(["learner", "median rank", f"next {_word(p)}: {1 - r.alpha:.0%}"],
                         rows, "<>>", key="next_ranks", caption=caption))
     return blocks
 
 
 def _assumptions(p) -> list:
     return [
-        f"Every facet is random: the {p.top}s, and what is nested in them, are samples of"
-        " populations a new experiment draws from again (the rows 'these"
-        f" {p.top}s' hold the {p.top}s fixed).",
+        f"Every facet is random: the {_word(p)}s, and what is nested in them, are samples"
+        " of populations a new experiment draws from again (the rows 'these"
+        f" {_word(p)}s' hold them fixed).",
         "Scores are additive in the effects (no scale change across data sets); the"
         " components are the same for every learner.",
         "The next-data-set intervals assume the new data set is exchangeable with these"
@@ -231,14 +244,26 @@ def figures(p, width: float | None = None) -> dict:
     fig = MplFigure(figsize=(6.4, 4.0))
     FigureCanvasAgg(fig)
     ax = fig.add_axes((0.12, 0.13, 0.6, 0.8))
-    for facet in dict.fromkeys(f for f, _, _ in p.costed):
+    # two facets of equal cost and effect draw the same line: styles tell them apart
+    styles = (("-", "o"), ("--", "s"), (":", "^"), ("-.", "v"))
+    for i, facet in enumerate(dict.fromkeys(f for f, _, _ in p.costed)):
         points = [(q.cost, q.difference_se) for f, _, q in p.costed if f == facet]
-        ax.plot(*zip(*points), marker="o", ms=3, label=f"more {facet}s")
+        line, mark = styles[i % len(styles)]
+        ax.plot(*zip(*points), ls=line, marker=mark, ms=4, mfc="none",
+                label=f"more {_noun(facet)}s")
     ax.plot([p.current.cost], [p.current.difference_se], "k*", ms=9, label="the pilot")
     if p.cheapest is not None:
         ax.plot([p.cheapest.cost], [p.cheapest.difference_se], "kD", ms=5,
-                label=f"cheapest, E rho^2 >= {p.options['stability']}")
+                label=f"cheapest, Eρ² ≥ {p.options['stability']}")
     ax.set_xscale("log")
+    # ticks at the designs' costs, as plain numbers (log minor labels overprint each other)
+    from matplotlib.ticker import FixedLocator, NullLocator
+    costs = sorted({q.cost for _, _, q in p.costed if q.cost > 0}
+                   | ({p.cheapest.cost} if p.cheapest is not None and p.cheapest.cost > 0
+                      else set()))
+    ax.xaxis.set_major_locator(FixedLocator(_spaced(costs)))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(lambda v, _: _g(v, 4))
     ax.set_xlabel("cost")
     ax.set_ylabel("SE of a difference")
     ax.grid(alpha=0.3)
@@ -246,3 +271,13 @@ def figures(p, width: float | None = None) -> dict:
     drawn = {"plan_cost": fit_width(fig, width)}
     warn_small_type(drawn, width)
     return drawn
+
+
+def _spaced(values: list, ratio: float = 1.6) -> list:
+    """Of sorted positive ``values``, those at least ``ratio`` apart on a log axis (labels
+    that do not collide)."""
+    kept = []
+    for v in values:
+        if not kept or v >= kept[-1] * ratio:
+            kept.append(v)
+    return kept
