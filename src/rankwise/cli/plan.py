@@ -44,6 +44,9 @@ def plan(
 
 def assignments(flag: str, values, kind) -> dict | None:
     """``FACET=VALUE,...`` as a dict; one line naming the flag when a part is not one."""
+    from .._validate import parse_list
+
+    values = parse_list(values)
     if not values:
         return None
     out = {}
