@@ -17,10 +17,11 @@ ALLOWED = {
     "stats": set(),
     "tables": set(),
     "experiment": set(),
-    "analysis": {"stats", "tables"},
+    "analysis": {"stats", "tables", "planning"},
     "report": {"analysis", "stats"},
     "power": {"stats", "tables"},
     "bayes": {"stats"},
+    "planning": {"stats"},
 }
 #: Imports inside functions may also reach these (for a reason given in the module).
 LAZY_ALLOWED = {"tables": {"experiment"}, "analysis": {"report", "bayes"},

@@ -590,52 +590,39 @@ GATE_LINE = (
 )
 
 
-PLAN_P = "Plan (guide: planning)"
-PLAN_IN = "Pilot (guide: planning)"
-
-#: :func:`rankwise.plan`'s options (``rankwise plan``).
-PLAN = (
+PLAN_P, PLAN_IN = "Plan (guide: planning)", "Pilot (guide: planning)"
+PLAN = (   # rankwise.plan's options (rankwise plan)
     Option("method", "auto", "--method", choices=("auto", "anova", "reml"), panel=PLAN_P,
-           checked=True, help="Variance components: the ANOVA (balanced designs) or REML"
-                              " (any; auto: the ANOVA where balanced)."),
-    Option("confidence", 0.95, "--confidence", metavar="C", panel=PLAN_P, type=float,
-           checked=True, interval=(0, 1), help="Level of the components' intervals."),
-    _like("alpha", panel=PLAN_P, checked=True, interval=(0, 1),
-          help="Level of the tests the resolution floor and separations assume."),
+           checked=True, help="Components: ANOVA (balanced) or REML (auto: ANOVA if it can)."),
+    replace(AUDIT[1], panel=PLAN_P, checked=True, interval=(0, 1),
+            help="Level of the components' intervals."),
+    replace(CURVES[0], panel=PLAN_P, help="Level of the resolution floor's test."),
     Option("power", 0.8, "--power", metavar="P", panel=PLAN_P, type=float, checked=True,
            interval=(0, 1), help="Resolution floor: the power to detect it."),
     Option("stability", 0.95, "--stability", metavar="S", panel=PLAN_P, type=float,
-           checked=True, interval=(0, 1),
-           help="The E rho^2 (and Phi) the needed sizes and the cheapest design reach."),
+           checked=True, interval=(0, 1), help="The Eρ² the needed sizes and cheapest design"
+                                               " reach (and Φ)."),
     Option("costs", None, "--cost", kind="list", metavar="FACET=C,...", panel=PLAN_P,
-           param="cost", help="Cost of one level of a facet (default: 1 per innermost"
-                              " level, e.g. per fold; dataset=20: a data set costs 20 more)."),
+           param="cost", help="Cost of a level of a facet (default: 1 per innermost level;"
+                              " dataset=20: a data set costs 20 more)."),
     Option("sizes", None, "--design", kind="list", metavar="FACET=N,...", panel=PLAN_P,
            param="design", help="Also project this design (e.g. dataset=40,fold=5)."),
     Option("next_alpha", 0.1, "--next-alpha", metavar="A", panel=PLAN_P, type=float,
-           checked=True, interval=(0, 1),
-           help="Next-data-set rank intervals cover 1 - A."),
-    Option("next_method", "auto", "--next-method",
-           choices=("auto", "conformal", "hierarchical"), panel=PLAN_P, checked=True,
-           help="Next-data-set ranks (auto: hierarchical where the pilot has folds)."),
-    Option("draws", 1000, "--draws", metavar="D", panel=PLAN_P, check=("whole", 10),
+           checked=True, interval=(0, 1), help="Next-data-set rank intervals cover 1 - A."),
+    Option("next_method", "auto", "--next-method", choices=("auto", "conformal",
+           "hierarchical"), panel=PLAN_P, checked=True, help="Next-data-set ranks (auto:"
+                                                             " hierarchical with folds)."),
+    Option("draws", 1000, "--draws", metavar="D", panel=PLAN_P, check=("whole", 100),
            help="Resamples (hierarchical intervals, decision accuracy)."),
-    _like("seed", default=0, panel=PLAN_P, help="Seed of the resamples."),
-)
-
+    _like("seed", default=0, panel=PLAN_P, help="Seed of the resamples."))
 COMMANDS["plan"] = PLAN
-
-#: ``rankwise plan``: the pilot and how it is read.
-PLAN_LINE = (
-    _argument("input", "The pilot: a table of scores, a long table with repeats and folds, a"
-              " results database, another tool's results, or scored items.", "INPUT",
+PLAN_LINE = (   # the pilot, and how it is read
+    _argument("input", "The pilot: scores (wide, long with repeats and folds, a results"
+              " database, another tool's results) or scored items.", "INPUT",
               show_default=False),
-    Option("example", None, "--example", metavar="NAME", panel=PLAN_IN,
-           help="A bundled table or item example instead (rankwise examples)."),
+    replace(GATE_LINE[2], panel=PLAN_IN, help="A bundled table or item example instead."),
     *(replace(o, panel=PLAN_IN) for o in READ if o.name not in ("shape", "aggregate")),
-    *(replace(o, panel=PLAN_IN) for o in ITEMS),
-    *PLAN,
-)
+    *(replace(o, panel=PLAN_IN) for o in ITEMS), *PLAN)
 
 #: ``rankwise run``'s options; the race's are checked where the race is set up.
 RUN_LINE = (

@@ -166,7 +166,7 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
     alpha = check.alpha(alpha)
     power = check.level("power", power)
     stability = check.level("stability", stability)
-    draws, seed = check.whole("draws", draws, 10), check.seed(seed)
+    draws, seed = check.whole("draws", draws, 100), check.seed(seed)
     pilot = from_items(source) if hasattr(source, "models") else from_table(source)
     notes = []
     components, other = _components(pilot, method, confidence, notes)
