@@ -228,12 +228,12 @@ def test_each_multiverse_entry_command_runs_that_entry(case, capsys, cli):
 
 def _api_of(command):
     """The Python function behind a command whose options the table declares."""
-    from rankwise import compare_curves, gate, leaderboard, race
+    from rankwise import compare_curves, gate, leaderboard, plan, race
     from rankwise.analysis.audit import audit
     from rankwise.power import power_study
 
     return {"power": power_study, "race": race, "leaderboard": leaderboard,
-            "curves": compare_curves, "audit": audit, "gate": gate}[command]
+            "curves": compare_curves, "audit": audit, "gate": gate, "plan": plan}[command]
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))

@@ -140,3 +140,41 @@ def test_extremes_are_planned_without_a_warning(recwarn):
         assert p.current.generalizability == pytest.approx(plan(t).current.generalizability,
                                                            rel=1e-9)
     assert math.isfinite(plan(t).current.resolution)
+
+
+def _small_experiment(repeats=2):
+    """Three learners on six small synthetic data sets, ``repeats`` x 2 folds."""
+    from test_runner import to_toml
+    return to_toml({
+        "experiment": {"repeats": repeats, "folds": 2, "seed": 5, "criteria": ["accuracy"]},
+        "datasets": [{"source": "synthetic", "name": f"s{i}", "samples": 80, "features": 4,
+                      "informative": 2, "separation": 0.8, "flip": 0.1, "seed": i}
+                     for i in range(6)],
+        "learners": [{"name": "NB", "estimator": "sklearn.naive_bayes.GaussianNB"},
+                     {"name": "stump", "estimator": "sklearn.tree.DecisionTreeClassifier",
+                      "params": {"max_depth": 1}},
+                     {"name": "tree", "estimator": "sklearn.tree.DecisionTreeClassifier",
+                      "params": {"max_depth": 3}}]})
+
+
+@pytest.mark.experiment
+def test_run_plan_writes_the_next_run_and_it_keeps_every_stored_task(cli, tmp_path):
+    exp = tmp_path / "exp.toml"
+    exp.write_text(_small_experiment(), encoding="utf-8")
+    db = tmp_path / "r.db"
+    r = cli("run", str(exp), "--results", str(db), "--quiet", "--plan")
+    assert r.returncode == 0, r.stderr
+    assert "rankwise: plan: on accuracy: learner x (fold:repeat:dataset)" in r.stderr
+    nxt = tmp_path / "exp.next.toml"
+    if nxt.exists():             # more repeats asked for: the file differs only there
+        import re
+        want = int(re.search(r"^repeats = (\d+)", nxt.read_text(), re.M).group(1))
+        assert want > 2 and f"{want} repeats give" in r.stderr
+        assert nxt.read_text().replace(f"repeats = {want}", "repeats = 2") == exp.read_text()
+        again = cli("run", str(nxt), "--results", str(db), "--quiet", "--force")
+        assert again.returncode == 0
+        assert f"{3 * 6 * 2 * want} tasks: {3 * 6 * 2 * 2} were already done" in again.stderr
+    else:
+        assert "already give" in r.stderr or "no number of repeats" in r.stderr
+    r = cli("run", str(exp), "--results", str(db), "--plan", "--race")
+    assert r.returncode == 2 and "--plan" in r.stderr and "Traceback" not in r.stderr

@@ -201,7 +201,6 @@ def _read_options(panel: str, *, missing: str, columns: str, source: str,
                help="Decimal mark (default: sniffed)." + more),
     )
 
-
 #: How the input is read (:func:`rankwise.load_table`'s options), for the command lines that
 #: read it again.
 READ = _read_options(
@@ -275,7 +274,6 @@ def _like(name: str, **changes) -> Option:
     from dataclasses import replace
 
     return replace(BY_NAME[name], settings_key=None, group=None, field=None, **changes)
-
 
 #: :func:`rankwise.power.power_study`'s options (``rankwise power``).
 POWER = (
@@ -404,7 +402,6 @@ def _path(name: str, flag: str, metavar: str, panel, help: str, **more) -> Optio
 def _argument(name: str, help: str, metavar=None, default=None, **more) -> Option:
     return Option(name, default, None, kind="argument", metavar=metavar, type=Path, help=help,
                   panel=None, **more)
-
 
 INPUT = _argument("input", "CSV/TSV table (wide or long) or results database.", "INPUT",
                   show_default=False)
@@ -589,7 +586,6 @@ GATE_LINE = (
     *GATE_SPELLED,
 )
 
-
 PLAN_P, PLAN_IN = "Plan (guide: planning)", "Pilot (guide: planning)"
 PLAN = (   # rankwise.plan's options (rankwise plan)
     Option("method", "auto", "--method", choices=("auto", "anova", "reml"), panel=PLAN_P,
@@ -652,6 +648,9 @@ RUN_LINE = (
            help="Race the learners on CRITERION (alone: the file's first criterion): the data"
                 " sets one at a time, and a learner the race eliminates is not run on later"
                 " ones."),
+    Option("plan", None, "--plan", metavar="[CRITERION]", panel=EXPERIMENT, alone="first",
+           show_default=False, help="Then plan the next run on CRITERION (alone: the first):"
+                                    " the repeats that settle the order, as NAME.next.toml."),
     Option("alpha", None, "--alpha", panel=RACING, type=float, show_default=False,
            check=("level",),
            help="Race: chance of any wrong elimination over the whole race (default: 0.05)."),
@@ -750,7 +749,6 @@ class Group:
     @property
     def options(self) -> tuple:
         return tuple(o for o in COMPARE if o.group == self.name)
-
 
 GROUPS = (
     Group("posthoc", "PosthocOptions", "family",

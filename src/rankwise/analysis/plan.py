@@ -154,7 +154,7 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
     >>> from rankwise import load_example, plan
     >>> p = plan(load_example("brennan2001_synthetic4"))
     >>> p.design.notation, round(p.current.generalizability, 3), p.needed["dataset"]
-    ('learner x dataset', 0.729, {'generalizability': 85, 'dependability': 105})
+    ('learner x dataset', 0.729, {'generalizability': 85, 'dependability': 112})
     """
     from ..planning import design as designs
     from ..planning import projection as proj

@@ -15,6 +15,8 @@ from .race import goal_of
 U, UD = P.run, D.run
 #: What ``--race`` given alone stands for: the experiment's first criterion.
 RACE_FIRST = line_option("run", "race").alone
+#: What ``--plan`` given alone stands for: the experiment's first criterion.
+PLAN_FIRST = line_option("run", "plan").alone
 
 
 def run_command(
@@ -24,7 +26,7 @@ def run_command(
     retry_failed: U.retry_failed = UD.retry_failed, force: U.force = UD.force,
     quiet: U.quiet = UD.quiet, time_limit: U.time_limit = UD.time_limit,
     budgets: U.budgets = UD.budgets, race: U.race = UD.race, alpha: U.alpha = UD.alpha,
-    goal: U.goal = UD.goal, order: U.order = UD.order,
+    goal: U.goal = UD.goal, order: U.order = UD.order, plan: U.plan = UD.plan,
 ):
     """Run a cross-validation experiment (a TOML file: R repeats x N folds of learners over data sets) into a results database. Running it again on the same results file continues where it stopped. With --race, stop running the learners a race has eliminated."""
     import signal
@@ -52,10 +54,19 @@ def run_command(
             if budgets is not None:
                 exp = replace(exp, budgets=tuple(numbers("--budgets", budgets)))
             settings = race_settings(race, alpha, goal, order)
+            if plan is not None and settings is not None:
+                raise RankwiseError("--plan plans on complete results; a race leaves the"
+                                    " learners it eliminated unscored: run the race, then"
+                                    " plan a run without --race")
             summary = run_experiment(exp, results, jobs=jobs, dask_scheduler=dask_scheduler,
                                      retry_failed=retry_failed, force=force,
                                      progress=ProgressBar(quiet=quiet), race=settings)
             say_run(summary, results)
+            if plan is not None:
+                from .plan_next import plan_after_run
+
+                plan_after_run(experiment, exp, results, None if plan == PLAN_FIRST
+                               else plan)
     except RunInterrupted as exc:
         typer.echo(f"rankwise: {exc}", err=True)
         raise typer.Exit(130)

@@ -187,19 +187,20 @@ def _costs(design: Design, costs: dict | None) -> dict:
 
 def needed(g: Components, facet: str, *, stability: float = 0.95,
            coefficient: str = "generalizability", sizes: dict | None = None,
-           limit: int = 10 ** 7):
-    """The fewest levels of ``facet`` (the others at ``sizes``) for the coefficient to reach
-    ``stability``; None when no number does (more of this facet leaves an error it does not
-    divide) or more than ``limit`` would be needed."""
+           limit: int = 10 ** 7, fixed: tuple = ()):
+    """The fewest levels of ``facet`` (the others at ``sizes``; ``fixed`` as
+    :func:`errors_at` takes it) for the coefficient to reach ``stability``; None when no
+    number does (more of this facet leaves an error it does not divide) or more than
+    ``limit`` would be needed."""
     if not 0 < stability < 1:
         raise RankwiseError(f"the stability to reach must be between 0 and 1; got {stability}")
     sizes = _sizes(g.design, sizes)
-    signal = g.components[LEARNER]
+    signal = universe(g, sizes, fixed)
     if not signal > 0:
         return None
     # the error is a + b/n in n = n'_facet: solve s/(s + a + b/n) >= stability for n
-    at_one = errors_at(g, {**sizes, facet: 1})
-    at_inf = errors_at(g, {**sizes, facet: math.inf})
+    at_one = errors_at(g, {**sizes, facet: 1}, fixed)
+    at_inf = errors_at(g, {**sizes, facet: math.inf}, fixed)
     pick = 0 if coefficient == "generalizability" else 1
     a, b = float(at_inf[pick]), float(at_one[pick] - at_inf[pick])
     room = signal * (1 - stability) / stability - a
