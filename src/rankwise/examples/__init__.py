@@ -33,6 +33,11 @@ EXAMPLES = {
                      "the bundled demo experiment run by rankwise run --example demo and"
                      " exported: 4 learners, 4 data sets, 5 repeats x 2 folds, 9 criteria"
                      " (accuracy, auc, ..., fit_time, predict_time; use --criterion)", "default"),
+    "pilot": ("pilot_results.csv",
+              "the bundled pilot experiment run by rankwise run (tools/make_pilot_example.py)"
+              " and exported: 5 learners, 12 data sets, 20 repeats x 5 folds, criteria accuracy"
+              " and balanced_accuracy, with fit_time and predict_time (use --criterion)",
+              "default"),
     "amlb": ("amlb_results.csv",
              "made-up AutoML-benchmark results.csv: 4 frameworks, 8 tasks (5 scored by auc,"
              " 3 by neg_logloss), 5 folds, failed jobs with their messages", "default"),
