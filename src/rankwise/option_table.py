@@ -608,6 +608,8 @@ PLAN = (   # rankwise.plan's options (rankwise plan)
     Option("next_method", "auto", "--next-method", choices=("auto", "conformal",
            "hierarchical"), panel=PLAN_P, checked=True, help="Next-data-set ranks (auto:"
                                                              " hierarchical with folds)."),
+    Option("negative", "keep", "--negative", choices=("keep", "zero"), panel=PLAN_P,
+           checked=True, help="D-studies: negative ANOVA estimates unclipped, or at 0."),
     Option("draws", 1000, "--draws", metavar="D", panel=PLAN_P, check=("whole", 100),
            help="Resamples (hierarchical intervals, decision accuracy)."),
     _like("seed", default=0, panel=PLAN_P, help="Seed of the resamples."))

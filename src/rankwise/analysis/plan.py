@@ -119,7 +119,7 @@ class Plan(Analysis):
 def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float = 0.05,
          power: float = 0.8, stability: float = 0.95, costs: dict | None = None,
          sizes: dict | None = None, next_alpha: float = 0.1, next_method: str = "auto",
-         draws: int = 1000, seed: int = 0) -> Plan:
+         negative: str = "keep", draws: int = 1000, seed: int = 0) -> Plan:
     """The plan of a pilot ``source`` (a :class:`~rankwise.ScoreTable`, read from a long table
     with its repeats and folds where it has them, or scored items,
     :class:`~rankwise.tables.items.ItemTable`).
@@ -146,6 +146,10 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
     next_method : {"auto", "conformal", "hierarchical"}
         auto: hierarchical where the pilot has folds (the per-data-set rank's uncertainty),
         else conformal.
+    negative : {"keep", "zero"}
+        How the D-studies take a negative ANOVA estimate: unclipped (every error variance an
+        unbiased combination of mean squares; see
+        :func:`rankwise.planning.projection.unclipped`) or set to 0 as in the G-study's table.
     draws, seed : int
         Resamples of the hierarchical intervals and of the decision accuracy, and their seed.
 
@@ -162,6 +166,7 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
 
     method = check.choice("method", method, METHODS)
     next_method = check.choice("next_method", next_method, NEXT_METHODS)
+    negative = check.choice("negative", negative, ("keep", "zero"))
     confidence, next_alpha = check.confidence(confidence), check.alpha(next_alpha)
     alpha = check.alpha(alpha)
     power = check.level("power", power)
@@ -170,6 +175,8 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
     pilot = from_items(source) if hasattr(source, "models") else from_table(source)
     notes = []
     components, other = _components(pilot, method, confidence, notes)
+    shown = components                      # the G-study's table: negative estimates at 0
+    components = proj.unclipped(components, negative)
     top = pilot.top
     facets = [f.name for f in pilot.design.facets]
     current = proj.project(components, alpha=alpha, power=power, costs=costs)
@@ -188,7 +195,7 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
     cheapest = proj.cheapest(components, stability=stability, costs=costs,
                              limits=_bounded(limits, top), least={top: 2})
     if cheapest is not None:
-        notes += _zero_notes(components)
+        notes += _zero_notes(shown)
     separation = proj.separability(components, means, alpha=alpha,
                                    higher_is_better=pilot_direction(source))
     separation_cheapest = None if cheapest is None else proj.separability(
@@ -197,8 +204,8 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
                                                     draws, seed, notes)
     notes += _scale_notes(pilot)
     options = {"method": method, "confidence": confidence, "alpha": alpha, "power": power,
-               "stability": stability, "costs": proj._costs(components.design, costs),
-               "sizes": sizes, "next_alpha": next_alpha,
+               "stability": stability, "costs": proj.costs_of(components.design, costs),
+               "sizes": sizes, "next_alpha": next_alpha, "negative": negative,
                "next_method": next_ranks.method if next_ranks is not None else next_method,
                "draws": draws, "seed": seed}
     return Plan(
@@ -206,12 +213,12 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
         criterion=getattr(source, "criterion", None) or getattr(source, "metric", None),
         higher_is_better=pilot_direction(source), learners=pilot.learners,
         levels=pilot.levels, top=top, what=pilot.what, method=components.method,
-        components=components, other=other, means=means, current=current, in_hand=in_hand,
+        components=shown, other=other, means=means, current=current, in_hand=in_hand,
         asked=asked, needed=needed, buys=proj.best_buy(components, costs=costs),
         costed=proj.cost_table(components, alpha=alpha, power=power, costs=costs),
         cheapest=cheapest, separation=separation, separation_cheapest=separation_cheapest,
         signal=signal, accuracy=accuracy, next_ranks=next_ranks, coverage=coverage,
-        options=options, notes=tuple(notes + list(components.notes)))
+        options=options, notes=tuple(notes + list(shown.notes)))
 
 
 def pilot_direction(source) -> bool:

@@ -22,7 +22,7 @@ def plan(
     alpha: L.alpha = LD.alpha, power: L.power = LD.power, stability: L.stability =
     LD.stability, cost: L.cost = LD.cost, design: L.design = LD.design,
     next_alpha: L.next_alpha = LD.next_alpha, next_method: L.next_method = LD.next_method,
-    draws: L.draws = LD.draws, seed: L.seed = LD.seed,
+    negative: L.negative = LD.negative, draws: L.draws = LD.draws, seed: L.seed = LD.seed,
     fmt: L.fmt = LD.fmt, report: L.report = LD.report, output: L.output = LD.output,
     figure_width: L.figure_width = LD.figure_width,
 ):
@@ -36,7 +36,8 @@ def plan(
         pilot = read_pilot(given)
         result = run_plan(pilot, method=method, confidence=confidence, alpha=alpha,
                           power=power, stability=stability, costs=costs, sizes=sizes,
-                          next_alpha=next_alpha, next_method=next_method, draws=draws,
+                          next_alpha=next_alpha, next_method=next_method,
+                          negative=negative, draws=draws,
                           seed=seed)
         out.finish(result, lambda: result.render(fmt, width=out.width if fmt == "text"
                                                  else None))

@@ -231,6 +231,13 @@ def _assumptions(p) -> list:
         " (drawn from the same population).",
         "The resolution floor uses the two-sided normal quantile z(1 - alpha/2) plus"
         " z(power).",
+        ("The D-studies take a negative ANOVA estimate as it is (each error variance an"
+         " unbiased combination of mean squares; the folds of a repeat partition its data set,"
+         " which makes some components truly negative); the table shows it at 0."
+         if p.options["negative"] == "keep" and p.method == "anova" else
+         "The D-studies take the components as the table shows them (negative ANOVA"
+         " estimates at 0)." if p.method == "anova" else
+         "REML's components are never below 0; the D-studies take them as they are."),
     ]
 
 
