@@ -36,7 +36,7 @@ HIERARCHICAL_MOST = 5 * 10 ** 7
 GRID_MOST = 2 * 10 ** 6
 #: REML beside the ANOVA of a balanced design is fitted up to this many random-effect
 #: levels (beyond it the ANOVA, REML's equal when no estimate is negative, stands alone).
-REML_BESIDE = 3000
+REML_BESIDE = 1000
 
 
 @dataclass(frozen=True)
@@ -192,8 +192,12 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
     limits = {f: max(10, 4 * components.design.sizes[f], *(n for n in needed[f].values()
                                                           if n is not None))
               for f in facets}
+    # the number of folds stays the pilot's: k-fold with another k trains on other sizes, so
+    # its scores are not more draws of the same facet
+    held = {f: components.design.sizes[f] for f in facets if f == "fold"}
     cheapest = proj.cheapest(components, stability=stability, costs=costs,
-                             limits=_bounded(limits, top), least={top: 2})
+                             limits={**_bounded(limits, top), **held},
+                             least={top: 2, **held})
     if cheapest is not None:
         notes += _zero_notes(shown)
     separation = proj.separability(components, means, alpha=alpha,
