@@ -37,9 +37,21 @@ def help_screens(width: int = 80) -> list[tuple[str, str]]:
     return screens
 
 
-#: Where a ``--option`` mentioned in prose links to: the first command that has it.
-COMMAND_ORDER = ("compare", "run", "power", "race", "leaderboard", "audit", "curves", "gate",
-                 "status", "export", "examples")
+#: Where a ``--option`` mentioned in prose links to: the first command that has it, these
+#: first, then every other in the order the application registers them.
+FIRST_COMMANDS = ("compare", "run")
+
+
+def command_order() -> tuple:
+    """Every command of the application, :data:`FIRST_COMMANDS` first (derived from the
+    application, so a new command is on the page without a list to keep)."""
+    from typer.main import get_command
+
+    from rankwise import cli
+
+    names = list(get_command(cli.app).commands)
+    return tuple([n for n in FIRST_COMMANDS if n in names]
+                 + [n for n in names if n not in FIRST_COMMANDS])
 
 
 def _signature(param) -> str:
@@ -94,7 +106,7 @@ class CliReference(SphinxDirective):
 
         root = get_command(cli.app)
         lines = option_lines("", root)
-        for name in COMMAND_ORDER:
+        for name in command_order():
             lines += option_lines(name, root.commands[name])
         lines += ["The help screens", "----------------", ""]
         for title, text in help_screens():
@@ -174,14 +186,15 @@ def _merge_texts(doctree) -> None:
 def link_mentions(app, doctree, docname):
     """Every ``ERRATA G2`` in prose links to its entry of the errata page, every ``--option``
     in inline code to its entry of the command-line reference (the first command in
-    :data:`COMMAND_ORDER` that has it), and every public name in inline code (``compare``,
+    :func:`command_order` that has it), and every public name in inline code (``compare``,
     ``rankwise.friedman(x)``) to its API page, and every ``docs/reference/<name>.md`` the code
     cites to that page; code blocks and existing links are left alone."""
     errata = app.builder.get_relative_uri(docname, "reference/errata")
     options = {}
+    order = command_order()
     for (program, name), (doc, anchor) in app.env.domains.standard_domain.progoptions.items():
         command = (program or "").removeprefix("rankwise").strip()
-        rank = COMMAND_ORDER.index(command) if command in COMMAND_ORDER else len(COMMAND_ORDER)
+        rank = order.index(command) if command in order else len(order)
         if name not in options or rank < options[name][0]:
             uri = app.builder.get_relative_uri(docname, doc) + "#" + anchor
             options[name] = (rank, uri)

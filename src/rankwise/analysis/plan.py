@@ -55,6 +55,19 @@ class Plan(Analysis):
     repeats or trials, where the pilot has them); ``accuracy`` (decision accuracy of smaller
     suites); ``next_ranks`` (each learner's interval for its rank on a new data set) and
     ``coverage`` (its leave-one-data-set-out coverage on the pilot).
+
+    Examples
+    --------
+    The bundled pilot (5 learners, 12 data sets, 20 repeats x 5 folds, really run):
+
+    >>> from rankwise import load_example, plan
+    >>> p = plan(load_example("pilot", criterion="accuracy"), draws=100)
+    >>> p.schema, p.design.notation, p.method
+    ('rankwise.plan/1', 'learner x (fold:repeat:dataset)', 'anova')
+    >>> p.in_hand.difference_se < p.current.difference_se   # these data sets, or new ones
+    True
+    >>> p.cheapest.sizes["fold"], p.cheapest.generalizability >= 0.95
+    (5, True)
     """
 
     kind: ClassVar[str] = "plan"

@@ -63,8 +63,15 @@ class Design:
 
     >>> from rankwise.planning.design import cross_validation
     >>> d = cross_validation(learners=4, datasets=5, repeats=3, folds=10)
-    >>> d.effects()
-    ('learner', 'dataset', 'learner x dataset', 'repeat:dataset', 'learner x repeat:dataset', 'fold:repeat:dataset', 'residual')
+    >>> for effect in d.effects():
+    ...     print(effect)
+    learner
+    dataset
+    learner x dataset
+    repeat:dataset
+    learner x repeat:dataset
+    fold:repeat:dataset
+    residual
     >>> d.notation
     'learner x (fold:repeat:dataset)'
     """

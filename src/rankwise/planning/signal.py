@@ -184,8 +184,10 @@ def signal_to_noise(values, *, higher_is_better=True, learners=None,
     (0.11, 0.015811, 6.957)
     >>> round(res.relative_signal, 5), round(res.relative_noise, 6), res.best
     (0.14379, 0.020668, 'A')
-    >>> print(res.sentence())
-    Signal 0.11 (range of the learners' means), noise 0.0158 (pooled sd over 3 repeats): SNR 6.96.
+    >>> import textwrap
+    >>> print(textwrap.fill(res.sentence(), 80))
+    Signal 0.11 (range of the learners' means), noise 0.0158 (pooled sd over 3
+    repeats): SNR 6.96.
     """
     higher_is_better = _flag("higher_is_better", higher_is_better)
     relative = _flag("relative", relative)
