@@ -210,3 +210,17 @@ def test_a_plan_on_half_the_repeats_predicts_the_other_half(plan_on, check_on):
     assert predicted == pytest.approx(measured, rel=0.15)
     clipped = plan(_half(t, list(plan_on)), draws=100, negative="zero").in_hand.difference_se
     assert clipped > 1.15 * measured
+
+
+def test_curves_are_planned_at_their_last_budget_with_the_budgets_decision_accuracy():
+    from rankwise import load_curves_example
+    c = load_curves_example("learning")
+    p = plan(c)
+    assert p.design.notation == "learner x problem, runs replicated" and p.top == "problem"
+    assert p.signal is not None and p.signal.n_repeats == 10
+    b = p.budget_accuracy
+    assert b.budgets[-1] == c.grid[-1] and b.accuracy[-1] == 1
+    # the last budget's table is the one compare reads at that budget
+    assert np.allclose(p.means, np.nanmean(c.at_budget(c.grid[-1]).values, axis=0))
+    text = p.render("text")
+    assert "The rank on the next problem" in text and "decision accuracy" in text

@@ -616,7 +616,7 @@ PLAN = (   # rankwise.plan's options (rankwise plan)
 COMMANDS["plan"] = PLAN
 PLAN_LINE = (   # the pilot, and how it is read
     _argument("input", "The pilot: scores (wide, long with repeats and folds, a results"
-              " database, another tool's results) or scored items.", "INPUT",
+              " database, another tool's results), scored items or curves.", "INPUT",
               show_default=False),
     replace(GATE_LINE[2], panel=PLAN_IN, help="A bundled table or item example instead."),
     *(replace(o, panel=PLAN_IN) for o in READ if o.name not in ("shape", "aggregate")),

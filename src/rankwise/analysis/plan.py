@@ -99,6 +99,7 @@ class Plan(Analysis):
     coverage: float | None
     options: dict
     notes: tuple = field(default=())
+    budget_accuracy: object = None
 
     @property
     def design(self):
@@ -126,6 +127,7 @@ class Plan(Analysis):
             "separation_cheapest": part(self.separation_cheapest),
             "signal_to_noise": part(self.signal), "decision_accuracy": part(self.accuracy),
             "next_ranks": part(self.next_ranks), "next_ranks_coverage": self.coverage,
+            "budget_accuracy": part(self.budget_accuracy),
             "settings": self.settings, "notes": list(self.notes)})
 
 
@@ -175,7 +177,7 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
     """
     from ..planning import design as designs
     from ..planning import projection as proj
-    from ..planning.pilot import from_items, from_table
+    from ..planning.pilot import from_curves, from_items, from_table
 
     method = check.choice("method", method, METHODS)
     next_method = check.choice("next_method", next_method, NEXT_METHODS)
@@ -185,7 +187,8 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
     power = check.level("power", power)
     stability = check.level("stability", stability)
     draws, seed = check.whole("draws", draws, 100), check.seed(seed)
-    pilot = from_items(source) if hasattr(source, "models") else from_table(source)
+    pilot = (from_items(source) if hasattr(source, "models") else
+             from_curves(source) if hasattr(source, "grid") else from_table(source))
     notes = []
     components, other = _components(pilot, method, confidence, notes)
     shown = components                      # the G-study's table: negative estimates at 0
@@ -219,6 +222,7 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
         components, means, cheapest.sizes, alpha=alpha, higher_is_better=pilot_direction(source))
     signal, accuracy, next_ranks, coverage = _suite(pilot, source, next_alpha, next_method,
                                                     draws, seed, notes)
+    budget_accuracy = _budget_accuracy(source) if hasattr(source, "grid") else None
     notes += _scale_notes(pilot)
     options = {"method": method, "confidence": confidence, "alpha": alpha, "power": power,
                "stability": stability, "costs": proj.costs_of(components.design, costs),
@@ -235,7 +239,7 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
         costed=proj.cost_table(components, alpha=alpha, power=power, costs=costs),
         cheapest=cheapest, separation=separation, separation_cheapest=separation_cheapest,
         signal=signal, accuracy=accuracy, next_ranks=next_ranks, coverage=coverage,
-        options=options, notes=tuple(notes + list(shown.notes)))
+        budget_accuracy=budget_accuracy, options=options, notes=tuple(notes + list(shown.notes)))
 
 
 def pilot_direction(source) -> bool:
@@ -353,6 +357,31 @@ def _zero_notes(components) -> list:
     return [f"the {', '.join(zero)} component{'s are' if len(zero) > 1 else ' is'} estimated"
             " at 0: designs with few levels of its facets look as good as the estimate"
             " says, and would be worse if it is above 0 (its interval says how far)"]
+
+
+#: The budgets a curves plan reports decision accuracy at: this many, spread on a log scale.
+BUDGETS_SHOWN = 8
+
+
+def _budget_accuracy(curves):
+    """Decision accuracy of each budget's order (the learners' mean over problems and runs)
+    against the last budget's, at up to BUDGETS_SHOWN budgets spread over the grid."""
+    from ..planning.signal import budget_decision_accuracy
+
+    means = curves.means()                              # learners x problems x grid
+    complete = np.isfinite(means).all(axis=(0, 2))
+    if complete.sum() < 1 or means.shape[0] < 2:
+        return None
+    score = means[:, complete].mean(axis=1).T            # grid x learners, higher = better
+    started = np.isfinite(score).all(axis=1)
+    grid, score = curves.grid[started], score[started]
+    if len(grid) < 2:
+        return None
+    keep = np.unique(np.round(np.geomspace(1, len(grid), BUDGETS_SHOWN)).astype(int) - 1)
+    try:
+        return budget_decision_accuracy(score[keep], grid[keep], higher_is_better=True)
+    except RankwiseError:      # every learner tied at the last budget: no order to agree with
+        return None
 
 
 def _scale_notes(pilot) -> list:

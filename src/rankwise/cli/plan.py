@@ -66,8 +66,18 @@ def assignments(flag: str, values, kind) -> dict | None:
 
 
 def read_pilot(given: dict):
-    """The pilot: scored items, or a table (long tables keep their repeats and folds)."""
+    """The pilot: curves (planned at their last budget), scored items, or a table (long
+    tables keep their repeats and folds)."""
     path, example = given["input"], given["example"]
+    from ..examples import CURVE_EXAMPLES
+    from ..tables.curves import is_curve_file
+
+    if example in CURVE_EXAMPLES or (path is not None and is_curve_file(path)):
+        from .curves import read_curves_of
+
+        return read_curves_of(path, example, given["source_format"] if path is not None and
+                              given["source_format"] != "auto" else "auto",
+                              given["higher_is_better"], None, None, given["criterion"])
     if given["items"] or is_items_input(path, example, given["source_format"]):
         return read_items_input(
             path, example, given["source_format"], metric=given["metric"],

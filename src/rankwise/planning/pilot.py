@@ -101,6 +101,29 @@ def from_items(items) -> Pilot:
     return _pilot(out, learners, tasks, facets, "task", "trial" if trials else None, what)
 
 
+def from_curves(curves, budget: float | None = None) -> Pilot:
+    """The pilot of curves (:class:`~rankwise.Curves`) at ``budget`` (default: the last of
+    the grid): learners × problems with each learner's runs replicated (an optimizer's runs
+    are its own, not shared with the others; runs that were paired, as the folds of a
+    learning curve, are taken as unpaired, which overstates a difference's error a little)."""
+    g = len(curves.grid) - 1 if budget is None else int(curves.index_at([budget])[0])
+    v = curves.values[..., g]                            # learners x problems x runs
+    l, d, r = np.nonzero(np.isfinite(v))
+    learners = tuple(str(x) for x in curves.learners)
+    problems = tuple(str(x) for x in curves.problems)
+    frame = pd.DataFrame({LEARNER: np.asarray(learners, dtype=object)[l],
+                          "problem": np.asarray(problems, dtype=object)[d], "run": r,
+                          "value": v[l, d, r].astype(float)})
+    runs = curves.values.shape[2] > 1
+    facets = [Facet("problem", 0)]
+    if runs:
+        facets.append(Facet("run", 0, (LEARNER, "problem")))
+    at = f"{curves.budget_name} {curves.grid[g]:g}"
+    what = f"the runs of each problem at {at}" if runs else f"one run per problem at {at}"
+    return _pilot(frame, learners, problems, facets, "problem", "run" if runs else None,
+                  what)
+
+
 def _pilot(frame, learners, levels, facets, top, repeat, what) -> Pilot:
     names = [LEARNER] + [f.name for f in facets]
     within = {LEARNER: (), **{f.name: tuple(f.within) for f in facets}}
@@ -125,7 +148,8 @@ def _pilot(frame, learners, levels, facets, top, repeat, what) -> Pilot:
     array = _balanced(frame, names, codes, within)
     table = _top_table(frame, codes, learners, levels, top)
     replicates = None
-    if array is not None and len(names) > 2 and repeat != "trial":
+    paired = not any(LEARNER in f.within for f in facets)   # trials, runs: each learner's
+    if array is not None and len(names) > 2 and paired:
         # top level × learner × every inner observation (the folds of its repeats)
         moved = np.moveaxis(array, 0, 1)
         replicates = moved.reshape(moved.shape[0], moved.shape[1], -1)

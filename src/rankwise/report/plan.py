@@ -26,7 +26,7 @@ def _pct(value) -> str:
 
 
 def _word(p) -> str:
-    """The top facet in prose: data set, or task."""
+    """The top facet in prose: data set, task or problem."""
     return "data set" if p.top == "dataset" else p.top
 
 
@@ -180,6 +180,14 @@ def _suite_blocks(p) -> list:
         blocks.append(Paragraph(p.signal.sentence()))
     if p.accuracy is not None:
         blocks.append(_accuracy_table(p))
+    if p.budget_accuracy is not None:
+        b = p.budget_accuracy
+        rows = [[_g(float(x), 5), _g(float(a), 3)] for x, a in zip(b.budgets, b.accuracy)]
+        blocks.append(Table(["budget", "decision accuracy"], rows, ">>", key="budgets",
+                            caption="Each budget's order of the learners (their mean over"
+                                    " problems and runs) against the last budget's: the share"
+                                    " of pairs it orders the same."))
+        blocks.append(Paragraph(b.sentence()))
     held = ("" if p.in_hand is None else
             f", {_g(p.in_hand.resolution, 3)} (these {_word(p)}s)")
     blocks.append(Paragraph(
