@@ -32,6 +32,8 @@ NEXT_METHODS = ("auto", "conformal", "hierarchical")
 #: auto takes the hierarchical next-data-set ranks up to this many fold scores × draws (the
 #: bootstrap's work; beyond it the conformal ones, said in the notes).
 HIERARCHICAL_MOST = 5 * 10 ** 7
+#: The smaller suites' decision accuracy orders at most about this many pairs x draws.
+ACCURACY_PAIRS = 4 * 10 ** 7
 #: The cheapest design is sought over a grid of at most this many designs.
 GRID_MOST = 2 * 10 ** 6
 #: REML beside the ANOVA of a balanced design is fitted up to this many random-effect
@@ -298,8 +300,12 @@ def _suite(pilot, source, next_alpha, next_method, draws, seed, notes) -> tuple:
         sizes = sorted({max(2, int(round(n * f))) for f in (0.25, 0.5, 0.75)} | {n})
         # ranked as given (the next-data-set ranks are): rounding scores of 1e-150 to 12
         # decimals would tie them all
+        # each draw orders every pair: at 1,000 learners and more, fewer draws (the
+        # caption says how many)
+        most = max(20, ACCURACY_PAIRS // complete.shape[1] ** 2)
         accuracy = suite_decision_accuracy(complete, sizes, higher_is_better=hib,
-                                           draws=min(draws, 200), seed=seed, decimals=None)
+                                           draws=min(draws, 200, most), seed=seed,
+                                           decimals=None)
     if n < len(pilot.table):
         notes.append(f"{len(pilot.table) - n} {pilot.top}s with a missing learner are left"
                      " out of the decision accuracy and the next-data-set ranks")

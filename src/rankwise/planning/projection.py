@@ -274,7 +274,8 @@ def cheapest(g: Components, *, target_se: float | None = None, stability: float 
              costs: dict | None = None, limits: dict | None = None,
              least: dict | None = None):
     """The cheapest design (over a grid of every facet from ``least`` (default 1) to its
-    limit, default 4 times the pilot's size and at least 10) whose difference SE is at most ``target_se`` or whose Eρ² reaches ``stability``;
+    limit, default 4 times the pilot's size and at least 10) whose difference SE is at most
+    ``target_se`` or whose Eρ² reaches ``stability``;
     None when none on the grid does. Vectorised over the grid."""
     design = g.design
     costs = costs_of(design, costs)
