@@ -303,9 +303,12 @@ def _suite(pilot, source, next_alpha, next_method, draws, seed, notes) -> tuple:
         # each draw orders every pair: at 1,000 learners and more, fewer draws (the
         # caption says how many)
         most = max(20, ACCURACY_PAIRS // complete.shape[1] ** 2)
-        accuracy = suite_decision_accuracy(complete, sizes, higher_is_better=hib,
-                                           draws=min(draws, 200, most), seed=seed,
-                                           decimals=None)
+        try:
+            accuracy = suite_decision_accuracy(complete, sizes, higher_is_better=hib,
+                                               draws=min(draws, 200, most), seed=seed,
+                                               decimals=None)
+        except RankwiseError as exc:     # every learner tied: no order for a suite to agree with
+            notes.append(f"no decision accuracy: {exc}")
     if n < len(pilot.table):
         notes.append(f"{len(pilot.table) - n} {pilot.top}s with a missing learner are left"
                      " out of the decision accuracy and the next-data-set ranks")

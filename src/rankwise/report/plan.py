@@ -62,6 +62,9 @@ def document(p) -> Document:
 def _verdict(p) -> str:
     """The plan in two sentences: how sure the pilot's design is, and what to add next."""
     c = p.current
+    if not sum(p.components.components.values()) > 0:
+        return ("Every score of the pilot is the same: nothing varies, so there is nothing"
+                " to plan.")
     text = (f"With {_sizes_text(c.sizes)} the learners' order generalises with"
             f" Eρ² = {_g(c.generalizability, 3)} (Φ = {_g(c.dependability, 3)}); two"
             f" learners' difference has a standard error of {_g(c.difference_se, 3)}, and the"
