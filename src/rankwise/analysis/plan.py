@@ -177,7 +177,6 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
     >>> p.design.notation, round(p.current.generalizability, 3), p.needed["dataset"]
     ('learner x dataset', 0.729, {'generalizability': 85, 'dependability': 112})
     """
-    from ..planning import design as designs
     from ..planning import projection as proj
     from ..planning.pilot import from_curves, from_items, from_table
 

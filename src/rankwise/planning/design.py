@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
-from scipy import stats
 
 from .. import _validate as check
 from ..errors import RankwiseError
+from ..stats.generalizability import satterthwaite, shares_of, unit_scaled
 from ..stats.results import jsonable
 
 #: The object of measurement: the facet every other one is crossed with.
@@ -196,8 +196,7 @@ class Components:
     @property
     def shares(self) -> dict:
         """Each component's share of their sum."""
-        total = sum(self.components.values())
-        return {k: (v / total if total > 0 else math.nan) for k, v in self.components.items()}
+        return shares_of(self.components)
 
     def to_dict(self) -> dict:
         return jsonable({"design": self.design.describe(), "method": self.method,
@@ -238,7 +237,7 @@ def anova(x, design: Design, *, confidence: float = 0.95) -> Components:
                             " missing or infinite score); use the REML estimates (method"
                             " 'reml') or complete the table first")
     confidence = check.confidence(confidence)
-    u, scale = _unit(x)
+    u, scale = unit_scaled(x)
     sets = design.effect_sets()
     names = [design.effect_name(s) for s in sets]
     ss, df = _sums_of_squares(u, design, sets)
@@ -261,19 +260,6 @@ def anova(x, design: Design, *, confidence: float = 0.95) -> Components:
                   " every component was solved with it)" for n, v in raw.items() if v < 0)
     return Components(design=design, components=parts, raw=raw, mean_squares=ms, df=dfs,
                       intervals=intervals, confidence=confidence, method="anova", notes=notes)
-
-
-def _unit(x: np.ndarray) -> tuple:
-    """``x`` centred and scaled to at most 1 in magnitude (no square overflows or underflows
-    at any scale), and the factor that takes variances back (squared)."""
-    size = float(np.abs(x).max())
-    scaled = x / size if size > 0 else x
-    centred = scaled - scaled.mean()
-    spread = float(np.abs(centred).max())
-    u = centred / spread if spread > 0 else centred
-    with np.errstate(over="ignore", under="ignore"):
-        scale = float(np.float64(size if size > 0 else 1.0) * (spread if spread > 0 else 1.0))
-    return u, scale
 
 
 def _sums_of_squares(u: np.ndarray, design: Design, sets) -> tuple:
@@ -314,17 +300,3 @@ def _ems_inverse(design: Design, sets) -> np.ndarray:
             if s <= b:
                 a[i, j] = math.prod(sizes[f] for f in names if f not in b)
     return np.linalg.inv(a)
-
-
-def satterthwaite(value: float, terms, ms: dict, df: dict, confidence: float) -> tuple:
-    """The interval of a component Σ c_i MS_i from a chi-square with Satterthwaite's degrees
-    of freedom ν = (Σ c_i MS_i)² / Σ (c_i MS_i)²/df_i; (0, 0) for a component of 0."""
-    denominator = sum((c * ms[name]) ** 2 / df[name] for c, name in terms)
-    if value <= 0 or denominator <= 0:
-        return (0.0, 0.0)
-    nu = value ** 2 / denominator
-    tail = (1 - confidence) / 2
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        # a few degrees of freedom may leave the upper end unbounded (inf), as it is
-        return (float(nu * value / stats.chi2.ppf(1 - tail, nu)),
-                float(nu * value / np.float64(stats.chi2.ppf(tail, nu))))

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..errors import RankwiseError
 from .design import LEARNER, Design, Facet
 
 

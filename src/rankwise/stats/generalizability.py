@@ -78,8 +78,7 @@ class GStudy:
     @property
     def shares(self) -> dict:
         """Each component's share of their sum."""
-        total = sum(self.components.values())
-        return {k: (v / total if total > 0 else math.nan) for k, v in self.components.items()}
+        return shares_of(self.components)
 
     def to_dict(self) -> dict:
         return jsonable({"design": "learner x dataset (crossed)",
@@ -115,14 +114,7 @@ def g_study(x, *, confidence: float = 0.95) -> GStudy:
                             " score breaks the crossed design); complete the table first")
     confidence = check.confidence(confidence)
     n, k = x.shape
-    # on the centred scores scaled to at most 1 (no square overflows or underflows at any
-    # scale); variances back in the scores' units at the end
-    size = float(np.abs(x).max())
-    centred = (x / size if size > 0 else x) - (x / size if size > 0 else x).mean()
-    spread = float(np.abs(centred).max())
-    u = centred / spread if spread > 0 else centred
-    with np.errstate(over="ignore", under="ignore"):
-        scale = float(np.float64(size if size > 0 else 1.0) * spread)
+    u, scale = unit_scaled(x)
     ss_l = n * (u.mean(axis=0) ** 2).sum()
     ss_d = k * (u.mean(axis=1) ** 2).sum()
     ss_e = (u ** 2).sum() - ss_l - ss_d
@@ -137,7 +129,7 @@ def g_study(x, *, confidence: float = 0.95) -> GStudy:
     terms = {"learner": ((1 / n, "learner"), (-1 / n, "residual")),
              "dataset": ((1 / k, "dataset"), (-1 / k, "residual")),
              "residual": ((1.0, "residual"),)}
-    intervals = {name: _satterthwaite(components[name], terms[name], ms, df, confidence)
+    intervals = {name: satterthwaite(components[name], terms[name], ms, df, confidence)
                  for name in COMPONENTS}
     with np.errstate(over="ignore", under="ignore"):
         unit = np.float64(scale if scale > 0 else 1.0) ** 2
@@ -151,7 +143,27 @@ def g_study(x, *, confidence: float = 0.95) -> GStudy:
                   intervals=intervals, confidence=confidence, notes=notes)
 
 
-def _satterthwaite(value: float, terms, ms: dict, df: dict, confidence: float) -> tuple:
+def shares_of(components: dict) -> dict:
+    """Each variance component's share of their sum (NaN where they sum to 0)."""
+    total = sum(components.values())
+    return {k: (v / total if total > 0 else math.nan) for k, v in components.items()}
+
+
+def unit_scaled(x: np.ndarray) -> tuple:
+    """``x`` centred and scaled to at most 1 in magnitude (no square overflows or underflows
+    at any scale), and the factor whose square takes its variances back to the scores'
+    units (1 where every score is alike)."""
+    size = float(np.abs(x).max())
+    scaled = x / size if size > 0 else x
+    centred = scaled - scaled.mean()
+    spread = float(np.abs(centred).max())
+    u = centred / spread if spread > 0 else centred
+    with np.errstate(over="ignore", under="ignore"):
+        scale = float(np.float64(size if size > 0 else 1.0) * (spread if spread > 0 else 1.0))
+    return u, scale
+
+
+def satterthwaite(value: float, terms, ms: dict, df: dict, confidence: float) -> tuple:
     """The interval of a component Σ c_i MS_i from a chi-square with Satterthwaite's degrees
     of freedom ν = (Σ c_i MS_i)² / Σ (c_i MS_i)²/df_i; (0, 0) for a component of 0."""
     denominator = sum((c * ms[name]) ** 2 / df[name] for c, name in terms)
