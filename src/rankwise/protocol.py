@@ -73,3 +73,13 @@ class Analysis:
     def _repr_html_(self) -> str:
         """Jupyter: the report as an HTML fragment with scoped styles."""
         return self._report().notebook_fragment(self)
+
+    def _repr_markdown_(self) -> str:
+        """Notebook front-ends that show Markdown rather than HTML: the Markdown report."""
+        return self._report().render(self, "markdown")
+
+    def __repr__(self) -> str:
+        """A plain summary within 80 columns: the kind, the title, the report's first
+        paragraph (its verdict, or what was read) and how to print the rest. A result class
+        is a dataclass declared with ``repr=False``, so that this is its repr."""
+        return self._report().plain_summary(self)

@@ -54,7 +54,7 @@ class TaskAudit:
         return self.task
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Audit(Analysis):
     """The audit of a board (:func:`audit`); ``settings`` echoes the options it ran with
     (``alpha``, ``confidence``, the intervals' method, the counts given, ``percent``,

@@ -78,7 +78,7 @@ class Board:
                                                         "win_probability": self.matrix}})})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Leaderboard(Analysis):
     """:func:`leaderboard`'s result: the board of the whole table, then one per subset.
 

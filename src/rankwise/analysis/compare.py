@@ -136,8 +136,12 @@ class Comparison(Analysis):
     def __repr__(self) -> str:
         t = self.table
         v = self.verdict
-        head = (f"<Comparison: k = {t.n_learners} learners x N = {t.n_datasets} data sets"
-                f" ({t.source}); alpha = {self.alpha}; convention = {self.convention}>")
+        import textwrap
+
+        head = "\n".join(textwrap.wrap(
+            f"<Comparison: k = {t.n_learners} learners x N = {t.n_datasets} data sets"
+            f" ({t.source}); alpha = {self.alpha}; convention = {self.convention}>", 80,
+            subsequent_indent="  ", break_long_words=True))
         if v is None:
             return head
         if v.detected:

@@ -163,7 +163,7 @@ class Checkpoint:
         return decision(self.comparison, self.significant)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CurveComparison(Analysis):
     """Everything :func:`compare_curves` decided (see the module docstring for each part).
 

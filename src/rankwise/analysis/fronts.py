@@ -87,7 +87,7 @@ class Membership:
         return float(self.pvalues.max()) if len(self.pvalues) else 0.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CriteriaComparison(Analysis):
     """Everything :func:`compare_criteria` decided, with the settings that produced it.
 

@@ -130,7 +130,7 @@ class Trials:
                          "pass_at_k_low": self.low, "pass_at_k_high": self.high})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Gate(Analysis):
     """The gate's answer (:func:`gate`): the per-task and overall tests of the question, the
     decision (``passed``; ``exit_code`` 0 or 1 as the command line exits), the repeated trials,

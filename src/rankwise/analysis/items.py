@@ -79,7 +79,7 @@ class TaskComparison:
         return np.flatnonzero(self.adjusted <= alpha)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ItemComparison(Analysis):
     """Both levels of an item-level comparison (:func:`compare_items`).
 

@@ -41,7 +41,7 @@ GRID_MOST = 2 * 10 ** 6
 REML_BESIDE = 1000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Plan(Analysis):
     """Everything :func:`plan` computed, with the settings it ran with.
 

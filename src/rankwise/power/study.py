@@ -141,7 +141,7 @@ class PowerEntry:
         return jsonable(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PowerStudy(Analysis):
     """Everything a power study computed, with the settings that produced it;
     :mod:`rankwise.report.power` presents it in every format with its two figures.

@@ -190,8 +190,47 @@ def notebook_fragment(result) -> str:
     return _compare_fragment(result)
 
 
+#: A result's plain repr: at most this many columns and lines of its first paragraph.
+SUMMARY_COLUMNS, SUMMARY_LINES = 80, 6
+
+
+def plain_summary(result) -> str:
+    """A result's ``repr``: ``<Kind (rankwise.kind/N): title>`` and its report's first
+    paragraph wrapped within 80 columns (at most six lines), then how to print the whole
+    report.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> board = rankwise.leaderboard(rankwise.load_example("garcia2008"), draws=20)
+    >>> text = repr(board)
+    >>> text.splitlines()[0]
+    '<Leaderboard (rankwise.leaderboard/1): example:garcia2008>'
+    >>> max(map(len, text.splitlines())) <= 80, text.splitlines()[-1]
+    (True, '  (print(result.to_text()) for the whole report)')
+    """
+    import textwrap
+
+    from .blocks import Paragraph
+
+    doc = build_document(result)
+    title = doc.title.split(": ", 1)[-1]
+    head = textwrap.wrap(f"<{type(result).__name__} ({result.schema}): {title}>",
+                         SUMMARY_COLUMNS, subsequent_indent="  ", break_long_words=True)
+    paragraphs = [b for b in doc.blocks if isinstance(b, Paragraph) and b.text]
+    first = next((b.text for b in paragraphs if b.role == "verdict"),
+                 paragraphs[0].text if paragraphs else "")
+    body = textwrap.wrap(first, SUMMARY_COLUMNS, initial_indent="  ",
+                         subsequent_indent="  ", break_long_words=True)
+    if len(body) > SUMMARY_LINES:
+        body = body[:SUMMARY_LINES - 1] + [textwrap.shorten(
+            " ".join(body[SUMMARY_LINES - 1:]), SUMMARY_COLUMNS - 2, placeholder=" ...")]
+        body[-1] = "  " + body[-1].strip()
+    return "\n".join(head + body + ["  (print(result.to_text()) for the whole report)"])
+
+
 __all__ = ["FORMATS", "build_document", "figure_svgs", "figures", "html_report", "latex_report", "markdown_report",
-           "notebook_fragment", "render", "report_section", "text_report", "write_report"]
+           "notebook_fragment", "plain_summary", "render", "report_section", "text_report", "write_report"]
 
 
 def write_pairs(cmp, path, significant_only: bool = False) -> list:

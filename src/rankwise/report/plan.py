@@ -43,7 +43,7 @@ def document(p) -> Document:
         + (f" (criterion: {p.criterion})" if p.criterion else "") + f". Design: {d.notation}"
         f" ({sizes}); components by {'REML' if p.method == 'reml' else 'the ANOVA'}.",
         role="lead"))
-    doc.add(Paragraph(_verdict(p)))
+    doc.add(Paragraph(_verdict(p), role="verdict"))
     doc.add(Heading("Variance components"), _components_table(p))
     doc.add(Heading("What the pilot's design gives"), _now_table(p), Paragraph(_now_text(p)))
     doc.add(Heading("What buys certainty next"), *_next_blocks(p))

@@ -60,7 +60,7 @@ class Elimination:
     evalue: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Race(Analysis):
     """A race replayed over a finished table (:func:`race`); :mod:`rankwise.report.race`
     presents it in every format (``to_text()``, ``render(fmt)``, ``write_report(folder)``).
