@@ -374,6 +374,7 @@ def test_every_command_runs_as_a_process_of_its_own(tmp_path, cli_process, demo_
         "curves": ["curves", "--example", "learning", "--format", "json"],
         "gate": ["gate", "--example", "nightly", "--question", "equivalence", "--margin",
                  "0.05"],
+        "plan": ["plan", results, "--criterion", "accuracy", "--format", "json"],
     }
     (tmp_path / "board.csv").write_text("model,MATH,HumanEval\nA,65.5,83.6\nB,63.0,86.7\n")
     assert set(runs) == set(typer.main.get_command(app).commands)

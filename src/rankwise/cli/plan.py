@@ -70,9 +70,10 @@ def read_pilot(given: dict):
     tables keep their repeats and folds)."""
     path, example = given["input"], given["example"]
     from ..examples import CURVE_EXAMPLES
-    from ..tables.curves import is_curve_file
+    from ..tables.registry import curve_kind
 
-    if example in CURVE_EXAMPLES or (path is not None and is_curve_file(path)):
+    # a results database is read as its table (its learning curves: rankwise curves)
+    if example in CURVE_EXAMPLES or (path is not None and _curve_file(path, curve_kind)):
         from .curves import read_curves_of
 
         return read_curves_of(path, example, given["source_format"] if path is not None and
@@ -87,3 +88,12 @@ def read_pilot(given: dict):
             duplicates=given["duplicates"])
     return read_table(path, example, **{o.name: given[o.name] for o in READ
                                         if o.name in given})
+
+
+def _curve_file(path, kind_of) -> bool:
+    """Whether ``path`` is a trajectory file or folder (IOHprofiler, Optuna, a curves table),
+    not a results database."""
+    try:
+        return kind_of(path) not in (None, "rankwise")
+    except (OSError, ValueError):
+        return False
