@@ -153,7 +153,8 @@ def test_compare_and_load_table_read_every_kind(tmp_path):
 
 @pytest.mark.parametrize("bad, message", [
     (np.zeros(5), r"an array of scores must be 2-D .* got shape \(5,\)"),
-    ({"a": 1}, r"a file path, a pandas DataFrame, a 2-D array or a ScoreTable; got dict"),
+    ({"a": 1}, r"a file path, a data frame \(pandas, Polars, PyArrow, DuckDB...\), a 2-D"
+               r" array or a ScoreTable; got dict"),
     (None, r"got NoneType"),
 ])
 def test_compare_refuses_anything_else_in_one_line(bad, message):

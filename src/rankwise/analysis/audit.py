@@ -175,6 +175,9 @@ def audit(board, *, counts: dict | None = None, alpha: float = 0.05,
     check.alpha(alpha)   # the options before the board is read
     level = check.confidence(confidence)
     counts = check.counts("counts", counts)
+    from ..tables.frames import as_pandas
+
+    board = as_pandas(board)
     source = "DataFrame" if isinstance(board, pd.DataFrame) else str(board)
     models, texts, values = read_board(board, source)
     unknown = set(counts) - set(texts.columns)

@@ -15,6 +15,7 @@ from ..errors import RankwiseError
 from . import registry
 from .battles import Votes, build, from_frame, outcome_codes, read_table
 from .guard import reading
+from .frames import as_pandas
 
 #: arena-human-preference-55k's one-hot winner columns and the outcome each means.
 ONE_HOT = (("winner_model_a", 0), ("winner_model_b", 1), ("winner_tie", 2))
@@ -336,6 +337,7 @@ def read_votes(data, *, source: str = "auto", missing_winner: str = "refuse",
     [[0, 0, 1, 1], [1, 1, 2, 2], [0, 1, 0, 2], [3.0, 1.0, 1.0, 2.0]]
     """
     registry.check(source, "votes")
+    data = as_pandas(data)
     if isinstance(data, pd.DataFrame):
         kind = source if source != "auto" else (
             registry.which("votes", columns=list(data.columns), by=("header",)) or "votes")

@@ -12,6 +12,7 @@ import pandas as pd
 from ..errors import RankwiseError
 from .delimited import pipe_table
 from .._text import brief
+from .frames import as_pandas
 
 
 def read_board(board, source) -> tuple:
@@ -19,6 +20,7 @@ def read_board(board, source) -> tuple:
     table or a DataFrame, models in the first column and one proportion or percentage per
     task; returns ``(models, texts, values)`` (the cells as printed, without ``%``, and as
     numbers). Each mistake is one line naming the file and how to fix it."""
+    board = as_pandas(board)
     if isinstance(board, pd.DataFrame):
         frame = board.astype(str)
     else:

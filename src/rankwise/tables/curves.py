@@ -33,6 +33,7 @@ from . import registry
 from .delimited import read_delimited
 from .sources import mapping_of
 from .._text import brief
+from .frames import as_pandas
 
 #: How each value is taken: as logged, or each run's running best.
 VALUE_KINDS = ("raw", "running-best")
@@ -597,6 +598,7 @@ def read_curves(source, *, reader: str = "auto", higher_is_better: bool | None =
 
     # one word per idea: the direction is higher_is_better everywhere (Curves keeps its field)
     maximize = renamed(higher_is_better, maximize, "maximize", "higher_is_better")
+    source = as_pandas(source)
     with reading("DataFrame" if isinstance(source, pd.DataFrame) else source,
                  f"curves ({reader})"):
         return _read_curves(source, reader, maximize, value_kind, grid, budget, columns,

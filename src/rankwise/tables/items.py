@@ -37,6 +37,7 @@ from .guard import reading
 from .item_readers import (CorpusLevel, helm, inspect_log, lm_eval, lm_eval_corpus,
                            lm_eval_runs, swe_bench, swe_bench_missing)
 from .._text import brief
+from .frames import as_pandas
 
 #: What to do with an item some model of its task has no score for.
 ITEM_MISSING = ("refuse", "common")
@@ -372,6 +373,7 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     ('items', ('a', 'b'))
     """
     registry.check(reader, "items")
+    source = as_pandas(source)
     if isinstance(source, pd.DataFrame):
         frame = _clustered(_renamed(source, columns, "DataFrame"), cluster, filter, "DataFrame")
         return ItemTable.from_frame(frame, missing=missing)

@@ -28,6 +28,7 @@ from .delimited import MAX_CELL, check_header, looks_long as _looks_long, read_d
 from .finish import finish as _finish
 from .table import ScoreTable
 from .._text import brief
+from .frames import as_pandas
 
 LONG_REQUIRED = ("dataset", "learner", "value")
 LONG_OPTIONAL = ("criterion", "repeat", "fold")
@@ -124,11 +125,13 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     conditions = parse_where(where)
     run_status = None
     file_notes: list = []
+    source = as_pandas(source)      # a Polars, Arrow or DuckDB table: read as pandas reads it
     if isinstance(source, (np.ndarray, list, tuple)):
         source = _array_frame(source)
     if not isinstance(source, (pd.DataFrame, str, os.PathLike)):
-        raise RankwiseError(f"a table is read from a file path, a pandas DataFrame, a 2-D array"
-                            f" or a ScoreTable; got {type(source).__name__}")
+        raise RankwiseError(f"a table is read from a file path, a data frame (pandas, Polars,"
+                            f" PyArrow, DuckDB...), a 2-D array or a ScoreTable; got"
+                            f" {type(source).__name__}")
     if isinstance(source, pd.DataFrame):
         frame, label = _named(source), "DataFrame"
         file_notes += list(source.attrs.get("rankwise_notes", ()))

@@ -102,5 +102,13 @@ class ScoreTable:
             raise RankwiseError(f"no learner named {learner!r}; the learners are "
                                 f"{', '.join(self.learners)}") from None
 
-    def to_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(self.values, index=list(self.datasets), columns=list(self.learners))
+    def to_frame(self, backend: str = "pandas"):
+        """The scores as a frame, data sets × learners: a pandas DataFrame indexed by data set,
+        or with ``backend="polars"`` or ``"pyarrow"`` that library's table (the data sets in
+        a first column ``dataset``)."""
+        frame = pd.DataFrame(self.values, index=list(self.datasets), columns=list(self.learners))
+        if backend == "pandas":
+            return frame
+        from .frames import to_backend
+
+        return to_backend(frame.rename_axis("dataset"), backend)

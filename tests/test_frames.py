@@ -1,0 +1,75 @@
+"""Any data frame in: the same analysis from pandas, Polars (eager and lazy), PyArrow and DuckDB
+inputs gives identical JSON (tables, scored items, curves, votes, a published board); and a
+score table out in pandas, Polars or PyArrow."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import rankwise
+from rankwise.errors import RankwiseError
+
+pl = pytest.importorskip("polars")
+pa = pytest.importorskip("pyarrow")
+duckdb = pytest.importorskip("duckdb")
+
+
+def _each(frame: pd.DataFrame) -> dict:
+    """The same rows held by each library."""
+    return {"pandas": frame, "polars": pl.from_pandas(frame),
+            "polars-lazy": pl.from_pandas(frame).lazy(),
+            "pyarrow": pa.Table.from_pandas(frame, preserve_index=False),
+            "duckdb": duckdb.from_df(frame)}
+
+
+def _same(outputs: dict) -> None:
+    first = outputs["pandas"]
+    for name, out in outputs.items():
+        assert out == first, name
+
+
+def test_a_score_table_from_every_library():
+    wide = rankwise.load_example("garcia2008").to_frame().rename_axis("dataset").reset_index()
+    _same({k: rankwise.compare(rankwise.load_table(v), posthoc="all").to_json()
+           for k, v in _each(wide).items()})
+    long = rankwise.load_example("folds_demo", criterion="accuracy").raw
+    _same({k: rankwise.plan(rankwise.load_table(v), draws=100).to_json()
+           for k, v in _each(long).items()})
+
+
+def test_items_curves_votes_and_a_board_from_every_library():
+    from importlib.resources import files
+
+    from rankwise.analysis.audit import audit
+    from rankwise.examples import load_items_example
+
+    items = load_items_example("evals").frame
+    _same({k: rankwise.compare_items(rankwise.read_items(v)).to_json()
+           for k, v in _each(items).items()})
+    curves = pd.read_csv(files("rankwise.examples") / "learning_curves.csv")
+    _same({k: rankwise.compare_curves(rankwise.read_curves(v, higher_is_better=True))
+           .to_json() for k, v in _each(curves).items()})
+    votes = pd.DataFrame({"model_a": ["x", "x", "y", "z"], "model_b": ["y", "z", "z", "x"],
+                          "winner": ["model_a", "tie", "model_b", "model_a"]})
+    _same({k: rankwise.leaderboard(v, draws=20).to_json() for k, v in _each(votes).items()})
+    board = pd.DataFrame({"model": ["a", "b"], "MATH": ["51.2", "49.9"]})
+    _same({k: audit(v, counts={"MATH": 5000}).to_json() for k, v in _each(board).items()})
+
+
+def test_a_score_table_out_in_every_library():
+    t = rankwise.load_example("garcia2010")
+    polars, arrow = t.to_frame(backend="polars"), t.to_frame(backend="pyarrow")
+    assert isinstance(polars, pl.DataFrame) and isinstance(arrow, pa.Table)
+    assert polars.columns == ["dataset", *t.learners] == arrow.column_names
+    assert polars["dataset"].to_list() == list(t.datasets)
+    assert polars.drop("dataset").to_numpy().tolist() == t.values.tolist()
+    back = rankwise.load_table(polars)
+    assert back.learners == t.learners and (back.values == t.values).all()
+    with pytest.raises(RankwiseError, match="backend"):
+        t.to_frame(backend="excel")
+
+
+def test_what_is_not_a_frame_is_refused_in_one_line():
+    with pytest.raises(RankwiseError, match="data frame"):
+        rankwise.load_table(pl.Series("a", [1, 2]))
