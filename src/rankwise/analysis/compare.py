@@ -134,22 +134,25 @@ class Comparison(Analysis):
     concordance: object | None = None  # Concordance (stats.family): Kendall's W, k >= 3
 
     def __repr__(self) -> str:
-        t = self.table
-        v = self.verdict
+        """Three lines within 80 columns: k, N and the source; the verdict; the level and
+        the convention, and how to print the whole report."""
         import textwrap
 
-        head = "\n".join(textwrap.wrap(
-            f"<Comparison: k = {t.n_learners} learners x N = {t.n_datasets} data sets"
-            f" ({t.source}); alpha = {self.alpha}; convention = {self.convention}>", 80,
-            subsequent_indent="  ", break_long_words=True))
+        t = self.table
+        v = self.verdict
+        lead = f"<Comparison: k = {t.n_learners} learners x N = {t.n_datasets} data sets ("
+        head = lead + textwrap.shorten(str(t.source), max(10, 78 - len(lead)),
+                                       placeholder="...") + ")>"
+        tail = (f"  alpha = {self.alpha}, convention = {self.convention}"
+                " (print(cmp.to_text()): the full report)")
         if v is None:
-            return head
+            return "\n".join([head, tail])
         if v.detected:
             line = (f"verdict: difference detected; best {v.best}; losers:"
                     f" {', '.join(v.losers) or 'none'}")
         else:
             line = "verdict: no significant difference detected"
-        return "\n".join([head, "  " + line, "  (print(cmp.to_text()) for the full report)"])
+        return "\n".join([head, "  " + textwrap.shorten(line, 78, placeholder=" ..."), tail])
 
     def to_dict(self, include_table: bool | None = None) -> dict:
         """The analysis as plain JSON data (the contract without the ``report`` section).

@@ -205,7 +205,7 @@ def plain_summary(result) -> str:
     >>> board = rankwise.leaderboard(rankwise.load_example("garcia2008"), draws=20)
     >>> text = repr(board)
     >>> text.splitlines()[0]
-    '<Leaderboard (rankwise.leaderboard/1): example:garcia2008>'
+    '<Leaderboard (rankwise.leaderboard/2): example:garcia2008>'
     >>> max(map(len, text.splitlines())) <= 80, text.splitlines()[-1]
     (True, '  (print(result.to_text()) for the whole report)')
     """
