@@ -140,6 +140,10 @@ def test_extremes_are_planned_without_a_warning(recwarn):
         assert p.current.generalizability == pytest.approx(plan(t).current.generalizability,
                                                            rel=1e-9)
     assert math.isfinite(plan(t).current.resolution)
+    for scale in (1e-300, 1e300):       # squares beyond double precision: refused, said
+        with pytest.raises(RankwiseError, match="double precision"):
+            plan(replace(t, values=t.values * scale, raw=None))
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
 
 
 def _small_experiment(repeats=2):

@@ -192,6 +192,7 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
              from_curves(source) if hasattr(source, "grid") else from_table(source))
     notes = []
     components, other = _components(pilot, method, confidence, notes)
+    _check_range(components, pilot)
     shown = components                      # the G-study's table: negative estimates at 0
     components = proj.unclipped(components, negative)
     top = pilot.top
@@ -338,6 +339,19 @@ def _suite(pilot, source, next_alpha, next_method, draws, seed, notes) -> tuple:
         notes.append("the hierarchical intervals' leave-one-out check is not run at this"
                      " size (it refits them once per data set)")
     return signal, accuracy, ranks, coverage
+
+
+def _check_range(components, pilot) -> None:
+    """Scores whose squares leave double precision (near 1e±300) have variances of 0 or inf
+    however much they vary: refused in one line, rather than planned on nonsense."""
+    values = np.array(list(components.components.values()) + list(components.raw.values()))
+    scores = pilot.frame["value"].to_numpy(dtype=float)
+    varies = scores.size > 1 and np.nanmax(scores) > np.nanmin(scores)
+    if not np.isfinite(values).all() or (varies and not (np.abs(values) > 0).any()):
+        top = float(np.nanmax(np.abs(scores)))
+        raise RankwiseError(f"the scores' variances are beyond double precision (scores up to"
+                            f" {top:.3g}): rescale them (divide or multiply by a power of ten)"
+                            " before planning")
 
 
 def _bounded(limits: dict, top: str) -> dict:
