@@ -73,3 +73,19 @@ def test_a_score_table_out_in_every_library():
 def test_what_is_not_a_frame_is_refused_in_one_line():
     with pytest.raises(RankwiseError, match="data frame"):
         rankwise.load_table(pl.Series("a", [1, 2]))
+
+
+def test_a_leaderboard_out_in_every_library():
+    """Every learner of every board, read from the writer of board.csv: the same rows."""
+    import io
+
+    from rankwise.report.board import board_csv
+
+    board = rankwise.leaderboard(rankwise.load_example("garcia2008"), draws=20)
+    frame = board.to_frame()
+    assert list(frame["learner"]) == list(board.board.learners)
+    assert frame["elo"].tolist() == pytest.approx(list(board.board.columns["elo"]))
+    assert frame.shape == pd.read_csv(io.StringIO(board_csv(board))).shape
+    polars = board.to_frame(backend="polars")
+    assert isinstance(polars, pl.DataFrame) and polars["learner"].to_list() == \
+        list(frame["learner"])

@@ -127,6 +127,28 @@ class Leaderboard(Analysis):
         return left_out(FIGURES[name], shown, of,
                         change + "; the CSV and JSON hold every learner")
 
+    def to_frame(self, backend: str = "pandas"):
+        """Every learner of every board, one row each, as the report folder's ``board.csv``
+        holds it (read from the same writer, so the two never differ): a pandas DataFrame,
+        or with ``backend="polars"`` or ``"pyarrow"`` that library's table."""
+        import io
+
+        import pandas as pd
+
+        from ..report.board import board_csv
+        from ..tables.frames import to_backend
+
+        text = ("subset", "learner", "elo_bound")
+        frame = pd.read_csv(io.StringIO(board_csv(self)), dtype={c: str for c in text},
+                            keep_default_na=False, na_values={c: [] for c in text}
+                            | {c: [""] for c in self._numeric_columns()})
+        return to_backend(frame, backend)
+
+    def _numeric_columns(self) -> tuple:
+        from .leaderboard import COLUMNS
+
+        return tuple(c for c in COLUMNS if any(c in b.columns for b in self.boards))
+
     def to_dict(self) -> dict:
         """Everything, as JSON-ready values (``rankwise.report.board`` writes every format)."""
         return jsonable({"source": self.source, "criterion": self.criterion,
