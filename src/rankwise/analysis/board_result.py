@@ -135,19 +135,14 @@ class Leaderboard(Analysis):
 
         import pandas as pd
 
-        from ..report.board import board_csv
         from ..tables.frames import to_backend
 
-        text = ("subset", "learner", "elo_bound")
-        frame = pd.read_csv(io.StringIO(board_csv(self)), dtype={c: str for c in text},
-                            keep_default_na=False, na_values={c: [] for c in text}
-                            | {c: [""] for c in self._numeric_columns()})
+        text = ("subset", "learner", "elo_bound")     # an empty one is "", not missing
+        csv = self._report().extra_files(self)["board.csv"]
+        numbers = [c for c in csv.split("\n", 1)[0].split(",") if c not in text]
+        frame = pd.read_csv(io.StringIO(csv), dtype={c: str for c in text},
+                            keep_default_na=False, na_values={c: [""] for c in numbers})
         return to_backend(frame, backend)
-
-    def _numeric_columns(self) -> tuple:
-        from .leaderboard import COLUMNS
-
-        return tuple(c for c in COLUMNS if any(c in b.columns for b in self.boards))
 
     def to_dict(self) -> dict:
         """Everything, as JSON-ready values (``rankwise.report.board`` writes every format)."""

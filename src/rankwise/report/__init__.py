@@ -190,6 +190,26 @@ def notebook_fragment(result) -> str:
     return _compare_fragment(result)
 
 
+def extra_files(result) -> dict:
+    """The further files of ``result``'s report folder beside its formats and figures (a
+    leaderboard's ``board.csv``): ``{file name: text}``, {} for a kind without any.
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import extra_files
+    >>> board = rankwise.leaderboard(rankwise.load_example("garcia2008"), draws=20)
+    >>> list(extra_files(board)), extra_files(board)["board.csv"].split(",")[:3]
+    (['board.csv'], ['subset', 'position', 'learner'])
+    """
+    if not _other(result):
+        return {}
+    from .kinds import presenter
+
+    extras = getattr(presenter(result), "extras", None)
+    return {} if extras is None else extras(result)
+
+
 #: A result's plain repr: at most this many columns and lines of its first paragraph.
 SUMMARY_COLUMNS, SUMMARY_LINES = 80, 6
 
@@ -230,7 +250,7 @@ def plain_summary(result) -> str:
 
 
 __all__ = ["FORMATS", "build_document", "figure_svgs", "figures", "html_report", "latex_report", "markdown_report",
-           "notebook_fragment", "plain_summary", "render", "report_section", "text_report", "write_report"]
+           "notebook_fragment", "plain_summary", "extra_files", "render", "report_section", "text_report", "write_report"]
 
 
 def write_pairs(cmp, path, significant_only: bool = False) -> list:
