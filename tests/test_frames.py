@@ -33,6 +33,7 @@ def test_a_score_table_from_every_library():
     wide = rankwise.load_example("garcia2008").to_frame().rename_axis("dataset").reset_index()
     _same({k: rankwise.compare(rankwise.load_table(v), posthoc="all").to_json()
            for k, v in _each(wide).items()})
+    _same({k: rankwise.leaderboard(v, draws=20).to_json() for k, v in _each(wide).items()})
     long = rankwise.load_example("folds_demo", criterion="accuracy").raw
     _same({k: rankwise.plan(rankwise.load_table(v), draws=100).to_json()
            for k, v in _each(long).items()})

@@ -539,8 +539,12 @@ def leaderboard(source, *, anchor: str | None = None, draws: int = bt.ROUNDS,
     check.seed(seed)
     check.alpha(alpha)
     check.confidence(confidence)
+    from ..tables.frames import as_pandas
     from .vote_board import vote_leaderboard, votes_in
 
+    # a Polars, Arrow or DuckDB table once, here: the vote check, the rows read for --by
+    # and load_table all read the same pandas frame
+    source = as_pandas(source)
     votes = votes_in(source, source_format, sep)
     if votes is not None:
         return vote_leaderboard(votes, anchor=anchor, draws=draws, seed=seed, alpha=alpha,

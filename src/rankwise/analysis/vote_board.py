@@ -376,9 +376,6 @@ def votes_in(source, source_format: str = "auto", sep=None):
     from ..names import VOTE_SOURCES
     from ..tables import registry
     from ..tables.battle_readers import read_votes
-    from ..tables.frames import as_pandas
-
-    source = as_pandas(source)
     from ..tables.battles import Votes
 
     if isinstance(source, Votes):
