@@ -174,6 +174,9 @@ def test_run_plan_writes_the_next_run_and_it_keeps_every_stored_task(cli, tmp_pa
         import re
         want = int(re.search(r"^repeats = (\d+)", nxt.read_text(), re.M).group(1))
         assert want > 2 and f"{want} repeats give" in r.stderr
+        # the number the plan of the results reports, not one worked out again
+        done = plan(load_table(db, criterion="accuracy"))
+        assert done.needed_in_hand["repeat"] == want
         assert nxt.read_text().replace(f"repeats = {want}", "repeats = 2") == exp.read_text()
         again = cli("run", str(nxt), "--results", str(db), "--quiet", "--force")
         assert again.returncode == 0

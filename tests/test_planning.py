@@ -212,6 +212,7 @@ def test_a_pilot_with_a_missing_fold_is_unbalanced():
     codes = effect_codes(p)
     assert set(codes) == {"learner", "dataset", "learner x dataset", "repeat:dataset",
                           "learner x repeat:dataset", "fold:repeat:dataset"}
+    assert p.design.levels() == {name: len(np.unique(c)) for name, c in codes.items()}
     assert len(np.unique(codes["fold:repeat:dataset"])) == 5 * 5 * 2
 
 

@@ -49,7 +49,9 @@ class Plan(Analysis):
     computed); ``current`` (:class:`~rankwise.planning.projection.Projection` of the pilot's
     own design, data sets random) and ``in_hand`` (the same with the data sets fixed: the
     error of the comparison on these data sets only); ``asked`` (the design given with
-    ``sizes``); ``needed`` (facet → the fewest levels for Eρ² and for Φ to reach
+    ``sizes``); ``needed_in_hand`` (facet nested in the data sets → the fewest levels for
+    Eρ² on these data sets to reach ``stability``); ``needed`` (facet → the fewest levels
+    for Eρ² and for Φ to reach
     ``stability``); ``buys`` (per facet: the cut in the variance of a difference per unit of
     cost); ``costed`` (precision against cost: (facet, factor, projection)); ``cheapest``
     (the cheapest design reaching ``stability``); ``separation`` and ``separation_cheapest``
@@ -90,6 +92,7 @@ class Plan(Analysis):
     in_hand: object
     asked: object
     needed: dict
+    needed_in_hand: dict
     buys: list
     costed: list
     cheapest: object
@@ -122,7 +125,8 @@ class Plan(Analysis):
             "components": self.components.to_dict(), "other_method": part(self.other),
             "means": self.means, "current": self.current.to_dict(),
             "in_hand": part(self.in_hand), "asked": part(self.asked),
-            "needed": self.needed, "best_buy": self.buys,
+            "needed": self.needed, "needed_in_hand": self.needed_in_hand,
+            "best_buy": self.buys,
             "precision_against_cost": [{"facet": f, "factor": x, **p.to_dict()}
                                        for f, x, p in self.costed],
             "cheapest": part(self.cheapest), "separation": part(self.separation),
@@ -190,6 +194,7 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
     draws, seed = check.whole("draws", draws, 100), check.seed(seed)
     pilot = (from_items(source) if hasattr(source, "models") else
              from_curves(source) if hasattr(source, "grid") else from_table(source))
+    hib = pilot_direction(source)
     notes = []
     components, other = _components(pilot, method, confidence, notes)
     _check_range(components, pilot)
@@ -218,10 +223,9 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
                              least={top: 2, **held})
     if cheapest is not None:
         notes += _zero_notes(shown)
-    separation = proj.separability(components, means, alpha=alpha,
-                                   higher_is_better=pilot_direction(source))
+    separation = proj.separability(components, means, alpha=alpha, higher_is_better=hib)
     separation_cheapest = None if cheapest is None else proj.separability(
-        components, means, cheapest.sizes, alpha=alpha, higher_is_better=pilot_direction(source))
+        components, means, cheapest.sizes, alpha=alpha, higher_is_better=hib)
     signal, accuracy, next_ranks, coverage = _suite(pilot, source, next_alpha, next_method,
                                                     draws, seed, notes)
     budget_accuracy = _budget_accuracy(source) if hasattr(source, "grid") else None
@@ -234,10 +238,12 @@ def plan(source, *, method: str = "auto", confidence: float = 0.95, alpha: float
     return Plan(
         source=str(getattr(source, "source", "table")),
         criterion=getattr(source, "criterion", None) or getattr(source, "metric", None),
-        higher_is_better=pilot_direction(source), learners=pilot.learners,
+        higher_is_better=hib, learners=pilot.learners,
         levels=pilot.levels, top=top, what=pilot.what, method=components.method,
         components=shown, other=other, means=means, current=current, in_hand=in_hand,
-        asked=asked, needed=needed, buys=proj.best_buy(components, costs=costs),
+        asked=asked, needed=needed, needed_in_hand={
+            f: proj.needed(components, f, stability=stability, fixed=(top,))
+            for f in facets if f != top}, buys=proj.best_buy(components, costs=costs),
         costed=proj.cost_table(components, alpha=alpha, power=power, costs=costs),
         cheapest=cheapest, separation=separation, separation_cheapest=separation_cheapest,
         signal=signal, accuracy=accuracy, next_ranks=next_ranks, coverage=coverage,
@@ -266,8 +272,7 @@ def _components(pilot, method: str, confidence: float, notes: list) -> tuple:
         return main, other
     main = designs.anova(pilot.array, pilot.design, confidence=confidence)
     other = None
-    levels = sum(main.df[n] + 1 for n in main.df if n != "residual")
-    if levels <= REML_BESIDE:
+    if sum(pilot.design.levels().values()) <= REML_BESIDE:
         try:
             other = reml_components(pilot, confidence)
         except RankwiseError as exc:
@@ -293,7 +298,8 @@ def _suite(pilot, source, next_alpha, next_method, draws, seed, notes) -> tuple:
     else:
         notes.append("signal-to-noise needs repeats (or repeated trials) of the whole"
                      f" benchmark; this pilot has {pilot.what}")
-    complete = pilot.table[np.isfinite(pilot.table).all(axis=1)]
+    keep = np.isfinite(pilot.table).all(axis=1)      # the data sets every learner has
+    complete = pilot.table[keep]
     n = len(complete)
     accuracy = None
     if n >= 3 and complete.shape[1] >= 2:
@@ -327,7 +333,6 @@ def _suite(pilot, source, next_alpha, next_method, draws, seed, notes) -> tuple:
     if n < 2:
         notes.append("the next-data-set ranks need at least 2 complete data sets")
         return signal, accuracy, None, None
-    keep = np.isfinite(pilot.table).all(axis=1)
     folds = pilot.replicates[keep] if chosen == "hierarchical" else None
     kwargs = dict(higher_is_better=hib, alpha=next_alpha, method=chosen, folds=folds,
                   draws=draws, seed=seed)

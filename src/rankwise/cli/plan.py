@@ -76,8 +76,7 @@ def read_pilot(given: dict):
     if example in CURVE_EXAMPLES or (path is not None and _curve_file(path, curve_kind)):
         from .curves import read_curves_of
 
-        return read_curves_of(path, example, given["source_format"] if path is not None and
-                              given["source_format"] != "auto" else "auto",
+        return read_curves_of(path, example, given["source_format"],
                               given["higher_is_better"], None, None, given["criterion"])
     if given["items"] or is_items_input(path, example, given["source_format"]):
         return read_items_input(

@@ -25,7 +25,6 @@ def plan_after_run(experiment, exp, results: Path, criterion: str | None) -> Non
     """Plan on ``results`` (its ``criterion``, or the experiment's first) and say the next
     run; write ``NAME.next.toml`` beside ``experiment`` (a file) when it needs more repeats."""
     from ..analysis.plan import plan
-    from ..planning.projection import needed
     from ..tables import load_table
     from .staging import current
 
@@ -52,7 +51,7 @@ def plan_after_run(experiment, exp, results: Path, criterion: str | None) -> Non
         say("with one repeat the pilot cannot say what more repeats buy: set repeats = 2 and"
             " run again with --force to measure it")
         return
-    want = needed(p.components, "repeat", stability=stability, fixed=("dataset",))
+    want = p.needed_in_hand["repeat"]
     if want is None:
         say(f"no number of repeats brings Eρ² on these data sets to {stability}: the folds'"
             " error dominates (more folds, or more data sets)")

@@ -142,6 +142,13 @@ class Design:
             parts.append(":".join([f] + self._outward(f)))
         return " x ".join(parts)
 
+    def levels(self) -> dict:
+        """Each effect's number of levels (the product of its facets' sizes), the residual
+        left out: the random-effect levels REML estimates."""
+        sizes = self.sizes
+        return {self.effect_name(s): math.prod(sizes[f] for f in s)
+                for s in self.effect_sets() if self.effect_name(s) != RESIDUAL}
+
     def describe(self) -> dict:
         return {"notation": self.notation, "sizes": self.sizes,
                 "nested": {f.name: list(self._outward(f.name)) for f in self.facets

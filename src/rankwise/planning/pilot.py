@@ -152,7 +152,7 @@ def _pilot(frame, learners, levels, facets, top, repeat, what) -> Pilot:
         # top level × learner × every inner observation (the folds of its repeats)
         moved = np.moveaxis(array, 0, 1)
         replicates = moved.reshape(moved.shape[0], moved.shape[1], -1)
-    repeats = _repeats(frame, codes, learners, repeat)
+    repeats = _repeats(frame, learners, top, repeat)
     return Pilot(design=design, frame=frame.assign(**{f"{n}_code": codes[n] for n in names}),
                  array=array, learners=learners, levels=levels, top=top, table=table,
                  replicates=replicates, repeats=repeats, what=what)
@@ -210,24 +210,18 @@ def _top_table(frame, codes, learners, levels, top) -> np.ndarray:
         return np.where(count > 0, total / np.where(count > 0, count, 1), np.nan)
 
 
-def _repeats(frame, codes, learners, repeat):
+def _repeats(frame, learners, top, repeat):
     """Learners × repeats (or trials): each learner's benchmark score in each repeat, the mean
     over the top facet's levels of its mean there; None without repeats, or where some
     learner lacks some repeat."""
     if repeat is None:
         return None
-    key = frame[repeat].to_numpy()
-    labels, which = np.unique(key.astype(str), return_inverse=True)
+    labels, which = np.unique(frame[repeat].to_numpy().astype(str), return_inverse=True)
     if len(labels) < 2:
         return None
-    out = np.full((len(learners), len(labels)), np.nan)
-    for r in range(len(labels)):
-        part = frame[which == r]
-        means = part.groupby([LEARNER, frame.columns[1]])["value"].mean() \
-            .groupby(level=0).mean()
-        for i, name in enumerate(learners):
-            if name in means.index:
-                out[i, r] = means[name]
+    cells = frame.groupby([frame[LEARNER], frame[top], which.reshape(-1)])["value"].mean()
+    out = cells.groupby(level=[0, 2]).mean().unstack().reindex(
+        index=list(learners), columns=range(len(labels))).to_numpy(dtype=float)
     return None if np.isnan(out).any() else out
 
 
