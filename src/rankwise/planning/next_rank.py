@@ -7,7 +7,7 @@ question about one new draw, so its interval is a prediction interval; it stays 
 many data sets are in hand, because learners really do change places from data set to data set.
 
 Both methods start from the ranks within each data set: 1 = best, ties share the mean rank
-(``scipy.stats.rankdata`` along the learners, the direction applied first).
+(mid-ranks along the learners, :func:`rankwise.rank_within_datasets`, scores as given).
 
 ``method="conformal"`` (split-conformal, order statistics; Vovk et al. 2005, Lei et al. 2018).
 For learner l with ranks r_1, ..., r_n on the n data sets, the interval is
@@ -82,10 +82,10 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import rankdata
 
 from ..errors import RankwiseError
 from ..stats.results import jsonable
+from ..stats.ranking import rank_within_datasets
 
 METHODS = ("conformal", "hierarchical")
 #: Bootstrap draws of each data set's folds by default.
@@ -203,7 +203,7 @@ def next_rank_intervals(values, *, higher_is_better: bool = True, alpha: float =
     """
     scores, fold_scores, names = _inputs(values, folds, method, alpha, draws, seed, learners)
     n, k = scores.shape
-    ranks = _ranks(scores, higher_is_better)
+    ranks = rank_within_datasets(scores, higher_is_better, decimals=None)
     lower, upper = _conformal_ends(np.sort(ranks, axis=0), alpha, k)
     if method == "conformal":
         median = np.median(ranks, axis=0)
@@ -244,7 +244,7 @@ def loo_coverage(values, *, higher_is_better: bool = True, alpha: float = 0.1,
     n, k = scores.shape
     if n < 3:
         raise RankwiseError(f"leave-one-out coverage needs at least 3 data sets, got {n}")
-    ranks = _ranks(scores, higher_is_better)
+    ranks = rank_within_datasets(scores, higher_is_better, decimals=None)
     lower, upper = _left_out_conformal(ranks, alpha, k)
     if method == "hierarchical":
         gens = np.random.default_rng(seed).spawn(n)
@@ -369,11 +369,6 @@ def _mixture_summary(hist: np.ndarray, n: int, alpha: float) -> tuple:
     half = total // 2
     median = nth(half + 1) if total % 2 else (nth(half) + nth(half + 1)) / 2
     return lower, upper, median
-
-
-def _ranks(scores: np.ndarray, higher_is_better: bool) -> np.ndarray:
-    """Ranks within each data set: 1 = best, ties share the mean rank."""
-    return rankdata(-scores if higher_is_better else scores, axis=1)
 
 
 def _question(n: int, alpha: float) -> str:
