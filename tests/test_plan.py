@@ -183,6 +183,9 @@ def test_run_plan_writes_the_next_run_and_it_keeps_every_stored_task(cli, tmp_pa
         assert f"{3 * 6 * 2 * want} tasks: {3 * 6 * 2 * 2} were already done" in again.stderr
     else:
         assert "already give" in r.stderr or "no number of repeats" in r.stderr
+    fresh = tmp_path / "fresh.db"     # a criterion the run does not record: before any task
+    r = cli("run", str(exp), "--results", str(fresh), "--plan", "auc")
+    assert r.returncode == 2 and "--plan auc" in r.stderr and not fresh.exists()
     r = cli("run", str(exp), "--results", str(db), "--plan", "--race")
     assert r.returncode == 2 and "--plan" in r.stderr and "Traceback" not in r.stderr
 

@@ -21,17 +21,23 @@ from ..errors import RankwiseError
 _REPEATS = re.compile(r"^(\s*repeats\s*=\s*)(\d+)", re.MULTILINE)
 
 
-def plan_after_run(experiment, exp, results: Path, criterion: str | None) -> None:
-    """Plan on ``results`` (its ``criterion``, or the experiment's first) and say the next
+def plan_criterion(exp, criterion: str | None) -> str:
+    """The criterion ``--plan`` plans on (``criterion``, or the experiment's first), checked
+    before the run starts."""
+    name = exp.criteria[0] if criterion is None else criterion
+    if name not in exp.criteria:
+        raise RankwiseError(f"--plan {name}: not a criterion of the experiment; its criteria"
+                            f" are {', '.join(exp.criteria)}")
+    return name
+
+
+def plan_after_run(experiment, exp, results: Path, name: str) -> None:
+    """Plan on ``results`` (criterion ``name``, from :func:`plan_criterion`) and say the next
     run; write ``NAME.next.toml`` beside ``experiment`` (a file) when it needs more repeats."""
     from ..analysis.plan import plan
     from ..tables import load_table
     from .staging import current
 
-    name = exp.criteria[0] if criterion is None else criterion
-    if name not in exp.criteria:
-        raise RankwiseError(f"--plan {name}: not a criterion of the experiment; its criteria"
-                            f" are {', '.join(exp.criteria)}")
     p = plan(load_table(results, criterion=name))
     stability = p.options["stability"]
     say = (lambda line: typer.echo(f"rankwise: plan: {line}", err=True))

@@ -58,6 +58,10 @@ def run_command(
                 raise RankwiseError("--plan plans on complete results; a race leaves the"
                                     " learners it eliminated unscored: run the race, then"
                                     " plan a run without --race")
+            if plan is not None:      # a criterion the run does not record: said before it
+                from .plan_next import plan_criterion
+
+                planned = plan_criterion(exp, None if plan == PLAN_FIRST else plan)
             summary = run_experiment(exp, results, jobs=jobs, dask_scheduler=dask_scheduler,
                                      retry_failed=retry_failed, force=force,
                                      progress=ProgressBar(quiet=quiet), race=settings)
@@ -65,8 +69,7 @@ def run_command(
             if plan is not None:
                 from .plan_next import plan_after_run
 
-                plan_after_run(experiment, exp, results, None if plan == PLAN_FIRST
-                               else plan)
+                plan_after_run(experiment, exp, results, planned)
     except RunInterrupted as exc:
         typer.echo(f"rankwise: {exc}", err=True)
         raise typer.Exit(130)
