@@ -186,6 +186,11 @@ def test_run_plan_writes_the_next_run_and_it_keeps_every_stored_task(cli, tmp_pa
     fresh = tmp_path / "fresh.db"     # a criterion the run does not record: before any task
     r = cli("run", str(exp), "--results", str(fresh), "--plan", "auc")
     assert r.returncode == 2 and "--plan auc" in r.stderr and not fresh.exists()
+    clash = tmp_path / "exp.next.toml"   # the next run would be written over the results
+    before = clash.read_bytes() if clash.exists() else None
+    r = cli("run", str(exp), "--results", str(clash), "--plan")
+    assert r.returncode == 2 and "--plan's next run" in r.stderr
+    assert (clash.read_bytes() if clash.exists() else None) == before   # nothing touched
     r = cli("run", str(exp), "--results", str(db), "--plan", "--race")
     assert r.returncode == 2 and "--plan" in r.stderr and "Traceback" not in r.stderr
 

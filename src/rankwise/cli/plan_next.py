@@ -31,9 +31,16 @@ def plan_criterion(exp, criterion: str | None) -> str:
     return name
 
 
-def plan_after_run(experiment, exp, results: Path, name: str) -> None:
+def next_experiment(experiment) -> Path:
+    """Where ``--plan`` writes the next run: ``NAME.next.toml`` beside the experiment."""
+    source = Path(experiment)
+    return source.with_name(source.stem + ".next.toml")
+
+
+def plan_after_run(experiment, exp, results: Path, name: str, target: Path | None) -> None:
     """Plan on ``results`` (criterion ``name``, from :func:`plan_criterion`) and say the next
-    run; write ``NAME.next.toml`` beside ``experiment`` (a file) when it needs more repeats."""
+    run; write ``target`` (:func:`next_experiment`, checked before the run) when it needs more
+    repeats."""
     from ..analysis.plan import plan
     from ..tables import load_table
     from .staging import current
@@ -76,7 +83,6 @@ def plan_after_run(experiment, exp, results: Path, name: str) -> None:
     if not _REPEATS.search(text):
         say(f"set repeats = {want} in {source} and run it again with --force")
         return
-    target = source.with_name(source.stem + ".next.toml")
     current().file(target, _REPEATS.sub(lambda m: f"{m.group(1)}{want}", text, count=1),
                    said=f"rankwise: plan: wrote {target}; continue with: rankwise run"
                         f" {target} --results {results} --force (the stored tasks are kept)")

@@ -10,6 +10,7 @@ from ..cli_options import D, P
 from ..errors import RankwiseError
 from ..option_table import line_option
 from .driver import command, numbers, text_width
+from .plan_next import next_experiment
 from .race import goal_of
 
 U, UD = P.run, D.run
@@ -41,7 +42,11 @@ def run_command(
 
     signal.signal(signal.SIGTERM, stop)
     try:
-        with command("run", dict(locals()), what="an EXPERIMENT", source="experiment"):
+        # the next run --plan may write beside the experiment: never over what the run reads
+        nxt = None if plan is None or experiment is None else next_experiment(experiment)
+        with command("run", dict(locals()), what="an EXPERIMENT", source="experiment",
+                     inputs={"the experiment": experiment, "--results": results},
+                     writes={"--plan's next run": nxt}):
             if example is not None:
                 from ..examples import experiment_path
 
@@ -69,7 +74,7 @@ def run_command(
             if plan is not None:
                 from .plan_next import plan_after_run
 
-                plan_after_run(experiment, exp, results, planned)
+                plan_after_run(experiment, exp, results, planned, nxt)
     except RunInterrupted as exc:
         typer.echo(f"rankwise: {exc}", err=True)
         raise typer.Exit(130)
