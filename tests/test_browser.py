@@ -223,3 +223,156 @@ def test_site_on_a_phone_and_a_laptop(browser, site, page):
             assert seen["cut"] == [], (page, seen["cut"])
         else:
             assert all(w >= 700 for w in seen["images"]), seen
+
+
+# The interactive page (issue 67): its state is read back from the browser and checked
+# against the JSON the same analysis writes; every section is there with JavaScript off.
+
+@pytest.fixture(scope="module")
+def no_script_browser(tmp_path_factory):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROME
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--no-first-run", "--disable-background-networking", "--disable-sync",
+                 "--disable-component-update",
+                 f"--user-data-dir={tmp_path_factory.mktemp('noscript')}"):
+        options.add_argument(flag)
+    options.add_experimental_option(
+        "prefs", {"profile.managed_default_content_settings.javascript": 2})
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def _visible_sections(driver) -> list:
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('section.subset'))"
+        ".filter(s => !s.hidden && s.offsetParent !== null).map(s => s.dataset.subset)")
+
+
+def _column(driver, table_id: str, col: int) -> list:
+    """The ``data-v`` of one column, in the rows' order on the page now."""
+    return driver.execute_script(
+        "return Array.from(document.getElementById(arguments[0]).tBodies[0].rows)"
+        ".map(r => r.cells[arguments[1]].getAttribute('data-v'))", table_id, col)
+
+
+def _sort_by(driver, table_id: str, col: int):
+    driver.execute_script("document.getElementById(arguments[0]).tHead.rows[0]"
+                          ".cells[arguments[1]].click()", table_id, col)
+
+
+def _switch(driver, value: str):
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_element("id", "subset-switch-1")).select_by_value(value)
+
+
+def _offline(page_text: str):
+    """Nothing the page loads comes from elsewhere (it works with the network off)."""
+    assert " src=\"http" not in page_text and "<link" not in page_text
+    assert "@import" not in page_text and "url(http" not in page_text
+
+
+def _js_off_shows_everything(driver, path, sections: int):
+    driver.get(path.as_uri())
+    assert driver.execute_script("return document.getElementById('subset-switch-1')") is None
+    assert len(_visible_sections(driver)) == sections      # every subset, one after another
+
+
+@pytest.mark.figures
+def test_interactive_compare_page(browser, no_script_browser, tmp_path):
+    """compare --example garcia2010: sort, switch to one data set, read values equal to the
+    JSON's; the whole table first; hover and sentence links; all sections without JavaScript."""
+    import json
+
+    import rankwise
+
+    cmp = rankwise.compare(rankwise.load_example("garcia2010"))
+    data = json.loads(cmp.to_json())
+    path = tmp_path / "garcia2010.html"
+    path.write_text(cmp.to_html(), encoding="utf-8")
+    _offline(path.read_text(encoding="utf-8"))
+    assert_clean(check_page(browser, path.as_uri()), min_images=0)
+    assert _visible_sections(browser) == ["all"]
+    mean_ranks = dict(zip(data["learners"], data["mean_ranks"].values()))
+    assert float(_column(browser, "each_all", 2)[0]) == min(mean_ranks.values())
+    _sort_by(browser, "each_all", 2)
+    _sort_by(browser, "each_all", 2)       # again: descending
+    assert [float(v) for v in _column(browser, "each_all", 2)] == sorted(
+        data["mean_ranks"].values(), reverse=True)
+    i = data["datasets"].index("Bupa")
+    _switch(browser, "Bupa")
+    assert _visible_sections(browser) == ["Bupa"]
+    table = f"each_{i + 1}"
+    learners = browser.execute_script(
+        "return Array.from(document.getElementById(arguments[0]).tBodies[0].rows)"
+        ".map(r => r.cells[1].textContent)", table)
+    scores = [float(v) for v in _column(browser, table, 2)]
+    assert scores == [data["values"][i][data["learners"].index(n)] for n in learners]
+    assert [float(v) for v in _column(browser, table, 3)] == sorted(data["ranks"][i])
+    _sort_by(browser, table, 2)
+    assert [float(v) for v in _column(browser, table, 2)] == sorted(data["values"][i])
+    # hover: the exact mean rank; a link from a number of the tests table to its sentence
+    title = browser.execute_script(
+        "return document.getElementById('mean_ranks').tBodies[0].rows[0].cells[2].title")
+    assert repr(min(mean_ranks.values()))[:8] in title
+    link = browser.execute_script(
+        "const a = document.querySelector('#tests td a'); return a && a.getAttribute('href')")
+    assert link and browser.execute_script(
+        "return document.getElementById(arguments[0].slice(1)).textContent", link).count("p =")
+    # the address keeps the state
+    browser.get(path.as_uri() + "#subset=Breast")
+    assert _visible_sections(browser) == ["Breast"]
+    _js_off_shows_everything(no_script_browser, path, 1 + len(data["datasets"]))
+
+
+@pytest.fixture(scope="module")
+def tabarena_board():
+    import rankwise
+
+    from rankwise.examples import example_path
+
+    return rankwise.leaderboard(example_path("tabarena"), by="problem_type")
+
+
+@pytest.mark.figures
+def test_interactive_leaderboard_page(browser, no_script_browser, tabarena_board, tmp_path):
+    """leaderboard --example tabarena --by problem_type: at most 2 MB for 78 learners x 51 data
+    sets, offline; switch to each subset and sort by Elo, the values equal the JSON's; every
+    learner of each board (the text shows the best 60); all sections without JavaScript."""
+    import json
+
+    lb = tabarena_board
+    data = json.loads(lb.to_json())
+    path = tmp_path / "board.html"
+    path.write_text(lb.to_html(), encoding="utf-8")
+    assert path.stat().st_size <= 2_000_000
+    _offline(path.read_text(encoding="utf-8"))
+    assert_clean(check_page(browser, path.as_uri()), min_images=0)
+    assert _visible_sections(browser) == ["all"]
+    for board in data["boards"][1:]:
+        _switch(browser, board["subset"])
+        assert _visible_sections(browser) == [board["subset"]]
+        table = f"leaderboard_{board['subset']}"
+        elo = [r["elo"] for r in board["rows"]]
+        assert [float(v) for v in _column(browser, table, 2)] == elo   # board order, all rows
+        _sort_by(browser, table, 2)
+        assert [float(v) for v in _column(browser, table, 2)] == sorted(elo)
+        names = browser.execute_script(
+            "return Array.from(document.getElementById(arguments[0]).tBodies[0].rows)"
+            ".map(r => r.cells[1].textContent)", table)
+        assert names[0] == min(board["rows"], key=lambda r: r["elo"])["learner"]
+    hover = browser.execute_script(
+        "return document.getElementById('leaderboard').tBodies[0].rows[0].cells[1].title")
+    assert hover.startswith(f"Elo {data['boards'][0]['rows'][0]['elo']:.1f} [")
+    # the #1's Elo links to the sentence of the verdict that names it
+    href = browser.execute_script("return document.getElementById('leaderboard').tBodies[0]"
+                                  ".rows[0].cells[2].querySelector('a').getAttribute('href')")
+    sentence = browser.execute_script(
+        "return document.getElementById(arguments[0].slice(1)).textContent", href)
+    assert data["boards"][0]["rows"][0]["learner"] in sentence
+    _js_off_shows_everything(no_script_browser, path, len(data["boards"]))

@@ -18,6 +18,9 @@ MAX_TABLE_ROWS = 200
 class Heading:
     text: str
     level: int = 2
+    #: The subset whose section this heading opens (a board of ``--by``, one data set): the
+    #: HTML page switches between such sections; the other formats print them one after another.
+    subset: str | None = None
 
 
 @dataclass
@@ -31,6 +34,10 @@ class Cell:
     text: str
     best: bool = False  # the best value of its data set (bold)
     mark: bool = False  # significant at alpha (starred)
+    #: The number behind the text, unrounded: the HTML page sorts by it and shows it on hover
+    #: (equal to the JSON's); None where the text is not a number.
+    value: float | None = None
+    hint: str = ""      # more on hover (the HTML page's title), beside the value
 
 
 #: Where a caption names the mark of the best value of each data set (``Cell.best``): the
@@ -50,6 +57,10 @@ class Table:
     #: kept (the last whatever its width), its note printed under it (where the other columns
     #: are). (): every column, in blocks of columns that fit.
     narrow: tuple = ()
+    #: Rows after the ones a person reads in text (the best ``SHOWN``): the HTML page, whose
+    #: tables sort and scroll, shows them too, with ``more_caption`` for ``caption``.
+    more_rows: list = field(default_factory=list)
+    more_caption: str = ""
 
     def said(self, bold: bool = True) -> str:
         """The caption with the best cells' mark named as this format draws it."""

@@ -7,11 +7,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._text import counted
-from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
+from .blocks import Bullets, Cell, Document, Drawn, Figure, Heading, Paragraph, Table
 from .format import fmt_p
 
 #: Rows a person reads in a board (the JSON and CSV carry every learner).
 SHOWN = 60
+#: Rows of the HTML page's board, which sorts and scrolls.
+PAGE_ROWS = 1_000
 #: The columns of the readable board: (key, header, digits); CSV and JSON carry them all.
 #: ``tied``: whether the learner is tied with #1 (the board's ``tied_with_first``).
 SHOWN_COLUMNS = (("elo", "Elo", 1), ("interval", "95% interval", 1), ("tied", "tied", None),
@@ -41,28 +43,47 @@ def _keys(board) -> list:
 
 
 def _row(board, j, tied) -> list:
+    """One learner's cells; each number with its unrounded value (the HTML page sorts by it and
+    shows it on hover; it equals the JSON's), the learner's name with its key numbers."""
     c = board.columns
     digits = {key: d for key, _, d in SHOWN_COLUMNS}
-    out = [str(j + 1), board.learners[j]]
+    name = board.learners[j]
+    out = [str(j + 1), Cell(name, hint=_hover(board, j, name in tied))]
     for key in _keys(board):
         if key == "elo":
-            out.append(_elo_cell(board, j))
+            out.append(Cell(_elo_cell(board, j), value=float(c["elo"][j])))
         elif key == "interval":
-            out.append(f"[{c['elo_low'][j]:.1f}, {c['elo_high'][j]:.1f}]")
+            out.append(Cell(f"[{c['elo_low'][j]:.1f}, {c['elo_high'][j]:.1f}]",
+                            value=float(c["elo_low"][j]), hint=f"upper {c['elo_high'][j]:.10g}"))
         elif key == "tied":
-            out.append("yes" if board.learners[j] in tied else "")
+            out.append("yes" if name in tied else "")
         elif key == "rank_set":
             low, high = int(c["rank_low"][j]), int(c["rank_high"][j])
-            out.append(str(low) if low == high else f"{low}-{high}")
+            out.append(Cell(str(low) if low == high else f"{low}-{high}", value=float(low)))
         elif key == "style_rank_change":
             out.append(f"{int(c[key][j]):+d}" if c[key][j] else "0")
         elif key == "ranks":
-            out.append("/".join(f"{c[n][j]:g}" for n in ("rank_1", "rank_2", "rank_3",
-                                                          "rank_4_plus")))
+            out.append(Cell("/".join(f"{c[n][j]:g}" for n in ("rank_1", "rank_2", "rank_3",
+                                                              "rank_4_plus")),
+                            value=float(c["rank_1"][j])))
         else:
             v = c[key][j]
-            out.append("-" if np.isnan(v) else f"{v:.{digits[key]}f}")
+            out.append("-" if np.isnan(v) else Cell(f"{v:.{digits[key]}f}", value=float(v)))
     return out
+
+
+def _hover(board, j, tied) -> str:
+    """A learner's key numbers in one line (the HTML page's hover on its name)."""
+    c = board.columns
+    said = [f"Elo {c['elo'][j]:.1f}"]
+    if "elo_low" in c:
+        said[0] += f" [{c['elo_low'][j]:.1f}, {c['elo_high'][j]:.1f}]"
+    if "rank_low" in c:
+        said.append(f"rank set {int(c['rank_low'][j])}-{int(c['rank_high'][j])}")
+    said.append("tied with #1" if tied else "not tied with #1")
+    if "winrate" in c and np.isfinite(c["winrate"][j]):
+        said.append(f"win rate {c['winrate'][j]:.3f}")
+    return "; ".join(said)
 
 
 def _header(board, confidence) -> list:
@@ -114,9 +135,13 @@ def document(lb) -> Document:
         if board.subset is not None:
             size = (f"{board.datasets:,} data sets" if board.votes is None
                     else f"{board.votes['votes']:,.0f} votes")   # each subset's own tests
-            doc.add(Heading(f"Subset: {lb.settings['by']} = {board.subset} ({size})"))
-        doc.add(Heading("Verdict" if board.subset is None else "What it means", 3
-                        if board.subset is not None else 2))
+            doc.add(Heading(f"Subset: {lb.settings['by']} = {board.subset} ({size})",
+                            subset=str(board.subset)))
+            doc.add(Heading("What it means", 3))
+        else:    # with --by, the whole table is the first of the subsets the page switches
+            doc.add(Heading("Verdict", subset=None) if len(lb.boards) == 1 else Heading(
+                f"Verdict: all {board.datasets:,} data sets" if board.votes is None else
+                f"Verdict: all {board.votes['votes']:,.0f} votes", subset="all"))
         sentences = list(board.sentences)
         f = board.friedman
         if f.get("test"):   # the p-value as every report writes it
@@ -139,18 +164,23 @@ def document(lb) -> Document:
                           " loses (-) under control." if "style_elo" in board.columns
                           else ".")) + " Columns defined in the guide ("
                    + ("leaderboards)." if votes is None else "boards from votes)."))
+        every = caption    # the HTML page's table has every learner (up to PAGE_ROWS)
         if shown < len(board.learners):
             caption += (f" The best {shown} of {len(board.learners)} learners; the JSON and"
                         " CSV list them all.")
+        more = [_row(board, j, tied) for j in range(shown, min(len(board.learners), PAGE_ROWS))]
+        if len(board.learners) > PAGE_ROWS:
+            every += (f" The best {PAGE_ROWS:,} of {len(board.learners):,} learners; the JSON"
+                      " and CSV list them all.")
         narrow, note = _first(board, head)
         doc.add(Table(head, rows, "><" + "".join("<" if h == "tied" else ">"
                                                   for h in head[2:]), caption,
                       key="leaderboard" if board.subset is None else f"leaderboard_{board.subset}",
-                      narrow=((narrow, note),)))
+                      narrow=((narrow, note),), more_rows=more, more_caption=every))
         if board.notes:
             doc.add(Bullets(list(board.notes), role="notes"))
-        if board.subset is None:
-            doc.add(Heading("Figures"), *_figure_blocks(lb))
+        if board.subset is None:   # with --by, within the whole table's section
+            doc.add(Heading("Figures", 2 if len(lb.boards) == 1 else 3), *_figure_blocks(lb))
     if lb.notes:
         doc.add(Heading("Notes"), Bullets(list(lb.notes), role="notes"))
     return doc

@@ -204,20 +204,27 @@ def _rank_span(sets, j) -> str:
     return (f"{lo}" if lo == hi else f"{lo}-{hi}") + ("*" if sets.best[j] else "")
 
 
+def _mean_rank_cell(cmp, j) -> Cell:
+    return Cell(f"{cmp.mean_ranks[j]:.3f}", value=float(cmp.mean_ranks[j]),
+                hint=f"mean rank of {cmp.table.learners[j]}")
+
+
 def _mean_rank_columns(cmp) -> Table:
     t = cmp.table
     order = shown_learners(cmp)
     ci = cmp.mean_rank_intervals
     if ci is None:
-        rows = [[str(i + 1), t.learners[j], f"{cmp.mean_ranks[j]:.3f}"]
-                for i, j in enumerate(order)]
+        rows = [[str(i + 1), t.learners[j], _mean_rank_cell(cmp, j)] for i, j in enumerate(order)]
         return Table(["#", "learner", "mean rank"], rows, "<<>", key="mean_ranks")
     how = cmp.settings["mean_rank_intervals"]
     level = f"{100 * how['confidence']:g}%"
     source = (f"bootstrap over data sets, {how['draws']:,} replicates, seed {how['seed']}"
               if how["method"] == "bootstrap" else "normal approximation")
-    rows = [[str(i + 1), t.learners[j], f"{cmp.mean_ranks[j]:.3f}",
-             f"[{ci[j, 0]:.3f}, {ci[j, 1]:.3f}]"] for i, j in enumerate(order)]
+    rows = [[str(i + 1), t.learners[j], _mean_rank_cell(cmp, j),
+             Cell(f"[{ci[j, 0]:.3f}, {ci[j, 1]:.3f}]", value=float(ci[j, 0]),
+                  hint=f"{level} interval of {t.learners[j]}'s mean rank:"
+                       f" {ci[j, 0]:.10g} to {ci[j, 1]:.10g}")]
+            for i, j in enumerate(order)]
     return Table(["#", "learner", "mean rank", f"{level} interval"], rows, "<<>>",
                  key="mean_ranks",
                  caption=f"Mean ranks (1 = best) with {level} intervals ({source}); the"
@@ -236,6 +243,12 @@ def _pair_sentence(cmp) -> str:
     return text
 
 
+def _exact(x) -> float | None:
+    """A cell's unrounded value (the HTML page sorts by it, a reader checks it against the
+    JSON); None where there is no number."""
+    return None if x is None or not np.isfinite(x) else float(x)
+
+
 def _tests_table(cmp) -> Table:
     rows = []
     for name, res in cmp.tests.items():
@@ -243,9 +256,10 @@ def _tests_table(cmp) -> Table:
         if res.details.get("variant"):
             name_label += f" [{res.details['variant']}]"
         rejected = res.reject(cmp.alpha)
-        rows.append([name_label, fmt_num(res.statistic),
+        rows.append([name_label, Cell(fmt_num(res.statistic), value=_exact(res.statistic)),
                      ", ".join(fmt_num(v) for v in res.df) if res.df else "",
-                     Cell(fmt_p(res.pvalue), mark=rejected), res.method,
+                     Cell(fmt_p(res.pvalue), mark=rejected, value=_exact(res.pvalue)),
+                     res.method,
                      "yes" if rejected else "no"])
     sided = ""
     alternative = cmp.settings.get("alternative", "two-sided")

@@ -12,7 +12,8 @@ import numpy as np
 from .._text import visible
 from .format import fmt_p
 
-from .blocks import header_lines
+from . import page
+from .blocks import BEST, header_lines
 from .document import (Bullets, Cell, Figure, Heading, Paragraph, Preformatted, Table, build,
                        figure_caption, source_name, table_digits)
 
@@ -25,11 +26,13 @@ _CSS = """.W{font-family:system-ui,sans-serif;color:#222;line-height:1.4}
 .W table{border-collapse:collapse;margin:1em 0;font-size:0.9em;display:block;max-width:100%;overflow-x:auto}
 .W p,.W li,.W figcaption,.W h1,.W h2{overflow-wrap:anywhere}.W .quartile-charts{max-width:100%;overflow-x:auto}
 .W th,.W td{padding:0.25em 0.6em;border-bottom:1px solid #ddd;text-align:right}
-.W th:first-child,.W td:first-child{text-align:left}.W thead th{border-bottom:2px solid #444}
+.W th:first-child,.W td:first-child{text-align:left}
+.W table.names td:nth-child(2),.W table.names th:nth-child(2){text-align:left}.W thead th{border-bottom:2px solid #444}
 .W .best{font-weight:bold}.W .sig{color:#a00;font-weight:bold}.W .caption{font-size:0.85em;color:#555}
 .W pre{background:#f6f6f6;padding:0.8em;overflow-x:auto}.W figure{margin:1.5em 0}
 .W .verdict{font-size:1.1em;background:#eef5ff;padding:0.8em;border-left:4px solid #36c}
-.W figure svg{max-width:100%;height:auto}.W .notes li{margin:0.2em 0}""".replace("W", WRAPPER)
+.W figure svg{max-width:100%;height:auto}.W .notes li{margin:0.2em 0}
+""".replace("W", WRAPPER) + page.CSS.replace(".W", "." + WRAPPER)
 
 
 def _h(text) -> str:
@@ -45,13 +48,26 @@ def _td(text) -> str:
     return _BRACKETED.sub(lambda m: m.group(0).replace(" ", "&nbsp;"), _h(text))
 
 
-def _cell(c) -> str:
+def _cell(c, links=None) -> str:
+    """A table cell: its text, ``data-v`` (the unrounded number the page sorts by and a reader
+    can check against the JSON), the exact value or hint on hover, and a link to the sentence
+    that prints its number (``links``: the document's :class:`~rankwise.report.page.Sentences`)."""
+    text = c.text if isinstance(c, Cell) else str(c)
+    value = c.value if isinstance(c, Cell) and c.value is not None else page.number_in(text)
+    attrs = "" if value is None else f' data-v="{value!r}"'
     if isinstance(c, Cell):
         classes = " ".join(cls for cls, on in (("best", c.best), ("sig", c.mark)) if on)
-        # the star every other format prints (the legend names it), beside the colour
-        return ((f'<td class="{classes}">' if classes else "<td>") + _td(c.text)
-                + ("<sup>*</sup>" if c.mark else "") + "</td>")
-    return f"<td>{_td(c)}</td>"
+        attrs += f' class="{classes}"' if classes else ""
+        hint = "; ".join(x for x in (c.hint, "" if c.value is None else f"{c.value:.10g}") if x)
+        attrs += f' title="{_h(hint)}"' if hint else ""
+    inner = _td(text)
+    exact = c.value if isinstance(c, Cell) else None
+    target = links.target(text, exact) if links is not None and value is not None else None
+    if target:
+        inner = f'<a href="#{target}">{inner}</a>'
+    # the star every other format prints (the legend names it), beside the colour
+    star = "<sup>*</sup>" if isinstance(c, Cell) and c.mark else ""
+    return f"<td{attrs}>{inner}{star}</td>"
 
 
 def _svg_only(svg: str) -> str:
@@ -113,18 +129,28 @@ def body(cmp, svgs: dict) -> str:
 
 def document_body(doc, svgs: dict, cmp=None) -> str:
     """A :class:`~rankwise.report.document.Document` as HTML (``cmp``: the comparison whose
-    quartile charts a ``quartiles`` block draws)."""
+    quartile charts a ``quartiles`` block draws): every sentence anchored, every subset in a
+    section of its own, every number of a table linked to the sentence that prints it
+    (:mod:`rankwise.report.page`)."""
+    links = page.Sentences()
+    said = {}     # the sentences first: a table's number links to a sentence after it too
+    for i, block in enumerate(doc.blocks):
+        if isinstance(block, Paragraph):
+            said[i] = links.spans(block.text)
+        elif isinstance(block, Bullets):
+            said[i] = [links.spans(item) for item in block.items]
+    sections = page.Sections()
     parts = [f"<h1>{_h(doc.title)}</h1>"]
-    for block in doc.blocks:
+    for i, block in enumerate(doc.blocks):
         if isinstance(block, Heading):
-            parts.append(f"<h{block.level}>{_h(block.text)}</h{block.level}>")
+            parts.append(sections.at(block) + f"<h{block.level}>{_h(block.text)}</h{block.level}>")
         elif isinstance(block, Paragraph):
             attrs = {"verdict": ' class="verdict" id="verdict"', "methods": ' id="methods"',
                      "lead": ' class="lead"'}.get(block.role, "")
-            parts.append(f"<p{attrs}>{_h(block.text)}</p>")
+            parts.append(f"<p{attrs}>{said[i]}</p>")
         elif isinstance(block, Bullets):
             parts.append(f'<ul class="{block.role}" id="{block.role}">'
-                         + "".join(f"<li>{_h(i)}</li>" for i in block.items) + "</ul>")
+                         + "".join(f"<li>{item}</li>" for item in said[i]) + "</ul>")
         elif isinstance(block, Figure):
             caption = _h(figure_caption(block.plan))
             if block.name in svgs:
@@ -133,13 +159,7 @@ def document_body(doc, svgs: dict, cmp=None) -> str:
             else:
                 parts.append(f'<p class="caption" id="{block.name}">{caption}</p>')
         elif isinstance(block, Table):
-            head = "".join("<th>" + "<br>".join(_h(x) for x in header_lines(h)) + "</th>"
-                           for h in block.header)
-            rows = "".join("<tr>" + "".join(_cell(c) for c in r) + "</tr>" for r in block.rows)
-            parts.append(f'<table id="{block.key}"><thead><tr>{head}</tr></thead>'
-                         f"<tbody>{rows}</tbody></table>")
-            if block.caption:
-                parts.append(f'<p class="caption">{_h(block.said())}</p>')
+            parts.append(_table(block, links))
         elif isinstance(block, Preformatted):
             # each line made inert on its own: the line breaks are the block's, not a name's
             text = "<pre>" + "\n".join(_h(line) for line in block.lines) + "</pre>"
@@ -148,26 +168,24 @@ def document_body(doc, svgs: dict, cmp=None) -> str:
                              + text + "</details>")
             else:
                 parts.append(text)
-    return "\n".join(parts)
+    return "\n".join(parts) + sections.close()
 
 
-# Sorting (click a heading; again to reverse) and filtering (by learner name) of the full
-# ranking, inline: no external script. The URL fragment can set both (#filter=abc&sort=2:desc).
-_RANKING_JS = """(function(){var t=document.getElementById('full_ranking');if(!t)return;
-var b=t.tBodies[0],q=document.getElementById('full_ranking_filter');
-function rows(){return Array.prototype.slice.call(b.rows);}
-function filter(v){v=(v||'').toLowerCase();q.value=v;rows().forEach(function(r){
-r.hidden=!!v&&r.cells[1].textContent.toLowerCase().indexOf(v)<0;});}
-function sort(c,d){var rs=rows();rs.sort(function(x,y){var a=x.cells[c].getAttribute('data-v'),
-e=y.cells[c].getAttribute('data-v'),na=parseFloat(a),ne=parseFloat(e);
-var r=(isNaN(na)||isNaN(ne))?String(a).localeCompare(String(e)):na-ne;return d?-r:r;});
-rs.forEach(function(r){b.appendChild(r);});t.setAttribute('data-sorted',c+(d?':desc':':asc'));}
-Array.prototype.forEach.call(t.tHead.rows[0].cells,function(th,i){th.style.cursor='pointer';
-th.title='sort';th.addEventListener('click',function(){
-sort(i,t.getAttribute('data-sorted')===i+':asc');});});
-q.addEventListener('input',function(){filter(q.value);});
-var h=new URLSearchParams(location.hash.slice(1));if(h.get('filter'))filter(h.get('filter'));
-if(h.get('sort')){var s=h.get('sort').split(':');sort(parseInt(s[0],10),s[1]==='desc');}})();"""
+def _table(block, links) -> str:
+    """A table with every row (the page's tables sort and scroll: the rows the text leaves
+    out, ``more_rows``, are here too) and its caption."""
+    head = "".join("<th>" + "<br>".join(_h(x) for x in header_lines(h)) + "</th>"
+                   for h in block.header)
+    rows = "".join("<tr>" + "".join(_cell(c, links) for c in r) + "</tr>"
+                   for r in [*block.rows, *block.more_rows])
+    # the names' column on the left, as the other formats set it
+    names = ' class="names"' if block.align[1:2] == "<" and block.align[:1] == ">" else ""
+    out = (f'<table id="{block.key}"{names}><thead><tr>{head}</tr></thead>'
+           f"<tbody>{rows}</tbody></table>")
+    caption = block.more_caption if block.more_rows and block.more_caption else block.caption
+    if caption:
+        out += f'<p class="caption">{_h(caption.replace(BEST, "bold"))}</p>'
+    return out
 
 
 def full_ranking(cmp) -> str:
@@ -208,12 +226,65 @@ def full_ranking(cmp) -> str:
         "#", "learner", "mean rank", "interval", "decision", f"adjusted p vs {v.best or '-'}",
         f"median difference vs {v.best or '-'}"))
     return (f'<h2 id="all-learners">All {t.n_learners:,} learners</h2>'
-            '<p><label>Filter by name: <input id="full_ranking_filter" type="search"></label>'
+            '<p><label>Filter by name: <input id="full_ranking_filter" class="table-filter"'
+            ' data-table="full_ranking" type="search"></label>'
             ' Click a heading to sort (again to reverse).</p>'
             f'<table id="full_ranking"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
             '</tbody></table><p class="caption">Every learner, best mean rank first; decisions'
             " by the verdict's procedure against the best ('not detected' is not evidence of"
-            f" equivalence).</p><script>{_RANKING_JS}</script>")
+            f" equivalence).</p>")
+
+
+#: The page shows each data set's scores and ranks (a section each, one at a time) up to this
+#: many cells (learners x data sets); beyond, the JSON carries them.
+BY_DATASET_CELLS = 20_000
+
+
+def by_dataset(cmp) -> str:
+    """Each data set as a subset of its own: a switch between every data set's scores and ranks
+    (computed by rankwise, as the JSON's ``values`` and ``ranks``) and, first, the whole table's
+    mean ranks, their intervals and the verdict's decisions."""
+    t = cmp.table
+    if t.n_datasets * t.n_learners > BY_DATASET_CELLS:
+        return (f'<h2 id="each-dataset">Each data set</h2><p>{t.n_datasets:,} data sets x'
+                f" {t.n_learners:,} learners: more than the page shows data set by data set"
+                f" ({BY_DATASET_CELLS:,} cells); the JSON's values and ranks hold them.</p>")
+    v, ci, order = cmp.verdict, cmp.mean_rank_intervals, np.argsort(cmp.mean_ranks, kind="stable")
+    losers = set(v.losers)
+    sections = page.Sections()
+    parts = ['<h2 id="each-dataset">Each data set</h2><p>The whole table, then every data set'
+             " alone: its scores and the ranks within it (1 = best, ties get mid-ranks).</p>"]
+
+    def decision(name):
+        if not v.detected:
+            return "not detected"
+        return "best" if name == v.best else "worse" if name in losers else "not detected"
+
+    rows = [[str(i + 1), t.learners[j], Cell(f"{cmp.mean_ranks[j]:.3f}",
+                                             value=float(cmp.mean_ranks[j])),
+             "" if ci is None else Cell(f"[{ci[j, 0]:.3f}, {ci[j, 1]:.3f}]", value=float(ci[j, 0]),
+                                        hint=f"upper {ci[j, 1]:.10g}"),
+             decision(t.learners[j])] for i, j in enumerate(order)]
+    parts.append(sections.at(Heading(f"All {t.n_datasets:,} data sets", 3, subset="all"))
+                 + f"<h3>All {t.n_datasets:,} data sets</h3>" + _table(Table(
+                     ["#", "learner", "mean rank", "interval", "decision"], rows, "<<>><",
+                     key="each_all"), None))
+    d = table_digits(cmp)
+    for i, name in enumerate(t.datasets):
+        values, ranks = t.values[i], cmp.ranks[i]
+        best = np.nanmin(ranks) if np.isfinite(ranks).any() else np.nan
+        rows = [[str(pos + 1), t.learners[j],
+                 Cell("-" if np.isnan(values[j]) else f"{values[j]:.{d}f}",
+                      best=bool(ranks[j] == best),
+                      value=None if np.isnan(values[j]) else float(values[j])),
+                 Cell("-" if np.isnan(ranks[j]) else f"{ranks[j]:g}",
+                      value=None if np.isnan(ranks[j]) else float(ranks[j]))]
+                for pos, j in enumerate(np.argsort(ranks, kind="stable"))]
+        heading = Heading(f"Data set {name}", 3, subset=str(name))
+        parts.append(sections.at(heading) + f"<h3>{_h(heading.text)}</h3>" + _table(Table(
+            ["#", "learner", t.criterion or "score", "rank"], rows, "<<>>",
+            key=f"each_{i + 1}", caption=f"The best score in {BEST}."), None))
+    return "\n".join(parts) + sections.close()
 
 
 def html_report(cmp, svgs: dict | None = None) -> str:
@@ -233,7 +304,8 @@ def html_report(cmp, svgs: dict | None = None) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>rankwise report: {_h(source_name(cmp.table.source))}</title>"
             f"<style>{_CSS}</style></head><body>\n<div class=\"{WRAPPER} page\">\n"
-            + body(cmp, svgs) + "\n" + full_ranking(cmp) + "\n</div></body></html>\n")
+            + body(cmp, svgs) + "\n" + full_ranking(cmp) + "\n" + by_dataset(cmp)
+            + f"\n</div><script>{page.JS}</script></body></html>\n")
 
 
 def html_page(doc, title: str, svgs: dict | None = None) -> str:
@@ -241,7 +313,8 @@ def html_page(doc, title: str, svgs: dict | None = None) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_h(title)}</title>"
             f"<style>{_CSS}</style></head><body>\n<div class=\"{WRAPPER} page\">\n"
-            + document_body(doc, svgs or {}) + "\n</div></body></html>\n")
+            + document_body(doc, svgs or {}) + f"\n</div><script>{page.JS}</script>"
+            "</body></html>\n")
 
 
 def document_fragment(doc, svgs: dict) -> str:
