@@ -41,8 +41,16 @@ CASES = {
 def case(request):
     cmp = CASES[request.param]()
     outputs = {"text": cmp.to_text(), "markdown": cmp.to_markdown(), "latex": cmp.to_latex(),
-               "html": cmp.to_html()}
+               "html": report_part(cmp.to_html())}
     return request.param, cmp, outputs, json.loads(cmp.to_json())
+
+
+def report_part(page: str) -> str:
+    """The HTML page's report, as the other formats have it: without the page's own sections
+    (every data set, every learner; checked on their own below) and with its sentences'
+    anchors taken off."""
+    page = page.split('<h2 id="each-dataset">')[0].split('<h2 id="all-learners">')[0]
+    return re.sub(r'<span class="s" id="s-\d+">|</span>', "", page)
 
 
 ESCAPE = {"text": str, "markdown": md, "latex": lambda t: latex_math(latex_escape(t)),
@@ -335,3 +343,18 @@ def test_json_carries_the_table_only_up_to_10000_cells_unless_asked():
     assert len(full["report"]["rank_table"]["best"]) == 2_001
     small = json.loads(compare(load_example("garcia2010")).to_json())
     assert small["table_included"] and len(small["values"]) == 24
+
+
+def test_the_pages_data_set_sections_agree_with_the_rank_table(case):
+    """The page's own section of every data set marks the same best cells and prints the
+    same ranks as the rank table every format has."""
+    _, cmp, _, doc = case
+    page = cmp.to_html()
+    if cmp.table.n_datasets * cmp.table.n_learners > 20_000:
+        return
+    each = page.split('<h2 id="each-dataset">')[1].split('<h2 id="all-learners">')[0]
+    assert each.count('class="best') == int(cmp.summary.best.sum())
+    for i in range(cmp.table.n_datasets):
+        table = each.split(f'<table id="each_{i + 1}"')[1].split("</table>")[0]
+        ranks = [float(v) for v in re.findall(r'<td data-v="([^"]+)">[^<]*</td></tr>', table)]
+        assert sorted(ranks) == sorted(r for r in doc["ranks"][i] if r is not None)

@@ -58,7 +58,8 @@ def _cell(c, links=None) -> str:
     if isinstance(c, Cell):
         classes = " ".join(cls for cls, on in (("best", c.best), ("sig", c.mark)) if on)
         attrs += f' class="{classes}"' if classes else ""
-        hint = "; ".join(x for x in (c.hint, "" if c.value is None else f"{c.value:.10g}") if x)
+        exact = "" if c.value is None or page.number_in(text) == c.value else f"{c.value:.10g}"
+        hint = "; ".join(x for x in (c.hint, exact) if x)    # the value the text rounds
         attrs += f' title="{_h(hint)}"' if hint else ""
     inner = _td(text)
     exact = c.value if isinstance(c, Cell) else None
