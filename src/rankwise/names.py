@@ -244,6 +244,10 @@ SOURCES = tuple(Source(*entry) for entry in (
     ("mt-bench", "votes", "MT-Bench pairwise or human judgments"),
     ("arena-hard", "votes", "arena-hard-auto model_judgment files"),
     ("votes", "votes", "long table model_a, model_b, winner (or wins_a, wins_b, ties)"),
+    # shared schemas of evaluation results (tables/eval_records.py)
+    ("every-eval-ever", "table", "Every Eval Ever aggregate records (.json)"),
+    ("every-eval-ever-items", "items", "Every Eval Ever instance records (_samples.jsonl)"),
+    ("openeval", "items", "OpenEval item records (.json/.jsonl)"),
 ))
 SOURCE_FAMILIES = ("table", "items", "curves", "votes")
 assert {s.family for s in SOURCES} == set(SOURCE_FAMILIES)
