@@ -230,11 +230,14 @@ SOURCES = tuple(Source(*entry) for entry in (
     ("mlr3", "table", "mlr3 benchmark table"),
     ("weka", "table", "WEKA Experimenter results"),
     ("tabarena", "table", "TabArena per-split results"),
+    ("every-eval-ever", "table", "Every Eval Ever aggregate records (.json)"),
     ("items", "items", "long table model, task, item, score"),
     ("lm-eval", "items", "lm-eval samples_*.jsonl"),
     ("inspect", "items", "inspect_ai .eval/.json logs"),
     ("helm", "items", "HELM per_instance_stats.json"),
     ("swe-bench", "items", "SWE-bench run report"),
+    ("every-eval-ever-items", "items", "Every Eval Ever instance records (_samples.jsonl)"),
+    ("openeval", "items", "OpenEval item records (.json/.jsonl)"),
     ("items-stream", "items", "Parquet items read task by task with Dask"),
     ("curves", "curves", "long table learner, problem, run, budget, value"),
     ("ioh", "curves", "IOHprofiler folder of .json and .dat files"),
@@ -244,10 +247,6 @@ SOURCES = tuple(Source(*entry) for entry in (
     ("mt-bench", "votes", "MT-Bench pairwise or human judgments"),
     ("arena-hard", "votes", "arena-hard-auto model_judgment files"),
     ("votes", "votes", "long table model_a, model_b, winner (or wins_a, wins_b, ties)"),
-    # shared schemas of evaluation results (tables/eval_records.py)
-    ("every-eval-ever", "table", "Every Eval Ever aggregate records (.json)"),
-    ("every-eval-ever-items", "items", "Every Eval Ever instance records (_samples.jsonl)"),
-    ("openeval", "items", "OpenEval item records (.json/.jsonl)"),
 ))
 SOURCE_FAMILIES = ("table", "items", "curves", "votes")
 assert {s.family for s in SOURCES} == set(SOURCE_FAMILIES)

@@ -74,15 +74,16 @@ def need_number(record, dotted: str, where: str, what: str) -> float:
 
 
 def looks_aggregate(head: str) -> bool:
-    """Whether a JSON file's first characters are an Every Eval Ever aggregate record."""
-    return '"schema_version"' in head and any(
+    """Whether a JSON file's first characters are an Every Eval Ever aggregate record (not
+    the JSON Schema that names its fields)."""
+    return '"schema_version"' in head and '"$schema"' not in head and any(
         f'"{key}"' in head for key in ("evaluation_results", "model_info", "eval_library"))
 
 
 def looks_instance(head: str) -> bool:
     """Whether a JSON-lines file's first characters are Every Eval Ever instance records."""
-    return all(f'"{key}"' in head for key in ("schema_version", "evaluation_id", "sample_id",
-                                             "model_id"))
+    return '"$schema"' not in head and all(
+        f'"{key}"' in head for key in ("schema_version", "evaluation_id", "sample_id", "model_id"))
 
 
 def _head(path: Path) -> str:
