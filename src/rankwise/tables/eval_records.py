@@ -175,7 +175,9 @@ def every_eval_ever_table(frame, criterion, label):
     learner = ``model_id``, criterion = ``metric``, value = the score, and the direction the
     records give the criterion read (``metric_config.lower_is_better``)."""
     built = {"dataset": "evaluation_name", "learner": "model_id", "value": "value"}
-    notes = []
+    # (said here, not as the value's column: "score" in its name would say a direction)
+    notes = ["Each value is a result's score_details.score, its direction the result's"
+             " metric_config.lower_is_better."]
     metric = frame["metric"]
     if metric.notna().any():
         if metric.isna().any():
@@ -197,7 +199,6 @@ def every_eval_ever_table(frame, criterion, label):
         extra.update(higher_is_better=not ways.pop(),
                      direction_reason="the records' metric_config.lower_is_better")
     describe = {"dataset": "evaluation_name", "learner": "model_info.id",
-                # (the value's own name stays out: "score" would say a direction)
                 "value": "value", "criterion": "metric_config.metric_id"}
     return frame, built, {r: describe[r] for r in built}, tuple(notes), chosen, extra
 

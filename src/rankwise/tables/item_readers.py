@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from .._text import brief
+from .eval_records import INSTANCE_REQUIRED, ITEM_METADATA, need, need_number
 
 #: inspect_ai's letter values (its ``value_to_float``): correct, incorrect, partial, no answer.
 INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
@@ -549,8 +550,6 @@ def every_eval_ever_items(p: Path, *, metric, filter, cluster, notes):
     ``evaluation.score``; ``metric`` chooses among the ``evaluation_result_id`` of a task that
     has several; a sample logged again for one model and result is a repeat, in file order
     (rankwise's own ``metadata["rankwise.repeat"]`` where written)."""
-    from .eval_records import INSTANCE_REQUIRED, ITEM_METADATA, need, need_number
-
     what, wanted = "an Every Eval Ever instance record", None
     if metric is not None:
         wanted = {m.strip() for m in str(metric).split(",")}
@@ -610,8 +609,6 @@ def openeval(p: Path, *, metric, filter, cluster, notes):
     ``item_id``, score = the value of a metric of ``responses[].scores`` (``--metric``, a
     comma-separated list taking the first each response has; default: each task's first
     listed, said in the notes); several responses of one model to an item are repeats."""
-    from .eval_records import need, need_number
-
     what = "an OpenEval item"
     wanted = None if metric is None else [m.strip() for m in str(metric).split(",")]
     rows, chosen = [], {}
