@@ -75,6 +75,11 @@ DETECTED = {
     "tests/data/curves/ioh/RS/IOHprofiler_f2_Ellipsoid.json": {"curves": "ioh"},
     "tests/data/curves/optuna_studies.db": {"curves": "optuna"},
     "tests/data/curves/optuna_trials.csv": {"curves": "optuna"},
+    "tests/data/eval_records": {"is_items": True},
+    "tests/data/eval_records/f3a1c0de-4b2e-4c1a-9f6d-1b7e5a2c8d40_samples.jsonl": {
+        "is_items": True, "items": "every-eval-ever-items"},
+    "tests/data/eval_records/openeval_item_examples.json": {"is_items": True,
+                                                            "items": "openeval"},
     "tests/data/items": {"is_items": True},
     "tests/data/items/helm": {"is_items": True},
     "tests/data/items/helm/simple_classification": {"is_items": True},
@@ -239,6 +244,11 @@ def test_every_detecting_source_detects_a_file(tmp_path):
         ("curves", entry.get("curves")), ("votes", entry.get("votes")))}
     long_items = ROOT / "src/rankwise/examples/evals_items.csv"   # is_items by its header
     said.add(("items", registry.which("items", long_items, by=("header",))))
+    # Every Eval Ever aggregate records: by the header of the table their results are read into
+    from rankwise.tables.eval_records import aggregate_frame
+
+    record = ROOT / "tests/data/eval_records/f3a1c0de-4b2e-4c1a-9f6d-1b7e5a2c8d40.json"
+    said.add(("table", registry.table_format(aggregate_frame(record).columns)))
     said |= {("curves", registry.curve_kind(db)), ("curves", registry.curve_kind(tmp_path))}
     detecting = {(e.family, e.name) for e in registry.REGISTRY if e.detectors}
     assert detecting <= said, detecting - said

@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from .._text import brief
+from .eval_records import INSTANCE_REQUIRED, ITEM_METADATA, need, need_number
 
 #: inspect_ai's letter values (its ``value_to_float``): correct, incorrect, partial, no answer.
 INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
@@ -511,3 +512,138 @@ def swe_bench_missing(frame: pd.DataFrame, notes: list) -> pd.DataFrame:
             notes.append(f"swe-bench: {model}: {len(absent)} instance(s) named by other reports"
                          f" are absent from its run: missing, not unresolved")
     return frame
+
+
+# --------------------------------------------------------------------------- shared schemas
+# Every Eval Ever's instance-level records and OpenEval's item records: the required fields
+# each reader uses are checked, and a record without one is named by file, line and field.
+
+def _jsonl_records(p: Path, what: str):
+    """``(where, record)`` of a JSON-lines file (one record a line) or a JSON file (one
+    record or a list of them), ``where`` naming the file and the line or record."""
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RankwiseError(f"{p}: cannot be read as UTF-8 text ({brief(exc, p)}); {what}"
+                            " are UTF-8 JSON") from None
+    if p.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RankwiseError(f"{p}: not JSON ({exc.msg}, line {exc.lineno})") from None
+        many = isinstance(data, list)
+        for number, rec in enumerate(data if many else [data], 1):
+            yield (f"{p}, record {number}" if many else str(p)), rec
+        return
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                yield f"{p}, line {number}", json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise RankwiseError(f"{p}, line {number}: not JSON ({exc.msg}); {what} are"
+                                    " one JSON object a line") from None
+
+
+def every_eval_ever_items(p: Path, *, metric, filter, cluster, notes):
+    """Every Eval Ever instance-level records (``<uuid>_samples.jsonl``, schema 0.3.0): model =
+    ``model_id``, task = ``evaluation_name``, item = ``sample_id``, score =
+    ``evaluation.score``; ``metric`` chooses among the ``evaluation_result_id`` of a task that
+    has several; a sample logged again for one model and result is a repeat, in file order
+    (rankwise's own ``metadata["rankwise.repeat"]`` where written)."""
+    what, wanted = "an Every Eval Ever instance record", None
+    if metric is not None:
+        wanted = {m.strip() for m in str(metric).split(",")}
+    rows, results = [], {}
+    for where, rec in _jsonl_records(p, "Every Eval Ever instance records"):
+        if not isinstance(rec, dict):
+            raise RankwiseError(f"{where}: not {what} (a JSON object)")
+        for key in INSTANCE_REQUIRED:
+            need(rec, key, where, what)
+        need(rec, "evaluation.is_correct", where, what)
+        result = str(rec.get("evaluation_result_id") or rec["evaluation_name"])
+        if wanted is not None and result not in wanted:
+            continue
+        row = {"model": str(rec["model_id"]), "task": str(rec["evaluation_name"]),
+               "item": str(rec["sample_id"]),
+               "score": need_number(rec, "evaluation.score", where, what)}
+        meta = rec.get("metadata") or {}
+        for column, key in ITEM_METADATA.items():
+            if key in meta:
+                row[column] = meta[key]
+        if cluster is not None:
+            row["cluster"] = need(rec, f"metadata.{cluster}", where, what)
+        results.setdefault(row["task"], set()).add(result)
+        rows.append(row)
+    if not rows:
+        raise RankwiseError(f"{p}: no instance record" + (
+            f" of the result {metric!r}" if metric is not None else ""))
+    several = {t: r for t, r in results.items() if len(r) > 1}
+    if several:
+        task, ids = next(iter(several.items()))
+        raise RankwiseError(f"{p}: the evaluation {task!r} holds several results"
+                            f" ({', '.join(sorted(ids))}); choose one with --metric")
+    return _as_trials(pd.DataFrame(rows), notes, p), metric
+
+
+def _as_trials(frame: pd.DataFrame, notes: list, p: Path) -> pd.DataFrame:
+    """Samples logged again for one model, task and item numbered as repeats (said in the
+    notes), unless the records number them; repeat, weight as numbers."""
+    for column in ("repeat", "weight"):
+        if column in frame:
+            frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    if "repeat" not in frame or frame["repeat"].isna().all():
+        again = frame.groupby(["model", "task", "item"], sort=False).cumcount()
+        if (again > 0).any():
+            frame["repeat"] = again + 1
+            notes.append(f"{p.name}: {int((again > 0).sum())} samples logged again for one"
+                         " model and item: read as repeats, in the order of the file")
+        elif "repeat" in frame:
+            frame = frame.drop(columns="repeat")
+    return frame
+
+
+def openeval(p: Path, *, metric, filter, cluster, notes):
+    """OpenEval item records (schema v0.1.0, open-eval/OpenEval's item_schema.json): one item
+    with its responses, a JSON file (one item or a list) or JSON lines. Model =
+    ``responses[].model.name``, task = ``item_metadata.source.benchmark_name``, item =
+    ``item_id``, score = the value of a metric of ``responses[].scores`` (``--metric``, a
+    comma-separated list taking the first each response has; default: each task's first
+    listed, said in the notes); several responses of one model to an item are repeats."""
+    what = "an OpenEval item"
+    wanted = None if metric is None else [m.strip() for m in str(metric).split(",")]
+    rows, chosen = [], {}
+    for where, rec in _jsonl_records(p, "OpenEval items"):
+        item = str(need(rec, "item_id", where, what))
+        task = str(need(rec, "item_metadata.source.benchmark_name", where, what))
+        responses = need(rec, "responses", where, what)
+        for number, resp in enumerate(responses if isinstance(responses, list) else []):
+            at = f"{where}, responses[{number}]"
+            model = str(need(resp, "model.name", at, "a response"))
+            scores = {}
+            for k, s in enumerate(need(resp, "scores", at, "a response")):
+                name = str(need(s, "metric.name", f"{at}.scores[{k}]", "a score"))
+                scores.setdefault(name, need_number(s, "value", f"{at}.scores[{k}]",
+                                                    "a score"))
+            take = _openeval_metric(scores, wanted, chosen, task, at)
+            rows.append({"model": model, "task": task, "item": item, "score": scores[take]})
+    if not rows:
+        raise RankwiseError(f"{p}: no OpenEval response to read")
+    if wanted is None:
+        notes += [f"openeval: metric {m!r} taken for {t} (choose with --metric)"
+                  for t, m in chosen.items()]
+    return _as_trials(pd.DataFrame(rows), notes, p), ",".join(dict.fromkeys(chosen.values()))
+
+
+def _openeval_metric(scores: dict, wanted, chosen: dict, task: str, where: str) -> str:
+    if wanted is not None:
+        take = next((m for m in wanted if m in scores), None)
+        if take is None:
+            raise RankwiseError(f"{where}: no score of the metric {', '.join(wanted)} (it has"
+                                f" {', '.join(scores) or 'none'})")
+        chosen.setdefault(task, take)
+        return take
+    take = chosen.setdefault(task, next(iter(scores), None))
+    if take is None or take not in scores:
+        raise RankwiseError(f"{where}: no score of the metric {take!r}, which the task {task!r}"
+                            f" is read on; choose a metric every response has with --metric")
+    return take

@@ -36,6 +36,7 @@ from . import registry
 from .guard import reading
 from .item_readers import (CorpusLevel, helm, inspect_log, lm_eval, lm_eval_corpus,
                            lm_eval_runs, swe_bench, swe_bench_missing)
+from .item_readers import every_eval_ever_items, openeval
 from .._text import brief
 from .frames import as_pandas
 
@@ -421,7 +422,8 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
         raise RankwiseError(f"{paths[0]}: --item-filter {filter} chooses among lm-eval's"
                             f" filters; {kind} files have none (leave it out)")
     read = {"lm-eval": lm_eval, "inspect": inspect_log, "helm": helm,
-            "swe-bench": swe_bench}[kind]
+            "swe-bench": swe_bench, "every-eval-ever-items": every_eval_ever_items,
+            "openeval": openeval}[kind]
     if kind == "lm-eval":
         files = lm_eval_runs(files, duplicates, notes)
     frames, metrics, corpus, logged = [], [], [], set()

@@ -27,6 +27,7 @@ from .sources import ROLES, Reading, duplicates_policy, read_as
 from .delimited import MAX_CELL, check_header, looks_long as _looks_long, read_delimited
 from .finish import finish as _finish
 from .table import ScoreTable
+from .eval_records import aggregate_frame, is_aggregate_path
 from .._text import brief
 from .frames import as_pandas
 
@@ -90,11 +91,13 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         "framework", "value": "result", "fold": "fold", "criterion": "metric"}`` (roles
         ``dataset``, ``learner``, ``value``, ``criterion``, ``repeat``, ``fold``); roles left
         out are taken from columns of their own name. The table is then read as a long table.
-    source_format : {"auto", "rankwise", "amlb", "openml", "mlr3", "weka", "tabarena"}
+    source_format : {"auto", "rankwise", "amlb", "openml", "mlr3", "weka", "tabarena", ...}
         A format written by another tool (:mod:`rankwise.tables.sources`; every ``--source`` is
         in :mod:`rankwise.tables.registry`): ``auto`` recognises the AutoML benchmark's
         results, OpenML's evaluation listings, mlr3's benchmark tables, WEKA's result files and
-        TabArena's results from their headers; ``rankwise`` reads the table as rankwise's own.
+        TabArena's results from their headers, Every Eval Ever aggregate records (a ``.json``
+        file or a folder of them) from their keys; ``rankwise`` reads the table as rankwise's
+        own.
         ``columns`` overrides any choice the format makes.
 
     Examples
@@ -361,6 +364,8 @@ def _read_file(path, sep: str | None, decimal: str | None = None,
                notes: list | None = None) -> pd.DataFrame:
     """The file as a frame of its columns; what was sniffed or left out goes to ``notes``."""
     notes = [] if notes is None else notes
+    if is_aggregate_path(path):   # Every Eval Ever records: a long table of their results
+        return aggregate_frame(path)
     binary = _arrow_format(path)
     if binary is not None:   # what rankwise itself writes (export, --pairs) it also reads
         return _read_arrow(path, binary, sep, decimal)

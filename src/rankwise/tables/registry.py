@@ -34,6 +34,7 @@ from pathlib import Path
 from ..errors import RankwiseError
 from ..names import ITEM_SOURCES, SOURCES, Source, source_names
 from .._text import brief
+from .eval_records import looks_instance
 
 #: What a detector looks at, in the order :func:`which` asks by default.
 KINDS = ("folder", "name", "content", "header")
@@ -211,6 +212,11 @@ def _votes_content(probe) -> bool:
     return '"model_a"' in head and '"model_b"' in head and '"winner"' in head
 
 
+def _records_head(probe) -> str:
+    """The first characters of a JSON or JSON-lines file (the shared schemas' records)."""
+    return probe.head if probe.path.suffix.lower() in (".json", ".jsonl") else ""
+
+
 #: Each source's detectors by what they look at; a source without one is only read when named
 #: (``rankwise``'s own table is what a table of no other format is; ``items-stream`` and
 #: ``curves`` are read when asked, ``items`` and ``curves`` also when nothing else fits).
@@ -243,6 +249,16 @@ DETECTORS = {
                             "header": lambda p: {"model_1", "model_2", "g1_winner"} <= p.lower},
     ("votes", "arena-hard"): {"folder": _arena_hard_folder, "content": _arena_hard_content},
     ("votes", "votes"): {"content": _votes_content, "header": _votes_header},
+    # shared schemas: by a JSON file's first bytes (the schema's keys), and the aggregate
+    # records by the header of the table tables/eval_records.py reads them into
+    ("table", "every-eval-ever"): {"header": lambda p: {"evaluation_id", "model_id",
+                                                        "evaluation_name", "lower_is_better",
+                                                        "value"} <= p.lower},
+    ("items", "every-eval-ever-items"): {"name": lambda p: p.path.name.endswith(
+        "_samples.jsonl") and looks_instance(_records_head(p)),
+        "content": lambda p: looks_instance(_records_head(p))},
+    ("items", "openeval"): {"content": lambda p: '"item_id"' in _records_head(p) and any(
+        f'"{key}"' in _records_head(p) for key in ("item_metadata", "item_content"))},
 }
 
 

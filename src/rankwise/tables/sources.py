@@ -41,6 +41,7 @@ from ..names import SOURCE_FORMATS  # noqa: F401  (re-exported)
 from .cells import MISSING_TOKENS, parse_numbers, text
 from .direction import direction_of
 from .registry import AMLB_METRICS, table_format
+from .eval_records import AGGREGATE_COLUMNS, every_eval_ever_table
 
 #: What a column can be to rankwise.
 ROLES = ("dataset", "learner", "value", "criterion", "repeat", "fold")
@@ -50,7 +51,8 @@ REQUIRED = ("dataset", "learner", "value")
 TITLES = {"amlb": "an AutoML-benchmark results file", "openml": "an OpenML evaluation listing",
           "weka": "a WEKA Experimenter result file",
           "tabarena": "a TabArena per-split results table",
-          "mlr3": "an mlr3 benchmark table", "columns": "a long table with a column mapping"}
+          "mlr3": "an mlr3 benchmark table", "columns": "a long table with a column mapping",
+          "every-eval-ever": "Every Eval Ever aggregate records"}
 #: Messages of failed rows named in the notes (the rest are counted).
 FAILED_SHOWN = 3
 #: Characters of a failed job's message shown (the benchmark's ``info`` may hold a traceback).
@@ -135,7 +137,8 @@ FORMAT_COLUMNS = {"amlb": ("task", "framework", "result"),
                   "openml": ("flow_name", "function", "value"),
                   "mlr3": ("task_id", "learner_id"),
                   "weka": ("Key_Dataset", "Key_Run", "Key_Scheme"),
-                  "tabarena": ("method", "metric_error")}
+                  "tabarena": ("method", "metric_error"),
+                  "every-eval-ever": AGGREGATE_COLUMNS}
 
 
 def _check_format(name: str, columns, label: str) -> None:
@@ -246,7 +249,8 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
         frame, built, describe, notes, criterion, extra = _weka(frame, criterion, label,
                                                                 duplicates)
     elif name is not None:
-        adapter = {"openml": _openml, "mlr3": _mlr3, "tabarena": _tabarena}[name]
+        adapter = {"openml": _openml, "mlr3": _mlr3, "tabarena": _tabarena,
+                   "every-eval-ever": every_eval_ever_table}[name]
         frame, built, describe, notes, criterion, extra = adapter(frame, criterion, label)
     # a format's own choices, then the user's mapping over them
     plan = {role: col for role, col in built.items() if role not in mapping}
