@@ -90,3 +90,60 @@ def test_a_leaderboard_out_in_every_library():
     polars = board.to_frame(backend="polars")
     assert isinstance(polars, pl.DataFrame) and polars["learner"].to_list() == \
         list(frame["learner"])
+
+
+def _every_kind() -> dict:
+    """One small result of each kind."""
+    import numpy as np
+
+    from rankwise.analysis.audit import audit
+    from rankwise.examples import load_curves_example, load_gate_example, load_items_example
+    from rankwise.power import power_study
+
+    demo = [rankwise.load_example("demo_results", criterion=c) for c in ("accuracy", "fit_time")]
+    x = np.random.default_rng(0).normal(size=(60, 4)) + [1.5, 1.5, 0.0, 0.0]
+    return {
+        "compare": rankwise.compare(rankwise.load_example("garcia2010")),
+        "leaderboard": rankwise.leaderboard(rankwise.load_example("garcia2008"), draws=20),
+        "items": rankwise.compare_items(load_items_example("evals")),
+        "curves": rankwise.compare_curves(load_curves_example("learning")),
+        "fronts": rankwise.compare_criteria(demo, ["accuracy", "fit_time"], draws=100),
+        "gate": rankwise.gate(*load_gate_example("nightly")),
+        "audit": audit(pd.DataFrame({"model": ["A", "B"], "MATH": ["65.5", "63.0"]}),
+                       counts={"MATH": 5000}),
+        "power": power_study(rankwise.load_example("garcia2008"), learners="C4.5,Kernel",
+                             sample_size="10", biases=[0, 10], draws=30),
+        "race": rankwise.race(pd.DataFrame(x, columns=list("ABCD")), order="given"),
+        "plan": rankwise.plan(rankwise.load_example("garcia2010"), draws=100),
+    }
+
+
+def test_every_result_out_in_every_library():
+    """Every kind of result has a frame, the same in pandas, Polars and PyArrow, whose numbers
+    are the JSON's (unrounded) under the JSON's names."""
+    import json
+
+    from rankwise.report.frames import FRAMES
+    from rankwise.report.kinds import KINDS
+
+    assert set(FRAMES) == {"compare", *KINDS}      # a new kind needs its frame
+    results = _every_kind()
+    assert set(results) == set(FRAMES)
+    for kind, r in results.items():
+        frame = r.to_frame()
+        assert isinstance(frame, pd.DataFrame) and len(frame) > 0, kind
+        back = {"polars": r.to_frame(backend="polars").to_pandas(),
+                "pyarrow": r.to_frame(backend="pyarrow").to_pandas()}
+        for name, other in back.items():
+            pd.testing.assert_frame_equal(other, frame, check_dtype=False, obj=f"{kind} {name}")
+    cmp = results["compare"]
+    data = json.loads(cmp.to_json())
+    frame = cmp.to_frame().set_index("learner")
+    assert frame["mean_rank"].to_dict() == data["mean_ranks"]
+    assert frame.index[0] == cmp.verdict.best and frame.loc["FH-GBML", "decision"] == "worse"
+    items = results["items"].to_frame()
+    task = json.loads(results["items"].to_json())["per_dataset"][0]
+    rows = items[items["task"] == task["dataset"]]
+    assert rows["score"].tolist() == task["score"] and rows["learner"].tolist() == task["learners"]
+    with pytest.raises(RankwiseError, match="backend must be one of"):
+        cmp.to_frame(backend="spark")

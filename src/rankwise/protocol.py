@@ -61,6 +61,15 @@ class Analysis:
     def to_latex(self) -> str:
         return self._report().render(self, "latex")
 
+    def to_frame(self, backend: str = "pandas"):
+        """The result's main table, one row per learner (and per subset, task, budget or
+        criterion where it has them), with the JSON's unrounded numbers under the JSON's
+        names: a pandas DataFrame, or with ``backend="polars"`` or ``"pyarrow"`` that
+        library's table (:mod:`rankwise.report.frames` declares each kind's)."""
+        from .tables.frames import to_backend
+
+        return to_backend(self._report().result_frame(self), backend)
+
     def to_html(self) -> str:
         """A whole, self-contained HTML page with its figures inline."""
         return self._report().render(self, "html")

@@ -127,23 +127,6 @@ class Leaderboard(Analysis):
         return left_out(FIGURES[name], shown, of,
                         change + "; the CSV and JSON hold every learner")
 
-    def to_frame(self, backend: str = "pandas"):
-        """Every learner of every board, one row each, as the report folder's ``board.csv``
-        holds it (read from the same writer, so the two never differ): a pandas DataFrame,
-        or with ``backend="polars"`` or ``"pyarrow"`` that library's table."""
-        import io
-
-        import pandas as pd
-
-        from ..tables.frames import to_backend
-
-        text = ("subset", "learner", "elo_bound")     # an empty one is "", not missing
-        csv = self._report().extra_files(self)["board.csv"]
-        numbers = [c for c in csv.split("\n", 1)[0].split(",") if c not in text]
-        frame = pd.read_csv(io.StringIO(csv), dtype={c: str for c in text},
-                            keep_default_na=False, na_values={c: [""] for c in numbers})
-        return to_backend(frame, backend)
-
     def to_dict(self) -> dict:
         """Everything, as JSON-ready values (``rankwise.report.board`` writes every format)."""
         return jsonable({"source": self.source, "criterion": self.criterion,

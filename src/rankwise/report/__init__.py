@@ -210,6 +210,21 @@ def extra_files(result) -> dict:
     return {} if extras is None else extras(result)
 
 
+def result_frame(result):
+    """``result``'s main table as a pandas DataFrame (:mod:`rankwise.report.frames`).
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import result_frame
+    >>> result_frame(rankwise.compare(rankwise.load_example("garcia2008")))["learner"].iloc[0]
+    'C4.5'
+    """
+    from .frames import result_frame as frame
+
+    return frame(result)
+
+
 #: A result's plain repr: at most this many columns and lines of its first paragraph.
 SUMMARY_COLUMNS, SUMMARY_LINES = 80, 6
 
@@ -250,7 +265,7 @@ def plain_summary(result) -> str:
 
 
 __all__ = ["FORMATS", "build_document", "figure_svgs", "figures", "html_report", "latex_report", "markdown_report",
-           "notebook_fragment", "plain_summary", "extra_files", "render", "report_section", "text_report", "write_report"]
+           "notebook_fragment", "plain_summary", "extra_files", "result_frame", "render", "report_section", "text_report", "write_report"]
 
 
 def write_pairs(cmp, path, significant_only: bool = False) -> list:
