@@ -230,6 +230,8 @@ SOURCES = tuple(Source(*entry) for entry in (
     ("mlr3", "table", "mlr3 benchmark table"),
     ("weka", "table", "WEKA Experimenter results"),
     ("tabarena", "table", "TabArena per-split results"),
+    ("mlflow", "table", "MLflow runs: a tracking store (mlflow.db, mlruns/) or search_runs() CSV"),
+    ("wandb", "table", "Weights & Biases runs: the web UI's CSV export or Api().runs() frame"),
     ("items", "items", "long table model, task, item, score"),
     ("lm-eval", "items", "lm-eval samples_*.jsonl"),
     ("inspect", "items", "inspect_ai .eval/.json logs"),

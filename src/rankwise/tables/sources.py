@@ -27,6 +27,9 @@ Recognised formats (detected from the header; ``source_format=`` / ``--source`` 
     An mlr3 (or mlr3benchmark) table exported as CSV: data set = ``task_id``, learner =
     ``learner_id``, fold = ``iteration``, and one column per measure, chosen with
     ``--criterion`` (the direction comes from the measure's name: ``classif.ce`` is an error).
+``mlflow``, ``wandb``
+    Runs of experiment trackers: MLflow's runs table (a tracking store or its CSV export) and
+    Weights & Biases' runs table (:mod:`rankwise.tables.trackers`).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from ..names import SOURCE_FORMATS  # noqa: F401  (re-exported)
 from .cells import MISSING_TOKENS, parse_numbers, text
 from .direction import direction_of
 from .registry import AMLB_METRICS, table_format
+from .trackers import mlflow_runs, wandb_runs
 
 #: What a column can be to rankwise.
 ROLES = ("dataset", "learner", "value", "criterion", "repeat", "fold")
@@ -50,7 +54,8 @@ REQUIRED = ("dataset", "learner", "value")
 TITLES = {"amlb": "an AutoML-benchmark results file", "openml": "an OpenML evaluation listing",
           "weka": "a WEKA Experimenter result file",
           "tabarena": "a TabArena per-split results table",
-          "mlr3": "an mlr3 benchmark table", "columns": "a long table with a column mapping"}
+          "mlr3": "an mlr3 benchmark table", "columns": "a long table with a column mapping",
+          "mlflow": "MLflow's runs table", "wandb": "a Weights & Biases runs table"}
 #: Messages of failed rows named in the notes (the rest are counted).
 FAILED_SHOWN = 3
 #: Characters of a failed job's message shown (the benchmark's ``info`` may hold a traceback).
@@ -135,7 +140,8 @@ FORMAT_COLUMNS = {"amlb": ("task", "framework", "result"),
                   "openml": ("flow_name", "function", "value"),
                   "mlr3": ("task_id", "learner_id"),
                   "weka": ("Key_Dataset", "Key_Run", "Key_Scheme"),
-                  "tabarena": ("method", "metric_error")}
+                  "tabarena": ("method", "metric_error"),
+                  "mlflow": ("run_id",), "wandb": ("name",)}
 
 
 def _check_format(name: str, columns, label: str) -> None:
@@ -245,6 +251,9 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
     elif name == "weka":
         frame, built, describe, notes, criterion, extra = _weka(frame, criterion, label,
                                                                 duplicates)
+    elif name in TRACKERS:   # the user's mapping goes in: it may name the scores
+        frame, built, describe, notes, criterion, extra = TRACKERS[name](frame, criterion, label,
+                                                                         mapping)
     elif name is not None:
         adapter = {"openml": _openml, "mlr3": _mlr3, "tabarena": _tabarena}[name]
         frame, built, describe, notes, criterion, extra = adapter(frame, criterion, label)
@@ -261,6 +270,10 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
 
 def _lower(frame) -> dict:
     return {str(c).strip().lower(): c for c in frame.columns}
+
+
+#: The experiment trackers' runs tables (:mod:`.trackers`).
+TRACKERS = {"mlflow": mlflow_runs, "wandb": wandb_runs}
 
 
 #: How each format reads repeated rows by default: the AutoML benchmark appends a re-run job to
