@@ -141,9 +141,11 @@ def test_without_mlflow_a_store_says_how_to_install_it_and_the_export_reads(stor
 def test_a_comparison_logged_back_is_a_run_mlflow_reads(store):
     folder, _ = store
     uri = f"sqlite:///{folder / 'log.db'}"
+    client = mlflow.MlflowClient(uri)
+    # artifacts in the test's folder (MLflow's default for an SQLite store: ./mlruns)
+    client.create_experiment("rankwise", artifact_location=(folder / "logged").as_uri())
     result = rankwise.compare(rankwise.load_example("garcia2010"))
     run_id = rankwise.log_to_mlflow(result, "rankwise", tracking_uri=uri, run_name="garcia")
-    client = mlflow.MlflowClient(uri)
     run = client.get_run(run_id)
     files = {Path(a.path).name for a in client.list_artifacts(run_id, "report")}
     assert {"report.json", "report.html", "report.txt", "cd_diagram.svg"} <= files
