@@ -324,6 +324,9 @@ FORMAT_FILES = [
     ("weka", "tests/data/weka/weka_5x2.arff", {}),
     ("weka", "tests/data/weka/weka_split66x10.arff", {}),
     ("tabarena", "example:tabarena", {}),
+    ("mlflow", "tests/data/sources/mlflow_runs.csv", {"criterion": "accuracy"}),
+    ("wandb", "tests/data/sources/wandb_export.csv",
+     {"criterion": "accuracy", "missing": "drop-datasets"}),
 ]
 
 

@@ -63,6 +63,7 @@ _LAZY = {
     **dict.fromkeys(("Leaderboard", "leaderboard"), "rankwise.analysis.leaderboard"),
     **dict.fromkeys(("Gate", "gate"), "rankwise.analysis.gate"),
     **dict.fromkeys(("Plan", "plan"), "rankwise.analysis.plan"),
+    "log_to_mlflow": "rankwise.report.tracking",
     **dict.fromkeys(("Concordance", "kendalls_w", "page_trend", "durbin", "durbin_conover"),
                     "rankwise.stats.family"),
 }

@@ -231,6 +231,8 @@ SOURCES = tuple(Source(*entry) for entry in (
     ("weka", "table", "WEKA Experimenter results"),
     ("tabarena", "table", "TabArena per-split results"),
     ("every-eval-ever", "table", "Every Eval Ever aggregate records (.json)"),
+    ("mlflow", "table", "MLflow runs: a tracking store (mlflow.db, mlruns/) or search_runs() CSV"),
+    ("wandb", "table", "Weights & Biases runs: the web UI's CSV export or Api().runs() frame"),
     ("items", "items", "long table model, task, item, score"),
     ("lm-eval", "items", "lm-eval samples_*.jsonl"),
     ("inspect", "items", "inspect_ai .eval/.json logs"),

@@ -22,7 +22,7 @@ from .cells import number_columns
 from .cells import parse_numbers as _parse_numbers
 from .cells import text as _text
 from ..names import ITEM_SOURCES
-from . import registry
+from . import registry, trackers
 from .sources import ROLES, Reading, duplicates_policy, read_as
 from .delimited import MAX_CELL, check_header, looks_long as _looks_long, read_delimited
 from .finish import finish as _finish
@@ -94,10 +94,13 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     source_format : {"auto", "rankwise", "amlb", "openml", "mlr3", "weka", "tabarena", ...}
         A format written by another tool (:mod:`rankwise.tables.sources`; every ``--source`` is
         in :mod:`rankwise.tables.registry`): ``auto`` recognises the AutoML benchmark's
-        results, OpenML's evaluation listings, mlr3's benchmark tables, WEKA's result files and
-        TabArena's results from their headers, Every Eval Ever aggregate records (a ``.json``
-        file or a folder of them) from their keys; ``rankwise`` reads the table as rankwise's
-        own.
+        results, OpenML's evaluation listings, mlr3's benchmark tables, WEKA's result files,
+        TabArena's results and the runs of MLflow and Weights & Biases
+        (:mod:`rankwise.tables.trackers`) from their headers, Every Eval Ever aggregate
+        records (a ``.json`` file or a folder of them) from their keys; ``rankwise`` reads the
+        table as rankwise's own. ``source`` may also be an MLflow tracking store: a tracking
+        URI (``sqlite:///mlflow.db``), its SQLite file or an ``mlruns/`` folder (the mlflow
+        extra).
         ``columns`` overrides any choice the format makes.
 
     Examples
@@ -121,10 +124,7 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
         raise RankwiseError(f"--source {source_format} is scored item by item: read it with"
                             f" rankwise.read_items (rankwise compare FILE --items), which"
                             f" compares the models item by item and across tasks")
-    if duplicates is not None:
-        check.choice("duplicates", duplicates, DUPLICATES)
-    if decimal is not None and decimal not in DECIMAL_MARKS:
-        raise RankwiseError(f"decimal must be '.' or ','; got {decimal!r}")
+    _check_reading(duplicates, decimal)
     conditions = parse_where(where)
     run_status = None
     file_notes: list = []
@@ -138,6 +138,8 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
     if isinstance(source, pd.DataFrame):
         frame, label = _named(source), "DataFrame"
         file_notes += list(source.attrs.get("rankwise_notes", ()))
+    elif trackers.is_store(source):   # the runs as their CSV export has them
+        frame, label = _read_store(source, file_notes), str(source)
     elif _is_results_db(source):
         if columns is not None or source_format not in ("auto", "rankwise"):
             raise RankwiseError(f"{source}: a results database has its own columns; --columns"
@@ -194,6 +196,13 @@ def load_table(source, *, shape: str = "auto", criterion: str | None = None,
                                   missing=missing, sep=sep, columns=columns,
                                   source_format=source_format, duplicates=duplicates,
                                   where=where, decimal=decimal, min_learners=min_learners))
+
+
+def _check_reading(duplicates, decimal) -> None:
+    if duplicates is not None:
+        check.choice("duplicates", duplicates, DUPLICATES)
+    if decimal is not None and decimal not in DECIMAL_MARKS:
+        raise RankwiseError(f"decimal must be '.' or ','; got {decimal!r}")
 
 
 def _of_a_run(table: ScoreTable, run_status: dict, missing: str) -> tuple:
@@ -342,6 +351,12 @@ def _read_results_db(path):
     return table.astype({"repeat": str, "fold": str}), status
 
 
+def _read_store(source, notes: list) -> pd.DataFrame:
+    """An MLflow tracking store's runs, read by the reader of their CSV export."""
+    return read_delimited(trackers.read_store(source), label=str(source), suffix=".csv",
+                          notes=notes)
+
+
 def read_frame(source, *, sep: str | None = None, decimal: str | None = None,
                where=None) -> tuple:
     """``(frame, label, notes)``: the input's rows as :func:`load_table` reads them before
@@ -350,6 +365,8 @@ def read_frame(source, *, sep: str | None = None, decimal: str | None = None,
     notes: list = []
     if isinstance(source, pd.DataFrame):
         frame, label = _named(source), "DataFrame"
+    elif trackers.is_store(source):
+        frame, label = _read_store(source, notes), str(source)
     elif isinstance(source, (str, os.PathLike)) and not _is_results_db(source):
         frame, label = _read_file(source, sep, decimal, notes), str(source)
     else:
@@ -413,6 +430,11 @@ def _row_names(frame: pd.DataFrame, label: str, notes: list) -> pd.DataFrame:
     names = _text(frame.iloc[:, 0])
     lowered = [str(c).strip().lower() for c in frame.columns[1:]]
     numbers = names.tolist() == [str(i) for i in range(1, len(frame) + 1)]
+    if names.tolist() == [str(i) for i in range(len(frame))] and registry.table_format(
+            frame.columns[1:]) is not None:   # a tool's frame saved by pandas with its index
+        notes.append("The first, unnamed column holds pandas' row numbers (to_csv) and was"
+                     " left out; to_csv(..., index=False) writes the table without it.")
+        return frame.iloc[:, 1:]
     if "dataset" not in lowered and not _looks_long(frame.columns[1:]):
         # a wide table: its rows are the data sets, and R's row names are their names
         what = "row numbers" if numbers else "row names"

@@ -6,7 +6,8 @@ this module gives each its detectors and is the only place that tells them apart
 families, each with its reader:
 
 - ``table`` (:func:`rankwise.load_table`): rankwise's own tables and other tools' formats,
-  recognised from the header (:mod:`.sources`);
+  recognised from the header (:mod:`.sources`), and an MLflow tracking store from an SQLite
+  file's tables or a folder's files (:mod:`.trackers`);
 - ``items`` (:func:`rankwise.read_items`): scored items, recognised from the file's name, its
   first bytes, or a long table's header;
 - ``curves`` (:func:`rankwise.read_curves`): performance over a budget, recognised from a
@@ -18,9 +19,9 @@ A detector looks at one thing (:data:`KINDS`): a folder's files, a file's name, 
 bytes (its content), or a table's header. :func:`which` answers "which source of this family
 is this path or header?": it tries the kinds in the order asked and, for each kind, the family's
 sources in the registry's order; the first that says yes is the answer. Each reader asks it
-with the kinds it uses (the table formats by header only; curves by folder, name and content
-before the file is read, and by header after), so that every detection is the same as when
-each reader kept its own rules.
+with the kinds it uses (the table formats by header, an MLflow store by folder and content;
+curves by folder, name and content before the file is read, and by header after), so that
+every detection is the same as when each reader kept its own rules.
 """
 
 from __future__ import annotations
@@ -135,6 +136,40 @@ def _tabarena(probe) -> bool:
     return {"method", "metric_error"} <= probe.lower and bool(probe.lower & {"dataset", "task"})
 
 
+#: The tables of an MLflow tracking store's SQLite file (MLflow's schema has more).
+MLFLOW_TABLES = frozenset({"experiments", "runs", "metrics", "params"})
+
+
+def _mlflow_header(probe) -> bool:
+    # search_runs()'s frame: the run's id, then metrics.X / params.Y columns
+    return "run_id" in probe.lower and any(c.startswith(("metrics.", "params."))
+                                           for c in probe.lower)
+
+
+def _mlflow_content(probe) -> bool:
+    tables = probe.sqlite_tables
+    return tables is not None and MLFLOW_TABLES <= tables
+
+
+def _mlruns_folder(probe) -> bool:
+    """MLflow's file store: a folder per experiment, each with its meta.yaml."""
+    for meta in sorted(probe.path.glob("*/meta.yaml"))[:3]:
+        try:
+            if "artifact_location" in meta.read_text(encoding="utf-8", errors="replace"):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _wandb_header(probe) -> bool:
+    lower = probe.lower
+    # the web UI's export of a runs table, or the frame of Api().runs() (dicts or flattened)
+    return ({"name", "state"} <= lower and bool(lower & {"created", "runtime", "sweep"})) or (
+        "name" in lower and ({"config", "summary"} <= lower
+                             or any(c.startswith("summary.") for c in lower)))
+
+
 # ... scored items by the file's name, its first bytes (JSON) or a long table's header:
 
 def _json_head(probe) -> str:
@@ -226,6 +261,9 @@ DETECTORS = {
     ("table", "mlr3"): {"header": lambda p: {"task_id", "learner_id"} <= p.lower},
     ("table", "weka"): {"header": lambda p: {"key_dataset", "key_run", "key_scheme"} <= p.lower},
     ("table", "tabarena"): {"header": _tabarena},
+    ("table", "mlflow"): {"folder": _mlruns_folder, "content": _mlflow_content,
+                          "header": _mlflow_header},
+    ("table", "wandb"): {"header": _wandb_header},
     ("items", "items"): {"header": _items_header},
     ("items", "lm-eval"): {"name": lambda p: re.match(r"samples_.+\.jsonl$", p.path.name)
                            is not None},
@@ -414,4 +452,5 @@ def reads_items(path, source: str) -> bool:
         return True
     if source != "auto" or path is None or not Path(path).exists():
         return False
-    return is_items(path)
+    # an MLflow store's folder holds the runs' artifacts, whatever files they are
+    return which("table", path, by=("folder",)) is None and is_items(path)

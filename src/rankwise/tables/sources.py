@@ -27,6 +27,9 @@ Recognised formats (detected from the header; ``source_format=`` / ``--source`` 
     An mlr3 (or mlr3benchmark) table exported as CSV: data set = ``task_id``, learner =
     ``learner_id``, fold = ``iteration``, and one column per measure, chosen with
     ``--criterion`` (the direction comes from the measure's name: ``classif.ce`` is an error).
+``mlflow``, ``wandb``
+    Runs of experiment trackers: MLflow's runs table (a tracking store or its CSV export) and
+    Weights & Biases' runs table (:mod:`rankwise.tables.trackers`).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from .cells import MISSING_TOKENS, parse_numbers, text
 from .direction import direction_of
 from .registry import AMLB_METRICS, table_format
 from .eval_records import AGGREGATE_COLUMNS, every_eval_ever_table
+from .trackers import mlflow_runs, wandb_runs
 
 #: What a column can be to rankwise.
 ROLES = ("dataset", "learner", "value", "criterion", "repeat", "fold")
@@ -52,7 +56,8 @@ TITLES = {"amlb": "an AutoML-benchmark results file", "openml": "an OpenML evalu
           "weka": "a WEKA Experimenter result file",
           "tabarena": "a TabArena per-split results table",
           "mlr3": "an mlr3 benchmark table", "columns": "a long table with a column mapping",
-          "every-eval-ever": "Every Eval Ever aggregate records"}
+          "every-eval-ever": "Every Eval Ever aggregate records",
+          "mlflow": "MLflow's runs table", "wandb": "a Weights & Biases runs table"}
 #: Messages of failed rows named in the notes (the rest are counted).
 FAILED_SHOWN = 3
 #: Characters of a failed job's message shown (the benchmark's ``info`` may hold a traceback).
@@ -138,7 +143,8 @@ FORMAT_COLUMNS = {"amlb": ("task", "framework", "result"),
                   "mlr3": ("task_id", "learner_id"),
                   "weka": ("Key_Dataset", "Key_Run", "Key_Scheme"),
                   "tabarena": ("method", "metric_error"),
-                  "every-eval-ever": AGGREGATE_COLUMNS}
+                  "every-eval-ever": AGGREGATE_COLUMNS,
+                  "mlflow": ("run_id",), "wandb": ("name",)}
 
 
 def _check_format(name: str, columns, label: str) -> None:
@@ -248,6 +254,9 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
     elif name == "weka":
         frame, built, describe, notes, criterion, extra = _weka(frame, criterion, label,
                                                                 duplicates)
+    elif name in TRACKERS:   # the user's mapping goes in: it may name the scores
+        frame, built, describe, notes, criterion, extra = TRACKERS[name](frame, criterion, label,
+                                                                         mapping)
     elif name is not None:
         adapter = {"openml": _openml, "mlr3": _mlr3, "tabarena": _tabarena,
                    "every-eval-ever": every_eval_ever_table}[name]
@@ -265,6 +274,10 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
 
 def _lower(frame) -> dict:
     return {str(c).strip().lower(): c for c in frame.columns}
+
+
+#: The experiment trackers' runs tables (:mod:`.trackers`).
+TRACKERS = {"mlflow": mlflow_runs, "wandb": wandb_runs}
 
 
 #: How each format reads repeated rows by default: the AutoML benchmark appends a re-run job to
