@@ -236,6 +236,7 @@ SOURCES = tuple(Source(*entry) for entry in (
     ("helm", "items", "HELM per_instance_stats.json"),
     ("swe-bench", "items", "SWE-bench run report"),
     ("items-stream", "items", "Parquet items read task by task with Dask"),
+    ("items-duckdb", "items", "Parquet items queried in place with DuckDB"),
     ("curves", "curves", "long table learner, problem, run, budget, value"),
     ("ioh", "curves", "IOHprofiler folder of .json and .dat files"),
     ("optuna", "curves", "Optuna storage .db or trials_dataframe() CSV"),
