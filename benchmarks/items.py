@@ -4,12 +4,19 @@ floor of the same run: a ``python -c`` that reads the Parquet file with pandas a
 mean per model and task. Targets: ≤ 60 s and ≤ 2 GB peak memory (resident set, from
 ``/usr/bin/time -v`` where it exists) on 2 cores.
 
+Each way of reading the file is timed (issue 67): the whole table in pandas (``--source
+items``), task by task through Dask (``items-stream``, which keeps only the pairs that differ),
+queried in place by DuckDB (``items-duckdb``), and the default (``auto``, which queries a
+Parquet file of a million rows or more in place where DuckDB is installed); the pandas and
+DuckDB JSON files are compared byte for byte. A path whose library is not installed is skipped.
+
     python benchmarks/items.py [--models 200] [--tasks 20] [--items 5000] [--repeats 1]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import tempfile
 from pathlib import Path
@@ -61,16 +68,26 @@ def main() -> None:
         print(f"items: {args.models} models x {args.tasks} tasks x {args.items:,} items ="
               f" {outcomes:,} outcomes ({path.stat().st_size / 2**20:.0f} MB Parquet)")
         floor = min(run([sys.executable, "-c", FLOOR, str(path)]) for _ in range(args.repeats))
-        ours = min(run([sys.executable, "-m", "rankwise.cli", "compare", str(path), "--items",
-                        "-f", "json", "-o", str(Path(tmp) / "out.json")])
-                   for _ in range(args.repeats))
         mem = lambda mb: "n/a" if mb is None else f"{mb:,.0f} MB"  # noqa: E731
         print(f"floor (read the Parquet file, mean per model and task): {floor[0]:6.1f} s,"
               f" peak {mem(floor[1])}")
-        print(f"rankwise compare --items -f json:                  {ours[0]:6.1f} s,"
-              f" peak {mem(ours[1])}  ({ours[0] / floor[0]:.1f}x the floor; target <= 60 s,"
-              f" <= 2,048 MB)")
-
+        outputs = {}
+        for source, needs in (("items", None), ("items-stream", "dask"),
+                              ("items-duckdb", "duckdb"), ("auto", None)):
+            if needs is not None and importlib.util.find_spec(needs) is None:
+                print(f"--source {source}: skipped ({needs} is not installed)")
+                continue
+            outputs[source] = Path(tmp) / f"{source}.json"
+            ours = min(run([sys.executable, "-m", "rankwise.cli", "compare", str(path),
+                            "--items", "--source", source, "-f", "json", "-o",
+                            str(outputs[source])]) for _ in range(args.repeats))
+            ratio = "" if None in (ours[1], floor[1]) else f", {ours[1] / floor[1]:.1f}x its peak"
+            label = f"rankwise compare --items --source {source} -f json:"
+            print(f"{label:<56}{ours[0]:6.1f} s, peak {mem(ours[1])}  ({ours[0] / floor[0]:.1f}x"
+                  f" the floor's time{ratio}; target <= 60 s, <= 2,048 MB)")
+        if {"items", "items-duckdb"} <= set(outputs):
+            same = outputs["items"].read_bytes() == outputs["items-duckdb"].read_bytes()
+            print(f"JSON of items and items-duckdb: {'identical' if same else 'DIFFERENT'}")
 
 if __name__ == "__main__":
     main()

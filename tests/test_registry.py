@@ -264,7 +264,7 @@ def test_the_registry_is_names_sources_and_every_choice_comes_from_it():
     assert ("auto",) + names.CURVE_SOURCES == registry.choices("curves")
     assert names.ITEM_SOURCES == tuple(e.name for e in registry.entries("items"))
     undetected = {e.name for e in registry.REGISTRY if not e.detectors}
-    assert undetected == {"rankwise", "items-stream", "curves"}
+    assert undetected == {"rankwise", "items-stream", "items-duckdb", "curves"}
 
 
 def test_a_file_read_as_items_goes_by_name_then_content_then_as_a_long_table(tmp_path):

@@ -241,6 +241,7 @@ SOURCES = tuple(Source(*entry) for entry in (
     ("every-eval-ever-items", "items", "Every Eval Ever instance records (_samples.jsonl)"),
     ("openeval", "items", "OpenEval item records (.json/.jsonl)"),
     ("items-stream", "items", "Parquet items read task by task with Dask"),
+    ("items-duckdb", "items", "Parquet items queried in place with DuckDB"),
     ("curves", "curves", "long table learner, problem, run, budget, value"),
     ("ioh", "curves", "IOHprofiler folder of .json and .dat files"),
     ("optuna", "curves", "Optuna storage .db or trials_dataframe() CSV"),

@@ -111,16 +111,8 @@ class ItemTable:
     def from_frame(cls, frame: pd.DataFrame, *, source: str = "DataFrame", reader: str = "items",
                    notes=(), missing: str = "refuse", metric: str | None = None) -> "ItemTable":
         """Check a long frame and build the table (one line naming the problem if it is bad)."""
-        if missing not in ITEM_MISSING:
-            raise RankwiseError(f"--missing for items must be {' or '.join(ITEM_MISSING)};"
-                                f" got {missing!r}")
-        lower = {str(c).lower(): c for c in frame.columns}
-        absent = [c for c in ITEM_COLUMNS[:4] if c not in lower]
-        if absent:
-            raise RankwiseError(f"{source}: an item table needs the columns model, task, item,"
-                                f" score; missing {', '.join(absent)} (its columns are"
-                                f" {', '.join(map(str, frame.columns[:8]))})")
-        keep = [c for c in ITEM_COLUMNS if c in lower]
+        lower = _roles(frame.columns, source, missing)
+        keep = list(lower)
         f = pd.DataFrame({c: frame[lower[c]] for c in keep})
         for c in ("model", "task", "item"):
             f[c] = _labels(f[c], c, source)
@@ -136,20 +128,15 @@ class ItemTable:
             bad = ~(np.abs(values) <= MAX_ABS_SCORE)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            raise RankwiseError(f"{source}: row {row + 1} has score"
-                                f" {str(frame[lower['score']].iloc[row])!r}, not a finite"
-                                f" number of at most {MAX_ABS_SCORE:.0e} in magnitude"
-                                f" ({int(bad.sum())} such rows); give each scored item a number"
-                                f" (0/1 for right/wrong)")
+            raise _bad_score(source, row, int(bad.sum()), str(frame[lower['score']].iloc[row]))
         f["score"] = values
         if "weight" in f:
             w = pd.to_numeric(f["weight"], errors="coerce")
             bad = ~(np.isfinite(w.to_numpy(dtype=float, na_value=np.nan)) & (w > 0).to_numpy())
             if bad.any():
                 row = int(np.flatnonzero(bad)[0])
-                raise RankwiseError(f"{source}: weights must be finite numbers above 0; row"
-                                    f" {row + 1} has {str(frame[lower['weight']].iloc[row])!r}"
-                                    f" ({int(bad.sum())} such rows)")
+                raise _bad_weight(source, row, int(bad.sum()),
+                                  str(frame[lower['weight']].iloc[row]))
             f["weight"] = w.astype(float)
         if "cluster" in f:
             f["cluster"] = f["cluster"].astype("category")
@@ -292,13 +279,46 @@ def _repeated(source, model, item, task) -> RankwiseError:
                          f" task {task!r}; add a 'repeat' column if they are repeated samples")
 
 
+def _roles(columns, source, missing: str) -> dict:
+    """Each role a long table has → its column (any case), or the line for what is wrong."""
+    if missing not in ITEM_MISSING:
+        raise RankwiseError(f"--missing for items must be {' or '.join(ITEM_MISSING)};"
+                            f" got {missing!r}")
+    lower = {str(c).lower(): c for c in columns}
+    absent = [c for c in ITEM_COLUMNS[:4] if c not in lower]
+    if absent:
+        raise RankwiseError(f"{source}: an item table needs the columns model, task, item,"
+                            f" score; missing {', '.join(absent)} (its columns are"
+                            f" {', '.join(map(str, list(columns)[:8]))})")
+    return {c: lower[c] for c in ITEM_COLUMNS if c in lower}
+
+
+def _bad_score(source, row: int, count: int, shown: str) -> RankwiseError:
+    """The line for scores not finite (``row`` from 0, ``shown`` as pandas prints it)."""
+    from .._validate import MAX_ABS_SCORE
+
+    return RankwiseError(f"{source}: row {row + 1} has score {shown!r}, not a finite number of"
+                         f" at most {MAX_ABS_SCORE:.0e} in magnitude ({count} such rows); give"
+                         f" each scored item a number (0/1 for right/wrong)")
+
+
+def _bad_weight(source, row: int, count: int, shown: str) -> RankwiseError:
+    """The one line for weights that are not finite numbers above 0, as :func:`_bad_score`."""
+    return RankwiseError(f"{source}: weights must be finite numbers above 0; row {row + 1} has"
+                         f" {shown!r} ({count} such rows)")
+
+
+def _no_label(source, row: int, name: str) -> RankwiseError:
+    """The one line for a row (from 0) without a model, task or item."""
+    return RankwiseError(f"{source}: row {row + 1} has no {name}; every row needs a model, a"
+                         f" task and an item")
+
+
 def _labels(column: pd.Series, name: str, source: str) -> pd.Series:
     """A label column as a categorical of strings (the labels are stored once, the rows as
     codes), or one line naming a row without one."""
     if column.isna().any():
-        row = int(np.flatnonzero(column.isna().to_numpy())[0])
-        raise RankwiseError(f"{source}: row {row + 1} has no {name}; every row needs a model,"
-                            f" a task and an item")
+        raise _no_label(source, int(np.flatnonzero(column.isna().to_numpy())[0]), name)
     if isinstance(column.dtype, pd.CategoricalDtype):
         # unused categories may stay: every use goes through the codes present
         cats = column.cat.categories.astype(str)
@@ -334,10 +354,10 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
         A long table (CSV/TSV/Parquet), or the files an evaluation tool wrote; a folder is
         searched for every file the reader knows (``samples_*.jsonl``, inspect logs,
         ``per_instance_stats.json``, SWE-bench reports).
-    reader : {"auto", "items", "lm-eval", "inspect", "helm", "swe-bench", "items-stream"}
-        Which format; ``auto`` tells them apart by name and content. ``items-stream``: a
-        Parquet file or folder read one task at a time through Dask
-        (:class:`ItemStream`), for tables larger than memory.
+    reader : {"auto", "items", "lm-eval", "inspect", "helm", "swe-bench", "items-stream", ...}
+        Which format (``auto``: by name and content). ``items-stream``: Parquet read a task at
+        a time by Dask (:class:`ItemStream`); ``items-duckdb``: a Parquet file queried in place
+        (:class:`ItemQuery`, also ``auto`` from ``item_sql.QUERY_ROWS`` rows), same numbers.
     metric : str, optional
         Which per-item metric to take where a file has several (lm-eval's ``acc`` or
         ``acc_norm``, an inspect scorer, a HELM statistic); default: the first the file lists
@@ -405,15 +425,13 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
                             f" read one kind at a time")
     kind = used[0]
     notes: list = []
-    if kind == "items":
+    if kind in ("items", "items-duckdb"):
         if len(files) != 1:
             raise RankwiseError("give one long item table at a time")
-        with reading(files[0], "a long item table"):
-            frame = _read_long(files[0], sep, decimal, notes)
-        frame = _renamed(frame, columns, str(files[0]))
-        frame = _clustered(frame, cluster, filter, str(files[0]))
-        return ItemTable.from_frame(frame, source=str(files[0]), missing=missing,
-                                    notes=_unique(notes))
+        options = {"sep": sep, "decimal": decimal, "columns": columns, "cluster": cluster,
+                   "filter": filter, "missing": missing}
+        query = _queried(files[0], reader, options)
+        return query if query is not None else _long_table(files[0], **options)
     if columns is not None:
         raise RankwiseError(f"{paths[0]}: --columns names a long item table's columns; {kind}"
                             " files have their own fields (--metric, --cluster choose among"
@@ -451,6 +469,31 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     shown = str(paths[0]) if len(paths) == 1 else f"{paths[0]} and {len(paths) - 1} more"
     return ItemTable.from_frame(frame, source=shown, reader=kind, notes=_unique(notes),
                                 missing=missing, metric=chosen)
+
+
+def _long_table(path: Path, *, sep, decimal, columns, cluster, filter, missing) -> ItemTable:
+    """A long item table read whole into pandas (``--source items``)."""
+    notes: list = []
+    with reading(path, "a long item table"):
+        frame = _read_long(path, sep, decimal, notes)
+    frame = _clustered(_renamed(frame, columns, str(path)), cluster, filter, str(path))
+    return ItemTable.from_frame(frame, source=str(path), missing=missing, notes=_unique(notes))
+
+
+def _queried(path: Path, reader: str, options: dict):
+    """The table queried in place (:func:`rankwise.tables.item_sql.plan_query`), or None."""
+    from .item_sql import plan_query
+
+    def roles_of(columns):      # the roles as the whole read finds them, on the columns alone
+        empty = pd.DataFrame(columns=pd.Index(columns, dtype=object))
+        renamed = _clustered(_renamed(empty, options["columns"], str(path)),
+                             options["cluster"], options["filter"], str(path)).columns
+        place = {name: i for i, name in enumerate(renamed)}
+        return {role: columns[place[name]] for role, name in
+                _roles(renamed, str(path), options["missing"]).items()}
+
+    planned = plan_query(path, reader, roles_of)
+    return None if planned is None else ItemQuery.open(path, *planned, options)
 
 
 def _renamed(frame: pd.DataFrame, columns, label: str) -> pd.DataFrame:
@@ -670,3 +713,90 @@ class ItemStream:
                 criterion=criterion or self.metric or "score", aggregate="mean",
                 counts=np.array(counts), source=self.source, cells=TASK_CELLS)
         return self._cache["table"]
+
+
+# --------------------------------------------------------------------------- queries
+class ItemQuery(ItemTable):
+    """Scored items in a Parquet file queried in place by DuckDB (``rankwise[duckdb]``, the SQL
+    in :mod:`rankwise.tables.item_sql`), one task in memory at a time: what
+    :func:`rankwise.compare_items` asks of an :class:`ItemTable` comes from the file, with the
+    whole read's numbers, notes and messages (``reader`` is ``items``; ``engine`` ``duckdb``);
+    ``frame`` (the gate, the planner) loads the table whole, as ``--source items`` does.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, rankwise
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "items.parquet"
+    >>> rankwise.load_items_example("evals").frame.to_parquet(path)
+    >>> t = rankwise.read_items(path, reader="items-duckdb")
+    >>> t.engine, t.models, t.task_matrix("arith").scores.shape
+    ('duckdb', ('alpha', 'beta', 'gamma', 'delta'), (120, 4))
+    """
+
+    engine = "duckdb"
+
+    def __init__(self, sql, source: str, options: dict, found: dict):
+        # a frozen dataclass's fields, set once here; ``frame`` is a property (loaded on use)
+        for name, value in (("sql", sql), ("source", source), ("reader", "items"),
+                            ("notes", ()), ("missing", options["missing"]), ("metric", None),
+                            ("_options", options), ("_found", found), ("_tasks", {})):
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def open(cls, path: Path, roles: dict, layout, options: dict) -> "ItemQuery":
+        """Query ``path`` (``roles``: role → its column) and make the checks of a long table,
+        each failing with the line :meth:`ItemTable.from_frame` gives."""
+        from .item_sql import ItemSQL, engine_errors
+
+        source = str(path)
+        with engine_errors(source):
+            sql = ItemSQL(path, roles, layout)
+            found = sql.findings(EAGER_DUPLICATE_CHECK)
+        for name, row in found["no_label"].items():
+            if row is not None:
+                raise _no_label(source, row, name)
+        if not found["rows"]:
+            raise RankwiseError(f"{source}: no scored items")
+        for problem, bad in (("score", _bad_score), ("weight", _bad_weight)):
+            if found[problem]:
+                raise bad(source, *found[problem])
+        if found["repeated"]:             # at most EAGER_DUPLICATE_CHECK rows, as in memory
+            raise _repeated(source, *found["repeated"])
+        return cls(sql, source, options, found)
+
+    def __repr__(self) -> str:
+        return f"ItemQuery({self.source!r}, engine='duckdb')"
+
+    __eq__, __hash__ = object.__eq__, object.__hash__
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The whole table in pandas, as ``--source items`` reads it (for the analyses that
+        read every row: the gate, the planner)."""
+        if "_frame" not in self._tasks:
+            self._tasks["_frame"] = _long_table(Path(self.source), **self._options).frame
+        return self._tasks["_frame"]
+
+    @property
+    def models(self) -> tuple:
+        return self.sql.in_order("model")
+
+    @property
+    def tasks(self) -> tuple:
+        return self.sql.in_order("task")
+
+    @property
+    def binary(self) -> bool:
+        return self._found["binary"]
+
+    @property
+    def n_outcomes(self) -> int:
+        return self._found["rows"]
+
+    def task_matrix(self, task: str) -> ItemTask:
+        """The task's matrix, from its rows alone (not kept: a task at a time in memory)."""
+        if task not in self.tasks:
+            raise RankwiseError(f"no task {task!r}; the tasks are {', '.join(self.tasks[:10])}")
+        table = ItemTable(self.sql.task_frame(task), self.source, self.reader, self.notes,
+                          self.missing, self.metric)
+        return table.align(self.models).task_matrix(task)
