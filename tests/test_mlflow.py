@@ -191,3 +191,31 @@ def test_a_wandb_api_frame_is_read_from_its_summary(tmp_path):
     assert from_file.reading.columns["learner"] == "config.model"
     in_memory = rankwise.load_table(frame, criterion="summary.accuracy", missing="drop-datasets")
     assert (from_file.values == in_memory.values).all()
+
+
+@pytest.mark.figures
+def test_report_mlflow_logs_the_run_from_the_command_line(store, cli, monkeypatch):
+    """``--report mlflow:NAME`` logs the run where MLFLOW_TRACKING_URI says; a failure to log
+    leaves no -o file behind."""
+    folder, _ = store
+    uri = f"sqlite:///{folder / 'cli.db'}"
+    client = mlflow.MlflowClient(uri)
+    client.create_experiment("from-cli", artifact_location=(folder / "cli-art").as_uri())
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", uri)
+    out = folder / "cli-report.txt"
+    ran = cli("compare", "--example", "garcia2010", "--report", "mlflow:from-cli", "-o", out)
+    assert ran.code == 0, ran.err
+    run_id = ran.err.split("as run ")[1].split()[0]
+    run = client.get_run(run_id)
+    assert run.data.tags["rankwise.best"] == "PDFC" and out.is_file()
+    assert {"report.json", "report.html"} <= {
+        Path(a.path).name for a in client.list_artifacts(run_id, "report")}
+    assert not (folder / "mlflow:from-cli").exists()      # no folder of that name
+    monkeypatch.setattr("rankwise.report.tracking.log_to_mlflow", _refuse)
+    out.unlink()
+    ran = cli("compare", "--example", "garcia2010", "--report", "mlflow:from-cli", "-o", out)
+    assert ran.code == 2 and "cannot log" in ran.err and not out.exists()
+
+
+def _refuse(*args, **kwargs):
+    raise RankwiseError("cannot log: the tracking server refused")

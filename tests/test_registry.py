@@ -292,9 +292,14 @@ def test_routing_of_a_table_commands_source():
 
 
 def _listed(help_text: str) -> list:
-    """The names a --source help lists: ``LEAD: name (what), name (what); ...``."""
-    body = help_text.split(": ", 1)[1].rstrip(".")
-    return [part.split(" (", 1)[0] for part in body.split("; ")]
+    """The names a --source help lists: ``LEAD: auto (how); name (what); ...`` or, where they
+    are many, ``LEAD: auto (how); family: name, name; family: name (guide: input)``."""
+    body = help_text.split(": ", 1)[1].rstrip(".").replace(" (guide: input)", "")
+    names = []
+    for part in body.split("; "):
+        family = re.match(r"^(table|items|curves|votes): ", part)
+        names += (part[family.end():].split(", ") if family else [part.split(" (", 1)[0]])
+    return names
 
 
 SOURCE_OPTIONS = [(command, o) for command, options in LINES.items() for o in options
@@ -303,13 +308,14 @@ SOURCE_OPTIONS = [(command, o) for command, options in LINES.items() for o in op
 
 @pytest.mark.parametrize("command, option", SOURCE_OPTIONS,
                          ids=[command for command, _ in SOURCE_OPTIONS])
-def test_the_help_lists_exactly_the_registrys_sources_with_what_they_read(command, option):
+def test_the_help_lists_exactly_the_registrys_sources(command, option):
     families = {"curves": ("curves",), "leaderboard": ("table", "items", "votes")}.get(
         command, ("table", "items"))
     assert option.choices == registry.choices(*families)
     assert _listed(option.help) == list(registry.choices(*families))
-    for entry in registry.entries(*families):
-        assert f"{entry.name} ({entry.description})" in option.help
+    if len(option.choices) <= 9:    # few: each with what it reads (many: the guide's table)
+        for entry in registry.entries(*families):
+            assert f"{entry.name} ({entry.description})" in option.help
 
 
 def _choices_of(message: str) -> list:

@@ -120,6 +120,29 @@ class CliReference(SphinxDirective):
         return container.children
 
 
+class SourceTable(SphinxDirective):
+    """Every ``--source`` with its family and what it reads, from the one registry
+    (:data:`rankwise.names.SOURCES`): the page cannot drift from the code."""
+    has_content = False
+
+    def run(self):
+        from rankwise.names import SOURCES
+
+        lines = [".. list-table::", "   :header-rows: 1", "", "   * - ``--source``",
+                 "     - read by", "     - what it reads"]
+        readers = {"table": "``load_table``, ``compare``", "items": "``read_items``,"
+                   " ``compare --items``", "curves": "``read_curves``, ``curves``",
+                   "votes": "``read_votes``, ``leaderboard``"}
+        for s in SOURCES:
+            lines += [f"   * - ``{s.name}``", f"     - {readers[s.family]}",
+                      f"     - {s.description}"]
+        container = nodes.section()
+        container.document = self.state.document
+        nested_parse_with_titles(self.state, StringList(lines, source="rankwise.names"),
+                                 container)
+        return container.children
+
+
 #: The one MathJax component the site loads (TeX in, HTML-CSS out) and the fonts it reads.
 MATHJAX_FILES = ("tex-chtml.js", "output/chtml/fonts/woff-v2")
 
@@ -240,6 +263,7 @@ def link_mentions(app, doctree, docname):
 
 def setup(app):
     app.add_directive("rankwise-cli", CliReference)
+    app.add_directive("rankwise-sources", SourceTable)
     app.connect("doctree-resolved", link_mentions)
     app.connect("build-finished", bundle_mathjax)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -230,18 +230,18 @@ SOURCES = tuple(Source(*entry) for entry in (
     ("mlr3", "table", "mlr3 benchmark table"),
     ("weka", "table", "WEKA Experimenter results"),
     ("tabarena", "table", "TabArena per-split results"),
-    ("every-eval-ever", "table", "Every Eval Ever aggregate records (.json)"),
-    ("mlflow", "table", "MLflow runs: a tracking store (mlflow.db, mlruns/) or search_runs() CSV"),
-    ("wandb", "table", "Weights & Biases runs: the web UI's CSV export or Api().runs() frame"),
+    ("every-eval-ever", "table", "Every Eval Ever records"),
+    ("mlflow", "table", "MLflow tracking store or runs CSV"),
+    ("wandb", "table", "Weights & Biases runs export"),
     ("items", "items", "long table model, task, item, score"),
     ("lm-eval", "items", "lm-eval samples_*.jsonl"),
     ("inspect", "items", "inspect_ai .eval/.json logs"),
     ("helm", "items", "HELM per_instance_stats.json"),
     ("swe-bench", "items", "SWE-bench run report"),
-    ("every-eval-ever-items", "items", "Every Eval Ever instance records (_samples.jsonl)"),
-    ("openeval", "items", "OpenEval item records (.json/.jsonl)"),
+    ("every-eval-ever-items", "items", "Every Eval Ever samples"),
+    ("openeval", "items", "OpenEval items"),
     ("items-stream", "items", "Parquet items read task by task with Dask"),
-    ("items-duckdb", "items", "Parquet items queried in place with DuckDB"),
+    ("items-duckdb", "items", "Parquet items queried by DuckDB"),
     ("curves", "curves", "long table learner, problem, run, budget, value"),
     ("ioh", "curves", "IOHprofiler folder of .json and .dat files"),
     ("optuna", "curves", "Optuna storage .db or trials_dataframe() CSV"),
@@ -258,6 +258,19 @@ assert {s.family for s in SOURCES} == set(SOURCE_FAMILIES)
 def source_names(*families: str) -> tuple:
     """The names of the sources of ``families``, in the registry's order."""
     return tuple(s.name for s in SOURCES if s.family in families)
+
+
+def source_help(lead: str, families: tuple, auto: str) -> str:
+    """``--source``'s help: ``lead``, then ``auto`` and every registered source of
+    ``families``: with what each reads where they are few; by name, family by family, where
+    they are many (compare's help then stays within two screens at 80 columns)."""
+    chosen = [s for s in SOURCES if s.family in families]
+    if len(chosen) <= 8:
+        return f"{lead} auto ({auto}); " + "; ".join(f"{s.name} ({s.description})"
+                                                     for s in chosen) + "."
+    return (f"{lead} auto ({auto}); " + "; ".join(
+        f"{family}: " + ", ".join(s.name for s in chosen if s.family == family)
+        for family in families) + " (guide: input).")
 
 
 ITEM_SOURCES = source_names("items")

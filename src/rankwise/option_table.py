@@ -67,8 +67,7 @@ COMPARE = (
            help="Wilcoxon's normal p corrected by 1/2 (R's default).",
            settings_key="continuity_correction", group="wilcoxon"),
     Option("friedman_method", "auto", "--friedman-method", choices=names.FRIEDMAN_METHODS,
-           help="Friedman/Iman-Davenport p (auto: permutation below N = 20).",
-           settings_key="friedman_method"),
+           help="Friedman/Iman-Davenport p (auto: permutation below N = 20).", settings_key="friedman_method"),
     # the post-hoc tests
     Option("posthoc", None, "--posthoc", choices=names.POSTHOC_FAMILIES, panel=POST,
            help="Post-hoc family.", group="posthoc", field="family"),
@@ -118,8 +117,7 @@ COMPARE = (
     Option("figure_title", False, "--figure-title", kind="switch", panel=OUT,
            help="A title inside the figures.", group="presentation"),
     Option("top", 30, "--top", kind="spelled", metavar="N", panel=OUT, words={None: "0"},
-           type=int,
-           help="Best N learners shown (0: all; JSON: all).", group="presentation"),
+           type=int, help="Best N learners shown (0: all; JSON: all).", group="presentation"),
     # how sure, and the views of the pool
     Option("pool_check", False, "--pool-check", kind="switch", panel=SURE,
            help="Does the pool matter?"),
@@ -159,14 +157,6 @@ COMPARE = (
 )
 
 
-def source_help(lead: str, families: tuple, auto: str) -> str:
-    """``--source``'s help: ``lead``, then ``auto`` and every registered source of ``families``
-    with what it reads (:data:`rankwise.names.SOURCES`, the one registry of sources)."""
-    listed = [f"auto ({auto})"] + [f"{s.name} ({s.description})" for s in names.SOURCES
-                                   if s.family in families]
-    return f"{lead} " + "; ".join(listed) + "."
-
-
 def _read_options(panel: str, *, missing: str, columns: str, source: str,
                   more: str = "") -> tuple:
     """The options that say how a table is read, in ``panel``: compare's input and power's pool
@@ -185,7 +175,7 @@ def _read_options(panel: str, *, missing: str, columns: str, source: str,
                help=columns),
         Option("source_format", "auto", "--source", choices=names.SOURCE_FORMATS, panel=panel,
                metavar="NAME", listed=False,
-               help=source_help(source, ("table", "items"),
+               help=names.source_help(source, ("table", "items"),
                                 "detected")),
         Option("missing", "refuse", "--missing", metavar="POLICY", panel=panel, help=missing,
                complete=names.MISSING_POLICIES + (names.MISSING_IMPUTE,)),
@@ -322,7 +312,7 @@ VOTES_P = "Votes (guide: boards from votes)"
 #: ``leaderboard --source``: compare's readers and the readers of vote logs.
 BOARD_SOURCE = Option("source_format", "auto", "--source", panel=IN, metavar="NAME",
                       choices=names.SOURCE_FORMATS + names.VOTE_SOURCES, listed=False,
-                      help=source_help("Which reader:", ("table", "items", "votes"),
+                      help=names.source_help("Which reader:", ("table", "items", "votes"),
                                        "detected"))
 
 #: :func:`rankwise.leaderboard`'s options (``rankwise leaderboard``).
@@ -396,6 +386,8 @@ def _format(choices, panel, **more) -> Option:
 
 
 def _path(name: str, flag: str, metavar: str, panel, help: str, **more) -> Option:
+    if name == "report":    # every command's --report also logs to MLflow (cli/driver.py)
+        help = help.rstrip(".") + " (or mlflow:NAME)."
     return Option(name, None, flag, metavar=metavar, panel=panel, type=Path, help=help, **more)
 
 
@@ -470,7 +462,7 @@ CURVES_LINE = (
            help="A bundled example instead (rankwise examples)."),
     Option("source", "auto", "--source", choices=("auto",) + names.CURVE_SOURCES,
            panel=CURVES_IN, metavar="NAME", listed=False,
-           help=source_help("Which reader:", ("curves",), "detected from the file's shape")),
+           help=names.source_help("Which reader:", ("curves",), "detected from the file's shape")),
     Option("higher_is_better", None, "--higher-is-better/--lower-is-better", kind="toggle",
            panel=CURVES_IN, help="Direction of a table's values (IOHprofiler and Optuna files say"
                             " it)."),

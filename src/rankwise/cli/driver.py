@@ -57,9 +57,10 @@ class Session:
     """A checked command's output: its report folder, its other files and the text to the
     screen or ``-o``, every file through one :class:`rankwise.cli.staging.Staging`."""
 
-    def __init__(self, output, report, figure_width=None, staging=None):
+    def __init__(self, output, report, figure_width=None, staging=None, mlflow=None):
         self.output, self.report, self.figure_width = output, report, figure_width
         self.staging = staging
+        self.mlflow = mlflow    # --report mlflow:NAME: the experiment to log the run to
 
     @property
     def width(self) -> int:
@@ -82,6 +83,8 @@ class Session:
         body = text()
         if self.output is not None:
             emit(body, self.output)
+        if self.mlflow is not None:    # before the files are renamed: a failure leaves none
+            log_run(result, self.mlflow, self.figure_width)
         if self.staging is not None:
             self.staging.commit()
         if self.output is None:
@@ -114,6 +117,9 @@ def command(name: str, given: dict, *, what: str | None = None, source: str = "i
         if what is not None and (given[source] is None) == (given.get("example") is None):
             raise RankwiseError(f"give either {what} file or --example NAME (not both)")
         output, report = given.get("output"), given.get("report")
+        mlflow = tracked(report)
+        if mlflow is not None:
+            report = None
         check_destinations(output, report, output_name)
         drawn = {o.long_flag: given[o.cli_param] for o in table if o.cli_param in figures}
         refuse_clashes(inputs or {}, {"-o": output, **(writes or {}), **drawn},
@@ -121,9 +127,33 @@ def command(name: str, given: dict, *, what: str | None = None, source: str = "i
         for flag, path in drawn.items():
             if path is not None:
                 check_figure_path(path, flag)
-        figure_width = figure_inches(given.get("figure_width"), report)
+        figure_width = figure_inches(given.get("figure_width"), given.get("report"))
         yield Session(output, report, given.get("figure_width") if figure_width else None,
-                      staging)
+                      staging, mlflow)
+
+
+#: ``--report mlflow:NAME``: the report goes to an MLflow run instead of a folder.
+MLFLOW_PREFIX = "mlflow:"
+
+
+def tracked(report) -> str | None:
+    """The MLflow experiment that ``--report mlflow:NAME`` names ("" for MLflow's default
+    experiment), or None for a folder."""
+    text = None if report is None else str(report)
+    if text is None or not text.startswith(MLFLOW_PREFIX):
+        return None
+    return text[len(MLFLOW_PREFIX):].strip("/")
+
+
+def log_run(result, experiment: str, figure_width=None) -> None:
+    """Log ``result`` as an MLflow run (its report folder as the run's artifacts) where
+    ``MLFLOW_TRACKING_URI`` says, as MLflow's own tools do; say which run on stderr."""
+    from ..report.tracking import log_to_mlflow
+
+    run = log_to_mlflow(result, experiment or None, figure_width=figure_width,
+                        tracking_uri=os.environ.get("MLFLOW_TRACKING_URI") or None)
+    print(f"rankwise: logged to MLflow as run {run} (experiment"
+          f" {experiment or 'Default'})", file=sys.stderr)
 
 
 @contextmanager

@@ -34,9 +34,8 @@ import pandas as pd
 from ..errors import RankwiseError
 from . import registry
 from .guard import reading
-from .item_readers import (CorpusLevel, helm, inspect_log, lm_eval, lm_eval_corpus,
-                           lm_eval_runs, swe_bench, swe_bench_missing)
-from .item_readers import every_eval_ever_items, openeval
+from .item_readers import (CorpusLevel, every_eval_ever_items, helm, inspect_log, lm_eval,
+                           lm_eval_corpus, lm_eval_runs, openeval, swe_bench, swe_bench_missing)
 from .._text import brief
 from .frames import as_pandas
 
@@ -439,9 +438,8 @@ def read_items(source, *, reader: str = "auto", metric: str | None = None,
     if filter is not None and kind != "lm-eval":
         raise RankwiseError(f"{paths[0]}: --item-filter {filter} chooses among lm-eval's"
                             f" filters; {kind} files have none (leave it out)")
-    read = {"lm-eval": lm_eval, "inspect": inspect_log, "helm": helm,
-            "swe-bench": swe_bench, "every-eval-ever-items": every_eval_ever_items,
-            "openeval": openeval}[kind]
+    read = {"lm-eval": lm_eval, "inspect": inspect_log, "helm": helm, "swe-bench": swe_bench,
+            "every-eval-ever-items": every_eval_ever_items, "openeval": openeval}[kind]
     if kind == "lm-eval":
         files = lm_eval_runs(files, duplicates, notes)
     frames, metrics, corpus, logged = [], [], [], set()
@@ -737,9 +735,9 @@ class ItemQuery(ItemTable):
 
     def __init__(self, sql, source: str, options: dict, found: dict):
         # a frozen dataclass's fields, set once here; ``frame`` is a property (loaded on use)
-        for name, value in (("sql", sql), ("source", source), ("reader", "items"),
-                            ("notes", ()), ("missing", options["missing"]), ("metric", None),
-                            ("_options", options), ("_found", found), ("_tasks", {})):
+        for name, value in (("sql", sql), ("source", source), ("reader", "items"), ("notes", ()),
+                            ("missing", options["missing"]), ("metric", None), ("_options", options),
+                            ("_found", found), ("_tasks", {})):
             object.__setattr__(self, name, value)
 
     @classmethod
