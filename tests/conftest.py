@@ -61,8 +61,9 @@ def pytest_collection_modifyitems(config, items):
             words = {word for args in commands for word in args}
             if any(args[1] == "power" for args in commands):
                 item.add_marker(pytest.mark.simulation)   # a power study
-            if words & {"--report", "--figure", "--cd-figure", "--matrix-figure"}:
-                item.add_marker(pytest.mark.figures)   # an answer that writes figures
+            if words & {"--report", "--figure", "--cd-figure", "--matrix-figure", "html"}:
+                item.add_marker(pytest.mark.figures)   # an answer that writes figures (the
+                #                                        HTML page has them inline)
             if any(args[1] == "run" for args in commands):
                 item.add_marker(pytest.mark.experiment)   # an answer that runs one
         if any(part in str(item.fspath).replace("\\", "/") for part in MCMC_DOCTESTS):

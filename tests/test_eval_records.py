@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import rankwise
-from rankwise import RankwiseError, write_eee_items, write_eee_table
+from rankwise import RankwiseError, write_every_eval_ever_items, write_every_eval_ever
 from rankwise.examples import load_gate_example
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -58,7 +58,7 @@ def _item_examples():
 @pytest.mark.parametrize("name", ["evals", "nightly-baseline", "nightly-candidate"])
 def test_bundled_items_round_trip_without_loss(tmp_path, name):
     items = _item_examples()[name]
-    path = write_eee_items(items, tmp_path / f"{name}_samples.jsonl", timestamp=0)
+    path = write_every_eval_ever_items(items, tmp_path / f"{name}_samples.jsonl", timestamp=0)
     validator = _validator("instance_level_eval.schema.json")
     for line in path.read_text(encoding="utf-8").splitlines():
         validator.validate(json.loads(line))
@@ -77,7 +77,7 @@ def test_bundled_items_round_trip_without_loss(tmp_path, name):
 def test_bundled_tables_round_trip_without_loss(tmp_path, name):
     options = {"criterion": "accuracy"} if name == "folds_demo" else {}
     table = rankwise.load_example(name, **options)
-    written = write_eee_table(table, tmp_path, timestamp=0)
+    written = write_every_eval_ever(table, tmp_path, timestamp=0)
     assert len(written) == table.n_learners
     validator = _validator("eval.schema.json")
     for path in written:
@@ -96,7 +96,7 @@ def test_bundled_tables_round_trip_without_loss(tmp_path, name):
 def test_a_lower_is_better_table_keeps_its_direction(tmp_path):
     table = rankwise.load_table(pd.DataFrame({"dataset": ["a", "b", "c"], "x": [0.3, 0.2, 0.1],
                                               "y": [0.1, 0.4, 0.2]}), criterion="error")
-    write_eee_table(table, tmp_path, timestamp=0)
+    write_every_eval_ever(table, tmp_path, timestamp=0)
     back = rankwise.load_table(tmp_path)
     assert back.higher_is_better is False and back.criterion == "error"
 
@@ -165,13 +165,13 @@ def test_an_aggregate_record_without_a_required_field_is_named(tmp_path):
 
 def test_writing_into_a_folder_of_records_is_refused(tmp_path):
     table = rankwise.load_example("garcia2010")
-    write_eee_table(table, tmp_path)
+    write_every_eval_ever(table, tmp_path)
     with pytest.raises(RankwiseError, match="already holds .json files"):
-        write_eee_table(table, tmp_path)
+        write_every_eval_ever(table, tmp_path)
 
 
 def test_the_cli_reads_records_and_refuses_a_bad_one(tmp_path, cli):
-    write_eee_items(rankwise.load_items_example("evals"), tmp_path / "e_samples.jsonl")
+    write_every_eval_ever_items(rankwise.load_items_example("evals"), tmp_path / "e_samples.jsonl")
     assert cli("compare", tmp_path / "e_samples.jsonl", "--format", "json").code == 0
     ran = cli("compare", _one_record(tmp_path, "evaluation.is_correct"), "--items")
     assert ran.code == 2

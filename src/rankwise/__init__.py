@@ -35,7 +35,7 @@ _LAZY = {
     **dict.fromkeys(("CriteriaComparison", "compare_criteria"), "rankwise.analysis.fronts"),
     **dict.fromkeys(("ItemComparison", "compare_items"), "rankwise.analysis.items"),
     **dict.fromkeys(("ItemTable", "read_items"), "rankwise.tables.items"),
-    **dict.fromkeys(("write_eee_items", "write_eee_table"), "rankwise.tables.eval_records"),
+    **dict.fromkeys(("write_every_eval_ever_items", "write_every_eval_ever"), "rankwise.tables.eval_records"),
     **dict.fromkeys(("DatasetSpec", "Experiment", "Learner", "load_experiment",
                      "run_experiment"), "rankwise.experiment"),
     **dict.fromkeys(("ALL_PAIRS_PROCEDURES", "CONTROL_PROCEDURES", "OMNIBUS_TESTS", "RANKINGS",

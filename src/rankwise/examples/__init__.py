@@ -74,6 +74,10 @@ ITEM_EXAMPLES = {
               "simulated model evaluations scored item by item: 4 models x 4 tasks (164 code"
               " items, 400 trivia, 480 reading questions on 60 passages in a cluster column,"
               " 120 arithmetic), 0/1 scores (tools/make_items_example.py)"),
+    "eval-records": ("eval_records_samples.jsonl",
+                     "30 items of the code and arithmetic tasks of 'evals', 4 models, as Every"
+                     " Eval Ever instance-level records, schema 0.3.0"
+                     " (tools/make_eval_records_example.py)"),
 }
 
 
@@ -191,7 +195,7 @@ def load_items_example(name: str, missing: str = "refuse"):
     from ..tables.items import read_items
 
     return _bundled(name, ITEM_EXAMPLES, "item example",
-                    lambda path: read_items(path, reader="items", missing=missing))
+                    lambda path: read_items(path, missing=missing))   # its format detected
 
 
 def example_path(name: str):

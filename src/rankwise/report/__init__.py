@@ -217,7 +217,8 @@ def result_frame(result):
     --------
     >>> import rankwise
     >>> from rankwise.report import result_frame
-    >>> result_frame(rankwise.compare(rankwise.load_example("garcia2008")))["learner"].iloc[0]
+    >>> cmp = rankwise.compare(rankwise.load_example("garcia2008"))
+    >>> result_frame(cmp)["learner"].iloc[0]
     'C4.5'
     """
     from .frames import result_frame as frame

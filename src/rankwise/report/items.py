@@ -123,7 +123,7 @@ def _task_blocks(r, t, i) -> list:
     extra = f", {t.repeats} repeats averaged per item" if t.repeats > 1 else ""
     dropped = (f"; {counted(t.dropped, 'item')} left out (not answered by every model)"
                if t.dropped else "")
-    out = [Heading(t.task, 3), Paragraph(
+    out = [Heading(t.task, 3, subset=t.task), Paragraph(   # the page switches between tasks
         f"{t.n_items} items{extra}{dropped}; {_test_words(t, r.settings)};"
         f" {_interval_words(t, r.settings['confidence'])}.")]
     rows = []

@@ -228,7 +228,7 @@ def _model_info(model: str) -> dict:
             "additional_details": {"deployment_type": "unknown", "model_availability": "unknown"}}
 
 
-def write_eee_table(table, folder, *, organization: str = "unknown",
+def write_every_eval_ever(table, folder, *, organization: str = "unknown",
                     source_type: str = "documentation", timestamp=None) -> list:
     """Write a score table as Every Eval Ever aggregate records (schema 0.3.0): one file per
     learner, in the table's order, each holding its scores on every data set.
@@ -259,10 +259,10 @@ def write_eee_table(table, folder, *, organization: str = "unknown",
     --------
     >>> import tempfile
     >>> import rankwise
-    >>> from rankwise import write_eee_table
+    >>> from rankwise import write_every_eval_ever
     >>> table = rankwise.load_example("garcia2010")
     >>> folder = tempfile.mkdtemp()
-    >>> len(write_eee_table(table, folder, timestamp=0))
+    >>> len(write_every_eval_ever(table, folder, timestamp=0))
     4
     >>> rankwise.load_table(folder).values.tolist() == table.values.tolist()
     True
@@ -311,7 +311,7 @@ def _result_id(task, criterion) -> str:
     return str(task) if criterion is None else f"{task}::{criterion}"
 
 
-def write_eee_items(items, path, *, timestamp=None) -> Path:
+def write_every_eval_ever_items(items, path, *, timestamp=None) -> Path:
     """Write an item table as Every Eval Ever instance-level records (schema 0.3.0): one JSON
     line per model, task, item (and repeat).
 
@@ -321,7 +321,7 @@ def write_eee_items(items, path, *, timestamp=None) -> Path:
     ``metadata.is_correct_applicable = "false"`` (as the schema's own OpenEval adapter writes
     it). A ``repeat``, ``cluster`` or ``weight`` is kept in ``metadata`` (``rankwise.repeat``
     ...). The texts (input, output, extracted answer) are not in an item table: empty.
-    ``evaluation_id`` is ``rankwise/<model>/<timestamp>``, as :func:`write_eee_table` names
+    ``evaluation_id`` is ``rankwise/<model>/<timestamp>``, as :func:`write_every_eval_ever` names
     the aggregate record of the same model and timestamp.
 
     Parameters
@@ -337,17 +337,17 @@ def write_eee_items(items, path, *, timestamp=None) -> Path:
     --------
     >>> import tempfile, pathlib
     >>> import rankwise
-    >>> from rankwise import write_eee_items
+    >>> from rankwise import write_every_eval_ever_items
     >>> items = rankwise.load_items_example("evals")
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "evals_samples.jsonl"
-    >>> _ = write_eee_items(items, path, timestamp=0)
+    >>> _ = write_every_eval_ever_items(items, path, timestamp=0)
     >>> back = rankwise.read_items(path)
     >>> back.reader, back.models == items.models, len(back.frame) == len(items.frame)
     ('every-eval-ever-items', True, True)
     """
     frame = getattr(items, "frame", None)
     if not isinstance(frame, pd.DataFrame):
-        raise RankwiseError("write_eee_items writes an ItemTable (rankwise.read_items); a"
+        raise RankwiseError("write_every_eval_ever_items writes an ItemTable (rankwise.read_items); a"
                             " streamed table is read one task at a time: read it whole")
     stamp, out = _stamp(timestamp), Path(path)
     scores = frame["score"].to_numpy(dtype=float)
