@@ -219,3 +219,21 @@ def test_report_mlflow_logs_the_run_from_the_command_line(store, cli, monkeypatc
 
 def _refuse(*args, **kwargs):
     raise RankwiseError("cannot log: the tracking server refused")
+
+
+@pytest.mark.figures
+def test_inside_an_active_run_the_analysis_is_its_child(store, monkeypatch):
+    folder, _ = store
+    uri = f"sqlite:///{folder / 'nested.db'}"
+    mlflow.set_tracking_uri(uri)
+    client = mlflow.MlflowClient(uri)
+    experiment = client.create_experiment("nested", artifact_location=(folder / "nested-art")
+                                          .as_uri())
+    try:
+        with mlflow.start_run(experiment_id=experiment) as parent:
+            child = rankwise.log_to_mlflow(rankwise.compare(rankwise.load_example("garcia2008")))
+    finally:
+        mlflow.set_tracking_uri(None)
+    run = client.get_run(child)
+    assert run.data.tags["mlflow.parentRunId"] == parent.info.run_id
+    assert run.info.experiment_id == experiment and run.info.status == "FINISHED"

@@ -53,7 +53,9 @@ def log_to_mlflow(result, experiment: str | None = None, *, tracking_uri: str | 
         Where to log (``sqlite:///mlflow.db``, ``http://host:5000``); default: MLflow's own
         (``MLFLOW_TRACKING_URI``).
     run_name : str, optional
-        The run's name; default: ``rankwise KIND``.
+        The run's name; default: ``rankwise KIND``. Inside ``with mlflow.start_run():``
+        (and no ``tracking_uri``) the run is a child of the active run, in its experiment
+        unless ``experiment`` names another.
     figure_width : float or str, optional
         The figures' width, as ``--figure-width`` takes it.
 
@@ -77,9 +79,15 @@ def log_to_mlflow(result, experiment: str | None = None, *, tracking_uri: str | 
         metrics, tags = headline(data)
         params = settings(data)
         tags = {"rankwise.kind": str(getattr(result, "kind", "")), **tags}
+        # inside ``with mlflow.start_run():`` the analysis is a child run of that run, in its
+        # experiment unless another is named, as MLflow's own autologging nests its runs
+        active = mlflow.active_run() if tracking_uri is None else None
+        if active is not None:
+            tags["mlflow.parentRunId"] = active.info.run_id
         run = None
         try:
-            run = client.create_run(_experiment_id(client, experiment),
+            run = client.create_run(active.info.experiment_id if active is not None and
+                                    experiment is None else _experiment_id(client, experiment),
                                     run_name=run_name or f"rankwise {result.kind}", tags=tags)
             run_id = run.info.run_id
             stamp = run.info.start_time
