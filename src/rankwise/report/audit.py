@@ -8,6 +8,7 @@ import numpy as np
 
 from .blocks import Bullets, Document, Heading, Paragraph, Table
 from .._text import counted
+from .document import source_name
 
 
 def level_text(confidence: float) -> str:
@@ -20,7 +21,7 @@ def document(a) -> Document:
     interval, who is tied with #1), the verdict over the tasks, and the notes."""
     level = level_text(a.confidence)
     unit = "percent" if a.percent else "proportions"
-    doc = Document(f"rankwise audit: {a.source}")
+    doc = Document(f"rankwise audit: {source_name(a.source)}")
     doc.add(Paragraph(f"{counted(len(a.models), 'model')} (learners) x"
                       f" {counted(len(a.tasks), 'task')} (data sets),"
                       f" scores read as {unit}; alpha = {a.alpha}; intervals Wilson {level}.",

@@ -9,11 +9,12 @@ import numpy as np
 from .._text import counted
 from .blocks import Bullets, Cell, Document, Drawn, Figure, Heading, Paragraph, Table
 from .format import fmt_p
+from .document import source_name
 
 #: Rows a person reads in a board (the JSON and CSV carry every learner).
 SHOWN = 60
-#: Rows of the HTML page's board, which sorts and scrolls.
-PAGE_ROWS = 1_000
+#: Rows of the HTML page's board, which sorts and scrolls, and of all its boards (``--by``).
+PAGE_ROWS, PAGE_TOTAL = 1_000, 5_000
 #: The columns of the readable board: (key, header, digits); CSV and JSON carry them all.
 #: ``tied``: whether the learner is tied with #1 (the board's ``tied_with_first``).
 SHOWN_COLUMNS = (("elo", "Elo", 1), ("interval", "95% interval", 1), ("tied", "tied", None),
@@ -115,7 +116,7 @@ def document(lb) -> Document:
     """The board(s) as format-neutral blocks."""
     s = lb.settings
     conf = s["bootstrap"]["confidence"]
-    doc = Document(f"rankwise leaderboard: {lb.source}")
+    doc = Document(f"rankwise leaderboard: {source_name(lb.source)}")
     way = "higher" if lb.higher_is_better else "lower"
     anchor = s["elo"]["anchor"]
     votes = lb.board.votes
@@ -168,9 +169,10 @@ def document(lb) -> Document:
         if shown < len(board.learners):
             caption += (f" The best {shown} of {len(board.learners)} learners; the JSON and"
                         " CSV list them all.")
-        more = [_row(board, j, tied) for j in range(shown, min(len(board.learners), PAGE_ROWS))]
-        if len(board.learners) > PAGE_ROWS:
-            every += (f" The best {PAGE_ROWS:,} of {len(board.learners):,} learners; the JSON"
+        page = max(SHOWN, min(PAGE_ROWS, PAGE_TOTAL // len(lb.boards)))
+        more = [_row(board, j, tied) for j in range(shown, min(len(board.learners), page))]
+        if len(board.learners) > page:
+            every += (f" The best {page:,} of {len(board.learners):,} learners; the JSON"
                       " and CSV list them all.")
         narrow, note = _first(board, head)
         doc.add(Table(head, rows, "><" + "".join("<" if h == "tied" else ">"

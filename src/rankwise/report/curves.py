@@ -10,6 +10,7 @@ from .._text import counted
 from ..analysis.curves import aocc_over_running_best
 from .format import p_words
 from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
+from .document import source_name
 
 #: The text and Markdown reports list at most this many learners per table (best first by mean
 #: rank at the last checkpoint); the JSON holds all.
@@ -298,7 +299,7 @@ def _figure_section(r) -> list:
 def document(r) -> Document:
     """Every section of the report as format-neutral blocks (text, Markdown, LaTeX and HTML
     lay out the same ones)."""
-    doc = Document(f"rankwise curves: {r.curves.source}")
+    doc = Document(f"rankwise curves: {source_name(r.curves.source)}")
     doc.add(Paragraph(facts(r)["header"], "lead"))
     for section in (_band_section, _checkpoint_section, _trend_section, _settle_section,
                     _aocc_section, _targets_section, _profiles_section, _dewancker_section,

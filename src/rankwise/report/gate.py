@@ -9,6 +9,7 @@ from .._text import counted
 from ..analysis.gate import LISTED, NULLS
 from ..stats.results import p_phrase
 from .blocks import Bullets, Cell, Document, Heading, Paragraph, Table
+from .document import source_name
 
 #: The tasks the per-task table shows at most (the JSON has them all).
 TASKS_SHOWN = 40
@@ -47,7 +48,8 @@ def verdict(g) -> str:
 
 
 def document(g) -> Document:
-    doc = Document(f"rankwise gate: {g.candidate} against {g.baseline}")
+    doc = Document(f"rankwise gate: {source_name(str(g.candidate))} against"
+                   f" {source_name(str(g.baseline))}")
     unit = "items" if g.units == "items" else "data sets"
     margin = g.settings["margin"]
     m_text = (f"{100 * margin:g}% of the baseline's score" if g.settings["relative"]

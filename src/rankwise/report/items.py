@@ -18,6 +18,7 @@ from ..stats.results import p_phrase
 from .blocks import Document, Drawn, Figure, Heading, Paragraph, Table
 from .._text import counted
 from .format import p_words
+from .document import source_name
 
 #: At most this many significant pairs are listed per task in the readable formats (the JSON
 #: holds every pair).
@@ -101,7 +102,7 @@ def verdict(r) -> str:
 def document(r) -> Document:
     """Both levels as format-neutral blocks: the verdict, each task, the macro-average, the
     comparison across tasks and the methods."""
-    doc = Document(f"rankwise items: {r.items.source}")
+    doc = Document(f"rankwise items: {source_name(r.items.source)}")
     doc.add(Paragraph(lead(r), "lead"))
     doc.add(*(Paragraph(f"Note: {note}") for note in r.notes))
     doc.add(Heading("Verdict"), Paragraph(verdict(r), "verdict"))

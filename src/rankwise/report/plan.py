@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
+from .document import source_name
 
 FIGURES = ("plan_cost",)
 FILES = {"text": "plan.txt", "json": "plan.json", "markdown": "plan.md", "latex": "plan.tex",
@@ -35,7 +36,7 @@ def document(p) -> Document:
     now, what buys certainty next, precision against cost, the suite's numbers, the rank on
     the next data set, the assumptions and notes."""
     d = p.design
-    doc = Document(f"rankwise plan: {p.source}")
+    doc = Document(f"rankwise plan: {source_name(p.source)}")
     sizes = ", ".join(f"{n} {d.sizes[n]}" for n in d.names)
     doc.add(Paragraph(
         f"Pilot: {len(p.learners)} learners on {len(p.levels)} {_word(p)}s ({p.what});"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..names import label
 from .blocks import Bullets, Document, Drawn, Figure, Heading, Paragraph, Table
+from .document import source_name
 
 FIGURES = ("power_rejection", "power_replicability")
 
@@ -23,7 +24,7 @@ def document(study) -> Document:
     s = study
     size = (str(s.sample_sizes[0]) if len(s.sample_sizes) == 1 else
             f"{s.sample_sizes[0]} to {s.sample_sizes[-1]}")
-    doc = Document(f"rankwise power study: {s.source}")
+    doc = Document(f"rankwise power study: {source_name(s.source)}")
     doc.add(Paragraph(
         f"Pool: {s.pool_size} data sets; learners: {', '.join(s.learners)}"
         + (f"; control: {s.control}" if s.control else "") + ";"
