@@ -147,3 +147,26 @@ def test_every_result_out_in_every_library():
     assert rows["score"].tolist() == task["score"] and rows["learner"].tolist() == task["learners"]
     with pytest.raises(RankwiseError, match="backend must be one of"):
         cmp.to_frame(backend="spark")
+
+
+def test_results_and_tables_are_arrow_streams_every_library_reads():
+    """The Arrow PyCapsule interface: Polars, PyArrow and DuckDB read a result or a score
+    table as it is; and an object that is only an Arrow stream is read as a table."""
+    cmp = rankwise.compare(rankwise.load_example("garcia2010"))
+    pd.testing.assert_frame_equal(pl.DataFrame(cmp).to_pandas(), cmp.to_frame(),
+                                  check_dtype=False)
+    assert pa.table(cmp).column_names == list(cmp.to_frame().columns)
+    best = duckdb.sql("SELECT learner FROM cmp ORDER BY mean_rank LIMIT 1").fetchall()[0][0]
+    assert best == cmp.verdict.best
+    table = rankwise.load_example("garcia2008")
+    assert pl.DataFrame(table).columns == ["dataset", *table.learners]
+
+    class Stream:        # nothing but the interface
+        def __init__(self, frame):
+            self.frame = frame
+
+        def __arrow_c_stream__(self, requested_schema=None):
+            return pa.Table.from_pandas(self.frame).__arrow_c_stream__(requested_schema)
+
+    wide = table.to_frame().rename_axis("dataset").reset_index()
+    assert rankwise.load_table(Stream(wide)).learners == table.learners

@@ -70,6 +70,11 @@ class Analysis:
 
         return to_backend(self._report().result_frame(self), backend)
 
+    def __arrow_c_stream__(self, requested_schema=None):
+        """The Arrow PyCapsule interface: ``polars.DataFrame(result)``, ``pyarrow.table(result)``
+        and DuckDB read :meth:`to_frame` without a copy per library (needs pyarrow)."""
+        return self.to_frame("pyarrow").__arrow_c_stream__(requested_schema)
+
     def to_html(self) -> str:
         """A whole, self-contained HTML page with its figures inline."""
         return self._report().render(self, "html")

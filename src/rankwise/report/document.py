@@ -154,8 +154,9 @@ def _verdict_table(cmp) -> Table:
                     "worse" if name in losers else "not detected")
         apv = v.apv.get(name)
         e = sizes.get(name)
-        rows.append([name, f"{cmp.mean_ranks[j]:.3f}", decision,
-                     "" if apv is None else Cell(fmt_p(apv), mark=name in losers),
+        rows.append([name, _mean_rank_cell(cmp, j), decision,
+                     "" if apv is None else Cell(fmt_p(apv), mark=name in losers,
+                                                 value=_exact(apv)),
                      "" if e is None else _interval(e.hodges_lehmann, d),
                      "" if e is None else
                      f"{e.cliffs_delta.estimate:.2f} {e.cliffs_delta.magnitude}"])
@@ -307,8 +308,10 @@ def _posthoc(doc, cmp):
 
 
 def _comparison_rows(cmp, comparisons, procs) -> list:
-    return [[f"{c.a} vs {c.b}", fmt_num(c.statistic), fmt_p(c.pvalue)]
-            + [Cell(fmt_p(c.apv[p]), mark=c.rejected(p, cmp.alpha)) for p in procs]
+    return [[f"{c.a} vs {c.b}", Cell(fmt_num(c.statistic), value=_exact(c.statistic)),
+             Cell(fmt_p(c.pvalue), value=_exact(c.pvalue))]
+            + [Cell(fmt_p(c.apv[p]), mark=c.rejected(p, cmp.alpha), value=_exact(c.apv[p]))
+               for p in procs]
             for c in comparisons]
 
 

@@ -27,6 +27,9 @@ from .._text import visible
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9#(\"'“])")
 #: A number as the reports print it: 1,234.5 / -0.0293 / 1e-05 keep their digits.
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?(?![\w])")
+#: A number and its interval, or an interval alone (sorted by the number, or the low end).
+_ESTIMATE = re.compile(r"(?:(" + _NUMBER.pattern + r")\s*)?\[(" + _NUMBER.pattern
+                       + r"),\s*" + _NUMBER.pattern + r"\]")
 #: The marks a cell prints around its number (a bound, a star, a percentage).
 _MARKS = " ≥≤<>*+%"
 
@@ -43,10 +46,15 @@ def number_in(text: str) -> float | None:
     >>> from rankwise.report.page import number_in
     >>> number_in("≥ 1,440.8"), number_in("yes"), number_in("2.5e-05*"), number_in("-0.03")
     (1440.8, None, 2.5e-05, -0.03)
+    >>> number_in("-0.0070 [-0.0535, 0.0155]"), number_in("[1342.1, 1563.0]")
+    (-0.007, 1342.1)
     """
     core = str(text).strip().strip(_MARKS)
     found = _NUMBER.fullmatch(core)
-    return None if found is None else _float(core)
+    if found is None:   # an estimate and its interval, "x [lo, hi]", or an interval "[lo, hi]"
+        found = _ESTIMATE.fullmatch(core)
+        return None if found is None else _float(found.group(1) or found.group(2))
+    return _float(core)
 
 
 def _precision(token: str) -> tuple:

@@ -43,8 +43,8 @@ def as_pandas(source):
         return source              # pandas frames only
     try:
         frame = nw.from_native(source)
-    except TypeError:
-        return source
+    except TypeError:   # not a frame narwhals knows; any Arrow stream (the PyCapsule interface)
+        return _arrow_stream(source)
     if isinstance(frame, nw.LazyFrame):
         frame = frame.collect()
     if not isinstance(frame, nw.DataFrame):     # a series: not a table
@@ -54,6 +54,20 @@ def as_pandas(source):
     except Exception as exc:   # the library's own error (a missing pyarrow, a type pandas lacks)
         raise RankwiseError(f"a {type(source).__name__} could not be read as a table:"
                             f" {exc}") from None
+
+
+def _arrow_stream(source):
+    """``source`` as a pandas DataFrame where it exports an Arrow stream
+    (``__arrow_c_stream__``: nanoarrow, a rankwise result, a newer library's table), else as
+    it is."""
+    if not hasattr(source, "__arrow_c_stream__"):
+        return source
+    import pyarrow as pa
+
+    try:
+        return pa.table(source).to_pandas()
+    except (pa.ArrowException, TypeError, ValueError):   # a stream of one column: a series,
+        return source                                     # which the reader refuses
 
 
 def to_backend(frame: pd.DataFrame, backend: str = "pandas"):

@@ -112,3 +112,8 @@ class ScoreTable:
         from .frames import to_backend
 
         return to_backend(frame.rename_axis("dataset"), backend)
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        """The Arrow PyCapsule interface: ``polars.DataFrame(table)`` and ``pyarrow.table(table)``
+        read :meth:`to_frame` (the data sets in a first column ``dataset``; needs pyarrow)."""
+        return self.to_frame("pyarrow").__arrow_c_stream__(requested_schema)
