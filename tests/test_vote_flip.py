@@ -309,3 +309,38 @@ def test_a_leader_that_never_lost_is_flipped_through_its_bound():
     left = n.copy()
     left[out.cells] -= out.removed
     assert refit_gap(a, b, outcome, left, 5, 0, out.challenger) <= FLIPPED_AT
+    # 43 is the fewest: 0's 13 wins over 1 and 1's 30 losses go, and both bounds solve the
+    # same equation (40 wins over each of 2, 3, 4), so they are level. Fewer cannot flip: 0
+    # keeps a win over 1 only if it keeps no other vote (its bound is then θ_1 exactly), and
+    # any of 1's losses kept leaves Σ_j m_0j σ(θ_j − θ_1) above ½ (its ≥ 91 wins over 2..4
+    # against Σ_j m_1j σ(θ_j − θ_1) = 1's losses)
+    assert out.challenger == 1 and out.votes == 43 and out.minimal
+    assert out.cells.tolist() == [0, 9, 11, 13] and out.removed.tolist() == [13, 10, 10, 10]
+    # putting back any one vote undoes it
+    for c in out.cells:
+        back = left.copy()
+        back[c] += 1
+        assert refit_gap(a, b, outcome, back, 5, 0, 1) > FLIPPED_AT
+
+
+def test_a_removal_that_leaves_the_leader_without_a_vote_flips_nothing():
+    # 0 beat 2 twice and never met 1; 2 beat 1 three times to one. Taking both of 0's votes
+    # leaves it unrated, not behind 1; the fewest is 3: one of 0's wins (its bound is then
+    # θ_2) and two of 2's wins over 1 (then θ_1 = θ_2)
+    a, b, outcome, n = np.array([0, 2, 1]), np.array([2, 1, 2]), np.zeros(3, int), \
+        np.array([2.0, 3, 1])
+    out = fewest_votes_to_flip(a, b, outcome, n, 3, claim=("ahead", 0, 1))
+    assert out.votes == 3 and out.exact and out.confirmed and out.minimal
+    assert out.cells.tolist() == [0, 1] and out.removed.tolist() == [1, 2]
+    left = n - np.array([1.0, 2, 0])
+    assert abs(refit_gap(a, b, outcome, left, 3, 0, 1)) <= FLIPPED_AT
+
+
+def test_a_fit_with_a_voteless_model_has_no_nan():
+    # 1 beat 2 and both leave the fit in one pass; 0 has no vote: 2 met no one left, so it
+    # anchors its part and 1 gets its bound over it (not NaN from an empty set of opponents)
+    w = np.zeros((3, 3))
+    w[1, 2] = 2.0
+    theta, bound = elo.fit(w, w + w.T, 1.0)
+    assert np.isfinite(theta).all() and bound.tolist() == [0, 1, 0]
+    assert theta[1] - theta[2] == pytest.approx(np.log(3.0))

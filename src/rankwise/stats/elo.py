@@ -241,9 +241,15 @@ def fit(w: np.ndarray, n: np.ndarray, lightest: float,
         sub = np.ix_(keep, keep)
         theta[keep], bound[keep] = _pair_blocks(w[sub], n[sub], lightest,
                                                 None if theta0 is None else theta0[keep])
-    for i, side in zip(order[::-1], sides[::-1]):   # the last taken out goes back first
-        if alive.any():
-            met = alive & (n[i] > 0)
+    pending = list(zip(order, sides))
+    while pending:
+        # the last taken out goes back first; learners taken out in one pass may have met
+        # only each other, so one that met none of those back yet waits for one that did
+        # (its bound would have no opponent); one that met none at all starts its own part
+        ready = [p for p, (i, _) in enumerate(pending) if (alive & (n[i] > 0)).any()]
+        i, side = pending.pop(ready[-1] if ready else len(pending) - 1)
+        met = alive & (n[i] > 0)
+        if met.any():
             theta[i] = _bound(side, theta[met], n[i, met], float(w[i, met].sum()), lightest)
             bound[i] = side
         alive[i] = True

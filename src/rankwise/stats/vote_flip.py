@@ -11,7 +11,9 @@ pair, the Bradley–Terry log-strengths θ maximise
 fitted by :func:`rankwise.stats.elo.fit` (a model that won or lost all its votes gets the
 bound stated there, never infinity). The claim "X ahead of Y" holds while θ_X > θ_Y; it is
 *flipped* by a removal after which the refit puts Y at or above X (θ_Y ≥ θ_X − 1e-9, the
-fit's tolerance). The claim ``"first"`` is "#1 = X ahead of every other model", X the fitted
+fit's tolerance). A removal that leaves X without a vote, or Y with no chain of votes to X,
+rates them on no common scale and flips nothing (a log in parts is refitted part by part).
+The claim ``"first"`` is "#1 = X ahead of every other model", X the fitted
 #1 (or the one named); it is flipped by flipping "X ahead of Y" for any challenger Y, so its
 answer is the smallest over the challengers: every challenger's linearised answer is computed
 (one solve for all), and the :data:`CHALLENGERS_SEARCHED` smallest are searched with refits.
@@ -30,8 +32,11 @@ search takes votes from the cells of the most negative Δd until the predicted c
 the gap, refits, and repeats from the refit until the refit flips; then, cell by cell, it
 puts back 1, 2, 4, … votes while the refit still flips and halves the interval to the most
 that can go back, until no cell can give back a single vote (the set is then
-*removal-minimal*). Its total is an upper bound on the fewest votes, confirmed by the refit;
-on Chatbot Arena's 129 models it takes about 30 refits.
+*removal-minimal*). When X won every vote its rating is a bound, which a free challenger's
+linearised influence does not reach, so the search also starts from the removal of every vote
+the challenger did not win (it then has a bound of its own). Its total is an upper bound on
+the fewest votes, confirmed by the refit; on Chatbot Arena's 129 models it takes about 30
+refits.
 
 Exact answers: with two models the gap is log(w_XY / w_YX), so the fewest votes are the
 X-wins ⌈w_XY − w_YX⌉ (ties move both sides alike); otherwise, when the removals of fewer votes
@@ -58,7 +63,8 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg
+from scipy import linalg, sparse
+from scipy.sparse.csgraph import connected_components
 
 from ..errors import RankwiseError
 from . import elo
@@ -188,15 +194,32 @@ class _Claim:
 
     def __init__(self, cells, k, start):
         self.a, self.b, self.outcome, self.n = cells
-        self.k, self.theta, self.refits = k, start, 0
+        self.k, self.theta, self.refits, self.fitted = k, start, 0, None
         self.score = np.where(self.outcome == 0, 1.0, np.where(self.outcome == 1, 0.0, 0.5))
 
     def fit(self, removed):
-        """``(theta, (m, bound))`` of the log less ``removed`` votes per cell."""
+        """``(theta, (m, bound, part))`` of the log less ``removed`` votes per cell; ``part``
+        labels the connected parts of the log (a model with no vote is a part of its own).
+
+        A log in several parts is fitted part by part, each centred: ratings in different
+        parts are not comparable (:func:`_rated_with`), and one fit of them all would solve
+        a singular system whose answer varies with the linear algebra library."""
         w, m = _wins(self.a, self.b, self.outcome, self.n - removed, self.k)
         self.refits += 1
-        theta, bound = elo.fit(w, m, ONE_VOTE, self.theta)
-        return theta, (m, bound)
+        count, part = connected_components(sparse.csr_matrix(m > 0), directed=False)
+        if count == 1:
+            theta, bound = elo.fit(w, m, ONE_VOTE, self.theta)
+            return theta, (m, bound, part)
+        theta, bound = np.zeros(self.k), np.zeros(self.k, dtype=int)
+        for label in range(count):
+            keep = np.flatnonzero(part == label)
+            if keep.size < 2:
+                continue
+            sub = np.ix_(keep, keep)
+            start = None if self.theta is None else self.theta[keep]
+            theta[keep], bound[keep] = elo.fit(w[sub], m[sub], ONE_VOTE, start)
+            theta[keep] -= theta[keep].mean()
+        return theta, (m, bound, part)
 
     def influence(self, theta, fitted, targets):
         """Δd of one vote of every cell (rows) for the gaps θ_X − θ_Y of ``targets``
@@ -206,8 +229,10 @@ class _Claim:
         given the bound θ_i at which Σ_j m_ij σ(θ_i − θ_j) = (its wins) ∓ ½: its votes move
         only its bound, by (σ(θ_i − θ_j) − s_i) / D_i with D_i = Σ_j m_ij σ_ij (1 − σ_ij),
         and it follows the others' moves with weights m_ij σ_ij (1 − σ_ij) / D_i."""
-        m, bound = fitted
-        free = bound == 0
+        m, bound, part = fitted
+        # only the models of X's part (X: the row of +1) move its gaps; the others' votes
+        # have no influence
+        free = (bound == 0) & (part == part[np.argmax(targets.sum(axis=1))])
         p = 0.5 * (1.0 + np.tanh(0.5 * (theta[:, None] - theta[None, :])))
         h = np.where(free[:, None] & free[None, :], m * p * p.T, 0.0)
         np.fill_diagonal(h, 0.0)
@@ -282,13 +307,29 @@ def _predicted(effect, n, gap) -> np.ndarray:
     return np.where(ok, need, np.inf)
 
 
+def _rated_with(fitted, x, others) -> np.ndarray:
+    """The models of ``others`` that the refit rates against x: those in x's part of the log,
+    x keeping a vote. A model with no vote left has no rating at all, and ratings in parts
+    that no vote joins have no common origin, so no removal that cuts X from Y flips "X ahead
+    of Y" (taking every vote of X would otherwise flip any claim about X)."""
+    m, _, part = fitted
+    if not m[x].any():
+        return others[:0]
+    return others[part[others] == part[x]]
+
+
 def _greedy(state, x, y, theta, m, removed, max_votes, steps) -> tuple:
     """Take votes by influence and refit until the refit puts y at or above x: ``(removed,
-    theta, effect, found)``; ``effect`` is the last influence of one vote of each cell."""
+    theta, effect, found)``; ``effect`` is the last influence of one vote of each cell. A
+    refit that cuts y from x (:func:`_rated_with`) ends the search unfound: no later removal
+    joins them again."""
     target = np.zeros((state.k, 1))
     target[x, 0], target[y, 0] = 1.0, -1.0
     effect = np.zeros(state.n.size)
+    rival = np.array([y])
     for _ in range(steps):
+        if not _rated_with(m, x, rival).size:
+            return removed, theta, effect, False
         gap = theta[x] - theta[y]
         if gap <= FLIPPED_AT:
             return removed, theta, effect, True
@@ -298,7 +339,8 @@ def _greedy(state, x, y, theta, m, removed, max_votes, steps) -> tuple:
             return removed, theta, effect, False
         removed = removed + take
         theta, m = state.fit(removed)
-    return removed, theta, effect, theta[x] - theta[y] <= FLIPPED_AT
+    found = _rated_with(m, x, rival).size and theta[x] - theta[y] <= FLIPPED_AT
+    return removed, theta, effect, bool(found)
 
 
 def _prune(state, flips, removed, effect, budget) -> tuple:
@@ -351,14 +393,13 @@ def _compositions(left, below) -> np.ndarray | None:
 
 
 def _exhaustive(state, flipped, below) -> tuple:
-    """The smallest removal of fewer than ``below`` votes that flips (``flipped(theta)``),
-    refitting every removal in order of size: ``(removal or None, searched)``."""
+    """The smallest removal of fewer than ``below`` votes that flips (``flipped(theta,
+    fitted)``), refitting every removal in order of size: ``(removal or None, searched)``."""
     rows = _compositions(state.n, below)
     if rows is None:
         return None, False
     for row in rows[1:]:                            # the empty removal is the fit itself
-        theta, _ = state.fit(row)
-        if flipped(theta):
+        if flipped(*state.fit(row)):
             return row, True
     return None, True
 
@@ -455,7 +496,8 @@ def fewest_votes_to_flip(a, b, outcome, n, k, *, claim="first", first=None, chal
     The claim ``"first"`` is "#1 = X ahead of every other model" (X the fitted #1, or
     ``first``; only ``challenger`` if given); ``("ahead", X, Y)`` is "X ahead of Y". A removal
     flips "X ahead of Y" when the refit (ties as half a win,
-    :func:`rankwise.stats.elo.fit`) puts Y at or above X: θ_Y ≥ θ_X − 1e-9. The search
+    :func:`rankwise.stats.elo.fit`) puts Y at or above X: θ_Y ≥ θ_X − 1e-9 (X keeping a
+    vote and joined to Y by a chain of votes). The search
     (module docstring) takes votes by their linearised influence on θ_X − θ_Y,
 
         Δd_c = −(u_a − u_b)(s_c − σ(θ_a − θ_b)),    J u = e_X − e_Y,
@@ -520,13 +562,14 @@ def _fewest(cells, k, claim, first, challenger, max_votes) -> VoteFlip:
     state = _Claim(cells, k, None)
     none = np.zeros(n.size)
     theta, m = state.fit(none)
-    state.theta = theta
+    state.theta, state.fitted = theta, m
     x, others, text = _parse_claim(claim, first, challenger, k, theta)
 
-    def flipped(t):
-        return bool(np.max(t[others]) >= t[x] - FLIPPED_AT)
+    def flipped(t, fitted):
+        rivals = _rated_with(fitted, x, others)
+        return bool(rivals.size and np.max(t[rivals]) >= t[x] - FLIPPED_AT)
 
-    if flipped(theta):
+    if flipped(theta, m):
         return _result(state, theta, x, others, text, none, True, True, 0, True,
                        "none: the claim does not hold on the full log")
     if k == 2:
@@ -570,29 +613,49 @@ def _influence_search(state, theta, m, x, others, max_votes, flipped) -> tuple:
     order = np.lexsort((theta[x] - theta[others], predicted))[:CHALLENGERS_SEARCHED]
     best, best_effect = None, None
     for column in order:
-        steps = max(1, (MAX_REFITS - state.refits) // 2)
-        removed, _, last, found = _greedy(state, x, int(others[column]), theta, m,
-                                          np.zeros(state.n.size), max_votes, steps)
-        if found and (best is None or removed.sum() < best.sum()):
-            best, best_effect = removed, last
+        y = int(others[column])
+        starts = [(np.zeros(state.n.size), theta, m)]
+        bound = m[1]
+        if bound[x] > 0:
+            # X won every vote: its rating is a bound, and the linearised influence (first
+            # order at a free challenger's finite maximum) cannot see the challenger become
+            # a bound itself; its steps take X's votes until X has none. A challenger that won
+            # all its votes is rated by a bound on X's footing, so the search also starts from
+            # the removal of every vote Y did not win (X's wins over Y among them)
+            unbeaten = _not_won(state, y)
+            if max_votes is None or unbeaten.sum() <= max_votes:
+                starts.append((unbeaten,) + state.fit(unbeaten))
+        for start, t, fitted in starts:
+            steps = max(1, (MAX_REFITS - state.refits) // 2)
+            removed, _, last, found = _greedy(state, x, y, t, fitted, start, max_votes, steps)
+            if found and (best is None or removed.sum() < best.sum()):
+                best, best_effect = removed, last
     if best is None:
         return np.zeros(state.n.size), False, False, "influence search: no flip found"
 
     def flips(removal):
-        return flipped(state.fit(removal)[0])
+        return flipped(*state.fit(removal))
 
     best, minimal = _prune(state, flips, best, best_effect, state.refits + MAX_REFITS)
     return best, True, minimal, ("influence search: greedy by linearised influence, refitted,"
                                  " then pruned")
 
 
+def _not_won(state, y) -> np.ndarray:
+    """The removal of every vote that model y lost or tied."""
+    lost = ((state.a == y) & (state.outcome != 0)) | ((state.b == y) & (state.outcome != 1))
+    return np.where(lost, state.n, 0.0)
+
+
 def _result(state, theta, x, others, text, removed, found, exact, lower, minimal,
             method) -> VoteFlip:
-    after = state.fit(removed)[0] if removed.any() else theta
-    # the challenger is the highest of the others after the refit; models level with it
-    # (within the fit's tolerance) go to the lowest index, so that the answer is the same
-    # whatever rounding the fit leaves
-    y = int(others[np.flatnonzero(after[others] >= after[others].max() - FLIPPED_AT)[0]])
+    after, fitted = state.fit(removed) if removed.any() else (theta, state.fitted)
+    # the challenger is the highest of the others the refit rates against X (all of them
+    # when none is); models level with it (within the fit's tolerance) go to the lowest
+    # index, so that the answer is the same whatever rounding the fit leaves
+    rated = _rated_with(fitted, x, others)
+    rivals = rated if rated.size else others
+    y = int(rivals[np.flatnonzero(after[rivals] >= after[rivals].max() - FLIPPED_AT)[0]])
     before_elo, after_elo = elo.to_elo(theta), elo.to_elo(after)
     cells = np.flatnonzero(removed > 0)
     votes = int(removed.sum())
@@ -602,6 +665,6 @@ def _result(state, theta, x, others, text, removed, found, exact, lower, minimal
         share=votes / float(state.n.sum()),
         elo_before=(float(before_elo[x]), float(before_elo[y])),
         elo_after=(float(after_elo[x]), float(after_elo[y])),
-        confirmed=bool(after[y] >= after[x] - FLIPPED_AT), found=bool(found),
+        confirmed=bool(rated.size and after[y] >= after[x] - FLIPPED_AT), found=bool(found),
         exact=bool(exact and found), lower=int(votes if exact and found else lower),
         minimal=bool(minimal and found), method=method, refits=state.refits)
