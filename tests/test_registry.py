@@ -26,7 +26,10 @@ WALKED = (ROOT / "tests" / "data", ROOT / "src" / "rankwise" / "examples")
 #: its shape or, for a table, its header. A file added under WALKED that some reader detects
 #: belongs here.
 DETECTED = {
-    "src/rankwise/examples": {"curves": "ioh"},
+    # the bundled folder holds Every Eval Ever samples (eval-records) and ioh's files
+    "src/rankwise/examples": {"is_items": True, "curves": "ioh"},
+    "src/rankwise/examples/eval_records_samples.jsonl": {"is_items": True,
+                                                         "items": "every-eval-ever-items"},
     "src/rankwise/examples/bbob": {"curves": "ioh"},
     "src/rankwise/examples/bbob/DE": {"curves": "ioh"},
     "src/rankwise/examples/bbob/DE/IOHprofiler_f10_EllipsoidRotated.json": {"curves": "ioh"},
