@@ -211,3 +211,16 @@ def test_each_subset_says_its_own_size(arena):
         assert f"Subset: category = {b.subset} ({b.votes['votes']:,.0f} votes)" in text
     scores = leaderboard(rankwise.load_example("garcia2008"), draws=5)
     assert "Subset" not in scores.render("text")
+
+
+@pytest.mark.parametrize("ties", ["davidson", "rao-kupper"])
+def test_two_models_peeled_in_one_pass_that_met_only_each_other_stay_finite(ties):
+    """A won every vote, B lost every vote; in a bootstrap resample they can have met only
+    each other: each is put back once an opponent of its is (its bound had none: NaN)."""
+    rows = ([("A", "B", "model_a")] * 5 + [("C", "D", "model_a")] * 3
+            + [("C", "D", "model_b")] * 2 + [("C", "D", "tie")] * 2
+            + [("A", "C", "model_a")] * 2 + [("B", "D", "model_b")] * 2)
+    frame = pd.DataFrame(rows, columns=["model_a", "model_b", "winner"])
+    board = rankwise.leaderboard(frame, ties=ties, draws=200).board
+    assert board.learners == ("A", "C", "D", "B")
+    assert np.isfinite(board.columns["elo_low"]).all() and np.isfinite(board.columns["elo"]).all()

@@ -37,6 +37,8 @@ def as_pandas(source):
     if isinstance(source, (pd.DataFrame, str, bytes, os.PathLike, np.ndarray, list, tuple,
                            dict)) or source is None:
         return source
+    if type(source).__module__.split(".")[0] == "rankwise":   # a ScoreTable, an ItemTable:
+        return source     # read as themselves (their Arrow stream is for other libraries)
     try:
         import narwhals as nw
     except ImportError:            # narwhals is a dependency; an install without it reads
