@@ -3,6 +3,7 @@ export as one table, a comparison logged back to MLflow, and a Weights & Biases 
 
 import builtins
 import json
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -237,3 +238,23 @@ def test_inside_an_active_run_the_analysis_is_its_child(store, monkeypatch):
     run = client.get_run(child)
     assert run.data.tags["mlflow.parentRunId"] == parent.info.run_id
     assert run.info.experiment_id == experiment and run.info.status == "FINISHED"
+
+
+def test_an_old_mlruns_folder_is_read_as_its_sqlite_store_would_be(tmp_path, monkeypatch):
+    """MLflow 3 opens a folder store only when asked (MLFLOW_ALLOW_FILE_STORE); reading an old
+    mlruns/ asks for the read alone and leaves the setting as it was."""
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")
+    uri = (tmp_path / "mlruns").as_uri()
+    client = mlflow.MlflowClient(uri)
+    experiment = client.create_experiment("old")
+    for model, shift in (("ridge", 0.0), ("forest", 0.1)):
+        for d in range(4):
+            run = client.create_run(experiment)
+            client.log_param(run.info.run_id, "model", model)
+            client.log_param(run.info.run_id, "dataset", f"d{d}")
+            client.log_metric(run.info.run_id, "accuracy", 0.6 + shift + 0.01 * d)
+            client.set_terminated(run.info.run_id)
+    monkeypatch.delenv("MLFLOW_ALLOW_FILE_STORE")
+    table = rankwise.load_table(tmp_path / "mlruns", criterion="accuracy")
+    assert set(table.learners) == {"ridge", "forest"} and table.values.shape == (4, 2)
+    assert "MLFLOW_ALLOW_FILE_STORE" not in os.environ

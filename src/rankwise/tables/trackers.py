@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import re
 from pathlib import Path
 
@@ -245,6 +246,10 @@ def read_store(source) -> bytes:
     mlflow = mlflow_module(f"{source}: reading an MLflow tracking store")
     uri = store_uri(source)
     previous = mlflow.get_tracking_uri()
+    # MLflow 3 refuses to open a folder store unless asked: reading an old mlruns/ is what
+    # its opt-out is for (nothing is written to it)
+    allowed = os.environ.get("MLFLOW_ALLOW_FILE_STORE")
+    os.environ["MLFLOW_ALLOW_FILE_STORE"] = "true"
     try:
         mlflow.set_tracking_uri(uri)
         runs = mlflow.search_runs(search_all_experiments=True)
@@ -253,6 +258,10 @@ def read_store(source) -> bytes:
                             f" ({brief(exc, source)})") from None
     finally:
         mlflow.set_tracking_uri(previous)
+        if allowed is None:
+            os.environ.pop("MLFLOW_ALLOW_FILE_STORE", None)
+        else:
+            os.environ["MLFLOW_ALLOW_FILE_STORE"] = allowed
     if runs.empty:
         raise RankwiseError(f"{source}: the tracking store has no runs")
     buffer = io.StringIO()
