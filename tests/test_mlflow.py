@@ -21,6 +21,12 @@ MODELS = {"random_forest": 0.86, "svm": 0.83, "logreg": 0.80, "knn": 0.78}
 DATASETS = [f"uci_{i}" for i in range(10)]
 
 
+@pytest.fixture(autouse=True)
+def _elsewhere(tmp_path, monkeypatch):
+    """MLflow's defaults (./mlflow.db, ./mlruns) land in the test's folder, never the checkout."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     """An SQLite tracking store made by MLflow itself: 3 experiments x 4 models x 10 data sets,
