@@ -299,9 +299,16 @@ class ItemSQL:
             self.cluster_texts()
             picks.append("coalesce(c.code, -1) AS cluster")
             joins.append("LEFT JOIN cluster_codes c ON r.cluster = c.label")
-        return self.con.execute(f"SELECT {', '.join(picks)} FROM rows r {' '.join(joins)}"
-                                " WHERE r.task = $task ORDER BY r.rn",
+        rows = self.con.execute(f"SELECT {', '.join(picks)}, r.rn FROM rows r"
+                                f" {' '.join(joins)} WHERE r.task = $task",
                                 {"task": task}).fetchnumpy()
+        # file order by a stable sort here: DuckDB's ORDER BY took most of a task's time, and
+        # the rows mostly come back in order already (then nothing is moved)
+        rn = np.asarray(rows.pop("rn"))
+        if rn.size > 1 and not (np.diff(rn) > 0).all():
+            order = np.argsort(rn, kind="stable")
+            rows = {name: np.asarray(values)[order] for name, values in rows.items()}
+        return rows
 
     def labels(self, role: str) -> list:
         """The labels of ``role`` by code (the categories of :meth:`task_rows`' codes)."""
