@@ -149,3 +149,18 @@ def test_huge_finite_scores_stay_finite_and_scale_free():
         assert big.tests[name].pvalue == pytest.approx(small.tests[name].pvalue, rel=1e-9), name
     assert big.effects[0].cohens_dz.estimate == pytest.approx(small.effects[0].cohens_dz.estimate)
     assert np.isfinite(big.table.values).all()
+
+
+@pytest.mark.figures
+def test_a_subsets_name_with_markup_stays_text_on_the_page():
+    """A --by value is a table's id and a section's label on the page: escaped in both."""
+    import rankwise
+
+    rng = np.random.default_rng(1)
+    evil = '<b onmouseover="x">"q'
+    frame = pd.DataFrame([{"dataset": f"d{d}", "learner": f"m{m}", "value": rng.normal() + m,
+                           "kind": evil if d % 2 else "plain"}
+                          for d in range(12) for m in range(4)])
+    page = rankwise.leaderboard(frame, by="kind", draws=20).to_html()
+    assert "<b " not in page and 'onmouseover="x"' not in page
+    assert "&lt;b onmouseover=&quot;x&quot;&gt;" in page

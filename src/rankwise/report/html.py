@@ -181,7 +181,7 @@ def _table(block, links) -> str:
                    for r in [*block.rows, *block.more_rows])
     # the names' column on the left, as the other formats set it
     names = ' class="names"' if block.align[1:2] == "<" else ""
-    out = (f'<table id="{block.key}"{names}><thead><tr>{head}</tr></thead>'
+    out = (f'<table id="{_h(block.key)}"{names}><thead><tr>{head}</tr></thead>'
            f"<tbody>{rows}</tbody></table>")
     caption = block.more_caption if block.more_rows and block.more_caption else block.caption
     if caption:
