@@ -54,7 +54,8 @@ def _cell(c, links=None) -> str:
     that prints its number (``links``: the document's :class:`~rankwise.report.page.Sentences`)."""
     text = c.text if isinstance(c, Cell) else str(c)
     value = c.value if isinstance(c, Cell) and c.value is not None else page.number_in(text)
-    attrs = "" if value is None else f' data-v="{value!r}"'
+    # repr keeps every digit; JavaScript's parseFloat reads "Infinity", not Python's "inf"
+    attrs = "" if value is None else f' data-v="{repr(value).replace("inf", "Infinity")}"'
     if isinstance(c, Cell):
         classes = " ".join(cls for cls, on in (("best", c.best), ("sig", c.mark)) if on)
         attrs += f' class="{classes}"' if classes else ""
