@@ -46,6 +46,7 @@ def pytest_configure(config):
 DOCTEST_TIERS = {
     "rankwise.errors.RankwiseWarning": "figures",
     "rankwise.report.write_report": "figures",
+    "rankwise.report.interactive_page": "figures",
     "rankwise.experiment.driver.run_experiment": "experiment",
     "rankwise.report.figure_svgs": "figures",
     "rankwise.report.html.html_report": "figures",

@@ -294,7 +294,7 @@ def test_interactive_compare_page(browser, no_script_browser, tmp_path):
     cmp = rankwise.compare(rankwise.load_example("garcia2010"))
     data = json.loads(cmp.to_json())
     path = tmp_path / "garcia2010.html"
-    path.write_text(cmp.to_html(), encoding="utf-8")
+    path.write_text(cmp.to_html(interactive=True), encoding="utf-8")
     _offline(path.read_text(encoding="utf-8"))
     assert_clean(check_page(browser, path.as_uri()), min_images=0)
     assert _visible_sections(browser) == ["all"]
@@ -349,7 +349,7 @@ def test_interactive_leaderboard_page(browser, no_script_browser, tabarena_board
     lb = tabarena_board
     data = json.loads(lb.to_json())
     path = tmp_path / "board.html"
-    path.write_text(lb.to_html(), encoding="utf-8")
+    path.write_text(lb.to_html(interactive=True), encoding="utf-8")
     assert path.stat().st_size <= 2_000_000
     _offline(path.read_text(encoding="utf-8"))
     assert_clean(check_page(browser, path.as_uri()), min_images=0)

@@ -266,7 +266,10 @@ def test_html_escapes_names_and_is_self_contained():
     from rankwise.report.page import JS
 
     page = evil_comparison().to_html()
-    assert page.lower().count("<script") == 1 and page.count(f"<script>{JS}</script>") == 1
+    assert "<script" not in page.lower()
+    live = evil_comparison().to_html(interactive=True)   # the one script is the page's own
+    assert live.lower().count("<script") == 1 and live.count(f"<script>{JS}</script>") == 1
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in live
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "50% &amp; $x_1$" in page
     assert not re.search(r'(src|href)="(https?:)?//', page)  # no external resources
     assert page.count("<figure") == 3 and page.count('<svg class="quartiles"') == 1
@@ -293,7 +296,7 @@ def test_html_report_in_headless_chromium(tmp_path):
     dom = subprocess.run([chromium(), *flags, "--dump-dom", page.as_uri()], capture_output=True,
                          text=True, timeout=120).stdout
     assert "Verdict" in dom and 'id="cd_diagram"' in dom and "<svg" in dom
-    assert dom.count("<script") == 1  # the page's own; the learner named <script> stayed text
+    assert "<script" not in dom  # the learner named <script> stayed text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in dom and "50% &amp; $x_1$" in dom
     shot = tmp_path / "shot.png"
     subprocess.run([chromium(), *flags, f"--screenshot={shot}", "--window-size=1200,1600",
@@ -352,8 +355,9 @@ def test_report_folder(tmp_path):
     files = {p.name for p in (tmp_path / "out").iterdir()}
     assert files == {f"{n}.{e}" for n in ("cd_diagram", "control_diagram", "pvalue_heatmap")
                      for e in ("svg", "pdf", "png")} | {
-        "report.txt", "report.md", "report.tex", "report_fragment.tex", "report.html", "pairs.csv",
-        "report.json", "cd_diagram.tikz", "cd_diagram_tikz.tex"}
+        "report.txt", "report.md", "report.tex", "report_fragment.tex", "report.html",
+        "report_interactive.html", "pairs.csv", "report.json", "cd_diagram.tikz",
+        "cd_diagram_tikz.tex"}
     doc = json.loads((tmp_path / "out" / "report.json").read_text())
     assert doc["report"]["verdict"]["losers"] == ["FH-GBML"]
     assert res.stdout.startswith("# rankwise report")

@@ -75,8 +75,12 @@ class Analysis:
         and DuckDB read :meth:`to_frame` without a copy per library (needs pyarrow)."""
         return self.to_frame("pyarrow").__arrow_c_stream__(requested_schema)
 
-    def to_html(self) -> str:
-        """A whole, self-contained HTML page with its figures inline."""
+    def to_html(self, interactive: bool = False) -> str:
+        """A whole, self-contained HTML page with its figures inline; ``interactive``: the
+        page whose tables sort, whose subsets switch and whose numbers link to their
+        sentences (a report folder's ``report_interactive.html``)."""
+        if interactive:
+            return self._report().interactive_page(self)
         return self._report().render(self, "html")
 
     def write_report(self, folder, figure_width=None) -> list:

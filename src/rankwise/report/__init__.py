@@ -156,7 +156,7 @@ def write_report(cmp, folder, procedure: str | None = None, figure_width=None) -
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     names = sorted(p.name for p in write_report(cmp, folder))
     >>> len(names), names[:4]
-    (18, ['cd_diagram.pdf', 'cd_diagram.png', 'cd_diagram.svg', 'cd_diagram.tikz'])
+    (19, ['cd_diagram.pdf', 'cd_diagram.png', 'cd_diagram.svg', 'cd_diagram.tikz'])
     """
     from .diagrams import figure_width as inches
     from .folder import write_report as write
@@ -208,6 +208,30 @@ def extra_files(result) -> dict:
 
     extras = getattr(presenter(result), "extras", None)
     return {} if extras is None else extras(result)
+
+
+def interactive_page(result, svgs: dict | None = None) -> str:
+    """``result``'s interactive HTML page (:mod:`rankwise.report.page`): the static page's
+    content with tables that sort, a switch between subsets, numbers linked to the sentences
+    that print them and hover details; ``svgs``: its figures (drawn when None).
+
+    Examples
+    --------
+    >>> import rankwise
+    >>> from rankwise.report import interactive_page
+    >>> page = interactive_page(rankwise.compare(rankwise.load_example("garcia2010")))
+    >>> page.count("<script>"), 'data-subset="Bupa"' in page
+    (1, True)
+    """
+    from .html import html_page, html_report
+
+    if not _other(result):
+        return html_report(result, svgs, interactive=True)
+    from .generic import svgs as draw
+    from .kinds import presenter
+
+    doc = presenter(result).document(result)
+    return html_page(doc, doc.title, draw(result) if svgs is None else svgs, interactive=True)
 
 
 def result_frame(result):
@@ -266,7 +290,8 @@ def plain_summary(result) -> str:
 
 
 __all__ = ["FORMATS", "build_document", "figure_svgs", "figures", "html_report", "latex_report", "markdown_report",
-           "notebook_fragment", "plain_summary", "extra_files", "result_frame", "render", "report_section", "text_report", "write_report"]
+           "notebook_fragment", "plain_summary", "extra_files", "result_frame",
+           "interactive_page", "render", "report_section", "text_report", "write_report"]
 
 
 def write_pairs(cmp, path, significant_only: bool = False) -> list:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from .._files import moved, staged_folder
 from .diagrams import draw_all, figure_bytes, shown_figure_inputs, warn_small_type
+from .generic import INTERACTIVE
 from .html import html_report
 from .json_report import json_report
 from .latex import latex_report
@@ -45,7 +46,8 @@ def tikz_type(cmp, width: float | None) -> dict:
 
 
 def write_report(cmp, folder, width: float | None = None) -> list:
-    """Write report.{txt,md,tex,html,json}, report_fragment.tex (the tables and figure
+    """Write report.{txt,md,tex,html,json}, report_interactive.html (the page whose tables
+    sort and whose data sets switch, :mod:`.page`), report_fragment.tex (the tables and figure
     environments to \\input into a paper), each drawn figure as SVG, PDF and PNG, and the CD
     diagram also as TikZ (cd_diagram.tikz, and cd_diagram_tikz.tex, which compiles on its own;
     not cd_diagram.tex, whose PDF would overwrite the drawn cd_diagram.pdf) and pairs.csv
@@ -82,6 +84,8 @@ def _write_all(cmp, folder: Path, width=None) -> list:
              "report.tex": latex_report(cmp, figure_files=True),
              "report_fragment.tex": latex_report(cmp, figure_files=True, fragment=True),
              "report.html": html_report(cmp, cmp.figure_svgs if svgs is None else svgs),
+             INTERACTIVE: html_report(cmp, cmp.figure_svgs if svgs is None else svgs,
+                                      interactive=True),
              "report.json": json_report(cmp)}
     streamed = folder_pairs(cmp, folder)  # every pair of a streamed family, block by block
     if not streamed:

@@ -12,6 +12,8 @@ from .kinds import presenter
 #: The report folder's files of the formats (the figures and extras come beside them).
 FILES = {"text": "report.txt", "markdown": "report.md", "latex": "report.tex",
          "html": "report.html", "json": "report.json"}
+#: The interactive page every report folder has beside them (:mod:`.page`).
+INTERACTIVE = "report_interactive.html"
 
 
 def _names(doc) -> tuple:
@@ -121,6 +123,10 @@ def _write_all(result, folder: Path, width) -> list:
             written.append(path)
     texts = {name: render(result, fmt, width=WIDTH if fmt == "text" else None,
                           figure_files=True, inline=inline) for fmt, name in files(result).items()}
+    from .html import html_page
+
+    doc = presenter(result).document(result)   # the page whose tables sort, subsets switch
+    texts[INTERACTIVE] = html_page(doc, doc.title, inline, interactive=True)
     extras = getattr(presenter(result), "extras", None)
     texts.update({} if extras is None else extras(result))
     for name, text in texts.items():

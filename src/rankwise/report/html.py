@@ -49,10 +49,13 @@ def _td(text) -> str:
 
 
 def _cell(c, links=None) -> str:
-    """A table cell: its text, ``data-v`` (the unrounded number the page sorts by and a reader
-    can check against the JSON), the exact value or hint on hover, and a link to the sentence
-    that prints its number (``links``: the document's :class:`~rankwise.report.page.Sentences`)."""
+    """A table cell. On the interactive page (``links``: the document's
+    :class:`~rankwise.report.page.Sentences`) also ``data-v`` (the unrounded number the page
+    sorts by and a reader can check against the JSON), the exact value or hint on hover, and a
+    link to the sentence that prints its number."""
     text = c.text if isinstance(c, Cell) else str(c)
+    if links is None:   # the static page
+        return _static_cell(c)
     value = c.value if isinstance(c, Cell) and c.value is not None else page.number_in(text)
     # repr keeps every digit; JavaScript's parseFloat reads "Infinity", not Python's "inf"
     attrs = "" if value is None else f' data-v="{repr(value).replace("inf", "Infinity")}"'
@@ -70,6 +73,15 @@ def _cell(c, links=None) -> str:
     # the star every other format prints (the legend names it), beside the colour
     star = "<sup>*</sup>" if isinstance(c, Cell) and c.mark else ""
     return f"<td{attrs}>{inner}{star}</td>"
+
+
+def _static_cell(c) -> str:
+    if isinstance(c, Cell):
+        classes = " ".join(cls for cls, on in (("best", c.best), ("sig", c.mark)) if on)
+        # the star every other format prints (the legend names it), beside the colour
+        return ((f'<td class="{classes}">' if classes else "<td>") + _td(c.text)
+                + ("<sup>*</sup>" if c.mark else "") + "</td>")
+    return f"<td>{_td(c)}</td>"
 
 
 def _svg_only(svg: str) -> str:
@@ -124,24 +136,24 @@ def quartile_svgs(cmp) -> str:
     return '<div class="quartile-charts">' + "".join(svgs) + "</div>"
 
 
-def body(cmp, svgs: dict) -> str:
+def body(cmp, svgs: dict, interactive: bool = False) -> str:
     """The report's content inside its wrapper ``<div>`` (figures from ``svgs``)."""
-    return document_body(build(cmp), svgs, cmp)
+    return document_body(build(cmp), svgs, cmp, interactive)
 
 
-def document_body(doc, svgs: dict, cmp=None) -> str:
+def document_body(doc, svgs: dict, cmp=None, interactive: bool = False) -> str:
     """A :class:`~rankwise.report.document.Document` as HTML (``cmp``: the comparison whose
-    quartile charts a ``quartiles`` block draws): every sentence anchored, every subset in a
-    section of its own, every number of a table linked to the sentence that prints it
-    (:mod:`rankwise.report.page`)."""
-    links = page.Sentences()
+    quartile charts a ``quartiles`` block draws). ``interactive``: every sentence anchored,
+    every subset in a section of its own, every number of a table linked to the sentence that
+    prints it (:mod:`rankwise.report.page`)."""
+    links = page.Sentences() if interactive else None
     said = {}     # the sentences first: a table's number links to a sentence after it too
     for i, block in enumerate(doc.blocks):
         if isinstance(block, Paragraph):
-            said[i] = links.spans(block.text)
+            said[i] = links.spans(block.text) if interactive else _h(block.text)
         elif isinstance(block, Bullets):
-            said[i] = [links.spans(item) for item in block.items]
-    sections = page.Sections()
+            said[i] = [links.spans(item) if interactive else _h(item) for item in block.items]
+    sections = page.Sections() if interactive else page.NoSections()
     parts = [f"<h1>{_h(doc.title)}</h1>"]
     for i, block in enumerate(doc.blocks):
         if isinstance(block, Heading):
@@ -178,19 +190,39 @@ def _table(block, links) -> str:
     out, ``more_rows``, are here too) and its caption."""
     head = "".join("<th>" + "<br>".join(_h(x) for x in header_lines(h)) + "</th>"
                    for h in block.header)
+    more = block.more_rows if links is not None else []
     rows = "".join("<tr>" + "".join(_cell(c, links) for c in r) + "</tr>"
-                   for r in [*block.rows, *block.more_rows])
+                   for r in [*block.rows, *more])
     # the names' column on the left, as the other formats set it
     names = ' class="names"' if block.align[1:2] == "<" else ""
     out = (f'<table id="{_h(block.key)}"{names}><thead><tr>{head}</tr></thead>'
            f"<tbody>{rows}</tbody></table>")
-    caption = block.more_caption if block.more_rows and block.more_caption else block.caption
+    caption = block.more_caption if more and block.more_caption else block.caption
     if caption:
         out += f'<p class="caption">{_h(caption.replace(BEST, "bold"))}</p>'
     return out
 
 
-def full_ranking(cmp) -> str:
+# Sorting (click a heading; again to reverse) and filtering (by learner name) of the full
+# ranking, inline: no external script. The URL fragment can set both (#filter=abc&sort=2:desc).
+_RANKING_JS = """(function(){var t=document.getElementById('full_ranking');if(!t)return;
+var b=t.tBodies[0],q=document.getElementById('full_ranking_filter');
+function rows(){return Array.prototype.slice.call(b.rows);}
+function filter(v){v=(v||'').toLowerCase();q.value=v;rows().forEach(function(r){
+r.hidden=!!v&&r.cells[1].textContent.toLowerCase().indexOf(v)<0;});}
+function sort(c,d){var rs=rows();rs.sort(function(x,y){var a=x.cells[c].getAttribute('data-v'),
+e=y.cells[c].getAttribute('data-v'),na=parseFloat(a),ne=parseFloat(e);
+var r=(isNaN(na)||isNaN(ne))?String(a).localeCompare(String(e)):na-ne;return d?-r:r;});
+rs.forEach(function(r){b.appendChild(r);});t.setAttribute('data-sorted',c+(d?':desc':':asc'));}
+Array.prototype.forEach.call(t.tHead.rows[0].cells,function(th,i){th.style.cursor='pointer';
+th.title='sort';th.addEventListener('click',function(){
+sort(i,t.getAttribute('data-sorted')===i+':asc');});});
+q.addEventListener('input',function(){filter(q.value);});
+var h=new URLSearchParams(location.hash.slice(1));if(h.get('filter'))filter(h.get('filter'));
+if(h.get('sort')){var s=h.get('sort').split(':');sort(parseInt(s[0],10),s[1]==='desc');}})();"""
+
+
+def full_ranking(cmp, interactive: bool = False) -> str:
     """Every learner in one sortable, filterable table (for reports that show only the best
     ``top``): position, name, mean rank and interval, the verdict's decision and adjusted p
     against the best, and the median difference from the best where it was computed."""
@@ -228,13 +260,14 @@ def full_ranking(cmp) -> str:
         "#", "learner", "mean rank", "interval", "decision", f"adjusted p vs {v.best or '-'}",
         f"median difference vs {v.best or '-'}"))
     return (f'<h2 id="all-learners">All {t.n_learners:,} learners</h2>'
-            '<p><label>Filter by name: <input id="full_ranking_filter" class="table-filter"'
-            ' data-table="full_ranking" type="search"></label>'
+            '<p><label>Filter by name: <input id="full_ranking_filter"'
+            + (' class="table-filter" data-table="full_ranking"' if interactive else "")
+            + ' type="search"></label>'
             ' Click a heading to sort (again to reverse).</p>'
             f'<table id="full_ranking"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}'
             '</tbody></table><p class="caption">Every learner, best mean rank first; decisions'
             " by the verdict's procedure against the best ('not detected' is not evidence of"
-            f" equivalence).</p>")
+            f" equivalence).</p>" + ("" if interactive else f"<script>{_RANKING_JS}</script>"))
 
 
 #: The page shows each data set's scores and ranks (a section each, one at a time) up to this
@@ -254,6 +287,7 @@ def by_dataset(cmp) -> str:
     v, ci, order = cmp.verdict, cmp.mean_rank_intervals, np.argsort(cmp.mean_ranks, kind="stable")
     losers = set(v.losers)
     sections = page.Sections()
+    cells = page.Sentences()    # no sentences here: the cells' values and hovers alone
     parts = ['<h2 id="each-dataset">Each data set</h2><p>The whole table, then every data set'
              " alone: its scores and the ranks within it (1 = best, ties get mid-ranks).</p>"]
 
@@ -270,7 +304,7 @@ def by_dataset(cmp) -> str:
     parts.append(sections.at(Heading(f"All {t.n_datasets:,} data sets", 3, subset="all"))
                  + f"<h3>All {t.n_datasets:,} data sets</h3>" + _table(Table(
                      ["#", "learner", "mean rank", "interval", "decision"], rows, "<<>><",
-                     key="each_all"), None))
+                     key="each_all"), cells))
     d = table_digits(cmp)
     for i, name in enumerate(t.datasets):
         values, ranks = t.values[i], cmp.ranks[i]
@@ -285,13 +319,14 @@ def by_dataset(cmp) -> str:
         heading = Heading(f"Data set {name}", 3, subset=str(name))
         parts.append(sections.at(heading) + f"<h3>{_h(heading.text)}</h3>" + _table(Table(
             ["#", "learner", t.criterion or "score", "rank"], rows, "<<>>",
-            key=f"each_{i + 1}", caption=f"The best score in {BEST}."), None))
+            key=f"each_{i + 1}", caption=f"The best score in {BEST}."), cells))
     return "\n".join(parts) + sections.close()
 
 
-def html_report(cmp, svgs: dict | None = None) -> str:
+def html_report(cmp, svgs: dict | None = None, interactive: bool = False) -> str:
     """One self-contained page (with every learner in a sortable table when the tables above
-    show only the best ``top``).
+    show only the best ``top``). ``interactive``: the page of :mod:`rankwise.report.page`
+    (``report_interactive.html`` of a report folder), with each data set's section.
 
     Examples
     --------
@@ -301,22 +336,27 @@ def html_report(cmp, svgs: dict | None = None) -> str:
     >>> page = html_report(cmp)
     >>> page.startswith("<!DOCTYPE html>"), page.count("<svg") >= 3
     (True, True)
+    >>> "subset-switch" in html_report(cmp, interactive=True), "<script" in page
+    (True, False)
     """
     svgs = cmp.figure_svgs if svgs is None else svgs
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>rankwise report: {_h(source_name(cmp.table.source))}</title>"
-            f"<style>{_CSS}</style></head><body>\n<div class=\"{WRAPPER} page\">\n"
-            + body(cmp, svgs) + "\n" + full_ranking(cmp) + "\n" + by_dataset(cmp)
-            + f"\n</div><script>{page.JS}</script></body></html>\n")
+    content = (body(cmp, svgs, interactive) + "\n" + full_ranking(cmp, interactive)
+               + ("\n" + by_dataset(cmp) if interactive else ""))
+    return _page(f"rankwise report: {source_name(cmp.table.source)}", content, interactive)
 
 
-def html_page(doc, title: str, svgs: dict | None = None) -> str:
-    """A :class:`~rankwise.report.document.Document` as one self-contained page."""
+def html_page(doc, title: str, svgs: dict | None = None, interactive: bool = False) -> str:
+    """A :class:`~rankwise.report.document.Document` as one self-contained page
+    (``interactive``: with :mod:`rankwise.report.page`'s sections, links and script)."""
+    return _page(title, document_body(doc, svgs or {}, interactive=interactive), interactive)
+
+
+def _page(title: str, content: str, interactive: bool) -> str:
+    script = f"<script>{page.JS}</script>" if interactive else ""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_h(title)}</title>"
             f"<style>{_CSS}</style></head><body>\n<div class=\"{WRAPPER} page\">\n"
-            + document_body(doc, svgs or {}) + f"\n</div><script>{page.JS}</script>"
-            "</body></html>\n")
+            + content + f"\n</div>{script}</body></html>\n")
 
 
 def document_fragment(doc, svgs: dict) -> str:

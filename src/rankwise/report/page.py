@@ -154,6 +154,16 @@ class Sections:
         return "</section></div>" if self.level is not None else ""
 
 
+class NoSections:
+    """The static page's: no subset sections (every subset one after another)."""
+
+    def at(self, heading) -> str:
+        return ""
+
+    def close(self) -> str:
+        return ""
+
+
 CSS = """.W span.s:target,.W li:target{background:#fff3b0}.W td a{color:inherit;
 text-decoration:none;border-bottom:1px dotted #888}.W th.sort{cursor:pointer}
 .W th.sort[aria-sort=ascending]::after{content:" ▲"}.W th.sort[aria-sort=descending]::after{
