@@ -70,7 +70,7 @@ def log_to_mlflow(result, experiment: str | None = None, *, tracking_uri: str | 
     1.7708333333333333
     """
     mlflow = _mlflow()
-    from mlflow.entities import Metric, Param, RunTag
+    from mlflow.entities import Metric, Param
 
     client = mlflow.MlflowClient(tracking_uri)
     with tempfile.TemporaryDirectory() as folder:
