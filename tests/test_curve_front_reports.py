@@ -140,7 +140,8 @@ def _without_figures(text: str, fmt: str) -> list:
 def test_curves_command_every_format_and_report(cli, tmp_path):
     folder = _every_format_equals_the_folder(cli, tmp_path, ("curves", "--example", "learning"))
     assert {p.name for p in folder.iterdir()} == set(FILES.values()) | {
-        f"{name}.{ext}" for name in ("curves", "checkpoints") for ext in ("svg", "pdf", "png")}
+        f"{name}.{ext}" for name in ("curves", "checkpoints") for ext in ("svg", "pdf", "png")
+    } | {"report_interactive.html"}
     assert "](curves.svg)" in (folder / "report.md").read_text()
     assert "keepaspectratio]{checkpoints.pdf}" in \
         (folder / "report.tex").read_text()
@@ -154,7 +155,7 @@ def test_fronts_command_every_format_and_report(cli, tmp_path, example, criteria
     folder = _every_format_equals_the_folder(
         cli, tmp_path, ("compare", "--example", example, "--criteria", criteria))
     assert {p.name for p in folder.iterdir()} == set(FILES.values()) | {
-        f"{name}.{ext}" for name in figures for ext in ("svg", "pdf", "png")}
+        f"{name}.{ext}" for name in figures for ext in ("svg", "pdf", "png")} | {"report_interactive.html"}
     assert json.loads((folder / "report.json").read_text())["schema"] == "rankwise.fronts/2"
 
 

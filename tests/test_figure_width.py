@@ -98,7 +98,7 @@ def test_figure_width_leaves_the_default_files_unchanged(tmp_path):
 def test_cli_figure_width(tmp_path, capsys, cli):
     code, out, err = cli("compare", "--example", "garcia2008", "--posthoc", "all",
                          "--report", tmp_path / "r", "--figure-width", "column")
-    assert code == 0 and "wrote 18 files" in err
+    assert code == 0 and "wrote 19 files" in err
     assert max(file_widths_cm(tmp_path / "r", "cd_diagram")) <= 8.45
     code, out, err = cli("compare", "--example", "garcia2008", "--figure-width", "page")
     assert code == 2 and err.strip() == ("rankwise: error: --figure-width sizes the figures of"

@@ -221,7 +221,7 @@ def test_criteria_given_explicitly_or_as_a_criterion_list_agree(cli, tmp_path):
     assert ran.code == 0
     assert {p.name for p in (tmp_path / "rep").iterdir()} == {
         "report.txt", "report.md", "report.html", "report.tex", "report.json",
-        *(f"{name}.{ext}" for name in ("front", "gsd") for ext in ("svg", "pdf", "png"))}
+        "report_interactive.html", *(f"{name}.{ext}" for name in ("front", "gsd") for ext in ("svg", "pdf", "png"))}
 
 
 @pytest.mark.figures
