@@ -364,22 +364,13 @@ def _fit_tied(model: str, wins, ties, lightest, start, extra0):
         else:
             theta[keep] = elo.fit(w + 0.5 * t, w + w.T + t, lightest,
                                   None if start is None else start[keep])[0]
-    played = wins + wins.T + ties > 0
-    pending = list(zip(order, sides))
-    while pending:
-        # the last taken out goes back first; models taken out in one pass may have met only
-        # each other, so one that met none of those back yet waits for one that did (its
-        # bound would have no opponent: NaN), as elo.fit puts them back
-        ready = [p for p, (i, _) in enumerate(pending) if (alive & played[i]).any()]
-        i, side = pending.pop(ready[-1] if ready else len(pending) - 1)
-        met = alive & played[i]
-        if met.any():
-            games = wins[i, met] + wins[met, i] + ties[i, met]
-            score = float(wins[i, met].sum() + 0.5 * ties[i, met].sum())
-            theta[i] = battle_ties.bound(model, side, theta[met], games, score, lightest,
-                                         0.0 if np.isnan(extra) else extra)
-            bound[i] = side
-        alive[i] = True
+    # in elo.fit's order: a model peeled in one pass with its only opponents waits for them
+    for i, side, met in elo.put_back(order, sides, alive, wins + wins.T + ties > 0):
+        games = wins[i, met] + wins[met, i] + ties[i, met]
+        score = float(wins[i, met].sum() + 0.5 * ties[i, met].sum())
+        theta[i] = battle_ties.bound(model, side, theta[met], games, score, lightest,
+                                     0.0 if np.isnan(extra) else extra)
+        bound[i] = side
     return theta - theta.mean(), bound, iterations, extra
 
 

@@ -241,19 +241,36 @@ def fit(w: np.ndarray, n: np.ndarray, lightest: float,
         sub = np.ix_(keep, keep)
         theta[keep], bound[keep] = _pair_blocks(w[sub], n[sub], lightest,
                                                 None if theta0 is None else theta0[keep])
+    for i, side, met in put_back(order, sides, alive, n > 0):
+        theta[i] = _bound(side, theta[met], n[i, met], float(w[i, met].sum()), lightest)
+        bound[i] = side
+    return theta, bound
+
+
+def put_back(order, sides, alive: np.ndarray, played: np.ndarray):
+    """``(learner, side, met)`` for each peeled learner that met a learner already back, in
+    the order they go back, marking each back in ``alive`` (changed in place). The last taken
+    out goes back first; learners taken out in one pass may have met only each other, so one
+    that met none of those back yet waits for one that did (its bound would have no opponent:
+    NaN); one that met none at all starts a part of its own (nothing yielded for it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankwise.stats.elo import put_back
+    >>> played = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=bool)
+    >>> alive = np.array([False, True, False])
+    >>> [(int(i), s) for i, s, _ in put_back([0, 2], [1, -1], alive, played)]
+    [(2, -1), (0, 1)]
+    """
     pending = list(zip(order, sides))
     while pending:
-        # the last taken out goes back first; learners taken out in one pass may have met
-        # only each other, so one that met none of those back yet waits for one that did
-        # (its bound would have no opponent); one that met none at all starts its own part
-        ready = [p for p, (i, _) in enumerate(pending) if (alive & (n[i] > 0)).any()]
+        ready = [p for p, (i, _) in enumerate(pending) if (alive & played[i]).any()]
         i, side = pending.pop(ready[-1] if ready else len(pending) - 1)
-        met = alive & (n[i] > 0)
+        met = alive & played[i]
         if met.any():
-            theta[i] = _bound(side, theta[met], n[i, met], float(w[i, met].sum()), lightest)
-            bound[i] = side
+            yield i, side, met
         alive[i] = True
-    return theta, bound
 
 
 def _pair_split(w: np.ndarray, n: np.ndarray) -> np.ndarray | None:
