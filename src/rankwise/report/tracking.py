@@ -10,6 +10,7 @@ result's class.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import tempfile
@@ -70,6 +71,16 @@ def log_to_mlflow(result, experiment: str | None = None, *, tracking_uri: str | 
     1.7708333333333333
     """
     mlflow = _mlflow()
+    # MLflow's own INFO lines (a new store's tables created) are not the user's business here
+    quiet, level = logging.getLogger("mlflow"), logging.getLogger("mlflow").level
+    quiet.setLevel(max(level, logging.WARNING))
+    try:
+        return _log(mlflow, result, experiment, tracking_uri, run_name, figure_width)
+    finally:
+        quiet.setLevel(level)
+
+
+def _log(mlflow, result, experiment, tracking_uri, run_name, figure_width) -> str:
     from mlflow.entities import Metric, Param
 
     client = mlflow.MlflowClient(tracking_uri)
