@@ -349,7 +349,12 @@ def read_items_input(input, example, source_format, **options):
         if example not in ITEM_EXAMPLES:
             raise RankwiseError(f"--example {example} is a table of learners x data sets, not"
                                 f" scored items; the item examples: {', '.join(ITEM_EXAMPLES)}")
-        return load_items_example(example, missing=options.get("missing", "refuse"))
+        if source_format in (None, "auto"):
+            return load_items_example(example, missing=options.get("missing", "refuse"))
+        from importlib.resources import as_file, files   # a reader named: the file read by it
+
+        with as_file(files("rankwise.examples") / ITEM_EXAMPLES[example][0]) as path:
+            return read_items(path, reader=source_format, **options)
     return read_items(input, reader=source_format, **options)
 
 
