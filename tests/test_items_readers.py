@@ -235,3 +235,12 @@ def test_a_markdown_board_saved_with_a_byte_order_mark_is_read(tmp_path):
     plain.write_text(text, encoding="utf-8")
     bom.write_text(text, encoding="utf-8-sig")
     assert read_board(bom, "bom.md")[0] == read_board(plain, "plain.md")[0] == ("a", "b")
+
+
+def test_an_item_example_is_read_by_the_source_named(cli):
+    """--source with --example: the bundled file read by that reader (refused where it is not
+    that tool's file), never silently by the example's own."""
+    ran = cli("compare", "--example", "evals", "--items", "--source", "lm-eval")
+    assert ran.code == 2 and "lm-evaluation-harness" in ran.err
+    ran = cli("compare", "--example", "evals", "--items", "--source", "items", "-f", "json")
+    assert ran.code == 0 and '"reader": "items"' in ran.out
