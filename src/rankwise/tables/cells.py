@@ -17,6 +17,20 @@ MISSING_TOKENS = {"", "na", "n/a", "nan", "null", "none", "?"}
 NA_SPELLINGS = sorted({v for t in MISSING_TOKENS for v in (t, t.upper(), t.capitalize())})
 
 
+def by_lower_name(frame: pd.DataFrame) -> dict:
+    """The frame's columns by their stripped, lower-case names (how a tool's columns are
+    found whatever their case).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rankwise.tables.cells import by_lower_name
+    >>> by_lower_name(pd.DataFrame(columns=[" Task", "result"]))
+    {'task': ' Task', 'result': 'result'}
+    """
+    return {str(c).strip().lower(): c for c in frame.columns}
+
+
 def text(cells: pd.Series) -> pd.Series:
     """Names as stripped text; a missing name is an empty string."""
     if pd.api.types.is_string_dtype(cells.dtype) and cells.dtype != object:

@@ -41,7 +41,7 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from ..names import SOURCE_FORMATS  # noqa: F401  (re-exported)
-from .cells import MISSING_TOKENS, parse_numbers, text
+from .cells import MISSING_TOKENS, by_lower_name, parse_numbers, text
 from .direction import direction_of
 from .registry import AMLB_METRICS, table_format
 from .eval_records import AGGREGATE_COLUMNS, every_eval_ever_table
@@ -272,10 +272,6 @@ def read_as(frame: pd.DataFrame, *, source_format: str, columns: dict | None, cr
     return long, reading, criterion
 
 
-def _lower(frame) -> dict:
-    return {str(c).strip().lower(): c for c in frame.columns}
-
-
 #: The experiment trackers' runs tables (:mod:`.trackers`).
 TRACKERS = {"mlflow": mlflow_runs, "wandb": wandb_runs}
 
@@ -296,7 +292,7 @@ AMLB_NOT_CRITERIA = frozenset({"id", "constraint", "fold", "type", "mode", "vers
 
 
 def _amlb(frame, criterion, label, mapping=None, duplicates=None):
-    low = _lower(frame)
+    low = by_lower_name(frame)
     task, framework, result = (low[c] for c in ("task", "framework", "result"))
     mapping = mapping or {}
     notes, extra = [], {}
@@ -538,7 +534,7 @@ def _qualified(names: pd.Series, ids: pd.Series, word: str) -> tuple:
 
 
 def _openml(frame, criterion, label):
-    low = _lower(frame)
+    low = by_lower_name(frame)
     built = {"criterion": low["function"], "value": low["value"], "dataset": "_dataset",
              "learner": "_learner"}
     if "data_name" in low:
@@ -571,7 +567,7 @@ MLR3_META = {"uhash", "nr", "task", "task_id", "learner", "learner_id", "resampl
 
 
 def _mlr3(frame, criterion, label):
-    low = _lower(frame)
+    low = by_lower_name(frame)
     built = {"dataset": low["task_id"], "learner": low["learner_id"]}
     if "iteration" in low:
         built["fold"] = low["iteration"]
@@ -633,7 +629,7 @@ def _weka(frame, criterion, label, duplicates=None):
     comes from the instance counts. A file without ``Key_Fold`` is WEKA's random-split design
     (``RandomSplitResultProducer``): each run is one train/test split, read as fold 1 of that
     run."""
-    low = _lower(frame)
+    low = by_lower_name(frame)
     measures = [col for key, col in low.items() if key not in WEKA_KEYS and col != "_row"
                 and pd.to_numeric(frame[col], errors="coerce").notna().any()]
     chosen = _weka_measure(measures, criterion, label)
@@ -682,7 +678,7 @@ def _tabarena(frame, criterion, label):
     data set = ``dataset`` (or ``task``), learner = ``method``, fold = ``fold`` (or ``seed``), value =
     ``metric_error`` (each data set's own metric, in ``metric``, as an error: lower is
     better), or another numeric column named by the criterion (``time_train_s``)."""
-    low = _lower(frame)
+    low = by_lower_name(frame)
     numeric = [col for key, col in low.items() if key not in TABARENA_KEYS and col != "_row"
                and pd.to_numeric(frame[col], errors="coerce").notna().any()]
     want = "metric_error" if criterion is None else str(criterion)

@@ -42,7 +42,7 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from .._text import brief
-from .cells import text
+from .cells import by_lower_name, text
 
 #: The params (MLflow) or config keys (W&B) that name the learner, in the order tried.
 LEARNER_KEYS = ("model", "model_name", "model_type", "learner", "algorithm", "estimator",
@@ -65,10 +65,6 @@ MLFLOW_INSTALL = "pip install 'rankwise[mlflow]'"
 BARE = re.compile(r"(?<![\w'\"])-?(nan|inf)(?![\w'\"])")
 
 
-def _lower(frame) -> dict:
-    return {str(c).strip().lower(): c for c in frame.columns}
-
-
 def _first(low: dict, prefix: str, keys) -> str | None:
     return next((low[prefix + k] for k in keys if prefix + k in low), None)
 
@@ -80,7 +76,7 @@ def mlflow_runs(frame, criterion, label, mapping=None):
     :func:`rankwise.tables.sources.read_as`): ``(frame, built, describe, notes, criterion,
     extra)``."""
     mapping = mapping or {}
-    low = _lower(frame)
+    low = by_lower_name(frame)
     built, describe, notes = {}, {}, []
     learner = _first(low, "params.", LEARNER_KEYS)
     if learner is None and RUN_NAME.lower() in low:
@@ -276,7 +272,7 @@ def wandb_runs(frame, criterion, label, mapping=None):
     table: ``(frame, built, describe, notes, criterion, extra)``."""
     mapping = mapping or {}
     frame = _flattened(frame, label)
-    low = _lower(frame)
+    low = by_lower_name(frame)
     api = any(k.startswith("summary.") for k in low)
     prefix = "config." if api else ""
     built, describe, notes = {}, {}, []
@@ -301,7 +297,7 @@ def wandb_runs(frame, criterion, label, mapping=None):
         columns = [c for c in frame.columns if str(c).startswith("summary.")
                    and not str(c).startswith("summary._") and c not in used]
     else:   # the UI's export does not tell config from summary: every numeric column
-        columns = [c for k, c in _lower(frame).items() if k not in WANDB_META
+        columns = [c for k, c in by_lower_name(frame).items() if k not in WANDB_META
                    and c not in used and c != "_row" and not k.startswith("_")
                    and pd.to_numeric(frame[c], errors="coerce").notna().any()]
         notes.append("The W&B export does not tell config values from summary metrics: each"
@@ -316,7 +312,7 @@ def wandb_runs(frame, criterion, label, mapping=None):
 def _flattened(frame, label):
     """``Api().runs()``'s ``config`` and ``summary`` columns (dicts, or their text in a CSV)
     as ``config.K`` and ``summary.K`` columns (nested keys joined by dots)."""
-    low = _lower(frame)
+    low = by_lower_name(frame)
     if not all(k in low for k in WANDB_DICTS):
         return frame
     parts = [frame.drop(columns=[low[k] for k in WANDB_DICTS])]
