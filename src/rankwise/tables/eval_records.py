@@ -30,6 +30,7 @@ import pandas as pd
 
 from .._version import __version__
 from ..errors import RankwiseError
+from .._text import brief
 
 #: The schema version the writers declare and the readers were written against.
 SCHEMA_VERSION = "0.3.0"
@@ -102,27 +103,33 @@ def is_aggregate_path(path) -> bool:
     return p.suffix.lower() in (".json", ".jsonl") and looks_aggregate(_head(p))
 
 
-def _records_of(path: Path):
-    """``(where, record)`` of each aggregate record in a file: one JSON object, a list of
-    them, or one a line."""
+def json_records(path: Path, what: str, lines: bool = False):
+    """``(where, record)`` of each record of a file, ``where`` naming the file and the line or
+    record: a ``.jsonl`` file holds one record a line, a ``.json`` file one record or a list of
+    them, a file of another name one a line where ``lines`` (else a document); ``what`` names
+    the records in the one line a file that breaks gets."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RankwiseError(f"{path}: cannot be read as UTF-8 JSON ({exc})") from None
-    if path.suffix.lower() == ".jsonl":
+        raise RankwiseError(f"{path}: cannot be read as UTF-8 text ({brief(exc, path)}); {what}"
+                            " are UTF-8 JSON") from None
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl" or (lines and suffix != ".json"):
         for number, line in enumerate(text.splitlines(), 1):
             if line.strip():
                 try:
                     yield f"{path}, line {number}", json.loads(line)
                 except json.JSONDecodeError as exc:
-                    raise RankwiseError(f"{path}, line {number}: not JSON ({exc.msg})") from None
+                    raise RankwiseError(f"{path}, line {number}: not JSON ({exc.msg}); {what}"
+                                        " are one JSON object a line") from None
         return
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RankwiseError(f"{path}: not JSON ({exc.msg}, line {exc.lineno})") from None
-    for number, record in enumerate(data if isinstance(data, list) else [data], 1):
-        yield (f"{path}, record {number}" if isinstance(data, list) else str(path)), record
+    many = isinstance(data, list)
+    for number, record in enumerate(data if many else [data], 1):
+        yield (f"{path}, record {number}" if many else str(path)), record
 
 
 def aggregate_frame(path) -> pd.DataFrame:
@@ -133,7 +140,7 @@ def aggregate_frame(path) -> pd.DataFrame:
         else [p]
     rows = []
     for f in files:
-        for where, rec in _records_of(f):
+        for where, rec in json_records(f, "Every Eval Ever records"):
             rows += _result_rows(rec, where)
     if not rows:
         raise RankwiseError(f"{path}: no Every Eval Ever result to read")

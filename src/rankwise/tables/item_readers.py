@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..errors import RankwiseError
 from .._text import brief
-from .eval_records import INSTANCE_REQUIRED, ITEM_METADATA, need, need_number
+from .eval_records import INSTANCE_REQUIRED, ITEM_METADATA, json_records, need, need_number
 
 #: inspect_ai's letter values (its ``value_to_float``): correct, incorrect, partial, no answer.
 INSPECT_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
@@ -518,32 +518,6 @@ def swe_bench_missing(frame: pd.DataFrame, notes: list) -> pd.DataFrame:
 # Every Eval Ever's instance-level records and OpenEval's item records: the required fields
 # each reader uses are checked, and a record without one is named by file, line and field.
 
-def _jsonl_records(p: Path, what: str):
-    """``(where, record)`` of a JSON-lines file (one record a line) or a JSON file (one
-    record or a list of them), ``where`` naming the file and the line or record."""
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RankwiseError(f"{p}: cannot be read as UTF-8 text ({brief(exc, p)}); {what}"
-                            " are UTF-8 JSON") from None
-    if p.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RankwiseError(f"{p}: not JSON ({exc.msg}, line {exc.lineno})") from None
-        many = isinstance(data, list)
-        for number, rec in enumerate(data if many else [data], 1):
-            yield (f"{p}, record {number}" if many else str(p)), rec
-        return
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                yield f"{p}, line {number}", json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RankwiseError(f"{p}, line {number}: not JSON ({exc.msg}); {what} are"
-                                    " one JSON object a line") from None
-
-
 def every_eval_ever_items(p: Path, *, metric, filter, cluster, notes):
     """Every Eval Ever instance-level records (``<uuid>_samples.jsonl``, schema 0.3.0): model =
     ``model_id``, task = ``evaluation_name``, item = ``sample_id``, score =
@@ -554,7 +528,7 @@ def every_eval_ever_items(p: Path, *, metric, filter, cluster, notes):
     if metric is not None:
         wanted = {m.strip() for m in str(metric).split(",")}
     rows, results = [], {}
-    for where, rec in _jsonl_records(p, "Every Eval Ever instance records"):
+    for where, rec in json_records(p, "Every Eval Ever instance records", lines=True):
         if not isinstance(rec, dict):
             raise RankwiseError(f"{where}: not {what} (a JSON object)")
         for key in INSTANCE_REQUIRED:
@@ -612,7 +586,7 @@ def openeval(p: Path, *, metric, filter, cluster, notes):
     what = "an OpenEval item"
     wanted = None if metric is None else [m.strip() for m in str(metric).split(",")]
     rows, chosen = [], {}
-    for where, rec in _jsonl_records(p, "OpenEval items"):
+    for where, rec in json_records(p, "OpenEval items", lines=True):
         item = str(need(rec, "item_id", where, what))
         task = str(need(rec, "item_metadata.source.benchmark_name", where, what))
         responses = need(rec, "responses", where, what)
