@@ -350,6 +350,17 @@ class Verdict:
         """Deprecated name of ``not detected`` (kept in the JSON contract)."""
         return not self.detected
 
+    def decisions(self, learners) -> list:
+        """What the verdict says of each of ``learners``: ``best``, ``worse`` (a loser) or ``not
+        detected`` (every learner when no difference was detected; not evidence of
+        equivalence), as every report's tables and the result's frame print it (the losers
+        looked up in a set: a list of 100,000 learners stays linear)."""
+        if not self.detected:
+            return ["not detected"] * len(learners)
+        losers = set(self.losers)
+        return ["best" if name == self.best else "worse" if name in losers else "not detected"
+                for name in learners]
+
     def to_dict(self) -> dict:
         return jsonable({"text": self.text, "tie": self.tie, "difference_detected": self.detected,
                          "winners": list(self.winners), "losers": list(self.losers),

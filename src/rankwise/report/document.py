@@ -148,10 +148,9 @@ def _verdict_table(cmp) -> Table:
     d = table_digits(cmp)
     losers = set(v.losers)
     rows = []
-    for j in shown_learners(cmp):
+    shown = shown_learners(cmp)
+    for j, decision in zip(shown, v.decisions([t.learners[j] for j in shown])):
         name = t.learners[j]
-        decision = ("best" if name == v.best else
-                    "worse" if name in losers else "not detected")
         apv = v.apv.get(name)
         e = sizes.get(name)
         rows.append([name, _mean_rank_cell(cmp, j), decision,

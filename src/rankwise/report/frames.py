@@ -21,7 +21,6 @@ def _compare(cmp) -> pd.DataFrame:
     t, v = cmp.table, cmp.verdict
     order = np.argsort(cmp.mean_ranks, kind="stable")
     ci = cmp.mean_rank_intervals
-    losers = set(v.losers)
     names = [t.learners[j] for j in order]
     return pd.DataFrame({
         "learner": names,
@@ -29,8 +28,7 @@ def _compare(cmp) -> pd.DataFrame:
         "mean_rank_low": np.nan if ci is None else ci[order, 0],
         "mean_rank_high": np.nan if ci is None else ci[order, 1],
         "mean": np.nanmean(t.values, axis=0)[order] if t.n_datasets else np.nan,
-        "decision": [("best" if n == v.best else "worse" if n in losers else "not detected")
-                     if v.detected else "not detected" for n in names],
+        "decision": v.decisions(names),
         "pvalue_vs_best": [v.apv.get(n, np.nan) for n in names]})
 
 

@@ -54,34 +54,31 @@ def _cell(c, links=None) -> str:
     sorts by and a reader can check against the JSON), the exact value or hint on hover, and a
     link to the sentence that prints its number."""
     text = c.text if isinstance(c, Cell) else str(c)
-    if links is None:   # the static page
-        return _static_cell(c)
-    value = c.value if isinstance(c, Cell) and c.value is not None else page.number_in(text)
-    # repr keeps every digit; JavaScript's parseFloat reads "Infinity", not Python's "inf"
-    attrs = "" if value is None else f' data-v="{repr(value).replace("inf", "Infinity")}"'
-    if isinstance(c, Cell):
-        classes = " ".join(cls for cls, on in (("best", c.best), ("sig", c.mark)) if on)
-        attrs += f' class="{classes}"' if classes else ""
-        exact = "" if c.value is None or page.number_in(text) == c.value else f"{c.value:.10g}"
-        hint = "; ".join(x for x in (c.hint, exact) if x)    # the value the text rounds
-        attrs += f' title="{_h(hint)}"' if hint else ""
+    classes = _classes(c)
+    attrs = f' class="{classes}"' if classes else ""
     inner = _td(text)
-    exact = c.value if isinstance(c, Cell) else None
-    target = links.target(text, exact) if links is not None and value is not None else None
-    if target:
-        inner = f'<a href="#{target}">{inner}</a>'
+    if links is not None:
+        exact = c.value if isinstance(c, Cell) else None
+        shown = page.number_in(text)
+        value = shown if exact is None else exact
+        # repr keeps every digit; JavaScript's parseFloat reads "Infinity", not Python's "inf"
+        if value is not None:
+            attrs = f' data-v="{repr(value).replace("inf", "Infinity")}"' + attrs
+        hint = "; ".join(x for x in (getattr(c, "hint", ""), "" if exact is None or shown == exact
+                                     else f"{exact:.10g}") if x)   # the value the text rounds
+        attrs += f' title="{_h(hint)}"' if hint else ""
+        target = links.target(text, exact) if value is not None else None
+        if target:
+            inner = f'<a href="#{target}">{inner}</a>'
     # the star every other format prints (the legend names it), beside the colour
     star = "<sup>*</sup>" if isinstance(c, Cell) and c.mark else ""
     return f"<td{attrs}>{inner}{star}</td>"
 
 
-def _static_cell(c) -> str:
-    if isinstance(c, Cell):
-        classes = " ".join(cls for cls, on in (("best", c.best), ("sig", c.mark)) if on)
-        # the star every other format prints (the legend names it), beside the colour
-        return ((f'<td class="{classes}">' if classes else "<td>") + _td(c.text)
-                + ("<sup>*</sup>" if c.mark else "") + "</td>")
-    return f"<td>{_td(c)}</td>"
+def _classes(c) -> str:
+    if not isinstance(c, Cell):
+        return ""
+    return " ".join(cls for cls, on in (("best", c.best), ("sig", c.mark)) if on)
 
 
 def _svg_only(svg: str) -> str:
@@ -233,7 +230,6 @@ def full_ranking(cmp, interactive: bool = False) -> str:
     if len(shown_learners(cmp)) == t.n_learners:
         return ""
     v = cmp.verdict
-    losers = set(v.losers)
     sizes = {name: e.hodges_lehmann.estimate
              for name, e in effects_against(cmp.effects, v.best).items()}
     ci = cmp.mean_rank_intervals
@@ -244,10 +240,9 @@ def full_ranking(cmp, interactive: bool = False) -> str:
         return f'<td data-v="{_h(value)}">{_td(text)}</td>'
 
     rows = []
-    for pos, j in enumerate(order, 1):
+    decisions = v.decisions([t.learners[j] for j in order])
+    for pos, (j, decision) in enumerate(zip(order, decisions), 1):
         name = t.learners[j]
-        decision = ("best" if name == v.best else "worse" if name in losers else
-                    "not detected") if v.detected else "not detected"
         apv = v.apv.get(name)
         hl = sizes.get(name)
         cells = [td(str(pos), pos), td(name), td(f"{cmp.mean_ranks[j]:.3f}", cmp.mean_ranks[j]),
@@ -285,22 +280,17 @@ def by_dataset(cmp) -> str:
                 f" {t.n_learners:,} learners: more than the page shows data set by data set"
                 f" ({BY_DATASET_CELLS:,} cells); the JSON's values and ranks hold them.</p>")
     v, ci, order = cmp.verdict, cmp.mean_rank_intervals, np.argsort(cmp.mean_ranks, kind="stable")
-    losers = set(v.losers)
+    decisions = v.decisions([t.learners[j] for j in order])
     sections = page.Sections()
     cells = page.Sentences()    # no sentences here: the cells' values and hovers alone
     parts = ['<h2 id="each-dataset">Each data set</h2><p>The whole table, then every data set'
              " alone: its scores and the ranks within it (1 = best, ties get mid-ranks).</p>"]
 
-    def decision(name):
-        if not v.detected:
-            return "not detected"
-        return "best" if name == v.best else "worse" if name in losers else "not detected"
-
     rows = [[str(i + 1), t.learners[j], Cell(f"{cmp.mean_ranks[j]:.3f}",
                                              value=float(cmp.mean_ranks[j])),
              "" if ci is None else Cell(f"[{ci[j, 0]:.3f}, {ci[j, 1]:.3f}]", value=float(ci[j, 0]),
                                         hint=f"upper {ci[j, 1]:.10g}"),
-             decision(t.learners[j])] for i, j in enumerate(order)]
+             decision] for i, (j, decision) in enumerate(zip(order, decisions))]
     parts.append(sections.at(Heading(f"All {t.n_datasets:,} data sets", 3, subset="all"))
                  + f"<h3>All {t.n_datasets:,} data sets</h3>" + _table(Table(
                      ["#", "learner", "mean rank", "interval", "decision"], rows, "<<>><",
