@@ -671,7 +671,7 @@ LINES = {
                     BOARD_SOURCE, BOARD_MISSING, *BOARD, *BOARD_OUT, OUTPUT),
     "audit": (*AUDIT_LINE, FORMAT, REPORT, OUTPUT),
     "gate": (*GATE_LINE, FORMAT,
-             replace(REPORT, help="Every format into DIR (the gate draws no figure)."),
+             _path("report", "--report", "DIR", OUT_P, "Every format (no figure) into DIR."),
              OUTPUT),
     "curves": CURVES_LINE,
     "plan": (*PLAN_LINE, FORMAT, REPORT, OUTPUT, FIGURE_WIDTH),
