@@ -170,3 +170,23 @@ def test_results_and_tables_are_arrow_streams_every_library_reads():
 
     wide = table.to_frame().rename_axis("dataset").reset_index()
     assert rankwise.load_table(Stream(wide)).learners == table.learners
+
+
+@pytest.mark.figures
+def test_a_p_value_below_the_floor_is_the_jsons_in_the_frame_and_on_the_page():
+    """p far below 1e-300: the frame and the page's cells carry what the JSON writes (the
+    floor), never 0."""
+    import json
+
+    import numpy as np
+
+    z = np.random.default_rng(0).normal(size=(20_000, 4)) + [0, 5, 10, 15]
+    cmp = rankwise.compare(z)
+    data = json.loads(cmp.to_json())
+    assert cmp.tests["friedman"].pvalue < 1e-300
+    frame = cmp.to_frame().set_index("learner")
+    floor = data["pvalue_floor"]
+    assert (frame["pvalue_vs_best"].dropna() == floor).all()
+    assert data["tests"]["friedman"]["pvalue"] == floor
+    page = cmp.to_html(interactive=True)
+    assert f'data-v="{floor!r}"' in page and 'data-v="0.0"' not in page

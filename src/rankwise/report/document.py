@@ -17,6 +17,7 @@ import numpy as np
 from .._text import counted
 from ..analysis.effects import effects_against
 from ..analysis.verdict import one_sided_claim
+from ..stats.results import clip_to_floor
 from ..names import FIGURES, TESTS, label, procedure_title, ranking_title, test_title
 from .blocks import (BEST, MAX_TABLE_ROWS, Bullets, Cell, Document, Drawn,
                      Figure, Heading, Paragraph, Preformatted, Table, figure_learners,
@@ -155,7 +156,7 @@ def _verdict_table(cmp) -> Table:
         e = sizes.get(name)
         rows.append([name, _mean_rank_cell(cmp, j), decision,
                      "" if apv is None else Cell(fmt_p(apv), mark=name in losers,
-                                                 value=_exact(apv)),
+                                                 value=_exact_p(apv)),
                      "" if e is None else _interval(e.hodges_lehmann, d),
                      "" if e is None else
                      f"{e.cliffs_delta.estimate:.2f} {e.cliffs_delta.magnitude}"])
@@ -249,6 +250,11 @@ def _exact(x) -> float | None:
     return None if x is None or not np.isfinite(x) else float(x)
 
 
+def _exact_p(p) -> float | None:
+    """A p-value cell's value as the JSON writes it: below ``PVALUE_FLOOR``, the floor."""
+    return None if p is None or not np.isfinite(p) else float(clip_to_floor(p))
+
+
 def _tests_table(cmp) -> Table:
     rows = []
     for name, res in cmp.tests.items():
@@ -258,7 +264,7 @@ def _tests_table(cmp) -> Table:
         rejected = res.reject(cmp.alpha)
         rows.append([name_label, Cell(fmt_num(res.statistic), value=_exact(res.statistic)),
                      ", ".join(fmt_num(v) for v in res.df) if res.df else "",
-                     Cell(fmt_p(res.pvalue), mark=rejected, value=_exact(res.pvalue)),
+                     Cell(fmt_p(res.pvalue), mark=rejected, value=_exact_p(res.pvalue)),
                      res.method,
                      "yes" if rejected else "no"])
     sided = ""
@@ -308,8 +314,8 @@ def _posthoc(doc, cmp):
 
 def _comparison_rows(cmp, comparisons, procs) -> list:
     return [[f"{c.a} vs {c.b}", Cell(fmt_num(c.statistic), value=_exact(c.statistic)),
-             Cell(fmt_p(c.pvalue), value=_exact(c.pvalue))]
-            + [Cell(fmt_p(c.apv[p]), mark=c.rejected(p, cmp.alpha), value=_exact(c.apv[p]))
+             Cell(fmt_p(c.pvalue), value=_exact_p(c.pvalue))]
+            + [Cell(fmt_p(c.apv[p]), mark=c.rejected(p, cmp.alpha), value=_exact_p(c.apv[p]))
                for p in procs]
             for c in comparisons]
 

@@ -164,8 +164,14 @@ def result_frame(result) -> pd.DataFrame:
     """
     from ..errors import RankwiseError
 
+    from ..stats.results import clip_to_floor, is_pvalue_key
+
     make = FRAMES.get(getattr(result, "kind", None))
     if make is None:
         raise RankwiseError(f"{type(result).__name__} has no frame; the kinds that have one"
                             f" are {', '.join(FRAMES)}")
-    return make(result)
+    frame = make(result)
+    for column in frame.columns:   # a p-value as the JSON writes it (its rule, its floor)
+        if is_pvalue_key(column):
+            frame[column] = clip_to_floor(frame[column])
+    return frame
